@@ -1,0 +1,376 @@
+"""Tests for the local JSON progress store (tutor.progress.store)."""
+from __future__ import annotations
+
+import itertools
+import json
+import multiprocessing
+import os
+import random
+import re
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tutor.progress import ProgressError, ProgressStore, SCHEMA, exercise_status, lesson_status, normalize
+from tutor.progress import store as store_mod
+
+ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+FORK = multiprocessing.get_context("fork")  # fast start; the children only need the already-imported module
+
+
+def write_raw(home: Path, content) -> Path:
+    """Put raw bytes/text/JSON document into <home>/progress.json."""
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / "progress.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content)
+    else:
+        path.write_text(json.dumps(content))
+    return path
+
+
+def backups(home: Path, kind: str) -> list[Path]:
+    """Backup files of a kind ('corrupt' or 'bak') in home."""
+    return sorted(home.glob(f"progress.json.{kind}-*"))
+
+
+# ---- basic behaviour -----------------------------------------------------------------------------
+
+def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
+    home = tmp_path / "a" / "b"
+    s = ProgressStore(home)
+    data = s.load()
+    assert data == {"schema": SCHEMA, "exercises": {}, "lessons": {},
+                    "quiz": {"answers": {}, "best_score": None, "attempts": 0}}
+    assert s.warnings == []
+    s.record_attempt("x", False)
+    assert json.loads((home / "progress.json").read_text())["exercises"]["x"]["attempts"] == 1
+
+
+def test_record_attempt_pass_never_downgraded(tmp_path):
+    s = ProgressStore(tmp_path)
+    assert exercise_status(s.load(), "counter-jit") == "new"
+    d = s.record_attempt("counter-jit", False)
+    ex = d["exercises"]["counter-jit"]
+    assert (ex["status"], ex["attempts"], ex["first_passed_at"]) == ("attempted", 1, None)
+    assert ISO_Z.match(ex["last_attempt_at"])
+    d = s.record_attempt("counter-jit", True)
+    first = d["exercises"]["counter-jit"]["first_passed_at"]
+    assert ISO_Z.match(first) and exercise_status(d, "counter-jit") == "passed"
+    s.update(lambda data: data["exercises"]["counter-jit"].__setitem__("first_passed_at", "2000-01-01T00:00:00Z"))
+    d = s.record_attempt("counter-jit", False)
+    d = s.record_attempt("counter-jit", True)
+    ex = d["exercises"]["counter-jit"]
+    assert ex["status"] == "passed" and ex["attempts"] == 4
+    assert ex["first_passed_at"] == "2000-01-01T00:00:00Z"  # set only once
+    assert s.load() == d
+
+
+def test_hints_solution_lessons_quiz(tmp_path):
+    s = ProgressStore(tmp_path)
+    s.record_hint("e", 2)
+    d = s.record_hint("e", 1)
+    assert d["exercises"]["e"]["hints_shown"] == 2 and exercise_status(d, "e") == "new"
+    d = s.record_solution_viewed("e")
+    assert d["exercises"]["e"]["solution_viewed"] is True
+    assert lesson_status(d, "6.1") == "new"
+    s.mark_lesson("6.1", "started")
+    s.mark_lesson("6.1", "done")
+    d = s.mark_lesson("6.1", "started")
+    assert lesson_status(d, "6.1") == "done"
+    with pytest.raises(ValueError):
+        s.mark_lesson("6.1", "finished")
+    s.record_quiz_answer("1", "A")
+    s.record_quiz_answer("1", "B")
+    s.record_quiz_result(7)
+    d = s.record_quiz_result(5)
+    assert d["quiz"] == {"answers": {"1": "B"}, "best_score": 7, "attempts": 2}
+
+
+def test_reset_moves_file_aside(tmp_path):
+    s = ProgressStore(tmp_path)
+    assert s.reset() is None  # nothing to back up yet
+    s.record_attempt("x", True)
+    before = s.path.read_bytes()
+    backup = s.reset()
+    assert backup.name.startswith("progress.json.bak-") and backup.read_bytes() == before
+    assert s.load()["exercises"] == {}
+    s.record_attempt("y", False)
+    second = s.reset()
+    assert second != backup and backup.exists() and second.exists()  # same-second resets do not clobber
+
+
+def test_unknown_ids_and_keys_survive_round_trip(tmp_path):
+    doc = {"schema": 1, "future_feature": {"x": [1, 2]},
+           "exercises": {"mystery": {"status": "attempted", "attempts": 2, "notes": "keep me"}},
+           "lessons": {"99.9": {"status": "done", "extra": True}},
+           "quiz": {"answers": {"42": "C"}, "best_score": None, "attempts": 0, "streak": 3}}
+    write_raw(tmp_path, doc)
+    s = ProgressStore(tmp_path)
+    s.record_attempt("counter-jit", True)
+    on_disk = json.loads(s.path.read_text())
+    assert on_disk["future_feature"] == {"x": [1, 2]}
+    assert on_disk["exercises"]["mystery"]["notes"] == "keep me"
+    assert on_disk["exercises"]["mystery"]["attempts"] == 2
+    assert on_disk["lessons"]["99.9"] == {"status": "done", "extra": True}
+    assert on_disk["quiz"]["streak"] == 3 and on_disk["quiz"]["answers"] == {"42": "C"}
+    assert s.warnings == [] and backups(tmp_path, "corrupt") == []
+
+
+# ---- concurrency and crashes ---------------------------------------------------------------------
+
+def _attempt_worker(home: str, n: int) -> None:
+    s = ProgressStore(Path(home))
+    for _ in range(n):
+        s.record_attempt("shared", False)
+
+
+def test_four_processes_lose_no_update(tmp_path):
+    procs = [FORK.Process(target=_attempt_worker, args=(str(tmp_path), 200)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert ProgressStore(tmp_path).load()["exercises"]["shared"]["attempts"] == 800
+
+
+def _endless_writer(home: str) -> None:
+    s = ProgressStore(Path(home))
+    while True:
+        s.record_attempt("crashy", False)
+
+
+def test_sigkill_mid_write_never_corrupts(tmp_path):
+    rng = random.Random(1234)
+    last = 0
+    for _ in range(20):
+        p = FORK.Process(target=_endless_writer, args=(str(tmp_path),))
+        p.start()
+        time.sleep(rng.uniform(0.005, 0.06))
+        os.kill(p.pid, signal.SIGKILL)
+        p.join(10)
+        assert p.exitcode == -signal.SIGKILL
+        path = tmp_path / "progress.json"
+        if path.exists():
+            doc = json.loads(path.read_text())  # always parses: an old or a new complete version
+            data, problems = normalize(doc)
+            assert problems == []
+            attempts = data["exercises"]["crashy"]["attempts"]
+            assert attempts >= last
+            last = attempts
+        assert len(list(tmp_path.glob("progress.json.tmp*"))) <= 1
+    assert last > 0, "the writer never managed to write; the test did not exercise anything"
+    s = ProgressStore(tmp_path)
+    s.record_attempt("crashy", False)  # the lock is free again and the stale temp file is reused
+    assert s.load()["exercises"]["crashy"]["attempts"] == last + 1
+    assert s.warnings == [] and backups(tmp_path, "corrupt") == []
+    assert list(tmp_path.glob("progress.json.tmp*")) == []
+
+
+def test_stale_temp_file_is_replaced(tmp_path):
+    (tmp_path / "progress.json.tmp").write_text("half a wri")
+    s = ProgressStore(tmp_path)
+    s.record_hint("x", 1)
+    assert not (tmp_path / "progress.json.tmp").exists()
+    assert s.load()["exercises"]["x"]["hints_shown"] == 1
+
+
+# ---- damaged files -------------------------------------------------------------------------------
+
+BAD_FILES = {
+    "truncated": '{"schema": 1, "exercises": {"a": {"status": "pas',
+    "empty": "",
+    "binary": bytes(range(256)) * 4,
+    "list": "[1, 2, 3]",
+    "exercises-number": '{"schema": 1, "exercises": 5}',
+    "schema-string": '{"schema": "1", "exercises": {}}',
+    "schema-bool": '{"schema": true}',
+    "null": "null",
+    "deep-nesting": "[" * 100000,
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_FILES))
+def test_bad_file_is_moved_aside_and_store_continues(tmp_path, name):
+    content = BAD_FILES[name]
+    write_raw(tmp_path, content)
+    original = (tmp_path / "progress.json").read_bytes()
+    s = ProgressStore(tmp_path)
+    data = s.load()
+    assert data["exercises"] == {} and data["schema"] == SCHEMA
+    [backup] = backups(tmp_path, "corrupt")
+    assert backup.read_bytes() == original  # moved aside, never deleted
+    assert len(s.warnings) == 1 and str(backup) in s.warnings[0]
+    d = s.record_attempt("x", True)
+    assert d["exercises"]["x"]["status"] == "passed"
+    assert json.loads(s.path.read_text())["exercises"]["x"]["attempts"] == 1
+    s.load()
+    assert len(s.warnings) == 1 and len(backups(tmp_path, "corrupt")) == 1  # repaired once, no repeat
+
+
+def test_partially_bad_file_keeps_good_data(tmp_path):
+    write_raw(tmp_path, {"schema": 1, "custom": 1,
+                         "exercises": {"good": {"status": "passed", "attempts": 3}, "bad": "oops",
+                                       "half": {"status": "attempted", "attempts": "many"}},
+                         "lessons": {"1.1": {"status": "done"}, "1.2": 7},
+                         "quiz": {"answers": {"1": "B", "2": 3}, "best_score": 4, "attempts": 1}})
+    s = ProgressStore(tmp_path)
+    data = s.load()
+    assert data["exercises"]["good"]["attempts"] == 3 and data["exercises"]["good"]["status"] == "passed"
+    assert "bad" not in data["exercises"]
+    assert data["exercises"]["half"]["attempts"] == 0 and data["exercises"]["half"]["status"] == "attempted"
+    assert data["lessons"] == {"1.1": {"status": "done"}}
+    assert data["quiz"] == {"answers": {"1": "B"}, "best_score": 4, "attempts": 1}
+    assert data["custom"] == 1
+    [backup] = backups(tmp_path, "corrupt")
+    assert json.loads(backup.read_text())["exercises"]["bad"] == "oops"
+    assert str(backup) in s.warnings[0] and "'bad'" in s.warnings[0]
+    # the salvage is what the next update builds on
+    d = s.record_attempt("good", False)
+    assert d["exercises"]["good"]["attempts"] == 4 and d["exercises"]["good"]["status"] == "passed"
+
+
+def test_future_schema_is_read_but_never_written(tmp_path):
+    doc = {"schema": SCHEMA + 1, "exercises": {"counter-jit": {"status": "passed", "attempts": 2,
+                                                               "shiny_new_field": 1}},
+           "brand_new_section": {}}
+    path = write_raw(tmp_path, doc)
+    original = path.read_bytes()
+    s = ProgressStore(tmp_path)
+    data = s.load()
+    assert exercise_status(data, "counter-jit") == "passed"
+    assert len(s.warnings) == 1 and "newer version" in s.warnings[0]
+    with pytest.raises(ProgressError, match="newer version"):
+        s.record_attempt("counter-jit", True)
+    with pytest.raises(ProgressError):
+        s.reset()
+    assert path.read_bytes() == original
+    assert backups(tmp_path, "corrupt") == [] and backups(tmp_path, "bak") == []
+
+
+# ---- unwritable / unreadable locations -----------------------------------------------------------
+
+def test_read_only_progress_file(tmp_path):
+    s = ProgressStore(tmp_path)
+    s.record_attempt("x", False)
+    original = s.path.read_bytes()
+    s.path.chmod(0o444)
+    try:
+        assert s.load()["exercises"]["x"]["attempts"] == 1
+        with pytest.raises(ProgressError) as err:
+            s.record_attempt("x", True)
+        assert str(s.path) in str(err.value) and "read-only" in str(err.value)
+        assert s.path.read_bytes() == original
+    finally:
+        s.path.chmod(0o644)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_read_only_home_directory(tmp_path):
+    s = ProgressStore(tmp_path / "home")
+    s.record_attempt("x", False)
+    (tmp_path / "home").chmod(0o555)
+    try:
+        assert s.load()["exercises"]["x"]["attempts"] == 1
+        with pytest.raises(ProgressError) as err:
+            s.record_attempt("x", False)
+        assert str(s.path) in str(err.value)
+    finally:
+        (tmp_path / "home").chmod(0o755)
+
+
+def test_home_that_cannot_be_created(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    s = ProgressStore(blocker / "home")
+    assert s.load()["exercises"] == {}  # load still works
+    with pytest.raises(ProgressError) as err:
+        s.record_attempt("x", False)
+    assert str(blocker / "home") in str(err.value)
+    assert "Traceback" not in str(err.value)
+
+
+def test_read_only_home_without_lock_file(tmp_path, monkeypatch):
+    """Simulates a read-only home (the lock file cannot be created) even when running as root."""
+    s = ProgressStore(tmp_path)
+    s.record_attempt("x", False)
+    (tmp_path / "progress.lock").unlink()
+    real_open = store_mod.os.open
+
+    def deny_create(path, flags, *args):
+        if not Path(path).exists() and flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args)
+    monkeypatch.setattr(store_mod.os, "open", deny_create)
+    assert s.load()["exercises"]["x"]["attempts"] == 1  # falls back to an unlocked read
+    with pytest.raises(ProgressError) as err:
+        s.record_attempt("x", False)
+    assert str(s.path) in str(err.value) and "Permission denied" in str(err.value)
+
+
+def test_write_failure_is_a_plain_error_and_leaves_file_intact(tmp_path, monkeypatch):
+    s = ProgressStore(tmp_path)
+    s.record_attempt("x", False)
+    original = s.path.read_bytes()
+
+    def boom(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(store_mod.os, "replace", boom)
+    with pytest.raises(ProgressError) as err:
+        s.record_attempt("x", True)
+    monkeypatch.undo()
+    assert str(s.path) in str(err.value) and "Permission denied" in str(err.value)
+    assert s.path.read_bytes() == original
+    assert list(tmp_path.glob("progress.json.tmp*")) == []
+
+
+def test_unreadable_file_is_never_overwritten(tmp_path):
+    (tmp_path / "progress.json").mkdir()  # reading fails with an OSError that is not "missing"
+    s = ProgressStore(tmp_path)
+    assert s.load()["exercises"] == {}
+    assert len(s.warnings) == 1 and str(s.path) in s.warnings[0]
+    with pytest.raises(ProgressError):
+        s.record_attempt("x", False)
+    assert (tmp_path / "progress.json").is_dir()
+
+
+# ---- property: any JSON document loads without raising --------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=5),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3),
+    max_leaves=12,
+)
+docs = st.one_of(
+    json_values,
+    st.fixed_dictionaries({"schema": st.sampled_from([1, 0, "1", None, 1.5]),
+                           "exercises": st.dictionaries(st.sampled_from(["a", "b"]), json_values, max_size=2),
+                           "quiz": json_values}),
+)
+
+
+_home_ids = itertools.count()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=docs)
+def test_any_json_loads_normalized(tmp_path, doc):
+    home = tmp_path / f"h{next(_home_ids)}"  # a fresh home per example (hypothesis reseeds random)
+    write_raw(home, doc)
+    s = ProgressStore(home)
+    data = s.load()
+    assert normalize(data)[1] == []  # what load returns is always clean
+    if data["schema"] > SCHEMA:
+        with pytest.raises(ProgressError):
+            s.record_quiz_result(1)
+        return
+    d = s.record_quiz_result(1)  # and can always be updated
+    assert d["quiz"]["attempts"] >= 1
+    if isinstance(doc, dict) and normalize(doc)[1] == []:
+        assert backups(home, "corrupt") == []  # a clean file is never moved aside

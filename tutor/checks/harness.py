@@ -1,0 +1,151 @@
+"""Child side of a run: load the learner's module, run each check, report events."""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import time
+import traceback
+import types
+
+from tutor.checks import library
+from tutor.sandbox.channel import emit, flush_metrics
+
+
+class Abort(Exception):
+    """The run cannot go on (the program exited, was interrupted, ran out of memory)."""
+
+    def __init__(self, kind: str, en: str, zh: str):
+        super().__init__(en)
+        self.kind, self.en, self.zh = kind, en, zh
+
+
+def learner_traceback(exc: BaseException, filenames: set[str]) -> str:
+    """The traceback cut down to frames in the learner's own code, plus the exception line."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in filenames]
+    lines = traceback.format_list(frames) if frames else []
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
+
+
+def _abort_for(exc: BaseException) -> Abort:
+    """Map the exceptions that end a run to a named outcome."""
+    if isinstance(exc, SystemExit):
+        return Abort("exit", f"the program called sys.exit({exc.code!r}); remove it, the tutor calls your functions itself",
+                     f"程序调用了 sys.exit({exc.code!r});请删掉它,导师会自己调用你的函数")
+    if isinstance(exc, KeyboardInterrupt):
+        return Abort("interrupt", "the program raised KeyboardInterrupt", "程序抛出了 KeyboardInterrupt")
+    if isinstance(exc, MemoryError):
+        return Abort("oom", "out of memory: the program tried to allocate more than the tutor's memory limit",
+                     "内存不足:程序申请的内存超过了导师设定的上限")
+    name = type(exc).__name__
+    return Abort("base-exception", f"the program raised {name}, which is not an ordinary Exception",
+                 f"程序抛出了 {name},它不是普通的 Exception")
+
+
+def load_learner(source: str, filename: str) -> types.ModuleType:
+    """Execute the learner's file as module `learner`; raise Abort for anything that stops it."""
+    try:
+        code = compile(source, filename, "exec")
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" if exc.lineno else "unknown line"
+        detail = (exc.text or "").rstrip()
+        raise Abort("syntax", f"syntax error at {where}: {exc.msg}" + (f"\n    {detail}" if detail else ""),
+                    f"第 {exc.lineno} 行有语法错误:{exc.msg}" + (f"\n    {detail}" if detail else "")) from None
+    module = types.ModuleType("learner")
+    module.__file__ = filename
+    sys.modules["learner"] = module  # dataclasses and pickling look modules up by name
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    try:
+        exec(code, module.__dict__)
+    except Exception as exc:
+        tb = learner_traceback(exc, {filename})
+        raise Abort("exception", f"your file raised an exception while loading:\n{tb}",
+                    f"加载你的文件时抛出了异常:\n{tb}") from None
+    except BaseException as exc:
+        raise _abort_for(exc) from None
+    return module
+
+
+def run_check(check: dict, module: types.ModuleType, filename: str) -> dict:
+    """Run one check; return its result event (status, bilingual message)."""
+    started = time.perf_counter()
+    result = {"type": "check", "id": check["id"], "status": "pass", "message": {"en": "", "zh": ""}}
+    try:
+        if check["kind"] == "defines":
+            for name in check["names"]:
+                value = library.learner_attr(module, name)
+                library.expect(callable(value), f"`{name}` should be a function or class, got {type(value).__name__}",
+                               f"`{name}` 应当是函数或类,实际是 {type(value).__name__}")
+        else:
+            origin_file = check["origin"].rsplit(":", 1)[0]
+            padded = "\n" * max(check.get("code_line", 1) - 1, 0) + check["code"]
+            namespace = library.exports() | {"learner": module}
+            exec(compile(padded, origin_file, "exec"), namespace)
+    except library.CheckFailed as exc:
+        result["status"] = "fail"
+        result["message"] = {"en": exc.en, "zh": exc.zh}
+    except Exception as exc:  # noqa: BLE001 - any exception is reported, never a pass
+        tb = learner_traceback(exc, {filename})
+        in_learner = any(f.filename == filename for f in traceback.extract_tb(exc.__traceback__))
+        if in_learner:
+            result["status"] = "fail"
+            result["message"] = {"en": f"your code raised an exception:\n{tb}", "zh": f"你的代码抛出了异常:\n{tb}"}
+        else:
+            result["status"] = "error"
+            text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            result["message"] = {"en": f"the check could not judge your code: {text}",
+                                 "zh": f"检查无法评判你的代码:{text}"}
+    except BaseException as exc:
+        raise _abort_for(exc) from None
+    finally:
+        flush_metrics()
+    if result["status"] != "pass" and check.get("advice"):
+        for lang in ("en", "zh"):
+            result["message"][lang] = (result["message"][lang] + "\n" + check["advice"][lang]).strip()
+    result["duration_s"] = round(time.perf_counter() - started, 4)
+    return result
+
+
+def run_exercise(job: dict) -> None:
+    """Load the learner's file and run every check, honouring declared dependencies."""
+    filename = job["filename"]
+    try:
+        module = load_learner(job["source"], filename)
+        passed: set[str] = set()
+        for check in job["checks"]:
+            missing = [d for d in check["depends"] if d not in passed]
+            if missing:
+                emit({"type": "check", "id": check["id"], "status": "skipped",
+                      "message": {"en": f"skipped: needs '{missing[0]}' to pass first",
+                                  "zh": f"已跳过:需要先通过 '{missing[0]}'"}})
+                continue
+            result = run_check(check, module, filename)
+            emit(result)
+            if result["status"] == "pass":
+                passed.add(check["id"])
+    except Abort as abort:
+        emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+
+
+def run_cell(job: dict) -> None:
+    """Run a demo cell as a script; report which exception (if any) it raised."""
+    filename = f"<cell {job['id']}>"
+    source = job["code"]
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"__name__": "__main__"}
+    event = {"type": "cell", "raised": None, "exception_types": [], "message": "", "traceback": ""}
+    try:
+        exec(compile(source, filename, "exec"), namespace)
+    except Exception as exc:  # noqa: BLE001
+        event.update(raised=type(exc).__name__,
+                     exception_types=[c.__name__ for c in type(exc).__mro__],
+                     message=str(exc), traceback=learner_traceback(exc, {filename}))
+    except BaseException as exc:
+        abort = _abort_for(exc)
+        emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+        return
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    emit(event)

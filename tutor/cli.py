@@ -1,0 +1,444 @@
+"""The command line: a thin shell over course, sandbox, progress and workspace.
+
+Exit codes: 0 success / pass, 1 fail / error / timeout, 2 unknown id or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tutor import __version__
+from tutor.i18n import LANGS, default_lang, pick
+
+MSG = {
+    "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有:{known}"},
+    "course_broken": {"en": "the course has problems (run `jaxstate-tutor validate`):", "zh": "课程文件有问题(运行 `jaxstate-tutor validate` 查看):"},
+    "hint_of": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
+    "no_more_hints": {"en": "That was the last hint; `jaxstate-tutor solution {id}` shows the reference solution.",
+                      "zh": "提示已经全部给出;`jaxstate-tutor solution {id}` 可以查看参考答案。"},
+    "solution_confirm": {"en": "You have not passed '{id}' yet. Show the reference solution anyway? [y/N] ",
+                         "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗?[y/N] "},
+    "solution_declined": {"en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
+                          "zh": "未显示。继续加油;`jaxstate-tutor hint {id}` 可以给你提示。"},
+    "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为初始代码。"},
+    "reset_backup": {"en": "Your previous code is kept at {path}", "zh": "你之前的代码保存在 {path}"},
+    "workspace_file": {"en": "Your file: {path}", "zh": "你的文件:{path}"},
+    "watching": {"en": "Watching {path}; every save re-runs the checks. Ctrl+C stops.",
+                 "zh": "正在监视 {path};每次保存都会重新检查。按 Ctrl+C 退出。"},
+    "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过,干得漂亮!"},
+    "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件,没有问题。"},
+    "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
+    "verify_ok": {"en": "verify: {n} exercises, every solution passes and every starter fails.",
+                  "zh": "verify:{n} 个练习,参考答案全部通过,初始代码全部不通过。"},
+    "verify_bad": {"en": "verify: {n} problems.", "zh": "verify:发现 {n} 个问题。"},
+    "no_tui": {"en": "The terminal UI cannot run here ({why}). Use the headless commands: "
+                     "`jaxstate-tutor list`, `check ID`, `watch ID`, `hint ID`.",
+               "zh": "这里无法运行终端界面({why})。请使用命令行子命令:"
+                     "`jaxstate-tutor list`、`check ID`、`watch ID`、`hint ID`。"},
+    "progress_warning": {"en": "warning: {w}", "zh": "警告:{w}"},
+}
+
+
+def say(key: str, lang: str, **fields) -> str:
+    return pick(MSG[key], lang).format(**fields)
+
+
+class UsageError(Exception):
+    """Bad usage or an unknown id: exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", type=Path, default=argparse.SUPPRESS,
+                        help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)")
+    common.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="language of all text (default: from locale)")
+    p = argparse.ArgumentParser(prog="jaxstate-tutor", parents=[common],
+                                description="An interactive terminal tutor for managing state in JAX.")
+    p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
+    p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    s = sub.add_parser("list", parents=[common], help="lessons and exercises with their status")
+    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("check", parents=[common], help="run the checks of an exercise")
+    s.add_argument("id")
+    s.add_argument("--file", type=Path, help="check this file instead of your workspace file")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--timeout", type=float, help="seconds before the run is stopped")
+    for name, text in (("hint", "show the next hint"), ("solution", "show the reference solution"),
+                       ("reset", "put the starter code back in your workspace file")):
+        s = sub.add_parser(name, parents=[common], help=text)
+        s.add_argument("id")
+        if name == "solution":
+            s.add_argument("--yes", action="store_true", help="do not ask before showing it")
+    s = sub.add_parser("progress", parents=[common], help="your progress")
+    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("verify", parents=[common], help="every reference solution passes, every starter fails")
+    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("validate", parents=[common], help="lint the course YAML")
+    s.add_argument("path", nargs="?", type=Path, help="course folder (holding lessons/ and solutions/)")
+    s = sub.add_parser("watch", parents=[common], help="re-check an exercise on every save (no TUI)")
+    s.add_argument("id", nargs="?")
+    s.add_argument("--timeout", type=float)
+    s.add_argument("--interval", type=float, default=0.5, help="seconds between polls of the file")
+    return p
+
+
+class Context:
+    """What every command needs, built lazily so `--help` and `validate` stay fast."""
+
+    def __init__(self, args: argparse.Namespace):
+        from tutor.paths import default_home
+
+        self.args = args
+        self.lang = getattr(args, "lang", None) or default_lang()
+        home = getattr(args, "home", None)
+        self.home = Path(home).expanduser() if home else default_home()
+        self._course = None
+        self._store = None
+
+    @property
+    def course(self):
+        if self._course is None:
+            from tutor.course import CourseError, load_course
+
+            try:
+                self._course = load_course()
+            except CourseError as exc:
+                lines = [say("course_broken", self.lang)] + [f"  {p}" for p in exc.problems]
+                raise UsageError("\n".join(lines)) from None
+        return self._course
+
+    @property
+    def store(self):
+        if self._store is None:
+            from tutor.progress import ProgressStore
+
+            self._store = ProgressStore(self.home)
+        return self._store
+
+    def exercise(self, exercise_id: str):
+        ex = self.course.exercise(exercise_id)
+        if ex is None:
+            known = ", ".join(e.id for e in self.course.exercises)
+            raise UsageError(say("unknown_id", self.lang, id=exercise_id, known=known))
+        return ex
+
+    def console(self):
+        from rich.console import Console
+
+        return Console(highlight=False, soft_wrap=True)
+
+    def warn_progress(self) -> None:
+        for w in self.store.warnings:
+            print(say("progress_warning", self.lang, w=w), file=sys.stderr)
+
+
+def _record(ctx: Context, fn, *args) -> None:
+    """Record progress; a store that cannot be written warns instead of failing the command."""
+    from tutor.progress import ProgressError
+
+    try:
+        fn(*args)
+    except ProgressError as exc:
+        print(say("progress_warning", ctx.lang, w=str(exc)), file=sys.stderr)
+    ctx.warn_progress()
+
+
+def cmd_list(ctx: Context) -> int:
+    from tutor.progress import exercise_status, lesson_status
+
+    data = ctx.store.load()
+    ctx.warn_progress()
+    course, lang = ctx.course, ctx.lang
+    quiz = data.get("quiz", {})
+    answered = sum(1 for q in course.quiz if str(q.id) in quiz.get("answers", {}))
+    doc = {
+        "lessons": [{"id": l.id, "title": l.title.get(lang), "status": lesson_status(data, l.id)} for l in course.lessons],
+        "exercises": [{"id": e.id, "lesson": e.lesson, "title": e.title.get(lang), "status": exercise_status(data, e.id)}
+                      for e in course.exercises],
+        "quiz": {"questions": len(course.quiz), "answered": answered, "best_score": quiz.get("best_score")},
+    }
+    if ctx.args.json:
+        print(json.dumps(doc, ensure_ascii=False))
+        return 0
+    from tutor.render import marks
+
+    m = marks()
+    mark = {"new": " ", "started": "~", "attempted": "~", "done": m["pass"], "passed": m["pass"]}
+    con = ctx.console()
+    con.print("[bold]Lessons[/bold]" if lang == "en" else "[bold]课程[/bold]")
+    for l in doc["lessons"]:
+        con.print(f"  [{mark[l['status']]}] {l['id']:<6} {l['title']}")
+    con.print("[bold]Exercises[/bold]" if lang == "en" else "[bold]练习[/bold]")
+    for e in doc["exercises"]:
+        con.print(f"  [{mark[e['status']]}] {e['id']:<20} {e['title']}")
+    q = doc["quiz"]
+    best = "-" if q["best_score"] is None else q["best_score"]
+    con.print(("[bold]Quiz[/bold]: {a}/{n} answered, best score {b}" if lang == "en"
+               else "[bold]测验[/bold]:已答 {a}/{n},最高分 {b}").format(a=q["answered"], n=q["questions"], b=best))
+    return 0
+
+
+def _sandbox(ctx: Context, keep_spare: bool = False):
+    from tutor.sandbox.runner import Sandbox
+
+    return Sandbox(ctx.home, keep_spare=keep_spare, accelerator=os.environ.get("JAXSTATE_TUTOR_ACCELERATOR") == "1")
+
+
+def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeout: float | None) -> int:
+    from tutor.render import RunPrinter
+    from tutor.workspace import LearnerFileError, read_learner_file
+
+    try:
+        source = read_learner_file(path)
+    except LearnerFileError as exc:
+        raise UsageError(pick(exc.message, ctx.lang)) from None
+    run = sandbox.run_exercise(exercise, source, str(path.resolve()), timeout)
+    printer = None if as_json else RunPrinter(ctx.console(), ctx.lang)
+    for event in run.events():
+        if printer:
+            printer.event(event)
+    verdict = run.verdict
+    _record(ctx, ctx.store.record_attempt, exercise.id, verdict.passed)
+    if as_json:
+        print(json.dumps(verdict.to_json(exercise.id, ctx.lang), ensure_ascii=False))
+    return 0 if verdict.passed else 1
+
+
+def cmd_check(ctx: Context) -> int:
+    from tutor.workspace import Workspace
+
+    exercise = ctx.exercise(ctx.args.id)
+    path = ctx.args.file or Workspace(ctx.home).ensure(exercise)
+    sandbox = _sandbox(ctx)
+    try:
+        return _run_check(ctx, sandbox, exercise, path, ctx.args.json, ctx.args.timeout)
+    finally:
+        sandbox.close()
+
+
+def cmd_hint(ctx: Context) -> int:
+    exercise = ctx.exercise(ctx.args.id)
+    data = ctx.store.load()
+    shown = data["exercises"].get(exercise.id, {}).get("hints_shown", 0)
+    total = len(exercise.hints)
+    upto = min(shown + 1, total)
+    con = ctx.console()
+    from rich.markup import escape
+
+    for i in range(upto):
+        con.print(f"[bold]{say('hint_of', ctx.lang, n=i + 1, total=total)}[/bold]: {escape(exercise.hints[i].get(ctx.lang))}")
+    if shown >= total:
+        con.print(say("no_more_hints", ctx.lang, id=exercise.id))
+    _record(ctx, ctx.store.record_hint, exercise.id, upto)
+    return 0
+
+
+def cmd_solution(ctx: Context) -> int:
+    from tutor.progress import exercise_status
+
+    exercise = ctx.exercise(ctx.args.id)
+    passed = exercise_status(ctx.store.load(), exercise.id) == "passed"
+    if not passed and not ctx.args.yes and sys.stdin.isatty():
+        answer = input(say("solution_confirm", ctx.lang, id=exercise.id)).strip().lower()
+        if answer not in ("y", "yes", "是", "好"):
+            print(say("solution_declined", ctx.lang, id=exercise.id))
+            return 1
+    print(ctx.course.solution_path(exercise.id).read_text(encoding="utf-8"), end="")
+    _record(ctx, ctx.store.record_solution_viewed, exercise.id)
+    return 0
+
+
+def cmd_reset(ctx: Context) -> int:
+    from tutor.workspace import Workspace
+
+    exercise = ctx.exercise(ctx.args.id)
+    ws = Workspace(ctx.home)
+    backup = ws.reset(exercise)
+    print(say("reset_done", ctx.lang, path=ws.path(exercise.id)))
+    if backup:
+        print(say("reset_backup", ctx.lang, path=backup))
+    return 0
+
+
+def cmd_progress(ctx: Context) -> int:
+    data = ctx.store.load()
+    ctx.warn_progress()
+    doc = {
+        "exercises": {k: {"status": v.get("status", "new"), "attempts": v.get("attempts", 0),
+                          "hints_shown": v.get("hints_shown", 0), "solution_viewed": bool(v.get("solution_viewed"))}
+                      for k, v in data["exercises"].items()},
+        "lessons": {k: {"status": v.get("status", "new")} for k, v in data["lessons"].items()},
+        "quiz": {"answers": dict(data["quiz"].get("answers", {})), "best_score": data["quiz"].get("best_score"),
+                 "attempts": data["quiz"].get("attempts", 0)},
+    }
+    if ctx.args.json:
+        print(json.dumps(doc, ensure_ascii=False))
+        return 0
+    con = ctx.console()
+    zh = ctx.lang == "zh"
+    course = ctx.course
+    passed = sum(1 for e in course.exercises if doc["exercises"].get(e.id, {}).get("status") == "passed")
+    con.print((f"练习:通过 {passed}/{len(course.exercises)}" if zh else f"Exercises passed: {passed}/{len(course.exercises)}"))
+    for e in course.exercises:
+        rec = doc["exercises"].get(e.id)
+        if rec:
+            con.print(f"  {e.id:<20} {rec['status']:<10} " + (
+                f"尝试 {rec['attempts']} 次,提示 {rec['hints_shown']} 条" if zh else
+                f"{rec['attempts']} attempts, {rec['hints_shown']} hints") + (
+                (",看过答案" if zh else ", solution viewed") if rec["solution_viewed"] else ""))
+    q = doc["quiz"]
+    best = "-" if q["best_score"] is None else q["best_score"]
+    con.print(f"测验:最高分 {best}/{len(course.quiz)},作答 {q['attempts']} 轮" if zh
+              else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts")
+    return 0
+
+
+def verify_course(course, home: Path, jobs: int = 2) -> list[dict]:
+    """Run every reference solution (must pass) and every starter (must fail)."""
+    import tempfile
+
+    from tutor.sandbox.runner import Sandbox
+
+    sandbox = Sandbox(home)
+    scratch = Path(tempfile.mkdtemp(prefix="jaxstate-verify-"))
+
+    def one(task):
+        exercise, which = task
+        if which == "solution":
+            path = course.solution_path(exercise.id)
+        else:
+            path = scratch / f"{exercise.id}.starter.py"
+            path.write_text(exercise.starter, encoding="utf-8")
+        verdict = sandbox.run_exercise(exercise, path.read_text(encoding="utf-8"), str(path)).result()
+        ok = verdict.passed if which == "solution" else not verdict.passed
+        return {"exercise": exercise.id, "file": which, "status": verdict.status, "ok": ok,
+                "duration_s": round(verdict.duration_s, 3), "verdict": verdict}
+
+    tasks = [(e, w) for e in course.exercises for w in ("solution", "starter")]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, tasks))
+
+
+def cmd_verify(ctx: Context) -> int:
+    import tempfile
+
+    results = verify_course(ctx.course, Path(tempfile.mkdtemp(prefix="jaxstate-verify-home-")))
+    bad = [r for r in results if not r["ok"]]
+    if ctx.args.json:
+        print(json.dumps({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]}))
+        return 1 if bad else 0
+    from tutor.render import RunPrinter, marks
+
+    con, m = ctx.console(), marks()
+    for r in results:
+        mark = m["pass"] if r["ok"] else m["fail"]
+        expected = "passes" if r["file"] == "solution" else "fails"
+        con.print(f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} ({expected} as it should)" if r["ok"]
+                  else f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} [red]expected it to {expected[:-1]}[/red]")
+        if not r["ok"]:
+            RunPrinter(con, ctx.lang).verdict(r["verdict"])
+    n = len(ctx.course.exercises)
+    con.print(say("verify_ok", ctx.lang, n=n) if not bad else say("verify_bad", ctx.lang, n=len(bad)))
+    return 1 if bad else 0
+
+
+def cmd_validate(ctx: Context) -> int:
+    from tutor.course import read_course
+    from tutor.paths import course_root
+
+    root = ctx.args.path or course_root()
+    if (root / "exercises").is_dir() or root.name == "lessons":
+        root = root.parent  # accept the lessons folder itself
+    _, problems = read_course(root)
+    for p in problems:
+        print(p)
+    n_files = len(list((root / "lessons").rglob("*.yaml"))) if (root / "lessons").is_dir() else 0
+    print(say("valid", ctx.lang, n=n_files) if not problems else say("problems", ctx.lang, n=len(problems)))
+    return 1 if problems else 0
+
+
+def cmd_watch(ctx: Context) -> int:
+    from tutor.progress import exercise_status
+    from tutor.workspace import Workspace
+
+    if ctx.args.id:
+        exercise = ctx.exercise(ctx.args.id)
+    else:
+        data = ctx.store.load()
+        exercise = next((e for e in ctx.course.exercises if exercise_status(data, e.id) != "passed"), None)
+        if exercise is None:
+            print(say("all_passed", ctx.lang))
+            return 0
+    path = Workspace(ctx.home).ensure(exercise)
+    con = ctx.console()
+    con.print(say("watching", ctx.lang, path=path))
+    sandbox = _sandbox(ctx, keep_spare=True)
+    sandbox.warm_up()
+    last = None
+    try:
+        while True:
+            try:
+                st = path.stat()
+                stamp = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                stamp = None
+            if stamp != last and stamp is not None:
+                last = stamp
+                con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
+                try:
+                    _run_check(ctx, sandbox, exercise, path, False, ctx.args.timeout)
+                except UsageError as exc:
+                    con.print(str(exc))
+            time.sleep(ctx.args.interval)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sandbox.close()
+
+
+def cmd_tui(ctx: Context) -> int:
+    term = os.environ.get("TERM", "")
+    why = None
+    if term == "dumb":
+        why = "TERM=dumb"
+    elif not sys.stdout.isatty() or not sys.stdin.isatty():
+        why = "not a terminal" if ctx.lang == "en" else "不是终端"
+    if why is None:
+        try:
+            from tutor.ui.app import run_app
+        except ImportError:
+            why = "the terminal UI is not built yet" if ctx.lang == "en" else "终端界面尚未完成"
+    if why is not None:
+        print(say("no_tui", ctx.lang, why=why), file=sys.stderr)
+        return 2
+    return run_app(home=ctx.home, lang=ctx.lang, mouse=not ctx.args.no_mouse)
+
+
+COMMANDS = {"list": cmd_list, "check": cmd_check, "hint": cmd_hint, "solution": cmd_solution,
+            "reset": cmd_reset, "progress": cmd_progress, "verify": cmd_verify, "validate": cmd_validate,
+            "watch": cmd_watch, None: cmd_tui}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    ctx = Context(args)
+    try:
+        return COMMANDS[args.command](ctx)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

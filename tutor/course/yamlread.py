@@ -1,0 +1,86 @@
+"""YAML reading that remembers line numbers, so every course error can name file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+
+class LineDict(dict):
+    """A mapping from YAML that knows its own line and the line of each key (1-based)."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class LineList(list):
+    line: int = 0
+    item_lines: list
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    result = LineDict()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, float, bool)):
+            raise yaml.constructor.ConstructorError(
+                None, None, "a key must be plain text", key_node.start_mark
+            )
+        key = str(key)
+        if key in result:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+
+
+class YamlError(Exception):
+    """The file is not valid YAML; carries the line the parser stopped at."""
+
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def read_yaml(path: Path):
+    """Parse one YAML file into LineDict / LineList / scalars, or raise YamlError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", 1) from None
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise YamlError(problem, line) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(str(exc).splitlines()[0] if str(exc) else "invalid YAML", 1) from None
+    except (RecursionError, ValueError, OverflowError) as exc:
+        raise YamlError(f"cannot read YAML: {type(exc).__name__}", 1) from None

@@ -1,0 +1,29 @@
+"""Where things live: the course files and the learner's home."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def course_root() -> Path:
+    """Folder holding lessons/ and solutions/: inside the wheel, else the source checkout."""
+    override = os.environ.get("JAXSTATE_TUTOR_COURSE")
+    if override:
+        return Path(override)
+    bundled = PACKAGE_DIR / "_course"
+    if (bundled / "lessons").is_dir():
+        return bundled
+    return PACKAGE_DIR.parent
+
+
+def default_home() -> Path:
+    """The learner's state folder: JAXSTATE_TUTOR_HOME, else the platform's user data dir."""
+    env = os.environ.get("JAXSTATE_TUTOR_HOME")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("jaxstate-tutor", appauthor=False))

@@ -1,0 +1,333 @@
+"""Local JSON progress store: one file per home, locked updates, atomic writes, damage-tolerant reads."""
+from __future__ import annotations
+
+import copy
+import fcntl
+import json
+import os
+from contextlib import contextmanager, suppress
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+SCHEMA = 1
+FILENAME = "progress.json"
+LOCKNAME = "progress.lock"
+# Fixed temp name: only the lock holder writes it, so a writer killed mid-write leaves at most
+# one stale temp file, which the next writer simply replaces.
+TMPNAME = FILENAME + ".tmp"
+
+EXERCISE_STATUSES = ("new", "attempted", "passed")
+LESSON_STATUSES = ("started", "done")
+
+
+class ProgressError(Exception):
+    """Progress could not be saved; the message says why, in plain words."""
+
+
+def utc_now() -> str:
+    """Current UTC time as ISO-8601 with a trailing 'Z'."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _is_count(v: Any) -> bool:
+    """True for a non-negative int (bool is an int in Python, so exclude it)."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _is_opt_str(v: Any) -> bool:
+    """True for a string or None."""
+    return v is None or isinstance(v, str)
+
+
+def _is_opt_count(v: Any) -> bool:
+    """True for a non-negative int or None."""
+    return v is None or _is_count(v)
+
+
+# Known fields of each record: name -> (default, validity check). Unknown fields are kept as-is.
+EXERCISE_FIELDS = {
+    "status": ("new", lambda v: v in EXERCISE_STATUSES),
+    "attempts": (0, _is_count),
+    "first_passed_at": (None, _is_opt_str),
+    "last_attempt_at": (None, _is_opt_str),
+    "hints_shown": (0, _is_count),
+    "solution_viewed": (False, lambda v: isinstance(v, bool)),
+}
+LESSON_FIELDS = {"status": ("started", lambda v: v in LESSON_STATUSES)}
+QUIZ_FIELDS = {
+    "answers": ({}, lambda v: isinstance(v, dict)),
+    "best_score": (None, _is_opt_count),
+    "attempts": (0, _is_count),
+}
+
+
+def _fill(record: dict, fields: dict, where: str, problems: list[str]) -> dict:
+    """Fill missing known fields with defaults and replace invalid ones, noting each replacement."""
+    for name, (default, valid) in fields.items():
+        if name in record and not valid(record[name]):
+            problems.append(f"{where}.{name} had an invalid value")
+            del record[name]
+        if name not in record:
+            record[name] = copy.deepcopy(default)
+    return record
+
+
+def normalize(doc: Any) -> tuple[dict, list[str]]:
+    """Return (clean data, list of problems found); salvages every good part of a damaged document."""
+    problems: list[str] = []
+    if not isinstance(doc, dict):
+        problems.append(f"top level is {type(doc).__name__}, not an object")
+        doc = {}
+    data = dict(doc)  # shallow copy keeps unknown top-level keys untouched
+    schema = data.get("schema", SCHEMA)
+    if not _is_count(schema) or schema < 1:
+        problems.append("'schema' is not a version number")
+        schema = SCHEMA
+    data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
+    for section, fields in (("exercises", EXERCISE_FIELDS), ("lessons", LESSON_FIELDS)):
+        entries = data.get(section, {})
+        if not isinstance(entries, dict):
+            problems.append(f"'{section}' is not an object")
+            entries = {}
+        clean = {}
+        for key, entry in entries.items():
+            if isinstance(entry, dict):
+                clean[key] = _fill(dict(entry), fields, f"{section}[{key!r}]", problems)
+            else:
+                problems.append(f"{section}[{key!r}] is not an object")
+        data[section] = clean
+    quiz = data.get("quiz", {})
+    if not isinstance(quiz, dict):
+        problems.append("'quiz' is not an object")
+        quiz = {}
+    quiz = _fill(dict(quiz), QUIZ_FIELDS, "quiz", problems)
+    answers = {}
+    for qid, answer in quiz["answers"].items():
+        if isinstance(answer, str):
+            answers[qid] = answer
+        else:
+            problems.append(f"quiz.answers[{qid!r}] is not a string")
+    quiz["answers"] = answers
+    data["quiz"] = quiz
+    return data, problems
+
+
+def exercise_status(data: dict, exercise_id: str) -> str:
+    """Status of an exercise: 'new' if never seen, else 'attempted' or 'passed'."""
+    entry = data.get("exercises", {}).get(exercise_id)
+    return entry["status"] if isinstance(entry, dict) and entry.get("status") in EXERCISE_STATUSES else "new"
+
+
+def lesson_status(data: dict, lesson_id: str) -> str:
+    """Status of a lesson: 'new' if never opened, else 'started' or 'done'."""
+    entry = data.get("lessons", {}).get(lesson_id)
+    return entry["status"] if isinstance(entry, dict) and entry.get("status") in LESSON_STATUSES else "new"
+
+
+def _exercise(data: dict, exercise_id: str) -> dict:
+    """The exercise record for an id, created with defaults if absent."""
+    return data["exercises"].setdefault(exercise_id, _fill({}, EXERCISE_FIELDS, "", []))
+
+
+class ProgressStore:
+    """Progress kept in <home>/progress.json, safe against concurrent tutors, crashes and damaged files."""
+
+    def __init__(self, home: Path):
+        """Remember where progress lives; nothing is touched on disk yet."""
+        self.home = Path(home)
+        self.path = self.home / FILENAME
+        self.lock_path = self.home / LOCKNAME
+        self.warnings: list[str] = []
+
+    # ---- public API -------------------------------------------------------------------------
+
+    def load(self) -> dict:
+        """A normalized snapshot of the progress; never raises for missing or bad files."""
+        try:
+            with self._locked():
+                return self._read(repair=True)[0]
+        except ProgressError:  # cannot lock (e.g. read-only home): read as-is, repair nothing
+            return self._read(repair=False)[0]
+
+    def update(self, fn: Callable[[dict], None]) -> dict:
+        """Apply fn to fresh data under the lock, save atomically, return the new data."""
+        with self._locked():
+            data, refusal = self._read(repair=True)
+            if refusal:
+                raise ProgressError(refusal)
+            fn(data)
+            self._write(data)
+            return data
+
+    def record_attempt(self, exercise_id: str, passed: bool) -> dict:
+        """Count one attempt; a pass is never downgraded and first_passed_at is set only once."""
+        def fn(data: dict) -> None:
+            ex, now = _exercise(data, exercise_id), utc_now()
+            ex["attempts"] += 1
+            ex["last_attempt_at"] = now
+            if passed:
+                ex["status"] = "passed"
+                ex["first_passed_at"] = ex["first_passed_at"] or now
+            elif ex["status"] != "passed":
+                ex["status"] = "attempted"
+        return self.update(fn)
+
+    def record_hint(self, exercise_id: str, shown: int) -> dict:
+        """Remember how many hints were revealed (never decreases)."""
+        def fn(data: dict) -> None:
+            ex = _exercise(data, exercise_id)
+            ex["hints_shown"] = max(ex["hints_shown"], shown)
+        return self.update(fn)
+
+    def record_solution_viewed(self, exercise_id: str) -> dict:
+        """Remember that the solution of an exercise was opened."""
+        return self.update(lambda data: _exercise(data, exercise_id).__setitem__("solution_viewed", True))
+
+    def mark_lesson(self, lesson_id: str, status: str) -> dict:
+        """Set a lesson to 'started' or 'done'; 'started' never downgrades 'done'."""
+        if status not in LESSON_STATUSES:
+            raise ValueError(f"lesson status must be one of {LESSON_STATUSES}, not {status!r}")
+
+        def fn(data: dict) -> None:
+            entry = data["lessons"].setdefault(lesson_id, {"status": status})
+            if entry["status"] != "done":
+                entry["status"] = status
+        return self.update(fn)
+
+    def record_quiz_answer(self, question_id: str, answer: str) -> dict:
+        """Remember the latest answer given to a quiz question."""
+        return self.update(lambda data: data["quiz"]["answers"].__setitem__(str(question_id), answer))
+
+    def record_quiz_result(self, score: int) -> dict:
+        """Count a finished quiz run and keep the best score."""
+        def fn(data: dict) -> None:
+            quiz = data["quiz"]
+            quiz["attempts"] += 1
+            quiz["best_score"] = score if quiz["best_score"] is None else max(quiz["best_score"], score)
+        return self.update(fn)
+
+    def reset(self) -> Optional[Path]:
+        """Move the progress file aside as progress.json.bak-<UTC stamp> and start empty; return the backup."""
+        with self._locked():
+            refusal = self._read(repair=True)[1]
+            if refusal:
+                raise ProgressError(refusal)
+            if not self.path.exists():
+                return None
+            try:
+                backup = self._move_aside("bak")
+            except OSError as exc:
+                raise ProgressError(f"Could not reset progress: cannot move {self.path} aside ({exc.strerror}).") from None
+            return backup
+
+    # ---- internals --------------------------------------------------------------------------
+
+    def _warn(self, message: str) -> None:
+        """Add a warning once (repeated loads must not pile up copies)."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold an exclusive flock on progress.lock; the kernel drops it if we are killed."""
+        try:
+            self.home.mkdir(parents=True, exist_ok=True)
+            # O_RDONLY is enough for flock and still works when the lock file exists in a read-only home.
+            fd = os.open(self.lock_path, os.O_RDONLY | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ProgressError(f"Cannot save progress to {self.path}: "
+                                f"{self.home} is not usable ({exc.strerror or exc}).") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
+
+    def _read(self, repair: bool) -> tuple[dict, Optional[str]]:
+        """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return normalize({})[0], None
+        except OSError as exc:
+            # Unreadable is not the same as absent: writing now would destroy progress we cannot see.
+            msg = f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable."
+            self._warn(msg)
+            return normalize({})[0], msg
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+            reason = None
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            doc, reason = {}, "file is empty" if not raw.strip() else "not valid JSON"
+        data, problems = normalize(doc)
+        if reason:
+            problems.insert(0, reason)
+        if data["schema"] > SCHEMA:
+            # Newer tutor's file: show what we understand, but never write over it.
+            msg = (f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
+                   f"this version understands {SCHEMA}); upgrade the tutor to save progress.")
+            self._warn(msg)
+            return data, msg
+        if not problems:
+            return data, None
+        what = "; ".join(problems[:5]) + ("; ..." if len(problems) > 5 else "")
+        if not repair:
+            msg = f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved."
+            self._warn(msg)
+            return data, msg
+        try:
+            backup = self._move_aside("corrupt")
+        except OSError as exc:
+            msg = f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); nothing will be saved."
+            self._warn(msg)
+            return data, msg
+        self._warn(f"{self.path} was damaged ({what}); the original was kept as {backup} "
+                   "and the progress that could be recovered is used.")
+        # Put the salvaged data back so the next update builds on it instead of on nothing.
+        with suppress(ProgressError):
+            self._write(data)
+        return data, None
+
+    def _move_aside(self, kind: str) -> Path:
+        """Rename the progress file to progress.json.<kind>-<UTC stamp>[-n]; never overwrites a backup."""
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        target = self.home / f"{FILENAME}.{kind}-{stamp}"
+        n = 1
+        while target.exists():  # safe: only the lock holder creates backups
+            n += 1
+            target = self.home / f"{FILENAME}.{kind}-{stamp}-{n}"
+        os.replace(self.path, target)
+        self._fsync_dir()
+        return target
+
+    def _write(self, data: dict) -> None:
+        """Atomically replace the progress file: temp file, fsync, rename, fsync dir. Caller holds the lock."""
+        text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        tmp = self.home / TMPNAME
+        try:
+            # Respect a file the user made read-only; check the mode bits too because root ignores them.
+            if self.path.exists() and (not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222):
+                raise PermissionError(13, "the file is read-only")
+            with suppress(FileNotFoundError):
+                os.unlink(tmp)  # leftover of a writer that was killed mid-write
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            with suppress(OSError):
+                os.unlink(tmp)
+            raise ProgressError(f"Could not save progress to {self.path}: {exc.strerror or exc}.") from None
+        self._fsync_dir()
+
+    def _fsync_dir(self) -> None:
+        """Make the rename durable; some filesystems cannot fsync a directory, which is harmless."""
+        with suppress(OSError):
+            fd = os.open(self.home, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)

@@ -1,0 +1,82 @@
+"""Human-readable terminal output of runs and lists, with Rich (the CLI's face of the events)."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.markup import escape
+
+from tutor.i18n import pick
+from tutor.sandbox.events import CheckResult, MetricPoints, Output, Verdict
+
+
+def unicode_ok(stream=None) -> bool:
+    encoding = (getattr(stream or sys.stdout, "encoding", None) or "").lower()
+    return "utf" in encoding
+
+
+def marks() -> dict[str, str]:
+    """Status marks; ASCII when the terminal cannot show Unicode."""
+    if unicode_ok():
+        return {"pass": "✓", "fail": "✗", "error": "!", "skipped": "-", "timeout": "⏱"}
+    return {"pass": "+", "fail": "x", "error": "!", "skipped": "-", "timeout": "T"}
+
+
+STYLE = {"pass": "green", "fail": "red", "error": "yellow", "skipped": "dim", "timeout": "magenta"}
+
+WORDS = {
+    "pass": {"en": "PASS", "zh": "通过"},
+    "fail": {"en": "FAIL", "zh": "未通过"},
+    "error": {"en": "ERROR", "zh": "出错"},
+    "timeout": {"en": "TIMEOUT", "zh": "超时"},
+    "stdout": {"en": "your program printed", "zh": "你的程序输出"},
+    "stderr": {"en": "stderr", "zh": "标准错误"},
+    "truncated": {"en": "(output truncated)", "zh": "(输出已截断)"},
+}
+
+
+class RunPrinter:
+    """Prints a run's events as they arrive: one line per check, then the verdict."""
+
+    def __init__(self, console: Console, lang: str, show_output: bool = True):
+        self.console = console
+        self.lang = lang
+        self.show_output = show_output
+        self.marks = marks()
+        self.last_metric: dict[str, tuple[int, float]] = {}
+
+    def event(self, event: object) -> None:
+        if isinstance(event, CheckResult):
+            return  # printed with names in the verdict, in declared order
+        if isinstance(event, MetricPoints):
+            for series, step, value in event.points:
+                self.last_metric[series] = (step, value)
+            shown = "  ".join(f"{s} step {st}: {v:.4g}" for s, (st, v) in self.last_metric.items())
+            self.console.print(f"[dim]  {escape(shown)}[/dim]", highlight=False)
+        elif isinstance(event, Verdict):
+            self.verdict(event)
+        elif isinstance(event, Output):
+            pass  # shown once, in full, with the verdict
+
+    def verdict(self, v: Verdict) -> None:
+        c, lang = self.console, self.lang
+        for check in v.checks:
+            mark = self.marks.get(check.status, "?")
+            name = pick(check.name, lang) if check.name else check.id
+            c.print(f"[{STYLE.get(check.status, '')}]{mark}[/] {escape(name)} [dim]({check.id})[/dim]", highlight=False)
+            message = pick(check.message, lang)
+            if check.status != "pass" and message:
+                for line in message.splitlines():
+                    c.print(f"    {escape(line)}", highlight=False)
+        if self.show_output and v.stdout.strip():
+            c.print(f"[bold]{pick(WORDS['stdout'], lang)}:[/bold]")
+            c.print(escape(v.stdout.rstrip()[-4000:]), highlight=False)
+        if self.show_output and v.status != "pass" and v.stderr.strip() and v.kind != "checks":
+            c.print(f"[bold]{pick(WORDS['stderr'], lang)}:[/bold]")
+            c.print(escape(v.stderr.rstrip()[-2000:]), highlight=False)
+        if v.output_truncated:
+            c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
+        word = pick(WORDS[v.status], lang)
+        c.print(f"[bold {STYLE[v.status]}]{word}[/] {escape(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
+                highlight=False)

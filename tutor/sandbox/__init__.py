@@ -1,0 +1,1 @@
+"""Running learner code in separate processes. The parent side imports no JAX."""

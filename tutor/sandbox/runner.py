@@ -1,0 +1,415 @@
+"""Parent side of running learner code: spawn workers, keep a warm spare, enforce limits.
+
+Every run gets a fresh process. Learner stdout/stderr arrive on the process's own pipes;
+everything the tutor needs to judge arrives as JSON lines on a separate event pipe. The
+verdict is decided here, from those events *and* how the process ended: a run that
+crashed, was killed, timed out, or never said "done" is never a pass.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import re
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from tutor.paths import PACKAGE_DIR
+from tutor.sandbox.events import CellResult, CheckResult, MetricPoints, Output, Verdict
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory_mb: int = 4096  # RLIMIT_DATA; XLA alone needs ~1.2 GiB of address space to compile
+    output_bytes: int = 8 * 2**20  # beyond this much stdout+stderr the run is stopped
+    keep_chars: int = 100_000  # of each stream, kept for the verdict
+    startup_s: float = 120.0  # for a worker to import JAX, on a busy machine
+
+
+def _message(en: str, zh: str) -> dict:
+    return {"en": en, "zh": zh}
+
+
+class WorkerProcess:
+    """One spawned worker: its process, its pipes, and whether it said it is ready."""
+
+    def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool):
+        read_fd, write_fd = os.pipe()
+        self.workdir = tempfile.mkdtemp(prefix="jaxstate-run-")
+        env = dict(os.environ)
+        env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        if not accelerator:
+            env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
+        cmd = [sys.executable, "-m", "tutor.sandbox.worker", "--event-fd", str(write_fd)]
+        if cache_dir is not None:
+            cmd += ["--cache-dir", str(cache_dir)]
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            pass_fds=(write_fd,), start_new_session=True, env=env, cwd=self.workdir,
+        )
+        os.close(write_fd)
+        self.event_fd = read_fd
+        self.spawned_at = time.monotonic()
+        limit = limits.memory_mb * 2**20
+        try:
+            resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
+        except (OSError, ValueError):
+            pass  # not fatal: the wall-clock timeout still bounds the run
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        """Kill the worker and everything it started in its process group."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.kill()
+        except ProcessLookupError:
+            pass
+
+    def close(self) -> None:
+        self.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            os.close(self.event_fd)
+        except OSError:
+            pass
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class Run:
+    """One job in one worker. Iterate `events()`; the last event is always a Verdict."""
+
+    def __init__(self, worker: WorkerProcess, job: dict, timeout: float, limits: Limits,
+                 expected_checks: list[dict], on_finish=None):
+        self.worker = worker
+        self.job = job
+        self.timeout = timeout
+        self.limits = limits
+        self.expected_checks = expected_checks
+        self.on_finish = on_finish
+        self._cancel = threading.Event()
+        self.verdict: Verdict | None = None
+
+    def cancel(self) -> None:
+        """Stop the run from any thread; its whole process group is killed."""
+        self._cancel.set()
+        self.worker.kill()
+
+    def result(self) -> Verdict:
+        for _ in self.events():
+            pass
+        assert self.verdict is not None
+        return self.verdict
+
+    def events(self) -> Iterator[object]:
+        w = self.worker
+        started = time.monotonic()
+        try:
+            w.proc.stdin.write((json.dumps(self.job) + "\n").encode())
+            w.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the worker already died; the loop below reports how
+        state = _RunState(self.limits)
+        sel = selectors.DefaultSelector()
+        for name, fd in (("stdout", w.proc.stdout.fileno()), ("stderr", w.proc.stderr.fileno()),
+                         ("events", w.event_fd)):
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ, name)
+        ready_at = None
+        ending = None  # (status, kind, message) once the run is decided by force
+        try:
+            while True:
+                now = time.monotonic()
+                if self._cancel.is_set():
+                    ending = ("error", "cancelled", _message("the check was cancelled", "检查已取消"))
+                    break
+                if ready_at is None and state.ready:
+                    ready_at = now
+                deadline = (ready_at + self.timeout) if ready_at else (w.spawned_at + self.limits.startup_s)
+                if now >= deadline:
+                    if ready_at:
+                        ending = ("timeout", "timeout", _message(
+                            f"time limit of {self.timeout:g} s exceeded: is there an endless loop, or a wait that never ends?",
+                            f"超过了 {self.timeout:g} 秒的时间限制:是否有死循环,或者永远等不到的等待?"))
+                    else:
+                        ending = ("error", "startup", _message(
+                            "the worker did not start in time (JAX import too slow or broken)",
+                            "工作进程没有按时启动(JAX 导入太慢或已损坏)"))
+                    break
+                for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
+                    yield from self._read(key, sel, state)
+                if state.flooded:
+                    ending = ("error", "output-limit", _message(
+                        f"the program printed more than {self.limits.output_bytes // 2**20} MB; it was stopped",
+                        f"程序输出超过 {self.limits.output_bytes // 2**20} MB,已被终止"))
+                    break
+                if w.proc.poll() is not None:
+                    # Drain what the pipes still hold, without waiting on grandchildren.
+                    for key in list(sel.get_map().values()):
+                        for _ in range(64):
+                            if key.fd not in sel.get_map():
+                                break
+                            chunk = list(self._read(key, sel, state))
+                            yield from chunk
+                            if not chunk and not self._pending(key.fd):
+                                break
+                    break
+        finally:
+            sel.close()
+            w.kill()
+            w.close()
+            if self.on_finish:
+                self.on_finish()
+        yield from state.flush_text()
+        self.verdict = self._decide(state, ending, time.monotonic() - (ready_at or started))
+        yield self.verdict
+
+    @staticmethod
+    def _pending(fd: int) -> bool:
+        sel = selectors.DefaultSelector()
+        try:
+            sel.register(fd, selectors.EVENT_READ)
+            return bool(sel.select(timeout=0))
+        except (ValueError, OSError):
+            return False
+        finally:
+            sel.close()
+
+    def _read(self, key, sel, state: "_RunState"):
+        try:
+            data = os.read(key.fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            sel.unregister(key.fd)
+            return
+        if key.data == "events":
+            yield from state.feed_events(data)
+        else:
+            out = state.feed_output(key.data, data)
+            if out is not None:
+                yield out
+
+    def _decide(self, s: "_RunState", ending, duration: float) -> Verdict:
+        checks = self._complete_checks(s)
+        rc = self.worker.proc.returncode
+        if ending is not None:
+            status, kind, message = ending
+        elif s.error is not None:
+            status, kind, message = "error", s.error["kind"], s.error["message"]
+        elif not s.done:
+            status, kind, message = "error", *self._early_exit(rc, s)
+        elif self.job["type"] == "cell":
+            status, kind, message = self._cell_outcome(s)
+        else:
+            failing = [c for c in checks if c.status != "pass"]
+            if failing or not checks:
+                n = len(failing)
+                status, kind = "fail", "checks"
+                message = _message(f"{n} of {len(checks)} checks did not pass", f"{len(checks)} 项检查中有 {n} 项未通过")
+            else:
+                status, kind = "pass", "checks"
+                message = _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")
+        return Verdict(status=status, kind=kind, message=message, checks=checks,
+                       stdout=s.text["stdout"], stderr=s.text["stderr"], duration_s=duration,
+                       metrics=s.metrics, cell=s.cell, output_truncated=s.truncated)
+
+    def _complete_checks(self, s: "_RunState") -> list[CheckResult]:
+        """Every expected check, in order; those never reported are marked not run."""
+        out = []
+        for spec in self.expected_checks:
+            got = s.checks.get(spec["id"])
+            if got is None:
+                got = CheckResult(spec["id"], "skipped", _message("not run: the program stopped before this check",
+                                                                   "未运行:程序在这项检查之前就停止了"))
+            got.name = spec.get("name") or {}
+            out.append(got)
+        return out
+
+    def _early_exit(self, rc: int | None, s: "_RunState") -> tuple[str, dict]:
+        if rc is not None and rc < 0:
+            sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
+            if re.search(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED", s.text["stderr"], re.I):
+                return "oom", _message(f"out of memory: the program was stopped by {sig} while allocating",
+                                       f"内存不足:程序在分配内存时被 {sig} 终止")
+            hint_en = " (this can be the system running out of memory)" if sig == "SIGKILL" else ""
+            hint_zh = "(可能是系统内存耗尽)" if sig == "SIGKILL" else ""
+            return "signal", _message(f"the program crashed: killed by signal {sig}{hint_en}",
+                                      f"程序崩溃:被信号 {sig} 终止{hint_zh}")
+        return "exit", _message(
+            f"the program ended the process (exit code {rc}) before the checks finished; "
+            "do not call os._exit or sys.exit, and do not close the tutor's pipes",
+            f"程序在检查完成前结束了进程(退出码 {rc});不要调用 os._exit 或 sys.exit,也不要关闭导师的管道")
+
+    def _cell_outcome(self, s: "_RunState") -> tuple[str, str, dict]:
+        expect = self.job.get("expect") or {}
+        cell = s.cell
+        if cell is None:
+            return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")
+        problems = []
+        raised = expect.get("raises")
+        if raised and raised not in cell.exception_types:
+            problems.append(f"expected {raised}, got {cell.raised or 'no exception'}")
+        if not raised and cell.raised:
+            problems.append(f"raised {cell.raised}: {cell.message}")
+        text = s.text["stdout"]
+        for needle in expect.get("output_contains", []):
+            if needle not in text:
+                problems.append(f"output lacks {needle!r}")
+        for pattern in expect.get("output_matches", []):
+            if not re.search(pattern, text, re.M):
+                problems.append(f"output does not match {pattern!r}")
+        if problems:
+            joined = "; ".join(problems)
+            return "fail", "expectation", _message(joined, "与预期不符:" + joined)
+        return "pass", "expectation", _message("the cell did what it declares", "单元的行为与声明一致")
+
+
+class _RunState:
+    """What has arrived so far: decoded output, events, metrics."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in ("stdout", "stderr")}
+        self.text = {"stdout": "", "stderr": ""}
+        self.total_bytes = 0
+        self.truncated = False
+        self.flooded = False
+        self.event_buffer = b""
+        self.ready = False
+        self.done = False
+        self.error: dict | None = None
+        self.checks: dict[str, CheckResult] = {}
+        self.metrics: dict[str, list[float]] = {}
+        self.cell: CellResult | None = None
+
+    def feed_output(self, stream: str, data: bytes) -> Output | None:
+        self.total_bytes += len(data)
+        if self.total_bytes > self.limits.output_bytes:
+            self.flooded = True
+        room = self.limits.keep_chars - len(self.text[stream])
+        if room <= 0:
+            self.truncated = True
+            return None
+        text = self.decoders[stream].decode(data)[:room]
+        self.text[stream] += text
+        return Output(stream, text) if text else None
+
+    def flush_text(self):
+        for stream, dec in self.decoders.items():
+            tail = dec.decode(b"", final=True)
+            if tail and len(self.text[stream]) < self.limits.keep_chars:
+                self.text[stream] += tail
+                yield Output(stream, tail)
+
+    def feed_events(self, data: bytes):
+        self.event_buffer += data
+        *lines, self.event_buffer = self.event_buffer.split(b"\n")
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue  # not ours; the verdict never depends on unparsable lines
+            if not isinstance(event, dict):
+                continue
+            kind = event.get("type")
+            if kind == "ready":
+                self.ready = True
+            elif kind == "check":
+                result = CheckResult(str(event.get("id")), str(event.get("status")), event.get("message") or {},
+                                     duration_s=event.get("duration_s"))
+                self.checks[result.id] = result
+                yield result
+            elif kind == "metrics":
+                points = tuple((str(p[0]), int(p[1]), float(p[2])) for p in event.get("points", []))
+                for series, _, value in points:
+                    self.metrics.setdefault(series, []).append(value)
+                yield MetricPoints(points)
+            elif kind == "error":
+                self.error = {"kind": str(event.get("kind")), "message": event.get("message") or {}}
+            elif kind == "cell":
+                self.cell = CellResult(event.get("raised"), list(event.get("exception_types") or []),
+                                       str(event.get("message", "")), str(event.get("traceback", "")))
+            elif kind == "done":
+                self.done = True
+
+
+class Sandbox:
+    """Runs learner code in fresh worker processes, keeping one warm spare when asked."""
+
+    def __init__(self, home: Path | None = None, limits: Limits | None = None,
+                 keep_spare: bool = False, accelerator: bool = False):
+        self.limits = limits or Limits()
+        self.cache_dir = (home / "cache" / "jax") if home else None
+        self.keep_spare = keep_spare
+        self.accelerator = accelerator
+        self._spare: WorkerProcess | None = None
+        self._lock = threading.Lock()
+
+    def _spawn(self) -> WorkerProcess:
+        if self.cache_dir is not None:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+        return WorkerProcess(self.cache_dir, self.limits, self.accelerator)
+
+    def warm_up(self) -> None:
+        """Start the spare worker now, so the first check does not wait for JAX."""
+        with self._lock:
+            if self._spare is None or not self._spare.alive():
+                self._spare = self._spawn()
+
+    def _take(self) -> WorkerProcess:
+        with self._lock:
+            worker, self._spare = self._spare, None
+        if worker is None or not worker.alive():
+            if worker is not None:
+                worker.close()
+            worker = self._spawn()
+        return worker
+
+    def _after_run(self) -> None:
+        # The next spare starts once this run is over, not while it runs: on a 2-core
+        # machine a JAX import next door slows the check the learner is waiting for.
+        if self.keep_spare:
+            self.warm_up()
+
+    def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
+        checks = [c.to_job() for c in exercise.checks]
+        job = {"type": "exercise", "source": source, "filename": filename, "checks": checks}
+        return Run(self._take(), job, timeout or exercise.timeout, self.limits, checks, self._after_run)
+
+    def run_cell(self, cell, timeout: float | None = None) -> Run:
+        job = {"type": "cell", "id": cell.id, "code": cell.code, "expect": cell.expect.to_job()}
+        return Run(self._take(), job, timeout or cell.timeout, self.limits, [], self._after_run)
+
+    def close(self) -> None:
+        with self._lock:
+            worker, self._spare = self._spare, None
+        if worker is not None:
+            worker.close()

@@ -1,0 +1,63 @@
+"""The worker process: import JAX once, report ready, then run exactly one job and exit.
+
+Started by tutor.sandbox.runner as `python -m tutor.sandbox.worker --event-fd N`.
+The parent keeps one such worker waiting ("warm spare") so a check does not pay for
+Python start-up and the JAX import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+
+def _configure_jax(cache_dir: str | None) -> None:
+    import jax
+
+    if cache_dir:
+        # Cache every compiled program: exercise programs are small but compile often.
+        jax.config.update("jax_compilation_cache_dir", cache_dir)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    jax.devices()  # initialise the backend now, not during the learner's first call
+    jax.jit(lambda x: x + 1)(1.0).block_until_ready()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--event-fd", type=int, required=True)
+    parser.add_argument("--cache-dir", default=None)
+    args = parser.parse_args(argv)
+
+    from tutor.sandbox import channel
+
+    channel.open_channel(args.event_fd)
+    _configure_jax(args.cache_dir)
+    from tutor.checks import harness  # imports the check library (and JAX) before the job
+
+    channel.emit({"type": "ready", "pid": os.getpid()})
+    line = sys.stdin.readline()
+    if not line.strip():
+        os._exit(0)  # the parent went away or shut the spare down
+    job = json.loads(line)
+    if job.get("cwd"):
+        os.chdir(job["cwd"])
+    channel.emit({"type": "started"})
+    if job["type"] == "exercise":
+        harness.run_exercise(job)
+    else:
+        harness.run_cell(job)
+    channel.flush_metrics()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # the learner may have closed fds 1/2; the verdict still goes out below
+    channel.emit({"type": "done"})
+    os._exit(0)  # skip interpreter teardown: JAX's atexit hooks only cost time here
+
+
+if __name__ == "__main__":
+    main()
