@@ -1,0 +1,2 @@
+def update_counter(count, increment):
+    return count + 1, count

@@ -1,0 +1,48 @@
+"""Shared fixtures: the real course, a real sandbox with a warm spare, an isolated home."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = Path(__file__).resolve().parent / "cases"
+sys.path.insert(0, str(ROOT))
+
+from tutor.course import load_course  # noqa: E402
+from tutor.sandbox.runner import Sandbox  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def course():
+    return load_course(ROOT)
+
+
+@pytest.fixture(scope="session")
+def sandbox(tmp_path_factory):
+    box = Sandbox(tmp_path_factory.mktemp("sandbox-home"), keep_spare=True)
+    box.warm_up()
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """An isolated tutor home, also exported for subprocesses."""
+    monkeypatch.setenv("JAXSTATE_TUTOR_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def run_source(sandbox, exercise, source: str, name: str = "learner.py", timeout=None):
+    return sandbox.run_exercise(exercise, source, f"/learner/{name}", timeout).result()
+
+
+def cli_env(home: Path) -> dict:
+    env = dict(os.environ)
+    env["JAXSTATE_TUTOR_HOME"] = str(home)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.setdefault("JAXSTATE_TUTOR_LANG", "en")
+    return env
