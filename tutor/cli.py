@@ -202,10 +202,11 @@ def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeo
     run = sandbox.run_exercise(exercise, source, str(path.resolve()), timeout)
     printer = None if as_json else RunPrinter(ctx.console(), ctx.lang)
     for event in run.events():
+        if event is run.verdict:  # the last event: save progress before showing the result
+            _record(ctx, ctx.store.record_attempt, exercise.id, run.verdict.passed)
         if printer:
             printer.event(event)
     verdict = run.verdict
-    _record(ctx, ctx.store.record_attempt, exercise.id, verdict.passed)
     if as_json:
         print(json.dumps(verdict.to_json(exercise.id, ctx.lang), ensure_ascii=False))
     return 0 if verdict.passed else 1

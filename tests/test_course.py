@@ -1,0 +1,154 @@
+"""The course loader and validator: typed objects for good YAML, file:line problems for bad."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, cli_env
+from tutor.course import read_course
+from tutor.i18n import Text
+
+GOOD_EXERCISE = """\
+exercise:
+  id: demo
+  lesson: "1.0"
+  title: {en: Demo, zh: 演示}
+  prompt: {en: Do it, zh: 做吧}
+  starter: |
+    def f():
+        return 0
+  hints:
+    - {en: think, zh: 想一想}
+  checks:
+    - id: defines
+      kind: defines
+      names: [f]
+      name: {en: defines f, zh: 定义了 f}
+    - id: value
+      kind: python
+      depends: [defines]
+      name: {en: value, zh: 数值}
+      code: |
+        close(learner.f(), np.float64(1))
+"""
+
+GOOD_LESSON = """\
+lesson:
+  id: "1.0"
+  order: 1
+  title: {en: Intro, zh: 导论}
+  blocks:
+    - text: {en: Hello, zh: 你好}
+    - cell:
+        id: hello-cell
+        code: |
+          print("hi")
+        expect: {output_contains: ["hi"]}
+"""
+
+
+def make_course(tmp_path: Path, files: dict[str, str], solutions=("demo",)) -> Path:
+    for name, text in files.items():
+        path = tmp_path / "lessons" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    (tmp_path / "solutions").mkdir(exist_ok=True)
+    for sid in solutions:
+        (tmp_path / "solutions" / f"{sid}.py").write_text("def f():\n    return 1\n")
+    return tmp_path
+
+
+def problems_of(tmp_path, files, **kw) -> list[str]:
+    _, problems = read_course(make_course(tmp_path, files, **kw))
+    return [str(p) for p in problems]
+
+
+def test_good_course_loads_into_typed_objects(tmp_path):
+    course, problems = read_course(make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE}))
+    assert problems == []
+    ex = course.exercise("demo")
+    assert ex.title == Text(zh="演示", en="Demo")
+    assert [c.id for c in ex.checks] == ["defines", "value"]
+    assert ex.checks[1].depends == ("defines",)
+    assert course.lesson("1.0").cells[0].expect.output_contains == ("hi",)
+
+
+@pytest.mark.parametrize("mutate, expected", [
+    (lambda s: s.replace("  title: {en: Demo, zh: 演示}", "  title: {en: Demo, zh: 演示}\n  colour: red"),
+     "exercises/demo.yaml:5: unknown key 'colour' in exercise"),
+    (lambda s: s.replace("{en: Do it, zh: 做吧}", "{en: Do it}"), "exercises/demo.yaml:5: exercise prompt is missing its 'zh' translation"),
+    (lambda s: s.replace("kind: python", "kind: pythn"), "exercises/demo.yaml:17: check 'value' has unknown kind 'pythn'"),
+    (lambda s: s.replace("id: value", "id: defines"), "duplicate check id 'defines'"),
+    (lambda s: s.replace("depends: [defines]", "depends: [nothing]"), "depends on 'nothing', which is not an earlier check"),
+    (lambda s: s.replace("close(learner.f(), np.float64(1))", "close(learner.f(, np.float64(1))"),
+     "exercises/demo.yaml:21: check 'value' code has a Python syntax error"),
+    (lambda s: s.replace("  hints:\n    - {en: think, zh: 想一想}\n", ""), "exercise is missing required key 'hints'"),
+    (lambda s: s.replace("title: {en: Demo, zh: 演示}", "title: Demo"), "must have a translation per language"),
+    (lambda s: s.replace("prompt: {en: Do it, zh: 做吧}", "prompt: {en: Do it, zh: 做吧\n"), "exercises/demo.yaml:"),
+])
+def test_each_problem_names_file_and_line(tmp_path, mutate, expected):
+    found = problems_of(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": mutate(GOOD_EXERCISE)})
+    assert any(expected in p for p in found), found
+
+
+def test_missing_solution_and_unknown_lesson(tmp_path):
+    found = problems_of(tmp_path, {"1.0.yaml": GOOD_LESSON,
+                                   "exercises/demo.yaml": GOOD_EXERCISE.replace('lesson: "1.0"', 'lesson: "9.9"')},
+                        solutions=())
+    assert any("solution file missing: solutions/demo.py" in p for p in found)
+    assert any("names lesson '9.9', which does not exist" in p for p in found)
+
+
+def test_duplicate_exercise_across_files(tmp_path):
+    found = problems_of(tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE, "exercises/demo2.yaml": GOOD_EXERCISE})
+    assert any("duplicate exercise id 'demo'" in p for p in found)
+
+
+@pytest.mark.parametrize("text", ["", "- a\n- b\n", "just text\n", "exercise: [1, 2]\n", "lesson: {id: x}\n",
+                                  "a: 1\nb: 2\n", "exercise:\n  id: x\n  id: y\n", "\tbad: tab\n", "{{{{", "quiz: 3\n"])
+def test_broken_files_give_problems_not_tracebacks(tmp_path, text):
+    found = problems_of(tmp_path, {"exercises/broken.yaml": text})
+    assert found and all(p.startswith("lessons/exercises/broken.yaml:") for p in found), found
+
+
+def test_non_utf8_file(tmp_path):
+    course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON})
+    (course / "lessons" / "bad.yaml").write_bytes(b"lesson:\n  id: \xff\xfe\n")
+    _, problems = read_course(course)
+    assert problems and "not UTF-8" in str(problems[0])
+
+
+def test_validate_command_reports_and_exits_1(tmp_path):
+    course = make_course(tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE.replace("kind: python", "kind: magic")})
+    proc = subprocess.run([sys.executable, "-m", "tutor", "validate", str(course)], capture_output=True, text=True,
+                          env=cli_env(tmp_path / "home"), timeout=60)
+    assert proc.returncode == 1
+    assert "lessons/exercises/demo.yaml:17: check 'value' has unknown kind 'magic'" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_shipped_course_is_valid():
+    _, problems = read_course(ROOT)
+    assert problems == [], "\n".join(map(str, problems))
+
+
+def test_every_text_has_both_languages():
+    """The loader rejects missing translations; here: none of them is blank or an obvious copy."""
+    course, _ = read_course(ROOT)
+    texts = []
+    for ex in course.exercises:
+        texts += [ex.title, ex.prompt, *ex.hints] + [c.name for c in ex.checks] + [c.advice for c in ex.checks if c.advice]
+    for lesson in course.lessons:
+        texts += [lesson.title] + [b.text for b in lesson.blocks if b.text]
+    for q in course.quiz:
+        texts += [q.prompt, *q.options.values(), *q.explanations.values()]
+    for t in texts:
+        assert t.zh.strip() and t.en.strip()
+        if len(t.en) > 40:
+            assert t.zh != t.en, f"untranslated text: {t.en[:60]!r}"
