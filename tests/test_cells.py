@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
-from tutor.course import load_course
+from conftest import shipped_course
 
 
 def _cells():
-    course = load_course(ROOT)
+    course = shipped_course()
     return [pytest.param(cell, id=cell.id) for cell in course.cells()]
 
 

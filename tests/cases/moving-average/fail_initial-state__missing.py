@@ -1,0 +1,5 @@
+def update_moving_average(state, new_value):
+    current_sum, count = state
+    new_sum = current_sum + new_value
+    new_count = count + 1
+    return (new_sum, new_count), new_sum / new_count

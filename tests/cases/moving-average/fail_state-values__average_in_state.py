@@ -1,0 +1,11 @@
+import jax.numpy as jnp
+
+initial_state = (jnp.array(0.0, jnp.float32), jnp.array(0, jnp.int32))
+
+
+def update_moving_average(state, new_value):
+    current_sum, count = state
+    new_count = count + 1
+    average = (current_sum + new_value) / new_count
+    # Keeps the average where the running sum belongs.
+    return (average, new_count), average

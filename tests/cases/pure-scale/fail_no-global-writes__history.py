@@ -1,0 +1,6 @@
+history = []
+
+
+def scaled(x, scale):
+    history.append(scale)
+    return x * scale
