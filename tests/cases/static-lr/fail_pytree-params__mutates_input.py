@@ -1,0 +1,14 @@
+import jax
+
+
+def momentum_update(state, gradients, learning_rate, momentum):
+    velocity = jax.tree.map(lambda v, g: momentum * v + learning_rate * g, state.velocity, gradients)
+    params = jax.tree.map(lambda p, v: p - v, state.params, velocity)
+    if isinstance(state.params, dict):
+        state.params.update(params)      # writes into the caller's dicts
+        state.velocity.update(velocity)
+        return state
+    return state._replace(params=params, velocity=velocity)
+
+
+jitted_momentum_update = jax.jit(momentum_update)
