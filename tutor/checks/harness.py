@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import builtins
 import linecache
+import os
 import sys
 import time
 import traceback
@@ -28,19 +30,91 @@ def learner_traceback(exc: BaseException, filenames: set[str]) -> str:
     return "".join(lines).rstrip()
 
 
-def _abort_for(exc: BaseException) -> Abort:
+def _safe_repr(value: object, limit: int = 80) -> str:
+    """repr() that survives learner objects whose __repr__ raises or is huge."""
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: BLE001 - a broken __repr__ must not break the report
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """MemoryError (host memory, e.g. NumPy or a growing list) or XLA's RESOURCE_EXHAUSTED (device memory)."""
+    if isinstance(exc, MemoryError):
+        return True
+    try:
+        from_jax = type(exc).__module__.split(".")[0] in ("jax", "jaxlib")
+        return from_jax and isinstance(exc, Exception) and "RESOURCE_EXHAUSTED" in str(exc)[:500]
+    except BaseException:  # noqa: BLE001
+        return False
+
+
+def _oom_abort(exc: BaseException, filenames: set[str]) -> Abort:
+    try:
+        tb = learner_traceback(exc, filenames)
+    except BaseException:  # noqa: BLE001 - formatting needs memory too
+        tb = type(exc).__name__
+    return Abort("oom", "out of memory: the program tried to allocate more memory than the tutor allows "
+                        f"(is an array far bigger than you meant, or does a list grow without end?)\n{tb}",
+                 f"内存不足:程序申请的内存超过了导师允许的上限(数组是否比预想的大得多,或者列表在无限增长?)\n{tb}")
+
+
+def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
     """Map the exceptions that end a run to a named outcome."""
     if isinstance(exc, SystemExit):
-        return Abort("exit", f"the program called sys.exit({exc.code!r}); remove it, the tutor calls your functions itself",
-                     f"程序调用了 sys.exit({exc.code!r});请删掉它,导师会自己调用你的函数")
+        code = _safe_repr(exc.code)
+        return Abort("exit", f"the program called sys.exit({code}); remove it, the tutor calls your functions itself",
+                     f"程序调用了 sys.exit({code});请删掉它,导师会自己调用你的函数")
     if isinstance(exc, KeyboardInterrupt):
         return Abort("interrupt", "the program raised KeyboardInterrupt", "程序抛出了 KeyboardInterrupt")
-    if isinstance(exc, MemoryError):
-        return Abort("oom", "out of memory: the program tried to allocate more than the tutor's memory limit",
-                     "内存不足:程序申请的内存超过了导师设定的上限")
+    if is_out_of_memory(exc):
+        return _oom_abort(exc, filenames)
     name = type(exc).__name__
     return Abort("base-exception", f"the program raised {name}, which is not an ordinary Exception",
                  f"程序抛出了 {name},它不是普通的 Exception")
+
+
+# ------------------------------------------------------------ keeping the harness sane
+# Learner code runs in this very process, so it can break what the checks rely on:
+# replace builtins (print, isinstance) or jax.jit, or close stdout/stderr. After loading
+# the learner's file and around each check, the originals are put back. This is repair of
+# accidents, not a security boundary: code in the same process can always reach further.
+
+_GUARDED = [builtins, time, library.jax, library.jnp, library.np, library]
+_SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
+
+
+def restore_environment() -> None:
+    """Undo learner monkey-patching of builtins, jax, jax.numpy, numpy and the check library."""
+    for mod, saved in _SNAPSHOTS:
+        current = vars(mod)
+        for name, value in saved.items():
+            if current.get(name, _MISSING) is not value:
+                try:
+                    setattr(mod, name, value)
+                except (AttributeError, TypeError):
+                    pass
+    _guard_std_fds()
+
+
+_MISSING = object()
+
+
+def _guard_std_fds() -> None:
+    """Point a closed fd 0, 1 or 2 at /dev/null, so the next file opened cannot take its number
+    (learner prints would otherwise land in it, e.g. in the compilation cache)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
 
 
 def load_learner(source: str, filename: str) -> types.ModuleType:
@@ -58,17 +132,20 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
         exec(code, module.__dict__)
-    except Exception as exc:
-        tb = learner_traceback(exc, {filename})
-        raise Abort("exception", f"your file raised an exception while loading:\n{tb}",
-                    f"加载你的文件时抛出了异常:\n{tb}") from None
-    except BaseException as exc:
-        raise _abort_for(exc) from None
+    except BaseException as exc:  # noqa: BLE001 - every way out is reported
+        restore_environment()  # before formatting: the learner may have broken builtins
+        if isinstance(exc, Exception) and not is_out_of_memory(exc):
+            tb = learner_traceback(exc, {filename})
+            raise Abort("exception", f"your file raised an exception while loading:\n{tb}",
+                        f"加载你的文件时抛出了异常:\n{tb}") from None
+        raise _abort_for(exc, {filename}) from None
+    restore_environment()
     return module
 
 
 def run_check(check: dict, module: types.ModuleType, filename: str) -> dict:
     """Run one check; return its result event (status, bilingual message)."""
+    restore_environment()
     started = time.perf_counter()
     result = {"type": "check", "id": check["id"], "status": "pass", "message": {"en": "", "zh": ""}}
     try:
@@ -82,23 +159,27 @@ def run_check(check: dict, module: types.ModuleType, filename: str) -> dict:
             padded = "\n" * max(check.get("code_line", 1) - 1, 0) + check["code"]
             namespace = library.exports() | {"learner": module}
             exec(compile(padded, origin_file, "exec"), namespace)
-    except library.CheckFailed as exc:
-        result["status"] = "fail"
-        result["message"] = {"en": exc.en, "zh": exc.zh}
-    except Exception as exc:  # noqa: BLE001 - any exception is reported, never a pass
-        tb = learner_traceback(exc, {filename})
-        in_learner = any(f.filename == filename for f in traceback.extract_tb(exc.__traceback__))
-        if in_learner:
+    except BaseException as exc:  # noqa: BLE001 - any exception is reported, never a pass
+        restore_environment()  # before formatting: the learner may have broken builtins
+        flush_metrics()
+        if isinstance(exc, library.CheckFailed):
             result["status"] = "fail"
-            result["message"] = {"en": f"your code raised an exception:\n{tb}", "zh": f"你的代码抛出了异常:\n{tb}"}
+            result["message"] = {"en": exc.en, "zh": exc.zh}
+        elif not isinstance(exc, Exception) or is_out_of_memory(exc):
+            raise _abort_for(exc, {filename}) from None
         else:
-            result["status"] = "error"
-            text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            result["message"] = {"en": f"the check could not judge your code: {text}",
-                                 "zh": f"检查无法评判你的代码:{text}"}
-    except BaseException as exc:
-        raise _abort_for(exc) from None
-    finally:
+            tb = learner_traceback(exc, {filename})
+            in_learner = any(f.filename == filename for f in traceback.extract_tb(exc.__traceback__))
+            if in_learner:
+                result["status"] = "fail"
+                result["message"] = {"en": f"your code raised an exception:\n{tb}", "zh": f"你的代码抛出了异常:\n{tb}"}
+            else:
+                result["status"] = "error"
+                text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                result["message"] = {"en": f"the check could not judge your code: {text}",
+                                     "zh": f"检查无法评判你的代码:{text}"}
+    else:
+        restore_environment()
         flush_metrics()
     if result["status"] != "pass" and check.get("advice"):
         for lang in ("en", "zh"):
@@ -138,14 +219,30 @@ def run_cell(job: dict) -> None:
     try:
         exec(compile(source, filename, "exec"), namespace)
     except Exception as exc:  # noqa: BLE001
+        restore_environment()
+        expected = (job.get("expect") or {}).get("raises")
+        if is_out_of_memory(exc) and expected not in [c.__name__ for c in type(exc).__mro__]:
+            abort = _oom_abort(exc, {filename})
+            emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+            return
         event.update(raised=type(exc).__name__,
                      exception_types=[c.__name__ for c in type(exc).__mro__],
                      message=str(exc), traceback=learner_traceback(exc, {filename}))
     except BaseException as exc:
-        abort = _abort_for(exc)
+        restore_environment()
+        abort = _abort_for(exc, {filename})
         emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
         return
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        restore_environment()
+        flush_std_streams()
     emit(event)
+
+
+def flush_std_streams() -> None:
+    """Flush learner output; the learner may have closed fds 1/2 or replaced sys.stdout."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - None, a closed file, an object without flush
+            pass

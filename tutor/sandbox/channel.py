@@ -3,6 +3,8 @@
 Learner output goes to fds 1 and 2, which the parent reads separately, so nothing the
 learner prints can look like an event. References to os.write and json.dumps are taken
 at import time so that learner code which monkey-patches them cannot break reporting.
+If the pipe is gone (closed by the learner, or its number reused for one of the learner's
+files), the worker exits with status CHANNEL_LOST instead of writing events anywhere else.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ import time
 
 _write = os.write
 _dumps = json.dumps
+_exit = os._exit
+CHANNEL_LOST = 86  # exit status when the event pipe is gone (the learner closed it, or the parent died)
+_fstat = os.fstat
 _fd: int | None = None
+_identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the event pipe
 _metric_buffer: list[list] = []
 _last_flush = 0.0
 METRIC_FLUSH_S = 0.1  # the chart redraws at most ~10 times a second anyway
@@ -21,18 +27,32 @@ METRIC_FLUSH_S = 0.1  # the chart redraws at most ~10 times a second anyway
 
 def open_channel(fd: int) -> None:
     """Move the event pipe to a private, non-inheritable descriptor."""
-    global _fd
+    global _fd, _identity
     private = os.dup(fd)  # os.dup makes it non-inheritable
     os.close(fd)
     _fd = private
+    st = os.fstat(private)
+    _identity = (st.st_dev, st.st_ino)
 
 
 def emit(event: dict) -> None:
     if _fd is None:
         return
     data = (_dumps(event, ensure_ascii=False, allow_nan=True) + "\n").encode("utf-8")
+    try:
+        st = _fstat(_fd)
+        same = (st.st_dev, st.st_ino) == _identity
+    except OSError:
+        same = False
+    if not same:
+        # The learner closed the pipe (its number may now belong to one of their files).
+        _exit(CHANNEL_LOST)
     while data:
-        written = _write(_fd, data)
+        try:
+            written = _write(_fd, data)
+        except OSError:
+            # Nothing can be reported any more; a distinct exit status tells the parent why.
+            _exit(CHANNEL_LOST)
         data = data[written:]
 
 

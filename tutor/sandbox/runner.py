@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Iterator
 
 from tutor.paths import PACKAGE_DIR
+from tutor.sandbox.channel import CHANNEL_LOST
 from tutor.sandbox.events import CellResult, CheckResult, MetricPoints, Output, Verdict
 
 
@@ -41,6 +42,29 @@ def _message(en: str, zh: str) -> dict:
     return {"en": en, "zh": zh}
 
 
+_OOM_PATTERN = re.compile(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED|^MemoryError", re.I | re.M)
+_SIGNAL_HINTS = {
+    "SIGKILL": (" (this can be the system running out of memory)", "(可能是系统内存耗尽)"),
+    "SIGSEGV": (" (a crash in native code: ctypes, a C extension, or recursion too deep for the C stack)",
+                "(原生代码崩溃:ctypes、C 扩展,或递归深到超出了 C 栈)"),
+    "SIGABRT": (" (native code aborted, e.g. a failed assertion inside XLA)", "(原生代码中止,例如 XLA 内部断言失败)"),
+}
+
+
+def _send_job(stdin, data: bytes) -> None:
+    """Write the job and close stdin: learner code that reads input gets EOF, not a hang."""
+    try:
+        stdin.write(data)
+        stdin.flush()
+    except (OSError, ValueError):
+        pass  # the worker already died (or was killed); the run reports how
+    finally:
+        try:
+            stdin.close()
+        except (OSError, ValueError):
+            pass
+
+
 class WorkerProcess:
     """One spawned worker: its process, its pipes, and whether it said it is ready."""
 
@@ -51,6 +75,9 @@ class WorkerProcess:
         env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        # Learner code has no business with the learner's progress; do not point it there.
+        # (Not a security boundary: the worker runs as the same user.)
+        env.pop("JAXSTATE_TUTOR_HOME", None)
         if not accelerator:
             env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
         cmd = [sys.executable, "-m", "tutor.sandbox.worker", "--event-fd", str(write_fd)]
@@ -129,11 +156,10 @@ class Run:
     def events(self) -> Iterator[object]:
         w = self.worker
         started = time.monotonic()
-        try:
-            w.proc.stdin.write((json.dumps(self.job) + "\n").encode())
-            w.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass  # the worker already died; the loop below reports how
+        # From a thread: a job bigger than the pipe buffer would otherwise block here, before
+        # any deadline is enforced, until a worker that may be stuck starting up reads it.
+        threading.Thread(target=_send_job, args=(w.proc.stdin, (json.dumps(self.job) + "\n").encode()),
+                         name="send-job", daemon=True).start()
         state = _RunState(self.limits)
         sel = selectors.DefaultSelector()
         for name, fd in (("stdout", w.proc.stdout.fileno()), ("stderr", w.proc.stderr.fileno()),
@@ -167,6 +193,11 @@ class Run:
                     ending = ("error", "output-limit", _message(
                         f"the program printed more than {self.limits.output_bytes // 2**20} MB; it was stopped",
                         f"程序输出超过 {self.limits.output_bytes // 2**20} MB,已被终止"))
+                    break
+                if state.protocol_error:
+                    ending = ("error", "protocol", _message(
+                        "the tutor's event pipe received garbage; was it written to by the program?",
+                        "导师的事件管道收到了无法识别的数据;程序是否向它写入了内容?"))
                     break
                 if w.proc.poll() is not None:
                     # Drain what the pipes still hold, without waiting on grandchildren.
@@ -254,15 +285,23 @@ class Run:
         return out
 
     def _early_exit(self, rc: int | None, s: "_RunState") -> tuple[str, dict]:
+        tail = s.text["stderr"][-20000:]
         if rc is not None and rc < 0:
             sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
-            if re.search(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED", s.text["stderr"], re.I):
+            if _OOM_PATTERN.search(tail):
                 return "oom", _message(f"out of memory: the program was stopped by {sig} while allocating",
                                        f"内存不足:程序在分配内存时被 {sig} 终止")
-            hint_en = " (this can be the system running out of memory)" if sig == "SIGKILL" else ""
-            hint_zh = "(可能是系统内存耗尽)" if sig == "SIGKILL" else ""
+            hint_en, hint_zh = _SIGNAL_HINTS.get(sig, ("", ""))
             return "signal", _message(f"the program crashed: killed by signal {sig}{hint_en}",
                                       f"程序崩溃:被信号 {sig} 终止{hint_zh}")
+        if rc == CHANNEL_LOST:
+            return "exit", _message(
+                "the program closed the tutor's event pipe, so its results could not be reported; "
+                "do not close file descriptors you did not open",
+                "程序关闭了导师的事件管道,结果无法上报;不要关闭不是你自己打开的文件描述符")
+        if rc and _OOM_PATTERN.search(tail):
+            return "oom", _message(f"out of memory: the program stopped (exit code {rc}) while allocating",
+                                   f"内存不足:程序在分配内存时停止(退出码 {rc})")
         return "exit", _message(
             f"the program ended the process (exit code {rc}) before the checks finished; "
             "do not call os._exit or sys.exit, and do not close the tutor's pipes",
@@ -303,6 +342,7 @@ class _RunState:
         self.truncated = False
         self.flooded = False
         self.event_buffer = b""
+        self.protocol_error = False
         self.ready = False
         self.done = False
         self.error: dict | None = None
@@ -332,6 +372,9 @@ class _RunState:
     def feed_events(self, data: bytes):
         self.event_buffer += data
         *lines, self.event_buffer = self.event_buffer.split(b"\n")
+        if len(self.event_buffer) > max(self.limits.output_bytes, 2**20):
+            self.protocol_error = True  # no real event is this long: stop before it eats the parent's memory
+            self.event_buffer = b""
         for line in lines:
             try:
                 event = json.loads(line)

@@ -25,11 +25,32 @@ def _configure_jax(cache_dir: str | None) -> None:
     jax.jit(lambda x: x + 1)(1.0).block_until_ready()
 
 
+def _report_broken(exc: BaseException, harness) -> None:
+    """The harness itself failed (learner code broke it, or a tutor bug): say so on the event pipe."""
+    from tutor.sandbox import channel
+
+    try:
+        harness.restore_environment()
+        if harness.is_out_of_memory(exc):
+            abort = harness._abort_for(exc)
+            channel.emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+            return
+        import traceback
+
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
+        channel.emit({"type": "error", "kind": "internal", "message": {
+            "en": f"the tutor could not finish judging this program:\n{text}",
+            "zh": f"导师无法完成对这个程序的评判:\n{text}"}})
+    except BaseException:  # noqa: BLE001 - out of memory even for this; the exit status still tells
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--event-fd", type=int, required=True)
     parser.add_argument("--cache-dir", default=None)
     args = parser.parse_args(argv)
+    del sys.argv[1:]  # learner code has no business with the tutor's paths (the cache lives in its home)
 
     from tutor.sandbox import channel
 
@@ -45,16 +66,16 @@ def main(argv: list[str] | None = None) -> None:
     if job.get("cwd"):
         os.chdir(job["cwd"])
     channel.emit({"type": "started"})
-    if job["type"] == "exercise":
-        harness.run_exercise(job)
-    else:
-        harness.run_cell(job)
-    channel.flush_metrics()
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass  # the learner may have closed fds 1/2; the verdict still goes out below
+        if job["type"] == "exercise":
+            harness.run_exercise(job)
+        else:
+            harness.run_cell(job)
+        channel.flush_metrics()
+    except BaseException as exc:  # noqa: BLE001 - a run that broke the harness is an error, never "done"
+        _report_broken(exc, harness)
+        os._exit(1)
+    harness.flush_std_streams()  # the learner may have closed fds 1/2 or replaced sys.stdout
     channel.emit({"type": "done"})
     os._exit(0)  # skip interpreter teardown: JAX's atexit hooks only cost time here
 
