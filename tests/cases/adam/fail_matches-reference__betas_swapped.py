@@ -1,0 +1,36 @@
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Optimizer(NamedTuple):
+    init: Callable
+    update: Callable
+
+
+class AdamState(NamedTuple):
+    count: jax.Array
+    m: dict
+    v: dict
+
+
+def adam(lr, b1=0.9, b2=0.999, eps=1e-8):
+    def init(params):
+        return AdamState(jnp.zeros([], jnp.int32), jax.tree.map(jnp.zeros_like, params),
+                         jax.tree.map(jnp.zeros_like, params))
+
+    def update(grads, state, params=None):
+        t = state.count + 1
+        # b1 and b2 mixed up: the first moment decays with b2, the second with b1
+        m = jax.tree.map(lambda m, g: b2 * m + (1 - b2) * g, state.m, grads)
+        v = jax.tree.map(lambda v, g: b1 * v + (1 - b1) * g * g, state.v, grads)
+        updates = jax.tree.map(
+            lambda m, v: -lr * (m / (1 - b2 ** t)) / (jnp.sqrt(v / (1 - b1 ** t)) + eps), m, v)
+        return updates, AdamState(t, m, v)
+
+    return Optimizer(init, update)
+
+
+def apply_updates(params, updates):
+    return jax.tree.map(lambda p, u: p + u, params, updates)
