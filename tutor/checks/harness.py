@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import linecache
 import os
+import re
 import sys
 import time
 import traceback
@@ -22,12 +23,20 @@ class Abort(Exception):
         self.kind, self.en, self.zh = kind, en, zh
 
 
+_JAX_TRAILER = re.compile(r"\n-{10,}\nFor simplicity, JAX has removed its internal frames.*", re.S)
+
+
+def exception_text(exc: BaseException) -> str:
+    """`Type: message`, without JAX's note about hidden frames (it only costs screen lines)."""
+    text = "".join(traceback.format_exception_only(type(exc), exc))
+    return _JAX_TRAILER.sub("", text).rstrip()
+
+
 def learner_traceback(exc: BaseException, filenames: set[str]) -> str:
     """The traceback cut down to frames in the learner's own code, plus the exception line."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in filenames]
     lines = traceback.format_list(frames) if frames else []
-    lines += traceback.format_exception_only(type(exc), exc)
-    return "".join(lines).rstrip()
+    return ("".join(lines) + exception_text(exc)).rstrip()
 
 
 def _safe_repr(value: object, limit: int = 80) -> str:
@@ -143,7 +152,7 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
     return module
 
 
-def run_check(check: dict, module: types.ModuleType, filename: str) -> dict:
+def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) -> dict:
     """Run one check; return its result event (status, bilingual message)."""
     restore_environment()
     started = time.perf_counter()
@@ -158,6 +167,8 @@ def run_check(check: dict, module: types.ModuleType, filename: str) -> dict:
             origin_file = check["origin"].rsplit(":", 1)[0]
             padded = "\n" * max(check.get("code_line", 1) - 1, 0) + check["code"]
             namespace = library.exports() | {"learner": module}
+            if setup is not None:
+                exec(setup, namespace)  # the exercise's shared helpers, fresh for each check
             exec(compile(padded, origin_file, "exec"), namespace)
     except BaseException as exc:  # noqa: BLE001 - any exception is reported, never a pass
         restore_environment()  # before formatting: the learner may have broken builtins
@@ -168,14 +179,22 @@ def run_check(check: dict, module: types.ModuleType, filename: str) -> dict:
         elif not isinstance(exc, Exception) or is_out_of_memory(exc):
             raise _abort_for(exc, {filename}) from None
         else:
-            tb = learner_traceback(exc, {filename})
-            in_learner = any(f.filename == filename for f in traceback.extract_tb(exc.__traceback__))
-            if in_learner:
+            frames = traceback.extract_tb(exc.__traceback__)
+            if any(f.filename == filename for f in frames):
+                tb = learner_traceback(exc, {filename})
                 result["status"] = "fail"
                 result["message"] = {"en": f"your code raised an exception:\n{tb}", "zh": f"你的代码抛出了异常:\n{tb}"}
+            elif frames and frames[-1].filename != check.get("origin", "").rsplit(":", 1)[0]:
+                # Raised inside JAX or the library while handling what the learner's code
+                # returned or defined (e.g. jit refusing an unregistered class): the learner's.
+                text = exception_text(exc)
+                result["status"] = "fail"
+                result["message"] = {"en": f"JAX rejected what your code gave it:\n{text}",
+                                     "zh": f"JAX 无法处理你的代码给出的东西:\n{text}"}
             else:
+                # The check's own code broke: it could not judge, which is not the learner's fault.
+                text = exception_text(exc)
                 result["status"] = "error"
-                text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 result["message"] = {"en": f"the check could not judge your code: {text}",
                                      "zh": f"检查无法评判你的代码:{text}"}
     else:
@@ -193,6 +212,10 @@ def run_exercise(job: dict) -> None:
     filename = job["filename"]
     try:
         module = load_learner(job["source"], filename)
+        setup = None
+        if job.get("setup"):
+            padded = "\n" * max(job.get("setup_line", 1) - 1, 0) + job["setup"]
+            setup = compile(padded, job.get("origin", "<setup>"), "exec")
         passed: set[str] = set()
         for check in job["checks"]:
             missing = [d for d in check["depends"] if d not in passed]
@@ -201,7 +224,7 @@ def run_exercise(job: dict) -> None:
                       "message": {"en": f"skipped: needs '{missing[0]}' to pass first",
                                   "zh": f"已跳过:需要先通过 '{missing[0]}'"}})
                 continue
-            result = run_check(check, module, filename)
+            result = run_check(check, module, filename, setup)
             emit(result)
             if result["status"] == "pass":
                 passed.add(check["id"])

@@ -68,7 +68,7 @@ def close(got: Any, want: Any, what: str = "result", rtol: float = 1e-5, atol: f
     if len(got_leaves) != len(want_leaves) or _tree_structure(got) != _tree_structure(want):
         structure(got, want, what)
     for (path, g), (_, w) in zip(got_leaves, want_leaves):
-        where = f"{what}{path}"
+        where = _where(what, path)
         try:
             g_arr = np.asarray(g, dtype=np.float64)
         except (TypeError, ValueError):
@@ -90,6 +90,13 @@ def close(got: Any, want: Any, what: str = "result", rtol: float = 1e-5, atol: f
                  f"{where}:应为 {_fmt(w_arr)},得到 {_fmt(g_arr)}{at_zh};容差 rtol={rtol:g}, atol={atol:g}")
 
 
+def _where(what: str, path: str) -> str:
+    """`state[0]` for a variable-like label, `grads at w=2 (leaf ['b'])` for a description."""
+    if not path:
+        return what
+    return f"{what}{path}" if what.replace("_", "").replace(".", "").isalnum() else f"{what} (leaf {path})"
+
+
 def structure(got: Any, like: Any, what: str = "result") -> None:
     """The PyTree structure of got equals that of like."""
     gs, ls = _tree_structure(got), _tree_structure(like)
@@ -104,8 +111,8 @@ def dtypes(got: Any, want: Any, what: str = "result") -> None:
     for (path, g), (_, w) in zip(_leaves(got), _leaves(want)):
         gt, wt = type_of(g), type_of(w)
         if gt != wt:
-            fail(f"{what}{path} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
-                 f"{what}{path} 的类型是 {gt},应为 {wt}{_weak_note(gt, wt, 'zh')}")
+            fail(f"{_where(what, path)} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
+                 f"{_where(what, path)} 的类型是 {gt},应为 {wt}{_weak_note(gt, wt, 'zh')}")
 
 
 def type_of(x: Any) -> str:
@@ -151,7 +158,7 @@ class TraceCounter:
             # function, rebuilt with the learner's own static/donate choices.
             inner = getattr(fn, "__wrapped__", None) or getattr(fn, "_fun")
             info = getattr(fn, "_jit_info", None)
-            for key in ("static_argnums", "static_argnames", "donate_argnums"):
+            for key in ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames"):
                 value = getattr(info, key, None)
                 if value:
                     options[key] = value
@@ -181,6 +188,8 @@ class TraceCounter:
                 pos = path[1].idx
                 head = self.params[pos] if pos < len(self.params) else f"arg{pos}"
                 rest = path[2:]
+            elif path and len(path) > 1 and hasattr(path[1], "key"):  # a keyword argument
+                head, rest = str(path[1].key), path[2:]
             else:
                 head, rest = "", path[1:]
             label = head + _keystr(tuple(rest))

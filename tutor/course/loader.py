@@ -226,7 +226,7 @@ def _check(r: _Reader, value, line: int, index: int) -> Check | None:
 def _exercise(r: _Reader, value, line: int) -> Exercise | None:
     d = r.mapping(value, line, "exercise",
                   {"id", "lesson", "title", "prompt", "starter", "hints", "checks"},
-                  {"order", "timeout", "chart"})
+                  {"order", "timeout", "chart", "setup"})
     if d is None:
         return None
     ex_id = r.string(d.get("id"), d.line_of("id"), "exercise id", ID_PATTERN)
@@ -266,6 +266,8 @@ def _exercise(r: _Reader, value, line: int) -> Exercise | None:
         checks=tuple(checks),
         timeout=r.number(d.get("timeout"), d.line_of("timeout"), "exercise timeout", 60.0),
         chart=r.text(d.get("chart"), d.line_of("chart"), "exercise chart"),
+        setup=r.code(d.get("setup"), d.line_of("setup"), "exercise setup", required=False),
+        setup_line=d.line_of("setup") + 1,
         source=Source(r.file, d.line),
     )
     return result if ex_id else None

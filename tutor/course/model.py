@@ -109,6 +109,8 @@ class Exercise:
     checks: tuple[Check, ...]
     timeout: float = 60.0
     chart: Text | None = None  # title of the live loss chart, for training exercises
+    setup: str = ""  # check code shared by every check (helpers, data), run before each one
+    setup_line: int = 0
     source: Source | None = None
 
 

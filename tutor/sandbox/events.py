@@ -34,7 +34,7 @@ class CheckResult:
 
     def to_json(self, lang: str) -> dict:
         return {"id": self.id, "name": pick(self.name, lang) if self.name else self.id,
-                "status": self.status, "message": pick(self.message, lang)}
+                "status": self.status, "message": pick(self.message, lang), "duration_s": self.duration_s}
 
 
 @dataclass

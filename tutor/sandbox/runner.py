@@ -13,6 +13,7 @@ import json
 import os
 import re
 import resource
+import select
 import selectors
 import shutil
 import signal
@@ -65,6 +66,14 @@ def _send_job(stdin, data: bytes) -> None:
             pass
 
 
+def _is_ready(line: bytes) -> bool:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(event, dict) and event.get("type") == "ready"
+
+
 class WorkerProcess:
     """One spawned worker: its process, its pipes, and whether it said it is ready."""
 
@@ -90,11 +99,29 @@ class WorkerProcess:
         os.close(write_fd)
         self.event_fd = read_fd
         self.spawned_at = time.monotonic()
+        self.ready = False
+        self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
         limit = limits.memory_mb * 2**20
         try:
             resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
         except (OSError, ValueError):
             pass  # not fatal: the wall-clock timeout still bounds the run
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Block until the worker has imported JAX and waits for its job (or timeout)."""
+        deadline = time.monotonic() + timeout
+        while not self.ready and self.alive():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([self.event_fd], [], [], min(left, 0.1))
+            if readable:
+                chunk = os.read(self.event_fd, 65536)
+                if not chunk:
+                    return False
+                self.early_events += chunk
+                self.ready = any(_is_ready(line) for line in self.early_events.split(b"\n")[:-1])
+        return self.ready
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -161,6 +188,7 @@ class Run:
         threading.Thread(target=_send_job, args=(w.proc.stdin, (json.dumps(self.job) + "\n").encode()),
                          name="send-job", daemon=True).start()
         state = _RunState(self.limits)
+        yield from state.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
         for name, fd in (("stdout", w.proc.stdout.fileno()), ("stderr", w.proc.stderr.fileno()),
                          ("events", w.event_fd)):
@@ -427,6 +455,12 @@ class Sandbox:
             if self._spare is None or not self._spare.alive():
                 self._spare = self._spawn()
 
+    def wait_ready(self, timeout: float = 120.0) -> bool:
+        """Wait until the spare worker (started by warm_up) is ready for a job."""
+        with self._lock:
+            spare = self._spare
+        return spare is not None and spare.wait_ready(timeout)
+
     def _take(self) -> WorkerProcess:
         with self._lock:
             worker, self._spare = self._spare, None
@@ -444,7 +478,9 @@ class Sandbox:
 
     def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
         checks = [c.to_job() for c in exercise.checks]
-        job = {"type": "exercise", "source": source, "filename": filename, "checks": checks}
+        job = {"type": "exercise", "source": source, "filename": filename, "checks": checks,
+               "setup": exercise.setup, "setup_line": exercise.setup_line,
+               "origin": exercise.source.file if exercise.source else exercise.id}
         return Run(self._take(), job, timeout or exercise.timeout, self.limits, checks, self._after_run)
 
     def run_cell(self, cell, timeout: float | None = None) -> Run:
