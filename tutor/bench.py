@@ -7,6 +7,10 @@ Figures (medians of repeated runs):
   small_cold_s       counter-jit verdict latency, spawning a fresh worker (Python + JAX import)
   small_warm_s       the same through a warm spare worker that is already waiting
   small_inprocess_s  the same checks computed in this process, with no worker at all
+  heavy_first_s      rnn (training + gradient check) on an empty compilation cache, warm worker
+  heavy_cached_s     the same re-run with the persistent compilation cache filled
+  stream_on_s        1000 training steps, every loss streamed to a chart redrawn <= 10/s
+  stream_off_s       the same training without streaming
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import time
 from pathlib import Path
 
 SMALL = "counter-jit"
+HEAVY = "rnn"
 
 
 def _median(fn, repeat: int) -> float:
@@ -75,11 +80,110 @@ def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     return time.perf_counter() - start
 
 
+def heavy_cache(course, repeat: int = 3) -> dict[str, float]:
+    """The rnn exercise (training + gradient check): first run on an empty compilation cache
+    vs a re-run that finds it filled. Both through a warm worker, so only compiling differs."""
+    from tutor.sandbox.runner import Sandbox
+
+    exercise = course.exercise(HEAVY)
+    path = course.solution_path(HEAVY)
+    source = path.read_text(encoding="utf-8")
+    firsts, cached = [], []
+    for _ in range(repeat):
+        box = Sandbox(Path(tempfile.mkdtemp(prefix="jaxstate-bench-heavy-")), keep_spare=True)
+        try:
+            for into in (firsts, cached):
+                box.warm_up()
+                box.wait_ready()
+                start = time.perf_counter()
+                verdict = box.run_exercise(exercise, source, str(path)).result()
+                into.append(time.perf_counter() - start)
+                assert verdict.passed, verdict.message
+        finally:
+            box.close()
+    return {"heavy_first_s": statistics.median(firsts), "heavy_cached_s": statistics.median(cached)}
+
+
+STREAM_CELL = """
+import jax, jax.numpy as jnp
+STREAM = {stream}
+key = jax.random.PRNGKey(0)
+xs = jnp.linspace(-3, 3, 64)[:, None]
+ys = jnp.sin(xs)
+params = {{"w1": jax.random.normal(key, (1, 16)) * 0.5, "b1": jnp.zeros(16),
+           "w2": jax.random.normal(jax.random.PRNGKey(1), (16, 1)) * 0.5, "b2": jnp.zeros(1)}}
+
+def loss_fn(p):
+    h = jnp.tanh(xs @ p["w1"] + p["b1"])
+    return jnp.mean((h @ p["w2"] + p["b2"] - ys) ** 2)
+
+@jax.jit
+def step(p):
+    loss, g = jax.value_and_grad(loss_fn)(p)
+    return jax.tree.map(lambda a, b: a - 0.05 * b, p, g), loss
+
+for i in range(1000):
+    params, loss = step(params)
+    if STREAM:
+        metric("loss", i, loss)
+print("final", float(loss))
+"""
+
+
+def streaming(repeat: int = 3) -> dict[str, float]:
+    """1000 training steps with every loss streamed to a chart vs the same loop silent.
+    The parent consumes the points the way the TUI does: a chart redraw at most 10 times a second."""
+    from tutor.course.model import Cell
+    from tutor.sandbox.events import MetricPoints
+    from tutor.sandbox.runner import Sandbox
+
+    box = Sandbox(Path(tempfile.mkdtemp(prefix="jaxstate-bench-stream-")), keep_spare=True)
+
+    def once(stream: bool) -> float:
+        cell = Cell(id="bench-stream", code=STREAM_CELL.format(stream=stream))
+        box.warm_up()
+        box.wait_ready()
+        points: list[float] = []
+        last_draw = 0.0
+        start = time.perf_counter()
+        run = box.run_cell(cell)
+        for event in run.events():
+            if isinstance(event, MetricPoints):
+                points.extend(v for _, _, v in event.points)
+                now = time.perf_counter()
+                if now - last_draw >= 0.1:
+                    _draw(points)
+                    last_draw = now
+        elapsed = time.perf_counter() - start
+        assert run.verdict.passed, run.verdict.message
+        assert not stream or len(points) == 1000, len(points)
+        return elapsed
+
+    try:
+        once(False)  # fill the compilation cache for both variants
+        on = statistics.median(once(True) for _ in range(repeat))
+        off = statistics.median(once(False) for _ in range(repeat))
+    finally:
+        box.close()
+    return {"stream_on_s": on, "stream_off_s": off}
+
+
+def _draw(values: list[float]) -> str:
+    import plotext as plt
+
+    plt.clear_figure()
+    plt.plot(values)
+    plt.plotsize(70, 15)
+    return plt.build()
+
+
 def run(repeat: int = 5) -> dict:
     from tutor.course import load_course
 
     course = load_course()
     figures = small_latencies(course, repeat)
+    figures.update(heavy_cache(course))
+    figures.update(streaming())
     figures["repeat"] = repeat
     return figures
 
@@ -95,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for key, value in figures.items():
         print(f"{key:<22} {value:.4f}" if isinstance(value, float) else f"{key:<22} {value}")
+    if figures.get("heavy_first_s"):
+        print(f"{'heavy cached / first':<22} {figures['heavy_cached_s'] / figures['heavy_first_s']:.2f}")
+    if figures.get("stream_off_s"):
+        print(f"{'stream on / off':<22} {figures['stream_on_s'] / figures['stream_off_s']:.2f}")
     if figures.get("small_warm_s"):
         print(f"{'cold / warm':<22} {figures['small_cold_s'] / figures['small_warm_s']:.1f}x")
         print(f"{'warm - in-process':<22} {1000 * (figures['small_warm_s'] - figures['small_inprocess_s']):.0f} ms")

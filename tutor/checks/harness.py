@@ -237,7 +237,7 @@ def run_cell(job: dict) -> None:
     filename = f"<cell {job['id']}>"
     source = job["code"]
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"__name__": "__main__"}
+    namespace = {"__name__": "__main__", "metric": library.metric}  # cells may plot live too
     event = {"type": "cell", "raised": None, "exception_types": [], "message": "", "traceback": ""}
     try:
         exec(compile(source, filename, "exec"), namespace)

@@ -22,7 +22,7 @@ class LineList(list):
     item_lines: list
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser is ~5x faster
     pass
 
 

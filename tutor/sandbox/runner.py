@@ -227,8 +227,9 @@ class Run:
                         "the tutor's event pipe received garbage; was it written to by the program?",
                         "导师的事件管道收到了无法识别的数据;程序是否向它写入了内容?"))
                     break
-                if w.proc.poll() is not None:
-                    # Drain what the pipes still hold, without waiting on grandchildren.
+                if state.done or w.proc.poll() is not None:
+                    # "done" comes after the worker flushed the learner's output, so whatever
+                    # is left is already in the pipes: drain it without waiting for the exit.
                     for key in list(sel.get_map().values()):
                         for _ in range(64):
                             if key.fd not in sel.get_map():
@@ -242,11 +243,13 @@ class Run:
             sel.close()
             w.kill()
             w.close()
-            if self.on_finish:
-                self.on_finish()
         yield from state.flush_text()
         self.verdict = self._decide(state, ending, time.monotonic() - (ready_at or started))
-        yield self.verdict
+        try:
+            yield self.verdict
+        finally:
+            if self.on_finish:  # after the verdict is out: a new spare costs a fork
+                self.on_finish()
 
     @staticmethod
     def _pending(fd: int) -> bool:
@@ -279,7 +282,9 @@ class Run:
     def _decide(self, s: "_RunState", ending, duration: float) -> Verdict:
         checks = self._complete_checks(s)
         rc = self.worker.proc.returncode
-        if ending is not None:
+        if self._cancel.is_set():  # the kill it caused must not read as a crash
+            status, kind, message = "error", "cancelled", _message("the check was cancelled", "检查已取消")
+        elif ending is not None:
             status, kind, message = ending
         elif s.error is not None:
             status, kind, message = "error", s.error["kind"], s.error["message"]

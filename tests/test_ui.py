@@ -1,0 +1,612 @@
+"""The terminal UI, driven with Textual's Pilot at 80x24: a learner's day, screen by screen.
+
+Tests are plain functions running asyncio.run(...) (no pytest-asyncio). Each uses a fresh
+home; they share the session's warm sandbox so that a check does not wait for a JAX import.
+Waiting is done by polling on the UI's own state with a deadline, never by fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from rich.console import Console  # noqa: E402
+
+from conftest import ROOT  # noqa: E402
+from tutor.course import read_course  # noqa: E402
+from tutor.course.loader import Problem  # noqa: E402
+from tutor.i18n import pick  # noqa: E402
+from tutor.progress import ProgressStore  # noqa: E402
+from tutor.ui.app import make_app  # noqa: E402
+from tutor.ui.marks import Marks  # noqa: E402
+
+COURSE, _PROBLEMS = read_course(ROOT)  # partial while the course is being written: use what loads
+SIZE = (80, 24)
+RUN_DEADLINE_S = 180  # a check may have to wait for a worker's JAX import on a busy machine
+
+
+def needs_exercise(exercise_id: str):
+    if COURSE.exercise(exercise_id) is None or not COURSE.solution_path(exercise_id).is_file():
+        pytest.skip(f"exercise {exercise_id} is not in the course yet")
+    return COURSE.exercise(exercise_id)
+
+
+def new_app(home: Path, sandbox, lang: str = "en", problems=()):
+    app = make_app(home, lang, course=(COURSE, list(problems)), sandbox=sandbox)
+    app.marks = Marks(ascii_only=False)  # the same glyphs whatever the test machine's locale
+    return app
+
+
+def plain(widget) -> str:
+    """What a Static shows, as plain text."""
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def until(pilot, condition, timeout: float = RUN_DEADLINE_S, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+
+
+def progress(home: Path) -> dict:
+    return json.loads((home / "progress.json").read_text(encoding="utf-8"))
+
+
+async def open_exercise(pilot, exercise_id: str):
+    from tutor.ui.journey import Step
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    pilot.app.open_step(Step("exercise", exercise_id))
+    await until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), 10, "the exercise screen")
+    await pilot.pause()
+    return pilot.app.screen
+
+
+async def check(pilot, screen):
+    await pilot.press("f5")
+    await until(pilot, lambda: screen.verdict is not None, what="the verdict")
+    await pilot.pause()
+    return screen.verdict
+
+
+# ---- outline ----------------------------------------------------------------------------------
+
+def test_outline_lists_lessons_exercises_and_quiz(home, sandbox):
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.widgets import OptionList
+
+            from tutor.ui.screens.lesson import LessonScreen
+
+            options = app.screen.query_one("#outline", OptionList)
+            ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+            assert [f"lesson:{l.id}" for l in COURSE.lessons] == [i for i in ids if i and i.startswith("lesson:")]
+            assert [f"exercise:{e.id}" for e in COURSE.exercises] == [i for i in ids if i and i.startswith("exercise:")]
+            assert ("quiz" in ids) == bool(COURSE.quiz)
+            assert "0%" in plain(app.screen.query_one("#summary"))
+            if COURSE.lessons:
+                await pilot.press("c")  # continue: nothing done yet, so the first lesson
+                await until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
+                assert app.screen.lesson.id == COURSE.lessons[0].id
+                assert progress(home)["lessons"][COURSE.lessons[0].id]["status"] == "started"
+
+    asyncio.run(body())
+
+
+def test_course_problems_are_shown_not_raised(home, sandbox):
+    async def body():
+        problem = Problem("lessons/broken.yaml", 7, "unknown key 'titel' in lesson")
+        app = new_app(home, sandbox, problems=[problem])
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.outline import OutlineScreen
+            from tutor.ui.screens.problems import ProblemsScreen
+
+            await until(pilot, lambda: isinstance(app.screen, ProblemsScreen), 10, "the problems screen")
+            assert "lessons/broken.yaml:7: unknown key 'titel'" in plain(app.screen.query_one("#problems"))
+            await pilot.press("enter")  # what loaded can still be used
+            await until(pilot, lambda: isinstance(app.screen, OutlineScreen), 10, "the outline")
+
+    asyncio.run(body())
+
+
+# ---- lessons ----------------------------------------------------------------------------------
+
+def _lesson_with(pred):
+    for lesson in COURSE.lessons:
+        for i, cell in enumerate(lesson.cells):
+            if pred(cell):
+                return lesson, i
+    pytest.skip("no such cell in the course yet")
+
+
+def test_lesson_runs_a_cell_and_shows_its_output(home, sandbox):
+    lesson, index = _lesson_with(lambda c: not c.expect.raises and c.expect.output_contains)
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.journey import Step
+            from tutor.ui.widgets.cell_view import CellView
+
+            app.open_step(Step("lesson", lesson.id))
+            await until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
+            for _ in range(index + 1):
+                await pilot.press("tab")  # Tab walks from cell to cell
+            cell = app.screen.focused
+            assert isinstance(cell, CellView) and cell.cell is lesson.cells[index]
+            await pilot.press("enter")
+            await until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
+            assert cell.verdict.status == "pass", pick(cell.verdict.message, "en")
+            assert cell.cell.expect.output_contains[0] in plain(cell.query_one(".cell-output"))
+            assert "✓" in plain(cell.query_one(".cell-status"))
+
+    asyncio.run(body())
+
+
+def test_wrong_way_cell_shows_the_real_error(home, sandbox):
+    lesson, index = _lesson_with(lambda c: c.expect.raises)
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.journey import Step
+            from tutor.ui.widgets.cell_view import CellView
+
+            app.open_step(Step("lesson", lesson.id))
+            await until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
+            cell = list(app.screen.query(CellView))[index]
+            cell.focus()
+            await pilot.press("r")
+            await until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
+            expected = cell.cell.expect.raises
+            assert expected in cell.verdict.cell.exception_types
+            assert expected in plain(cell.query_one(".cell-status"))  # "raised TypeError (as expected)"
+            assert cell.verdict.cell.raised in plain(cell.query_one(".cell-output"))  # the traceback
+
+    asyncio.run(body())
+
+
+def test_lesson_next_and_previous_mark_progress(home, sandbox):
+    if len(COURSE.lessons) < 2:
+        pytest.skip("needs two lessons")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.journey import Step
+
+            first, second = COURSE.lessons[0], COURSE.lessons[1]
+            app.open_step(Step("lesson", first.id))
+            await until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the first lesson")
+            await pilot.press("n")
+            await until(pilot, lambda: getattr(app.screen, "lesson", None) is second, 10, "the next lesson")
+            lessons = progress(home)["lessons"]
+            assert lessons[first.id]["status"] == "done" and lessons[second.id]["status"] == "started"
+            app.screen.query_one("#lesson-body").scroll_end(animate=False)
+            await until(pilot, lambda: progress(home)["lessons"][second.id]["status"] == "done", 10,
+                        "reaching the end to mark the lesson done")
+            await pilot.press("b")
+            await until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the previous lesson")
+
+    asyncio.run(body())
+
+
+# ---- exercises --------------------------------------------------------------------------------
+
+def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox):
+    exercise = needs_exercise("counter-jit")
+    solution = COURSE.solution_path("counter-jit").read_text(encoding="utf-8")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_exercise(pilot, "counter-jit")
+            screen.editor.load_text(solution)  # as if typed
+            verdict = await check(pilot, screen)
+            assert verdict.passed, pick(verdict.message, "en")
+            # the check saved the editor first
+            assert (home / "workspace" / "counter-jit.py").read_text(encoding="utf-8") == solution
+            shown = plain(screen.query_one("#checks"))
+            assert shown.count("✓") == len(exercise.checks) and "✗" not in shown
+            assert "PASS" in plain(screen.query_one("#verdict"))
+            record = progress(home)["exercises"]["counter-jit"]
+            assert record["attempts"] == 1 and record["status"] == "passed"
+            if screen._next() is not None:  # after a pass, Ctrl+N moves on
+                await pilot.press("ctrl+n")
+                await until(pilot, lambda: getattr(app.screen, "exercise", None) is screen._next(), 10,
+                            "the next exercise")
+
+    asyncio.run(body())
+
+
+def test_failing_check_shows_the_cross_and_the_message(home, sandbox):
+    needs_exercise("counter-jit")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_exercise(pilot, "counter-jit")  # the starter, which must fail
+            verdict = await check(pilot, screen)
+            assert verdict.status == "fail"
+            failed = [c for c in verdict.checks if c.status == "fail"]
+            assert failed
+            shown = plain(screen.query_one("#checks"))
+            assert "✗" in shown
+            first_line = pick(failed[0].message, "en").splitlines()[0]
+            assert first_line[:40] in shown.replace("\n    ", " ")
+            record = progress(home)["exercises"]["counter-jit"]
+            assert record["attempts"] == 1 and record["status"] == "attempted"
+            assert not screen.check_action("next_exercise", ())  # no "next" before a pass
+
+    asyncio.run(body())
+
+
+def test_a_running_check_can_be_cancelled(home, sandbox):
+    needs_exercise("counter-jit")
+
+    async def body():
+        (home / "workspace").mkdir(parents=True)
+        (home / "workspace" / "counter-jit.py").write_text("while True:\n    pass\n", encoding="utf-8")
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_exercise(pilot, "counter-jit")
+            await pilot.press("f5")
+            await until(pilot, lambda: screen.handle is not None and screen.handle.run is not None, 30, "the run")
+            assert screen.running
+            await pilot.press("f5")  # pressed again while running: cancel
+            await until(pilot, lambda: screen.verdict is not None, 30, "the cancelled verdict")
+            assert screen.verdict.kind == "cancelled" and not screen.running
+            # a cancelled check was not a check of the learner's code: no attempt is counted
+            attempts = progress(home)["exercises"].get("counter-jit", {}).get("attempts", 0) \
+                if (home / "progress.json").exists() else 0
+            assert attempts == 0
+
+    asyncio.run(body())
+
+
+def test_saving_the_file_elsewhere_rechecks_it(home, sandbox):
+    needs_exercise("counter-jit")
+    solution = COURSE.solution_path("counter-jit").read_text(encoding="utf-8")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_exercise(pilot, "counter-jit")
+            path = home / "workspace" / "counter-jit.py"
+            path.write_text(solution, encoding="utf-8")  # another editor saves the file
+            await until(pilot, lambda: screen.verdict is not None, what="the automatic re-check")
+            assert screen.verdict.passed
+            assert screen.editor.text == solution
+            assert progress(home)["exercises"]["counter-jit"]["attempts"] == 1
+
+    asyncio.run(body())
+
+
+def test_hints_are_revealed_one_by_one_and_recorded(home, sandbox):
+    exercise = needs_exercise("counter-jit")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.widgets import Markdown
+
+            screen = await open_exercise(pilot, "counter-jit")
+            await pilot.press("f3")
+            await until(pilot, lambda: (home / "progress.json").exists(), 10, "progress")
+            assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == 1
+            await pilot.press("ctrl+g")
+            await pilot.pause()
+            assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == 2
+            hints = screen.query_one("#hints", Markdown).source
+            assert exercise.hints[0].en in hints and exercise.hints[1].en in hints
+            for _ in range(len(exercise.hints)):
+                await pilot.press("f3")
+                await pilot.pause()
+            assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == len(exercise.hints)
+
+    asyncio.run(body())
+
+
+def test_reset_asks_first_and_restores_the_starter(home, sandbox):
+    exercise = needs_exercise("counter-jit")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.confirm import ConfirmScreen
+
+            screen = await open_exercise(pilot, "counter-jit")
+            path = home / "workspace" / "counter-jit.py"
+            screen.editor.load_text("# my own attempt\n")
+            await pilot.press("ctrl+s")
+            assert path.read_text(encoding="utf-8") == "# my own attempt\n"
+            await pilot.press("f8")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await pilot.press("n")
+            await until(pilot, lambda: app.screen is screen, 10, "the exercise again")
+            assert path.read_text(encoding="utf-8") == "# my own attempt\n"
+            await pilot.press("f8")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: screen.editor.text == exercise.starter, 10, "the starter in the editor")
+            assert path.read_text(encoding="utf-8") == exercise.starter
+            backups = list((home / "workspace" / ".backup").glob("counter-jit-*.py"))
+            assert [b.read_text(encoding="utf-8") for b in backups] == ["# my own attempt\n"]
+
+    asyncio.run(body())
+
+
+def test_solution_before_a_pass_needs_confirmation_and_is_recorded(home, sandbox):
+    needs_exercise("counter-jit")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.confirm import ConfirmScreen
+            from tutor.ui.screens.solution import SolutionScreen
+
+            screen = await open_exercise(pilot, "counter-jit")
+            await pilot.press("f4")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen, 10, "the exercise again")
+            assert not (home / "progress.json").exists() or not progress(home)["exercises"].get(
+                "counter-jit", {}).get("solution_viewed")
+            await pilot.press("f4")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, SolutionScreen), 10, "the solution")
+            assert "def update_counter" in plain(app.screen.query_one("#solution-code"))
+            assert progress(home)["exercises"]["counter-jit"]["solution_viewed"] is True
+
+    asyncio.run(body())
+
+
+# ---- language ---------------------------------------------------------------------------------
+
+def test_language_switch_rerenders_every_text(home, sandbox):
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.widgets import OptionList
+
+            assert app.title == "JAX state tutor"
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            assert app.lang == "zh" and app.title == "JAX 状态管理导师"
+            options = app.screen.query_one("#outline", OptionList)
+            prompts = " ".join(str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
+            if COURSE.lessons:
+                assert COURSE.lessons[0].title.zh in prompts
+            labels = {b.binding.description for b in app.screen.active_bindings.values()}
+            assert "进度" in labels and "Progress" not in labels
+            if COURSE.exercise("counter-jit"):
+                screen = await open_exercise(pilot, "counter-jit")
+                tabs = screen.query_one("#ex-tabs")
+                assert str(tabs.get_tab("code").label) == "代码"
+                await pilot.press("ctrl+l")  # works inside the exercise screen too
+                await pilot.pause()
+                assert str(tabs.get_tab("code").label) == "Code"
+                assert screen.title == COURSE.exercise("counter-jit").title.en
+
+    asyncio.run(body())
+
+
+# ---- quiz -------------------------------------------------------------------------------------
+
+def test_quiz_answered_right_and_wrong_then_retried(home, sandbox):
+    if not COURSE.quiz:
+        pytest.skip("the quiz is not in the course yet")
+    quiz = COURSE.quiz
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.quiz import QuizScreen
+
+            await pilot.press("z")
+            await until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the quiz")
+            screen = app.screen
+            for i, q in enumerate(quiz):
+                letter = q.answer if i == 0 else next(x for x in "ABCD" if x != q.answer)
+                await pilot.press(letter.lower() if i % 2 else str("ABCD".index(letter) + 1))
+                await pilot.press("enter")
+                await pilot.pause()
+                feedback = screen.query_one("#q-feedback").source
+                assert ("Right!" in feedback) == (i == 0)
+                assert q.explanations[letter].en.strip()[:30] in feedback
+                if i:
+                    assert q.explanations[q.answer].en.strip()[:30] in feedback
+                await pilot.press("enter")
+                await pilot.pause()
+            assert screen.finished and screen.score == 1
+            data = progress(home)["quiz"]
+            assert data["best_score"] == 1 and data["attempts"] == 1 and len(data["answers"]) == len(quiz)
+            await pilot.press("r")  # retry the wrong ones, right this time
+            await until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
+            retry = app.screen
+            assert [q.id for q in retry.questions] == [q.id for q in quiz[1:]]
+            for q in retry.questions:
+                await pilot.press(q.answer.lower())
+                await pilot.press("enter", "enter")
+                await pilot.pause()
+            assert retry.finished and retry.score == len(quiz)
+            data = progress(home)["quiz"]
+            assert data["best_score"] == len(quiz) and data["attempts"] == 2
+
+    asyncio.run(body())
+
+
+def test_quiz_evidence_cell_runs(home, sandbox):
+    with_evidence = [i for i, q in enumerate(COURSE.quiz) if q.evidence is not None]
+    if not with_evidence:
+        pytest.skip("no quiz question with an evidence cell yet")
+
+    async def body():
+        from tutor.ui.screens.quiz import QuizScreen
+        from tutor.ui.widgets.cell_view import CellView
+
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            q = COURSE.quiz[with_evidence[0]]
+            app.push_screen(QuizScreen([q]))
+            await pilot.pause()
+            await pilot.press("1", "enter", "e")
+            await until(pilot, lambda: app.screen.query(CellView), 10, "the evidence cell")
+            cell = app.screen.query_one(CellView)
+            await until(pilot, lambda: cell.verdict is not None, what="the evidence verdict")
+            assert cell.verdict.status == "pass", pick(cell.verdict.message, "en")
+
+    asyncio.run(body())
+
+
+# ---- progress ---------------------------------------------------------------------------------
+
+def test_progress_screen_shows_and_resets_progress(home, sandbox):
+    if not COURSE.exercises:
+        pytest.skip("no exercises yet")
+    first = COURSE.exercises[0]
+
+    async def body():
+        store = ProgressStore(home)
+        store.record_attempt(first.id, False)
+        store.record_attempt(first.id, True)
+        store.record_hint(first.id, 1)
+        store.record_quiz_result(5)
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.confirm import ConfirmScreen
+            from tutor.ui.screens.progress import ProgressScreen
+
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
+            table = plain(app.screen.query_one("#progress-exercises"))
+            row = next(line for line in table.splitlines() if line.startswith(first.id))
+            assert "✓ passed" in row and " 2 " in row and f"1/{len(first.hints)}" in row
+            assert "best score 5" in plain(app.screen.query_one("#progress-quiz"))
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
+            assert not (home / "progress.json").exists()
+            assert list(home.glob("progress.json.bak-*"))
+            assert "best score -" in plain(app.screen.query_one("#progress-quiz"))
+
+    asyncio.run(body())
+
+
+def test_help_screen_and_quit(home, sandbox):
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.help import HelpScreen
+
+            await pilot.press("f1")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen), 10, "help")
+            assert "F5" in app.screen.query_one("#help-text").source
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen), 10, "help to close")
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: not app.is_running, 10, "the app to quit")
+
+    asyncio.run(body())
+
+
+def test_make_app_does_not_touch_the_real_home(tmp_path, sandbox):
+    before = set(os.listdir(tmp_path))
+    app = make_app(tmp_path / "home", "en", mouse=False, course=(COURSE, []), sandbox=sandbox)
+    assert app.session.home == tmp_path / "home"
+    assert set(os.listdir(tmp_path)) == before  # nothing is written before the learner does something
+
+
+# ---- small parts ------------------------------------------------------------------------------
+
+def test_live_chart_grows_with_several_series_and_a_log_scale():
+    from textual.app import App
+
+    from tutor.ui.widgets.loss_chart import LossChart
+
+    class ChartApp(App):
+        def compose(self):
+            yield LossChart("loss", ascii_marker=True, waiting="waiting", log_note=" (log)")
+
+    async def body():
+        app = ChartApp()
+        async with app.run_test(size=SIZE) as pilot:
+            chart = app.query_one(LossChart)
+            assert chart._plot is None  # plotext is not even imported before the first point
+            chart.add([("loss", i, 10.0 ** -i) for i in range(4)])
+            chart.add([("ema", i, 2.0 ** -i) for i in range(4)])
+            await until(pilot, lambda: chart._plot is not None, 10, "the plot")
+            await pilot.pause()
+            note = plain(chart.query_one("#chart-note"))
+            assert "loss: 0.001" in note and "ema: 0.125" in note and "(log)" in note
+            assert chart.marker == "*" and chart.point_count() == 8
+
+    asyncio.run(body())
+
+
+def test_marks_are_ascii_without_utf8_and_bold_only_without_colour(monkeypatch):
+    from tutor.ui.marks import unicode_ok
+
+    for var in ("LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C")
+    assert not unicode_ok()
+    monkeypatch.setenv("LC_CTYPE", "C.UTF-8")  # what Python's C-locale coercion sets by itself
+    assert not unicode_ok()
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert unicode_ok()
+    ascii_marks = Marks(ascii_only=True, no_color=True)
+    glyphs = [ascii_marks[s] for s in ("pass", "fail", "skipped", "new", "started", "done")]
+    assert all(g.isascii() for g in glyphs) and len({ascii_marks[s] for s in ("pass", "fail", "skipped")}) == 3
+    assert ascii_marks.style("fail") == "bold" and Marks(no_color=False).style("fail") == "bold red"
+
+
+def test_continue_prefers_the_exercise_worked_on_last():
+    from tutor.ui.journey import Step, next_step
+
+    if len(COURSE.exercises) < 2 or not COURSE.lessons:
+        pytest.skip("needs lessons and two exercises")
+    a, b = COURSE.exercises[0], COURSE.exercises[1]
+    empty = {"exercises": {}, "lessons": {}, "quiz": {"answers": {}, "best_score": None, "attempts": 0}}
+    assert next_step(COURSE, empty) == Step("lesson", COURSE.lessons[0].id)
+    data = {**empty, "exercises": {
+        a.id: {"status": "attempted", "last_attempt_at": "2024-01-01T00:00:00Z"},
+        b.id: {"status": "attempted", "last_attempt_at": "2024-02-01T00:00:00Z"}}}
+    assert next_step(COURSE, data) == Step("exercise", b.id)
+    data["lessons"] = {COURSE.lessons[0].id: {"status": "started"}}
+    data["exercises"] = {}
+    assert next_step(COURSE, data) == Step("lesson", COURSE.lessons[0].id)
+
+
+def test_the_editor_says_when_highlighting_is_missing(home, sandbox, monkeypatch):
+    needs_exercise("counter-jit")
+    import tutor.ui.screens.exercise as exercise_screen
+    import tutor.ui.widgets.editor as editor
+
+    monkeypatch.setattr(exercise_screen, "highlighting_available", lambda: False)
+    monkeypatch.setattr(editor, "highlighting_available", lambda: False)
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_exercise(pilot, "counter-jit")
+            assert screen.editor.language is None
+            assert "Syntax highlighting is off" in plain(screen.query_one("#editor-note"))
+
+    asyncio.run(body())

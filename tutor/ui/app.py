@@ -1,0 +1,202 @@
+"""The Textual app: a factory for it (`make_app`) and the entry point of `jaxstate-tutor` (`run_app`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from tutor.i18n import LANGS
+from tutor.ui.journey import Step, next_step
+from tutor.ui.keys import translate_bindings
+from tutor.ui.marks import Marks
+from tutor.ui.session import Session
+from tutor.ui.texts import say
+
+
+class TutorApp(App):
+    """Outline, lessons, exercises, quiz and progress of the JAX state course."""
+
+    CSS_PATH = "app.tcss"
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+l", "toggle_lang", "中文"),
+    ]
+
+    lang: reactive[str] = reactive("en", init=False)
+
+    def __init__(self, session: Session, lang: str, course_given: bool):
+        super().__init__()
+        self.session = session
+        self.marks = Marks()
+        self._course_given = course_given
+        self.set_reactive(TutorApp.lang, lang if lang in LANGS else "en")
+        self.title = say("app_title", self.lang)
+
+    # ---- start and stop ------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        from tutor.ui.screens.outline import OutlineScreen
+
+        return OutlineScreen()
+
+    def on_mount(self) -> None:
+        translate_bindings(self, self.lang)
+        if not self._course_given:
+            self.load_course()  # then warms up the sandbox
+            return
+        if self.session.problems:
+            self.show_problems()
+        self.call_after_refresh(self.warm_up)
+
+    def warm_up(self) -> None:
+        """Start the spare worker in the background, so that the first check does not wait for JAX."""
+        self.run_worker(self.session.warm_up, thread=True, group="warm-up", exit_on_error=False)
+
+    @work(thread=True, group="load", exit_on_error=False)
+    def load_course(self) -> None:
+        """Parse the course YAML off the UI thread; problems are shown, never raised."""
+        from tutor.course import Course, read_course
+        from tutor.course.loader import Problem
+        from tutor.paths import course_root
+
+        try:
+            course, problems = read_course(course_root())
+        except Exception as exc:  # noqa: BLE001 - a broken course must not crash the app
+            course = Course(root=course_root(), lessons=(), exercises=(), quiz=())
+            problems = [Problem("lessons", 0, f"the course could not be loaded: {exc}")]
+        self.call_from_thread(self.course_loaded, course, problems)
+
+    def course_loaded(self, course, problems) -> None:
+        self.session.course = course
+        self.session.problems = list(problems)
+        self.refresh_screens()
+        if problems:
+            self.show_problems()
+        # Only now: on a 2-core machine the worker's JAX import would slow the course's parsing.
+        self.warm_up()
+
+    def show_problems(self) -> None:
+        from tutor.ui.screens.problems import ProblemsScreen
+
+        self.push_screen(ProblemsScreen())
+
+    def on_unmount(self) -> None:
+        self.session.close()
+
+    # ---- language --------------------------------------------------------------------------
+
+    def watch_lang(self, lang: str) -> None:
+        self.title = say("app_title", lang)
+        translate_bindings(self, lang)
+        self.refresh_screens()
+
+    def refresh_screens(self) -> None:
+        """Re-render every screen on the stack (texts, marks, labels)."""
+        for screen in self.screen_stack:
+            apply = getattr(screen, "apply_lang", None)
+            if apply is not None:
+                apply()
+        self.refresh_bindings()
+
+    def action_toggle_lang(self) -> None:
+        self.lang = "en" if self.lang == "zh" else "zh"
+
+    def get_key_display(self, binding: Binding) -> str:
+        """F5 and ^R rather than f5 and ^r: how keyboards and manuals spell them."""
+        shown = super().get_key_display(binding)
+        if shown.startswith("^") or (shown[:1] == "f" and shown[1:].isdigit()):
+            return shown[0].upper() + shown[1:].upper() if shown.startswith("^") else shown.upper()
+        return shown
+
+    # ---- navigation ------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from tutor.ui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def open_step(self, step: Step) -> None:
+        """Open a lesson, exercise, the quiz or the progress screen on top of the outline."""
+        screen = self.screen_for(step)
+        if screen is None:
+            if step.kind == "quiz":
+                self.notify(say("quiz_missing", self.lang))
+            return
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def screen_for(self, step: Step) -> Screen | None:
+        course = self.session.course
+        if step.kind == "progress":
+            from tutor.ui.screens.progress import ProgressScreen
+
+            return ProgressScreen()
+        if course is None:
+            return None
+        if step.kind == "lesson" and course.lesson(step.id):
+            from tutor.ui.screens.lesson import LessonScreen
+
+            return LessonScreen(course.lesson(step.id))
+        if step.kind == "exercise" and course.exercise(step.id):
+            from tutor.ui.screens.exercise import ExerciseScreen
+
+            return ExerciseScreen(course.exercise(step.id))
+        if step.kind == "quiz" and course.quiz:
+            from tutor.ui.screens.quiz import QuizScreen
+
+            return QuizScreen()
+        return None
+
+    def continue_step(self) -> Step:
+        course = self.session.course
+        if course is None:
+            return Step("progress")
+        return next_step(course, self.session.progress()) or Step("progress")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette: every place in the course, plus the app's own actions."""
+        lang = self.lang
+        yield SystemCommand(say("continue_cmd", lang), "", lambda: self.open_step(self.continue_step()))
+        yield SystemCommand(say("progress_title", lang), "", lambda: self.open_step(Step("progress")))
+        yield SystemCommand("中文 / English", "", self.action_toggle_lang)
+        yield SystemCommand(say("help_title", lang), "", self.action_help)
+        course = self.session.course
+        if course is not None:
+            for lesson in course.lessons:
+                yield SystemCommand(f"{lesson.id} {lesson.title.get(lang)}", say("lessons", lang),
+                                    lambda s=Step("lesson", lesson.id): self.open_step(s))
+            for ex in course.exercises:
+                yield SystemCommand(f"{ex.id}: {ex.title.get(lang)}", say("exercises", lang),
+                                    lambda s=Step("exercise", ex.id): self.open_step(s))
+            if course.quiz:
+                yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step("quiz")))
+        yield from super().get_system_commands(screen)
+
+
+def make_app(home: Path, lang: str, mouse: bool = True, course=None, sandbox=None) -> TutorApp:
+    """Build the app for a learner home.
+
+    `course` skips loading (a Course, or read_course's (course, problems)); `sandbox` shares one
+    between apps (tests). Mouse reporting is chosen when running: `app.run(mouse=...)`.
+    """
+    problems = []
+    if course is not None and isinstance(course, tuple):  # (course, problems) from read_course
+        course, problems = course
+    app = TutorApp(Session(Path(home), course=course, problems=problems, sandbox=sandbox), lang,
+                   course_given=course is not None)
+    return app
+
+
+def run_app(home: Path, lang: str, mouse: bool = True) -> int:
+    """Run the TUI until the learner quits; the exit code for the command line."""
+    app = make_app(home, lang, mouse=mouse)
+    app.run(mouse=mouse)
+    return app.return_code or 0

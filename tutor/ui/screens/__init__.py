@@ -1,0 +1,1 @@
+"""Screens, one per feature: outline, lesson, exercise, quiz, progress, and small dialogs."""

@@ -1,0 +1,365 @@
+"""The exercise workspace: the task, an editor on the learner's file, checks streamed from the sandbox.
+
+Keys are F-keys and Ctrl combinations so that none of them steals typing in the editor.
+The workspace file is the source of truth: a check saves the editor first, and edits made
+in another editor (or via F9) are picked up by polling the file's mtime.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
+
+from tutor.i18n import pick
+from tutor.progress import exercise_status
+from tutor.sandbox.events import Verdict
+from tutor.ui.runs import RunEvent, RunHandle, start_run
+from tutor.ui.screens.base import TutorScreen, footer
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.texts import KEY_LABELS
+from tutor.ui.widgets.editor import highlighting_available, make_editor
+from tutor.ui.widgets.markup import set_markdown
+from tutor.ui.widgets.run_results import RunResults
+from tutor.workspace import LearnerFileError, read_learner_file
+
+POLL_S = 0.5  # how often the workspace file is checked for outside edits
+VIEWS = ("task", "code", "results")
+
+
+class ExerciseScreen(TutorScreen):
+    BINDINGS = [
+        Binding("f5,ctrl+r", "check", "Check"),
+        Binding("f2,ctrl+t", "view", "View"),
+        Binding("f3,ctrl+g", "hint", "Hint"),
+        Binding("f4", "solution", "Solution"),
+        Binding("f8", "reset", "Reset"),
+        Binding("f9,ctrl+o", "editor", "$EDITOR"),
+        Binding("ctrl+n", "next_exercise", "Next"),
+        Binding("ctrl+s", "save", "Save", show=False),
+        Binding("escape", "back", "Back"),
+        # Still works here, but its footer room goes to the exercise's own keys (80 columns).
+        Binding("ctrl+l", "app.toggle_lang", show=False),
+    ]
+
+    def __init__(self, exercise):
+        super().__init__()
+        self.exercise = exercise
+        self.path = None
+        self.saved_text = ""  # the file's text as we last loaded or saved it
+        self.stamp = None  # (mtime_ns, size) of the file as we last saw it
+        self.handle: RunHandle | None = None
+        self.load_problem: str | None = None  # why the file could not be read when opened
+
+    # ---- layout ----------------------------------------------------------------------------
+
+    def compose(self):
+        try:
+            self.path = self.session.workspace.ensure(self.exercise)
+            text = self._read_file()
+        except OSError as exc:  # e.g. a read-only home: show the starter, say why it cannot be saved
+            self.path = self.session.workspace.path(self.exercise.id)
+            self.load_problem = self.say("save_failed", path=str(self.path), why=exc.strerror or exc)
+            text = self.exercise.starter
+        self.saved_text = text or ""
+        self.stamp = self._stat()
+        first = "task" if self._status() == "new" else "code"
+        yield Header()
+        yield Static(id="ex-status")
+        with TabbedContent(id="ex-tabs", initial=first):
+            with TabPane("Task", id="task"):
+                with VerticalScroll(id="task-scroll"):
+                    yield Markdown(id="prompt")
+                    yield Markdown(id="hints")
+            with TabPane("Code", id="code"):
+                yield make_editor(self.saved_text, id="editor")
+                yield Static(id="editor-note")
+            with TabPane("Results", id="results"):
+                yield RunResults(self.exercise, id="results-view")
+        yield footer()
+
+    @property
+    def editor(self) -> TextArea:
+        return self.query_one("#editor", TextArea)
+
+    @property
+    def results(self) -> RunResults:
+        return self.query_one("#results-view", RunResults)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.results.verdict
+
+    @property
+    def running(self) -> bool:
+        return self.results.running
+
+    def on_mount(self) -> None:
+        self.results.problem = self.load_problem
+        self.set_interval(POLL_S, self._poll_file)
+        self.call_after_refresh(self._focus_view)
+
+    def on_unmount(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        self.save(quiet=True)  # never lose typing by leaving the screen
+
+    # ---- texts -----------------------------------------------------------------------------
+
+    def key_labels(self) -> dict[str, str]:
+        return {"check": pick(KEY_LABELS["cancel"], self.lang)} if self.running else {}
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action == "next_exercise":
+            return self._status() == "passed" and self._next() is not None
+        return True
+
+    def render_texts(self) -> None:
+        ex, lang = self.exercise, self.lang
+        self.title = ex.title.get(lang)
+        self.sub_title = ex.id
+        tabs = self.query_one("#ex-tabs", TabbedContent)
+        for view in VIEWS:
+            tabs.get_tab(view).label = self.say(view)
+        set_markdown(self.query_one("#prompt", Markdown), ex.prompt.get(lang))
+        note = Text(self.say("your_file", path=str(self.path)), style="dim")
+        if not highlighting_available():
+            note = Text(self.say("no_highlight") + "  ", style="italic") + note
+        self.query_one("#editor-note", Static).update(note)
+        self.render_status()
+        self.results.after_pass = self.say("check_passed" if self._next() else "check_passed_last")
+        self.results.render_all()
+
+    def _status(self, data=None) -> str:
+        return exercise_status(data if data is not None else self.session.progress(), self.exercise.id)
+
+    def render_status(self) -> None:
+        data = self.session.progress()
+        rec = data["exercises"].get(self.exercise.id, {})
+        status = self._status(data)
+        line = Text(self.say("status_line", mark=self.marks[status], status=self.say(f"st_{status}"),
+                             attempts=rec.get("attempts", 0), hints=rec.get("hints_shown", 0),
+                             total=len(self.exercise.hints)),
+                    style=self.marks.style(status, "bold") if status == "passed" else "bold")
+        self.query_one("#ex-status", Static).update(line)
+        self._render_hints(rec.get("hints_shown", 0))
+
+    def _render_hints(self, shown: int) -> None:
+        total = len(self.exercise.hints)
+        parts = [f"**{self.say('hint_n', n=i + 1, total=total)}**\n\n{hint.get(self.lang)}"
+                 for i, hint in enumerate(self.exercise.hints[:shown])]
+        set_markdown(self.query_one("#hints", Markdown), "\n\n".join(parts))
+
+    # ---- views -----------------------------------------------------------------------------
+
+    def show_view(self, view: str) -> None:
+        self.query_one("#ex-tabs", TabbedContent).active = view
+        self._focus_view()
+
+    def _focus_view(self) -> None:
+        view = self.query_one("#ex-tabs", TabbedContent).active
+        target = {"task": "#task-scroll", "code": "#editor", "results": "#results-view"}.get(view)
+        if target:
+            self.query_one(target).focus()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._focus_view()
+
+    def action_view(self) -> None:
+        current = self.query_one("#ex-tabs", TabbedContent).active
+        self.show_view(VIEWS[(VIEWS.index(current) + 1) % len(VIEWS)] if current in VIEWS else "code")
+
+    # ---- the file --------------------------------------------------------------------------
+
+    def _stat(self):
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def _read_file(self) -> str | None:
+        """The file's text, or None (and the reason in self.load_problem)."""
+        try:
+            return read_learner_file(self.path)
+        except LearnerFileError as exc:
+            self.load_problem = pick(exc.message, self.lang)
+            return None
+
+    def load_text(self, text: str) -> None:
+        """Put the file's text in the editor and remember it as saved."""
+        self.saved_text = text
+        self.stamp = self._stat()
+        self.editor.load_text(text)
+
+    def save(self, quiet: bool = False) -> bool:
+        """Write the editor's text to the workspace file if it changed; False if that failed."""
+        try:
+            text = self.editor.text
+        except Exception:  # noqa: BLE001 - the editor is already gone (screen closing)
+            return True
+        if text == self.saved_text and self.path.exists():
+            return True
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            if not quiet:
+                self.notify(self.say("save_failed", path=str(self.path), why=exc.strerror or exc), severity="error")
+            return False
+        self.saved_text = text
+        self.stamp = self._stat()
+        return True
+
+    def action_save(self) -> None:
+        if self.save():
+            self.notify(self.say("saved", path=self.path.name), timeout=2)
+
+    def _poll_file(self) -> None:
+        """Outside edits: reload and re-check, unless the editor holds unsaved typing."""
+        stamp = self._stat()
+        if stamp is None or stamp == self.stamp:
+            return
+        self.stamp = stamp
+        try:
+            text = read_learner_file(self.path)
+        except LearnerFileError:
+            return  # mid-write or broken; the next check will say what is wrong
+        if text == self.saved_text:
+            return
+        if self.editor.text != self.saved_text:
+            self.notify(self.say("file_changed_kept"), severity="warning")
+            return
+        self.load_text(text)
+        self.notify(self.say("file_changed"), timeout=3)
+        self.start_check()
+
+    # ---- checking --------------------------------------------------------------------------
+
+    def action_check(self) -> None:
+        if self.running:
+            self.handle.cancel()
+            return
+        self.start_check()
+
+    def start_check(self) -> None:
+        """Save, then run the checks in the sandbox; events stream in as RunEvent messages."""
+        if self.handle is not None and self.running:
+            self.handle.cancel()  # a newer version of the file replaces the run in flight
+        self.handle = None
+        if not self.save():
+            return
+        self.load_problem = None
+        source = self._read_file()
+        results = self.results
+        results.problem = self.load_problem
+        results.clear(running=source is not None)
+        self.show_view("results")
+        if source is None:
+            return
+        ex, session, filename = self.exercise, self.session, str(self.path.resolve())
+
+        def record_attempt(verdict: Verdict) -> None:  # in the run's thread: saved before it is shown
+            results.problem = session.record(session.store.record_attempt, ex.id, verdict.passed)
+
+        self.handle = start_run(self, session, lambda: session.sandbox.run_exercise(ex, source, filename),
+                                before_verdict=record_attempt)
+        self.apply_lang()  # Check becomes Cancel in the footer
+
+    def on_run_event(self, message: RunEvent) -> None:
+        if message.handle is not self.handle:
+            return  # a run that was replaced or cancelled
+        event = message.event
+        self.results.take(event)
+        if isinstance(event, Verdict):
+            if event.kind == "cancelled":
+                self.notify(self.say("cancelled"), timeout=2)
+            elif event.passed:
+                self.notify(self.say("check_passed" if self._next() else "check_passed_last"), timeout=4)
+            self.apply_lang()  # status line, footer (Cancel -> Check, Next appears)
+
+    # ---- hints, solution, reset, outside editor, next ---------------------------------------
+
+    def action_hint(self) -> None:
+        rec = self.session.progress()["exercises"].get(self.exercise.id, {})
+        shown, total = rec.get("hints_shown", 0), len(self.exercise.hints)
+        if shown >= total:
+            self.notify(self.say("no_more_hints"), timeout=6)
+            return
+        self.record(self.session.store.record_hint, self.exercise.id, shown + 1)
+        self.render_status()
+        self.notify(self.exercise.hints[shown].get(self.lang), title=self.say("hint_n", n=shown + 1, total=total),
+                    timeout=12, markup=False)
+
+    def action_solution(self) -> None:
+        if self._status() == "passed":
+            self.show_solution()
+        else:
+            self.app.push_screen(ConfirmScreen("solution_confirm"), lambda ok: ok and self.show_solution())
+
+    def show_solution(self) -> None:
+        from tutor.ui.screens.solution import SolutionScreen
+
+        path = self.session.course.solution_path(self.exercise.id)
+        try:
+            code = path.read_text(encoding="utf-8")
+        except OSError:
+            self.notify(self.say("solution_missing", path=str(path)), severity="error")
+            return
+        self.record(self.session.store.record_solution_viewed, self.exercise.id)
+        self.app.push_screen(SolutionScreen(self.exercise.id, code))
+
+    def action_reset(self) -> None:
+        def reset(ok: bool) -> None:
+            if not ok:
+                return
+            try:
+                backup = self.session.workspace.reset(self.exercise)
+            except OSError as exc:
+                self.notify(self.say("save_failed", path=str(self.path), why=exc.strerror or exc), severity="error")
+                return
+            self.load_text(self._read_file() or "")
+            self.results.clear(running=False)  # they judged the old file
+            self.show_view("code")
+            self.notify(self.say("reset_done", path=str(backup)), timeout=6)
+
+        self.app.push_screen(ConfirmScreen("reset_confirm"), reset)
+
+    def action_editor(self) -> None:
+        """Edit in $VISUAL / $EDITOR with the TUI suspended; check what comes back."""
+        if not self.save():
+            return
+        cmd = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        try:
+            with self.app.suspend():
+                subprocess.call([*shlex.split(cmd), str(self.path)])
+        except Exception as exc:  # noqa: BLE001 - no editor, or a terminal that cannot suspend
+            self.notify(self.say("no_editor", cmd=cmd, why=exc), severity="error", timeout=8)
+            return
+        text = self._read_file()
+        if text is not None and text != self.saved_text:
+            self.load_text(text)
+        self.stamp = self._stat()
+        self.start_check()
+
+    def _next(self):
+        exercises = self.session.course.exercises
+        index = next((i for i, e in enumerate(exercises) if e.id == self.exercise.id), None)
+        if index is None or index + 1 >= len(exercises):
+            return None
+        return exercises[index + 1]
+
+    def action_next_exercise(self) -> None:
+        nxt = self._next()
+        if self._status() != "passed" or nxt is None:
+            self.notify(self.say("no_next"))
+            return
+        self.app.switch_screen(ExerciseScreen(nxt))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,132 @@
+"""The lesson reader: Markdown text and runnable cells of one section, with next / previous."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Header, Markdown, Static
+
+from tutor.progress import exercise_status
+from tutor.ui.journey import Step
+from tutor.ui.screens.base import TutorScreen, footer
+from tutor.ui.widgets.cell_view import CellView
+from tutor.ui.widgets.markup import set_markdown
+
+END_POLL_S = 0.3  # how often "has the learner reached the end?" is asked; a cheap comparison
+
+
+class LessonScreen(TutorScreen):
+    BINDINGS = [
+        Binding("tab", "next_cell", "Cell"),
+        Binding("shift+tab", "prev_cell", "Cell", show=False),
+        Binding("n,right", "next_lesson", "Next"),
+        Binding("b,left", "prev_lesson", "Prev"),
+        Binding("x", "exercises", "Exercises"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, lesson):
+        super().__init__()
+        self.lesson = lesson
+        self.done = False
+
+    def compose(self):
+        yield Header()
+        with VerticalScroll(id="lesson-body"):
+            for i, block in enumerate(self.lesson.blocks):
+                if block.cell is not None:
+                    yield CellView(block.cell, id=f"cell-{i}")
+                else:
+                    yield Markdown(id=f"text-{i}", classes="lesson-text")  # filled by render_texts
+            yield Static(id="lesson-end")
+        yield footer()
+
+    def on_mount(self) -> None:
+        self.record(self.session.store.mark_lesson, self.lesson.id, "started")
+        self.query_one("#lesson-body").focus()
+        # Markdown lays itself out after mounting, so "at the end" is only asked from then on.
+        self.set_timer(0.5, lambda: self.set_interval(END_POLL_S, self._check_end))
+
+    def render_texts(self) -> None:
+        lang = self.lang
+        lessons = self.session.course.lessons
+        index = next((i for i, l in enumerate(lessons) if l.id == self.lesson.id), 0)
+        self.title = f"{self.lesson.id} {self.lesson.title.get(lang)}"
+        self.sub_title = self.say("lesson_of", i=index + 1, n=len(lessons))
+        for i, block in enumerate(self.lesson.blocks):
+            if block.text is not None:
+                set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
+        for cell in self.query(CellView):
+            cell.render_texts()
+        end = Text(self.say("lesson_end", id=self.lesson.id) + "\n", style="bold")
+        exercises = self._exercises()
+        if exercises:
+            end.append(self.say("lesson_exercises") + "\n")
+            data = self.session.progress()
+            for ex in exercises:
+                end.append(f"  {self.marks[exercise_status(data, ex.id)]} {ex.title.get(lang)} ({ex.id})\n")
+        self.query_one("#lesson-end", Static).update(end)
+
+    def action_next_cell(self) -> None:
+        self._move_cell(+1)
+
+    def action_prev_cell(self) -> None:
+        self._move_cell(-1)
+
+    def _move_cell(self, delta: int) -> None:
+        """Focus the next (or previous) cell, wrapping around; Enter then runs it."""
+        cells = list(self.query(CellView))
+        if not cells:
+            return
+        current = cells.index(self.focused) if self.focused in cells else (-1 if delta > 0 else len(cells))
+        target = cells[(current + delta) % len(cells)]
+        target.focus()
+        target.scroll_visible(top=True, animate=False)
+
+    def _exercises(self):
+        return [e for e in self.session.course.exercises if e.lesson == self.lesson.id]
+
+    def _check_end(self) -> None:
+        body = self.query_one("#lesson-body", VerticalScroll)
+        if not self.done and body.scroll_y >= body.max_scroll_y - 1:
+            self.mark_done()
+
+    def mark_done(self) -> None:
+        if not self.done:
+            self.done = True
+            self.record(self.session.store.mark_lesson, self.lesson.id, "done")
+
+    def _neighbour(self, delta: int):
+        lessons = self.session.course.lessons
+        index = next((i for i, l in enumerate(lessons) if l.id == self.lesson.id), None)
+        if index is None or not 0 <= index + delta < len(lessons):
+            return None
+        return lessons[index + delta]
+
+    def action_next_lesson(self) -> None:
+        nxt = self._neighbour(+1)
+        if nxt is None:
+            self.notify(self.say("last_lesson"))
+            return
+        self.mark_done()  # moving on from a section counts as having read it
+        self.app.switch_screen(LessonScreen(nxt))
+
+    def action_prev_lesson(self) -> None:
+        prev = self._neighbour(-1)
+        if prev is None:
+            self.notify(self.say("first_lesson"))
+            return
+        self.app.switch_screen(LessonScreen(prev))
+
+    def action_exercises(self) -> None:
+        exercises = self._exercises()
+        if not exercises:
+            self.notify(self.say("no_exercises_here"))
+            return
+        data = self.session.progress()
+        target = next((e for e in exercises if exercise_status(data, e.id) != "passed"), exercises[0])
+        self.app.open_step(Step("exercise", target.id))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,129 @@
+"""The home screen: every section, exercise and the quiz with progress marks, and "continue"."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutor.progress import exercise_status, lesson_status
+from tutor.ui.journey import Step
+from tutor.ui.screens.base import TutorScreen, footer
+
+BAR_WIDTH = 20
+
+
+class OutlineScreen(TutorScreen):
+    BINDINGS = [
+        Binding("c", "continue", "Continue"),
+        Binding("p", "progress", "Progress"),
+        Binding("z", "quiz", "Quiz"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority: shown here, not hidden by the app's
+    ]
+
+    _warned = 0  # store warnings already shown
+
+    def compose(self):
+        yield Header()
+        yield Static(id="summary")
+        yield Static(id="continue")
+        yield OptionList(id="outline")
+        yield footer(palette=True)
+
+    def on_screen_resume(self) -> None:
+        self.render_texts()  # marks change while the learner is away in a lesson or exercise
+
+    def render_texts(self) -> None:
+        self.title = self.say("app_title")
+        self.sub_title = self.say("outline")
+        course = self.session.course
+        options = self.query_one("#outline", OptionList)
+        if course is None:
+            self.query_one("#summary", Static).update(self.say("loading"))
+            self.query_one("#continue", Static).update("")
+            options.clear_options()
+            return
+        data = self.session.progress()
+        for warning in self.session.store.warnings[self._warned:]:  # a damaged progress file, say
+            self.notify(warning, severity="warning", timeout=10, markup=False)
+        self._warned = len(self.session.store.warnings)
+        self._render_summary(course, data)
+        self._render_options(course, data, options)
+
+    def _render_summary(self, course, data) -> None:
+        lessons_done = sum(lesson_status(data, l.id) == "done" for l in course.lessons)
+        passed = sum(exercise_status(data, e.id) == "passed" for e in course.exercises)
+        best = data["quiz"].get("best_score")
+        total = len(course.lessons) + len(course.exercises) + len(course.quiz)
+        done = lessons_done + passed + (best or 0)
+        filled = round(BAR_WIDTH * done / total) if total else 0
+        full, empty = ("#", ".") if self.marks.ascii else ("█", "░")
+        line = Text()
+        line.append(full * filled, style=self.marks.style("bar"))
+        line.append(empty * (BAR_WIDTH - filled), style="dim")
+        summary = self.say("summary", ld=lessons_done, ln=len(course.lessons), ep=passed,
+                           en=len(course.exercises), qb=f"{best}/{len(course.quiz)}" if best is not None else "-")
+        pct = f" {round(100 * done / total) if total else 0:>3}%  "
+        line.append(pct + summary)
+        self.query_one("#summary", Static).update(line)
+        step = self.app.continue_step()
+        what = self.step_title(step)
+        line = self.say("continue_to", what=what) + "  [c]" if step.kind != "progress" else self.say("all_done")
+        self.query_one("#continue", Static).update(Text(line, style="bold"))
+
+    def step_title(self, step: Step) -> str:
+        course = self.session.course
+        if step.kind == "lesson":
+            return f"{step.id} {course.lesson(step.id).title.get(self.lang)}"
+        if step.kind == "exercise":
+            return course.exercise(step.id).title.get(self.lang)
+        if step.kind == "quiz":
+            return self.say("quiz")
+        return self.say("progress_title")
+
+    def _render_options(self, course, data, options: OptionList) -> None:
+        m, lang = self.marks, self.lang
+        items: list = []
+        if course.lessons:
+            items.append(Option(Text(self.say("lessons"), style="bold underline"), disabled=True))
+        for lesson in course.lessons:
+            status = lesson_status(data, lesson.id)
+            items.append(Option(f"{m[status]} {lesson.id:<5} {lesson.title.get(lang)}", id=f"lesson:{lesson.id}"))
+        if course.exercises:
+            items.append(Option(Text(self.say("exercises"), style="bold underline"), disabled=True))
+        for ex in course.exercises:
+            status = exercise_status(data, ex.id)
+            items.append(Option(f"{m[status]} {ex.title.get(lang)}  ({ex.id})", id=f"exercise:{ex.id}"))
+        items.append(Option(Text(self.say("quiz"), style="bold underline"), disabled=True))
+        if course.quiz:
+            quiz = data["quiz"]
+            best = quiz.get("best_score")
+            answered = sum(1 for q in course.quiz if q.id in quiz.get("answers", {}))
+            status = "done" if best is not None else ("started" if answered else "new")
+            items.append(Option(f"{m[status]} " + self.say("quiz_item", n=len(course.quiz), answered=answered,
+                                                            best="-" if best is None else best), id="quiz"))
+        else:
+            items.append(Option(Text(self.say("quiz_missing"), style="dim"), disabled=True))
+        if not course.lessons and not course.exercises:
+            items.insert(0, Option(self.say("empty_course"), disabled=True))
+        keep = options.highlighted_option.id if options.highlighted_option is not None else None
+        options.set_options(items)
+        ids = [o.id for o in items]
+        if keep is not None and keep in ids:
+            options.highlighted = ids.index(keep)
+        else:
+            options.highlighted = next((i for i, o in enumerate(items) if not o.disabled), None)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        kind, _, ident = (event.option.id or "").partition(":")
+        self.app.open_step(Step(kind, ident))
+
+    def action_continue(self) -> None:
+        self.app.open_step(self.app.continue_step())
+
+    def action_progress(self) -> None:
+        self.app.open_step(Step("progress"))
+
+    def action_quiz(self) -> None:
+        self.app.open_step(Step("quiz"))

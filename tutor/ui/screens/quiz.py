@@ -1,0 +1,204 @@
+"""The quiz: one question at a time, immediate feedback, a score, and a retry of the wrong ones."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from rich.text import Text
+from textual.widgets import Header, Markdown, Static
+
+from tutor.i18n import pick
+from tutor.ui.screens.base import TutorScreen, footer
+from tutor.ui.texts import KEY_LABELS
+from tutor.ui.widgets.cell_view import CellView
+from tutor.ui.widgets.markup import inline, set_markdown
+
+LETTERS = ("A", "B", "C", "D")
+SUMMARY_CHARS = 90  # of a question's first paragraph, in the list of questions to review
+
+
+def latest_score(questions, answers: dict) -> int:
+    """Questions whose most recent answer is right: a retry round adds to the earlier ones."""
+    return sum(1 for q in questions if answers.get(q.id) == q.answer)
+
+
+class QuizScreen(TutorScreen):
+    BINDINGS = [
+        *(Binding(k, f"choose('{LETTERS[i % 4]}')", show=False) for i, k in enumerate("1234abcd")),
+        Binding("enter", "answer", "Answer"),
+        Binding("e", "evidence", "Evidence"),
+        Binding("r", "retry", "Retry"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, questions=None):
+        super().__init__()
+        self.questions = list(questions) if questions is not None else None
+        self.index = 0
+        self.chosen: str | None = None
+        self.answered = False
+        self.finished = False
+        self.score: int | None = None
+
+    @property
+    def question(self):
+        return self.questions[self.index] if self.questions and self.index < len(self.questions) else None
+
+    def compose(self):
+        if self.questions is None:
+            self.questions = list(self.session.course.quiz)
+        yield Header()
+        with VerticalScroll(id="quiz-body"):
+            yield Markdown(id="q-prompt")
+            yield Static(id="q-options")
+            yield Static(id="q-help")
+            yield Markdown(id="q-feedback")
+            yield Vertical(id="q-evidence")
+        yield footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#quiz-body").focus()
+
+    def key_labels(self) -> dict[str, str]:
+        return {"answer": pick(KEY_LABELS["next_question"], self.lang)} if self.answered else {}
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        q = self.question
+        if action == "evidence":
+            return self.answered and q is not None and q.evidence is not None
+        if action == "retry":
+            return self.finished and self.score is not None and self.score < len(self.session.course.quiz)
+        if action == "answer":
+            return not self.finished
+        return True
+
+    # ---- rendering -------------------------------------------------------------------------
+
+    def render_texts(self) -> None:
+        self.title = self.say("quiz")
+        if self.finished or not self.questions:
+            self._render_end()
+            return
+        q = self.question
+        self.sub_title = self.say("question_of", i=self.index + 1, n=len(self.questions))
+        set_markdown(self.query_one("#q-prompt", Markdown), f"**{self.sub_title}**\n\n" + q.prompt.get(self.lang))
+        self._render_options()
+        help_key = "quiz_choose" if not self.answered else ("quiz_next" if q.evidence else "quiz_next_plain")
+        self.query_one("#q-help", Static).update(self.say(help_key))
+        set_markdown(self.query_one("#q-feedback", Markdown), self._feedback() if self.answered else "")
+        for cell in self.query(CellView):
+            cell.render_texts()
+
+    def _render_options(self) -> None:
+        """One line per option; the choice and, once answered, right and wrong are marked by glyph."""
+        q, m = self.question, self.marks
+        lines = Text()
+        for letter in LETTERS:
+            if self.answered and letter == q.answer:
+                mark, style = m["right"], m.style("right")
+            elif self.answered and letter == self.chosen:
+                mark, style = m["wrong"], m.style("wrong")
+            elif letter == self.chosen:
+                mark, style = m["chosen"], "bold"
+            else:
+                mark, style = " ", ""
+            lines.append(f"{mark} ", style=style)
+            lines.append(f"{letter}. ", style="bold")
+            lines.append(inline(q.options[letter].get(self.lang).strip(), style="bold" if letter == self.chosen else ""))
+            lines.append("\n")
+        self.query_one("#q-options", Static).update(lines)
+
+    def _feedback(self) -> str:
+        q, lang, m = self.question, self.lang, self.marks
+        right = self.chosen == q.answer
+        parts = [f"**{m['right']} {self.say('quiz_right')}**" if right
+                 else f"**{m['wrong']} {self.say('quiz_wrong', answer=q.answer)}**"]
+        parts.append(f"**{self.say('quiz_your', letter=self.chosen)}** {q.explanations[self.chosen].get(lang)}")
+        if not right:
+            parts.append(f"**{self.say('quiz_answer', letter=q.answer)}** {q.explanations[q.answer].get(lang)}")
+        return "\n\n".join(parts)
+
+    def _render_end(self) -> None:
+        quiz = self.session.course.quiz
+        self.sub_title = ""
+        if not quiz:
+            set_markdown(self.query_one("#q-prompt", Markdown), self.say("quiz_empty"))
+            return
+        answers = self.session.progress()["quiz"].get("answers", {})
+        wrong = [q for q in quiz if answers.get(q.id) != q.answer]
+        lines = [f"## {self.say('quiz_done', score=self.score, n=len(quiz))}", ""]
+        if wrong:
+            lines.append(f"**{self.say('quiz_review')}**")
+            lines.append("")
+            for q in wrong:
+                first = " ".join(q.prompt.get(self.lang).strip().split("\n\n")[0].split())
+                first = first if len(first) <= SUMMARY_CHARS else first[:SUMMARY_CHARS - 1] + "…"
+                lines.append(f"- {self.marks['wrong']} **{q.id}** ({q.answer}) {first}")
+        else:
+            lines.append(self.say("quiz_all_right"))
+        set_markdown(self.query_one("#q-prompt", Markdown), "\n".join(lines))
+        self.query_one("#q-options", Static).update("")
+        self.query_one("#q-help", Static).update(self.say("quiz_retry_hint") if wrong else "")
+        set_markdown(self.query_one("#q-feedback", Markdown), "")
+
+    # ---- actions ---------------------------------------------------------------------------
+
+    def action_choose(self, letter: str) -> None:
+        if self.answered or self.finished or self.question is None:
+            return
+        self.chosen = letter
+        self._render_options()
+
+    def action_answer(self) -> None:
+        q = self.question
+        if self.finished or q is None:
+            return
+        if not self.answered:
+            if self.chosen is None:
+                self.notify(self.say("quiz_choose"))
+                return
+            self.answered = True
+            self.record(self.session.store.record_quiz_answer, q.id, self.chosen)
+            self.apply_lang()  # feedback, and "Answer" becomes "Next" in the footer
+            return
+        self._next_question()
+
+    def _next_question(self) -> None:
+        self.query_one("#q-evidence").remove_children()
+        self.index += 1
+        self.chosen, self.answered = None, False
+        if self.index >= len(self.questions):
+            self._finish()
+        self.apply_lang()
+        self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
+
+    def _finish(self) -> None:
+        quiz = self.session.course.quiz
+        answers = self.session.progress()["quiz"].get("answers", {})
+        self.score = latest_score(quiz, answers)
+        self.finished = True
+        self.record(self.session.store.record_quiz_result, self.score)
+
+    def action_evidence(self) -> None:
+        q = self.question
+        if not self.answered or q is None or q.evidence is None:
+            return
+        box = self.query_one("#q-evidence")
+        cells = list(box.query(CellView))
+        if cells:
+            cells[0].action_run_cell()
+            return
+        cell = CellView(q.evidence)
+        box.mount(cell)
+        self.call_after_refresh(cell.action_run_cell)
+
+    def action_retry(self) -> None:
+        quiz = self.session.course.quiz
+        answers = self.session.progress()["quiz"].get("answers", {})
+        wrong = [q for q in quiz if answers.get(q.id) != q.answer]
+        if not self.finished or not wrong:
+            return
+        self.app.switch_screen(QuizScreen(wrong))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,226 @@
+"""Every text of the terminal UI, in both languages; `say(key, lang, **fields)` picks one."""
+
+from __future__ import annotations
+
+from tutor.i18n import pick
+
+UI = {
+    # app and outline
+    "app_title": {"en": "JAX state tutor", "zh": "JAX 状态管理导师"},
+    "loading": {"en": "Loading the course…", "zh": "正在加载课程……"},
+    "outline": {"en": "Outline", "zh": "目录"},
+    "lessons": {"en": "Lessons", "zh": "章节"},
+    "exercises": {"en": "Exercises", "zh": "练习"},
+    "quiz": {"en": "Quiz", "zh": "测验"},
+    "quiz_item": {"en": "Quiz: {n} questions · {answered} answered · best {best}",
+                  "zh": "测验:共 {n} 题 · 已答 {answered} · 最高分 {best}"},
+    "quiz_missing": {"en": "Quiz (not available yet)", "zh": "测验(尚未提供)"},
+    "summary": {"en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed · Quiz best {qb}",
+                "zh": "章节 {ld}/{ln} · 练习通过 {ep}/{en} · 测验最高分 {qb}"},
+    "continue_to": {"en": "Continue: {what}", "zh": "继续:{what}"},
+    "continue_cmd": {"en": "Continue where I left off", "zh": "从上次的位置继续"},
+    "all_done": {"en": "Everything is done. Well done!", "zh": "全部完成,干得漂亮!"},
+    "legend": {"en": "{new} new  {started} started  {done} done", "zh": "{new} 未开始  {started} 进行中  {done} 已完成"},
+    "empty_course": {"en": "The course has nothing to show yet.", "zh": "课程暂时没有内容。"},
+    # course problems
+    "problems_title": {"en": "The course has problems", "zh": "课程文件有问题"},
+    "problems_intro": {
+        "en": "{n} problems were found in the course files. What loaded fine can still be used; "
+              "`jaxstate-tutor validate` lists the same problems.",
+        "zh": "课程文件中发现 {n} 个问题。加载成功的部分仍然可以使用;"
+              "`jaxstate-tutor validate` 会列出同样的问题。"},
+    # lesson
+    "lesson_of": {"en": "Section {i} of {n}", "zh": "第 {i}/{n} 节"},
+    "lesson_end": {"en": "End of section {id}.", "zh": "第 {id} 节结束。"},
+    "lesson_exercises": {"en": "Exercises for this section (press x):", "zh": "本节练习(按 x 打开):"},
+    "first_lesson": {"en": "This is the first section.", "zh": "这已经是第一节。"},
+    "last_lesson": {"en": "This is the last section.", "zh": "这已经是最后一节。"},
+    "no_exercises_here": {"en": "This section has no exercises.", "zh": "本节没有练习。"},
+    # cells
+    "cell": {"en": "Cell {id}", "zh": "代码单元 {id}"},
+    "cell_hint": {"en": "Enter runs this cell", "zh": "按 Enter 运行此单元"},
+    "cell_expect_raise": {"en": "This cell shows the wrong way: it is expected to raise {exc}.",
+                          "zh": "这个单元演示错误的写法:预期会抛出 {exc}。"},
+    "running": {"en": "Running…", "zh": "运行中……"},
+    "cell_raised": {"en": "raised {exc}", "zh": "抛出了 {exc}"},
+    "cell_ok": {"en": "finished", "zh": "运行完成"},
+    "cell_as_expected": {"en": "as expected", "zh": "符合预期"},
+    "cell_not_as_expected": {"en": "not as the lesson says", "zh": "与课程描述不符"},
+    "no_output": {"en": "(no output)", "zh": "(没有输出)"},
+    "waiting_worker": {"en": "starting a worker (importing JAX)…", "zh": "正在启动工作进程(导入 JAX)……"},
+    # exercise
+    "task": {"en": "Task", "zh": "题目"},
+    "code": {"en": "Code", "zh": "代码"},
+    "results": {"en": "Results", "zh": "结果"},
+    "your_file": {"en": "file: {path}", "zh": "文件:{path}"},
+    "status_line": {"en": "{mark} {status} · attempts: {attempts} · hints {hints}/{total}",
+                    "zh": "{mark} {status} · 已尝试 {attempts} 次 · 提示 {hints}/{total}"},
+    "st_new": {"en": "new", "zh": "未开始"},
+    "st_attempted": {"en": "attempted", "zh": "尝试过"},
+    "st_passed": {"en": "passed", "zh": "已通过"},
+    "st_started": {"en": "started", "zh": "进行中"},
+    "st_done": {"en": "done", "zh": "已完成"},
+    "no_highlight": {"en": "Syntax highlighting is off: install tree-sitter and tree-sitter-python to get it.",
+                     "zh": "语法高亮未开启:安装 tree-sitter 和 tree-sitter-python 即可启用。"},
+    "press_check": {"en": "Press F5 (or Ctrl+R) to check your code.", "zh": "按 F5(或 Ctrl+R)检查你的代码。"},
+    "checking": {"en": "Checking… {done}/{total} checks (F5 cancels)", "zh": "检查中…… {done}/{total} 项(按 F5 取消)"},
+    "check_passed": {"en": "Passed! Ctrl+N opens the next exercise.", "zh": "通过!按 Ctrl+N 打开下一个练习。"},
+    "check_passed_last": {"en": "Passed! That was the last exercise.", "zh": "通过!这是最后一个练习。"},
+    "verdict_pass": {"en": "PASS", "zh": "通过"},
+    "verdict_fail": {"en": "FAIL", "zh": "未通过"},
+    "verdict_error": {"en": "ERROR", "zh": "出错"},
+    "verdict_timeout": {"en": "TIMEOUT", "zh": "超时"},
+    "stdout": {"en": "Your program printed:", "zh": "你的程序输出:"},
+    "stderr": {"en": "Error output:", "zh": "错误输出:"},
+    "truncated": {"en": "(output truncated)", "zh": "(输出已截断)"},
+    "hints_title": {"en": "Hints", "zh": "提示"},
+    "hint_n": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
+    "no_more_hints": {"en": "No more hints; F4 shows the reference solution.", "zh": "提示已经全部给出;按 F4 查看参考答案。"},
+    "solution_title": {"en": "Reference solution: {id}", "zh": "参考答案:{id}"},
+    "solution_confirm": {"en": "You have not passed this exercise yet. Show the reference solution anyway?",
+                         "zh": "你还没有通过这个练习。仍然要查看参考答案吗?"},
+    "solution_missing": {"en": "No reference solution file: {path}", "zh": "没有参考答案文件:{path}"},
+    "reset_confirm": {"en": "Put the starter code back? Your current file is kept in workspace/.backup/.",
+                      "zh": "恢复为初始代码吗?当前文件会保存在 workspace/.backup/ 中。"},
+    "reset_done": {"en": "Starter code restored; the old file is kept at {path}", "zh": "已恢复初始代码;原文件保存在 {path}"},
+    "saved": {"en": "Saved {path}", "zh": "已保存 {path}"},
+    "save_failed": {"en": "Could not save {path}: {why}", "zh": "无法保存 {path}:{why}"},
+    "file_changed": {"en": "The file changed on disk: reloaded, checking.", "zh": "文件在外部被修改:已重新加载并检查。"},
+    "file_changed_kept": {"en": "The file changed on disk, but the editor has unsaved edits; they are kept (F5 saves them over it).",
+                          "zh": "文件在外部被修改,但编辑器里有未保存的修改,已保留(按 F5 会用它们覆盖文件)。"},
+    "no_editor": {"en": "Could not start the editor {cmd!r}: {why}. Set $EDITOR.", "zh": "无法启动编辑器 {cmd!r}:{why}。请设置 $EDITOR。"},
+    "no_next": {"en": "Pass this exercise first, then Ctrl+N opens the next one.", "zh": "先通过这个练习,再按 Ctrl+N 打开下一个。"},
+    "cancelled": {"en": "Check cancelled.", "zh": "检查已取消。"},
+    "chart_title": {"en": "Live chart", "zh": "实时曲线"},
+    "chart_waiting": {"en": "waiting for the first points…", "zh": "等待第一批数据点……"},
+    "chart_log": {"en": " (log scale)", "zh": "(对数坐标)"},
+    # quiz
+    "question_of": {"en": "Question {i} of {n}", "zh": "第 {i}/{n} 题"},
+    "quiz_choose": {"en": "Choose with 1–4 or a–d, then press Enter.", "zh": "用 1–4 或 a–d 选择,然后按 Enter。"},
+    "quiz_right": {"en": "Right!", "zh": "答对了!"},
+    "quiz_wrong": {"en": "Not quite: the answer is {answer}.", "zh": "不对:正确答案是 {answer}。"},
+    "quiz_your": {"en": "Your choice {letter}:", "zh": "你的选择 {letter}:"},
+    "quiz_answer": {"en": "The answer {letter}:", "zh": "正确答案 {letter}:"},
+    "quiz_next": {"en": "Enter: next question · e: run the evidence cell", "zh": "Enter:下一题 · e:运行佐证代码"},
+    "quiz_next_plain": {"en": "Enter: next question", "zh": "Enter:下一题"},
+    "quiz_done": {"en": "Quiz finished: {score} of {n} right", "zh": "测验完成:答对 {score}/{n} 题"},
+    "quiz_review": {"en": "To review:", "zh": "需要复习:"},
+    "quiz_all_right": {"en": "Every answer is right.", "zh": "全部答对。"},
+    "quiz_retry_hint": {"en": "r: retry the wrong ones · Esc: back", "zh": "r:重做答错的题 · Esc:返回"},
+    "quiz_empty": {"en": "The quiz has no questions yet.", "zh": "测验还没有题目。"},
+    "evidence": {"en": "Evidence", "zh": "佐证代码"},
+    # progress
+    "progress_title": {"en": "Your progress", "zh": "学习进度"},
+    "col_exercise": {"en": "Exercise", "zh": "练习"},
+    "col_status": {"en": "Status", "zh": "状态"},
+    "col_attempts": {"en": "Tries", "zh": "尝试"},
+    "col_hints": {"en": "Hints", "zh": "提示"},
+    "col_solution": {"en": "Sol.", "zh": "答案"},
+    "col_lesson": {"en": "Section", "zh": "章节"},
+    "quiz_score": {"en": "Quiz: best score {best} of {n}, {attempts} rounds, {answered} answered",
+                   "zh": "测验:最高分 {best}/{n},共 {attempts} 轮,已答 {answered} 题"},
+    "reset_progress_confirm": {"en": "Reset all progress? The current file is kept as a backup.",
+                               "zh": "重置全部进度吗?当前进度文件会保留为备份。"},
+    "progress_reset": {"en": "Progress reset; backup: {path}", "zh": "进度已重置;备份:{path}"},
+    "progress_error": {"en": "Progress not saved: {why}", "zh": "进度未保存:{why}"},
+    "yes": {"en": "yes", "zh": "是"},
+    "no": {"en": "no", "zh": "否"},
+    "confirm_keys": {"en": "y / Enter: yes    n / Esc: no", "zh": "y / Enter:是    n / Esc:否"},
+    # help
+    "help_title": {"en": "Keys", "zh": "按键"},
+    "help_body": {
+        "en": """\
+## Everywhere
+- **Ctrl+Q** quit · **F1** this help · **Ctrl+L** 中文 / English · **Ctrl+P** command palette
+- **Esc** back (in the editor, Esc first leaves the editor)
+
+## Outline
+- **↑ ↓** move · **Enter** open · **c** continue where you left off
+- **p** progress · **z** quiz
+
+## Lesson
+- **↑ ↓ PgUp PgDn** scroll · **Tab** next cell · **Enter** / **r** run the cell
+- **n** / **→** next section · **b** / **←** previous section · **x** exercises of this section
+
+## Exercise
+- **F5** / **Ctrl+R** check (saves first; press again to cancel)
+- **F2** / **Ctrl+T** switch Task / Code / Results · **Ctrl+S** save
+- **F3** / **Ctrl+G** next hint · **F4** reference solution · **F8** reset to the starter
+- **F9** / **Ctrl+O** open the file in `$EDITOR` · **Ctrl+N** next exercise (after a pass)
+- The file is watched: saving it from another editor re-runs the checks.
+
+## Quiz
+- **1–4** / **a–d** choose · **Enter** answer, then next · **e** run the evidence cell
+- at the end: **r** retry the wrong ones
+
+## Progress
+- **r** reset all progress (asks first)
+""",
+        "zh": """\
+## 任何地方
+- **Ctrl+Q** 退出 · **F1** 本帮助 · **Ctrl+L** 切换 English / 中文 · **Ctrl+P** 命令面板
+- **Esc** 返回(在编辑器里,第一次 Esc 先离开编辑器)
+
+## 目录
+- **↑ ↓** 移动 · **Enter** 打开 · **c** 从上次的位置继续
+- **p** 学习进度 · **z** 测验
+
+## 章节
+- **↑ ↓ PgUp PgDn** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元
+- **n** / **→** 下一节 · **b** / **←** 上一节 · **x** 本节练习
+
+## 练习
+- **F5** / **Ctrl+R** 检查(先保存;再按一次取消)
+- **F2** / **Ctrl+T** 切换 题目 / 代码 / 结果 · **Ctrl+S** 保存
+- **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复初始代码
+- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **Ctrl+N** 下一个练习(通过之后)
+- 文件会被监视:在其他编辑器里保存,检查会自动重新运行。
+
+## 测验
+- **1–4** / **a–d** 选择 · **Enter** 作答,再按进入下一题 · **e** 运行佐证代码
+- 结束时:**r** 重做答错的题
+
+## 学习进度
+- **r** 重置全部进度(会先确认)
+""",
+    },
+}
+
+# Footer labels, by action name; the same action has the same label on every screen.
+KEY_LABELS = {
+    "help": {"en": "Help", "zh": "帮助"},
+    "toggle_lang": {"en": "中文", "zh": "English"},
+    "back": {"en": "Back", "zh": "返回"},
+    "open": {"en": "Open", "zh": "打开"},
+    "continue": {"en": "Continue", "zh": "继续"},
+    "progress": {"en": "Progress", "zh": "进度"},
+    "quiz": {"en": "Quiz", "zh": "测验"},
+    "app.quit": {"en": "Quit", "zh": "退出"},
+    "run_cell": {"en": "Run", "zh": "运行"},
+    "next_cell": {"en": "Cell", "zh": "单元"},
+    "next_lesson": {"en": "Next", "zh": "下一节"},
+    "prev_lesson": {"en": "Prev", "zh": "上一节"},
+    "exercises": {"en": "Exercises", "zh": "练习"},
+    "check": {"en": "Check", "zh": "检查"},
+    "cancel": {"en": "Cancel", "zh": "取消"},
+    "view": {"en": "View", "zh": "切换"},
+    "hint": {"en": "Hint", "zh": "提示"},
+    "solution": {"en": "Answer", "zh": "答案"},
+    "reset": {"en": "Reset", "zh": "重置"},
+    "editor": {"en": "Editor", "zh": "编辑器"},
+    "next_exercise": {"en": "Next", "zh": "下一题"},
+    "save": {"en": "Save", "zh": "保存"},
+    "answer": {"en": "Answer", "zh": "作答"},
+    "next_question": {"en": "Next", "zh": "下一题"},
+    "evidence": {"en": "Evidence", "zh": "佐证"},
+    "retry": {"en": "Retry", "zh": "重做"},
+    "reset_progress": {"en": "Reset", "zh": "重置"},
+    "yes": {"en": "Yes", "zh": "是"},
+    "no": {"en": "No", "zh": "否"},
+}
+
+
+def say(key: str, lang: str, **fields) -> str:
+    """The UI text `key` in `lang`, with fields filled in."""
+    text = pick(UI[key], lang)
+    return text.format(**fields) if fields else text

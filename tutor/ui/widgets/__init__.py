@@ -1,0 +1,1 @@
+"""Widgets shared by screens: runnable cells, check results, the live chart, the editor."""

@@ -1,0 +1,146 @@
+"""A runnable demo cell: its code, a run action, and what the run printed or raised."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from tutor.i18n import pick
+from tutor.sandbox.events import MetricPoints, Output, Verdict
+from tutor.ui.runs import RunEvent, RunHandle, start_run
+from tutor.ui.texts import say
+
+MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
+
+
+def code_view(code: str) -> Syntax:
+    # ansi_dark uses the terminal's own palette: right on 16-colour terminals and under NO_COLOR.
+    return Syntax(code.rstrip("\n"), "python", theme="ansi_dark", background_color="default", word_wrap=True)
+
+
+class CellView(Vertical, can_focus=True):
+    """One cell; Enter (or r) runs it in the sandbox. Output streams in as it is printed."""
+
+    BINDINGS = [Binding("enter,r", "run_cell", "Run")]
+
+    def __init__(self, cell, **kwargs):
+        super().__init__(**kwargs)
+        self.cell = cell
+        self.handle: RunHandle | None = None
+        self.verdict: Verdict | None = None
+        self.chunks: list[tuple[str, str]] = []
+        self.chart = None
+
+    @property
+    def running(self) -> bool:
+        return self.handle is not None and not self.handle.finished and self.verdict is None
+
+    def compose(self):
+        yield Static(classes="cell-caption")
+        yield Static(code_view(self.cell.code), classes="cell-code")
+        yield Static(classes="cell-status")
+        yield Static(classes="cell-output")
+
+    def on_mount(self) -> None:
+        self.render_texts()
+
+    def render_texts(self) -> None:
+        lang = self.app.lang
+        title = say("cell", lang, id=self.cell.id)
+        if self.cell.caption:
+            title += " — " + self.cell.caption.get(lang)
+        self.query_one(".cell-caption", Static).update(Text(title, style="bold"))
+        self._render_status()
+        self._render_output()
+        if self.chart is not None:
+            self.chart.set_texts(say("chart_title", lang), say("chart_waiting", lang), say("chart_log", lang))
+
+    # ---- running ---------------------------------------------------------------------------
+
+    def action_run_cell(self) -> None:
+        if self.running:
+            return
+        self.verdict = None
+        self.chunks = []
+        if self.chart is not None:
+            self.chart.clear()
+        session = self.app.session
+        self.handle = start_run(self, session, lambda: session.sandbox.run_cell(self.cell))
+        self.render_texts()
+        self.call_after_refresh(self.query_one(".cell-status").scroll_visible, animate=False)
+
+    def on_run_event(self, message: RunEvent) -> None:
+        message.stop()
+        if message.handle is not self.handle:
+            return  # an older run of this cell
+        event = message.event
+        if isinstance(event, Output):
+            self.chunks.append((event.stream, event.text))
+            self._render_output()
+        elif isinstance(event, MetricPoints):
+            self._chart().add(event.points)
+        elif isinstance(event, Verdict):
+            self.verdict = event
+            self.render_texts()
+            # Bring what the run produced into view; the learner just asked for it.
+            shown = self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
+            self.call_after_refresh(shown.scroll_visible, animate=False)
+
+    def _chart(self):
+        if self.chart is None:
+            from tutor.ui.widgets.loss_chart import LossChart
+
+            lang = self.app.lang
+            self.chart = LossChart(say("chart_title", lang), self.app.marks.ascii, say("chart_waiting", lang),
+                                   say("chart_log", lang))
+            self.mount(self.chart)
+        return self.chart
+
+    def on_unmount(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+
+    # ---- rendering -------------------------------------------------------------------------
+
+    def _render_status(self) -> None:
+        lang, marks, v = self.app.lang, self.app.marks, self.verdict
+        raises = self.cell.expect.raises
+        if self.running:
+            line = Text(f"{marks['running']} {say('running', lang)}")
+        elif v is None:
+            line = Text(say("cell_hint", lang), style="dim")
+            if raises:
+                line = Text(say("cell_expect_raise", lang, exc=raises) + "  ") + line
+        else:
+            what = say("cell_raised", lang, exc=v.cell.raised) if v.cell and v.cell.raised else say("cell_ok", lang)
+            if v.status == "pass":
+                line = Text(f"{marks['pass']} {what}" + (f" ({say('cell_as_expected', lang)})" if raises else ""),
+                            style=marks.style("pass"))
+            elif v.status == "fail":
+                line = Text(f"{marks['fail']} {what} — {say('cell_not_as_expected', lang)}: {pick(v.message, lang)}",
+                            style=marks.style("fail"))
+            else:
+                line = Text(f"{marks[v.status]} {pick(v.message, lang)}", style=marks.style(v.status, "bold"))
+            line.append(f"  ({v.duration_s:.2f} s)", style="dim")
+        self.query_one(".cell-status", Static).update(line)
+
+    def _render_output(self) -> None:
+        out = Text()
+        for stream, chunk in self.chunks:
+            out.append(chunk, style="dim" if stream == "stderr" else "")
+        if len(out) > MAX_SHOWN_CHARS:
+            out = out[-MAX_SHOWN_CHARS:]
+        v = self.verdict
+        if v is not None and v.cell is not None and v.cell.raised:
+            if out and not out.plain.endswith("\n"):
+                out.append("\n")
+            out.append((v.cell.traceback or f"{v.cell.raised}: {v.cell.message}").rstrip(),
+                       style=self.app.marks.style("traceback"))
+        if v is not None and not out:
+            out = Text(say("no_output", self.app.lang), style="dim")
+        widget = self.query_one(".cell-output", Static)
+        widget.update(out)
+        widget.display = bool(out)

@@ -1,0 +1,37 @@
+"""The checks of an exercise as a list: a mark per check, and the message of each that did not pass."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.padding import Padding
+from rich.text import Text
+from textual.widgets import Static
+
+from tutor.i18n import pick
+
+INDENT = 4  # messages sit under their check; wrapped lines keep the indent
+
+
+class CheckList(Static):
+    """Rows in the exercise's declared order; checks not reported yet are shown as pending."""
+
+    def show(self, checks, results: dict, lang: str, marks, running: bool) -> None:
+        rows = []
+        last_message = None
+        for check in checks:
+            result = results.get(check.id)
+            name = check.name.get(lang) or check.id
+            if result is None:
+                mark = marks["running"] if running else marks["skipped"]
+                rows.append(Text(f"{mark} {name}", style="dim"))
+                continue
+            line = Text()
+            line.append(f"{marks[result.status]} ", style=marks.style(result.status))
+            line.append(name, style="bold" if result.status != "skipped" else "dim")
+            line.append(f"  ({check.id})", style="dim")
+            rows.append(line)
+            message = pick(result.message, lang).rstrip() if result.message else ""
+            repeated, last_message = message == last_message, message
+            if result.status != "pass" and message and not repeated:  # "not run: ..." once, not per check
+                rows.append(Padding(Text(message, style="dim" if result.status == "skipped" else ""), (0, 0, 0, INDENT)))
+        self.update(Group(*rows))

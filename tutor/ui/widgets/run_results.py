@@ -1,0 +1,117 @@
+"""What a check run reported, as it arrives: the verdict, each check, a live chart, the program's output."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tutor.i18n import pick
+from tutor.sandbox.events import CheckResult, MetricPoints, Output, Verdict
+from tutor.ui.texts import say
+from tutor.ui.widgets.check_list import CheckList
+
+SHOWN_OUTPUT_CHARS = 4000  # of each stream; the verdict keeps more, the screen does not need it
+
+
+class RunResults(VerticalScroll):
+    """The Results view of an exercise. Feed it run events with `take()`; it renders itself."""
+
+    def __init__(self, exercise, **kwargs):
+        super().__init__(**kwargs)
+        self.exercise = exercise
+        self.results: dict[str, CheckResult] = {}
+        self.verdict: Verdict | None = None
+        self.output: list[tuple[str, str]] = []
+        self.running = False
+        self.problem: str | None = None  # a file or progress problem, shown with the verdict
+        self.after_pass = ""  # what to do next once passed, e.g. "Ctrl+N opens the next exercise"
+        self.chart = None
+
+    def compose(self):
+        yield Static(id="verdict")
+        yield CheckList(id="checks")
+        if self.exercise.chart is not None:
+            from tutor.ui.widgets.loss_chart import LossChart
+
+            lang = self.app.lang
+            self.chart = LossChart(self.exercise.chart.get(lang), self.app.marks.ascii,
+                                   say("chart_waiting", lang), say("chart_log", lang), id="chart")
+            yield self.chart
+        yield Static(id="output")
+
+    def clear(self, running: bool) -> None:
+        """Forget the last run (a new one starts, or the file it judged is gone)."""
+        self.results, self.verdict, self.output = {}, None, []
+        self.running = running
+        if self.chart is not None:
+            self.chart.clear()
+        self.render_all()
+
+    def take(self, event: object) -> None:
+        if isinstance(event, Output):
+            self.output.append((event.stream, event.text))
+            self._render_output()
+        elif isinstance(event, MetricPoints):
+            if self.chart is not None:
+                self.chart.add(event.points)
+        elif isinstance(event, CheckResult):
+            self.results[event.id] = event
+            self._render_head()
+            self._render_checks()
+        elif isinstance(event, Verdict):
+            self.verdict, self.running = event, False
+            self.results.update({c.id: c for c in event.checks})
+            if not self.output and (event.stdout or event.stderr):
+                self.output = [("stdout", event.stdout), ("stderr", event.stderr)]
+            self.render_all()
+
+    # ---- rendering -------------------------------------------------------------------------
+
+    def render_all(self) -> None:
+        lang = self.app.lang
+        if self.chart is not None:
+            self.chart.set_texts(self.exercise.chart.get(lang), say("chart_waiting", lang), say("chart_log", lang))
+        self._render_head()
+        self._render_checks()
+        self._render_output()
+
+    def _render_head(self) -> None:
+        lang, marks, v = self.app.lang, self.app.marks, self.verdict
+        checks = self.exercise.checks
+        if self.running:
+            done = sum(1 for c in checks if c.id in self.results)
+            head = Text(f"{marks['running']} " + say("checking", lang, done=done, total=len(checks)), style="bold")
+        elif v is None:
+            head = Text(self.problem or say("press_check", lang), style=marks.style("problem") if self.problem else "dim")
+        else:
+            head = Text(f"{marks[v.status]} {say('verdict_' + v.status, lang)} ", style=marks.style(v.status, "bold"))
+            head.append(pick(v.message, lang))
+            head.append(f"  ({v.duration_s:.2f} s)", style="dim")
+            if v.passed and self.after_pass:
+                head.append("\n" + self.after_pass, style="bold")
+            if self.problem:
+                head.append("\n" + self.problem, style=marks.style("problem"))
+        self.query_one("#verdict", Static).update(head)
+
+    def _render_checks(self) -> None:
+        self.query_one("#checks", CheckList).show(self.exercise.checks, self.results, self.app.lang,
+                                                  self.app.marks, self.running)
+
+    def _render_output(self) -> None:
+        lang, v = self.app.lang, self.verdict
+        out = Text()
+        stdout = "".join(t for s, t in self.output if s == "stdout")
+        stderr = "".join(t for s, t in self.output if s == "stderr")
+        if stdout.strip():
+            out.append(say("stdout", lang) + "\n", style="bold")
+            out.append(stdout.rstrip()[-SHOWN_OUTPUT_CHARS:] + "\n")
+        # stderr matters when the program itself broke; after ordinary check failures it is noise.
+        if v is not None and not v.passed and v.kind != "checks" and stderr.strip():
+            out.append(say("stderr", lang) + "\n", style="bold")
+            out.append(stderr.rstrip()[-SHOWN_OUTPUT_CHARS:] + "\n", style=self.app.marks.style("traceback"))
+        if v is not None and v.output_truncated:
+            out.append(say("truncated", lang), style="dim")
+        widget = self.query_one("#output", Static)
+        widget.update(out)
+        widget.display = bool(out)
