@@ -144,7 +144,7 @@ UI = {
 
 ## Exercise
 - **F5** / **Ctrl+R** check (saves first; press again to cancel)
-- **F2** / **Ctrl+T** switch Task / Code / Results · **Ctrl+S** save
+- **F2** / **Ctrl+T** code ⇄ what you were reading · **F6** task ⇄ results · **Ctrl+S** save
 - **F3** / **Ctrl+G** next hint · **F4** reference solution · **F8** reset to the starter
 - **F9** / **Ctrl+O** open the file in `$EDITOR` · **Ctrl+N** next exercise (after a pass)
 - The file is watched: saving it from another editor re-runs the checks.
@@ -171,7 +171,7 @@ UI = {
 
 ## 练习
 - **F5** / **Ctrl+R** 检查(先保存;再按一次取消)
-- **F2** / **Ctrl+T** 切换 题目 / 代码 / 结果 · **Ctrl+S** 保存
+- **F2** / **Ctrl+T** 在代码与刚才阅读的页面之间切换 · **F6** 题目 ⇄ 结果 · **Ctrl+S** 保存
 - **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复初始代码
 - **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **Ctrl+N** 下一个练习(通过之后)
 - 文件会被监视:在其他编辑器里保存,检查会自动重新运行。

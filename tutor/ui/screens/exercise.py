@@ -36,6 +36,7 @@ class ExerciseScreen(TutorScreen):
     BINDINGS = [
         Binding("f5,ctrl+r", "check", "Check"),
         Binding("f2,ctrl+t", "view", "View"),
+        Binding("f6", "other_view", "Task/Results", show=False),
         Binding("f3,ctrl+g", "hint", "Hint"),
         Binding("f4", "solution", "Solution"),
         Binding("f8", "reset", "Reset"),
@@ -157,7 +158,11 @@ class ExerciseScreen(TutorScreen):
 
     # ---- views -----------------------------------------------------------------------------
 
+    _reading = "task"  # the non-code view F2 returns to
+
     def show_view(self, view: str) -> None:
+        if view != "code":
+            self._reading = view
         self.query_one("#ex-tabs", TabbedContent).active = view
         self._focus_view()
 
@@ -168,11 +173,21 @@ class ExerciseScreen(TutorScreen):
             self.query_one(target).focus()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        active = self.query_one("#ex-tabs", TabbedContent).active
+        if active in ("task", "results"):
+            self._reading = active
         self._focus_view()
 
     def action_view(self) -> None:
+        """F2: from the code to what you were reading (task or results) and back: after a
+        failed check, one key returns to the editor."""
         current = self.query_one("#ex-tabs", TabbedContent).active
-        self.show_view(VIEWS[(VIEWS.index(current) + 1) % len(VIEWS)] if current in VIEWS else "code")
+        self.show_view(self._reading if current == "code" else "code")
+
+    def action_other_view(self) -> None:
+        """F6: switch the reading view between task and results."""
+        current = self.query_one("#ex-tabs", TabbedContent).active
+        self.show_view("results" if current == "task" else "task")
 
     # ---- the file --------------------------------------------------------------------------
 
