@@ -11,6 +11,11 @@ Figures (medians of repeated runs):
   heavy_cached_s     the same re-run with the persistent compilation cache filled
   stream_on_s        1000 training steps, every loss streamed to a chart redrawn <= 10/s
   stream_off_s       the same training without streaming
+  tui_first_frame_s  `jaxstate-tutor` on an 80x24 pseudo-terminal until the outline is drawn
+  tui_rss_mb         the TUI process's resident memory (it never imports JAX)
+  session_rss_mb     TUI + its warm spare worker
+  ui_max_stall_s     longest event-loop gap in the TUI while the heavy exercise is checked
+                     (median over 3 runs of each run's worst gap)
 """
 
 from __future__ import annotations
@@ -177,6 +182,134 @@ def _draw(values: list[float]) -> str:
     return plt.build()
 
 
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def tui_figures(repeat: int = 5) -> dict[str, float]:
+    """Start the real `jaxstate-tutor` on a pseudo-terminal (80x24): time to its first frame
+    (the outline's title drawn), its RSS, and the session's RSS once the warm worker is up."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    firsts, rss, session = [], [], []
+    for _ in range(repeat):
+        home = tempfile.mkdtemp(prefix="jaxstate-bench-tui-")
+        leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24", JAXSTATE_TUTOR_LANG="en")
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "tutor", "--home", home], stdin=follower,
+                                stdout=follower, stderr=follower, env=env, start_new_session=True)
+        os.close(follower)
+        seen, first = b"", None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 0.05)
+            if ready:
+                try:
+                    seen += os.read(leader, 65536)
+                except OSError:
+                    break
+                if first is None and b"Outline" in seen:
+                    first = time.perf_counter() - start
+            if first is not None and time.perf_counter() - start > first + 4:
+                break  # the course has loaded and the warm worker has imported JAX by now
+        rss.append(_rss_mb(proc.pid))
+        session.append(rss[-1] + sum(_rss_mb(k) for k in _children(proc.pid)))
+        proc.kill()
+        proc.wait()
+        os.close(leader)
+        assert first is not None, "the TUI never drew its outline"
+        firsts.append(first)
+    return {"tui_first_frame_s": statistics.median(firsts), "tui_rss_mb": statistics.median(rss),
+            "session_rss_mb": statistics.median(session)}
+
+
+def ui_stall(course) -> float:
+    """The longest gap in the TUI's event loop while the heavy exercise is checked in it."""
+    import asyncio
+
+    from tutor.sandbox.runner import Sandbox
+    from tutor.ui.app import make_app
+    from tutor.ui.journey import Step
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    home = Path(tempfile.mkdtemp(prefix="jaxstate-bench-stall-"))
+    box = Sandbox(home, keep_spare=True)
+    box.warm_up()
+    box.wait_ready()
+    workspace = home / "workspace"
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / f"{HEAVY}.py").write_text(course.solution_path(HEAVY).read_text(encoding="utf-8"))
+    app = make_app(home, "en", course=course, sandbox=box)
+
+    async def drive() -> float:
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.open_step(Step("exercise", HEAVY))
+            while not isinstance(app.screen, ExerciseScreen):
+                await asyncio.sleep(0.05)
+            await pilot.pause()
+            await asyncio.sleep(0.5)
+            await pilot.pause()
+            gaps: list[float] = []
+            checking = True
+
+            async def ticker() -> None:
+                # A plain asyncio ticker: how late the event loop (where keys are handled) runs.
+                last = time.perf_counter()
+                while checking:
+                    await asyncio.sleep(0.01)
+                    now = time.perf_counter()
+                    gaps.append(now - last)
+                    last = now
+
+            task = asyncio.get_running_loop().create_task(ticker())
+            await pilot.press("f5")
+            deadline = time.monotonic() + 120
+            while app.screen.verdict is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            checking = False
+            await task
+            assert app.screen.verdict is not None and app.screen.verdict.passed
+            return max(gaps) - 0.01 if gaps else 0.0
+
+    try:
+        stall = asyncio.run(drive())
+    finally:
+        box.close()
+    return max(stall, 0.0)
+
+
+def ui_stalls(course, repeat: int = 3) -> dict[str, float]:
+    """Median over runs of each run's worst stall: one VM hiccup should not decide the figure."""
+    return {"ui_max_stall_s": statistics.median(ui_stall(course) for _ in range(repeat))}
+
+
 def run(repeat: int = 5) -> dict:
     from tutor.course import load_course
 
@@ -184,6 +317,8 @@ def run(repeat: int = 5) -> dict:
     figures = small_latencies(course, repeat)
     figures.update(heavy_cache(course))
     figures.update(streaming())
+    figures.update(tui_figures(repeat))
+    figures.update(ui_stalls(course))
     figures["repeat"] = repeat
     return figures
 

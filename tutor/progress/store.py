@@ -143,7 +143,14 @@ class ProgressStore:
     # ---- public API -------------------------------------------------------------------------
 
     def load(self) -> dict:
-        """A normalized snapshot of the progress; never raises for missing or bad files."""
+        """A normalized snapshot of the progress; never raises for missing or bad files.
+
+        A sound file is read without the lock (writes are atomic renames, so a reader always
+        sees a whole file): the UI must not wait while another writer fsyncs. Only a file
+        that needs repair (or a warning) takes the locked path."""
+        clean = self._read_clean()
+        if clean is not None:
+            return clean
         try:
             with self._locked():
                 return self._read(repair=True)[0]
@@ -243,6 +250,21 @@ class ProgressStore:
             yield
         finally:
             os.close(fd)  # closing the descriptor releases the lock
+
+    def _read_clean(self) -> Optional[dict]:
+        """The data if the file is absent or sound; None if it needs the careful path."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return normalize({})[0]
+        except OSError:
+            return None
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):
+            return None
+        data, problems = normalize(doc)
+        return None if problems or data["schema"] > SCHEMA else data
 
     def _read(self, repair: bool) -> tuple[dict, Optional[str]]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""

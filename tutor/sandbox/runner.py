@@ -101,6 +101,12 @@ class WorkerProcess:
         self.spawned_at = time.monotonic()
         self.ready = False
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
+        try:
+            # A notch below the tutor itself: on a 2-core machine an XLA compile in the worker
+            # must not starve the UI's event loop.
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, min(os.getpriority(os.PRIO_PROCESS, 0) + 5, 19))
+        except OSError:
+            pass
         limit = limits.memory_mb * 2**20
         try:
             resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
