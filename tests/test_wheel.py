@@ -1,0 +1,51 @@
+"""A plain wheel install works anywhere: lessons and solutions come from inside the wheel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+pytest.importorskip("hatchling")
+
+
+def test_wheel_installs_and_verifies_outside_the_repo(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+                    "-w", str(dist), "-q"], check=True, timeout=300, cwd=tmp_path)
+    wheel = next(dist.glob("jaxstate_tutor-*.whl"))
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    py = venv / "bin" / "python"
+    # Dependencies (JAX, Textual, ...) come from the test environment's site-packages, added
+    # as a plain path: its .pth files (e.g. an editable install of this repo) stay inactive.
+    target = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                 capture_output=True, text=True, check=True).stdout.strip())
+    (target / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True, timeout=300)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JAXSTATE_TUTOR_COURSE")}
+    env["JAXSTATE_TUTOR_HOME"] = str(tmp_path / "home")
+    where = subprocess.run([str(py), "-c", "import tutor, tutor.paths; print(tutor.__file__); print(tutor.paths.course_root())"],
+                           capture_output=True, text=True, check=True, env=env, cwd=tmp_path).stdout.split()
+    assert all(str(venv) in w for w in where), where
+
+    tutor = venv / "bin" / "jaxstate-tutor"
+    listed = subprocess.run([str(tutor), "list", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                            timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    doc = json.loads(listed.stdout)
+    assert len(doc["exercises"]) == len(list((ROOT / "solutions").glob("*.py")))
+
+    verified = subprocess.run([str(tutor), "verify", "--json"], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, timeout=900)
+    report = json.loads(verified.stdout)
+    assert verified.returncode == 0 and report["ok"], [r for r in report["results"] if not r["ok"]]
