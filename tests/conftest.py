@@ -29,7 +29,7 @@ def course():
 
 @pytest.fixture(scope="session")
 def sandbox(tmp_path_factory):
-    box = Sandbox(tmp_path_factory.mktemp("sandbox-home"), keep_spare=True)
+    box = Sandbox(tmp_path_factory.mktemp("sandbox-home"), keep_spare=True, spare_early=True)
     box.warm_up()
     yield box
     box.close()

@@ -314,11 +314,12 @@ def run(repeat: int = 5) -> dict:
     from tutor.course import load_course
 
     course = load_course()
+    few = min(repeat, 3)  # the slow figures
     figures = small_latencies(course, repeat)
-    figures.update(heavy_cache(course))
-    figures.update(streaming())
+    figures.update(heavy_cache(course, few))
+    figures.update(streaming(few))
     figures.update(tui_figures(repeat))
-    figures.update(ui_stalls(course))
+    figures.update(ui_stalls(course, few))
     figures["repeat"] = repeat
     return figures
 
