@@ -135,3 +135,23 @@ def test_tui_refuses_dumb_terminal(tmp_path):
     env["TERM"] = "dumb"
     proc = subprocess.run([sys.executable, "-m", "tutor"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.returncode == 2 and "jaxstate-tutor list" in proc.stderr
+
+
+def test_workers_use_the_cpu_unless_asked(tmp_path):
+    from tutor.course.model import Cell
+    from tutor.sandbox.runner import Sandbox
+
+    probe = Cell(id="platforms", code="import os\nprint('platforms=' + os.environ.get('JAX_PLATFORMS', '<unset>'))")
+    box = Sandbox(tmp_path)
+    try:
+        assert "platforms=cpu" in box.run_cell(probe).result().stdout
+    finally:
+        box.close()
+    opted = Sandbox(tmp_path, accelerator=True)
+    try:
+        out = opted.run_cell(probe).result().stdout
+    finally:
+        opted.close()
+    import os
+
+    assert out.strip() == "platforms=" + os.environ.get("JAX_PLATFORMS", "<unset>")

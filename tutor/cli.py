@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                                 description="An interactive terminal tutor for managing state in JAX.")
     p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
     p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
+    p.add_argument("--accelerator", action="store_true",
+                   help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     s = sub.add_parser("list", parents=[common], help="lessons and exercises with their status")
     s.add_argument("--json", action="store_true")
@@ -188,7 +190,7 @@ def cmd_list(ctx: Context) -> int:
 def _sandbox(ctx: Context, keep_spare: bool = False):
     from tutor.sandbox.runner import Sandbox
 
-    return Sandbox(ctx.home, keep_spare=keep_spare, accelerator=os.environ.get("JAXSTATE_TUTOR_ACCELERATOR") == "1")
+    return Sandbox(ctx.home, keep_spare=keep_spare)
 
 
 def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeout: float | None) -> int:
@@ -429,6 +431,8 @@ COMMANDS = {"list": cmd_list, "check": cmd_check, "hint": cmd_hint, "solution": 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.accelerator:
+        os.environ["JAXSTATE_TUTOR_ACCELERATOR"] = "1"  # every Sandbox, CLI or TUI, reads it
     ctx = Context(args)
     try:
         return COMMANDS[args.command](ctx)

@@ -447,7 +447,7 @@ class Sandbox:
     """Runs learner code in fresh worker processes, keeping one warm spare when asked."""
 
     def __init__(self, home: Path | None = None, limits: Limits | None = None,
-                 keep_spare: bool = False, accelerator: bool = False, spare_early: bool = False):
+                 keep_spare: bool = False, accelerator: bool | None = None, spare_early: bool = False):
         self.limits = limits or Limits()
         self.cache_dir = (home / "cache" / "jax") if home else None
         self.keep_spare = keep_spare
@@ -455,6 +455,10 @@ class Sandbox:
         # for this verdict, and on 2 cores a JAX import next door slows it), or at once
         # (spare_early: back-to-back runs, as in verify and the test suite).
         self.spare_early = spare_early
+        # CPU unless asked (`--accelerator` / JAXSTATE_TUTOR_ACCELERATOR=1): a tutor must not
+        # take the GPU memory the learner's own jobs need.
+        if accelerator is None:
+            accelerator = os.environ.get("JAXSTATE_TUTOR_ACCELERATOR") == "1"
         self.accelerator = accelerator
         self._spare: WorkerProcess | None = None
         self._lock = threading.Lock()
