@@ -184,19 +184,22 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
                 tb = learner_traceback(exc, {filename})
                 result["status"] = "fail"
                 result["message"] = {"en": f"your code raised an exception:\n{tb}", "zh": f"你的代码抛出了异常:\n{tb}"}
-            elif frames and frames[-1].filename != check.get("origin", "").rsplit(":", 1)[0]:
-                # Raised inside JAX or the library while handling what the learner's code
-                # returned or defined (e.g. jit refusing an unregistered class): the learner's.
-                text = exception_text(exc)
-                result["status"] = "fail"
-                result["message"] = {"en": f"JAX rejected what your code gave it:\n{text}",
-                                     "zh": f"JAX 无法处理你的代码给出的东西:\n{text}"}
-            else:
-                # The check's own code broke: it could not judge, which is not the learner's fault.
+            elif isinstance(exc, (NameError, ImportError, SyntaxError)):
+                # Only the check's own code can be missing a name: it could not judge, which
+                # is not the learner's fault.
                 text = exception_text(exc)
                 result["status"] = "error"
                 result["message"] = {"en": f"the check could not judge your code: {text}",
                                      "zh": f"检查无法评判你的代码:{text}"}
+            else:
+                # Raised by JAX or Python while handling what the learner's code defined or
+                # returned (jit refusing an unhashable static argument, an unregistered class,
+                # a value of the wrong type): often with no learner frame, since it happens in
+                # C++ dispatch. Still the learner's to fix.
+                text = exception_text(exc)
+                result["status"] = "fail"
+                result["message"] = {"en": f"using what your code defined or returned raised an error:\n{text}",
+                                     "zh": f"使用你的代码定义或返回的东西时出错:\n{text}"}
     else:
         restore_environment()
         flush_metrics()

@@ -21,6 +21,10 @@ def _configure_jax(cache_dir: str | None) -> None:
         jax.config.update("jax_compilation_cache_dir", cache_dir)
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    # Full tracebacks: with JAX's filtering, an error JAX raises about the learner's values
+    # (e.g. an unhashable static argument) would look as if the check's own code raised it.
+    # What the learner sees is cut to their own frames anyway (harness.learner_traceback).
+    jax.config.update("jax_traceback_filtering", "off")
     jax.devices()  # initialise the backend now, not during the learner's first call
     jax.jit(lambda x: x + 1)(1.0).block_until_ready()
 

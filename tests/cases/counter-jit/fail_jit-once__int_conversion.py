@@ -1,0 +1,2 @@
+def update_counter(count, increment):
+    return int(count) + 1, increment

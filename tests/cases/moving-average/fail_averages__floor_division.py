@@ -1,0 +1,9 @@
+import jax.numpy as jnp
+
+initial_state = (jnp.float32(0.0), jnp.int32(0))
+
+
+def update_moving_average(state, new_value):
+    s, n = state
+    s, n = s + new_value, n + 1
+    return (s, n), s // n

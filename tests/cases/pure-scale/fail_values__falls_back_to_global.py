@@ -1,0 +1,5 @@
+SCALE = 2.0
+
+
+def scaled(x, scale=None):
+    return x * (scale or SCALE)

@@ -1,0 +1,5 @@
+import jax.numpy as jnp
+
+
+def scaled(x, scale):
+    return (x * scale).astype(jnp.int32)

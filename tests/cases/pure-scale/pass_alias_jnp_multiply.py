@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+
+scaled = jnp.multiply

@@ -1,0 +1,3 @@
+import operator
+
+scaled = operator.mul
