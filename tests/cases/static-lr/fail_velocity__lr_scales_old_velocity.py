@@ -1,0 +1,11 @@
+import jax
+
+
+def momentum_update(state, gradients, learning_rate, momentum):
+    # velocity of the previous step scaled by lr as well
+    velocity = jax.tree.map(lambda v, g: learning_rate * (momentum * v + g), state.velocity, gradients)
+    params = jax.tree.map(lambda p, v: p - v, state.params, velocity)
+    return state._replace(params=params, velocity=velocity)
+
+
+jitted_momentum_update = jax.jit(momentum_update)

@@ -1,0 +1,6 @@
+import jax.numpy as jnp
+
+
+def batched_predict(params, xs):
+    preds = jnp.stack([params["w"] * x + params["b"] for x in xs])
+    return preds, params
