@@ -155,3 +155,27 @@ def test_workers_use_the_cpu_unless_asked(tmp_path):
     import os
 
     assert out.strip() == "platforms=" + os.environ.get("JAX_PLATFORMS", "<unset>")
+
+
+def test_check_json_is_strict_json_even_when_the_loss_diverges(tmp_path):
+    """A learner's RMSProp that blows up streams NaN/inf losses; the JSON must stay parseable."""
+    diverging = tmp_path / "rmsprop.py"
+    diverging.write_text((ROOT / "solutions" / "rmsprop.py").read_text() + """
+import jax as _jax
+_good = rmsprop
+
+def rmsprop(lr, rho=0.9, eps=1e-8):
+    opt = _good(lr, rho, eps)
+
+    def update(grads, state, params=None):
+        updates, state = opt.update(grads, state, params)
+        return _jax.tree.map(lambda u: u * 1e30, updates), state
+
+    return type(opt)(opt.init, update)
+""")
+    proc = tutor(tmp_path, "check", "rmsprop", "--file", str(diverging), "--json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout, parse_constant=lambda name: pytest.fail(f"non-standard JSON constant {name}"))
+    assert doc["status"] == "fail"
+    losses = doc["metrics"]["loss"]
+    assert None in losses, "the diverging run should have produced non-finite losses"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from tutor.i18n import pick
@@ -75,7 +76,8 @@ class Verdict:
             "stdout": self.stdout,
             "stderr": self.stderr,
             "duration_s": round(self.duration_s, 3),
-            "metrics": self.metrics,
+            # A diverging loss is NaN or inf, which strict JSON cannot spell: null instead.
+            "metrics": {k: [v if math.isfinite(v) else None for v in vs] for k, vs in self.metrics.items()},
             "kind": self.kind,
             "message": pick(self.message, lang),
         }

@@ -1,0 +1,32 @@
+# Mutant: the step count lives in a closure variable: it only advances while jax.jit traces.
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Optimizer(NamedTuple):
+    init: Callable
+    update: Callable
+
+
+def adam(lr, b1=0.9, b2=0.999, eps=1e-8):
+    step = [0]   # hidden Python state: the step count lives outside the optimizer state
+
+    def init(params):
+        return (jax.tree.map(jnp.zeros_like, params), jax.tree.map(jnp.zeros_like, params))
+
+    def update(grads, state, params=None):
+        step[0] += 1
+        t = step[0]
+        m, v = state
+        m = jax.tree.map(lambda m, g: b1 * m + (1 - b1) * g, m, grads)
+        v = jax.tree.map(lambda v, g: b2 * v + (1 - b2) * g * g, v, grads)
+        updates = jax.tree.map(lambda m, v: -lr * (m / (1 - b1 ** t)) / (jnp.sqrt(v / (1 - b2 ** t)) + eps), m, v)
+        return updates, (m, v)
+
+    return Optimizer(init, update)
+
+
+def apply_updates(params, updates):
+    return jax.tree.map(lambda p, u: p + u, params, updates)

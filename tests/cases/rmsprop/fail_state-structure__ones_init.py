@@ -1,0 +1,27 @@
+# Mutant: s starts at ones (TF1 style) instead of zeros.
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Optimizer(NamedTuple):
+    init: Callable
+    update: Callable
+
+
+class RMSPropState(NamedTuple):
+    s: dict
+
+
+def rmsprop(lr, rho=0.9, eps=1e-8):
+    def init(params):
+        return RMSPropState(s=jax.tree.map(jnp.ones_like, params))   # TF1 style
+
+    def update(grads, state, params=None):
+        s = jax.tree.map(lambda s, g: rho * s + (1 - rho) * g * g, state.s, grads)
+        updates = jax.tree.map(lambda g, s: -lr * g / (jnp.sqrt(s) + eps), grads, s)
+        return updates, RMSPropState(s=s)
+
+    return Optimizer(init, update)
+
