@@ -18,7 +18,9 @@ from tutor.progress import ProgressError, ProgressStore, SCHEMA, exercise_status
 from tutor.progress import store as store_mod
 
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
-FORK = multiprocessing.get_context("fork")  # fast start; the children only need the already-imported module
+# spawn, not fork: by now other tests may have imported JAX here, and forking a process
+# with JAX's threads running can deadlock the child.
+FORK = multiprocessing.get_context("spawn")
 
 
 def write_raw(home: Path, content) -> Path:
@@ -140,8 +142,9 @@ def test_four_processes_lose_no_update(tmp_path):
     assert ProgressStore(tmp_path).load()["exercises"]["shared"]["attempts"] == 800
 
 
-def _endless_writer(home: str) -> None:
+def _endless_writer(home: str, writing) -> None:
     s = ProgressStore(Path(home))
+    writing.set()
     while True:
         s.record_attempt("crashy", False)
 
@@ -150,8 +153,10 @@ def test_sigkill_mid_write_never_corrupts(tmp_path):
     rng = random.Random(1234)
     last = 0
     for _ in range(20):
-        p = FORK.Process(target=_endless_writer, args=(str(tmp_path),))
+        writing = FORK.Event()
+        p = FORK.Process(target=_endless_writer, args=(str(tmp_path), writing))
         p.start()
+        assert writing.wait(60), "the writer process never started"
         time.sleep(rng.uniform(0.005, 0.06))
         os.kill(p.pid, signal.SIGKILL)
         p.join(10)
