@@ -20,7 +20,7 @@ from tutor.progress import store as store_mod
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 # spawn, not fork: by now other tests may have imported JAX here, and forking a process
 # with JAX's threads running can deadlock the child.
-FORK = multiprocessing.get_context("spawn")
+SPAWN = multiprocessing.get_context("spawn")
 
 
 def write_raw(home: Path, content) -> Path:
@@ -133,7 +133,7 @@ def _attempt_worker(home: str, n: int) -> None:
 
 
 def test_four_processes_lose_no_update(tmp_path):
-    procs = [FORK.Process(target=_attempt_worker, args=(str(tmp_path), 200)) for _ in range(4)]
+    procs = [SPAWN.Process(target=_attempt_worker, args=(str(tmp_path), 200)) for _ in range(4)]
     for p in procs:
         p.start()
     for p in procs:
@@ -153,8 +153,8 @@ def test_sigkill_mid_write_never_corrupts(tmp_path):
     rng = random.Random(1234)
     last = 0
     for _ in range(20):
-        writing = FORK.Event()
-        p = FORK.Process(target=_endless_writer, args=(str(tmp_path), writing))
+        writing = SPAWN.Event()
+        p = SPAWN.Process(target=_endless_writer, args=(str(tmp_path), writing))
         p.start()
         assert writing.wait(60), "the writer process never started"
         time.sleep(rng.uniform(0.005, 0.06))
