@@ -176,14 +176,23 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
         if isinstance(exc, library.CheckFailed):
             result["status"] = "fail"
             result["message"] = {"en": exc.en, "zh": exc.zh}
+        elif isinstance(exc, library.CheckError):
+            result["status"] = "error"
+            result["message"] = {"en": f"the check could not judge your code: {exc.en}",
+                                 "zh": f"检查无法评判你的代码:{exc.zh}"}
         elif not isinstance(exc, Exception) or is_out_of_memory(exc):
             raise _abort_for(exc, {filename}) from None
         else:
+            try:  # which call raised it, and the cause of a known JAX error
+                why = library.explain_error(exc)
+            except Exception:  # noqa: BLE001 - a learner exception whose __str__ raises
+                why = library.Explanation()
             frames = traceback.extract_tb(exc.__traceback__)
             if any(f.filename == filename for f in frames):
                 tb = learner_traceback(exc, {filename})
                 result["status"] = "fail"
-                result["message"] = {"en": f"your code raised an exception:\n{tb}", "zh": f"你的代码抛出了异常:\n{tb}"}
+                result["message"] = {"en": f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}:\n{tb}",
+                                     "zh": f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常:\n{tb}"}
             elif isinstance(exc, (NameError, ImportError, SyntaxError)):
                 # Only the check's own code can be missing a name: it could not judge, which
                 # is not the learner's fault.
@@ -198,8 +207,19 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
                 # C++ dispatch. Still the learner's to fix.
                 text = exception_text(exc)
                 result["status"] = "fail"
-                result["message"] = {"en": f"using what your code defined or returned raised an error:\n{text}",
-                                     "zh": f"使用你的代码定义或返回的东西时出错:\n{text}"}
+                if why.label_en:
+                    result["message"] = {
+                        "en": f"{why.label_en} failed inside JAX, outside your own lines:\n{text}",
+                        "zh": f"{why.label_zh} 在 JAX 内部出错(不在你自己写的代码行里):\n{text}"}
+                    if not why.hint_en:
+                        result["message"]["en"] += f"\nLook at how {why.name} is wrapped (the jax.jit options) and at what it returns"
+                        result["message"]["zh"] += f"\n请检查 {why.name} 是如何被包装的(jax.jit 的选项)以及它返回了什么"
+                else:
+                    result["message"] = {"en": f"using what your code defined or returned raised an error:\n{text}",
+                                         "zh": f"使用你的代码定义或返回的东西时出错:\n{text}"}
+            if why.hint_en and result["status"] == "fail":
+                result["message"]["en"] += "\n" + why.hint_en
+                result["message"]["zh"] += "\n" + why.hint_zh
     else:
         restore_environment()
         flush_metrics()

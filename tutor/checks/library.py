@@ -7,10 +7,14 @@ what was expected, what came back, and where (which leaf, which call, which step
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import functools
 import inspect
 import math
-from typing import Any, Callable
+import re
+import types
+from typing import Any, Callable, Iterator, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -27,10 +31,24 @@ _tree_structure = jax.tree_util.tree_structure
 _keystr = jax.tree_util.keystr
 _Wrapped = jax.stages.Wrapped
 _Tracer = jax.core.Tracer
+_listen = jax.monitoring.register_event_duration_secs_listener
+_unlisten = jax.monitoring.unregister_event_duration_listener
+
+# A label for a value in messages: one str for both languages, or a pair (English, Chinese).
+Label = str | tuple[str, str]
 
 
 class CheckFailed(Exception):
     """The learner's solution does not have the checked property."""
+
+    def __init__(self, en: str, zh: str | None = None):
+        super().__init__(en)
+        self.en = en
+        self.zh = zh or en
+
+
+class CheckError(Exception):
+    """The check itself cannot judge (the tutor's fault, not the learner's): reported as error."""
 
     def __init__(self, en: str, zh: str | None = None):
         super().__init__(en)
@@ -45,6 +63,32 @@ def fail(en: str, zh: str | None = None):
 def expect(condition: Any, en: str, zh: str | None = None) -> None:
     if not condition:
         raise CheckFailed(en, zh)
+
+
+def _label(what: Label) -> tuple[str, str]:
+    """(English, Chinese) of a label given as one str (both languages) or as a pair."""
+    if isinstance(what, str):
+        return what, what
+    if isinstance(what, (tuple, list)) and len(what) == 2 and all(isinstance(w, str) for w in what):
+        return what[0], what[1]
+    raise CheckError(f"a label is a str or a pair (en, zh) of str, got {what!r}")
+
+
+@contextlib.contextmanager
+def on_failure(en: str, zh: str | None = None) -> Iterator[None]:
+    """Append a sentence to the message of any check failure raised inside the block:
+    `with on_failure("Each step starts from the last result", "每一步都从上一步的结果出发"): close(...)`."""
+    try:
+        yield
+    except CheckFailed as exc:
+        raise CheckFailed(_append(exc.en, en, "en"), _append(exc.zh, zh or en, "zh")) from None
+
+
+def _append(message: str, sentence: str, lang: str) -> str:
+    message = message.rstrip()
+    if lang == "zh":
+        return message + ("" if message.endswith(("。", "!", "?", ":", ";", ".")) else "。") + sentence
+    return message + (" " if message.endswith((".", "!", "?", ":", ";")) else ". ") + sentence
 
 
 # ---------------------------------------------------------------- values
@@ -62,57 +106,68 @@ def _leaves(tree: Any) -> list[tuple[str, Any]]:
     return [(_keystr(path), leaf) for path, leaf in flat]
 
 
-def close(got: Any, want: Any, what: str = "result", rtol: float = 1e-5, atol: float = 1e-6) -> None:
+def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """Compare got against a float64 NumPy reference, leaf by leaf, with explicit tolerance."""
     got_leaves, want_leaves = _leaves(got), _leaves(want)
     if len(got_leaves) != len(want_leaves) or _tree_structure(got) != _tree_structure(want):
         structure(got, want, what)
     for (path, g), (_, w) in zip(got_leaves, want_leaves):
-        where = _where(what, path)
+        where, where_zh = _where(what, path)
         try:
             g_arr = np.asarray(g, dtype=np.float64)
         except (TypeError, ValueError):
             fail(f"{where} should be a number or array, got {type(g).__name__}",
-                 f"{where} 应当是数值或数组,实际是 {type(g).__name__}")
+                 f"{where_zh} 应当是数值或数组,实际是 {type(g).__name__}")
         w_arr = np.asarray(w, dtype=np.float64)
         if g_arr.shape != w_arr.shape:
             fail(f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
-                 f"{where} 的形状是 {g_arr.shape},应为 {w_arr.shape}")
+                 f"{where_zh} 的形状是 {g_arr.shape},应为 {w_arr.shape}")
         if not np.all(np.isfinite(g_arr) | ~np.isfinite(w_arr)):
             fail(f"{where} contains NaN or inf: got {_fmt(g_arr)}, expected {_fmt(w_arr)}",
-                 f"{where} 中出现 NaN 或 inf:得到 {_fmt(g_arr)},应为 {_fmt(w_arr)}")
+                 f"{where_zh} 中出现 NaN 或 inf:得到 {_fmt(g_arr)},应为 {_fmt(w_arr)}")
         if not np.allclose(g_arr, w_arr, rtol=rtol, atol=atol, equal_nan=True):
             err = np.abs(g_arr - w_arr)
             idx = np.unravel_index(int(np.nanargmax(err)), err.shape) if err.ndim else ()
             at = f" (largest error at index {tuple(int(i) for i in idx)})" if idx else ""
             at_zh = f"(误差最大处在下标 {tuple(int(i) for i in idx)})" if idx else ""
             fail(f"{where}: expected {_fmt(w_arr)}, got {_fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
-                 f"{where}:应为 {_fmt(w_arr)},得到 {_fmt(g_arr)}{at_zh};容差 rtol={rtol:g}, atol={atol:g}")
+                 f"{where_zh}:应为 {_fmt(w_arr)},得到 {_fmt(g_arr)}{at_zh};容差 rtol={rtol:g}, atol={atol:g}")
 
 
-def _where(what: str, path: str) -> str:
-    """`state[0]` for a variable-like label, `grads at w=2 (leaf ['b'])` for a description."""
+def _where(what: Label, path: str) -> tuple[str, str]:
+    """(English, Chinese) names of one leaf: `state[0]` for a variable-like label,
+    `grads at w=2 (leaf ['b'])` / `w=2 处的梯度(叶子 ['b'])` for a description."""
+    en, zh = _label(what)
     if not path:
-        return what
-    return f"{what}{path}" if what.replace("_", "").replace(".", "").isalnum() else f"{what} (leaf {path})"
+        return en, zh
+    return (f"{en}{path}" if _variable_like(en) else f"{en} (leaf {path})",
+            f"{zh}{path}" if _variable_like(zh) else f"{zh}(叶子 {path})")
 
 
-def structure(got: Any, like: Any, what: str = "result") -> None:
+def _variable_like(label: str) -> bool:
+    """`state`, `opt.mu`: a leaf path reads naturally right after it."""
+    bare = label.replace("_", "").replace(".", "")
+    return bare.isascii() and bare.isalnum()
+
+
+def structure(got: Any, like: Any, what: Label = "result") -> None:
     """The PyTree structure of got equals that of like."""
     gs, ls = _tree_structure(got), _tree_structure(like)
     if gs != ls:
-        fail(f"{what} has PyTree structure {gs}, expected {ls}",
-             f"{what} 的 PyTree 结构是 {gs},应为 {ls}")
+        en, zh = _label(what)
+        fail(f"{en} has PyTree structure {gs}, expected {ls}",
+             f"{zh} 的 PyTree 结构是 {gs},应为 {ls}")
 
 
-def dtypes(got: Any, want: Any, what: str = "result") -> None:
+def dtypes(got: Any, want: Any, what: Label = "result") -> None:
     """Every leaf of got has the dtype (and weak-type flag) of the matching leaf of want."""
     structure(got, want, what)
     for (path, g), (_, w) in zip(_leaves(got), _leaves(want)):
         gt, wt = type_of(g), type_of(w)
         if gt != wt:
-            fail(f"{_where(what, path)} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
-                 f"{_where(what, path)} 的类型是 {gt},应为 {wt}{_weak_note(gt, wt, 'zh')}")
+            where, where_zh = _where(what, path)
+            fail(f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
+                 f"{where_zh} 的类型是 {gt},应为 {wt}{_weak_note(gt, wt, 'zh')}")
 
 
 def type_of(x: Any) -> str:
@@ -136,6 +191,155 @@ def learner_attr(module: Any, name: str) -> Any:
     if not hasattr(module, name):
         fail(f"your file does not define `{name}`", f"你的文件里没有定义 `{name}`")
     return getattr(module, name)
+
+
+# ---------------------------------------------------------------- side effects
+
+def _contents(value: Any) -> tuple | None:
+    """What a call could change inside value without rebinding it. Contained objects are kept
+    and later compared with `is`, so replacing an element counts even when it compares equal."""
+    if isinstance(value, (types.ModuleType, jax.Array)):
+        return None  # a module is followed through its own globals only; a jax.Array is immutable
+    if isinstance(value, np.ndarray):
+        return ("bytes", value.shape, value.dtype.str, value.tobytes())
+    if isinstance(value, bytearray):
+        return ("bytes", bytes(value))
+    if isinstance(value, dict):
+        return ("items", [o for kv in value.items() for o in kv])
+    if isinstance(value, (list, set, collections.deque)):
+        return ("items", list(value))
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, (dict, types.MappingProxyType)):  # functions, classes, instances
+        return ("items", [o for kv in attrs.items() for o in kv])
+    return None
+
+
+def _same_contents(a: tuple | None, b: tuple | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a[0] != b[0] or a[0] == "bytes":
+        return a == b
+    return len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1]))
+
+
+def global_snapshot(module: Any) -> dict:
+    """Record a module's globals (or any object's attributes; none for an object without `__dict__`,
+    such as a NamedTuple), for global_changes after calling learner code."""
+    names = vars(module) if hasattr(module, "__dict__") else {}
+    return {n: (v, _contents(v)) for n, v in names.items() if not n.startswith("__")}
+
+
+class Changes:
+    """What changed between a snapshot and now. False when nothing changed. `en` / `zh` say what
+    happened ("reassigned total; changed the contents or attributes of history"), `names` lists
+    every name concerned."""
+
+    def __init__(self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str]):
+        self.added, self.removed, self.rebound, self.mutated = added, removed, rebound, mutated
+        self.names = sorted({*added, *removed, *rebound, *mutated})
+        en, zh = [], []
+        if added:
+            en.append("created " + ", ".join(added)); zh.append("新建了 " + "、".join(added))
+        if removed:
+            en.append("deleted " + ", ".join(removed)); zh.append("删除了 " + "、".join(removed))
+        if rebound:
+            en.append("reassigned " + ", ".join(rebound)); zh.append("重新赋值了 " + "、".join(rebound))
+        if mutated:
+            en.append("changed the contents or attributes of " + ", ".join(mutated))
+            zh.append("修改了 " + "、".join(mutated) + " 的内容或属性")
+        self.en, self.zh = "; ".join(en), ";".join(zh)
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def __repr__(self) -> str:
+        return f"Changes({self.en or 'none'})"
+
+
+def global_changes(module: Any, before: dict) -> Changes:
+    """What calls since `before = global_snapshot(module)` did to the module's globals (or the
+    object's attributes): names created, deleted or rebound, and lists, dicts, sets, deques,
+    NumPy arrays or object attributes changed in place (one level deep)."""
+    after = global_snapshot(module)
+    common = sorted(set(before) & set(after))
+    rebound = [n for n in common if before[n][0] is not after[n][0]]
+    mutated = [n for n in common if before[n][0] is after[n][0] and not _same_contents(before[n][1], after[n][1])]
+    return Changes(sorted(set(after) - set(before)), sorted(set(before) - set(after)), rebound, mutated)
+
+
+# ---------------------------------------------------------------- calling learner code
+
+def call(fn: Callable, *args, label: Label | None = None, **kwargs) -> Any:
+    """fn(*args, **kwargs), for learner code: an exception names the call that raised it
+    (`label`, default the function's name), and the harness reports it as a failure."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:
+        if getattr(exc, "_tutor_call", None) is None:  # an inner call's label is more precise
+            try:
+                exc._tutor_call = (_label(label or f"{_name_of(fn)}(...)"), fn)
+            except (AttributeError, TypeError):
+                pass
+        raise
+
+
+def _name_of(fn: Any) -> str:
+    return fn.name if isinstance(fn, TraceCounter) else getattr(fn, "__name__", "the function")
+
+
+def _static_params(fn: Any) -> list[str]:
+    """The parameters a jitted fn (or a traced() counter of one) marks static."""
+    if isinstance(fn, TraceCounter):
+        options, params = fn.options, fn.params
+    elif is_jitted(fn):
+        info = getattr(fn, "_jit_info", None)
+        options = {k: getattr(info, k, None) for k in ("static_argnums", "static_argnames")}
+        try:
+            params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            params = []
+    else:
+        return []
+    static = [params[i] if 0 <= i < len(params) else f"argument {i}" for i in options.get("static_argnums") or ()]
+    return static + [n for n in options.get("static_argnames") or () if n not in static]
+
+
+_UNHASHABLE = re.compile(r"hash an object of type <class '([\w.]+)'>")
+
+
+class Explanation(NamedTuple):
+    """What the library can add to an exception raised while check code used learner code."""
+    label_en: str = ""  # the `call` that raised it, e.g. "update_counter(0, 7)"
+    label_zh: str = ""
+    name: str = ""  # the called function's name
+    hint_en: str = ""  # the cause of a JAX error that has one generic cause
+    hint_zh: str = ""
+
+
+def explain_error(exc: BaseException) -> Explanation:
+    """The label of the `call` that raised exc, and a hint for JAX errors with one generic cause."""
+    label_en = label_zh = name = hint_en = hint_zh = ""
+    fn = None
+    tagged = getattr(exc, "_tutor_call", None)
+    if tagged is not None:
+        (label_en, label_zh), fn = tagged
+        name = _name_of(fn)
+    text = str(exc)
+    if "Non-hashable static arguments" in text:
+        found = _UNHASHABLE.search(text)
+        kind = found.group(1).rsplit(".", 1)[-1] if found else "value"
+        kind = "jax.Array" if kind in ("ArrayImpl", "Array") else kind
+        static = _static_params(fn) if fn is not None else []
+        which_en = f": {name} marks {', '.join(f'`{p}`' for p in static)} static" if static else ""
+        which_zh = f":{name} 把 {'、'.join(f'`{p}`' for p in static)} 标成了静态参数" if static else ""
+        hint_en = (f"jax.jit received a {kind} for an argument marked static (static_argnums / static_argnames)"
+                   f"{which_en}. A static argument is a compile-time setting and must be a hashable Python value "
+                   "(an int, a float, a str, a tuple of them); arrays, and lists, dicts or PyTrees holding them, "
+                   "are data, not settings: keep those arguments dynamic (traced)")
+        hint_zh = (f"jax.jit 在一个标成静态(static_argnums / static_argnames)的参数上收到了 {kind}{which_zh}。"
+                   "静态参数是编译期的设置,必须是可哈希的 Python 值(int、float、str 或由它们组成的元组);"
+                   "数组以及装着数组的列表、字典或 PyTree 是数据,不是设置:让这些参数保持动态(被追踪)")
+    return Explanation(label_en, label_zh, name, hint_en, hint_zh)
 
 
 # ---------------------------------------------------------------- tracing
@@ -242,6 +446,59 @@ def expect_traces(counter: TraceCounter, expected: int, calls: int | None = None
          f"`{counter.name}` 被追踪了 {counter.count} 次{calls_zh},应为 {expected} 次。{why_zh}".strip())
 
 
+class TraceEvents:
+    """Counts the traces JAX performs while active, whatever jit they belong to (one the learner
+    builds inside a function, a wrapper's inner jit...):
+
+        with TraceEvents() as ev:
+            fn(x, 0.1); fn(x, 0.2)
+        ev.count, ev.names   # number of traces, names of the traced functions
+
+    Eager `lax.cond` / `while_loop` / `fori_loop` / `scan` trace their bodies on every call
+    whatever the arguments (JAX's doing, not the learner's), so they are not counted. Entering
+    checks that JAX still reports traces, and raises CheckError if it does not: a renamed
+    monitoring event must not turn into a silent pass."""
+
+    EVENT = "/jax/core/compile/jaxpr_trace_duration"
+    EAGER_CONTROL_FLOW = ("cond", "while", "scan")
+
+    def __init__(self):
+        self.names: list[str] = []
+        self._listener = self._on_event  # one bound method, so that unregistering finds it
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+    def _on_event(self, event: str, duration: float, **kwargs) -> None:
+        if event == self.EVENT:
+            name = str(kwargs.get("fun_name", "?"))
+            if name not in self.EAGER_CONTROL_FLOW:
+                self.names.append(name)
+
+    def __enter__(self) -> "TraceEvents":
+        self.names = []
+        _listen(self._listener)
+        try:
+            _jit(lambda a: a + 1)(jnp.float32(0.0))  # a canary: a fresh function must be seen tracing
+        except BaseException:
+            _unlisten(self._listener)
+            raise
+        if not self.names:
+            _unlisten(self._listener)
+            raise CheckError(
+                f"jax.monitoring reported no {self.EVENT} event for a fresh jit on JAX {jax.__version__}: "
+                "traces cannot be counted, so this check cannot judge (the tutor needs updating)",
+                f"在 JAX {jax.__version__} 上,一个新的 jit 函数没有产生 jax.monitoring 事件 {self.EVENT}:"
+                "无法统计追踪次数,这项检查无法评判(需要更新导师程序)")
+        self.names = []
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        _unlisten(self._listener)
+        return False
+
+
 # ---------------------------------------------------------------- jaxprs
 
 def _subjaxprs(params: dict):
@@ -273,12 +530,21 @@ def primitives(fn: Callable, *args, **kwargs) -> set[str]:
     return primitive_names(_make_jaxpr(fn)(*args, **kwargs))
 
 
-def expect_primitive(fn: Callable, args: tuple, name: str, what: str | None = None) -> None:
+def expect_primitive(fn: Callable, args: tuple, name: str, what: Label | None = None) -> None:
     found = primitives(fn, *args)
-    label = what or getattr(fn, "__name__", "the function")
+    en, zh = _label(what or getattr(fn, "__name__", "the function"))
     if name not in found:
-        fail(f"no `{name}` primitive in the compiled program of {label}; found only: {', '.join(sorted(found)) or 'nothing'}",
-             f"{label} 编译出的程序里没有 `{name}` 原语;只找到:{', '.join(sorted(found)) or '无'}")
+        fail(f"no `{name}` primitive in the compiled program of {en}; found only: {', '.join(sorted(found)) or 'nothing'}",
+             f"{zh} 编译出的程序里没有 `{name}` 原语;只找到:{', '.join(sorted(found)) or '无'}")
+
+
+def outputs_from_jit(fn: Callable, *args, **kwargs) -> bool:
+    """Whether every output of fn(*args) is produced by a jitted call: true for a `jax.jit`
+    result and for a thin Python wrapper that returns what a jitted function computed."""
+    closed = _make_jaxpr(fn)(*args, **kwargs)
+    made_by = {id(v): e.primitive.name for e in closed.jaxpr.eqns for v in e.outvars}
+    outs = closed.jaxpr.outvars
+    return bool(outs) and all(made_by.get(id(v)) in ("jit", "pjit") for v in outs)
 
 
 # ---------------------------------------------------------------- exceptions and gradients
@@ -297,7 +563,7 @@ def raises(fn: Callable, *args, types: tuple[str, ...] = (), match: str | None =
     return None
 
 
-def grad_check(f: Callable, x: Any, grads: Any, what: str = "gradient", eps: float = 1e-3,
+def grad_check(f: Callable, x: Any, grads: Any, what: Label = "gradient", eps: float = 1e-3,
                directions: int = 3, rtol: float = 2e-2, seed: int = 0) -> None:
     """Compare grads (a PyTree like x) with central finite differences of f along random directions."""
     rng = np.random.default_rng(seed)
@@ -319,9 +585,10 @@ def grad_check(f: Callable, x: Any, grads: Any, what: str = "gradient", eps: flo
         analytic = float(np.dot(g_flat, d_flat))
         scale = max(abs(numeric), abs(analytic), 1e-3)
         if not math.isfinite(analytic) or abs(numeric - analytic) > rtol * scale:
-            fail(f"{what} disagrees with finite differences along random direction {k + 1}: "
+            en, zh = _label(what)
+            fail(f"{en} disagrees with finite differences along random direction {k + 1}: "
                  f"directional derivative {analytic:.6g} from your gradient, {numeric:.6g} numerically",
-                 f"{what} 与有限差分不一致(随机方向 {k + 1}):你的梯度给出方向导数 {analytic:.6g},数值差分为 {numeric:.6g}")
+                 f"{zh} 与有限差分不一致(随机方向 {k + 1}):你的梯度给出方向导数 {analytic:.6g},数值差分为 {numeric:.6g}")
 
 
 def exports() -> dict[str, Any]:
@@ -330,9 +597,11 @@ def exports() -> dict[str, Any]:
 
     return {
         "jax": jax, "jnp": jnp, "np": np, "lax": lax, "math": math,
-        "CheckFailed": CheckFailed, "fail": fail, "expect": expect, "close": close,
-        "structure": structure, "dtypes": dtypes, "type_of": type_of, "is_jitted": is_jitted,
-        "traced": traced, "expect_traces": expect_traces, "primitives": primitives,
+        "CheckFailed": CheckFailed, "fail": fail, "expect": expect, "on_failure": on_failure,
+        "close": close, "structure": structure, "dtypes": dtypes, "type_of": type_of,
+        "global_snapshot": global_snapshot, "global_changes": global_changes, "call": call,
+        "is_jitted": is_jitted, "traced": traced, "expect_traces": expect_traces,
+        "TraceEvents": TraceEvents, "outputs_from_jit": outputs_from_jit, "primitives": primitives,
         "primitive_names": primitive_names, "expect_primitive": expect_primitive,
         "raises": raises, "grad_check": grad_check, "metric": metric,
     }
