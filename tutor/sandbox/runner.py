@@ -247,13 +247,13 @@ class Run:
                     break
         finally:
             sel.close()
-            w.kill()
-            w.close()
+            w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
         yield from state.flush_text()
         self.verdict = self._decide(state, ending, time.monotonic() - (ready_at or started))
         try:
             yield self.verdict
         finally:
+            w.close()
             if self.on_finish:  # after the verdict is out: a new spare costs a fork
                 self.on_finish()
 
