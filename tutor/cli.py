@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -325,14 +326,18 @@ def verify_course(course, home: Path, jobs: int = 2) -> list[dict]:
                 "duration_s": round(verdict.duration_s, 3), "verdict": verdict}
 
     tasks = [(e, w) for e in course.exercises for w in ("solution", "starter")]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, tasks))
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(one, tasks))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def cmd_verify(ctx: Context) -> int:
     import tempfile
 
-    results = verify_course(ctx.course, Path(tempfile.mkdtemp(prefix="jaxstate-verify-home-")))
+    with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home:  # not the learner's home
+        results = verify_course(ctx.course, Path(home))
     bad = [r for r in results if not r["ok"]]
     if ctx.args.json:
         print(json.dumps({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]}))
