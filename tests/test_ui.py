@@ -66,7 +66,7 @@ def progress(home: Path) -> dict:
 
 
 async def open_exercise(pilot, exercise_id: str):
-    from tutor.ui.journey import Step
+    from tutor.path import Step
     from tutor.ui.screens.exercise import ExerciseScreen
 
     pilot.app.open_step(Step("exercise", exercise_id))
@@ -92,11 +92,13 @@ def test_outline_lists_lessons_exercises_and_quiz(home, sandbox):
 
             from tutor.ui.screens.lesson import LessonScreen
 
+            from tutor.path import course_path
+
             options = app.screen.query_one("#outline", OptionList)
             ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
-            assert [f"lesson:{l.id}" for l in COURSE.lessons] == [i for i in ids if i and i.startswith("lesson:")]
-            assert [f"exercise:{e.id}" for e in COURSE.exercises] == [i for i in ids if i and i.startswith("exercise:")]
-            assert ("quiz" in ids) == bool(COURSE.quiz)
+            # one path: each lesson, then its checkpoint and exercises, then the quiz
+            assert [i for i in ids if i] == [s.key for s in course_path(COURSE)]
+            assert ("quiz:" in ids) == bool(COURSE.quiz)
             assert "0%" in plain(app.screen.query_one("#summary"))
             if COURSE.lessons:
                 await pilot.press("c")  # continue: nothing done yet, so the first lesson
@@ -139,7 +141,7 @@ def test_lesson_runs_a_cell_and_shows_its_output(home, sandbox):
     async def body():
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            from tutor.ui.journey import Step
+            from tutor.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
@@ -163,7 +165,7 @@ def test_wrong_way_cell_shows_the_real_error(home, sandbox):
     async def body():
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            from tutor.ui.journey import Step
+            from tutor.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
@@ -187,7 +189,7 @@ def test_lesson_next_and_previous_mark_progress(home, sandbox):
     async def body():
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            from tutor.ui.journey import Step
+            from tutor.path import Step
 
             first, second = COURSE.lessons[0], COURSE.lessons[1]
             app.open_step(Step("lesson", first.id))
@@ -225,10 +227,10 @@ def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox)
             assert "PASS" in plain(screen.query_one("#verdict"))
             record = progress(home)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "passed"
-            if screen._next() is not None:  # after a pass, Ctrl+N moves on
-                await pilot.press("ctrl+n")
-                await until(pilot, lambda: getattr(app.screen, "exercise", None) is screen._next(), 10,
-                            "the next exercise")
+            nxt = app.step_after(screen.here)  # after a pass, Ctrl+N moves on along the path
+            assert app.step_title(nxt) in plain(screen.query_one("#verdict"))
+            await pilot.press("ctrl+n")
+            await until(pilot, lambda: getattr(app.screen, "here", None) == nxt, 10, "the next step")
 
     asyncio.run(body())
 
@@ -267,9 +269,15 @@ def test_a_running_check_can_be_cancelled(home, sandbox):
             await pilot.press("f5")
             await until(pilot, lambda: screen.handle is not None and screen.handle.run is not None, 30, "the run")
             assert screen.running
-            await pilot.press("f5")  # pressed again while running: cancel
+            first = screen.handle
+            await pilot.press("f5")  # pressed again while running: a fresh check of the same text
+            await until(pilot, lambda: screen.handle is not first and screen.handle.run is not None, 30, "the restart")
+            assert first.cancelled and screen.running and screen.verdict is None
+            assert screen.check_action("cancel_check", ()) is True  # the footer offers Cancel now
+            await pilot.press("f7")  # cancelling is its own key
             await until(pilot, lambda: screen.verdict is not None, 30, "the cancelled verdict")
             assert screen.verdict.kind == "cancelled" and not screen.running
+            assert "cancelled" in plain(screen.query_one("#ex-status")).lower()
             # a cancelled check was not a check of the learner's code: no attempt is counted
             attempts = progress(home)["exercises"].get("counter-jit", {}).get("attempts", 0) \
                 if (home / "progress.json").exists() else 0
@@ -313,6 +321,9 @@ def test_hints_are_revealed_one_by_one_and_recorded(home, sandbox):
             assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == 2
             hints = screen.query_one("#hints", Markdown).source
             assert exercise.hints[0].en in hints and exercise.hints[1].en in hints
+            # hints live in the task view, which is shown; nothing floats over the work
+            assert screen.query_one("#ex-tabs").active == "task"
+            assert not app._notifications
             for _ in range(len(exercise.hints)):
                 await pilot.press("f3")
                 await pilot.pause()
@@ -434,14 +445,18 @@ def test_quiz_answered_right_and_wrong_then_retried(home, sandbox):
                 await pilot.press("enter")
                 await pilot.pause()
             assert screen.finished and screen.score == 1
+            summary = screen.query_one("#q-prompt").source
+            assert f"**{quiz[1].id}**" in summary and f"({quiz[1].answer})" not in summary  # no letters given away
             data = progress(home)["quiz"]
             assert data["best_score"] == 1 and data["attempts"] == 1 and len(data["answers"]) == len(quiz)
             await pilot.press("r")  # retry the wrong ones, right this time
             await until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
             retry = app.screen
             assert [q.id for q in retry.questions] == [q.id for q in quiz[1:]]
+            # answered before, so the options come back in a new order: letters alone do not help
+            assert all(retry.orders[q.id] != ("A", "B", "C", "D") for q in retry.questions)
             for q in retry.questions:
-                await pilot.press(q.answer.lower())
+                await pilot.press(retry.shown(q.answer).lower())
                 await pilot.press("enter", "enter")
                 await pilot.pause()
             assert retry.finished and retry.score == len(quiz)
@@ -577,23 +592,6 @@ def test_marks_are_ascii_without_utf8_and_bold_only_without_colour(monkeypatch):
     assert ascii_marks.style("fail") == "bold" and Marks(no_color=False).style("fail") == "bold red"
 
 
-def test_continue_prefers_the_exercise_worked_on_last():
-    from tutor.ui.journey import Step, next_step
-
-    if len(COURSE.exercises) < 2 or not COURSE.lessons:
-        pytest.skip("needs lessons and two exercises")
-    a, b = COURSE.exercises[0], COURSE.exercises[1]
-    empty = {"exercises": {}, "lessons": {}, "quiz": {"answers": {}, "best_score": None, "attempts": 0}}
-    assert next_step(COURSE, empty) == Step("lesson", COURSE.lessons[0].id)
-    data = {**empty, "exercises": {
-        a.id: {"status": "attempted", "last_attempt_at": "2024-01-01T00:00:00Z"},
-        b.id: {"status": "attempted", "last_attempt_at": "2024-02-01T00:00:00Z"}}}
-    assert next_step(COURSE, data) == Step("exercise", b.id)
-    data["lessons"] = {COURSE.lessons[0].id: {"status": "started"}}
-    data["exercises"] = {}
-    assert next_step(COURSE, data) == Step("lesson", COURSE.lessons[0].id)
-
-
 def test_the_editor_says_when_highlighting_is_missing(home, sandbox, monkeypatch):
     needs_exercise("counter-jit")
     import tutor.ui.screens.exercise as exercise_screen
@@ -607,6 +605,6 @@ def test_the_editor_says_when_highlighting_is_missing(home, sandbox, monkeypatch
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_exercise(pilot, "counter-jit")
             assert screen.editor.language is None
-            assert "Syntax highlighting is off" in plain(screen.query_one("#editor-note"))
+            assert "Syntax highlighting is off" in plain(screen.query_one("#file-note"))
 
     asyncio.run(body())

@@ -261,7 +261,7 @@ def ui_stall(course) -> float:
 
     from tutor.sandbox.runner import Sandbox
     from tutor.ui.app import make_app
-    from tutor.ui.journey import Step
+    from tutor.path import Step
     from tutor.ui.screens.exercise import ExerciseScreen
 
     home = Path(tempfile.mkdtemp(prefix="jaxstate-bench-stall-"))

@@ -33,6 +33,11 @@ MSG = {
     "watching": {"en": "Watching {path}; every save re-runs the checks. Ctrl+C stops.",
                  "zh": "正在监视 {path};每次保存都会重新检查。按 Ctrl+C 退出。"},
     "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过,干得漂亮!"},
+    "watch_next": {"en": "Passed! Next on the path: {id} ({title}). Press Enter to watch it, or Ctrl+C to stop.",
+                   "zh": "通过!路线上的下一道练习:{id}({title})。按 Enter 开始监视它,或按 Ctrl+C 停止。"},
+    "watch_last": {"en": "Passed! That was the last exercise on the path. Ctrl+C stops watching.",
+                   "zh": "通过!这是路线上的最后一道练习。按 Ctrl+C 停止监视。"},
+    "checkpoint": {"en": "checkpoint: quiz questions on this section ({n}, in the TUI)", "zh": "小测:本节相关的测验题({n} 道,在 TUI 中作答)"},
     "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件,没有问题。"},
     "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
     "verify_ok": {"en": "verify: {n} exercises, every solution passes and every starter fails.",
@@ -154,33 +159,45 @@ def _record(ctx: Context, fn, *args) -> None:
 
 
 def cmd_list(ctx: Context) -> int:
+    from tutor.path import checkpoint_questions, course_path
     from tutor.progress import exercise_status, lesson_status
 
     data = ctx.store.load()
     ctx.warn_progress()
     course, lang = ctx.course, ctx.lang
+    path = course_path(course)
     quiz = data.get("quiz", {})
     answered = sum(1 for q in course.quiz if str(q.id) in quiz.get("answers", {}))
+    exercises = [course.exercise(s.id) for s in path if s.kind == "exercise"]  # in the order of the path
     doc = {
         "lessons": [{"id": l.id, "title": l.title.get(lang), "status": lesson_status(data, l.id)} for l in course.lessons],
         "exercises": [{"id": e.id, "lesson": e.lesson, "title": e.title.get(lang), "status": exercise_status(data, e.id)}
-                      for e in course.exercises],
+                      for e in exercises],
         "quiz": {"questions": len(course.quiz), "answered": answered, "best_score": quiz.get("best_score")},
     }
     if ctx.args.json:
         print(json.dumps(doc, ensure_ascii=False))
         return 0
+    from rich.markup import escape
+
     from tutor.render import marks
 
     m = marks()
     mark = {"new": " ", "started": "~", "attempted": "~", "done": m["pass"], "passed": m["pass"]}
+    lessons = {l["id"]: l for l in doc["lessons"]}
+    exercise_rows = {e["id"]: e for e in doc["exercises"]}
     con = ctx.console()
-    con.print("[bold]Lessons[/bold]" if lang == "en" else "[bold]课程[/bold]")
-    for l in doc["lessons"]:
-        con.print(f"  [{mark[l['status']]}] {l['id']:<6} {l['title']}")
-    con.print("[bold]Exercises[/bold]" if lang == "en" else "[bold]练习[/bold]")
-    for e in doc["exercises"]:
-        con.print(f"  [{mark[e['status']]}] {e['id']:<20} {e['title']}")
+    for step in path:  # the path: each lesson, its checkpoint and exercises; then the quiz
+        if step.kind == "lesson":
+            l = lessons[step.id]
+            con.print(f"[{mark[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
+        elif step.kind == "checkpoint":
+            qs = checkpoint_questions(course, step.id)
+            status = "done" if all(q.id in quiz.get("answers", {}) for q in qs) else "new"
+            con.print(f"    [{mark[status]}] " + say("checkpoint", lang, n=len(qs)))
+        elif step.kind == "exercise":
+            e = exercise_rows[step.id]
+            con.print(f"    [{mark[e['status']]}] {e['id']:<20} {escape(e['title'])}")
     q = doc["quiz"]
     best = "-" if q["best_score"] is None else q["best_score"]
     con.print(("[bold]Quiz[/bold]: {a}/{n} answered, best score {b}" if lang == "en"
@@ -372,39 +389,69 @@ def cmd_validate(ctx: Context) -> int:
     return 1 if problems else 0
 
 
+def _stamp(path: Path):
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _enter_pressed(timeout: float) -> bool:
+    """Whether a line was typed on a terminal's stdin within `timeout` seconds (consumes it)."""
+    import select
+
+    if not sys.stdin.isatty():
+        time.sleep(timeout)
+        return False
+    ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    if ready:
+        sys.stdin.readline()
+        return True
+    return False
+
+
 def cmd_watch(ctx: Context) -> int:
-    from tutor.progress import exercise_status
+    """Re-check on every save; after a pass, offer the next exercise on the path (Enter)."""
+    from tutor.path import Step, next_step
     from tutor.workspace import Workspace
 
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
     else:
-        data = ctx.store.load()
-        exercise = next((e for e in ctx.course.exercises if exercise_status(data, e.id) != "passed"), None)
-        if exercise is None:
+        step = next_step(ctx.course, ctx.store.load(), kinds=("exercise",))
+        if step is None:
             print(say("all_passed", ctx.lang))
             return 0
-    path = Workspace(ctx.home).ensure(exercise)
+        exercise = ctx.course.exercise(step.id)
     con = ctx.console()
-    con.print(say("watching", ctx.lang, path=path))
     sandbox = _sandbox(ctx, keep_spare=True)
     sandbox.warm_up()
-    last = None
     try:
-        while True:
-            try:
-                st = path.stat()
-                stamp = (st.st_mtime_ns, st.st_size)
-            except OSError:
-                stamp = None
-            if stamp != last and stamp is not None:
-                last = stamp
-                con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
-                try:
-                    _run_check(ctx, sandbox, exercise, path, False, ctx.args.timeout)
-                except UsageError as exc:
-                    con.print(str(exc))
-            time.sleep(ctx.args.interval)
+        while True:  # one exercise per round; Enter after a pass moves to the next one
+            path = Workspace(ctx.home).ensure(exercise)
+            con.print(say("watching", ctx.lang, path=path))
+            last, offered = None, None
+            while True:
+                stamp = _stamp(path)
+                if stamp != last and stamp is not None:
+                    last = stamp
+                    con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
+                    try:
+                        passed = _run_check(ctx, sandbox, exercise, path, False, ctx.args.timeout) == 0
+                    except UsageError as exc:
+                        con.print(str(exc))
+                        passed = False
+                    offered = None
+                    if passed:
+                        here = Step("exercise", exercise.id)
+                        nxt = next_step(ctx.course, ctx.store.load(), here, kinds=("exercise",))
+                        offered = ctx.course.exercise(nxt.id) if nxt is not None else None
+                        con.print(say("watch_next", ctx.lang, id=offered.id, title=offered.title.get(ctx.lang))
+                                  if offered else say("watch_last", ctx.lang))
+                if _enter_pressed(ctx.args.interval) and offered is not None:
+                    exercise = offered
+                    break
     except KeyboardInterrupt:
         return 0
     finally:

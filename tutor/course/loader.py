@@ -285,7 +285,8 @@ def _quiz(r: _Reader, value, line: int) -> list[Question]:
     for i, q in enumerate(raw):
         qline = raw.item_lines[i]
         what = f"question {i + 1}"
-        qd = r.mapping(q, qline, what, {"id", "prompt", "options", "answer", "explain"}, {"evidence"})
+        qd = r.mapping(q, qline, what, {"id", "prompt", "options", "answer", "explain"},
+                       {"evidence", "lesson"})
         if qd is None:
             continue
         qid = r.string(qd.get("id"), qd.line_of("id"), f"{what} id", ID_PATTERN)
@@ -298,8 +299,9 @@ def _quiz(r: _Reader, value, line: int) -> list[Question]:
         if "evidence" in qd:
             evidence = _cell(r, qd["evidence"], qd.line_of("evidence"), f"{what} evidence")
         prompt = r.text(qd.get("prompt"), qd.line_of("prompt"), f"{what} prompt")
+        lesson = r.string(qd["lesson"], qd.line_of("lesson"), f"{what} lesson", ID_PATTERN) if "lesson" in qd else None
         if qid and prompt and options and explain and answer in OPTION_LETTERS:
-            questions.append(Question(qid, prompt, options, answer, explain, evidence, Source(r.file, qline)))
+            questions.append(Question(qid, prompt, options, answer, explain, evidence, Source(r.file, qline), lesson))
     _unique(r, [(q.id, q.source.line) for q in questions], "question id")
     return questions
 
@@ -387,6 +389,10 @@ def _cross_check(root, lessons, exercises, quiz, problems) -> None:
             problems.append(Problem(e.source.file, e.source.line, f"exercise '{e.id}' names lesson '{e.lesson}', which does not exist"))
         if not (root / "solutions" / f"{e.id}.py").is_file():
             problems.append(Problem(e.source.file, e.source.line, f"solution file missing: solutions/{e.id}.py"))
+    for q in quiz:
+        if lessons and q.lesson is not None and q.lesson not in lesson_ids:
+            problems.append(Problem(q.source.file, q.source.line,
+                                    f"question '{q.id}' names lesson '{q.lesson}', which does not exist"))
 
 
 def load_course(root: Path | None = None) -> Course:

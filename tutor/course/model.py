@@ -123,6 +123,7 @@ class Question:
     explanations: dict[str, Text]
     evidence: Cell | None = None
     source: Source | None = None
+    lesson: str | None = None  # the lesson whose checkpoint also asks it
 
 
 @dataclass(frozen=True)

@@ -202,6 +202,10 @@ class ProgressStore:
                 entry["status"] = status
         return self.update(fn)
 
+    def set_position(self, step_key: str) -> dict:
+        """Remember the step the learner opened last ("exercise:counter-jit"), where `continue` resumes."""
+        return self.update(lambda data: data.__setitem__("position", step_key))
+
     def record_quiz_answer(self, question_id: str, answer: str) -> dict:
         """Remember the latest answer given to a quiz question."""
         return self.update(lambda data: data["quiz"]["answers"].__setitem__(str(question_id), answer))

@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.i18n import LANGS
-from tutor.ui.journey import Step, next_step
+from tutor.path import Step, checkpoint_questions, next_step
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
 from tutor.ui.session import Session
@@ -123,7 +123,7 @@ class TutorApp(App):
             self.push_screen(HelpScreen())
 
     def open_step(self, step: Step) -> None:
-        """Open a lesson, exercise, the quiz or the progress screen on top of the outline."""
+        """Open a lesson, checkpoint, exercise, the quiz or the progress screen on top of the outline."""
         screen = self.screen_for(step)
         if screen is None:
             if step.kind == "quiz":
@@ -132,6 +132,10 @@ class TutorApp(App):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(screen)
+        if step.kind != "progress":
+            # Where `continue` resumes; written off the UI thread (an fsync on a slow home must not stall it).
+            self.run_worker(lambda: self.session.record(self.session.store.set_position, step.key),
+                            thread=True, group="position", exit_on_error=False)
 
     def screen_for(self, step: Step) -> Screen | None:
         course = self.session.course
@@ -149,6 +153,10 @@ class TutorApp(App):
             from tutor.ui.screens.exercise import ExerciseScreen
 
             return ExerciseScreen(course.exercise(step.id))
+        if step.kind == "checkpoint" and checkpoint_questions(course, step.id):
+            from tutor.ui.screens.quiz import QuizScreen
+
+            return QuizScreen(checkpoint_questions(course, step.id), checkpoint=step.id)
         if step.kind == "quiz" and course.quiz:
             from tutor.ui.screens.quiz import QuizScreen
 
@@ -156,10 +164,35 @@ class TutorApp(App):
         return None
 
     def continue_step(self) -> Step:
+        """Where `c` on the outline goes: the step last opened if unfinished, else the next one."""
         course = self.session.course
         if course is None:
             return Step("progress")
         return next_step(course, self.session.progress()) or Step("progress")
+
+    def step_after(self, here: Step) -> Step:
+        """The step after `here` on the path (the progress screen once everything is done)."""
+        course = self.session.course
+        if course is None:
+            return Step("progress")
+        return next_step(course, self.session.progress(), here) or Step("progress")
+
+    def go_on_from(self, here: Step) -> None:
+        """`c` / Ctrl+N inside a lesson, checkpoint, exercise or the quiz: open the next step."""
+        self.open_step(self.step_after(here))
+
+    def step_title(self, step: Step) -> str:
+        """How a step is named in prompts: "6.2 Why mutable state…", "Exercise: …", "Checkpoint 6.2"."""
+        course, lang = self.session.course, self.lang
+        if step.kind == "lesson" and course and course.lesson(step.id):
+            return f"{step.id} {course.lesson(step.id).title.get(lang)}"
+        if step.kind == "exercise" and course and course.exercise(step.id):
+            return say("step_exercise", lang, title=course.exercise(step.id).title.get(lang))
+        if step.kind == "checkpoint":
+            return say("step_checkpoint", lang, id=step.id)
+        if step.kind == "quiz":
+            return say("quiz", lang)
+        return say("progress_title", lang)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: every place in the course, plus the app's own actions."""
@@ -176,6 +209,10 @@ class TutorApp(App):
             for ex in course.exercises:
                 yield SystemCommand(f"{ex.id}: {ex.title.get(lang)}", say("exercises", lang),
                                     lambda s=Step("exercise", ex.id): self.open_step(s))
+            for lesson in course.lessons:
+                if checkpoint_questions(course, lesson.id):
+                    yield SystemCommand(say("step_checkpoint", lang, id=lesson.id), say("quiz", lang),
+                                        lambda s=Step("checkpoint", lesson.id): self.open_step(s))
             if course.quiz:
                 yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step("quiz")))
         yield from super().get_system_commands(screen)

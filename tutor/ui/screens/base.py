@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from textual import events
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer
 
@@ -12,6 +14,30 @@ from tutor.ui.texts import say
 def footer(palette: bool = False) -> Footer:
     """The key bar: compact, so that a screen's keys fit in 80 columns."""
     return Footer(compact=True, show_command_palette=palette)
+
+
+HEADER_SIDES = 18  # columns the Header keeps for its icon (8) and the clock space (10)
+
+
+def fit_title(title: str, sub: str, width: int) -> tuple[str, str]:
+    """Title and subtitle that fit `width` cells: the subtitle goes first, then the title is
+    cut at a word boundary with an ellipsis (never mid-word unless one word is wider)."""
+    if cell_len(title) + (cell_len(sub) + 3 if sub else 0) <= width:
+        return title, sub
+    if cell_len(title) <= width:
+        return title, ""
+    words, kept = title.split(" "), ""
+    for word in words:
+        candidate = f"{kept} {word}" if kept else word
+        if cell_len(candidate) + 1 > width:
+            break
+        kept = candidate
+    if not kept:  # one long word, or CJK text without spaces: cut by cells
+        for ch in title:
+            if cell_len(kept + ch) + 1 > width:
+                break
+            kept += ch
+    return kept.rstrip(" ,;:—-") + "…", ""
 
 
 class LangMixin:
@@ -43,6 +69,17 @@ class LangMixin:
 
     def render_texts(self) -> None:
         """Fill every text of the screen in the current language."""
+
+    _full_title = ("", "")
+
+    def set_title(self, title: str, sub: str = "") -> None:
+        """Set the header's title and subtitle, shortened to fit the terminal (and on resize)."""
+        self._full_title = (title, sub)
+        self.title, self.sub_title = fit_title(title, sub, max(10, self.app.size.width - HEADER_SIDES))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._full_title != ("", ""):
+            self.set_title(*self._full_title)
 
     def on_mount(self) -> None:
         # Runs after a subclass's own on_mount: Textual calls handlers along the MRO.

@@ -17,12 +17,12 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
 from tutor.i18n import pick
+from tutor.path import Step
 from tutor.progress import exercise_status
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunEvent, RunHandle, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
-from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.run_results import RunResults
@@ -35,6 +35,7 @@ VIEWS = ("task", "code", "results")
 class ExerciseScreen(TutorScreen):
     BINDINGS = [
         Binding("f5,ctrl+r", "check", "Check"),
+        Binding("f7", "cancel_check", "Cancel"),  # shown only while a check runs
         Binding("f2,ctrl+t", "view", "View"),
         Binding("f6", "other_view", "Task/Results", show=False),
         Binding("f3,ctrl+g", "hint", "Hint"),
@@ -42,6 +43,7 @@ class ExerciseScreen(TutorScreen):
         Binding("f8", "reset", "Reset"),
         Binding("f9,ctrl+o", "editor", "$EDITOR"),
         Binding("ctrl+n", "next_exercise", "Next"),
+        Binding("c", "next_exercise", show=False),  # outside the editor, like everywhere else on the path
         Binding("ctrl+s", "save", "Save", show=False),
         Binding("escape", "back", "Back"),
         # Still works here, but its footer room goes to the exercise's own keys (80 columns).
@@ -56,6 +58,7 @@ class ExerciseScreen(TutorScreen):
         self.stamp = None  # (mtime_ns, size) of the file as we last saw it
         self.handle: RunHandle | None = None
         self.load_problem: str | None = None  # why the file could not be read when opened
+        self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
 
     # ---- layout ----------------------------------------------------------------------------
 
@@ -75,11 +78,11 @@ class ExerciseScreen(TutorScreen):
         with TabbedContent(id="ex-tabs", initial=first):
             with TabPane("Task", id="task"):
                 with VerticalScroll(id="task-scroll"):
+                    yield Static(id="file-note")
                     yield Markdown(id="prompt")
                     yield Markdown(id="hints")
             with TabPane("Code", id="code"):
                 yield make_editor(self.saved_text, id="editor")
-                yield Static(id="editor-note")
             with TabPane("Results", id="results"):
                 yield RunResults(self.exercise, id="results-view")
         yield footer()
@@ -112,18 +115,20 @@ class ExerciseScreen(TutorScreen):
 
     # ---- texts -----------------------------------------------------------------------------
 
-    def key_labels(self) -> dict[str, str]:
-        return {"check": pick(KEY_LABELS["cancel"], self.lang)} if self.running else {}
+    @property
+    def here(self) -> Step:
+        return Step("exercise", self.exercise.id)
 
     def check_action(self, action: str, parameters) -> bool | None:
+        if action == "cancel_check":
+            return self.running
         if action == "next_exercise":
-            return self._status() == "passed" and self._next() is not None
+            return self._status() == "passed"
         return True
 
     def render_texts(self) -> None:
         ex, lang = self.exercise, self.lang
-        self.title = ex.title.get(lang)
-        self.sub_title = ex.id
+        self.set_title(ex.title.get(lang), ex.id)
         tabs = self.query_one("#ex-tabs", TabbedContent)
         for view in VIEWS:
             tabs.get_tab(view).label = self.say(view)
@@ -131,10 +136,15 @@ class ExerciseScreen(TutorScreen):
         note = Text(self.say("your_file", path=str(self.path)), style="dim")
         if not highlighting_available():
             note = Text(self.say("no_highlight") + "  ", style="italic") + note
-        self.query_one("#editor-note", Static).update(note)
+        self.query_one("#file-note", Static).update(note)
         self.render_status()
-        self.results.after_pass = self.say("check_passed" if self._next() else "check_passed_last")
+        self.results.after_pass = self._passed_prompt()
         self.results.render_all()
+
+    def _passed_prompt(self) -> str:
+        nxt = self.app.step_after(self.here)
+        return (self.say("check_passed", what=self.app.step_title(nxt)) if nxt.kind != "progress"
+                else self.say("check_passed_last"))
 
     def _status(self, data=None) -> str:
         return exercise_status(data if data is not None else self.session.progress(), self.exercise.id)
@@ -147,8 +157,17 @@ class ExerciseScreen(TutorScreen):
                              attempts=rec.get("attempts", 0), hints=rec.get("hints_shown", 0),
                              total=len(self.exercise.hints)),
                     style=self.marks.style(status, "bold") if status == "passed" else "bold")
+        if self.notice is not None:
+            line.append("  ")
+            line.append_text(self.notice)
+        line.no_wrap, line.overflow = True, "ellipsis"
         self.query_one("#ex-status", Static).update(line)
         self._render_hints(rec.get("hints_shown", 0))
+
+    def say_status(self, key: str, style: str = "", **fields) -> None:
+        """A short note on the status line (saved, reloaded, cancelled, passed): never over the work."""
+        self.notice = Text(self.say(key, **fields), style=style)
+        self.render_status()
 
     def _render_hints(self, shown: int) -> None:
         total = len(self.exercise.hints)
@@ -233,7 +252,7 @@ class ExerciseScreen(TutorScreen):
 
     def action_save(self) -> None:
         if self.save():
-            self.notify(self.say("saved", path=self.path.name), timeout=2)
+            self.say_status("saved", path=self.path.name)
 
     def _poll_file(self) -> None:
         """Outside edits: reload and re-check, unless the editor holds unsaved typing."""
@@ -248,19 +267,21 @@ class ExerciseScreen(TutorScreen):
         if text == self.saved_text:
             return
         if self.editor.text != self.saved_text:
-            self.notify(self.say("file_changed_kept"), severity="warning")
+            self.say_status("file_changed_kept", style=self.marks.style("problem", "bold"))
             return
         self.load_text(text)
-        self.notify(self.say("file_changed"), timeout=3)
+        self.say_status("file_changed")
         self.start_check()
 
     # ---- checking --------------------------------------------------------------------------
 
     def action_check(self) -> None:
-        if self.running:
-            self.handle.cancel()
-            return
+        """F5: check the editor's text now; a check already running is replaced by this one."""
         self.start_check()
+
+    def action_cancel_check(self) -> None:
+        if self.running and self.handle is not None:
+            self.handle.cancel()
 
     def start_check(self) -> None:
         """Save, then run the checks in the sandbox; events stream in as RunEvent messages."""
@@ -284,7 +305,8 @@ class ExerciseScreen(TutorScreen):
 
         self.handle = start_run(self, session, lambda: session.sandbox.run_exercise(ex, source, filename),
                                 before_verdict=record_attempt)
-        self.apply_lang()  # Check becomes Cancel in the footer
+        self.notice = None
+        self.apply_lang()  # Cancel appears in the footer
 
     def on_run_event(self, message: RunEvent) -> None:
         if message.handle is not self.handle:
@@ -292,11 +314,12 @@ class ExerciseScreen(TutorScreen):
         event = message.event
         self.results.take(event)
         if isinstance(event, Verdict):
+            self.notice = None
             if event.kind == "cancelled":
-                self.notify(self.say("cancelled"), timeout=2)
+                self.say_status("cancelled")
             elif event.passed:
-                self.notify(self.say("check_passed" if self._next() else "check_passed_last"), timeout=4)
-            self.apply_lang()  # status line, footer (Cancel -> Check, Next appears)
+                self.notice = Text(self._passed_prompt(), style=self.marks.style("pass", "bold"))
+            self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
 
@@ -304,12 +327,14 @@ class ExerciseScreen(TutorScreen):
         rec = self.session.progress()["exercises"].get(self.exercise.id, {})
         shown, total = rec.get("hints_shown", 0), len(self.exercise.hints)
         if shown >= total:
-            self.notify(self.say("no_more_hints"), timeout=6)
+            self.show_view("task")
+            self.say_status("no_more_hints")
             return
         self.record(self.session.store.record_hint, self.exercise.id, shown + 1)
-        self.render_status()
-        self.notify(self.exercise.hints[shown].get(self.lang), title=self.say("hint_n", n=shown + 1, total=total),
-                    timeout=12, markup=False)
+        # The hint goes into the task view, under the prompt, and the view scrolls to it.
+        self.show_view("task")
+        self.say_status("hint_shown", n=shown + 1, total=total)
+        self.call_after_refresh(self.query_one("#hints", Markdown).scroll_visible, top=False, animate=False)
 
     def action_solution(self) -> None:
         if self._status() == "passed":
@@ -341,7 +366,7 @@ class ExerciseScreen(TutorScreen):
             self.load_text(self._read_file() or "")
             self.results.clear(running=False)  # they judged the old file
             self.show_view("code")
-            self.notify(self.say("reset_done", path=str(backup)), timeout=6)
+            self.say_status("reset_done", path=str(backup))
 
         self.app.push_screen(ConfirmScreen("reset_confirm"), reset)
 
@@ -362,19 +387,17 @@ class ExerciseScreen(TutorScreen):
         self.stamp = self._stat()
         self.start_check()
 
-    def _next(self):
-        exercises = self.session.course.exercises
-        index = next((i for i, e in enumerate(exercises) if e.id == self.exercise.id), None)
-        if index is None or index + 1 >= len(exercises):
-            return None
-        return exercises[index + 1]
-
     def action_next_exercise(self) -> None:
-        nxt = self._next()
-        if self._status() != "passed" or nxt is None:
-            self.notify(self.say("no_next"))
+        """c / Ctrl+N once passed: the next step of the path (a lesson, a checkpoint or an exercise)."""
+        if self._status() != "passed":
+            self.say_status("not_passed_yet")
             return
-        self.app.switch_screen(ExerciseScreen(nxt))
+        self.app.go_on_from(self.here)
+
+    def on_code_editor_leave(self, message) -> None:
+        """Esc in the editor: back to what the learner was reading (Esc again leaves the screen)."""
+        message.stop()
+        self.show_view(self._reading)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
 from tutor.progress import exercise_status
-from tutor.ui.journey import Step
+from tutor.path import Step, exercises_of
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
@@ -20,9 +20,14 @@ class LessonScreen(TutorScreen):
     BINDINGS = [
         Binding("tab", "next_cell", "Cell"),
         Binding("shift+tab", "prev_cell", "Cell", show=False),
-        Binding("n,right", "next_lesson", "Next"),
-        Binding("b,left", "prev_lesson", "Prev"),
+        # A focused cell handles Enter / r itself; this one runs the first cell on screen.
+        Binding("enter,r", "run_cell", "Run"),
+        Binding("c", "go_on", "Continue"),
+        Binding("n,right", "next_lesson", "Next", show=False),
+        Binding("b,left", "prev_lesson", "Prev", show=False),
         Binding("x", "exercises", "Exercises"),
+        Binding("home", "top", show=False),
+        Binding("end", "bottom", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -52,21 +57,27 @@ class LessonScreen(TutorScreen):
         lang = self.lang
         lessons = self.session.course.lessons
         index = next((i for i, l in enumerate(lessons) if l.id == self.lesson.id), 0)
-        self.title = f"{self.lesson.id} {self.lesson.title.get(lang)}"
-        self.sub_title = self.say("lesson_of", i=index + 1, n=len(lessons))
+        self.set_title(f"{self.lesson.id} {self.lesson.title.get(lang)}", self.say("lesson_of", i=index + 1, n=len(lessons)))
         for i, block in enumerate(self.lesson.blocks):
             if block.text is not None:
                 set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
         for cell in self.query(CellView):
             cell.render_texts()
         end = Text(self.say("lesson_end", id=self.lesson.id) + "\n", style="bold")
+        data = self.session.progress()
         exercises = self._exercises()
         if exercises:
             end.append(self.say("lesson_exercises") + "\n")
-            data = self.session.progress()
             for ex in exercises:
                 end.append(f"  {self.marks[exercise_status(data, ex.id)]} {ex.title.get(lang)} ({ex.id})\n")
+        nxt = self.app.step_after(self.here)
+        end.append(self.say("next_is", what=self.app.step_title(nxt)) if nxt.kind != "progress"
+                   else self.say("path_done"), style="bold")
         self.query_one("#lesson-end", Static).update(end)
+
+    @property
+    def here(self) -> Step:
+        return Step("lesson", self.lesson.id)
 
     def action_next_cell(self) -> None:
         self._move_cell(+1)
@@ -85,7 +96,36 @@ class LessonScreen(TutorScreen):
         target.scroll_visible(top=True, animate=False)
 
     def _exercises(self):
-        return [e for e in self.session.course.exercises if e.lesson == self.lesson.id]
+        return exercises_of(self.session.course, self.lesson.id)
+
+    def action_run_cell(self) -> None:
+        """Run the focused cell, or else the first cell whose top is on screen."""
+        cells = list(self.query(CellView))
+        if not cells:
+            return
+        if self.focused in cells:
+            target = self.focused
+        else:
+            body = self.query_one("#lesson-body", VerticalScroll)
+            top, bottom = body.scroll_y, body.scroll_y + body.scrollable_content_region.height
+            visible = [c for c in cells if top <= c.virtual_region.y < bottom]
+            target = visible[0] if visible else None
+            if target is None:
+                self.notify(self.say("no_cell_on_screen"), timeout=3)
+                return
+            target.focus(scroll_visible=False)
+        target.action_run_cell()
+
+    def action_top(self) -> None:
+        self.query_one("#lesson-body", VerticalScroll).scroll_home(animate=False)
+
+    def action_bottom(self) -> None:
+        self.query_one("#lesson-body", VerticalScroll).scroll_end(animate=False)
+
+    def action_go_on(self) -> None:
+        """`c`: this section counts as read; open the next step of the path."""
+        self.mark_done()
+        self.app.go_on_from(self.here)
 
     def _check_end(self) -> None:
         body = self.query_one("#lesson-body", VerticalScroll)
@@ -110,14 +150,14 @@ class LessonScreen(TutorScreen):
             self.notify(self.say("last_lesson"))
             return
         self.mark_done()  # moving on from a section counts as having read it
-        self.app.switch_screen(LessonScreen(nxt))
+        self.app.open_step(Step("lesson", nxt.id))
 
     def action_prev_lesson(self) -> None:
         prev = self._neighbour(-1)
         if prev is None:
             self.notify(self.say("first_lesson"))
             return
-        self.app.switch_screen(LessonScreen(prev))
+        self.app.open_step(Step("lesson", prev.id))
 
     def action_exercises(self) -> None:
         exercises = self._exercises()

@@ -1,4 +1,5 @@
-"""The home screen: every section, exercise and the quiz with progress marks, and "continue"."""
+"""The home screen: the course as one path (each lesson with its checkpoint and exercises, then
+the quiz) with progress marks, and "continue"."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.progress import exercise_status, lesson_status
-from tutor.ui.journey import Step
+from tutor.path import Step, checkpoint_questions, course_path, is_done
 from tutor.ui.screens.base import TutorScreen, footer
 
 BAR_WIDTH = 20
@@ -35,8 +36,7 @@ class OutlineScreen(TutorScreen):
         self.render_texts()  # marks change while the learner is away in a lesson or exercise
 
     def render_texts(self) -> None:
-        self.title = self.say("app_title")
-        self.sub_title = self.say("outline")
+        self.set_title(self.say("app_title"), self.say("outline"))
         course = self.session.course
         options = self.query_one("#outline", OptionList)
         if course is None:
@@ -68,42 +68,45 @@ class OutlineScreen(TutorScreen):
         line.append(pct + summary)
         self.query_one("#summary", Static).update(line)
         step = self.app.continue_step()
-        what = self.step_title(step)
-        line = self.say("continue_to", what=what) + "  [c]" if step.kind != "progress" else self.say("all_done")
+        line = (self.say("continue_to", what=self.app.step_title(step)) + "  [c]" if step.kind != "progress"
+                else self.say("all_done"))
         self.query_one("#continue", Static).update(Text(line, style="bold"))
 
-    def step_title(self, step: Step) -> str:
-        course = self.session.course
+    def _status(self, course, step: Step, data) -> str:
+        """new / started / done for the mark in front of a row."""
         if step.kind == "lesson":
-            return f"{step.id} {course.lesson(step.id).title.get(self.lang)}"
+            return lesson_status(data, step.id)
         if step.kind == "exercise":
-            return course.exercise(step.id).title.get(self.lang)
-        if step.kind == "quiz":
-            return self.say("quiz")
-        return self.say("progress_title")
+            return exercise_status(data, step.id)
+        if is_done(course, step, data):
+            return "done"
+        answers = data["quiz"].get("answers", {})
+        asked = checkpoint_questions(course, step.id) if step.kind == "checkpoint" else course.quiz
+        return "started" if any(q.id in answers for q in asked) else "new"
 
-    def _render_options(self, course, data, options: OptionList) -> None:
-        m, lang = self.marks, self.lang
-        items: list = []
-        if course.lessons:
-            items.append(Option(Text(self.say("lessons"), style="bold underline"), disabled=True))
-        for lesson in course.lessons:
-            status = lesson_status(data, lesson.id)
-            items.append(Option(f"{m[status]} {lesson.id:<5} {lesson.title.get(lang)}", id=f"lesson:{lesson.id}"))
-        if course.exercises:
-            items.append(Option(Text(self.say("exercises"), style="bold underline"), disabled=True))
-        for ex in course.exercises:
-            status = exercise_status(data, ex.id)
-            items.append(Option(f"{m[status]} {ex.title.get(lang)}  ({ex.id})", id=f"exercise:{ex.id}"))
-        items.append(Option(Text(self.say("quiz"), style="bold underline"), disabled=True))
-        if course.quiz:
+    def _label(self, course, step: Step, data) -> Text:
+        """One row: lessons and the quiz at the margin, a lesson's checkpoint and exercises under it."""
+        lang, mark = self.lang, self.marks[self._status(course, step, data)]
+        if step.kind == "lesson":
+            row = Text(f"{mark} {step.id:<5} {course.lesson(step.id).title.get(lang)}")
+        elif step.kind == "exercise":
+            ex = course.exercise(step.id)
+            row = Text(f"    {mark} {ex.title.get(lang)}  ")
+            row.append(f"({ex.id})", style="dim")
+        elif step.kind == "checkpoint":
+            row = Text(f"    {mark} " + self.say("checkpoint_item", n=len(checkpoint_questions(course, step.id))))
+        else:
             quiz = data["quiz"]
             best = quiz.get("best_score")
             answered = sum(1 for q in course.quiz if q.id in quiz.get("answers", {}))
-            status = "done" if best is not None else ("started" if answered else "new")
-            items.append(Option(f"{m[status]} " + self.say("quiz_item", n=len(course.quiz), answered=answered,
-                                                            best="-" if best is None else best), id="quiz"))
-        else:
+            row = Text(f"{mark} " + self.say("quiz_item", n=len(course.quiz), answered=answered,
+                                             best="-" if best is None else best))
+        row.no_wrap, row.overflow = True, "ellipsis"
+        return row
+
+    def _render_options(self, course, data, options: OptionList) -> None:
+        items = [Option(self._label(course, step, data), id=step.key) for step in course_path(course)]
+        if not course.quiz:
             items.append(Option(Text(self.say("quiz_missing"), style="dim"), disabled=True))
         if not course.lessons and not course.exercises:
             items.insert(0, Option(self.say("empty_course"), disabled=True))
@@ -116,8 +119,9 @@ class OutlineScreen(TutorScreen):
             options.highlighted = next((i for i, o in enumerate(items) if not o.disabled), None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        kind, _, ident = (event.option.id or "").partition(":")
-        self.app.open_step(Step(kind, ident))
+        step = Step.parse(event.option.id)
+        if step is not None:
+            self.app.open_step(step)
 
     def action_continue(self) -> None:
         self.app.open_step(self.app.continue_step())

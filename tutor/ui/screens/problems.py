@@ -25,8 +25,7 @@ class ProblemsScreen(TutorScreen):
 
     def render_texts(self) -> None:
         problems = self.session.problems
-        self.title = self.say("app_title")
-        self.sub_title = self.say("problems_title")
+        self.set_title(self.say("app_title"), self.say("problems_title"))
         self.query_one("#problems-intro", Static).update(
             Text(self.say("problems_intro", n=len(problems)), style="bold"))
         body = Text()

@@ -32,8 +32,7 @@ class ProgressScreen(TutorScreen):
         self.query_one("#progress-body").focus()
 
     def render_texts(self) -> None:
-        self.title = self.say("progress_title")
-        self.sub_title = ""
+        self.set_title(self.say("progress_title"))
         course, data, m = self.session.course, self.session.progress(), self.marks
         if course is None:
             return

@@ -1,13 +1,21 @@
-"""The quiz: one question at a time, immediate feedback, a score, and a retry of the wrong ones."""
+"""The quiz, whole or as one lesson's checkpoint: one question at a time, immediate feedback, a
+score, and a retry of the wrong ones.
+
+A question the learner has answered before shows its options in a new random order, so that a
+retry tests the idea, not the memory of a letter. Progress always records the authored letter.
+"""
 
 from __future__ import annotations
 
+import random
+
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from rich.text import Text
 from textual.widgets import Header, Markdown, Static
 
 from tutor.i18n import pick
+from tutor.path import Step
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.cell_view import CellView
@@ -22,20 +30,35 @@ def latest_score(questions, answers: dict) -> int:
     return sum(1 for q in questions if answers.get(q.id) == q.answer)
 
 
+def option_order(question, answered_before: bool, rng: random.Random) -> tuple[str, ...]:
+    """The authored letters in the order they are shown: as written the first time, shuffled
+    (and never left as written) once the learner has seen the answer."""
+    if not answered_before:
+        return LETTERS
+    order = list(LETTERS)
+    while tuple(order) == LETTERS:
+        rng.shuffle(order)
+    return tuple(order)
+
+
 class QuizScreen(TutorScreen):
     BINDINGS = [
         *(Binding(k, f"choose('{LETTERS[i % 4]}')", show=False) for i, k in enumerate("1234abcd")),
         Binding("enter", "answer", "Answer"),
         Binding("e", "evidence", "Evidence"),
         Binding("r", "retry", "Retry"),
+        Binding("c", "go_on", "Continue"),  # only once finished: before that, c chooses option C
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, questions=None):
+    def __init__(self, questions=None, checkpoint: str | None = None, rng: random.Random | None = None):
         super().__init__()
         self.questions = list(questions) if questions is not None else None
+        self.checkpoint = checkpoint  # the lesson id when this is a lesson's checkpoint
+        self.rng = rng or random.Random()
+        self.orders: dict[str, tuple[str, ...]] = {}  # question id -> authored letters in shown order
         self.index = 0
-        self.chosen: str | None = None
+        self.chosen: str | None = None  # the authored letter of the chosen option
         self.answered = False
         self.finished = False
         self.score: int | None = None
@@ -44,9 +67,19 @@ class QuizScreen(TutorScreen):
     def question(self):
         return self.questions[self.index] if self.questions and self.index < len(self.questions) else None
 
+    @property
+    def here(self) -> Step:
+        return Step("checkpoint", self.checkpoint) if self.checkpoint else Step("quiz")
+
+    def shown(self, letter: str) -> str:
+        """The letter an authored option is shown under in this attempt."""
+        return LETTERS[self.orders[self.question.id].index(letter)]
+
     def compose(self):
         if self.questions is None:
             self.questions = list(self.session.course.quiz)
+        answers = self.session.progress()["quiz"].get("answers", {})
+        self.orders = {q.id: option_order(q, q.id in answers, self.rng) for q in self.questions}
         yield Header()
         with VerticalScroll(id="quiz-body"):
             yield Markdown(id="q-prompt")
@@ -67,21 +100,34 @@ class QuizScreen(TutorScreen):
         if action == "evidence":
             return self.answered and q is not None and q.evidence is not None
         if action == "retry":
-            return self.finished and self.score is not None and self.score < len(self.session.course.quiz)
-        if action == "answer":
+            return self.finished and bool(self._wrong())
+        if action == "go_on":
+            return self.finished
+        if action in ("answer", "choose"):
             return not self.finished
         return True
 
     # ---- rendering -------------------------------------------------------------------------
 
+    def _all(self):
+        """Every question this quiz is about: the lesson's for a checkpoint, else the whole quiz."""
+        course = self.session.course
+        return [q for q in course.quiz if q.lesson == self.checkpoint] if self.checkpoint else list(course.quiz)
+
+    def _wrong(self):
+        answers = self.session.progress()["quiz"].get("answers", {})
+        return [q for q in self._all() if answers.get(q.id) != q.answer]
+
     def render_texts(self) -> None:
-        self.title = self.say("quiz")
+        title = self.say("step_checkpoint", id=self.checkpoint) if self.checkpoint else self.say("quiz")
         if self.finished or not self.questions:
+            self.set_title(title)
             self._render_end()
             return
         q = self.question
-        self.sub_title = self.say("question_of", i=self.index + 1, n=len(self.questions))
-        set_markdown(self.query_one("#q-prompt", Markdown), f"**{self.sub_title}**\n\n" + q.prompt.get(self.lang))
+        counter = self.say("question_of", i=self.index + 1, n=len(self.questions))
+        self.set_title(title, counter)
+        set_markdown(self.query_one("#q-prompt", Markdown), f"**{counter}**\n\n" + q.prompt.get(self.lang))
         self._render_options()
         help_key = "quiz_choose" if not self.answered else ("quiz_next" if q.evidence else "quiz_next_plain")
         self.query_one("#q-help", Static).update(self.say(help_key))
@@ -93,7 +139,7 @@ class QuizScreen(TutorScreen):
         """One line per option; the choice and, once answered, right and wrong are marked by glyph."""
         q, m = self.question, self.marks
         lines = Text()
-        for letter in LETTERS:
+        for shown, letter in zip(LETTERS, self.orders[q.id]):
             if self.answered and letter == q.answer:
                 mark, style = m["right"], m.style("right")
             elif self.answered and letter == self.chosen:
@@ -103,7 +149,7 @@ class QuizScreen(TutorScreen):
             else:
                 mark, style = " ", ""
             lines.append(f"{mark} ", style=style)
-            lines.append(f"{letter}. ", style="bold")
+            lines.append(f"{shown}. ", style="bold")
             lines.append(inline(q.options[letter].get(self.lang).strip(), style="bold" if letter == self.chosen else ""))
             lines.append("\n")
         self.query_one("#q-options", Static).update(lines)
@@ -112,41 +158,48 @@ class QuizScreen(TutorScreen):
         q, lang, m = self.question, self.lang, self.marks
         right = self.chosen == q.answer
         parts = [f"**{m['right']} {self.say('quiz_right')}**" if right
-                 else f"**{m['wrong']} {self.say('quiz_wrong', answer=q.answer)}**"]
-        parts.append(f"**{self.say('quiz_your', letter=self.chosen)}** {q.explanations[self.chosen].get(lang)}")
+                 else f"**{m['wrong']} {self.say('quiz_wrong', answer=self.shown(q.answer))}**"]
+        parts.append(f"**{self.say('quiz_your', letter=self.shown(self.chosen))}** {q.explanations[self.chosen].get(lang)}")
         if not right:
-            parts.append(f"**{self.say('quiz_answer', letter=q.answer)}** {q.explanations[q.answer].get(lang)}")
+            parts.append(f"**{self.say('quiz_answer', letter=self.shown(q.answer))}** {q.explanations[q.answer].get(lang)}")
         return "\n\n".join(parts)
 
     def _render_end(self) -> None:
-        quiz = self.session.course.quiz
-        self.sub_title = ""
-        if not quiz:
+        everything = self._all()
+        if not everything:
             set_markdown(self.query_one("#q-prompt", Markdown), self.say("quiz_empty"))
             return
-        answers = self.session.progress()["quiz"].get("answers", {})
-        wrong = [q for q in quiz if answers.get(q.id) != q.answer]
-        lines = [f"## {self.say('quiz_done', score=self.score, n=len(quiz))}", ""]
+        wrong = self._wrong()
+        score = len(everything) - len(wrong) if self.score is None else self.score
+        head = (self.say("checkpoint_done", id=self.checkpoint, score=score, n=len(everything)) if self.checkpoint
+                else self.say("quiz_done", score=score, n=len(everything)))
+        lines = [f"## {head}", ""]
         if wrong:
+            # Which questions to look at again, but not their letters: a retry reshuffles them.
             lines.append(f"**{self.say('quiz_review')}**")
             lines.append("")
             for q in wrong:
                 first = " ".join(q.prompt.get(self.lang).strip().split("\n\n")[0].split())
                 first = first if len(first) <= SUMMARY_CHARS else first[:SUMMARY_CHARS - 1] + "…"
-                lines.append(f"- {self.marks['wrong']} **{q.id}** ({q.answer}) {first}")
+                lines.append(f"- {self.marks['wrong']} **{q.id}** {first}")
         else:
             lines.append(self.say("quiz_all_right"))
+        if self.checkpoint:
+            lines += ["", self.say("checkpoint_note")]
+        nxt = self.app.step_after(self.here)
+        lines += ["", f"**{self.say('next_is', what=self.app.step_title(nxt))}**" if nxt.kind != "progress"
+                  else f"**{self.say('path_done')}**"]
         set_markdown(self.query_one("#q-prompt", Markdown), "\n".join(lines))
         self.query_one("#q-options", Static).update("")
-        self.query_one("#q-help", Static).update(self.say("quiz_retry_hint") if wrong else "")
+        self.query_one("#q-help", Static).update(self.say("quiz_retry_hint" if wrong else "quiz_end_next"))
         set_markdown(self.query_one("#q-feedback", Markdown), "")
 
     # ---- actions ---------------------------------------------------------------------------
 
-    def action_choose(self, letter: str) -> None:
+    def action_choose(self, shown: str) -> None:
         if self.answered or self.finished or self.question is None:
             return
-        self.chosen = letter
+        self.chosen = self.orders[self.question.id][LETTERS.index(shown)]
         self._render_options()
 
     def action_answer(self) -> None:
@@ -155,7 +208,7 @@ class QuizScreen(TutorScreen):
             return
         if not self.answered:
             if self.chosen is None:
-                self.notify(self.say("quiz_choose"))
+                self.query_one("#q-help", Static).update(Text(self.say("quiz_choose"), style="bold"))
                 return
             self.answered = True
             self.record(self.session.store.record_quiz_answer, q.id, self.chosen)
@@ -173,10 +226,12 @@ class QuizScreen(TutorScreen):
         self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
 
     def _finish(self) -> None:
+        self.finished = True
+        if self.checkpoint:
+            return  # answers are recorded one by one; only the full quiz has a score
         quiz = self.session.course.quiz
         answers = self.session.progress()["quiz"].get("answers", {})
         self.score = latest_score(quiz, answers)
-        self.finished = True
         self.record(self.session.store.record_quiz_result, self.score)
 
     def action_evidence(self) -> None:
@@ -193,12 +248,14 @@ class QuizScreen(TutorScreen):
         self.call_after_refresh(cell.action_run_cell)
 
     def action_retry(self) -> None:
-        quiz = self.session.course.quiz
-        answers = self.session.progress()["quiz"].get("answers", {})
-        wrong = [q for q in quiz if answers.get(q.id) != q.answer]
+        wrong = self._wrong()
         if not self.finished or not wrong:
             return
-        self.app.switch_screen(QuizScreen(wrong))
+        self.app.switch_screen(QuizScreen(wrong, checkpoint=self.checkpoint, rng=self.rng))
+
+    def action_go_on(self) -> None:
+        if self.finished:
+            self.app.go_on_from(self.here)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,0 +1,101 @@
+"""The learner's path through the course, and the one rule for "what comes next".
+
+The path is: each lesson in order, then that lesson's checkpoint questions (the quiz
+questions tagged with it), then its exercises; after the last lesson, the full quiz.
+Every "next" in the product (the outline's `c`, the lesson's and exercise's `c` / Ctrl+N,
+the passed prompt, `list` order, `watch`) asks `next_step`. No Textual, no JAX here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutor.progress import exercise_status, lesson_status
+
+KINDS = ("lesson", "checkpoint", "exercise", "quiz")
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # lesson | checkpoint | exercise | quiz (and, for the UI only, progress)
+    id: str = ""  # lesson id for lesson and checkpoint, exercise id, "" for the quiz
+
+    @property
+    def key(self) -> str:
+        """How the step is written in progress.json ("exercise:counter-jit")."""
+        return f"{self.kind}:{self.id}"
+
+    @classmethod
+    def parse(cls, key) -> Step | None:
+        if not isinstance(key, str) or ":" not in key:
+            return None
+        kind, _, ident = key.partition(":")
+        return cls(kind, ident) if kind in KINDS else None
+
+
+def checkpoint_questions(course, lesson_id: str) -> list:
+    """The quiz questions a lesson's checkpoint asks, in quiz order."""
+    return [q for q in course.quiz if q.lesson == lesson_id]
+
+
+def exercises_of(course, lesson_id: str) -> list:
+    return [e for e in course.exercises if e.lesson == lesson_id]
+
+
+def course_path(course) -> list[Step]:
+    """Every step in the order a learner takes them."""
+    steps: list[Step] = []
+    placed: set[str] = set()
+    for lesson in course.lessons:
+        steps.append(Step("lesson", lesson.id))
+        if checkpoint_questions(course, lesson.id):
+            steps.append(Step("checkpoint", lesson.id))
+        for ex in exercises_of(course, lesson.id):
+            steps.append(Step("exercise", ex.id))
+            placed.add(ex.id)
+    steps += [Step("exercise", ex.id) for ex in course.exercises if ex.id not in placed]
+    if course.quiz:
+        steps.append(Step("quiz"))
+    return steps
+
+
+def is_done(course, step: Step, data: dict) -> bool:
+    if step.kind == "lesson":
+        return lesson_status(data, step.id) == "done"
+    if step.kind == "exercise":
+        return exercise_status(data, step.id) == "passed"
+    if step.kind == "checkpoint":
+        answers = data["quiz"].get("answers", {})
+        return all(q.id in answers for q in checkpoint_questions(course, step.id))
+    if step.kind == "quiz":
+        return data["quiz"].get("best_score") is not None
+    return False
+
+
+def next_step(course, data: dict, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
+    """Where the learner goes next.
+
+    From `here` (the step they are on): the first unfinished step after it in path order,
+    wrapping around to the start. With no `here` ("continue"): the step last opened
+    (progress' `position`) if it is still unfinished, else the first unfinished step after
+    it. Only steps of `kinds` are candidates (watch asks for exercises). None when every
+    candidate is done.
+    """
+    steps = course_path(course)
+    resume = here is None
+    if resume:
+        here = Step.parse(data.get("position"))
+    start = 0
+    if here in steps:
+        at = steps.index(here)
+        start = at if resume else at + 1
+    for step in steps[start:] + steps[:start]:
+        if step.kind in kinds and step != (None if resume else here) and not is_done(course, step, data):
+            return step
+    return None
+
+
+def position_of(course, step: Step) -> tuple[int, int]:
+    """(1-based index of the step on the path, path length), for "step 4 of 27"."""
+    steps = course_path(course)
+    return (steps.index(step) + 1 if step in steps else 0), len(steps)
