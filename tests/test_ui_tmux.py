@@ -12,11 +12,10 @@ import shutil
 import subprocess
 import sys
 import time
-import uuid
 
 import pytest
 
-from conftest import ROOT, cli_env
+from conftest import ROOT
 from tutor.course import read_course
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -24,61 +23,6 @@ pytest.importorskip("textual")
 
 COURSE, _ = read_course(ROOT)
 DEADLINE_S = 180  # the first check may wait for a worker's JAX import on a busy machine
-
-
-class Tmux:
-    """One tmux server of our own (-L), so the test never touches the user's sessions."""
-
-    def __init__(self, env: dict):
-        self.socket = f"jaxstate-test-{uuid.uuid4().hex[:8]}"
-        self.env = env
-
-    def run(self, *args: str) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                             env=self.env, timeout=30)
-        return out.stdout
-
-    def start(self, command: list[str]) -> None:
-        self.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "tutor",
-                 *[a for k in ("JAXSTATE_TUTOR_HOME", "PYTHONPATH", "LANG") if k in self.env
-                   for a in ("-e", f"{k}={self.env[k]}")],
-                 " ".join(command) + "; sleep 60")  # keep the pane after exit: its last words matter
-        self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip()
-
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", "tutor")
-
-    def keys(self, *keys: str) -> None:
-        self.run("send-keys", "-t", "tutor", *keys)
-
-    def wait_for(self, *texts: str, timeout: float = 20) -> str:
-        """The screen, once it shows any of `texts`."""
-        deadline = time.monotonic() + timeout
-        while True:
-            shown = self.screen()
-            if any(t in shown for t in texts):
-                return shown
-            if time.monotonic() > deadline:
-                raise AssertionError(f"none of {texts!r} appeared; the screen shows:\n{shown}")
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        self.run("kill-server")
-        if getattr(self, "socket_path", ""):
-            try:
-                os.unlink(self.socket_path)  # tmux leaves its socket file behind
-            except OSError:
-                pass
-
-
-@pytest.fixture
-def tmux(home):
-    env = cli_env(home)
-    env["LANG"] = "C.UTF-8"
-    env.pop("NO_COLOR", None)
-    t = Tmux(env)
-    yield t
-    t.kill()
 
 
 def test_a_learner_session_in_tmux(tmux, home):

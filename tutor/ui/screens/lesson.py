@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
 from tutor.progress import exercise_status
-from tutor.path import Step, exercises_of
+from tutor.path import Step, checkpoint_questions, exercises_of, is_done
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
@@ -49,7 +49,10 @@ class LessonScreen(TutorScreen):
 
     def on_mount(self) -> None:
         self.record(self.session.store.mark_lesson, self.lesson.id, "started")
-        self.query_one("#lesson-body").focus()
+        body = self.query_one("#lesson-body", VerticalScroll)
+        body.focus()
+        # A lesson opens at its top, whatever focus or Markdown layout did meanwhile.
+        self.call_after_refresh(body.scroll_home, animate=False)
         # Markdown lays itself out after mounting, so "at the end" is only asked from then on.
         self.set_timer(0.5, lambda: self.set_interval(END_POLL_S, self._check_end))
 
@@ -160,13 +163,15 @@ class LessonScreen(TutorScreen):
         self.app.open_step(Step("lesson", prev.id))
 
     def action_exercises(self) -> None:
-        exercises = self._exercises()
-        if not exercises:
+        """x: this section's practice: its checkpoint or first unpassed exercise."""
+        course = self.session.course
+        practice = [Step("checkpoint", self.lesson.id)] if checkpoint_questions(course, self.lesson.id) else []
+        practice += [Step("exercise", e.id) for e in self._exercises()]
+        if not practice:
             self.notify(self.say("no_exercises_here"))
             return
         data = self.session.progress()
-        target = next((e for e in exercises if exercise_status(data, e.id) != "passed"), exercises[0])
-        self.app.open_step(Step("exercise", target.id))
+        self.app.open_step(next((s for s in practice if not is_done(course, s, data)), practice[0]))
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,0 +1,100 @@
+"""A learner walks the whole chapter with the `c` key only: every lesson, its checkpoint and its
+exercises in order, then the quiz. Exercises are solved the way a learner with their own editor
+does it: the solution is saved into the workspace file, the tutor re-checks it, then `c`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+pytest.importorskip("textual")
+
+from conftest import ROOT  # noqa: E402
+from tutor.course import read_course  # noqa: E402
+from tutor.path import Step, course_path  # noqa: E402
+from tutor.ui.app import make_app  # noqa: E402
+from tutor.ui.marks import Marks  # noqa: E402
+
+COURSE, _ = read_course(ROOT)
+DEADLINE_S = 180
+
+
+async def until(pilot, condition, what: str, timeout: float = DEADLINE_S):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+
+
+def test_the_c_key_walks_the_whole_path(home, sandbox):
+    from tutor.ui.screens.exercise import ExerciseScreen
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.screens.progress import ProgressScreen
+    from tutor.ui.screens.quiz import QuizScreen
+
+    path = course_path(COURSE)
+
+    def where(screen) -> Step | None:
+        return getattr(screen, "here", None) if not isinstance(screen, ProgressScreen) else Step("progress")
+
+    async def body():
+        app = make_app(home, "en", course=(COURSE, []), sandbox=sandbox)
+        app.marks = Marks(ascii_only=False)
+        visited = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("c")
+            for expected in path:
+                await until(pilot, lambda: where(app.screen) == expected, f"{expected.key} to open")
+                visited.append(expected)
+                screen = app.screen
+                if isinstance(screen, LessonScreen):
+                    # the lesson's end names the next step, so the learner knows what `c` does
+                    await until(pilot, lambda: "Press c to go on" in str(screen.query_one("#lesson-end").content)
+                                or "last step" in str(screen.query_one("#lesson-end").content), "the lesson end")
+                elif isinstance(screen, ExerciseScreen):
+                    solution = COURSE.solution_path(expected.id).read_text(encoding="utf-8")
+                    (home / "workspace" / f"{expected.id}.py").write_text(solution, encoding="utf-8")
+                    await until(pilot, lambda: screen.verdict is not None and screen.verdict.passed,
+                                f"{expected.id} to pass after the file was saved")
+                elif isinstance(screen, QuizScreen):
+                    while not screen.finished:
+                        await pilot.press("1", "enter", "enter")
+                        await pilot.pause()
+                await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ProgressScreen), "the progress screen at the end")
+        assert visited == path
+        data = app.session.progress()
+        assert all(data["exercises"][e.id]["status"] == "passed" for e in COURSE.exercises)
+        assert all(data["lessons"][lesson.id]["status"] == "done" for lesson in COURSE.lessons)
+        assert data["quiz"]["best_score"] is not None and len(data["quiz"]["answers"]) == len(COURSE.quiz)
+
+    asyncio.run(body())
+
+
+def test_continue_resumes_where_the_learner_left_off(home, sandbox):
+    """The outline's `c` goes back to the step last opened, across a restart of the tutor."""
+    target = next(s for s in course_path(COURSE) if s.kind == "exercise" and s != course_path(COURSE)[1])
+
+    async def session(action):
+        app = make_app(home, "en", course=(COURSE, []), sandbox=sandbox)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await action(app, pilot)
+
+    async def open_target(app, pilot):
+        app.open_step(target)
+        await until(pilot, lambda: getattr(app.screen, "here", None) == target, "the exercise")
+        await until(pilot, lambda: app.session.progress().get("position") == target.key, "the position to be saved")
+
+    async def press_c(app, pilot):
+        assert COURSE.exercise(target.id).title.en in str(app.screen.query_one("#continue").content)
+        await pilot.press("c")
+        await until(pilot, lambda: getattr(app.screen, "here", None) == target, "continue to reopen the exercise")
+
+    asyncio.run(session(open_target))
+    asyncio.run(session(press_c))
