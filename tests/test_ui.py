@@ -624,3 +624,37 @@ def test_titles_that_do_not_fit_lose_the_subtitle_then_end_at_a_word():
     assert cell_len(zh) <= 20 and zh.endswith("…")
     word, _ = fit_title("Supercalifragilisticexpialidocious", "", 10)
     assert cell_len(word) <= 10 and word.endswith("…")
+
+
+def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home, sandbox):
+    lesson = next((l for l in COURSE.lessons if len(l.cells) >= 2), None)
+    if lesson is None:
+        pytest.skip("needs a lesson with two cells")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.containers import VerticalScroll
+
+            from tutor.path import Step
+            from tutor.ui.widgets.cell_view import CellView
+
+            app.open_step(Step("lesson", lesson.id))
+            await until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson, 10, "the lesson")
+            await pilot.pause(0.6)
+            screen = app.screen
+            body_ = screen.query_one("#lesson-body", VerticalScroll)
+            assert body_.scroll_y == 0  # the intro is what the learner sees first
+            cells = list(screen.query(CellView))
+            second = cells[1]
+            body_.scroll_to(y=second.virtual_region.y, animate=False)  # read down to the second cell
+            await pilot.pause()
+            assert not any(c.has_focus for c in cells)
+            await pilot.press("enter")  # nothing focused: the first cell on screen runs
+            await until(pilot, lambda: second.verdict is not None, what="the cell on screen to run")
+            assert cells[0].verdict is None
+            await pilot.press("home")
+            await pilot.pause()
+            assert body_.scroll_y == 0
+
+    asyncio.run(body())
