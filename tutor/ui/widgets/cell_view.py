@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from tutor.i18n import pick
 from tutor.sandbox.events import MetricPoints, Output, Verdict
+from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunEvent, RunHandle, start_run
 from tutor.ui.texts import say
 
@@ -22,9 +23,10 @@ def code_view(code: str) -> Syntax:
 
 
 class CellView(Vertical, can_focus=True):
-    """One cell; Enter (or r) runs it in the sandbox. Output streams in as it is printed."""
+    """One cell; Enter (or r) runs it in the sandbox. Output streams in as it is printed.
+    e opens a copy of it to change and run (the scratch screen)."""
 
-    BINDINGS = [Binding("enter,r", "run_cell", "Run")]
+    BINDINGS = [Binding("enter,r", "run_cell", "Run"), Binding("e", "scratch", "Edit")]
 
     def __init__(self, cell, **kwargs):
         super().__init__(**kwargs)
@@ -49,6 +51,7 @@ class CellView(Vertical, can_focus=True):
 
     def render_texts(self) -> None:
         lang = self.app.lang
+        translate_bindings(self, lang)  # its footer keys (Run, Edit) in the learner's language
         title = say("cell", lang, id=self.cell.id)
         if self.cell.caption:
             title += " — " + self.cell.caption.get(lang)
@@ -71,6 +74,12 @@ class CellView(Vertical, can_focus=True):
         self.handle = start_run(self, session, lambda: session.sandbox.run_cell(self.cell))
         self.render_texts()
         self.call_after_refresh(self.query_one(".cell-status").scroll_visible, animate=False)
+
+    def action_scratch(self) -> None:
+        """e: a copy of this cell to change and run, on a screen of its own (the lesson is not changed)."""
+        from tutor.ui.screens.scratch import ScratchScreen
+
+        self.app.push_screen(ScratchScreen(self.cell))
 
     def on_run_event(self, message: RunEvent) -> None:
         message.stop()
@@ -115,32 +124,50 @@ class CellView(Vertical, can_focus=True):
             if raises:
                 line = Text(say("cell_expect_raise", lang, exc=raises) + "  ") + line
         else:
-            what = say("cell_raised", lang, exc=v.cell.raised) if v.cell and v.cell.raised else say("cell_ok", lang)
-            if v.status == "pass":
-                line = Text(f"{marks['pass']} {what}" + (f" ({say('cell_as_expected', lang)})" if raises else ""),
-                            style=marks.style("pass"))
-            elif v.status == "fail":
-                line = Text(f"{marks['fail']} {what} — {say('cell_not_as_expected', lang)}: {pick(v.message, lang)}",
-                            style=marks.style("fail"))
-            else:
-                line = Text(f"{marks[v.status]} {pick(v.message, lang)}", style=marks.style(v.status, "bold"))
-            line.append(f"  ({v.duration_s:.2f} s)", style="dim")
+            line = verdict_line(v, lang, marks, raises)
         self.query_one(".cell-status", Static).update(line)
 
     def _render_output(self) -> None:
-        out = Text()
-        for stream, chunk in self.chunks:
-            out.append(chunk, style="dim" if stream == "stderr" else "")
-        if len(out) > MAX_SHOWN_CHARS:
-            out = out[-MAX_SHOWN_CHARS:]
-        v = self.verdict
-        if v is not None and v.cell is not None and v.cell.raised:
-            if out and not out.plain.endswith("\n"):
-                out.append("\n")
-            out.append((v.cell.traceback or f"{v.cell.raised}: {v.cell.message}").rstrip(),
-                       style=self.app.marks.style("traceback"))
-        if v is not None and not out:
-            out = Text(say("no_output", self.app.lang), style="dim")
+        out = output_text(self.chunks, self.verdict, self.app.lang, self.app.marks)
         widget = self.query_one(".cell-output", Static)
         widget.update(out)
         widget.display = bool(out)
+
+
+# ---- shared with the scratch screen (a learner's edited copy of a cell) ----------------------
+
+def verdict_line(v: Verdict, lang: str, marks, raises: str | None = None, judged: bool = True) -> Text:
+    """The status line of a finished run: what the cell did and, if `judged`, whether that is
+    what the lesson says it does (a scratch copy has no such claim: raised or finished)."""
+    what = say("cell_raised", lang, exc=v.cell.raised) if v.cell and v.cell.raised else say("cell_ok", lang)
+    if not judged and v.cell is not None:
+        status = "fail" if v.cell.raised else "pass"
+        line = Text(f"{marks[status]} {what}", style=marks.style(status))
+    elif v.status == "pass":
+        line = Text(f"{marks['pass']} {what}" + (f" ({say('cell_as_expected', lang)})" if raises else ""),
+                    style=marks.style("pass"))
+    elif v.status == "fail":
+        line = Text(f"{marks['fail']} {what} — {say('cell_not_as_expected', lang)}: {pick(v.message, lang)}",
+                    style=marks.style("fail"))
+    else:
+        line = Text(f"{marks[v.status]} {pick(v.message, lang)}", style=marks.style(v.status, "bold"))
+    line.append(f"  ({v.duration_s:.2f} s)", style="dim")
+    return line
+
+
+def output_text(chunks: list[tuple[str, str]], v: Verdict | None, lang: str, marks) -> Text:
+    """What a run printed (stderr dimmed, the oldest cut beyond MAX_SHOWN_CHARS), then the
+    traceback of what it raised; "(no output)" once it is over; empty while nothing came yet."""
+    out = Text()
+    for stream, chunk in chunks:
+        out.append(chunk, style="dim" if stream == "stderr" else "")
+    if len(out) > MAX_SHOWN_CHARS:
+        out = out[-MAX_SHOWN_CHARS:]
+    if v is not None and v.cell is not None and v.cell.raised:
+        if out and not out.plain.endswith("\n"):
+            out.append("\n")
+        out.append((v.cell.traceback or f"{v.cell.raised}: {v.cell.message}").rstrip(),
+                   style=marks.style("traceback"))
+    if v is not None and not out:
+        out = Text(say("no_output", lang), style="dim")
+    return out
