@@ -289,6 +289,29 @@ def test_a_fresh_editor_highlights_python(home, sandbox):
     asyncio.run(body())
 
 
+def test_without_colour_keywords_are_bold_not_grey(home, sandbox, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.screen import Screen
+
+            class Host(Screen):
+                def compose(self):
+                    yield make_editor("def f(x):\n    return x  # note\n")
+
+            app.push_screen(Host())
+            await pilot.pause()
+            editor = app.screen.query_one(CodeEditor)
+            await pilot.pause()
+            assert editor.theme == "tutor-monochrome"
+            segments = {s.text.strip(): s.style for s in editor.render_line(1) if s.text.strip()}
+            assert segments["return"].bold and not segments["x"].bold and segments["# note"].italic, segments
+
+    asyncio.run(body())
+
+
 # ---- the scratch copy of a cell ---------------------------------------------------------------
 
 def _lesson(lesson_id: str = "6.1"):

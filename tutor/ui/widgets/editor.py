@@ -11,6 +11,7 @@ stop on Tab, and gives Ctrl+Z / Ctrl+Y undo):
 - Esc posts `CodeEditor.Leave`: the screen decides where the focus goes.
 - No F-key is bound, so every F-key reaches the screen (TextArea binds F6 and F7); Ctrl+A
   selects all (Home goes to the line start).
+- Under NO_COLOR, keywords are bold and comments italic instead of colours turned grey.
 
 Each of these edits is one undo step.
 """
@@ -20,12 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib.util import find_spec
 
+from rich.style import Style
+
 from textual import events
 from textual.binding import Binding, BindingsMap
 from textual.containers import ScrollableContainer
 from textual.message import Message
 from textual.widgets import TextArea
-from textual.widgets.text_area import Edit, Selection
+from textual.widgets.text_area import Edit, Selection, TextAreaTheme
 
 FUNCTION_KEYS = {f"f{n}" for n in range(1, 25)}
 
@@ -74,6 +77,15 @@ def leading_spaces(line: str) -> str:
     return line[:len(line) - len(line.lstrip(" \t"))]
 
 
+# Under NO_COLOR Textual turns colours into greys, and monokai's keywords become dark grey on
+# grey: there, keywords are bold and comments italic, everything else plain text.
+_BOLD = ("keyword", "keyword.function", "keyword.return", "keyword.operator", "conditional", "repeat",
+         "include", "exception", "boolean", "none", "constant.builtin")
+MONOCHROME = TextAreaTheme(
+    "tutor-monochrome",
+    syntax_styles={**{name: Style(bold=True) for name in _BOLD}, "comment": Style(italic=True)})
+
+
 @dataclass
 class _LinesEdit(Edit):
     """An edit of whole lines that leaves the selection where the learner expects it (also on redo)."""
@@ -107,6 +119,11 @@ class CodeEditor(TextArea, inherit_bindings=False):
         @property
         def control(self) -> "CodeEditor":
             return self.editor
+
+    def on_mount(self) -> None:
+        if self.app.no_color:
+            self.register_theme(MONOCHROME)
+            self.theme = MONOCHROME.name
 
     # ---- keys ------------------------------------------------------------------------------
 
