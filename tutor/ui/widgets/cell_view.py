@@ -18,8 +18,11 @@ MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from th
 
 
 def code_view(code: str) -> Syntax:
+    """A cell's code. Line numbers make a wrapped long line visible as one line: its continuation
+    has no number, so it cannot be mistaken for a statement of its own."""
     # ansi_dark uses the terminal's own palette: right on 16-colour terminals and under NO_COLOR.
-    return Syntax(code.rstrip("\n"), "python", theme="ansi_dark", background_color="default", word_wrap=True)
+    return Syntax(code.rstrip("\n"), "python", theme="ansi_dark", background_color="default", word_wrap=True,
+                  line_numbers=True)
 
 
 class CellView(Vertical, can_focus=True):
