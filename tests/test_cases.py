@@ -2,6 +2,10 @@
 
 tests/cases/<exercise-id>/pass_<name>.py        must pass every check
 tests/cases/<exercise-id>/fail_<check-id>__<name>.py  must not pass, and check <check-id> must fail
+
+A mutant may also pin what the failure says, in comment lines of its own:
+  # says: <text>       the failing check's English message contains <text> (the real cause is named)
+  # never-says: <text> ...and does not contain <text> (e.g. advice about something else)
 """
 
 from __future__ import annotations
@@ -9,6 +13,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import CASES, run_source
+
+
+def _pins(source: str, key: str) -> list[str]:
+    prefix = f"# {key}:"
+    return [line[len(prefix):].strip() for line in source.splitlines() if line.startswith(prefix)]
 
 
 def _cases():
@@ -32,6 +41,17 @@ def test_case(path, course, sandbox):
         by_id = {c.id: c for c in verdict.checks}
         assert by_id[check_id].status == "fail", f"expected {check_id} to fail:\n{report}"
         assert by_id[check_id].message.get("en") and by_id[check_id].message.get("zh")
+        source = path.read_text()
+        for text in _pins(source, "says"):
+            assert text in by_id[check_id].message["en"], f"{check_id} should say {text!r}:\n{report}"
+        for text in _pins(source, "never-says"):
+            assert text not in by_id[check_id].message["en"], f"{check_id} should not say {text!r}:\n{report}"
+        # failures and skips are counted apart, and every skip names the check it waits for
+        skipped = [c for c in verdict.checks if c.status == "skipped"]
+        if verdict.kind == "checks":
+            assert ("skipped" in verdict.message["en"]) == bool(skipped), verdict.message["en"]
+        for c in skipped:
+            assert c.message["en"].startswith(("waits for", "not run")), c.message["en"]
 
 
 def test_every_exercise_has_enough_cases(course):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import linecache
 import os
@@ -92,10 +93,21 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
 
 _GUARDED = [builtins, time, library.jax, library.jnp, library.np, library]
 _SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
+# JAX's configuration as the worker set it. A learner who debugs with jax_disable_jit or
+# jax_debug_nans would otherwise make correct code fail checks that count traces or look
+# for primitives; the checks run with these values, and the report says what the file changed.
+_JAX_CONFIG = dict(library.jax.config.values)
+# Options that change what a program computes (dtypes, promotion, precision) are the learner's
+# to choose and stay as set; the rest (debugging, logging, caching) are put back.
+_SEMANTIC = {"jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
+             "jax_default_matmul_precision", "jax_default_prng_impl", "jax_enable_custom_prng",
+             "jax_threefry_partitionable"}
+config_changes: dict[str, object] = {}  # option -> the value the learner's code set
 
 
 def restore_environment() -> None:
-    """Undo learner monkey-patching of builtins, jax, jax.numpy, numpy and the check library."""
+    """Undo learner monkey-patching of builtins, jax, jax.numpy, numpy and the check library,
+    and changes to JAX's configuration."""
     for mod, saved in _SNAPSHOTS:
         current = vars(mod)
         for name, value in saved.items():
@@ -104,7 +116,86 @@ def restore_environment() -> None:
                     setattr(mod, name, value)
                 except (AttributeError, TypeError):
                     pass
+    _restore_jax_config()
     _guard_std_fds()
+
+
+def _restore_jax_config() -> None:
+    try:
+        current = library.jax.config.values
+        changed = [(k, v) for k, v in current.items() if k in _JAX_CONFIG and v is not _JAX_CONFIG[k]
+                   and v != _JAX_CONFIG[k]]
+    except Exception:  # noqa: BLE001 - the learner replaced jax.config itself: nothing to compare
+        return
+    for name, value in changed:
+        config_changes[name] = value
+        if name in _SEMANTIC:
+            continue
+        try:
+            library.jax.config.update(name, _JAX_CONFIG[name])
+        except Exception:  # noqa: BLE001 - an option JAX no longer lets us set back
+            pass
+
+
+def config_note() -> tuple[str, str] | None:
+    """What the learner's code changed in JAX's configuration, said plainly, or None."""
+    if not config_changes:
+        return None
+    said = {k: f"{k}={_safe_repr(v, 30)}" for k, v in sorted(config_changes.items())}
+    reset = [t for k, t in said.items() if k not in _SEMANTIC]
+    kept = [t for k, t in said.items() if k in _SEMANTIC]
+    en, zh = [], []
+    if reset:
+        en.append(f"your file changes JAX's configuration ({', '.join(reset)}); the checks ran with the "
+                  "tutor's settings instead, so remove that line (or keep it only for your own debugging)")
+        zh.append(f"你的文件修改了 JAX 的配置({', '.join(reset)});检查改用导师的设置运行,"
+                  "请删掉这一行(或只在自己调试时保留)")
+    if kept:
+        en.append(f"your file sets {', '.join(kept)}, which changes what the code computes; the checks kept it")
+        zh.append(f"你的文件设置了 {', '.join(kept)},这会改变代码的计算结果;检查保留了这个设置")
+    return "Note: " + "; ".join(en) + ".", "注意:" + ";".join(zh) + "。"
+
+
+def unreachable_code(source: str) -> list[tuple[int, int, str, str]]:
+    """(line of dead code, line of the statement that ends the block, that statement, function)
+    for code that follows a return / raise / break / continue in the same block, e.g. a
+    starter's `return params` left above the learner's own lines."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    found = []
+    enders = {ast.Return: "return", ast.Raise: "raise", ast.Break: "break", ast.Continue: "continue"}
+
+    def visit(node, function: str) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function = node.name
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, stmt in enumerate(block[:-1]):
+                word = enders.get(type(stmt))
+                if word and function:
+                    found.append((block[i + 1].lineno, stmt.lineno, word, function))
+                    break
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(tree, "")
+    return found
+
+
+def static_note(source: str) -> tuple[str, str] | None:
+    """A finding about the file itself, said before any check's own verdict."""
+    dead = unreachable_code(source)
+    if not dead:
+        return None
+    line, at, word, fn = dead[0]
+    return (f"Line {line} never runs: `{word}` on line {at} ends `{fn}` before it. "
+            "Delete that early line (it is often the starter's placeholder) and check again.",
+            f"第 {line} 行永远不会执行:第 {at} 行的 `{word}` 在它之前就结束了 `{fn}`。"
+            "请删掉那一行(它往往是起始代码里的占位语句),然后重新检查。")
 
 
 _MISSING = object()
@@ -157,6 +248,7 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
     restore_environment()
     started = time.perf_counter()
     result = {"type": "check", "id": check["id"], "status": "pass", "message": {"en": "", "zh": ""}}
+    learner_raised = False
     try:
         if check["kind"] == "defines":
             for name in check["names"]:
@@ -190,6 +282,7 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
             frames = traceback.extract_tb(exc.__traceback__)
             if any(f.filename == filename for f in frames):
                 tb = learner_traceback(exc, {filename})
+                learner_raised = True  # its own cause: the check's advice would point elsewhere
                 result["status"] = "fail"
                 result["message"] = {"en": f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}:\n{tb}",
                                      "zh": f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常:\n{tb}"}
@@ -223,7 +316,7 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
     else:
         restore_environment()
         flush_metrics()
-    if result["status"] != "pass" and check.get("advice"):
+    if result["status"] != "pass" and check.get("advice") and not learner_raised:
         for lang in ("en", "zh"):
             result["message"][lang] = (result["message"][lang] + "\n" + check["advice"][lang]).strip()
     result["duration_s"] = round(time.perf_counter() - started, 4)
@@ -240,14 +333,26 @@ def run_exercise(job: dict) -> None:
             padded = "\n" * max(job.get("setup_line", 1) - 1, 0) + job["setup"]
             setup = compile(padded, job.get("origin", "<setup>"), "exec")
         passed: set[str] = set()
+        names = {c["id"]: c.get("name") or {} for c in job["checks"]}
+        pending = [static_note(job["source"])]  # notes said once, before the next failure's own message
+        config_said = False
         for check in job["checks"]:
             missing = [d for d in check["depends"] if d not in passed]
             if missing:
+                name = names.get(missing[0], {})
                 emit({"type": "check", "id": check["id"], "status": "skipped",
-                      "message": {"en": f"skipped: needs '{missing[0]}' to pass first",
-                                  "zh": f"已跳过:需要先通过 '{missing[0]}'"}})
+                      "message": {"en": f"waits for “{name.get('en', missing[0])}” ({missing[0]}) to pass",
+                                  "zh": f"已跳过:需要先通过“{name.get('zh', missing[0])}”({missing[0]})"}})
                 continue
             result = run_check(check, module, filename, setup)
+            if result["status"] != "pass":
+                if not config_said and config_note():
+                    pending.append(config_note())
+                    config_said = True
+                for en, zh in reversed([n for n in pending if n]):
+                    result["message"] = {"en": en + "\n" + result["message"]["en"],
+                                         "zh": zh + "\n" + result["message"]["zh"]}
+                pending = []
             emit(result)
             if result["status"] == "pass":
                 passed.add(check["id"])

@@ -101,6 +101,13 @@ def _fmt(x: Any) -> str:
     return f"array{arr.shape}[{', '.join(f'{v:.4g}' for v in flat[:4])}, ...]"
 
 
+def _fmt_int(arr: np.ndarray) -> str:
+    """Whole numbers as whole numbers ("3", not "3.0"), for counts and steps."""
+    if arr.ndim == 0 and np.isfinite(arr) and arr == np.round(arr):
+        return f"{arr.item():.0f}"
+    return _fmt(arr)
+
+
 def _leaves(tree: Any) -> list[tuple[str, Any]]:
     flat, _ = _tree_flatten_with_path(tree)
     return [(_keystr(path), leaf) for path, leaf in flat]
@@ -122,6 +129,15 @@ def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol:
         if g_arr.shape != w_arr.shape:
             fail(f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
                  f"{where_zh} 的形状是 {g_arr.shape},应为 {w_arr.shape}")
+        if np.asarray(g).dtype.kind in "iub":
+            # Integers are counted, not measured: compare exactly, with no tolerance in the message.
+            if not np.array_equal(g_arr, w_arr):
+                bad = np.argwhere(g_arr != w_arr)
+                at = f" (first at index {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
+                at_zh = f"(首个不同处在下标 {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
+                fail(f"{where}: expected {_fmt_int(w_arr)}, got {_fmt_int(g_arr)}{at}",
+                     f"{where_zh}:应为 {_fmt_int(w_arr)},得到 {_fmt_int(g_arr)}{at_zh}")
+            continue
         if not np.all(np.isfinite(g_arr) | ~np.isfinite(w_arr)):
             fail(f"{where} contains NaN or inf: got {_fmt(g_arr)}, expected {_fmt(w_arr)}",
                  f"{where_zh} 中出现 NaN 或 inf:得到 {_fmt(g_arr)},应为 {_fmt(w_arr)}")
@@ -591,6 +607,72 @@ def grad_check(f: Callable, x: Any, grads: Any, what: Label = "gradient", eps: f
                  f"{zh} 与有限差分不一致(随机方向 {k + 1}):你的梯度给出方向导数 {analytic:.6g},数值差分为 {numeric:.6g}")
 
 
+# ---------------------------------------------------------------- keys and donation
+
+def key_reuse_checker():
+    """JAX's key-reuse checker as a context manager (`jax.debug_key_reuse(True)`) and the error it
+    raises. Verified on JAX 0.10.2 and 0.12.0.1: run eagerly (under jax.disable_jit()) it raises
+    KeyReuseError for a key consumed twice in one call and for a key consumed in one call and
+    again in the next. Where this JAX has no checker, the check reports error, never a pass."""
+    manager = getattr(jax, "debug_key_reuse", None)
+    error = getattr(jax.errors, "KeyReuseError", None)
+    if manager is None or error is None or "jax_debug_key_reuse" not in jax.config.values:
+        raise CheckError(f"JAX {jax.__version__} has no key-reuse checker (jax.debug_key_reuse)",
+                         f"JAX {jax.__version__} 没有 key 重用检查器(jax.debug_key_reuse)")
+    return manager(True), error
+
+
+@functools.lru_cache(maxsize=None)
+def checker_sees_across_jit_calls() -> bool:
+    """Whether this JAX's checker also follows a consumed key out of one jitted call into the next
+    (0.12.0.1 does, 0.10.2 does not); where it does not, a check runs the steps eagerly instead."""
+    manager, error = key_reuse_checker()
+
+    @jax.jit
+    def keeps_used_subkey(key):
+        _, sub = jax.random.split(key)
+        return sub, jax.random.bits(sub)
+
+    with manager:
+        key, _ = keeps_used_subkey(jax.random.key(0))
+        try:
+            keeps_used_subkey(key)
+        except error:
+            return True
+    return False
+
+
+def fresh_key(key: Any) -> Any:
+    """A new, never-consumed typed key with the same bits (raw uint32 keys become typed)."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        return jax.random.wrap_key_data(jax.random.key_data(key))
+    return jax.random.wrap_key_data(jnp.asarray(key, jnp.uint32))
+
+
+_UNUSABLE = re.compile(r"donated buffers were not usable:\s*(.*?)\.?\s*(?:\n|$)", re.S)
+
+
+def aval_text(x: Any) -> str:
+    """How JAX names an array's type in its messages: float32[128,1]."""
+    return f"{jnp.result_type(x)}[{','.join(str(d) for d in np.shape(x))}]"
+
+
+def donation_warnings(fn: Callable, *args, **kwargs) -> tuple[Any, list[str]]:
+    """Call fn; return (its result, the array types JAX said it could not reuse although they
+    were donated). On CPU JAX only warns about these; here they become findings."""
+    import warnings as _warnings
+
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        out = fn(*args, **kwargs)
+    unusable: list[str] = []
+    for w in caught:
+        m = _UNUSABLE.search(str(w.message))
+        if m:
+            unusable += [t.strip() for t in m.group(1).split(", ") if t.strip()]
+    return out, unusable
+
+
 def exports() -> dict[str, Any]:
     """The names check code sees."""
     from jax import lax
@@ -604,4 +686,7 @@ def exports() -> dict[str, Any]:
         "TraceEvents": TraceEvents, "outputs_from_jit": outputs_from_jit, "primitives": primitives,
         "primitive_names": primitive_names, "expect_primitive": expect_primitive,
         "raises": raises, "grad_check": grad_check, "metric": metric,
+        "key_reuse_checker": key_reuse_checker, "fresh_key": fresh_key,
+        "checker_sees_across_jit_calls": checker_sees_across_jit_calls, "aval_text": aval_text,
+        "donation_warnings": donation_warnings,
     }

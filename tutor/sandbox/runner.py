@@ -39,6 +39,20 @@ class Limits:
     startup_s: float = 120.0  # for a worker to import JAX, on a busy machine
 
 
+def _summary(checks: list) -> dict:
+    """"2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
+    counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
+    en = [f"{counts['fail']} of {len(checks)} checks failed"]
+    zh = [f"{len(checks)} 项检查中 {counts['fail']} 项未通过"]
+    if counts["error"]:
+        en.append(f"{counts['error']} could not judge")
+        zh.append(f"{counts['error']} 项无法评判")
+    if counts["skipped"]:
+        en.append(f"{counts['skipped']} skipped (they wait on a failed one)")
+        zh.append(f"{counts['skipped']} 项被跳过(它们依赖未通过的检查)")
+    return _message(", ".join(en), ",".join(zh))
+
+
 def _message(en: str, zh: str) -> dict:
     return {"en": en, "zh": zh}
 
@@ -301,9 +315,8 @@ class Run:
         else:
             failing = [c for c in checks if c.status != "pass"]
             if failing or not checks:
-                n = len(failing)
                 status, kind = "fail", "checks"
-                message = _message(f"{n} of {len(checks)} checks did not pass", f"{len(checks)} 项检查中有 {n} 项未通过")
+                message = _summary(checks)
             else:
                 status, kind = "pass", "checks"
                 message = _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")

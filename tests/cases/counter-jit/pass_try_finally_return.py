@@ -1,0 +1,5 @@
+def update_counter(count, increment):
+    try:
+        return count + 1, increment
+    finally:
+        pass
