@@ -607,6 +607,45 @@ def grad_check(f: Callable, x: Any, grads: Any, what: Label = "gradient", eps: f
                  f"{zh} 与有限差分不一致(随机方向 {k + 1}):你的梯度给出方向导数 {analytic:.6g},数值差分为 {numeric:.6g}")
 
 
+# ---------------------------------------------------------------- optimizer state
+
+def state_follows_params(state: Any, params: Any, what: Label = "state") -> None:
+    """Every floating leaf of an optimizer state shaped like a parameter has that parameter's
+    dtype. Use params of distinct shapes and mixed dtypes (float32, bfloat16, float16): a state
+    built with jnp.zeros(p.shape) is float32 whatever the parameter, which only such a test sees."""
+    en, zh = _label(what)
+    by_shape: dict = {}
+    for path, p in _tree_flatten_with_path(params)[0]:
+        by_shape.setdefault(np.shape(p), set()).add((_keystr(path), str(jnp.result_type(p))))
+    for path, leaf in _tree_flatten_with_path(state)[0]:
+        if not hasattr(leaf, "dtype") or not jnp.issubdtype(leaf.dtype, jnp.inexact):
+            continue
+        mirrors = by_shape.get(np.shape(leaf))
+        if not mirrors or len({d for _, d in mirrors}) != 1:
+            continue  # no parameter of this shape, or several of different dtypes: nothing to say
+        where, dtype = sorted(mirrors)[0]
+        if str(jnp.result_type(leaf)) != dtype:
+            fail(f"{en}{_keystr(path)} is {type_of(leaf)}, but the parameter it mirrors, params{where}, is {dtype}: "
+                 "optimizer state must follow each parameter's dtype. Build it with jnp.zeros_like(p) (or "
+                 "jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always float32",
+                 f"{zh}{_keystr(path)} 是 {type_of(leaf)},但它对应的参数 params{where} 是 {dtype}:"
+                 "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)(或 jnp.zeros(p.shape, p.dtype))构造,"
+                 "不要用 jnp.zeros(p.shape),它总是 float32")
+
+
+def finite(tree: Any, what: Label = "result") -> None:
+    """Fail naming the first leaf and index holding NaN or inf, before any check of direction or value."""
+    en, zh = _label(what)
+    for path, leaf in _tree_flatten_with_path(tree)[0]:
+        arr = np.asarray(leaf, np.float64)
+        bad = np.argwhere(~np.isfinite(arr))
+        if len(bad):
+            at = f"[{', '.join(str(int(i)) for i in bad[0])}]" if arr.ndim else ""
+            value = arr[tuple(bad[0])] if arr.ndim else arr.item()
+            fail(f"{en}{_keystr(path)}{at} is {value}: the first NaN or inf appears here",
+                 f"{zh}{_keystr(path)}{at} 是 {value}:第一个 NaN 或 inf 出现在这里")
+
+
 # ---------------------------------------------------------------- keys and donation
 
 def key_reuse_checker():
@@ -688,5 +727,6 @@ def exports() -> dict[str, Any]:
         "raises": raises, "grad_check": grad_check, "metric": metric,
         "key_reuse_checker": key_reuse_checker, "fresh_key": fresh_key,
         "checker_sees_across_jit_calls": checker_sees_across_jit_calls, "aval_text": aval_text,
-        "donation_warnings": donation_warnings,
+        "donation_warnings": donation_warnings, "state_follows_params": state_follows_params,
+        "finite": finite,
     }
