@@ -85,6 +85,7 @@ UI = {
                  "zh": "检查中…… {done}/{total} 项(F7 取消,F5 重新开始)"},
     "check_passed": {"en": "Passed! c or Ctrl+N: {what}", "zh": "通过!按 c 或 Ctrl+N 继续:{what}"},
     "check_passed_last": {"en": "Passed! Every step of the path is done.", "zh": "通过!学习路线的每一步都已完成。"},
+    "passed_note": {"en": "Passed! c or Ctrl+N goes on", "zh": "通过!按 c 或 Ctrl+N 继续"},
     "not_passed_yet": {"en": "Pass the checks first (F5), or Esc for the outline.",
                        "zh": "请先通过检查(F5),或按 Esc 回到目录。"},
     "hint_shown": {"en": "Hint {n}/{total} is in the task view.", "zh": "提示 {n}/{total} 已显示在题目视图中。"},

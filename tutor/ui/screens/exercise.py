@@ -318,7 +318,7 @@ class ExerciseScreen(TutorScreen):
             if event.kind == "cancelled":
                 self.say_status("cancelled")
             elif event.passed:
-                self.notice = Text(self._passed_prompt(), style=self.marks.style("pass", "bold"))
+                self.notice = Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
             self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
