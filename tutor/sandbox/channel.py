@@ -20,14 +20,21 @@ CHANNEL_LOST = 86  # exit status when the event pipe is gone (the learner closed
 _fstat = os.fstat
 _fd: int | None = None
 _identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the event pipe
+_asarray = None  # numpy.asarray, taken when the channel opens (in the worker, before learner code runs)
 _metric_buffer: list[list] = []
 _last_flush = 0.0
-METRIC_FLUSH_S = 0.1  # the chart redraws at most ~10 times a second anyway
+METRIC_FLUSH_S = 0.04  # a batch a little more often than the chart redraws (every 0.05 s)
 
 
 def open_channel(fd: int) -> None:
     """Move the event pipe to a private, non-inheritable descriptor."""
-    global _fd, _identity
+    global _fd, _identity, _asarray
+    try:
+        import numpy
+
+        _asarray = numpy.asarray
+    except ImportError:
+        _asarray = None
     private = os.dup(fd)  # os.dup makes it non-inheritable
     os.close(fd)
     _fd = private
@@ -64,10 +71,19 @@ def metric(series: str, step: int, value) -> None:
     JAX from running ahead of Python (it costs ~25% on a small training loop)."""
     global _last_flush
     _metric_buffer.append([str(series), int(step), value])
-    now = time.monotonic()
-    if now - _last_flush >= METRIC_FLUSH_S:
+    if time.monotonic() - _last_flush >= METRIC_FLUSH_S:
         flush_metrics()
-        _last_flush = now
+        _last_flush = time.monotonic()  # after the flush, which may have waited for the device
+
+
+def _as_float(value) -> float:
+    """float(value); for a JAX scalar through numpy.asarray, which costs ~4 us a point where
+    float() on the JAX array itself costs ~20 us (measured on 1000 fresh CPU scalars)."""
+    if type(value) is float:
+        return value
+    if _asarray is not None and not isinstance(value, (int, str, bytes)):
+        return float(_asarray(value))
+    return float(value)
 
 
 def flush_metrics() -> None:
@@ -76,7 +92,7 @@ def flush_metrics() -> None:
     points = []
     for series, step, value in _metric_buffer:
         try:
-            points.append([series, step, float(value)])
+            points.append([series, step, _as_float(value)])
         except Exception:  # noqa: BLE001 - e.g. a tracer (metric called inside jit): skip the point
             continue
     _metric_buffer.clear()
