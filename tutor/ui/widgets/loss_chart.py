@@ -2,18 +2,163 @@
 
 from __future__ import annotations
 
+import math
+import os
+import threading
+
+from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
-REDRAW_S = 0.1  # at most ~10 redraws a second, however fast points arrive
+REDRAW_S = 0.05  # at most ~20 redraws a second, however fast points arrive
 LOG_RATIO = 10.0  # a log y axis once positive values span this factor or more
+# One colour per series, the plot's and the note's (plotext's own sequence: blue, green, red, ...).
+COLOURS = [(0, 130, 200), (60, 180, 75), (230, 25, 75), (245, 130, 48), (145, 30, 180)]
+ASCII_MARKERS = ["*", "+", "o", "x", "#"]  # shapes tell series apart where colours cannot
+
+
+def tick_label(value: float) -> str:
+    """A tick value in few characters: 0.05, 0.002, 2e-4, 1000, 1e5, 2.5. Plain digits unless
+    the power-of-ten form is shorter by two characters or more."""
+    if value == 0:
+        return "0"
+    value = float(f"{value:.3g}")  # no float noise such as 0.30000000000000004
+    exponent = math.floor(math.log10(abs(value)))
+    fixed = f"{value:.{max(0, 2 - exponent)}f}"
+    if "." in fixed:
+        fixed = fixed.rstrip("0").rstrip(".")
+    mantissa, power = f"{value:.2e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    scientific = f"{mantissa}e{int(power)}"
+    return fixed if len(fixed) <= len(scientific) + 1 else scientific
+
+
+def log_ticks(lo: float, hi: float, max_ticks: int = 7) -> tuple[list[float], float, float]:
+    """Ticks for a log axis showing positive values from lo to hi: 1-2-5 in every decade
+    (0.01 0.02 0.05 0.1 ...) while they fit in max_ticks, else powers of ten, else every
+    k-th power of ten. Returns (ticks, bottom, top): the axis is widened to the nearest
+    1-2-5 values around the data, so that both ends are labelled."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    if not (lo > 0 and math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"a log axis needs finite positive bounds, got {lo!r}, {hi!r}")
+    lo, hi = max(lo, 1e-300), min(max(hi, lo), 1e300)  # 10.0 ** e stays a normal float
+    max_ticks = max(max_ticks, 2)
+
+    def values(mantissas, first, last):
+        return [m * 10.0 ** e for e in range(first, last + 1) for m in mantissas]
+
+    first, last = math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1
+    tolerance = 1e-9  # 0.3 * 10 ** -1 is not exactly 0.03
+    for mantissas in ((1, 2, 5), (1,)):
+        candidates = values(mantissas, first, last)
+        bottom = max(v for v in candidates if v <= lo * (1 + tolerance))
+        top = min(v for v in candidates if v >= hi * (1 - tolerance))
+        ticks = [v for v in candidates if bottom * (1 - tolerance) <= v <= top * (1 + tolerance)]
+        if len(ticks) <= max_ticks:
+            return ticks, bottom, top
+    # Too many decades even for one tick each: every k-th power of ten (k divides 300, so the
+    # rounded ends stay within 1e-300..1e300), at worst just the two ends.
+    low_e, high_e = math.floor(math.log10(lo) + tolerance), math.ceil(math.log10(hi) - tolerance)
+    for every in (2, 5, 10, 20, 50, 100, 150, 300):
+        bottom_e, top_e = low_e - low_e % every, high_e + (-high_e) % every
+        if (top_e - bottom_e) // every + 1 <= max_ticks:
+            break
+    else:
+        bottom_e, top_e, every = low_e, high_e, max(high_e - low_e, 1)
+    ticks = [10.0 ** e for e in range(bottom_e, top_e + 1, every)]
+    return ticks, ticks[0], ticks[-1]
+
+
+def linear_ticks(lo: float, hi: float, max_ticks: int = 5, integer: bool = False) -> tuple[list[float], float, float]:
+    """Evenly spaced ticks with a 1-2-5 step covering lo..hi; (ticks, bottom, top) as for log_ticks."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    if hi == lo:
+        pad = abs(lo) * 0.1 or 1.0
+        lo, hi = lo - pad, hi + pad
+    max_ticks = max(max_ticks, 2)
+    step = 10.0 ** math.floor(math.log10((hi - lo) / max_ticks))
+    for factor in (1, 2, 5, 10, 20, 50, 100):
+        size = step * factor
+        if integer:
+            size = max(round(size), 1)
+        bottom, top = math.floor(lo / size + 1e-9) * size, math.ceil(hi / size - 1e-9) * size
+        if round((top - bottom) / size) + 1 <= max_ticks:
+            break
+    count = round((top - bottom) / size)
+    return [bottom + i * size for i in range(count + 1)], bottom, top
+
+
+def thin(xs: list, ys: list, buckets: int) -> tuple[list, list]:
+    """At most 2 points per bucket (its lowest and highest), in order: the curve's shape and its
+    noise band survive, and drawing costs the same after 200 steps or 20000."""
+    n = len(xs)
+    if n <= 2 * buckets:
+        return xs, ys
+    out_x, out_y = [], []
+    for b in range(buckets):
+        segment = range(b * n // buckets, (b + 1) * n // buckets)
+        low = min(segment, key=ys.__getitem__)
+        high = max(segment, key=ys.__getitem__)
+        for i in sorted({low, high}):
+            out_x.append(xs[i])
+            out_y.append(ys[i])
+    return out_x, out_y
+
+
+def draw(plt, series: dict, markers: list[str], width: int, height: int) -> bool:
+    """Draw every series on a plotext figure of width x height; return whether the y axis is log.
+    No legend (it would sit on the data): the chart's note line names the series."""
+    plt.clear_data()
+    plt.clear_figure()
+    plt.xaxes(True, False)  # the lower and left axes only: one more row and column for data
+    plt.yaxes(True, False)
+    shown = {}
+    for name, (xs, ys) in series.items():
+        pairs = [(x, y) for x, y in zip(xs, ys) if math.isfinite(y)]
+        shown[name] = ([x for x, _ in pairs], [y for _, y in pairs])
+    values = [y for _, ys in shown.values() for y in ys]
+    if not values:
+        return False
+    log = min(values) > 0 and max(values) / min(values) >= LOG_RATIO
+    columns = max(width - 10, 10)  # minus the y tick labels
+    rows = max(height - 2, 2)  # minus the x axis and its tick labels
+    all_x = [x for xs, _ in shown.values() for x in xs]
+    # A log axis is drawn as log10 of the values on a linear one, labelled with the values:
+    # plotext's own yscale("log") transforms its data in place, so a second render of the same
+    # figure (a resize, a repaint) would take the log of the log.
+    scale = math.log10 if log else float
+    for i, (name, (xs, ys)) in enumerate(shown.items()):
+        xs, ys = thin(xs, ys, columns)
+        if xs:
+            plt.plot(xs, [scale(y) for y in ys], marker=markers[i % len(markers)], color=COLOURS[i % len(COLOURS)])
+    if log:
+        ticks, bottom, top = log_ticks(min(values), max(values), rows)
+    else:
+        ticks, bottom, top = linear_ticks(min(values), max(values), min(rows, 5))
+    plt.ylim(scale(bottom), scale(top))
+    plt.yticks([scale(t) for t in ticks], [tick_label(t) for t in ticks])
+    xticks, left, right = linear_ticks(min(all_x), max(max(all_x), min(all_x) + 1), max(columns // 10, 2),
+                                       integer=True)
+    plt.xticks(xticks, [str(int(t)) for t in xticks])
+    plt.xlim(left, right)
+    return log
+
+
+def _import_plotext() -> None:
+    try:
+        import textual_plotext  # noqa: F401
+    except Exception:  # noqa: BLE001 - the first redraw imports it again and reports
+        pass
 
 
 class LossChart(Vertical):
-    """Several series in one plot; plotext is imported only when the first points arrive."""
+    """Several series in one plot, redrawn at most every REDRAW_S while points arrive. The plot
+    widget is made at the first points; plotext is imported in a thread as the chart mounts,
+    never before the first frame of the app."""
 
     DEFAULT_CSS = """
     LossChart { height: 12; border: round $panel; }
+    LossChart.-ended { height: 3; }
     LossChart > Static { height: 1; color: $text-muted; }
     LossChart > PlotextPlot { height: 1fr; }
     """
@@ -21,12 +166,17 @@ class LossChart(Vertical):
     def __init__(self, title: str, ascii_marker: bool, waiting: str, log_note: str, **kwargs):
         super().__init__(**kwargs)
         self.chart_title = title
+        self.ascii_marker = ascii_marker
         self.marker = "*" if ascii_marker else "braille"
         self.waiting = waiting
         self.log_note = log_note
         self.series: dict[str, tuple[list[int], list[float]]] = {}
+        self.ended: str | None = None  # why a finished run left no curve: a key of tutor.ui.texts
+        self.redraws = 0  # plots drawn since the chart was made (tests and the bench read these two)
+        self.batches = 0  # calls of add()
         self._plot = None
         self._dirty = False
+        self._log = False
 
     def compose(self):
         yield Static(self.waiting, id="chart-note")
@@ -34,18 +184,26 @@ class LossChart(Vertical):
     def on_mount(self) -> None:
         self.border_title = self.chart_title
         self.set_interval(REDRAW_S, self._redraw_if_dirty)
+        # Import plotext now, off the event loop: imported at the first points (~0.25 s, more on a
+        # busy machine), it froze the chart for the first half of a training check.
+        threading.Thread(target=_import_plotext, name="import-plotext", daemon=True).start()
+
+    # ---- what the owner says ---------------------------------------------------------------
 
     def set_texts(self, title: str, waiting: str, log_note: str) -> None:
         self.chart_title, self.waiting, self.log_note = title, waiting, log_note
         self.border_title = title
         self._dirty = True
-        if not self.series:
-            self.query_one("#chart-note", Static).update(waiting)
+        self._render_note()
 
     def clear(self) -> None:
+        """Forget the last run's curve at once (a new run starts)."""
         self.series.clear()
-        self._dirty = True
-        self.query_one("#chart-note", Static).update(self.waiting)
+        self.ended = None
+        self._dirty = False
+        if self._plot is not None:
+            self._plot.display = False
+        self._render_note()
 
     def add(self, points) -> None:
         """Take (series, step, value) triples; the chart redraws on its own timer."""
@@ -53,29 +211,68 @@ class LossChart(Vertical):
             xs, ys = self.series.setdefault(name, ([], []))
             xs.append(step)
             ys.append(value)
+        self.batches += 1
         self._dirty = True
+
+    def finish(self, why_empty: str | None) -> None:
+        """The run is over. If it left no points, `why_empty` (a texts key) says why, in place
+        of waiting for points that will not come."""
+        self.ended = why_empty if not self.series else None
+        self._render_note()
 
     def point_count(self) -> int:
         return sum(len(xs) for xs, _ in self.series.values())
+
+    # ---- drawing ---------------------------------------------------------------------------
+
+    def _lang(self) -> str:
+        return getattr(self.app, "lang", "en")
+
+    def _markers(self) -> list[str]:
+        marks = getattr(self.app, "marks", None)
+        no_color = marks.no_color if marks is not None else "NO_COLOR" in os.environ
+        if self.ascii_marker or no_color:
+            return ASCII_MARKERS
+        return ["braille"]
+
+    def _render_note(self) -> None:
+        from tutor.ui.texts import say
+
+        note = self.query_one("#chart-note", Static)
+        self.set_class(bool(self.ended) and not self.series, "-ended")  # no plot to make room for
+        if not self.series:
+            note.update(say(self.ended, self._lang()) if self.ended else self.waiting)
+            return
+        markers = self._markers()
+        text = Text()
+        if len(self.series) == 1:
+            (xs, ys), = self.series.values()
+            text.append(say("chart_latest", self._lang(), value=f"{ys[-1]:.4g}", step=xs[-1]))
+        else:
+            for i, (name, (_, ys)) in enumerate(self.series.items()):
+                glyph = markers[i % len(markers)]
+                if glyph == "braille":
+                    glyph = "●"
+                if i:
+                    text.append("  ")
+                text.append(glyph, style="rgb({},{},{})".format(*COLOURS[i % len(COLOURS)]))
+                text.append(f" {name}: {ys[-1]:.4g}")
+        if self._log:
+            text.append(self.log_note)
+        note.update(text)
 
     def _redraw_if_dirty(self) -> None:
         if not self._dirty or not self.series:
             return
         self._dirty = False
         if self._plot is None:
-            from textual_plotext import PlotextPlot  # costly import, only once a chart has data
+            from textual_plotext import PlotextPlot  # imported by now, in on_mount's thread
 
             self._plot = PlotextPlot()
             self.mount(self._plot)
-        plt = self._plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        values = [v for _, ys in self.series.values() for v in ys if v == v]  # drop NaN
-        log = bool(values) and min(values) > 0 and max(values) / min(values) >= LOG_RATIO
-        if log:
-            plt.yscale("log")
-        for name, (xs, ys) in self.series.items():
-            plt.plot(xs, ys, label=name, marker=self.marker)
-        latest = "  ".join(f"{name}: {ys[-1]:.4g}" for name, (_, ys) in self.series.items())
-        self.query_one("#chart-note", Static).update(latest + (self.log_note if log else ""))
+        self._plot.display = True
+        width, height = self._plot.size.width or self.size.width - 2, self._plot.size.height or 9
+        self._log = draw(self._plot.plt, self.series, self._markers(), width, height)
+        self._render_note()
         self._plot.refresh()
+        self.redraws += 1

@@ -64,7 +64,21 @@ class RunResults(VerticalScroll):
             self.results.update({c.id: c for c in event.checks})
             if not self.output and (event.stdout or event.stderr):
                 self.output = [("stdout", event.stdout), ("stderr", event.stderr)]
+            if self.chart is not None:
+                self.chart.finish(self._why_no_curve(event))
             self.render_all()
+
+    def _why_no_curve(self, verdict: Verdict) -> str:
+        """Why a finished run would have drawn nothing (the chart says it only if it has no points):
+        the training check was skipped after an earlier check failed, the run stopped before it
+        (crash, timeout, cancel: its checks are marked skipped too), or it stopped before a point."""
+        plotting = [c.id for c in self.exercise.checks if "metric(" in c.code]
+        statuses = [self.results[i].status for i in plotting if i in self.results]
+        if verdict.kind != "checks" and all(s == "skipped" for s in statuses):
+            return "chart_not_reached"
+        if "skipped" in statuses:
+            return "chart_skipped"
+        return "chart_no_points" if statuses else "chart_not_reached"
 
     # ---- rendering -------------------------------------------------------------------------
 
