@@ -1,0 +1,29 @@
+# says: optimizer state must follow each parameter's dtype
+
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Optimizer(NamedTuple):
+    init: Callable
+    update: Callable
+
+
+class RMSPropState(NamedTuple):
+    s: dict  # running mean of squared gradients, same structure as params
+
+
+def rmsprop(lr, rho=0.9, eps=1e-8):
+    """RMSProp as an (init, update) pair of pure functions."""
+
+    def init(params):
+        return RMSPropState(s=jax.tree.map(lambda p: jnp.zeros(p.shape), params))
+
+    def update(grads, state, params=None):
+        s = jax.tree.map(lambda s, g: rho * s + (1 - rho) * g * g, state.s, grads)
+        updates = jax.tree.map(lambda g, s: -lr * g / (jnp.sqrt(s) + eps), grads, s)
+        return updates, RMSPropState(s=s)
+
+    return Optimizer(init, update)
