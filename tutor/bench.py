@@ -9,13 +9,18 @@ Figures (medians of repeated runs):
   small_inprocess_s  the same checks computed in this process, with no worker at all
   heavy_first_s      rnn (training + gradient check) on an empty compilation cache, warm worker
   heavy_cached_s     the same re-run with the persistent compilation cache filled
-  stream_on_s        1000 training steps, every loss streamed to a chart redrawn <= 10/s
+  stream_on_s        a cell of 1000 jitted training steps, every loss (a JAX scalar) streamed
+                     to a chart drawn as the TUI draws it: the whole run, start to verdict
   stream_off_s       the same training without streaming
+  stream_loop_on_s   the same runs timed from the loop's first step to the verdict (the
+  stream_loop_off_s  training and the streaming alone, without the worker's start-up)
   tui_first_frame_s  `jaxstate-tutor` on an 80x24 pseudo-terminal until the outline is drawn
   tui_rss_mb         the TUI process's resident memory (it never imports JAX)
   session_rss_mb     TUI + its warm spare worker
   ui_max_stall_s     longest event-loop gap in the TUI while the heavy exercise is checked
                      (median over 3 runs of each run's worst gap)
+  chart_redraws      in those runs, times the loss chart was redrawn before the verdict (median)
+  chart_batches      and metric batches it received (median)
 """
 
 from __future__ import annotations
@@ -132,6 +137,10 @@ def step(p):
     loss, g = jax.value_and_grad(loss_fn)(p)
     return jax.tree.map(lambda a, b: a - 0.05 * b, p, g), loss
 
+params, loss = step(params)  # compiled (or loaded from the cache) before the clock starts
+float(loss)
+import time
+print("loop_start", repr(time.monotonic()), flush=True)
 for i in range(1000):
     params, loss = step(params)
     if STREAM:
@@ -141,50 +150,69 @@ print("final", float(loss))
 
 
 def streaming(repeat: int = 3) -> dict[str, float]:
-    """1000 training steps with every loss streamed to a chart vs the same loop silent.
-    The parent consumes the points the way the TUI does: a chart redraw at most 10 times a second."""
+    """1000 training steps with every loss streamed to a chart vs the same loop silent: the
+    whole run, and the part from the loop's first step (the worker's clock, printed by the cell;
+    CLOCK_MONOTONIC is one clock for every process) to the verdict, which leaves out the start-up
+    that is the same either way and keeps the final flush in. The parent consumes the points the
+    way the TUI does: the chart's own drawing code, at most once every loss_chart.REDRAW_S.
+    On and off runs alternate, so that drift on a busy machine falls on both alike."""
     from tutor.course.model import Cell
     from tutor.sandbox.events import MetricPoints
     from tutor.sandbox.runner import Sandbox
+    from tutor.ui.widgets.loss_chart import REDRAW_S
 
     box = Sandbox(Path(tempfile.mkdtemp(prefix="jaxstate-bench-stream-")), keep_spare=True)
 
-    def once(stream: bool) -> float:
+    def once(stream: bool) -> tuple[float, float]:
         cell = Cell(id="bench-stream", code=STREAM_CELL.format(stream=stream))
         box.warm_up()
         box.wait_ready()
         points: list[float] = []
         last_draw = 0.0
-        start = time.perf_counter()
+        start = time.monotonic()
         run = box.run_cell(cell)
         for event in run.events():
             if isinstance(event, MetricPoints):
                 points.extend(v for _, _, v in event.points)
                 now = time.perf_counter()
-                if now - last_draw >= 0.1:
+                if now - last_draw >= REDRAW_S:
                     _draw(points)
                     last_draw = now
-        elapsed = time.perf_counter() - start
+            elif event is run.verdict:
+                end = time.monotonic()
         assert run.verdict.passed, run.verdict.message
         assert not stream or len(points) == 1000, len(points)
-        return elapsed
+        loop_start = float(run.verdict.stdout.split("loop_start ", 1)[1].split()[0])
+        return end - start, end - loop_start
 
     try:
         once(False)  # fill the compilation cache for both variants
-        on = statistics.median(once(True) for _ in range(repeat))
-        off = statistics.median(once(False) for _ in range(repeat))
+        on, off = [], []
+        for _ in range(repeat):
+            on.append(once(True))
+            off.append(once(False))
     finally:
         box.close()
-    return {"stream_on_s": on, "stream_off_s": off}
+    return {"stream_on_s": statistics.median(r for r, _ in on), "stream_off_s": statistics.median(r for r, _ in off),
+            "stream_loop_on_s": statistics.median(l for _, l in on),
+            "stream_loop_off_s": statistics.median(l for _, l in off)}
+
+
+_figure = None
 
 
 def _draw(values: list[float]) -> str:
-    import plotext as plt
+    """One redraw of the TUI's chart (76x9 inside its border at 80x24), to a string."""
+    global _figure
+    from textual_plotext.plot import Plot
 
-    plt.clear_figure()
-    plt.plot(values)
-    plt.plotsize(70, 15)
-    return plt.build()
+    from tutor.ui.widgets.loss_chart import draw
+
+    if _figure is None:
+        _figure = Plot()
+    draw(_figure, {"loss": (list(range(len(values))), values)}, ["braille"], 76, 9)
+    _figure.plotsize(76, 9)
+    return _figure.build()
 
 
 def _rss_mb(pid: int) -> float:
@@ -255,14 +283,16 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
             "session_rss_mb": statistics.median(session)}
 
 
-def ui_stall(course) -> float:
-    """The longest gap in the TUI's event loop while the heavy exercise is checked in it."""
+def ui_stall(course) -> dict[str, float]:
+    """The longest gap in the TUI's event loop while the heavy exercise is checked in it, and
+    how live its loss chart was: redraws before the verdict, metric batches received."""
     import asyncio
 
     from tutor.sandbox.runner import Sandbox
     from tutor.ui.app import make_app
     from tutor.path import Step
     from tutor.ui.screens.exercise import ExerciseScreen
+    from tutor.ui.widgets.loss_chart import LossChart
 
     home = Path(tempfile.mkdtemp(prefix="jaxstate-bench-stall-"))
     box = Sandbox(home, keep_spare=True)
@@ -273,7 +303,7 @@ def ui_stall(course) -> float:
     (workspace / f"{HEAVY}.py").write_text(course.solution_path(HEAVY).read_text(encoding="utf-8"))
     app = make_app(home, "en", course=course, sandbox=box)
 
-    async def drive() -> float:
+    async def drive() -> dict[str, float]:
         async with app.run_test(size=(80, 24)) as pilot:
             app.open_step(Step("exercise", HEAVY))
             while not isinstance(app.screen, ExerciseScreen):
@@ -293,26 +323,31 @@ def ui_stall(course) -> float:
                     gaps.append(now - last)
                     last = now
 
+            chart = app.screen.query_one(LossChart)
+            redraws, batches = chart.redraws, chart.batches
             task = asyncio.get_running_loop().create_task(ticker())
             await pilot.press("f5")
             deadline = time.monotonic() + 120
             while app.screen.verdict is None and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
+            redraws, batches = chart.redraws - redraws, chart.batches - batches
             checking = False
             await task
             assert app.screen.verdict is not None and app.screen.verdict.passed
-            return max(gaps) - 0.01 if gaps else 0.0
+            return {"stall": max(max(gaps) - 0.01, 0.0) if gaps else 0.0, "redraws": redraws, "batches": batches}
 
     try:
-        stall = asyncio.run(drive())
+        return asyncio.run(drive())
     finally:
         box.close()
-    return max(stall, 0.0)
 
 
 def ui_stalls(course, repeat: int = 3) -> dict[str, float]:
-    """Median over runs of each run's worst stall: one VM hiccup should not decide the figure."""
-    return {"ui_max_stall_s": statistics.median(ui_stall(course) for _ in range(repeat))}
+    """Medians over runs (of each run's worst stall): one VM hiccup should not decide a figure."""
+    runs = [ui_stall(course) for _ in range(repeat)]
+    return {"ui_max_stall_s": statistics.median(r["stall"] for r in runs),
+            "chart_redraws": statistics.median(r["redraws"] for r in runs),
+            "chart_batches": statistics.median(r["batches"] for r in runs)}
 
 
 def run(repeat: int = 5) -> dict:
@@ -322,7 +357,7 @@ def run(repeat: int = 5) -> dict:
     few = min(repeat, 3)  # the slow figures
     figures = small_latencies(course, repeat)
     figures.update(heavy_cache(course, few))
-    figures.update(streaming(few))
+    figures.update(streaming(repeat))  # short runs, a small ratio: more pairs against the noise
     figures.update(tui_figures(repeat))
     figures.update(ui_stalls(course, few))
     figures["repeat"] = repeat
@@ -344,6 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'heavy cached / first':<22} {figures['heavy_cached_s'] / figures['heavy_first_s']:.2f}")
     if figures.get("stream_off_s"):
         print(f"{'stream on / off':<22} {figures['stream_on_s'] / figures['stream_off_s']:.2f}")
+        print(f"{'stream loop on / off':<22} {figures['stream_loop_on_s'] / figures['stream_loop_off_s']:.2f}")
     if figures.get("small_warm_s"):
         print(f"{'cold / warm':<22} {figures['small_cold_s'] / figures['small_warm_s']:.1f}x")
         print(f"{'warm - in-process':<22} {1000 * (figures['small_warm_s'] - figures['small_inprocess_s']):.0f} ms")
