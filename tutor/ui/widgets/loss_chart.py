@@ -10,6 +10,8 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tutor.ui.texts import say
+
 REDRAW_S = 0.05  # at most ~20 redraws a second, however fast points arrive
 LOG_RATIO = 10.0  # a log y axis once positive values span this factor or more
 # One colour per series, the plot's and the note's (plotext's own sequence: blue, green, red, ...).
@@ -236,8 +238,6 @@ class LossChart(Vertical):
         return ["braille"]
 
     def _render_note(self) -> None:
-        from tutor.ui.texts import say
-
         note = self.query_one("#chart-note", Static)
         self.set_class(bool(self.ended) and not self.series, "-ended")  # no plot to make room for
         if not self.series:
