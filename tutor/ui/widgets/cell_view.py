@@ -96,6 +96,8 @@ class CellView(Vertical, can_focus=True):
             self._chart().add(event.points)
         elif isinstance(event, Verdict):
             self.verdict = event
+            if self.chart is not None:
+                self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
             self.render_texts()
             # Bring what the run produced into view; the learner just asked for it.
             shown = self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
