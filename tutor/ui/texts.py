@@ -169,24 +169,31 @@ UI = {
 - **Ctrl+Q** quit · **F1** this help · **Ctrl+L** 中文 / English · **Ctrl+P** command palette
 - **Esc** back (in the editor, Esc first leaves the editor)
 
+## The path
+- **c** always goes on: from the outline to where you left off; at the end of a lesson, after a
+  passed exercise or a finished checkpoint, to the next step (lesson → checkpoint → exercises → …)
+
 ## Outline
 - **↑ ↓** move · **Enter** open · **c** continue where you left off
 - **p** progress · **z** quiz
 
 ## Lesson
-- **↑ ↓ PgUp PgDn** scroll · **Tab** next cell · **Enter** / **r** run the cell
-- **n** / **→** next section · **b** / **←** previous section · **x** exercises of this section
+- **↑ ↓ PgUp PgDn Home End** scroll · **Tab** next cell · **Enter** / **r** run the cell (or the first on screen)
+- **e** copy the focused cell into a scratch editor, change it, **F5** run it
+- **c** continue · **n** / **→** next section · **b** / **←** previous section · **x** this section's practice
 
 ## Exercise
-- **F5** / **Ctrl+R** check (saves first; press again to cancel)
+- **F5** / **Ctrl+R** check (saves first; during a check, starts over on the current text) · **F7** cancel
+- In the editor: **Enter** keeps the indentation (one more after `:`), **Tab** / **Shift+Tab** indent /
+  dedent the line or selection, **Backspace** at an indent removes one level, **Ctrl+A** select all
 - **F2** / **Ctrl+T** code ⇄ what you were reading · **F6** task ⇄ results · **Ctrl+S** save
 - **F3** / **Ctrl+G** next hint · **F4** reference solution · **F8** reset to the starter
-- **F9** / **Ctrl+O** open the file in `$EDITOR` · **Ctrl+N** next exercise (after a pass)
+- **F9** / **Ctrl+O** open the file in `$EDITOR` · **c** (outside the editor) / **Ctrl+N** next step (after a pass)
 - The file is watched: saving it from another editor re-runs the checks.
 
 ## Quiz
 - **1–4** / **a–d** choose · **Enter** answer, then next · **e** run the evidence cell
-- at the end: **r** retry the wrong ones
+- at the end: **r** retry the wrong ones (their options come back in a new order) · **c** go on
 
 ## Progress
 - **r** reset all progress (asks first)
@@ -196,24 +203,31 @@ UI = {
 - **Ctrl+Q** 退出 · **F1** 本帮助 · **Ctrl+L** 切换 English / 中文 · **Ctrl+P** 命令面板
 - **Esc** 返回(在编辑器里,第一次 Esc 先离开编辑器)
 
+## 学习路线
+- **c** 总是往前走:在目录里回到上次的位置;在一节课末尾、练习通过后或小测结束后,进入下一步
+  (课程 → 小测 → 练习 → ……)
+
 ## 目录
 - **↑ ↓** 移动 · **Enter** 打开 · **c** 从上次的位置继续
 - **p** 学习进度 · **z** 测验
 
 ## 章节
-- **↑ ↓ PgUp PgDn** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元
-- **n** / **→** 下一节 · **b** / **←** 上一节 · **x** 本节练习
+- **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元(或屏幕上的第一个)
+- **e** 把当前单元复制到草稿编辑器里修改,**F5** 运行
+- **c** 继续 · **n** / **→** 下一节 · **b** / **←** 上一节 · **x** 本节练习
 
 ## 练习
-- **F5** / **Ctrl+R** 检查(先保存;再按一次取消)
+- **F5** / **Ctrl+R** 检查(先保存;检查进行中再按,则用当前代码重新开始) · **F7** 取消
+- 编辑器里:**Enter** 保持缩进(`:` 之后多缩进一级),**Tab** / **Shift+Tab** 缩进 / 反缩进当前行或选中的行,
+  在缩进处按 **Backspace** 删除一级,**Ctrl+A** 全选
 - **F2** / **Ctrl+T** 在代码与刚才阅读的页面之间切换 · **F6** 题目 ⇄ 结果 · **Ctrl+S** 保存
 - **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复初始代码
-- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **Ctrl+N** 下一个练习(通过之后)
+- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **c**(不在编辑器里时)/ **Ctrl+N** 下一步(通过之后)
 - 文件会被监视:在其他编辑器里保存,检查会自动重新运行。
 
 ## 测验
 - **1–4** / **a–d** 选择 · **Enter** 作答,再按进入下一题 · **e** 运行佐证代码
-- 结束时:**r** 重做答错的题
+- 结束时:**r** 重做答错的题(选项会重新打乱) · **c** 继续
 
 ## 学习进度
 - **r** 重置全部进度(会先确认)
