@@ -10,9 +10,13 @@ A mutant may also pin what the failure says, in comment lines of its own:
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from conftest import CASES, run_source
+
+JOBS = 2  # two cases judged at once: one worker computes while the other starts (2 cores)
 
 
 def _pins(source: str, key: str) -> list[str]:
@@ -25,11 +29,24 @@ def _cases():
         yield pytest.param(path, id=f"{path.parent.name}/{path.stem}")
 
 
+@pytest.fixture(scope="session")
+def case_verdicts(request, course, sandbox):
+    """Every selected case, submitted at once to a small pool; each test waits for its own."""
+    selected = [item.callspec.params["path"] for item in request.session.items
+                if getattr(item, "callspec", None) is not None and "path" in item.callspec.params
+                and item.module.__name__ == __name__]
+    pool = ThreadPoolExecutor(max_workers=JOBS)
+    futures = {path: pool.submit(run_source, sandbox, course.exercise(path.parent.name), path.read_text(), path.name)
+               for path in selected if course.exercise(path.parent.name) is not None}
+    yield futures
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 @pytest.mark.parametrize("path", list(_cases()))
-def test_case(path, course, sandbox):
+def test_case(path, course, case_verdicts):
     exercise = course.exercise(path.parent.name)
     assert exercise is not None, f"no exercise named {path.parent.name}"
-    verdict = run_source(sandbox, exercise, path.read_text(), path.name)
+    verdict = case_verdicts[path].result()
     report = "\n".join(f"{c.id}: {c.status} {c.message.get('en', '')}" for c in verdict.checks)
     if path.name.startswith("pass_"):
         assert verdict.status == "pass", f"{verdict.status} {verdict.kind}: {verdict.message}\n{report}\n{verdict.stderr[-2000:]}"
