@@ -88,7 +88,7 @@ def test_typing_a_function_in_the_exercise_editor(tmux, home):
     type_text(tmux, "Z")
     tmux.keys("C-s")
     wait_for_file(path, lambda t: t.splitlines() == ["def f(x):", "return xZ"], "the dedented line and the Z")
-    assert "return xZ" in tmux.screen()
+    tmux.wait_for("return xZ")  # the file is written before the screen repaints: wait for both
 
     # Keys that arrive in one burst (as over a slow link) apply in order: Backspace, Ctrl+A and
     # Shift+Tab act before the keys sent after them.
