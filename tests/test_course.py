@@ -98,6 +98,77 @@ def test_each_problem_names_file_and_line(tmp_path, mutate, expected):
     assert any(expected in p for p in found), found
 
 
+PREDICT_LESSON = GOOD_LESSON + """\
+    - cell:
+        id: count-cell
+        predict:
+          question: {en: How many?, zh: 几个?}
+          answer: 3
+          reveal: 'count: (\\d+)'
+        code: |
+          print("count: 3")
+    - cell:
+        id: pick-cell
+        predict:
+          question: {en: Which one?, zh: 哪一个?}
+          options:
+            A: {value: "1"}
+            B: {value: "True", text: {en: "yes, it is", zh: 是的}}
+          answer: B
+          reveal: 'deleted: (\\w+)'
+        code: |
+          print("deleted: True")
+"""
+
+
+def test_predict_loads_and_judges_a_guess_against_the_run(tmp_path):
+    course, problems = read_course(make_course(tmp_path, {"1.0.yaml": PREDICT_LESSON}, solutions=()))
+    assert problems == []
+    count, pick = (c.predict for c in course.lesson("1.0").cells[1:])
+    assert count.numeric and count.answer == "3" and count.shown("x\ncount: 3\n") == "3"
+    assert count.is_right("3.0", "3") and not count.is_right("4", "3") and not count.is_right("three", "3")
+    assert count.shown("no count here") is None and not count.is_right("3", None)
+    assert pick.options["B"].label("zh") == "是的" and pick.options["A"].label("en") == "1"
+    assert pick.is_right("b", "True") and not pick.is_right("A", "True") and not pick.is_right("E", "True")
+    assert pick.describe_shown("True", "en") == "B) yes, it is" and pick.describe_shown("7", "en") == "7"
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("          answer: 3\n", "          answer: 3\n          hint: no\n", "lessons/1.0.yaml:17: unknown key 'hint' in cell in block 3 predict"),
+    ("          answer: B\n", "          answer: C\n", "lessons/1.0.yaml:27: cell in block 4 predict answer 'C' is not among the options (A, B)"),
+    ("          answer: 3\n", "          answer: three\n", "lessons/1.0.yaml:16: cell in block 3 predict answer must be a number"),
+    ("{en: How many?, zh: 几个?}", "{en: How many?}", "lessons/1.0.yaml:15: cell in block 3 predict question is missing its 'zh' translation"),
+    ("{en: \"yes, it is\", zh: 是的}", "{en: \"yes, it is\"}", "lessons/1.0.yaml:26: cell in block 4 predict option B text is missing its 'zh'"),
+    ("'count: (\\d+)'", "'count: (\\d+'", "lessons/1.0.yaml:17: cell in block 3 predict reveal: bad regex"),
+    ("'count: (\\d+)'", "'count: \\d+'", "lessons/1.0.yaml:17: cell in block 3 predict reveal 'count: \\\\d+' has no group"),
+    ("            A: {value: \"1\"}\n", "", "lessons/1.0.yaml:25: cell in block 4 predict options must be 2 to 4 choices"),
+    ("A: {value: \"1\"}", "A: {value: \"True\"}", "lessons/1.0.yaml:26: cell in block 4 predict options A and B have the same value 'True'"),
+    ("          answer: 3\n", "", "lessons/1.0.yaml:15: cell in block 3 predict is missing required key 'answer'"),
+])
+def test_each_predict_problem_names_file_and_line(tmp_path, old, new, expected):
+    assert old in PREDICT_LESSON
+    found = problems_of(tmp_path, {"1.0.yaml": PREDICT_LESSON.replace(old, new, 1)}, solutions=())
+    assert any(expected in p for p in found), found
+
+
+def test_quiz_evidence_cannot_ask_for_a_prediction(tmp_path):
+    quiz = """\
+    quiz:
+      questions:
+        - id: "1"
+          prompt: {en: Q, zh: 问}
+          options: {A: {en: a, zh: 甲}, B: {en: b, zh: 乙}, C: {en: c, zh: 丙}, D: {en: d, zh: 丁}}
+          answer: A
+          explain: {A: {en: a, zh: 甲}, B: {en: b, zh: 乙}, C: {en: c, zh: 丙}, D: {en: d, zh: 丁}}
+          evidence:
+            id: q1-cell
+            code: print(1)
+            predict: {question: {en: Q, zh: 问}, answer: 1, reveal: '(1)'}
+    """
+    found = problems_of(tmp_path, {"quiz.yaml": quiz}, solutions=())
+    assert any("quiz.yaml:11: unknown key 'predict' in question 1 evidence" in p for p in found), found
+
+
 def test_missing_solution_and_unknown_lesson(tmp_path):
     found = problems_of(tmp_path, {"1.0.yaml": GOOD_LESSON,
                                    "exercises/demo.yaml": GOOD_EXERCISE.replace('lesson: "1.0"', 'lesson: "9.9"')},

@@ -10,6 +10,7 @@ from tutor.course.kinds import CHECK_KINDS
 from tutor.course.model import (
     Block, Cell, Check, Course, Exercise, Expectation, Lesson, Question, Source,
 )
+from tutor.course.predict import read_prediction
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Text
 
@@ -119,8 +120,10 @@ class _Reader:
         return value
 
 
-def _cell(r: _Reader, value, line: int, what: str) -> Cell | None:
-    d = r.mapping(value, line, what, {"id", "code"}, {"caption", "expect", "timeout"})
+def _cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell | None:
+    # Only lesson cells ask for a prediction: a quiz question is already one.
+    optional = {"caption", "expect", "timeout"} | ({"predict"} if lesson else set())
+    d = r.mapping(value, line, what, {"id", "code"}, optional)
     if d is None:
         return None
     cell_id = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
@@ -154,6 +157,7 @@ def _cell(r: _Reader, value, line: int, what: str) -> Cell | None:
         expect=expect,
         timeout=r.number(d.get("timeout"), d.line_of("timeout"), f"{what} timeout", 60.0),
         source=Source(r.file, d.line),
+        predict=read_prediction(r, d["predict"], d.line_of("predict"), what) if "predict" in d else None,
     )
 
 
@@ -181,7 +185,7 @@ def _lesson(r: _Reader, value, line: int) -> Lesson | None:
             if text:
                 blocks.append(Block(text=text))
         elif "cell" in b:
-            cell = _cell(r, b["cell"], b.line_of("cell"), f"cell in block {i + 1}")
+            cell = _cell(r, b["cell"], b.line_of("cell"), f"cell in block {i + 1}", lesson=True)
             if cell:
                 blocks.append(Block(cell=cell))
     order = r.number(d.get("order"), d.line_of("order"), "lesson order", 0.0)

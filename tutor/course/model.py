@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tutor.course.predict import Prediction
 from tutor.i18n import Text
 
 
@@ -74,6 +75,7 @@ class Cell:
     expect: Expectation = field(default_factory=Expectation)
     timeout: float = 60.0
     source: Source | None = None
+    predict: Prediction | None = None  # asked before the cell runs; answered by its output
 
 
 @dataclass(frozen=True)
