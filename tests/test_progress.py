@@ -94,6 +94,23 @@ def test_hints_solution_lessons_quiz(tmp_path):
     assert d["quiz"] == {"answers": {"1": "B"}, "best_score": 7, "attempts": 2}
 
 
+def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):
+    write_raw(tmp_path, {"schema": 1, "lessons": {"6.1": {"status": "done"}}})  # written before predictions
+    s = ProgressStore(tmp_path)
+    assert s.load()["predictions"] == {} and store_mod.prediction_of(s.load(), "c") is None
+    s.record_reveal("c", "1", True)  # no guess yet: nothing to judge
+    assert store_mod.prediction_of(s.load(), "c") is None
+    s.record_prediction("c", "B")
+    s.record_prediction("c", "A")  # a second guess, made after seeing the run, does not replace the first
+    entry = store_mod.prediction_of(s.record_reveal("c", "True", False), "c")
+    assert (entry["answer"], entry["shown"], entry["correct"]) == ("B", "True", False)
+    assert ISO_Z.match(entry["predicted_at"]) and s.warnings == []
+    assert s.load()["lessons"] == {"6.1": {"status": "done"}}
+    write_raw(tmp_path, {"schema": 1, "predictions": {"c": {"answer": "B", "correct": "yes"}, "d": 3}})
+    data = ProgressStore(tmp_path).load()  # a damaged record is salvaged like any other
+    assert data["predictions"] == {"c": {"answer": "B", "correct": None, "predicted_at": None, "shown": None}}
+
+
 def test_reset_moves_file_aside(tmp_path):
     s = ProgressStore(tmp_path)
     assert s.reset() is None  # nothing to back up yet

@@ -55,6 +55,13 @@ EXERCISE_FIELDS = {
     "solution_viewed": (False, lambda v: isinstance(v, bool)),
 }
 LESSON_FIELDS = {"status": ("started", lambda v: v in LESSON_STATUSES)}
+# A cell's `predict:` (keyed by cell id): the learner's first guess, then what the run showed.
+PREDICTION_FIELDS = {
+    "answer": ("", lambda v: isinstance(v, str)),
+    "predicted_at": (None, _is_opt_str),
+    "shown": (None, _is_opt_str),
+    "correct": (None, lambda v: v is None or isinstance(v, bool)),
+}
 QUIZ_FIELDS = {
     "answers": ({}, lambda v: isinstance(v, dict)),
     "best_score": (None, _is_opt_count),
@@ -85,7 +92,8 @@ def normalize(doc: Any) -> tuple[dict, list[str]]:
         problems.append("'schema' is not a version number")
         schema = SCHEMA
     data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
-    for section, fields in (("exercises", EXERCISE_FIELDS), ("lessons", LESSON_FIELDS)):
+    for section, fields in (("exercises", EXERCISE_FIELDS), ("lessons", LESSON_FIELDS),
+                            ("predictions", PREDICTION_FIELDS)):
         entries = data.get(section, {})
         if not isinstance(entries, dict):
             problems.append(f"'{section}' is not an object")
@@ -123,6 +131,12 @@ def lesson_status(data: dict, lesson_id: str) -> str:
     """Status of a lesson: 'new' if never opened, else 'started' or 'done'."""
     entry = data.get("lessons", {}).get(lesson_id)
     return entry["status"] if isinstance(entry, dict) and entry.get("status") in LESSON_STATUSES else "new"
+
+
+def prediction_of(data: dict, cell_id: str) -> dict | None:
+    """The learner's recorded prediction for a cell ({answer, shown, correct, ...}), or None."""
+    entry = data.get("predictions", {}).get(cell_id)
+    return entry if isinstance(entry, dict) and entry.get("answer") else None
 
 
 def _exercise(data: dict, exercise_id: str) -> dict:
@@ -205,6 +219,22 @@ class ProgressStore:
     def set_position(self, step_key: str) -> dict:
         """Remember the step the learner opened last ("exercise:counter-jit"), where `continue` resumes."""
         return self.update(lambda data: data.__setitem__("position", step_key))
+
+    def record_prediction(self, cell_id: str, answer: str) -> dict:
+        """Remember a guess made before a cell ran; the first guess stays (it was made blind)."""
+        def fn(data: dict) -> None:
+            entry = data["predictions"].setdefault(cell_id, _fill({}, PREDICTION_FIELDS, "", []))
+            if not entry["answer"]:
+                entry.update(answer=answer, predicted_at=utc_now())
+        return self.update(fn)
+
+    def record_reveal(self, cell_id: str, shown: str, correct: bool) -> dict:
+        """Remember what the cell's run showed and whether the recorded guess matched it."""
+        def fn(data: dict) -> None:
+            entry = data["predictions"].get(cell_id)
+            if entry is not None and entry["answer"]:
+                entry.update(shown=shown, correct=correct)
+        return self.update(fn)
 
     def record_quiz_answer(self, question_id: str, answer: str) -> dict:
         """Remember the latest answer given to a quiz question."""
