@@ -206,8 +206,59 @@ def test_validate_command_reports_and_exits_1(tmp_path):
 
 
 def test_shipped_course_is_valid():
-    _, problems = read_course(ROOT)
+    _, problems = read_course(ROOT, lint=True)
     assert problems == [], "\n".join(map(str, problems))
+
+
+def _prompt(en: str, zh: str = "做吧") -> str:
+    """GOOD_EXERCISE with a block-scalar prompt: its first text line is line 7 of the file."""
+    block = lambda s: "\n".join(("      " + l).rstrip() for l in textwrap.dedent(s).strip("\n").split("\n"))
+    return GOOD_EXERCISE.replace("  prompt: {en: Do it, zh: 做吧}\n",
+                                 f"  prompt:\n    en: |\n{block(en)}\n    zh: |\n{block(zh)}\n")
+
+
+@pytest.mark.parametrize("en, zh, expected", [
+    # The rmsprop bug: a formula indented under a list item.
+    ("""
+     - `update(grads, state)`, leaf by leaf:
+
+           s = rho * s + (1 - rho) * g**2
+     """, "做吧", ":9: exercise prompt (en): indented code block"),
+    ("Fine.\n\nThen s = rho * s + (1 - rho) * g**2 and v**2.", "做吧", ":9: exercise prompt (en): '**' right after a letter"),
+    ("one\n\ntwo: g**2 alone", "做吧", ":9: exercise prompt (en): '*' touching a letter or digit"),
+    ("Call `f(x) and go.", "做吧", ":7: exercise prompt (en): unmatched backtick"),
+    ("Files live in <home>/workspace.", "做吧", ":7: exercise prompt (en): <home> is read as HTML"),
+    ("Code:\n\n```\nx = 1\n", "做吧", ":9: exercise prompt (en): code fence ``` is never closed"),
+    ("| a | b |\n| 1 | 2 |", "做吧", ":7: exercise prompt (en): a table row that is not read as a table"),
+    ("Fine.", "第一行\n\n在 jit 下这会 抛出错误。", ":11: exercise prompt (zh): space between Chinese characters"),
+])
+def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path, en, zh, expected):
+    course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})
+    assert read_course(course)[1] == []  # only validate lints, loading stays fast
+    found = [str(p) for p in read_course(course, lint=True)[1]]
+    assert len(found) == 1 and f"lessons/exercises/demo.yaml{expected}" in found[0], found
+
+
+def test_markdown_as_meant_passes_the_lint(tmp_path):
+    en = """
+         Write `f(x)` as *pure*, **really**: a * b, the file `<home>/x`.
+
+         - a list item:
+
+           ```
+           s = rho * s + (1 - rho) * g**2
+           ```
+
+         | a | b |
+         |---|---|
+         | 1 | 2 |
+         """
+    zh = "在 `jax.jit` 下这会\n抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```"
+    course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})
+    loaded, problems = read_course(course, lint=True)
+    assert problems == [], problems
+    # A source line break between two Chinese characters is not a space on screen; code keeps its lines.
+    assert loaded.exercise("demo").prompt.zh == "在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```\n"
 
 
 def test_every_text_has_both_languages():

@@ -381,7 +381,7 @@ def cmd_validate(ctx: Context) -> int:
     root = ctx.args.path or course_root()
     if (root / "exercises").is_dir() or root.name == "lessons":
         root = root.parent  # accept the lessons folder itself
-    _, problems = read_course(root)
+    _, problems = read_course(root, lint=True)
     for p in problems:
         print(p)
     n_files = len(list((root / "lessons").rglob("*.yaml"))) if (root / "lessons").is_dir() else 0

@@ -11,6 +11,7 @@ from tutor.course.model import (
     Block, Cell, Check, Course, Exercise, Expectation, Lesson, Question, Source,
 )
 from tutor.course.predict import read_prediction
+from tutor.course.cjk import join_wrapped
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Text
 
@@ -39,9 +40,10 @@ class CourseError(Exception):
 class _Reader:
     """Reads one file's objects, recording problems instead of raising."""
 
-    def __init__(self, file: str, problems: list[Problem]):
+    def __init__(self, file: str, problems: list[Problem], lint: bool = False):
         self.file = file
         self.problems = problems
+        self.lint = lint
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
@@ -75,7 +77,16 @@ class _Reader:
             if not isinstance(value.get(lang), str) or not value[lang].strip():
                 self.problem(value.line, f"{what} is missing its '{lang}' translation")
                 ok = False
-        return Text(zh=value["zh"], en=value["en"]) if ok else None
+            elif self.lint:
+                self.markdown(value, lang, what)
+        return Text(zh=join_wrapped(value["zh"]), en=value["en"]) if ok else None
+
+    def markdown(self, value: LineDict, lang: str, what: str) -> None:
+        # Parsing every text costs ~1 s for the course: done by `validate`, not on every load.
+        from tutor.course.markdown_lint import markdown_problems
+
+        for offset, message in markdown_problems(value[lang], lang):
+            self.problem(value.value_line(lang) + offset, f"{what} ({lang}): {message}")
 
     def string(self, value, line: int, what: str, pattern: re.Pattern | None = None) -> str | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -327,8 +338,9 @@ def _unique(r: _Reader, ids: list[tuple[str, int]], what: str) -> None:
             first.setdefault(ident, line)
 
 
-def read_course(root: Path) -> tuple[Course, list[Problem]]:
-    """Load everything under root/lessons; return the course and every problem found."""
+def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
+    """Load everything under root/lessons; return the course and every problem found.
+    `lint` also reports texts whose Markdown would not render as meant (slower; `validate`)."""
     problems: list[Problem] = []
     lessons: list[Lesson] = []
     exercises: list[Exercise] = []
@@ -342,7 +354,7 @@ def read_course(root: Path) -> tuple[Course, list[Problem]]:
             rel = str(path.relative_to(root))
         except ValueError:
             rel = str(path)
-        r = _Reader(rel, problems)
+        r = _Reader(rel, problems, lint)
         try:
             data = read_yaml(path)
         except YamlError as exc:

@@ -12,9 +12,14 @@ class LineDict(dict):
 
     line: int = 0
     key_lines: dict
+    value_lines: dict
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
+
+    def value_line(self, key: str) -> int:
+        """The line where the text of key's value starts (a block scalar's first content line)."""
+        return getattr(self, "value_lines", {}).get(key, self.line_of(key))
 
 
 class LineList(list):
@@ -31,6 +36,7 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     result = LineDict()
     result.line = node.start_mark.line + 1
     result.key_lines = {}
+    result.value_lines = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, (str, int, float, bool)):
@@ -44,6 +50,8 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
             )
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
+        block = isinstance(value_node, yaml.ScalarNode) and value_node.style in ("|", ">")
+        result.value_lines[key] = value_node.start_mark.line + (2 if block else 1)
     return result
 
 

@@ -1,0 +1,93 @@
+"""Course Markdown that would not render as its author meant.
+
+Texts are parsed with the parser the TUI renders them with (markdown-it-py's "gfm-like" preset,
+as Textual's Markdown widget), and the token stream is searched for what a reader would see
+wrongly: code indented instead of fenced, stray backticks and asterisks, a formula turned bold,
+`<name>` swallowed as HTML, a fence left open, a table that is not read as one. In Chinese
+texts also spaces between Chinese characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from tutor.course.cjk import CJK
+
+_PARSER = MarkdownIt("gfm-like")
+_CJK_SPACE_CJK = re.compile(f"[{CJK}] +[{CJK}]")
+_STUCK_STAR = re.compile(r"[A-Za-z0-9]\*|\*[A-Za-z0-9]")
+
+
+def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
+    """Each problem as (0-based line of `source`, message), in source order."""
+    lines = source.splitlines()
+    problems: list[tuple[int, str]] = []
+    for tok in _PARSER.parse(source):
+        start = tok.map[0] if tok.map else 0
+        if tok.type == "code_block":
+            problems.append((start, "indented code block: renderers disagree on indented code (inside a "
+                                    "list item it can read as text, `*` turning bold); put code and "
+                                    "formulas in a fenced block (```)"))
+        elif tok.type == "fence" and not _closed(tok, lines):
+            problems.append((start, f"code fence {tok.markup} is never closed: everything after it shows as code"))
+        elif tok.type == "html_block":
+            problems.append((start, "raw HTML block: the TUI does not show it; put it in a fenced block"))
+        elif tok.type == "inline":
+            problems.extend(_inline_problems(tok, start, lang))
+    return problems
+
+
+def _closed(fence: Token, lines: list[str]) -> bool:
+    end = fence.map[1] - 1 if fence.map else 0
+    if not fence.map or end <= fence.map[0] or end >= len(lines):
+        return False
+    last = lines[end].strip()
+    return last.startswith(fence.markup) and set(last) == {fence.markup[0]}
+
+
+def _inline_problems(tok: Token, start: int, lang: str) -> list[tuple[int, str]]:
+    problems: list[tuple[int, str]] = []
+    children = tok.children or []
+    line = start
+    for i, child in enumerate(children):
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+            continue
+        if child.type == "html_inline":
+            problems.append((line, f"{child.content} is read as HTML and disappears; write it in `code` "
+                                   "or escape it as \\<"))
+        elif child.type in ("em_open", "strong_open") and child.markup[:1] == "*":
+            before = children[i - 1].content[-1:] if i and children[i - 1].type == "text" else ""
+            if _word_char(before):
+                problems.append((line, f"'{child.markup}' right after a letter or digit opens emphasis "
+                                       "(as in g**2): part of a formula shows in bold or italics; put it in `code`"))
+        elif child.type == "text":
+            problems.extend((line, m) for m in _text_problems(child.content, lang))
+    for offset, text in enumerate(tok.content.split("\n")):
+        stripped = text.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+            problems.append((start + offset, "a table row that is not read as a table (a header, a "
+                                             "|---| line and equal column counts are needed): the "
+                                             "pipes show as text"))
+            break
+    return problems
+
+
+def _word_char(c: str) -> bool:
+    return c.isascii() and c.isalnum()
+
+
+def _text_problems(text: str, lang: str) -> list[str]:
+    found = []
+    if "`" in text:
+        found.append("unmatched backtick: a ` shows as text; close the code span")
+    if _STUCK_STAR.search(text):
+        found.append("'*' touching a letter or digit (as in g**2) can pair with another and turn "
+                     "the text between them bold; put the formula in `code`")
+    if lang == "zh":
+        if m := _CJK_SPACE_CJK.search(text):
+            found.append(f"space between Chinese characters ({m.group()!r}) splits the words on screen")
+    return found
