@@ -41,7 +41,7 @@ def check_course(tmp: Path, name: str, content: bytes) -> None:
     (tmp / "lessons").mkdir(parents=True, exist_ok=True)
     (tmp / "solutions").mkdir(exist_ok=True)
     (tmp / "lessons" / name).write_bytes(content)
-    _, problems = read_course(tmp)
+    _, problems = read_course(tmp, lint=True)
     for p in problems:
         assert isinstance(p.line, int) and p.line >= 0
         assert p.file.startswith("lessons/") and p.message
