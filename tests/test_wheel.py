@@ -16,7 +16,7 @@ from conftest import ROOT
 pytest.importorskip("hatchling")
 
 
-def test_wheel_installs_and_verifies_outside_the_repo(tmp_path):
+def test_wheel_installs_and_checks_outside_the_repo(tmp_path):
     dist = tmp_path / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
                     "-w", str(dist), "-q"], check=True, timeout=300, cwd=tmp_path)
@@ -45,7 +45,16 @@ def test_wheel_installs_and_verifies_outside_the_repo(tmp_path):
     doc = json.loads(listed.stdout)
     assert len(doc["exercises"]) == len(list((ROOT / "solutions").glob("*.py")))
 
-    verified = subprocess.run([str(tutor), "verify", "--json"], capture_output=True, text=True, env=env,
-                              cwd=tmp_path, timeout=900)
-    report = json.loads(verified.stdout)
-    assert verified.returncode == 0 and report["ok"], [r for r in report["results"] if not r["ok"]]
+    # Every course file inside the wheel loads (no JAX needed), and one solution read from the
+    # wheel passes its checks there; `verify` of all of them runs elsewhere in CI.
+    validated = subprocess.run([str(tutor), "validate"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                               timeout=120)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    solution = subprocess.run([str(tutor), "solution", "counter-jit"], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, timeout=120)
+    assert solution.returncode == 0 and "def update_counter" in solution.stdout, solution.stderr
+    mine = tmp_path / "mine.py"
+    mine.write_text(solution.stdout)
+    checked = subprocess.run([str(tutor), "check", "counter-jit", "--file", str(mine), "--json"],
+                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert checked.returncode == 0 and json.loads(checked.stdout)["status"] == "pass", checked.stdout + checked.stderr
