@@ -182,6 +182,87 @@ def test_wrong_way_cell_shows_the_real_error(home, sandbox):
     asyncio.run(body())
 
 
+async def _open_cell(pilot, app, lesson, index):
+    from tutor.path import Step
+    from tutor.ui.widgets.cell_view import CellView
+
+    app.open_step(Step("lesson", lesson.id))
+    await until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson and app.screen.query(CellView),
+                10, "the lesson's cells")
+    cell = list(app.screen.query(CellView))[index]
+    cell.focus()
+    await pilot.pause()
+    return cell
+
+
+def test_predict_asks_first_then_the_run_reveals_and_progress_keeps_the_guess(home, sandbox):
+    lesson, index = _lesson_with(lambda c: c.predict is not None and c.predict.numeric)
+    p = lesson.cells[index].predict
+    wrong = str(int(float(p.answer)) + 1)
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.lesson import LessonScreen
+
+            cell = await _open_cell(pilot, app, lesson, index)
+            await pilot.press("enter")
+            assert cell.asking and cell.handle is None  # asked, not run
+            asked = plain(cell.query_one(".cell-predict"))
+            assert "Predict first" in asked and p.question.en.split("`")[0][:20] in asked
+            await pilot.press("x", "c", *wrong, "enter")  # letters neither answer nor act on the lesson
+            await until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
+            assert isinstance(app.screen, LessonScreen)
+            line = plain(cell.query_one(".cell-predict"))
+            assert f"You predicted {wrong} — the run shows {cell.shown}" in line and "✗" in line
+            assert p.is_right(p.answer, cell.shown)
+            entry = progress(home)["predictions"][cell.cell.id]
+            assert (entry["answer"], entry["correct"]) == (wrong, False)
+            first = cell.verdict
+            await pilot.press("enter")  # already predicted: it just runs
+            assert not cell.asking
+            await until(pilot, lambda: cell.verdict not in (None, first), what="the second run")
+            assert f"You predicted {wrong}" in plain(cell.query_one(".cell-predict"))
+        app = new_app(home, sandbox, lang="zh")  # a new session remembers the guess before any run
+        async with app.run_test(size=SIZE) as pilot:
+            cell = await _open_cell(pilot, app, lesson, index)
+            assert cell.guess == wrong and f"你预测的是 {wrong}" in plain(cell.query_one(".cell-predict"))
+
+    asyncio.run(body())
+
+
+def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, sandbox):
+    lesson, index = _lesson_with(lambda c: c.predict is not None and c.predict.options)
+    p = lesson.cells[index].predict
+
+    async def body():
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from tutor.ui.screens.lesson import LessonScreen
+
+            cell = await _open_cell(pilot, app, lesson, index)
+            await pilot.press("enter")
+            asked = plain(cell.query_one(".cell-predict"))
+            assert all(f"{k}) {o.label('en')}" in asked for k, o in p.options.items())
+            await pilot.press("escape")  # skips the question and runs; the lesson stays open
+            await until(pilot, lambda: cell.verdict is not None, what="the skipped cell's run")
+            assert isinstance(app.screen, LessonScreen) and not cell.query_one(".cell-predict").display
+            assert cell.cell.id not in progress(home).get("predictions", {})
+            await app.screen.run_action("back")
+            cell = await _open_cell(pilot, app, lesson, index)  # opened again: asked again
+            await pilot.press("enter")
+            assert cell.asking
+            await pilot.press(p.answer.lower())
+            await until(pilot, lambda: cell.verdict is not None, what="the answered cell's run")
+            line = plain(cell.query_one(".cell-predict"))
+            assert f"You predicted {p.describe(p.answer, 'en')} — the run shows" in line and "Right!" in line
+            assert "✓" in line
+            entry = progress(home)["predictions"][cell.cell.id]
+            assert (entry["answer"], entry["shown"], entry["correct"]) == (p.answer, p.options[p.answer].value, True)
+
+    asyncio.run(body())
+
+
 def test_lesson_next_and_previous_mark_progress(home, sandbox):
     if len(COURSE.lessons) < 2:
         pytest.skip("needs two lessons")
@@ -651,6 +732,8 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
             await pilot.pause()
             assert not any(c.has_focus for c in cells)
             await pilot.press("enter")  # nothing focused: the first cell on screen runs
+            if second.asking:
+                await pilot.press("escape")  # its predict question: skipped, so it runs
             await until(pilot, lambda: second.verdict is not None, what="the cell on screen to run")
             assert cells[0].verdict is None
             await pilot.press("home")

@@ -54,6 +54,22 @@ UI = {
     "cell_ok": {"en": "finished", "zh": "运行完成"},
     "cell_as_expected": {"en": "as expected", "zh": "符合预期"},
     "cell_not_as_expected": {"en": "not as the lesson says", "zh": "与课程描述不符"},
+    # predict, then run
+    "predict_ask": {"en": "Predict first:", "zh": "先预测一下："},
+    "predict_keys_options": {"en": "{first}–{last} (or 1–{n}) to answer, then it runs · Esc skips and runs",
+                             "zh": "按 {first}–{last}（或 1–{n}）作答，随后运行 · Esc 跳过，直接运行"},
+    "predict_keys_number": {"en": "type a number, Enter to answer, then it runs · Esc skips and runs",
+                            "zh": "输入一个数，按 Enter 作答，随后运行 · Esc 跳过，直接运行"},
+    "predict_typed": {"en": "Your guess:", "zh": "你的预测："},
+    "predict_made": {"en": "You predicted {answer}. Enter runs the cell to see.",
+                     "zh": "你预测的是 {answer}。按 Enter 运行，看看结果。"},
+    "predict_running": {"en": "You predicted {answer}…", "zh": "你预测的是 {answer}……"},
+    "predict_right": {"en": "You predicted {answer} — the run shows {shown}. Right!",
+                      "zh": "你预测 {answer}，运行结果是 {shown}。猜对了！"},
+    "predict_wrong": {"en": "You predicted {answer} — the run shows {shown}.",
+                      "zh": "你预测 {answer}，运行结果却是 {shown}。"},
+    "predict_unseen": {"en": "You predicted {answer} — this run did not show the answer; see its output.",
+                       "zh": "你预测 {answer}，但这次运行没有给出答案，请看输出。"},
     "no_output": {"en": "(no output)", "zh": "(没有输出)"},
     "waiting_worker": {"en": "starting a worker (importing JAX)…", "zh": "正在启动工作进程(导入 JAX)……"},
     # exercise
@@ -180,6 +196,8 @@ UI = {
 ## Lesson
 - **↑ ↓ PgUp PgDn Home End** scroll · **Tab** next cell · **Enter** / **r** run the cell (or the first on screen)
 - **e** copy the focused cell into a scratch editor, change it, **F5** run it
+- a cell with a question asks for your prediction before its first run: **a–d** / **1–4**, or a
+  number and **Enter**; **Esc** skips and runs it anyway
 - **c** continue · **n** / **→** next section · **b** / **←** previous section · **x** this section's practice
 
 ## Exercise
@@ -214,6 +232,8 @@ UI = {
 ## 章节
 - **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元(或屏幕上的第一个)
 - **e** 把当前单元复制到草稿编辑器里修改,**F5** 运行
+- 带问题的单元在第一次运行前先请你预测：按 **a–d** / **1–4**，或输入一个数再按 **Enter**；
+  **Esc** 跳过，直接运行
 - **c** 继续 · **n** / **→** 下一节 · **b** / **←** 上一节 · **x** 本节练习
 
 ## 练习

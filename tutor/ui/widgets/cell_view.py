@@ -1,18 +1,23 @@
-"""A runnable demo cell: its code, a run action, and what the run printed or raised."""
+"""A runnable demo cell: its code, a run action, and what the run printed or raised. A cell with
+a `predict:` asks for the learner's guess first, then sets it beside what the run showed."""
 
 from __future__ import annotations
 
 from rich.syntax import Syntax
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tutor.course.predict import parse_number
 from tutor.i18n import pick
+from tutor.progress.store import prediction_of
 from tutor.sandbox.events import MetricPoints, Output, Verdict
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunEvent, RunHandle, start_run
 from tutor.ui.texts import say
+from tutor.ui.widgets.markup import inline
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
 
@@ -27,7 +32,8 @@ def code_view(code: str) -> Syntax:
 
 class CellView(Vertical, can_focus=True):
     """One cell; Enter (or r) runs it in the sandbox. Output streams in as it is printed.
-    e opens a copy of it to change and run (the scratch screen)."""
+    e opens a copy of it to change and run (the scratch screen). A cell with a question asks
+    it before its first run (a letter, or a number and Enter; Esc skips)."""
 
     BINDINGS = [Binding("enter,r", "run_cell", "Run"), Binding("e", "scratch", "Edit")]
 
@@ -38,6 +44,11 @@ class CellView(Vertical, can_focus=True):
         self.verdict: Verdict | None = None
         self.chunks: list[tuple[str, str]] = []
         self.chart = None
+        self.asking = False  # the predict question is open: keys answer it
+        self.typed = ""  # a number guess being typed
+        self.skipped = False  # Esc: this view runs without asking again (nothing is recorded)
+        self.guess: str | None = None  # the learner's guess: recorded earlier, or made now
+        self.shown: str | None = None  # what the last finished run showed for the question
 
     @property
     def running(self) -> bool:
@@ -47,9 +58,13 @@ class CellView(Vertical, can_focus=True):
         yield Static(classes="cell-caption")
         yield Static(code_view(self.cell.code), classes="cell-code")
         yield Static(classes="cell-status")
+        yield Static(classes="cell-predict")
         yield Static(classes="cell-output")
 
     def on_mount(self) -> None:
+        if self.cell.predict is not None:
+            earlier = prediction_of(self.app.session.progress(), self.cell.id)
+            self.guess = earlier["answer"] if earlier else None
         self.render_texts()
 
     def render_texts(self) -> None:
@@ -60,6 +75,7 @@ class CellView(Vertical, can_focus=True):
             title += " — " + self.cell.caption.get(lang)
         self.query_one(".cell-caption", Static).update(Text(title, style="bold"))
         self._render_status()
+        self._render_predict()
         self._render_output()
         if self.chart is not None:
             self.chart.set_texts(say("chart_title", lang), say("chart_waiting", lang), say("chart_log", lang))
@@ -67,9 +83,16 @@ class CellView(Vertical, can_focus=True):
     # ---- running ---------------------------------------------------------------------------
 
     def action_run_cell(self) -> None:
-        if self.running:
+        if self.running or self.asking:
             return
+        if self.cell.predict is not None and self.guess is None and not self.skipped:
+            self._ask()
+            return
+        self._start_run()
+
+    def _start_run(self) -> None:
         self.verdict = None
+        self.shown = None
         self.chunks = []
         if self.chart is not None:
             self.chart.clear()
@@ -96,12 +119,67 @@ class CellView(Vertical, can_focus=True):
             self._chart().add(event.points)
         elif isinstance(event, Verdict):
             self.verdict = event
+            self._reveal(event)
             if self.chart is not None:
                 self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
             self.render_texts()
             # Bring what the run produced into view; the learner just asked for it.
             shown = self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
             self.call_after_refresh(shown.scroll_visible, animate=False)
+
+    # ---- predict, then run -------------------------------------------------------------------
+
+    def _ask(self) -> None:
+        self.asking, self.typed = True, ""
+        self.focus(scroll_visible=False)
+        self.render_texts()
+        self.call_after_refresh(self.query_one(".cell-predict").scroll_visible, animate=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """While the question is open, its keys answer it and reach nothing else (c, b, Esc of
+        the lesson); keys that are not text (Tab, arrows, F1, Ctrl+…) keep their usual meaning."""
+        if not self.asking:
+            return
+        p = self.cell.predict
+        key, char = event.key, event.character or ""
+        if key == "escape":
+            self.asking, self.skipped = False, True
+            self._start_run()
+        elif p.options:
+            letter = option_key(char, list(p.options))
+            if letter:
+                self._answer(letter)
+            elif not event.is_printable and key != "enter":
+                return
+        elif key == "enter":
+            number = parse_number(self.typed)
+            if number is not None:
+                self._answer(number_text(number))
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+            self._render_predict()
+        elif char and char in "0123456789.-" and len(self.typed) < 12:
+            self.typed += char
+            self._render_predict()
+        elif not event.is_printable:
+            return
+        event.stop()
+        event.prevent_default()
+
+    def _answer(self, answer: str) -> None:
+        self.asking, self.guess = False, answer
+        self.screen.record(self.app.session.store.record_prediction, self.cell.id, answer)
+        self._start_run()
+
+    def _reveal(self, verdict: Verdict) -> None:
+        """What the run shows for the question, set against the guess and recorded."""
+        p = self.cell.predict
+        if p is None or self.guess is None:
+            return
+        self.shown = p.shown(verdict.stdout)
+        if self.shown is not None:
+            self.screen.record(self.app.session.store.record_reveal, self.cell.id, self.shown,
+                               p.is_right(self.guess, self.shown))
 
     def _chart(self):
         if self.chart is None:
@@ -131,6 +209,13 @@ class CellView(Vertical, can_focus=True):
         else:
             line = verdict_line(v, lang, marks, raises)
         self.query_one(".cell-status", Static).update(line)
+
+    def _render_predict(self) -> None:
+        widget = self.query_one(".cell-predict", Static)
+        p = self.cell.predict
+        widget.display = p is not None and (self.asking or self.guess is not None)
+        if widget.display:
+            widget.update(predict_text(self, p, self.app.lang, self.app.marks))
 
     def _render_output(self) -> None:
         out = output_text(self.chunks, self.verdict, self.app.lang, self.app.marks)
@@ -176,3 +261,58 @@ def output_text(chunks: list[tuple[str, str]], v: Verdict | None, lang: str, mar
     if v is not None and not out:
         out = Text(say("no_output", lang), style="dim")
     return out
+
+
+# ---- the predict line ---------------------------------------------------------------------------
+
+def option_key(char: str, letters: list[str]) -> str | None:
+    """The option a key picks: a-d or 1-4, as in the quiz."""
+    if len(char) != 1:
+        return None
+    if char.isdigit() and 1 <= int(char) <= len(letters):
+        return letters[int(char) - 1]
+    return char.upper() if char.upper() in letters else None
+
+
+def number_text(x: float) -> str:
+    """A typed number as the learner means it: 3 rather than 3.0."""
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
+def _spaced(label: str) -> str:
+    """A label and the space before what follows; a full-width colon (zh) already has it."""
+    return label if label.endswith("：") else label + " "
+
+
+def predict_text(view: CellView, p, lang: str, marks) -> Text:
+    """The question with its keys while it is open; afterwards the guess beside what the run showed."""
+    if view.asking:
+        text = Text()
+        # the question in the plain style, so that its `code` stands out (under NO_COLOR too)
+        text.append(_spaced(say("predict_ask", lang)), style="bold")
+        text.append_text(inline(p.question.get(lang)))
+        for letter, option in p.options.items():
+            text.append(f"\n  {letter}) ")
+            text.append_text(inline(option.label(lang)))
+        if p.numeric:
+            text.append("\n  " + _spaced(say("predict_typed", lang)))
+            text.append(view.typed + "▏" if not marks.ascii else view.typed + "_", style="bold")
+            keys = say("predict_keys_number", lang)
+        else:
+            letters = list(p.options)
+            keys = say("predict_keys_options", lang, first=letters[0].lower(), last=letters[-1].lower(),
+                       n=len(letters))
+        text.append("\n" + keys, style="dim")
+        return text
+    answer = p.describe(view.guess, lang)
+    if view.running or view.verdict is None:
+        key = "predict_running" if view.running else "predict_made"
+        return Text(say(key, lang, answer=answer), style="bold")
+    if view.shown is None:
+        return Text(say("predict_unseen", lang, answer=answer), style="bold")
+    right = p.is_right(view.guess, view.shown)
+    status = "pass" if right else "fail"
+    # Right: the printed value is enough (the option was just named); wrong: name the option it is.
+    line = say("predict_right" if right else "predict_wrong", lang, answer=answer,
+               shown=view.shown if right else p.describe_shown(view.shown, lang))
+    return Text(f"{marks[status]} {line}", style=marks.style(status, "bold"))
