@@ -269,6 +269,8 @@ def test_every_text_has_both_languages():
         texts += [ex.title, ex.prompt, *ex.hints] + [c.name for c in ex.checks] + [c.advice for c in ex.checks if c.advice]
     for lesson in course.lessons:
         texts += [lesson.title] + [b.text for b in lesson.blocks if b.text]
+        for cell in (c for c in lesson.cells if c.predict):
+            texts += [cell.predict.question] + [o.text for o in cell.predict.options.values() if o.text]
     for q in course.quiz:
         texts += [q.prompt, *q.options.values(), *q.explanations.values()]
     for t in texts:
