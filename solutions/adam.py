@@ -7,37 +7,48 @@ import jax.numpy as jnp
 
 
 class Optimizer(NamedTuple):
-    init: Callable
-    update: Callable
+    init: Callable    # params -> state
+    update: Callable  # (grads, state, params=None) -> (updates, new_state)
 
 
 class AdamState(NamedTuple):
-    count: jax.Array  # steps taken so far
-    m: dict           # first moment, same structure as params
-    v: dict           # second moment, same structure as params
+    count: jax.Array  # updates made so far (int32 scalar)
+    m: object         # first moment: moving average of the gradients, shaped like params
+    v: object         # second moment: moving average of the squared gradients
+
+
+def _blend(average, value, keep):
+    """Moving average: `keep` of the old average, the rest from the new value."""
+    return keep * average + (1 - keep) * value
 
 
 def adam(lr, b1=0.9, b2=0.999, eps=1e-8):
-    """Adam with bias correction, as an (init, update) pair of pure functions."""
+    """Adam with bias correction, as two pure functions over any PyTree of parameters."""
 
     def init(params):
-        # Two separate tree.map calls: m and v must not share buffers (donation).
-        return AdamState(count=jnp.zeros([], jnp.int32),
-                         m=jax.tree.map(jnp.zeros_like, params),
-                         v=jax.tree.map(jnp.zeros_like, params))
+        # A separate tree.map per moment: m and v must be distinct buffers, or a jitted
+        # step that donates the state would donate one buffer twice.
+        m = jax.tree.map(jnp.zeros_like, params)
+        v = jax.tree.map(jnp.zeros_like, params)
+        return AdamState(count=jnp.zeros((), jnp.int32), m=m, v=v)
 
     def update(grads, state, params=None):
-        t = state.count + 1
-        m = jax.tree.map(lambda m, g: b1 * m + (1 - b1) * g, state.m, grads)
-        v = jax.tree.map(lambda v, g: b2 * v + (1 - b2) * g * g, state.v, grads)
-        c1 = 1 - b1 ** t
-        c2 = 1 - b2 ** t
-        updates = jax.tree.map(lambda m, v: -lr * (m / c1) / (jnp.sqrt(v / c2) + eps), m, v)
-        return updates, AdamState(count=t, m=m, v=v)
+        del params  # Adam never looks at the parameters themselves
+        t = state.count + 1  # the number of this update: corrections start at step 1
+        m = jax.tree.map(lambda m_, g: _blend(m_, g, b1), state.m, grads)
+        v = jax.tree.map(lambda v_, g: _blend(v_, jnp.square(g), b2), state.v, grads)
+
+        def step(m_, v_):
+            # Both moments start at zero and lean towards it early on; 1 - b**t undoes that.
+            m_hat = m_ / (1 - b1 ** t)
+            v_hat = v_ / (1 - b2 ** t)
+            return -lr * m_hat / (jnp.sqrt(v_hat) + eps)
+
+        return jax.tree.map(step, m, v), AdamState(count=t, m=m, v=v)
 
     return Optimizer(init, update)
 
 
 def apply_updates(params, updates):
     """params + updates, leaf by leaf."""
-    return jax.tree.map(lambda p, u: p + u, params, updates)
+    return jax.tree.map(jnp.add, params, updates)

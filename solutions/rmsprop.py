@@ -7,23 +7,32 @@ import jax.numpy as jnp
 
 
 class Optimizer(NamedTuple):
-    init: Callable
-    update: Callable
+    init: Callable    # params -> state
+    update: Callable  # (grads, state, params=None) -> (updates, new_state)
 
 
 class RMSPropState(NamedTuple):
-    s: dict  # running mean of squared gradients, same structure as params
+    s: object  # for each parameter, the moving average of its squared gradient
 
 
 def rmsprop(lr, rho=0.9, eps=1e-8):
-    """RMSProp as an (init, update) pair of pure functions."""
+    """RMSProp as two pure functions over any PyTree of parameters."""
+
+    def new_average(s, g):
+        # The old average keeps weight rho; the newest squared gradient gets the rest.
+        return rho * s + (1 - rho) * jnp.square(g)
+
+    def scaled_step(g, s):
+        # Divided by the root of the *updated* average: where gradients have been large,
+        # the step is short.
+        return -lr * g / (jnp.sqrt(s) + eps)
 
     def init(params):
         return RMSPropState(s=jax.tree.map(jnp.zeros_like, params))
 
     def update(grads, state, params=None):
-        s = jax.tree.map(lambda s, g: rho * s + (1 - rho) * g * g, state.s, grads)
-        updates = jax.tree.map(lambda g, s: -lr * g / (jnp.sqrt(s) + eps), grads, s)
-        return updates, RMSPropState(s=s)
+        del params  # RMSProp never looks at the parameters themselves
+        s = jax.tree.map(new_average, state.s, grads)
+        return jax.tree.map(scaled_step, grads, s), RMSPropState(s=s)
 
     return Optimizer(init, update)
