@@ -479,7 +479,7 @@ def test_language_switch_rerenders_every_text(home, sandbox):
             assert app.title == "JAX state tutor"
             await pilot.press("ctrl+l")
             await pilot.pause()
-            assert app.lang == "zh" and app.title == "JAX 状态管理导师"
+            assert app.lang == "zh" and app.title == "JAX 状态管理教程"
             options = app.screen.query_one("#outline", OptionList)
             prompts = " ".join(str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
             if COURSE.lessons:

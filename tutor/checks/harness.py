@@ -67,7 +67,7 @@ def _oom_abort(exc: BaseException, filenames: set[str]) -> Abort:
         tb = type(exc).__name__
     return Abort("oom", "out of memory: the program tried to allocate more memory than the tutor allows "
                         f"(is an array far bigger than you meant, or does a list grow without end?)\n{tb}",
-                 f"内存不足:程序申请的内存超过了导师允许的上限(数组是否比预想的大得多,或者列表在无限增长?)\n{tb}")
+                 f"内存不足:程序申请的内存超过了允许的上限(数组是否比预想的大得多,或者列表在无限增长?)\n{tb}")
 
 
 def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
@@ -75,7 +75,7 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
     if isinstance(exc, SystemExit):
         code = _safe_repr(exc.code)
         return Abort("exit", f"the program called sys.exit({code}); remove it, the tutor calls your functions itself",
-                     f"程序调用了 sys.exit({code});请删掉它,导师会自己调用你的函数")
+                     f"程序调用了 sys.exit({code});请删掉它,检查程序会自己调用你的函数")
     if isinstance(exc, KeyboardInterrupt):
         return Abort("interrupt", "the program raised KeyboardInterrupt", "程序抛出了 KeyboardInterrupt")
     if is_out_of_memory(exc):
@@ -148,7 +148,7 @@ def config_note() -> tuple[str, str] | None:
     if reset:
         en.append(f"your file changes JAX's configuration ({', '.join(reset)}); the checks ran with the "
                   "tutor's settings instead, so remove that line (or keep it only for your own debugging)")
-        zh.append(f"你的文件修改了 JAX 的配置({', '.join(reset)});检查改用导师的设置运行,"
+        zh.append(f"你的文件修改了 JAX 的配置({', '.join(reset)});检查改用本教程的设置运行,"
                   "请删掉这一行(或只在自己调试时保留)")
     if kept:
         en.append(f"your file sets {', '.join(kept)}, which changes what the code computes; the checks kept it")

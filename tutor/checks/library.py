@@ -506,7 +506,7 @@ class TraceEvents:
                 f"jax.monitoring reported no {self.EVENT} event for a fresh jit on JAX {jax.__version__}: "
                 "traces cannot be counted, so this check cannot judge (the tutor needs updating)",
                 f"在 JAX {jax.__version__} 上,一个新的 jit 函数没有产生 jax.monitoring 事件 {self.EVENT}:"
-                "无法统计追踪次数,这项检查无法评判(需要更新导师程序)")
+                "无法统计追踪次数,这项检查无法评判(需要更新本教程)")
         self.names = []
         return self
 

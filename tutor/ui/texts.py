@@ -6,7 +6,7 @@ from tutor.i18n import pick
 
 UI = {
     # app and outline
-    "app_title": {"en": "JAX state tutor", "zh": "JAX 状态管理导师"},
+    "app_title": {"en": "JAX state tutor", "zh": "JAX 状态管理教程"},
     "loading": {"en": "Loading the course…", "zh": "正在加载课程……"},
     "outline": {"en": "Outline", "zh": "目录"},
     "lessons": {"en": "Lessons", "zh": "章节"},
