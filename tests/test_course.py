@@ -231,6 +231,8 @@ def _prompt(en: str, zh: str = "做吧") -> str:
     ("Code:\n\n```\nx = 1\n", "做吧", ":9: exercise prompt (en): code fence ``` is never closed"),
     ("| a | b |\n| 1 | 2 |", "做吧", ":7: exercise prompt (en): a table row that is not read as a table"),
     ("Fine.", "第一行\n\n在 jit 下这会 抛出错误。", ":11: exercise prompt (zh): space between Chinese characters"),
+    ("Fine.", "第一行\n\n状态,再看输出。", ":11: exercise prompt (zh): ASCII punctuation in Chinese prose ('态,')"),
+    ("Fine.", "形状(见 6.5 节)。", ":9: exercise prompt (zh): ASCII parentheses around Chinese text"),
 ])
 def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path, en, zh, expected):
     course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})
@@ -254,11 +256,12 @@ def test_markdown_as_meant_passes_the_lint(tmp_path):
          | 1 | 2 |
          """
     zh = "在 `jax.jit` 下这会\n抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```"
-    course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})
+    zh_code = "调用 `f(a, b)`：形状为 (T, D)，`x: 中文` 也是代码。"
+    course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh + "\n\n" + zh_code)})
     loaded, problems = read_course(course, lint=True)
     assert problems == [], problems
     # A source line break between two Chinese characters is not a space on screen; code keeps its lines.
-    assert loaded.exercise("demo").prompt.zh == "在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```\n"
+    assert loaded.exercise("demo").prompt.zh.startswith("在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```\n")
 
 
 def test_every_text_has_both_languages():

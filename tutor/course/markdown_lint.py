@@ -4,7 +4,8 @@ Texts are parsed with the parser the TUI renders them with (markdown-it-py's "gf
 as Textual's Markdown widget), and the token stream is searched for what a reader would see
 wrongly: code indented instead of fenced, stray backticks and asterisks, a formula turned bold,
 `<name>` swallowed as HTML, a fence left open, a table that is not read as one. In Chinese
-texts also spaces between Chinese characters.
+texts also spaces between Chinese characters, and ASCII punctuation where ，。：；？！（） belong
+(code spans and fences are separate tokens, so code is never judged).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from tutor.course.cjk import CJK
 
 _PARSER = MarkdownIt("gfm-like")
 _CJK_SPACE_CJK = re.compile(f"[{CJK}] +[{CJK}]")
+# ASCII , ; : ? ! touching a Chinese character, or a period ending a Chinese sentence.
+_ASCII_PUNCT = re.compile(f"[{CJK}][,;:?!.]|[,;:?!][{CJK}]")
+_ASCII_PARENS = re.compile(r"\(([^()]*)\)")
+_HAS_CJK = re.compile(f"[{CJK}]")
 _STUCK_STAR = re.compile(r"[A-Za-z0-9]\*|\*[A-Za-z0-9]")
 
 
@@ -90,4 +95,10 @@ def _text_problems(text: str, lang: str) -> list[str]:
     if lang == "zh":
         if m := _CJK_SPACE_CJK.search(text):
             found.append(f"space between Chinese characters ({m.group()!r}) splits the words on screen")
+        if m := _ASCII_PUNCT.search(text):
+            found.append(f"ASCII punctuation in Chinese prose ({m.group()!r}): use ，。：；？！")
+        for m in _ASCII_PARENS.finditer(text):
+            if _HAS_CJK.search(m.group(1)):
+                found.append(f"ASCII parentheses around Chinese text ({m.group()!r}): use （）")
+                break
     return found
