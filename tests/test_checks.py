@@ -145,17 +145,17 @@ def test_labels_take_a_pair_for_the_two_languages():
     with pytest.raises(L.CheckFailed) as err:
         L.close(got, want, what=("params after step 2", "第 2 步后的参数"))
     assert err.value.en.startswith("params after step 2 (leaf ['w']): expected")
-    assert err.value.zh.startswith("第 2 步后的参数(叶子 ['w']):应为") and "step 2" not in err.value.zh
+    assert err.value.zh.startswith("第 2 步后的参数（叶子 ['w']）：应为") and "step 2" not in err.value.zh
     with pytest.raises(L.CheckFailed) as err:
         L.close(got, want, what=("state", "状态"))  # a variable-like label is indexed directly
-    assert "state['w']" in err.value.en and "状态(叶子 ['w'])" in err.value.zh
+    assert "state['w']" in err.value.en and "状态（叶子 ['w']）" in err.value.zh
 
     with pytest.raises(L.CheckFailed) as err:
         L.structure((1.0, 2.0), [1.0, 2.0], what=("new stats", "新的统计量"))
     assert err.value.en.startswith("new stats has PyTree structure") and err.value.zh.startswith("新的统计量 的 PyTree 结构")
     with pytest.raises(L.CheckFailed) as err:
         L.dtypes((0.0,), (jnp.float32(0.0),), what=("the state", "状态"))
-    assert err.value.en.startswith("the state (leaf [0]) is ~float32[]") and err.value.zh.startswith("状态(叶子 [0]) 的类型是 ~float32[]")
+    assert err.value.en.startswith("the state (leaf [0]) is ~float32[]") and err.value.zh.startswith("状态（叶子 [0]）的类型是 ~float32[]")
 
     def loss(p):
         return jnp.sum(p ** 2)
@@ -172,7 +172,7 @@ def test_a_str_label_still_serves_both_languages():
     with pytest.raises(L.CheckFailed) as err:
         L.close(jnp.float32(1.0), 2.0, what="count after 5 calls")
     assert err.value.en.startswith("count after 5 calls: expected 2")
-    assert err.value.zh.startswith("count after 5 calls:应为 2")
+    assert err.value.zh.startswith("count after 5 calls：应为 2")
     with pytest.raises(L.CheckError):
         L.close(1.0, 2.0, what=("only English",))
 
@@ -235,7 +235,7 @@ def test_global_changes_sees_rebinding_new_names_and_in_place_changes():
     del mod.gone
     changed = L.global_changes(mod, before)
     assert changed.en == "created created; deleted gone; reassigned total; changed the contents or attributes of history"
-    assert changed.zh == "新建了 created;删除了 gone;重新赋值了 total;修改了 history 的内容或属性"
+    assert changed.zh == "新建了 created；删除了 gone；重新赋值了 total；修改了 history 的内容或属性"
     mod.cache["k"] = [1.0]
     before = L.global_snapshot(mod)
     mod.cache["k"] = [1.0]  # an equal but new object still counts: contents are compared with `is`

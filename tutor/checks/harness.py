@@ -67,7 +67,7 @@ def _oom_abort(exc: BaseException, filenames: set[str]) -> Abort:
         tb = type(exc).__name__
     return Abort("oom", "out of memory: the program tried to allocate more memory than the tutor allows "
                         f"(is an array far bigger than you meant, or does a list grow without end?)\n{tb}",
-                 f"内存不足:程序申请的内存超过了允许的上限(数组是否比预想的大得多,或者列表在无限增长?)\n{tb}")
+                 f"内存不足：程序申请的内存超过了允许的上限（数组是否比预想的大得多，或者列表在无限增长？）\n{tb}")
 
 
 def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
@@ -75,14 +75,14 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
     if isinstance(exc, SystemExit):
         code = _safe_repr(exc.code)
         return Abort("exit", f"the program called sys.exit({code}); remove it, the tutor calls your functions itself",
-                     f"程序调用了 sys.exit({code});请删掉它,检查程序会自己调用你的函数")
+                     f"程序调用了 sys.exit({code})；请删掉它，检查程序会自己调用你的函数")
     if isinstance(exc, KeyboardInterrupt):
         return Abort("interrupt", "the program raised KeyboardInterrupt", "程序抛出了 KeyboardInterrupt")
     if is_out_of_memory(exc):
         return _oom_abort(exc, filenames)
     name = type(exc).__name__
     return Abort("base-exception", f"the program raised {name}, which is not an ordinary Exception",
-                 f"程序抛出了 {name},它不是普通的 Exception")
+                 f"程序抛出了 {name}，它不是普通的 Exception")
 
 
 # ------------------------------------------------------------ keeping the harness sane
@@ -148,12 +148,12 @@ def config_note() -> tuple[str, str] | None:
     if reset:
         en.append(f"your file changes JAX's configuration ({', '.join(reset)}); the checks ran with the "
                   "tutor's settings instead, so remove that line (or keep it only for your own debugging)")
-        zh.append(f"你的文件修改了 JAX 的配置({', '.join(reset)});检查改用本教程的设置运行,"
-                  "请删掉这一行(或只在自己调试时保留)")
+        zh.append(f"你的文件修改了 JAX 的配置（{', '.join(reset)}）；检查改用本教程的设置运行，"
+                  "请删掉这一行（或只在自己调试时保留）")
     if kept:
         en.append(f"your file sets {', '.join(kept)}, which changes what the code computes; the checks kept it")
-        zh.append(f"你的文件设置了 {', '.join(kept)},这会改变代码的计算结果;检查保留了这个设置")
-    return "Note: " + "; ".join(en) + ".", "注意:" + ";".join(zh) + "。"
+        zh.append(f"你的文件设置了 {', '.join(kept)}，这会改变代码的计算结果；检查保留了这个设置")
+    return "Note: " + "; ".join(en) + ".", "注意：" + "；".join(zh) + "。"
 
 
 def unreachable_code(source: str) -> list[tuple[int, int, str, str]]:
@@ -194,8 +194,8 @@ def static_note(source: str) -> tuple[str, str] | None:
     line, at, word, fn = dead[0]
     return (f"Line {line} never runs: `{word}` on line {at} ends `{fn}` before it. "
             "Delete that early line (it is often the starter's placeholder) and check again.",
-            f"第 {line} 行永远不会执行:第 {at} 行的 `{word}` 在它之前就结束了 `{fn}`。"
-            "请删掉那一行(它往往是起始代码里的占位语句),然后重新检查。")
+            f"第 {line} 行永远不会执行：第 {at} 行的 `{word}` 在它之前就结束了 `{fn}`。"
+            "请删掉那一行（它往往是起始代码里的占位语句），然后重新检查。")
 
 
 _MISSING = object()
@@ -225,7 +225,7 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
         detail = (exc.text or "").rstrip()
         raise Abort("syntax", f"syntax error at {where}: {exc.msg}" + (f"\n    {detail}" if detail else ""),
-                    f"第 {exc.lineno} 行有语法错误:{exc.msg}" + (f"\n    {detail}" if detail else "")) from None
+                    f"第 {exc.lineno} 行有语法错误：{exc.msg}" + (f"\n    {detail}" if detail else "")) from None
     module = types.ModuleType("learner")
     module.__file__ = filename
     sys.modules["learner"] = module  # dataclasses and pickling look modules up by name
@@ -237,7 +237,7 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
         if isinstance(exc, Exception) and not is_out_of_memory(exc):
             tb = learner_traceback(exc, {filename})
             raise Abort("exception", f"your file raised an exception while loading:\n{tb}",
-                        f"加载你的文件时抛出了异常:\n{tb}") from None
+                        f"加载你的文件时抛出了异常：\n{tb}") from None
         raise _abort_for(exc, {filename}) from None
     restore_environment()
     return module
@@ -254,7 +254,7 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
             for name in check["names"]:
                 value = library.learner_attr(module, name)
                 library.expect(callable(value), f"`{name}` should be a function or class, got {type(value).__name__}",
-                               f"`{name}` 应当是函数或类,实际是 {type(value).__name__}")
+                               f"`{name}` 应当是函数或类，实际是 {type(value).__name__}")
         else:
             origin_file = check["origin"].rsplit(":", 1)[0]
             padded = "\n" * max(check.get("code_line", 1) - 1, 0) + check["code"]
@@ -271,7 +271,7 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
         elif isinstance(exc, library.CheckError):
             result["status"] = "error"
             result["message"] = {"en": f"the check could not judge your code: {exc.en}",
-                                 "zh": f"检查无法评判你的代码:{exc.zh}"}
+                                 "zh": f"检查无法评判你的代码：{exc.zh}"}
         elif not isinstance(exc, Exception) or is_out_of_memory(exc):
             raise _abort_for(exc, {filename}) from None
         else:
@@ -285,14 +285,14 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
                 learner_raised = True  # its own cause: the check's advice would point elsewhere
                 result["status"] = "fail"
                 result["message"] = {"en": f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}:\n{tb}",
-                                     "zh": f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常:\n{tb}"}
+                                     "zh": f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常：\n{tb}"}
             elif isinstance(exc, (NameError, ImportError, SyntaxError)):
                 # Only the check's own code can be missing a name: it could not judge, which
                 # is not the learner's fault.
                 text = exception_text(exc)
                 result["status"] = "error"
                 result["message"] = {"en": f"the check could not judge your code: {text}",
-                                     "zh": f"检查无法评判你的代码:{text}"}
+                                     "zh": f"检查无法评判你的代码：{text}"}
             else:
                 # Raised by JAX or Python while handling what the learner's code defined or
                 # returned (jit refusing an unhashable static argument, an unregistered class,
@@ -303,13 +303,13 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
                 if why.label_en:
                     result["message"] = {
                         "en": f"{why.label_en} failed inside JAX, outside your own lines:\n{text}",
-                        "zh": f"{why.label_zh} 在 JAX 内部出错(不在你自己写的代码行里):\n{text}"}
+                        "zh": f"{why.label_zh} 在 JAX 内部出错（不在你自己写的代码行里）：\n{text}"}
                     if not why.hint_en:
                         result["message"]["en"] += f"\nLook at how {why.name} is wrapped (the jax.jit options) and at what it returns"
-                        result["message"]["zh"] += f"\n请检查 {why.name} 是如何被包装的(jax.jit 的选项)以及它返回了什么"
+                        result["message"]["zh"] += f"\n请检查 {why.name} 是如何被包装的（jax.jit 的选项）以及它返回了什么"
                 else:
                     result["message"] = {"en": f"using what your code defined or returned raised an error:\n{text}",
-                                         "zh": f"使用你的代码定义或返回的东西时出错:\n{text}"}
+                                         "zh": f"使用你的代码定义或返回的东西时出错：\n{text}"}
             if why.hint_en and result["status"] == "fail":
                 result["message"]["en"] += "\n" + why.hint_en
                 result["message"]["zh"] += "\n" + why.hint_zh
@@ -342,7 +342,7 @@ def run_exercise(job: dict) -> None:
                 name = names.get(missing[0], {})
                 emit({"type": "check", "id": check["id"], "status": "skipped",
                       "message": {"en": f"waits for “{name.get('en', missing[0])}” ({missing[0]}) to pass",
-                                  "zh": f"已跳过:需要先通过“{name.get('zh', missing[0])}”({missing[0]})"}})
+                                  "zh": f"已跳过：需要先通过“{name.get('zh', missing[0])}”({missing[0]})"}})
                 continue
             result = run_check(check, module, filename, setup)
             if result["status"] != "pass":

@@ -44,7 +44,15 @@ class CheckFailed(Exception):
     def __init__(self, en: str, zh: str | None = None):
         super().__init__(en)
         self.en = en
-        self.zh = zh or en
+        self.zh = _tight(zh) if zh else en
+
+
+def _tight(zh: str) -> str:
+    """A label that ends in （…） is followed by a template's " 的…": no space after a full-width mark."""
+    return _SPACE_AFTER_MARK.sub("", zh)
+
+
+_SPACE_AFTER_MARK = re.compile("(?<=[）：，；]) (?=[\u4e00-\u9fff])")
 
 
 class CheckError(Exception):
@@ -124,30 +132,30 @@ def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol:
             g_arr = np.asarray(g, dtype=np.float64)
         except (TypeError, ValueError):
             fail(f"{where} should be a number or array, got {type(g).__name__}",
-                 f"{where_zh} 应当是数值或数组,实际是 {type(g).__name__}")
+                 f"{where_zh} 应当是数值或数组，实际是 {type(g).__name__}")
         w_arr = np.asarray(w, dtype=np.float64)
         if g_arr.shape != w_arr.shape:
             fail(f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
-                 f"{where_zh} 的形状是 {g_arr.shape},应为 {w_arr.shape}")
+                 f"{where_zh} 的形状是 {g_arr.shape}，应为 {w_arr.shape}")
         if np.asarray(g).dtype.kind in "iub":
             # Integers are counted, not measured: compare exactly, with no tolerance in the message.
             if not np.array_equal(g_arr, w_arr):
                 bad = np.argwhere(g_arr != w_arr)
                 at = f" (first at index {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
-                at_zh = f"(首个不同处在下标 {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
+                at_zh = f"（首个不同处在下标 {tuple(int(i) for i in bad[0])}）" if g_arr.ndim and len(bad) else ""
                 fail(f"{where}: expected {_fmt_int(w_arr)}, got {_fmt_int(g_arr)}{at}",
-                     f"{where_zh}:应为 {_fmt_int(w_arr)},得到 {_fmt_int(g_arr)}{at_zh}")
+                     f"{where_zh}：应为 {_fmt_int(w_arr)}，得到 {_fmt_int(g_arr)}{at_zh}")
             continue
         if not np.all(np.isfinite(g_arr) | ~np.isfinite(w_arr)):
             fail(f"{where} contains NaN or inf: got {_fmt(g_arr)}, expected {_fmt(w_arr)}",
-                 f"{where_zh} 中出现 NaN 或 inf:得到 {_fmt(g_arr)},应为 {_fmt(w_arr)}")
+                 f"{where_zh} 中出现 NaN 或 inf：得到 {_fmt(g_arr)}，应为 {_fmt(w_arr)}")
         if not np.allclose(g_arr, w_arr, rtol=rtol, atol=atol, equal_nan=True):
             err = np.abs(g_arr - w_arr)
             idx = np.unravel_index(int(np.nanargmax(err)), err.shape) if err.ndim else ()
             at = f" (largest error at index {tuple(int(i) for i in idx)})" if idx else ""
-            at_zh = f"(误差最大处在下标 {tuple(int(i) for i in idx)})" if idx else ""
+            at_zh = f"（误差最大处在下标 {tuple(int(i) for i in idx)}）" if idx else ""
             fail(f"{where}: expected {_fmt(w_arr)}, got {_fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
-                 f"{where_zh}:应为 {_fmt(w_arr)},得到 {_fmt(g_arr)}{at_zh};容差 rtol={rtol:g}, atol={atol:g}")
+                 f"{where_zh}：应为 {_fmt(w_arr)}，得到 {_fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}")
 
 
 def _where(what: Label, path: str) -> tuple[str, str]:
@@ -157,7 +165,7 @@ def _where(what: Label, path: str) -> tuple[str, str]:
     if not path:
         return en, zh
     return (f"{en}{path}" if _variable_like(en) else f"{en} (leaf {path})",
-            f"{zh}{path}" if _variable_like(zh) else f"{zh}(叶子 {path})")
+            f"{zh}{path}" if _variable_like(zh) else f"{zh}（叶子 {path}）")
 
 
 def _variable_like(label: str) -> bool:
@@ -172,7 +180,7 @@ def structure(got: Any, like: Any, what: Label = "result") -> None:
     if gs != ls:
         en, zh = _label(what)
         fail(f"{en} has PyTree structure {gs}, expected {ls}",
-             f"{zh} 的 PyTree 结构是 {gs},应为 {ls}")
+             f"{zh} 的 PyTree 结构是 {gs}，应为 {ls}")
 
 
 def dtypes(got: Any, want: Any, what: Label = "result") -> None:
@@ -183,7 +191,7 @@ def dtypes(got: Any, want: Any, what: Label = "result") -> None:
         if gt != wt:
             where, where_zh = _where(what, path)
             fail(f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
-                 f"{where_zh} 的类型是 {gt},应为 {wt}{_weak_note(gt, wt, 'zh')}")
+                 f"{where_zh} 的类型是 {gt}，应为 {wt}{_weak_note(gt, wt, 'zh')}")
 
 
 def type_of(x: Any) -> str:
@@ -197,7 +205,7 @@ def type_of(x: Any) -> str:
 def _weak_note(a: str, b: str, lang: str) -> str:
     if a.lstrip("~") == b.lstrip("~") and a != b:
         if lang == "zh":
-            return "(只差弱类型标记 ~:Python 标量得到的是弱类型)"
+            return "（只差弱类型标记 ~：Python 标量得到的是弱类型）"
         return " (only the weak-type mark ~ differs: Python scalars give weak types)"
     return ""
 
@@ -263,7 +271,7 @@ class Changes:
         if mutated:
             en.append("changed the contents or attributes of " + ", ".join(mutated))
             zh.append("修改了 " + "、".join(mutated) + " 的内容或属性")
-        self.en, self.zh = "; ".join(en), ";".join(zh)
+        self.en, self.zh = "; ".join(en), "；".join(zh)
 
     def __bool__(self) -> bool:
         return bool(self.names)
@@ -347,14 +355,14 @@ def explain_error(exc: BaseException) -> Explanation:
         kind = "jax.Array" if kind in ("ArrayImpl", "Array") else kind
         static = _static_params(fn) if fn is not None else []
         which_en = f": {name} marks {', '.join(f'`{p}`' for p in static)} static" if static else ""
-        which_zh = f":{name} 把 {'、'.join(f'`{p}`' for p in static)} 标成了静态参数" if static else ""
+        which_zh = f"：{name} 把 {'、'.join(f'`{p}`' for p in static)} 标成了静态参数" if static else ""
         hint_en = (f"jax.jit received a {kind} for an argument marked static (static_argnums / static_argnames)"
                    f"{which_en}. A static argument is a compile-time setting and must be a hashable Python value "
                    "(an int, a float, a str, a tuple of them); arrays, and lists, dicts or PyTrees holding them, "
                    "are data, not settings: keep those arguments dynamic (traced)")
-        hint_zh = (f"jax.jit 在一个标成静态(static_argnums / static_argnames)的参数上收到了 {kind}{which_zh}。"
-                   "静态参数是编译期的设置,必须是可哈希的 Python 值(int、float、str 或由它们组成的元组);"
-                   "数组以及装着数组的列表、字典或 PyTree 是数据,不是设置:让这些参数保持动态(被追踪)")
+        hint_zh = (f"jax.jit 在一个标成静态（static_argnums / static_argnames）的参数上收到了 {kind}{which_zh}。"
+                   "静态参数是编译期的设置，必须是可哈希的 Python 值（int、float、str 或由它们组成的元组）；"
+                   "数组以及装着数组的列表、字典或 PyTree 是数据，不是设置：让这些参数保持动态（被追踪）")
     return Explanation(label_en, label_zh, name, hint_en, hint_zh)
 
 
@@ -427,23 +435,23 @@ class TraceCounter:
             diffs = [(k, before.get(k), now.get(k)) for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)]
             if not diffs:
                 en.append(f"trace {i + 1}: same argument types as before (was the function re-created or jitted again?)")
-                zh.append(f"第 {i + 1} 次追踪:参数类型与上次相同(函数是否被重新创建或重新 jit?)")
+                zh.append(f"第 {i + 1} 次追踪：参数类型与上次相同（函数是否被重新创建或重新 jit？）")
                 continue
             parts_en, parts_zh = [], []
             for k, a, b in diffs[:3]:
                 a_s, b_s = a or "absent", b or "absent"
                 parts_en.append(f"{k} was {_pretty(a_s, 'en')}, now {_pretty(b_s, 'en')}")
-                parts_zh.append(f"{k} 之前是 {_pretty(a_s, 'zh')},这次是 {_pretty(b_s, 'zh')}")
+                parts_zh.append(f"{k} 之前是 {_pretty(a_s, 'zh')}，这次是 {_pretty(b_s, 'zh')}")
             en.append(f"trace {i + 1} happened because " + "; ".join(parts_en))
-            zh.append(f"第 {i + 1} 次追踪的原因:" + ";".join(parts_zh))
+            zh.append(f"第 {i + 1} 次追踪的原因：" + "；".join(parts_zh))
         return " | ".join(en), " | ".join(zh)
 
 
 def _pretty(t: str, lang: str) -> str:
     if t.startswith("~"):
-        return f"{t} (weak)" if lang == "en" else f"{t}(弱类型)"
+        return f"{t} (weak)" if lang == "en" else f"{t}（弱类型）"
     if t.startswith("static "):
-        return f"{t[7:]} (static)" if lang == "en" else f"{t[7:]}(静态参数)"
+        return f"{t[7:]} (static)" if lang == "en" else f"{t[7:]}（静态参数）"
     return t
 
 
@@ -457,9 +465,9 @@ def expect_traces(counter: TraceCounter, expected: int, calls: int | None = None
         return
     why_en, why_zh = counter.retrace_reasons()
     calls_en = f" over {calls} calls" if calls else ""
-    calls_zh = f"(共调用 {calls} 次)" if calls else ""
+    calls_zh = f"（共调用 {calls} 次）" if calls else ""
     fail(f"`{counter.name}` was traced {counter.count} times{calls_en}, expected {expected}. {why_en}".strip(),
-         f"`{counter.name}` 被追踪了 {counter.count} 次{calls_zh},应为 {expected} 次。{why_zh}".strip())
+         f"`{counter.name}` 被追踪了 {counter.count} 次{calls_zh}，应为 {expected} 次。{why_zh}".strip())
 
 
 class TraceEvents:
@@ -505,8 +513,8 @@ class TraceEvents:
             raise CheckError(
                 f"jax.monitoring reported no {self.EVENT} event for a fresh jit on JAX {jax.__version__}: "
                 "traces cannot be counted, so this check cannot judge (the tutor needs updating)",
-                f"在 JAX {jax.__version__} 上,一个新的 jit 函数没有产生 jax.monitoring 事件 {self.EVENT}:"
-                "无法统计追踪次数,这项检查无法评判(需要更新本教程)")
+                f"在 JAX {jax.__version__} 上，一个新的 jit 函数没有产生 jax.monitoring 事件 {self.EVENT}："
+                "无法统计追踪次数，这项检查无法评判（需要更新本教程）")
         self.names = []
         return self
 
@@ -551,7 +559,7 @@ def expect_primitive(fn: Callable, args: tuple, name: str, what: Label | None = 
     en, zh = _label(what or getattr(fn, "__name__", "the function"))
     if name not in found:
         fail(f"no `{name}` primitive in the compiled program of {en}; found only: {', '.join(sorted(found)) or 'nothing'}",
-             f"{zh} 编译出的程序里没有 `{name}` 原语;只找到:{', '.join(sorted(found)) or '无'}")
+             f"{zh} 编译出的程序里没有 `{name}` 原语；只找到：{', '.join(sorted(found)) or '无'}")
 
 
 def outputs_from_jit(fn: Callable, *args, **kwargs) -> bool:
@@ -604,7 +612,7 @@ def grad_check(f: Callable, x: Any, grads: Any, what: Label = "gradient", eps: f
             en, zh = _label(what)
             fail(f"{en} disagrees with finite differences along random direction {k + 1}: "
                  f"directional derivative {analytic:.6g} from your gradient, {numeric:.6g} numerically",
-                 f"{zh} 与有限差分不一致(随机方向 {k + 1}):你的梯度给出方向导数 {analytic:.6g},数值差分为 {numeric:.6g}")
+                 f"{zh} 与有限差分不一致（随机方向 {k + 1}）：你的梯度给出方向导数 {analytic:.6g}，数值差分为 {numeric:.6g}")
 
 
 # ---------------------------------------------------------------- optimizer state
@@ -628,9 +636,9 @@ def state_follows_params(state: Any, params: Any, what: Label = "state") -> None
             fail(f"{en}{_keystr(path)} is {type_of(leaf)}, but the parameter it mirrors, params{where}, is {dtype}: "
                  "optimizer state must follow each parameter's dtype. Build it with jnp.zeros_like(p) (or "
                  "jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always float32",
-                 f"{zh}{_keystr(path)} 是 {type_of(leaf)},但它对应的参数 params{where} 是 {dtype}:"
-                 "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)(或 jnp.zeros(p.shape, p.dtype))构造,"
-                 "不要用 jnp.zeros(p.shape),它总是 float32")
+                 f"{zh}{_keystr(path)} 是 {type_of(leaf)}，但它对应的参数 params{where} 是 {dtype}："
+                 "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)（或 jnp.zeros(p.shape, p.dtype)）构造，"
+                 "不要用 jnp.zeros(p.shape)，它总是 float32")
 
 
 def finite(tree: Any, what: Label = "result") -> None:
@@ -643,7 +651,7 @@ def finite(tree: Any, what: Label = "result") -> None:
             at = f"[{', '.join(str(int(i)) for i in bad[0])}]" if arr.ndim else ""
             value = arr[tuple(bad[0])] if arr.ndim else arr.item()
             fail(f"{en}{_keystr(path)}{at} is {value}: the first NaN or inf appears here",
-                 f"{zh}{_keystr(path)}{at} 是 {value}:第一个 NaN 或 inf 出现在这里")
+                 f"{zh}{_keystr(path)}{at} 是 {value}：第一个 NaN 或 inf 出现在这里")
 
 
 # ---------------------------------------------------------------- keys and donation
@@ -657,7 +665,7 @@ def key_reuse_checker():
     error = getattr(jax.errors, "KeyReuseError", None)
     if manager is None or error is None or "jax_debug_key_reuse" not in jax.config.values:
         raise CheckError(f"JAX {jax.__version__} has no key-reuse checker (jax.debug_key_reuse)",
-                         f"JAX {jax.__version__} 没有 key 重用检查器(jax.debug_key_reuse)")
+                         f"JAX {jax.__version__} 没有 key 重用检查器（jax.debug_key_reuse）")
     return manager(True), error
 
 

@@ -35,7 +35,7 @@ class RunHandle:
 
 
 def _failed_to_start(exc: Exception) -> Verdict:
-    message = {"en": f"could not start a worker process: {exc}", "zh": f"无法启动工作进程:{exc}"}
+    message = {"en": f"could not start a worker process: {exc}", "zh": f"无法启动工作进程：{exc}"}
     return Verdict(status="error", kind="spawn", message=message, checks=[], stdout="", stderr="",
                    duration_s=0.0, metrics={})
 
