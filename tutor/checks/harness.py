@@ -324,7 +324,7 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
 
 
 def run_exercise(job: dict) -> None:
-    """Load the learner's file and run every check, honouring declared dependencies."""
+    """Load the learner's file and run every check, honoring declared dependencies."""
     filename = job["filename"]
     try:
         module = load_learner(job["source"], filename)
