@@ -233,6 +233,7 @@ def _prompt(en: str, zh: str = "做吧") -> str:
     ("Fine.", "第一行\n\n在 jit 下这会 抛出错误。", ":11: exercise prompt (zh): space between Chinese characters"),
     ("Fine.", "第一行\n\n状态,再看输出。", ":11: exercise prompt (zh): ASCII punctuation in Chinese prose ('态,')"),
     ("Fine.", "形状(见 6.5 节)。", ":9: exercise prompt (zh): ASCII parentheses around Chinese text"),
+    ("Fine.", "导师会调用它。", ":9: exercise prompt (zh): 导师 reads as a human mentor"),
 ])
 def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path, en, zh, expected):
     course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})

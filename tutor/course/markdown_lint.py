@@ -95,6 +95,8 @@ def _text_problems(text: str, lang: str) -> list[str]:
     if lang == "zh":
         if m := _CJK_SPACE_CJK.search(text):
             found.append(f"space between Chinese characters ({m.group()!r}) splits the words on screen")
+        if "导师" in text:
+            found.append("导师 reads as a human mentor: the program is 本教程, what runs the learner's code 检查程序")
         if m := _ASCII_PUNCT.search(text):
             found.append(f"ASCII punctuation in Chinese prose ({m.group()!r}): use ，。：；？！")
         for m in _ASCII_PARENS.finditer(text):
