@@ -32,7 +32,7 @@ WORDS = {
     "timeout": {"en": "TIMEOUT", "zh": "超时"},
     "stdout": {"en": "your program printed", "zh": "你的程序输出"},
     "stderr": {"en": "stderr", "zh": "标准错误"},
-    "truncated": {"en": "(output truncated)", "zh": "(输出已截断)"},
+    "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},
 }
 
 

@@ -49,23 +49,23 @@ def read_learner_file(path: Path) -> str:
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        raise LearnerFileError(f"file not found: {path}", f"找不到文件:{path}") from None
+        raise LearnerFileError(f"file not found: {path}", f"找不到文件：{path}") from None
     except OSError as exc:
-        raise LearnerFileError(f"cannot read {path}: {exc.strerror}", f"无法读取 {path}:{exc.strerror}") from None
+        raise LearnerFileError(f"cannot read {path}: {exc.strerror}", f"无法读取 {path}：{exc.strerror}") from None
     if path.is_dir():
-        raise LearnerFileError(f"{path} is a directory, not a Python file", f"{path} 是目录,不是 Python 文件")
+        raise LearnerFileError(f"{path} is a directory, not a Python file", f"{path} 是目录，不是 Python 文件")
     if size > MAX_FILE_BYTES:
         raise LearnerFileError(f"{path} is {size // 1000} kB; a solution file must be under {MAX_FILE_BYTES // 1000} kB",
-                               f"{path} 有 {size // 1000} kB;答案文件必须小于 {MAX_FILE_BYTES // 1000} kB")
+                               f"{path} 有 {size // 1000} kB；答案文件必须小于 {MAX_FILE_BYTES // 1000} kB")
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise LearnerFileError(f"cannot read {path}: {exc.strerror}", f"无法读取 {path}:{exc.strerror}") from None
+        raise LearnerFileError(f"cannot read {path}: {exc.strerror}", f"无法读取 {path}：{exc.strerror}") from None
     if b"\x00" in data:
         raise LearnerFileError(f"{path} looks binary (it contains NUL bytes), not like Python source",
-                               f"{path} 像是二进制文件(含 NUL 字节),不是 Python 源码")
+                               f"{path} 像是二进制文件（含 NUL 字节），不是 Python 源码")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LearnerFileError(f"{path} is not UTF-8 text (bad byte at offset {exc.start}); save it as UTF-8",
-                               f"{path} 不是 UTF-8 文本(偏移 {exc.start} 处字节无效);请以 UTF-8 保存") from None
+                               f"{path} 不是 UTF-8 文本（偏移 {exc.start} 处字节无效）；请以 UTF-8 保存") from None

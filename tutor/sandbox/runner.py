@@ -49,7 +49,7 @@ def _summary(checks: list) -> dict:
         zh.append(f"{counts['error']} 项无法评判")
     if counts["skipped"]:
         en.append(f"{counts['skipped']} skipped (they wait on a failed one)")
-        zh.append(f"{counts['skipped']} 项被跳过(它们依赖未通过的检查)")
+        zh.append(f"{counts['skipped']} 项被跳过（它们依赖未通过的检查）")
     return _message(", ".join(en), ",".join(zh))
 
 
@@ -59,10 +59,10 @@ def _message(en: str, zh: str) -> dict:
 
 _OOM_PATTERN = re.compile(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED|^MemoryError", re.I | re.M)
 _SIGNAL_HINTS = {
-    "SIGKILL": (" (this can be the system running out of memory)", "(可能是系统内存耗尽)"),
+    "SIGKILL": (" (this can be the system running out of memory)", "（可能是系统内存耗尽）"),
     "SIGSEGV": (" (a crash in native code: ctypes, a C extension, or recursion too deep for the C stack)",
-                "(原生代码崩溃:ctypes、C 扩展,或递归深到超出了 C 栈)"),
-    "SIGABRT": (" (native code aborted, e.g. a failed assertion inside XLA)", "(原生代码中止,例如 XLA 内部断言失败)"),
+                "（原生代码崩溃：ctypes、C 扩展，或递归深到超出了 C 栈）"),
+    "SIGABRT": (" (native code aborted, e.g. a failed assertion inside XLA)", "（原生代码中止，例如 XLA 内部断言失败）"),
 }
 
 
@@ -229,23 +229,23 @@ class Run:
                     if ready_at:
                         ending = ("timeout", "timeout", _message(
                             f"time limit of {self.timeout:g} s exceeded: is there an endless loop, or a wait that never ends?",
-                            f"超过了 {self.timeout:g} 秒的时间限制:是否有死循环,或者永远等不到的等待?"))
+                            f"超过了 {self.timeout:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？"))
                     else:
                         ending = ("error", "startup", _message(
                             "the worker did not start in time (JAX import too slow or broken)",
-                            "工作进程没有按时启动(JAX 导入太慢或已损坏)"))
+                            "工作进程没有按时启动（JAX 导入太慢或已损坏）"))
                     break
                 for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
                     yield from self._read(key, sel, state)
                 if state.flooded:
                     ending = ("error", "output-limit", _message(
                         f"the program printed more than {self.limits.output_bytes // 2**20} MB; it was stopped",
-                        f"程序输出超过 {self.limits.output_bytes // 2**20} MB,已被终止"))
+                        f"程序输出超过 {self.limits.output_bytes // 2**20} MB，已被终止"))
                     break
                 if state.protocol_error:
                     ending = ("error", "protocol", _message(
                         "the tutor's event pipe received garbage; was it written to by the program?",
-                        "导师的事件管道收到了无法识别的数据;程序是否向它写入了内容?"))
+                        "导师的事件管道收到了无法识别的数据；程序是否向它写入了内容？"))
                     break
                 if state.done or w.proc.poll() is not None:
                     # "done" comes after the worker flushed the learner's output, so whatever
@@ -331,7 +331,7 @@ class Run:
             got = s.checks.get(spec["id"])
             if got is None:
                 got = CheckResult(spec["id"], "skipped", _message("not run: the program stopped before this check",
-                                                                   "未运行:程序在这项检查之前就停止了"))
+                                                                   "未运行：程序在这项检查之前就停止了"))
             got.name = spec.get("name") or {}
             out.append(got)
         return out
@@ -342,22 +342,22 @@ class Run:
             sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
             if _OOM_PATTERN.search(tail):
                 return "oom", _message(f"out of memory: the program was stopped by {sig} while allocating",
-                                       f"内存不足:程序在分配内存时被 {sig} 终止")
+                                       f"内存不足：程序在分配内存时被 {sig} 终止")
             hint_en, hint_zh = _SIGNAL_HINTS.get(sig, ("", ""))
             return "signal", _message(f"the program crashed: killed by signal {sig}{hint_en}",
-                                      f"程序崩溃:被信号 {sig} 终止{hint_zh}")
+                                      f"程序崩溃：被信号 {sig} 终止{hint_zh}")
         if rc == CHANNEL_LOST:
             return "exit", _message(
                 "the program closed the tutor's event pipe, so its results could not be reported; "
                 "do not close file descriptors you did not open",
-                "程序关闭了导师的事件管道,结果无法上报;不要关闭不是你自己打开的文件描述符")
+                "程序关闭了导师的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符")
         if rc and _OOM_PATTERN.search(tail):
             return "oom", _message(f"out of memory: the program stopped (exit code {rc}) while allocating",
-                                   f"内存不足:程序在分配内存时停止(退出码 {rc})")
+                                   f"内存不足：程序在分配内存时停止（退出码 {rc}）")
         return "exit", _message(
             f"the program ended the process (exit code {rc}) before the checks finished; "
             "do not call os._exit or sys.exit, and do not close the tutor's pipes",
-            f"程序在检查完成前结束了进程(退出码 {rc});不要调用 os._exit 或 sys.exit,也不要关闭导师的管道")
+            f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭导师的管道")
 
     def _cell_outcome(self, s: "_RunState") -> tuple[str, str, dict]:
         expect = self.job.get("expect") or {}
@@ -379,7 +379,7 @@ class Run:
                 problems.append(f"output does not match {pattern!r}")
         if problems:
             joined = "; ".join(problems)
-            return "fail", "expectation", _message(joined, "与预期不符:" + joined)
+            return "fail", "expectation", _message(joined, "与预期不符：" + joined)
         return "pass", "expectation", _message("the cell did what it declares", "单元的行为与声明一致")
 
 

@@ -13,42 +13,42 @@ UI = {
     "exercises": {"en": "Exercises", "zh": "练习"},
     "quiz": {"en": "Quiz", "zh": "测验"},
     "quiz_item": {"en": "Quiz: {n} questions · {answered} answered · best {best}",
-                  "zh": "测验:共 {n} 题 · 已答 {answered} · 最高分 {best}"},
-    "quiz_missing": {"en": "Quiz (not available yet)", "zh": "测验(尚未提供)"},
+                  "zh": "测验：共 {n} 题 · 已答 {answered} · 最高分 {best}"},
+    "quiz_missing": {"en": "Quiz (not available yet)", "zh": "测验（尚未提供）"},
     "summary": {"en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed · Quiz best {qb}",
                 "zh": "章节 {ld}/{ln} · 练习通过 {ep}/{en} · 测验最高分 {qb}"},
-    "continue_to": {"en": "Continue: {what}", "zh": "继续:{what}"},
+    "continue_to": {"en": "Continue: {what}", "zh": "继续：{what}"},
     "continue_cmd": {"en": "Continue where I left off", "zh": "从上次的位置继续"},
-    "all_done": {"en": "Everything is done. Well done!", "zh": "全部完成,干得漂亮!"},
+    "all_done": {"en": "Everything is done. Well done!", "zh": "全部完成，干得漂亮！"},
     "legend": {"en": "{new} new  {started} started  {done} done", "zh": "{new} 未开始  {started} 进行中  {done} 已完成"},
     "empty_course": {"en": "The course has nothing to show yet.", "zh": "课程暂时没有内容。"},
     # the path
-    "step_exercise": {"en": "Exercise: {title}", "zh": "练习:{title}"},
+    "step_exercise": {"en": "Exercise: {title}", "zh": "练习：{title}"},
     "step_checkpoint": {"en": "Checkpoint {id}", "zh": "第 {id} 节小测"},
     "checkpoint_item": {"en": "Checkpoint: quiz questions on this section ({n})",
-                        "zh": "小测:本节相关的测验题({n} 道)"},
-    "next_is": {"en": "Next: {what}. Press c to go on.", "zh": "下一步:{what}。按 c 继续。"},
-    "path_done": {"en": "That was the last step of the path. Well done!", "zh": "这是学习路线的最后一步,干得漂亮!"},
+                        "zh": "小测：本节相关的测验题（{n} 道）"},
+    "next_is": {"en": "Next: {what}. Press c to go on.", "zh": "下一步：{what}。按 c 继续。"},
+    "path_done": {"en": "That was the last step of the path. Well done!", "zh": "这是学习路线的最后一步，干得漂亮！"},
     # course problems
     "problems_title": {"en": "The course has problems", "zh": "课程文件有问题"},
     "problems_intro": {
         "en": "{n} problems were found in the course files. What loaded fine can still be used; "
               "`jaxstate-tutor validate` lists the same problems.",
-        "zh": "课程文件中发现 {n} 个问题。加载成功的部分仍然可以使用;"
+        "zh": "课程文件中发现 {n} 个问题。加载成功的部分仍然可以使用；"
               "`jaxstate-tutor validate` 会列出同样的问题。"},
     # lesson
     "lesson_of": {"en": "Section {i} of {n}", "zh": "第 {i}/{n} 节"},
     "lesson_end": {"en": "End of section {id}.", "zh": "第 {id} 节结束。"},
-    "lesson_exercises": {"en": "Practice for this section:", "zh": "本节练习:"},
+    "lesson_exercises": {"en": "Practice for this section:", "zh": "本节练习："},
     "first_lesson": {"en": "This is the first section.", "zh": "这已经是第一节。"},
     "last_lesson": {"en": "This is the last section.", "zh": "这已经是最后一节。"},
-    "no_cell_on_screen": {"en": "No cell on screen: Tab moves to the next one.", "zh": "屏幕上没有代码单元:按 Tab 跳到下一个。"},
-    "no_exercises_here": {"en": "This section is a reading: it has no practice.", "zh": "本节是阅读材料,没有练习。"},
+    "no_cell_on_screen": {"en": "No cell on screen: Tab moves to the next one.", "zh": "屏幕上没有代码单元：按 Tab 跳到下一个。"},
+    "no_exercises_here": {"en": "This section is a reading: it has no practice.", "zh": "本节是阅读材料，没有练习。"},
     # cells
     "cell": {"en": "Cell {id}", "zh": "代码单元 {id}"},
     "cell_hint": {"en": "Enter runs this cell", "zh": "按 Enter 运行此单元"},
     "cell_expect_raise": {"en": "This cell shows the wrong way: it is expected to raise {exc}.",
-                          "zh": "这个单元演示错误的写法:预期会抛出 {exc}。"},
+                          "zh": "这个单元演示错误的写法：预期会抛出 {exc}。"},
     "running": {"en": "Running…", "zh": "运行中……"},
     "cell_raised": {"en": "raised {exc}", "zh": "抛出了 {exc}"},
     "cell_ok": {"en": "finished", "zh": "运行完成"},
@@ -70,13 +70,13 @@ UI = {
                       "zh": "你预测 {answer}，运行结果却是 {shown}。"},
     "predict_unseen": {"en": "You predicted {answer} — this run did not show the answer; see its output.",
                        "zh": "你预测 {answer}，但这次运行没有给出答案，请看输出。"},
-    "no_output": {"en": "(no output)", "zh": "(没有输出)"},
-    "waiting_worker": {"en": "starting a worker (importing JAX)…", "zh": "正在启动工作进程(导入 JAX)……"},
+    "no_output": {"en": "(no output)", "zh": "（没有输出）"},
+    "waiting_worker": {"en": "starting a worker (importing JAX)…", "zh": "正在启动工作进程（导入 JAX）……"},
     # exercise
     "task": {"en": "Task", "zh": "题目"},
     "code": {"en": "Code", "zh": "代码"},
     "results": {"en": "Results", "zh": "结果"},
-    "your_file": {"en": "file: {path}", "zh": "文件:{path}"},
+    "your_file": {"en": "file: {path}", "zh": "文件：{path}"},
     "status_line": {"en": "{mark} {status} · attempts: {attempts} · hints {hints}/{total}",
                     "zh": "{mark} {status} · 已尝试 {attempts} 次 · 提示 {hints}/{total}"},
     "st_new": {"en": "new", "zh": "未开始"},
@@ -85,79 +85,79 @@ UI = {
     "st_started": {"en": "started", "zh": "进行中"},
     "st_done": {"en": "done", "zh": "已完成"},
     "no_highlight": {"en": "Syntax highlighting is off: install tree-sitter and tree-sitter-python to get it.",
-                     "zh": "语法高亮未开启:安装 tree-sitter 和 tree-sitter-python 即可启用。"},
+                     "zh": "语法高亮未开启：安装 tree-sitter 和 tree-sitter-python 即可启用。"},
     # scratch copy of a lesson cell
     "scratch_title": {"en": "Scratch copy of cell {id}", "zh": "代码单元 {id} 的草稿"},
     "scratch_note": {"en": "Change the code, F5 runs it. The lesson and your progress stay as they are.",
-                     "zh": "随意修改代码,按 F5 运行。课程内容和学习进度都不会改变。"},
+                     "zh": "随意修改代码，按 F5 运行。课程内容和学习进度都不会改变。"},
     "scratch_idle": {"en": "F5 (or Ctrl+R) runs your copy in a fresh worker.",
-                     "zh": "按 F5(或 Ctrl+R)在新的工作进程中运行你的副本。"},
+                     "zh": "按 F5（或 Ctrl+R）在新的工作进程中运行你的副本。"},
     "scratch_running": {"en": "Running… F5 cancels", "zh": "运行中……按 F5 取消"},
     "scratch_cancelled": {"en": "Run cancelled.", "zh": "已取消运行。"},
     "scratch_no_run": {"en": "What the run prints appears here.", "zh": "运行时打印的内容会显示在这里。"},
-    "scratch_reset": {"en": "The lesson's code is back (Ctrl+Z undoes this).", "zh": "已恢复课程里的代码(Ctrl+Z 可撤销)。"},
-    "press_check": {"en": "Press F5 (or Ctrl+R) to check your code.", "zh": "按 F5(或 Ctrl+R)检查你的代码。"},
+    "scratch_reset": {"en": "The lesson's code is back (Ctrl+Z undoes this).", "zh": "已恢复课程里的代码（Ctrl+Z 可撤销）。"},
+    "press_check": {"en": "Press F5 (or Ctrl+R) to check your code.", "zh": "按 F5（或 Ctrl+R）检查你的代码。"},
     "checking": {"en": "Checking… {done}/{total} checks (F7 cancels, F5 starts over)",
-                 "zh": "检查中…… {done}/{total} 项(F7 取消,F5 重新开始)"},
-    "check_passed": {"en": "Passed! c or Ctrl+N: {what}", "zh": "通过!按 c 或 Ctrl+N 继续:{what}"},
-    "check_passed_last": {"en": "Passed! Every step of the path is done.", "zh": "通过!学习路线的每一步都已完成。"},
-    "passed_note": {"en": "Passed! c or Ctrl+N goes on", "zh": "通过!按 c 或 Ctrl+N 继续"},
+                 "zh": "检查中…… {done}/{total} 项（F7 取消，F5 重新开始）"},
+    "check_passed": {"en": "Passed! c or Ctrl+N: {what}", "zh": "通过！按 c 或 Ctrl+N 继续：{what}"},
+    "check_passed_last": {"en": "Passed! Every step of the path is done.", "zh": "通过！学习路线的每一步都已完成。"},
+    "passed_note": {"en": "Passed! c or Ctrl+N goes on", "zh": "通过！按 c 或 Ctrl+N 继续"},
     "not_passed_yet": {"en": "Pass the checks first (F5), or Esc for the outline.",
-                       "zh": "请先通过检查(F5),或按 Esc 回到目录。"},
+                       "zh": "请先通过检查（F5），或按 Esc 回到目录。"},
     "hint_shown": {"en": "Hint {n}/{total} is in the task view.", "zh": "提示 {n}/{total} 已显示在题目视图中。"},
     "verdict_pass": {"en": "PASS", "zh": "通过"},
     "verdict_fail": {"en": "FAIL", "zh": "未通过"},
     "verdict_error": {"en": "ERROR", "zh": "出错"},
     "verdict_timeout": {"en": "TIMEOUT", "zh": "超时"},
-    "stdout": {"en": "Your program printed:", "zh": "你的程序输出:"},
-    "stderr": {"en": "Error output:", "zh": "错误输出:"},
-    "truncated": {"en": "(output truncated)", "zh": "(输出已截断)"},
+    "stdout": {"en": "Your program printed:", "zh": "你的程序输出："},
+    "stderr": {"en": "Error output:", "zh": "错误输出："},
+    "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},
     "hints_title": {"en": "Hints", "zh": "提示"},
     "hint_n": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
-    "no_more_hints": {"en": "No more hints; F4 shows the reference solution.", "zh": "提示已经全部给出;按 F4 查看参考答案。"},
-    "solution_title": {"en": "Reference solution: {id}", "zh": "参考答案:{id}"},
+    "no_more_hints": {"en": "No more hints; F4 shows the reference solution.", "zh": "提示已经全部给出；按 F4 查看参考答案。"},
+    "solution_title": {"en": "Reference solution: {id}", "zh": "参考答案：{id}"},
     "solution_confirm": {"en": "You have not passed this exercise yet. Show the reference solution anyway?",
-                         "zh": "你还没有通过这个练习。仍然要查看参考答案吗?"},
-    "solution_missing": {"en": "No reference solution file: {path}", "zh": "没有参考答案文件:{path}"},
+                         "zh": "你还没有通过这个练习。仍然要查看参考答案吗？"},
+    "solution_missing": {"en": "No reference solution file: {path}", "zh": "没有参考答案文件：{path}"},
     "reset_confirm": {"en": "Put the starter code back? Your current file is kept in workspace/.backup/.",
-                      "zh": "恢复为初始代码吗?当前文件会保存在 workspace/.backup/ 中。"},
-    "reset_done": {"en": "Starter code restored; the old file is kept at {path}", "zh": "已恢复初始代码;原文件保存在 {path}"},
+                      "zh": "恢复为初始代码吗？当前文件会保存在 workspace/.backup/ 中。"},
+    "reset_done": {"en": "Starter code restored; the old file is kept at {path}", "zh": "已恢复初始代码；原文件保存在 {path}"},
     "saved": {"en": "Saved {path}", "zh": "已保存 {path}"},
-    "save_failed": {"en": "Could not save {path}: {why}", "zh": "无法保存 {path}:{why}"},
-    "file_changed": {"en": "The file changed on disk: reloaded, checking.", "zh": "文件在外部被修改:已重新加载并检查。"},
+    "save_failed": {"en": "Could not save {path}: {why}", "zh": "无法保存 {path}：{why}"},
+    "file_changed": {"en": "The file changed on disk: reloaded, checking.", "zh": "文件在外部被修改：已重新加载并检查。"},
     "file_changed_kept": {"en": "The file changed on disk, but the editor has unsaved edits; they are kept (F5 saves them over it).",
-                          "zh": "文件在外部被修改,但编辑器里有未保存的修改,已保留(按 F5 会用它们覆盖文件)。"},
-    "no_editor": {"en": "Could not start the editor {cmd!r}: {why}. Set $EDITOR.", "zh": "无法启动编辑器 {cmd!r}:{why}。请设置 $EDITOR。"},
-    "no_next": {"en": "Pass this exercise first, then Ctrl+N opens the next one.", "zh": "先通过这个练习,再按 Ctrl+N 打开下一个。"},
+                          "zh": "文件在外部被修改，但编辑器里有未保存的修改，已保留（按 F5 会用它们覆盖文件）。"},
+    "no_editor": {"en": "Could not start the editor {cmd!r}: {why}. Set $EDITOR.", "zh": "无法启动编辑器 {cmd!r}：{why}。请设置 $EDITOR。"},
+    "no_next": {"en": "Pass this exercise first, then Ctrl+N opens the next one.", "zh": "先通过这个练习，再按 Ctrl+N 打开下一个。"},
     "cancelled": {"en": "Check cancelled.", "zh": "检查已取消。"},
     "chart_title": {"en": "Live chart", "zh": "实时曲线"},
     "chart_waiting": {"en": "waiting for the first points…", "zh": "等待第一批数据点……"},
-    "chart_log": {"en": " (log scale)", "zh": "(对数坐标)"},
-    "chart_latest": {"en": "latest: {value} (step {step})", "zh": "最新:{value}(第 {step} 步)"},
+    "chart_log": {"en": " (log scale)", "zh": "（对数坐标）"},
+    "chart_latest": {"en": "latest: {value} (step {step})", "zh": "最新：{value}（第 {step} 步）"},
     "chart_skipped": {"en": "No curve this time: an earlier check failed, so training was skipped.",
-                      "zh": "这次没有曲线:前面有检查没通过,所以跳过了训练。"},
+                      "zh": "这次没有曲线：前面有检查没通过，所以跳过了训练。"},
     "chart_not_reached": {"en": "No curve: the run ended before training started.",
-                          "zh": "没有曲线:运行在训练开始之前就结束了。"},
+                          "zh": "没有曲线：运行在训练开始之前就结束了。"},
     "chart_no_points": {"en": "No curve: training stopped before its first point.",
-                        "zh": "没有曲线:训练在画出第一个点之前就停止了。"},
+                        "zh": "没有曲线：训练在画出第一个点之前就停止了。"},
     # quiz
     "question_of": {"en": "Question {i} of {n}", "zh": "第 {i}/{n} 题"},
-    "quiz_choose": {"en": "Choose with 1–4 or a–d, then press Enter.", "zh": "用 1–4 或 a–d 选择,然后按 Enter。"},
-    "quiz_right": {"en": "Right!", "zh": "答对了!"},
-    "quiz_wrong": {"en": "Not quite: the answer is {answer}.", "zh": "不对:正确答案是 {answer}。"},
-    "quiz_your": {"en": "Your choice {letter}:", "zh": "你的选择 {letter}:"},
-    "quiz_answer": {"en": "The answer {letter}:", "zh": "正确答案 {letter}:"},
-    "quiz_next": {"en": "Enter: next question · e: run the evidence cell", "zh": "Enter:下一题 · e:运行佐证代码"},
-    "quiz_next_plain": {"en": "Enter: next question", "zh": "Enter:下一题"},
-    "quiz_done": {"en": "Quiz finished: {score} of {n} right", "zh": "测验完成:答对 {score}/{n} 题"},
-    "quiz_review": {"en": "To review:", "zh": "需要复习:"},
+    "quiz_choose": {"en": "Choose with 1–4 or a–d, then press Enter.", "zh": "用 1–4 或 a–d 选择，然后按 Enter。"},
+    "quiz_right": {"en": "Right!", "zh": "答对了！"},
+    "quiz_wrong": {"en": "Not quite: the answer is {answer}.", "zh": "不对：正确答案是 {answer}。"},
+    "quiz_your": {"en": "Your choice {letter}:", "zh": "你的选择 {letter}："},
+    "quiz_answer": {"en": "The answer {letter}:", "zh": "正确答案 {letter}："},
+    "quiz_next": {"en": "Enter: next question · e: run the evidence cell", "zh": "Enter：下一题 · e：运行佐证代码"},
+    "quiz_next_plain": {"en": "Enter: next question", "zh": "Enter：下一题"},
+    "quiz_done": {"en": "Quiz finished: {score} of {n} right", "zh": "测验完成：答对 {score}/{n} 题"},
+    "quiz_review": {"en": "To review:", "zh": "需要复习："},
     "quiz_all_right": {"en": "Every answer is right.", "zh": "全部答对。"},
     "quiz_retry_hint": {"en": "r: retry the wrong ones (options reshuffled) · c: go on · Esc: back",
-                        "zh": "r:重做答错的题(选项重新打乱)· c:继续 · Esc:返回"},
-    "quiz_end_next": {"en": "c: go on · Esc: back", "zh": "c:继续 · Esc:返回"},
-    "checkpoint_done": {"en": "Checkpoint {id}: {score} of {n} right", "zh": "第 {id} 节小测:答对 {score}/{n} 题"},
+                        "zh": "r：重做答错的题（选项重新打乱）· c：继续 · Esc：返回"},
+    "quiz_end_next": {"en": "c: go on · Esc: back", "zh": "c：继续 · Esc：返回"},
+    "checkpoint_done": {"en": "Checkpoint {id}: {score} of {n} right", "zh": "第 {id} 节小测：答对 {score}/{n} 题"},
     "checkpoint_note": {"en": "These questions come back, reshuffled, in the full quiz at the end.",
-                        "zh": "这些题目会在最后的完整测验中再次出现(选项重新打乱)。"},
+                        "zh": "这些题目会在最后的完整测验中再次出现（选项重新打乱）。"},
     "quiz_empty": {"en": "The quiz has no questions yet.", "zh": "测验还没有题目。"},
     "evidence": {"en": "Evidence", "zh": "佐证代码"},
     # progress
@@ -169,14 +169,14 @@ UI = {
     "col_solution": {"en": "Sol.", "zh": "答案"},
     "col_lesson": {"en": "Section", "zh": "章节"},
     "quiz_score": {"en": "Quiz: best score {best} of {n}, {attempts} rounds, {answered} answered",
-                   "zh": "测验:最高分 {best}/{n},共 {attempts} 轮,已答 {answered} 题"},
+                   "zh": "测验：最高分 {best}/{n}，共 {attempts} 轮，已答 {answered} 题"},
     "reset_progress_confirm": {"en": "Reset all progress? The current file is kept as a backup.",
-                               "zh": "重置全部进度吗?当前进度文件会保留为备份。"},
-    "progress_reset": {"en": "Progress reset; backup: {path}", "zh": "进度已重置;备份:{path}"},
-    "progress_error": {"en": "Progress not saved: {why}", "zh": "进度未保存:{why}"},
+                               "zh": "重置全部进度吗？当前进度文件会保留为备份。"},
+    "progress_reset": {"en": "Progress reset; backup: {path}", "zh": "进度已重置；备份：{path}"},
+    "progress_error": {"en": "Progress not saved: {why}", "zh": "进度未保存：{why}"},
     "yes": {"en": "yes", "zh": "是"},
     "no": {"en": "no", "zh": "否"},
-    "confirm_keys": {"en": "y / Enter: yes    n / Esc: no", "zh": "y / Enter:是    n / Esc:否"},
+    "confirm_keys": {"en": "y / Enter: yes    n / Esc: no", "zh": "y / Enter：是    n / Esc：否"},
     # help
     "help_title": {"en": "Keys", "zh": "按键"},
     "help_body": {
@@ -219,38 +219,38 @@ UI = {
         "zh": """\
 ## 任何地方
 - **Ctrl+Q** 退出 · **F1** 本帮助 · **Ctrl+L** 切换 English / 中文 · **Ctrl+P** 命令面板
-- **Esc** 返回(在编辑器里,第一次 Esc 先离开编辑器)
+- **Esc** 返回（在编辑器里，第一次 Esc 先离开编辑器）
 
 ## 学习路线
-- **c** 总是往前走:在目录里回到上次的位置;在一节课末尾、练习通过后或小测结束后,进入下一步
-  (课程 → 小测 → 练习 → ……)
+- **c** 总是往前走：在目录里回到上次的位置；在一节课末尾、练习通过后或小测结束后，进入下一步
+  （课程 → 小测 → 练习 → ……）
 
 ## 目录
 - **↑ ↓** 移动 · **Enter** 打开 · **c** 从上次的位置继续
 - **p** 学习进度 · **z** 测验
 
 ## 章节
-- **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元(或屏幕上的第一个)
-- **e** 把当前单元复制到草稿编辑器里修改,**F5** 运行
+- **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元（或屏幕上的第一个）
+- **e** 把当前单元复制到草稿编辑器里修改，**F5** 运行
 - 带问题的单元在第一次运行前先请你预测：按 **a–d** / **1–4**，或输入一个数再按 **Enter**；
   **Esc** 跳过，直接运行
 - **c** 继续 · **n** / **→** 下一节 · **b** / **←** 上一节 · **x** 本节练习
 
 ## 练习
-- **F5** / **Ctrl+R** 检查(先保存;检查进行中再按,则用当前代码重新开始) · **F7** 取消
-- 编辑器里:**Enter** 保持缩进(`:` 之后多缩进一级),**Tab** / **Shift+Tab** 缩进 / 反缩进当前行或选中的行,
-  在缩进处按 **Backspace** 删除一级,**Ctrl+A** 全选
+- **F5** / **Ctrl+R** 检查（先保存；检查进行中再按，则用当前代码重新开始）· **F7** 取消
+- 编辑器里：**Enter** 保持缩进（`:` 之后多缩进一级），**Tab** / **Shift+Tab** 缩进 / 反缩进当前行或选中的行，
+  在缩进处按 **Backspace** 删除一级，**Ctrl+A** 全选
 - **F2** / **Ctrl+T** 在代码与刚才阅读的页面之间切换 · **F6** 题目 ⇄ 结果 · **Ctrl+S** 保存
 - **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复初始代码
-- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **c**(不在编辑器里时)/ **Ctrl+N** 下一步(通过之后)
-- 文件会被监视:在其他编辑器里保存,检查会自动重新运行。
+- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **c**（不在编辑器里时）/ **Ctrl+N** 下一步（通过之后）
+- 文件会被监视：在其他编辑器里保存，检查会自动重新运行。
 
 ## 测验
-- **1–4** / **a–d** 选择 · **Enter** 作答,再按进入下一题 · **e** 运行佐证代码
-- 结束时:**r** 重做答错的题(选项会重新打乱) · **c** 继续
+- **1–4** / **a–d** 选择 · **Enter** 作答，再按进入下一题 · **e** 运行佐证代码
+- 结束时：**r** 重做答错的题（选项会重新打乱）· **c** 继续
 
 ## 学习进度
-- **r** 重置全部进度(会先确认)
+- **r** 重置全部进度（会先确认）
 """,
     },
 }
