@@ -86,6 +86,20 @@ def test_hints_progress_and_solution(tmp_path):
     assert rec["hints_shown"] == 2 and rec["solution_viewed"] is True
 
 
+def test_progress_lists_predictions_beside_the_contract_keys(tmp_path):
+    from tutor.progress import ProgressStore
+
+    store = ProgressStore(tmp_path)
+    store.record_prediction("l61-global-write", "3")
+    store.record_reveal("l61-global-write", "1", False)
+    store.record_prediction("l64-leaves-order", "B")
+    doc = json.loads(tutor(tmp_path, "progress", "--json").stdout)
+    assert {"exercises", "lessons", "quiz"} <= doc.keys()
+    assert doc["predictions"] == {"l61-global-write": {"answer": "3", "shown": "1", "correct": False},
+                                  "l64-leaves-order": {"answer": "B", "shown": None, "correct": None}}
+    assert "Predictions: 0 of 2 right" in tutor(tmp_path, "progress").stdout
+
+
 def test_reset_keeps_a_backup(tmp_path, course):
     tutor(tmp_path, "check", "counter-jit")
     ws = tmp_path / "workspace" / "counter-jit.py"

@@ -47,7 +47,7 @@ def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
     home = tmp_path / "a" / "b"
     s = ProgressStore(home)
     data = s.load()
-    assert data == {"schema": SCHEMA, "exercises": {}, "lessons": {},
+    assert data == {"schema": SCHEMA, "exercises": {}, "lessons": {}, "predictions": {},
                     "quiz": {"answers": {}, "best_score": None, "attempts": 0}}
     assert s.warnings == []
     s.record_attempt("x", False)

@@ -277,6 +277,8 @@ def test_lesson_next_and_previous_mark_progress(home, sandbox):
             await until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the first lesson")
             await pilot.press("n")
             await until(pilot, lambda: getattr(app.screen, "lesson", None) is second, 10, "the next lesson")
+            # the screen exists before its on_mount has recorded it: wait for the record, not the screen
+            await until(pilot, lambda: second.id in progress(home)["lessons"], 10, "the next lesson's record")
             lessons = progress(home)["lessons"]
             assert lessons[first.id]["status"] == "done" and lessons[second.id]["status"] == "started"
             app.screen.query_one("#lesson-body").scroll_end(animate=False)

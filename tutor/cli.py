@@ -298,6 +298,9 @@ def cmd_progress(ctx: Context) -> int:
         "lessons": {k: {"status": v.get("status", "new")} for k, v in data["lessons"].items()},
         "quiz": {"answers": dict(data["quiz"].get("answers", {})), "best_score": data["quiz"].get("best_score"),
                  "attempts": data["quiz"].get("attempts", 0)},
+        # an extra key beside the contract's: each cell's predict guess and what the run showed
+        "predictions": {k: {"answer": v["answer"], "shown": v.get("shown"), "correct": v.get("correct")}
+                        for k, v in data.get("predictions", {}).items() if v.get("answer")},
     }
     if ctx.args.json:
         print(json.dumps(doc, ensure_ascii=False))
@@ -318,6 +321,10 @@ def cmd_progress(ctx: Context) -> int:
     best = "-" if q["best_score"] is None else q["best_score"]
     con.print(f"测验:最高分 {best}/{len(course.quiz)},作答 {q['attempts']} 轮" if zh
               else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts")
+    made = doc["predictions"]
+    if made:
+        right = sum(1 for v in made.values() if v["correct"])
+        con.print(f"预测：{len(made)} 次，猜对 {right} 次" if zh else f"Predictions: {right} of {len(made)} right")
     return 0
 
 
