@@ -242,6 +242,20 @@ def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path
     assert len(found) == 1 and f"lessons/exercises/demo.yaml{expected}" in found[0], found
 
 
+@pytest.mark.parametrize("source, shown", [
+    ("在 jit 下这会\n    抛出错误。", "在 jit 下这会抛出错误。"),        # a wrapped sentence is one line again
+    ("## 标题\n正文", "## 标题\n正文"),                          # a heading is one line by definition
+    ("```\n# 注释\n中文\n```", "```\n# 注释\n中文\n```"),      # code is left as written
+    ("第一段。\n\n第二段", "第一段。\n\n第二段"),                # a blank line still separates paragraphs
+    ("用 `jit`\n编译", "用 `jit`\n编译"),                         # after Latin or code, the space is wanted
+    ("- 列表\n  续行", "- 列表续行"),
+])
+def test_zh_source_line_breaks_between_chinese_characters_are_joined(source, shown):
+    from tutor.course.cjk import join_wrapped
+
+    assert join_wrapped(source) == shown
+
+
 def test_markdown_as_meant_passes_the_lint(tmp_path):
     en = """
          Write `f(x)` as *pure*, **really**: a * b, the file `<home>/x`.

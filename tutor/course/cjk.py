@@ -7,16 +7,31 @@ import re
 # Chinese characters and full-width punctuation: what a zh sentence is made of.
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 
-# A source line break between two Chinese characters, with the next line's indent.
-_WRAP = re.compile(f"(?<=[{CJK}])\n[ \t]*(?=[{CJK}])")
-_FENCE = re.compile(r"^[ \t]*(```|~~~)", re.M)
+_ENDS_CJK = re.compile(f"[{CJK}]$")
+_STARTS_CJK = re.compile(f"^[ \t]*[{CJK}]")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_HEADING = re.compile(r"^[ \t]*#")
 
 
 def join_wrapped(text: str) -> str:
     """Remove line breaks that only wrap a Chinese sentence in the source.
 
     Markdown turns such a break into a space, which splits a Chinese word on screen
-    ("这会 抛出"). Code fences are left exactly as written.
+    ("这会 抛出"). Code fences and headings (one line by definition) are left as written.
     """
-    parts = re.split(r"(^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$)", text, flags=re.M | re.S)
-    return "".join(part if _FENCE.match(part) else _WRAP.sub("", part) for part in parts)
+    out: list[str] = []
+    in_fence = False
+    joinable = False  # may the next line continue the last one?
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            out.append(line)
+            joinable = False
+            continue
+        if joinable and not in_fence and _STARTS_CJK.match(line):
+            out[-1] += line.lstrip(" \t")
+        else:
+            out.append(line)
+        last = out[-1]
+        joinable = not in_fence and bool(_ENDS_CJK.search(last)) and not _HEADING.match(last)
+    return "\n".join(out)
