@@ -18,36 +18,36 @@ from tutor import __version__
 from tutor.i18n import LANGS, default_lang, pick
 
 MSG = {
-    "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有:{known}"},
-    "course_broken": {"en": "the course has problems (run `jaxstate-tutor validate`):", "zh": "课程文件有问题(运行 `jaxstate-tutor validate` 查看):"},
+    "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
+    "course_broken": {"en": "the course has problems (run `jaxstate-tutor validate`):", "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）："},
     "hint_of": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
     "no_more_hints": {"en": "That was the last hint; `jaxstate-tutor solution {id}` shows the reference solution.",
-                      "zh": "提示已经全部给出;`jaxstate-tutor solution {id}` 可以查看参考答案。"},
+                      "zh": "提示已经全部给出；`jaxstate-tutor solution {id}` 可以查看参考答案。"},
     "solution_confirm": {"en": "You have not passed '{id}' yet. Show the reference solution anyway? [y/N] ",
-                         "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗?[y/N] "},
+                         "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗？[y/N] "},
     "solution_declined": {"en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
-                          "zh": "未显示。继续加油;`jaxstate-tutor hint {id}` 可以给你提示。"},
+                          "zh": "未显示。继续加油；`jaxstate-tutor hint {id}` 可以给你提示。"},
     "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为初始代码。"},
     "reset_backup": {"en": "Your previous code is kept at {path}", "zh": "你之前的代码保存在 {path}"},
-    "workspace_file": {"en": "Your file: {path}", "zh": "你的文件:{path}"},
+    "workspace_file": {"en": "Your file: {path}", "zh": "你的文件：{path}"},
     "watching": {"en": "Watching {path}; every save re-runs the checks. Ctrl+C stops.",
-                 "zh": "正在监视 {path};每次保存都会重新检查。按 Ctrl+C 退出。"},
-    "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过,干得漂亮!"},
+                 "zh": "正在监视 {path}；每次保存都会重新检查。按 Ctrl+C 退出。"},
+    "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过，干得漂亮！"},
     "watch_next": {"en": "Passed! Next on the path: {id} ({title}). Press Enter to watch it, or Ctrl+C to stop.",
-                   "zh": "通过!路线上的下一道练习:{id}({title})。按 Enter 开始监视它,或按 Ctrl+C 停止。"},
+                   "zh": "通过！路线上的下一道练习：{id}（{title}）。按 Enter 开始监视它，或按 Ctrl+C 停止。"},
     "watch_last": {"en": "Passed! That was the last exercise on the path. Ctrl+C stops watching.",
-                   "zh": "通过!这是路线上的最后一道练习。按 Ctrl+C 停止监视。"},
-    "checkpoint": {"en": "checkpoint: quiz questions on this section ({n}, in the TUI)", "zh": "小测:本节相关的测验题({n} 道,在 TUI 中作答)"},
-    "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件,没有问题。"},
+                   "zh": "通过！这是路线上的最后一道练习。按 Ctrl+C 停止监视。"},
+    "checkpoint": {"en": "checkpoint: quiz questions on this section ({n}, in the TUI)", "zh": "小测：本节相关的测验题（{n} 道，在 TUI 中作答）"},
+    "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件，没有问题。"},
     "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
     "verify_ok": {"en": "verify: {n} exercises, every solution passes and every starter fails.",
-                  "zh": "verify:{n} 个练习,参考答案全部通过,初始代码全部不通过。"},
-    "verify_bad": {"en": "verify: {n} problems.", "zh": "verify:发现 {n} 个问题。"},
+                  "zh": "verify：{n} 个练习，参考答案全部通过，初始代码全部不通过。"},
+    "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
     "no_tui": {"en": "The terminal UI cannot run here ({why}). Use the headless commands: "
                      "`jaxstate-tutor list`, `check ID`, `watch ID`, `hint ID`.",
-               "zh": "这里无法运行终端界面({why})。请使用命令行子命令:"
+               "zh": "这里无法运行终端界面（{why}）。请使用命令行子命令："
                      "`jaxstate-tutor list`、`check ID`、`watch ID`、`hint ID`。"},
-    "progress_warning": {"en": "warning: {w}", "zh": "警告:{w}"},
+    "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
 }
 
 
@@ -201,7 +201,7 @@ def cmd_list(ctx: Context) -> int:
     q = doc["quiz"]
     best = "-" if q["best_score"] is None else q["best_score"]
     con.print(("[bold]Quiz[/bold]: {a}/{n} answered, best score {b}" if lang == "en"
-               else "[bold]测验[/bold]:已答 {a}/{n},最高分 {b}").format(a=q["answered"], n=q["questions"], b=best))
+               else "[bold]测验[/bold]：已答 {a}/{n}，最高分 {b}").format(a=q["answered"], n=q["questions"], b=best))
     return 0
 
 
@@ -309,17 +309,17 @@ def cmd_progress(ctx: Context) -> int:
     zh = ctx.lang == "zh"
     course = ctx.course
     passed = sum(1 for e in course.exercises if doc["exercises"].get(e.id, {}).get("status") == "passed")
-    con.print((f"练习:通过 {passed}/{len(course.exercises)}" if zh else f"Exercises passed: {passed}/{len(course.exercises)}"))
+    con.print((f"练习：通过 {passed}/{len(course.exercises)}" if zh else f"Exercises passed: {passed}/{len(course.exercises)}"))
     for e in course.exercises:
         rec = doc["exercises"].get(e.id)
         if rec:
             con.print(f"  {e.id:<20} {rec['status']:<10} " + (
-                f"尝试 {rec['attempts']} 次,提示 {rec['hints_shown']} 条" if zh else
+                f"尝试 {rec['attempts']} 次，提示 {rec['hints_shown']} 条" if zh else
                 f"{rec['attempts']} attempts, {rec['hints_shown']} hints") + (
-                (",看过答案" if zh else ", solution viewed") if rec["solution_viewed"] else ""))
+                ("，看过答案" if zh else ", solution viewed") if rec["solution_viewed"] else ""))
     q = doc["quiz"]
     best = "-" if q["best_score"] is None else q["best_score"]
-    con.print(f"测验:最高分 {best}/{len(course.quiz)},作答 {q['attempts']} 轮" if zh
+    con.print(f"测验：最高分 {best}/{len(course.quiz)}，作答 {q['attempts']} 轮" if zh
               else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts")
     made = doc["predictions"]
     if made:
