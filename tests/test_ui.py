@@ -585,6 +585,9 @@ def test_progress_screen_shows_and_resets_progress(home, sandbox):
         store.record_attempt(first.id, True)
         store.record_hint(first.id, 1)
         store.record_quiz_result(5)
+        store.record_prediction("l61-global-write", "1")
+        store.record_reveal("l61-global-write", "1", True)
+        store.record_prediction("l64-leaves-order", "A")
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.confirm import ConfirmScreen
@@ -596,6 +599,7 @@ def test_progress_screen_shows_and_resets_progress(home, sandbox):
             row = next(line for line in table.splitlines() if line.startswith(first.id))
             assert "✓ passed" in row and " 2 " in row and f"1/{len(first.hints)}" in row
             assert "best score 5" in plain(app.screen.query_one("#progress-quiz"))
+            assert "Predictions before running a cell: 1 of 2 right" in plain(app.screen.query_one("#progress-quiz"))
             await pilot.press("r")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")

@@ -168,6 +168,8 @@ UI = {
     "col_hints": {"en": "Hints", "zh": "提示"},
     "col_solution": {"en": "Sol.", "zh": "答案"},
     "col_lesson": {"en": "Section", "zh": "章节"},
+    "predictions_score": {"en": "Predictions before running a cell: {right} of {n} right",
+                          "zh": "运行前的预测：{n} 次，猜对 {right} 次"},
     "quiz_score": {"en": "Quiz: best score {best} of {n}, {attempts} rounds, {answered} answered",
                    "zh": "测验：最高分 {best}/{n}，共 {attempts} 轮，已答 {answered} 题"},
     "reset_progress_confirm": {"en": "Reset all progress? The current file is kept as a backup.",

@@ -64,6 +64,10 @@ class ProgressScreen(TutorScreen):
                              qb=f"{best}/{len(course.quiz)}" if best is not None else "-") + "\n", style="bold")
         head.append(self.say("quiz_score", best="-" if best is None else best, n=len(course.quiz),
                              attempts=quiz.get("attempts", 0), answered=answered))
+        made = [v for v in data.get("predictions", {}).values() if v.get("answer")]
+        if made:
+            head.append("\n" + self.say("predictions_score", right=sum(v.get("correct") is True for v in made),
+                                         n=len(made)))
         self.query_one("#progress-quiz", Static).update(head)
         warnings = self.query_one("#progress-warnings", Static)
         warnings.update(Text("\n".join(self.session.store.warnings), style=m.style("error")))
