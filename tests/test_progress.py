@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from tutor.i18n import pick
 from tutor.progress import ProgressError, ProgressStore, SCHEMA, exercise_status, lesson_status, normalize
 from tutor.progress import store as store_mod
 
@@ -305,6 +306,62 @@ def test_read_only_home_directory(tmp_path):
         assert str(s.path) in str(err.value)
     finally:
         (tmp_path / "home").chmod(0o755)
+
+
+def test_read_only_home_mount(tmp_path):
+    """A really read-only home (a read-only mount, which root cannot write either): progress is
+    read, and saving fails with a plain message in both languages, the file untouched."""
+    from fs_faults import read_only
+
+    s = ProgressStore(tmp_path / "home")
+    s.record_attempt("x", False)
+    original = s.path.read_bytes()
+    with read_only(tmp_path / "home"):
+        assert s.load()["exercises"]["x"]["attempts"] == 1
+        with pytest.raises(ProgressError) as err:
+            s.record_attempt("x", True)
+        assert "read-only" in str(err.value).lower() and str(s.path) in str(err.value)
+        assert "无法把进度保存到" in pick(err.value.message, "zh")
+        assert s.path.read_bytes() == original
+
+
+def test_every_warning_and_error_reads_in_both_languages(tmp_path):
+    """Warnings read as English where a str is expected, and in Chinese for a Chinese learner."""
+    write_raw(tmp_path / "a", {"schema": 1, "exercises": {"e": {"attempts": -1}}})
+    damaged = ProgressStore(tmp_path / "a")
+    damaged.load()
+    write_raw(tmp_path / "b", {"schema": SCHEMA + 1})
+    newer = ProgressStore(tmp_path / "b")
+    newer.load()
+    with pytest.raises(ProgressError) as err:
+        newer.record_attempt("e", True)
+    for w, en, zh in [(damaged.warnings[0], "was damaged", "已损坏"), (newer.warnings[0], "newer version", "更新版本"),
+                      (err.value.message, "newer version", "更新版本")]:
+        assert en in w and en in pick(w, "en") and zh in pick(w, "zh"), (w, pick(w, "zh"))
+        assert re.search(r"[\u4e00-\u9fff]", pick(w, "zh"))
+    assert "的值无效" in pick(damaged.warnings[0], "zh")  # the details too, not only the frame
+
+
+def test_a_stuck_lock_holder_is_named_and_given_up_on(tmp_path, monkeypatch):
+    """Another process keeps progress.lock: the store says who holds it, waits a bounded time,
+    then refuses to save (plainly) instead of hanging the command."""
+    import fcntl
+
+    monkeypatch.setattr(store_mod, "LOCK_WAIT_S", 0.5)
+    told = []
+    s = ProgressStore(tmp_path, on_wait=told.append)
+    s.record_attempt("x", False)
+    with open(tmp_path / "progress.lock") as held:  # a lock of its own open file: it blocks this process too
+        fcntl.flock(held, fcntl.LOCK_EX)
+        start = time.monotonic()
+        with pytest.raises(ProgressError) as err:
+            s.record_attempt("x", True)
+        waited = time.monotonic() - start
+    assert 0.5 <= waited < 3, waited
+    assert len(told) == 1 and f"process {os.getpid()}" in told[0] and "progress.lock" in told[0]
+    assert "进程" in pick(told[0], "zh")
+    assert f"process {os.getpid()}" in str(err.value) and "for over 0.5 s" in str(err.value)
+    assert s.record_attempt("x", True)["exercises"]["x"]["attempts"] == 2  # the lock is free again: saved
 
 
 def test_home_that_cannot_be_created(tmp_path):

@@ -44,10 +44,23 @@ def default_lang() -> str:
     return "zh" if loc.lower().startswith("zh") else "en"
 
 
-def pick(messages: dict[str, str] | Text | str, lang: str) -> str:
+def pick(messages: "dict[str, str] | Text | Bilingual | str", lang: str) -> str:
     """A message in `lang` from a {zh, en} dict, a Text, or a plain string."""
-    if isinstance(messages, Text):
+    if isinstance(messages, (Text, Bilingual)):
         return messages.get(lang)
     if isinstance(messages, dict):
         return messages.get(lang) or messages.get("en") or next(iter(messages.values()), "")
     return messages
+
+
+class Bilingual(str):
+    """A message in both languages that still reads as its English text wherever a str is
+    expected (logs, tests, older callers); `pick()` chooses the learner's language."""
+
+    def __new__(cls, en: str, zh: str):
+        self = super().__new__(cls, en)
+        self.message = {"en": en, "zh": zh}
+        return self
+
+    def get(self, lang: str) -> str:
+        return self.message["zh" if lang == "zh" else "en"]

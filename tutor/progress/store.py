@@ -5,10 +5,13 @@ import copy
 import fcntl
 import json
 import os
+import time
 from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
+
+from tutor.i18n import Bilingual
 
 SCHEMA = 1
 FILENAME = "progress.json"
@@ -16,13 +19,22 @@ LOCKNAME = "progress.lock"
 # Fixed temp name: only the lock holder writes it, so a writer killed mid-write leaves at most
 # one stale temp file, which the next writer simply replaces.
 TMPNAME = FILENAME + ".tmp"
+# A tutor holds the lock for milliseconds; longer means a stuck process. Wait this long, saying
+# so, then give up on saving rather than hang the command.
+LOCK_WAIT_S = 10.0
 
 EXERCISE_STATUSES = ("new", "attempted", "passed")
 LESSON_STATUSES = ("started", "done")
 
 
 class ProgressError(Exception):
-    """Progress could not be saved; the message says why, in plain words."""
+    """Progress could not be saved; the message says why, in plain words, in both languages.
+
+    str(error) is the English text; `error.message` is a Bilingual for pick()."""
+
+    def __init__(self, en: str, zh: str):
+        super().__init__(en)
+        self.message = Bilingual(en, zh)
 
 
 def utc_now() -> str:
@@ -73,7 +85,7 @@ def _fill(record: dict, fields: dict, where: str, problems: list[str]) -> dict:
     """Fill missing known fields with defaults and replace invalid ones, noting each replacement."""
     for name, (default, valid) in fields.items():
         if name in record and not valid(record[name]):
-            problems.append(f"{where}.{name} had an invalid value")
+            problems.append(Bilingual(f"{where}.{name} had an invalid value", f"{where}.{name} 的值无效"))
             del record[name]
         if name not in record:
             record[name] = copy.deepcopy(default)
@@ -84,30 +96,31 @@ def normalize(doc: Any) -> tuple[dict, list[str]]:
     """Return (clean data, list of problems found); salvages every good part of a damaged document."""
     problems: list[str] = []
     if not isinstance(doc, dict):
-        problems.append(f"top level is {type(doc).__name__}, not an object")
+        problems.append(Bilingual(f"top level is {type(doc).__name__}, not an object",
+                                  f"顶层是 {type(doc).__name__}，不是对象"))
         doc = {}
     data = dict(doc)  # shallow copy keeps unknown top-level keys untouched
     schema = data.get("schema", SCHEMA)
     if not _is_count(schema) or schema < 1:
-        problems.append("'schema' is not a version number")
+        problems.append(Bilingual("'schema' is not a version number", "'schema' 不是版本号"))
         schema = SCHEMA
     data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
     for section, fields in (("exercises", EXERCISE_FIELDS), ("lessons", LESSON_FIELDS),
                             ("predictions", PREDICTION_FIELDS)):
         entries = data.get(section, {})
         if not isinstance(entries, dict):
-            problems.append(f"'{section}' is not an object")
+            problems.append(Bilingual(f"'{section}' is not an object", f"'{section}' 不是对象"))
             entries = {}
         clean = {}
         for key, entry in entries.items():
             if isinstance(entry, dict):
                 clean[key] = _fill(dict(entry), fields, f"{section}[{key!r}]", problems)
             else:
-                problems.append(f"{section}[{key!r}] is not an object")
+                problems.append(Bilingual(f"{section}[{key!r}] is not an object", f"{section}[{key!r}] 不是对象"))
         data[section] = clean
     quiz = data.get("quiz", {})
     if not isinstance(quiz, dict):
-        problems.append("'quiz' is not an object")
+        problems.append(Bilingual("'quiz' is not an object", "'quiz' 不是对象"))
         quiz = {}
     quiz = _fill(dict(quiz), QUIZ_FIELDS, "quiz", problems)
     answers = {}
@@ -115,7 +128,7 @@ def normalize(doc: Any) -> tuple[dict, list[str]]:
         if isinstance(answer, str):
             answers[qid] = answer
         else:
-            problems.append(f"quiz.answers[{qid!r}] is not a string")
+            problems.append(Bilingual(f"quiz.answers[{qid!r}] is not a string", f"quiz.answers[{qid!r}] 不是字符串"))
     quiz["answers"] = answers
     data["quiz"] = quiz
     return data, problems
@@ -147,12 +160,16 @@ def _exercise(data: dict, exercise_id: str) -> dict:
 class ProgressStore:
     """Progress kept in <home>/progress.json, safe against concurrent tutors, crashes and damaged files."""
 
-    def __init__(self, home: Path):
-        """Remember where progress lives; nothing is touched on disk yet."""
+    def __init__(self, home: Path, on_wait: Optional[Callable[[Bilingual], None]] = None):
+        """Remember where progress lives; nothing is touched on disk yet.
+
+        `on_wait` is told (once per wait) when another process holds the lock, so a command
+        that waits for it can say what it is waiting for."""
         self.home = Path(home)
         self.path = self.home / FILENAME
         self.lock_path = self.home / LOCKNAME
-        self.warnings: list[str] = []
+        self.warnings: list[Bilingual] = []  # each reads as English; pick(w, lang) for the learner's language
+        self.on_wait = on_wait
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -176,7 +193,7 @@ class ProgressStore:
         with self._locked():
             data, refusal = self._read(repair=True)
             if refusal:
-                raise ProgressError(refusal)
+                raise ProgressError(refusal.get("en"), refusal.get("zh"))
             fn(data)
             self._write(data)
             return data
@@ -253,18 +270,19 @@ class ProgressStore:
         with self._locked():
             refusal = self._read(repair=True)[1]
             if refusal:
-                raise ProgressError(refusal)
+                raise ProgressError(refusal.get("en"), refusal.get("zh"))
             if not self.path.exists():
                 return None
             try:
                 backup = self._move_aside("bak")
             except OSError as exc:
-                raise ProgressError(f"Could not reset progress: cannot move {self.path} aside ({exc.strerror}).") from None
+                raise ProgressError(f"Could not reset progress: cannot move {self.path} aside ({exc.strerror}).",
+                                    f"无法重置进度：不能把 {self.path} 移到一旁（{exc.strerror}）。") from None
             return backup
 
     # ---- internals --------------------------------------------------------------------------
 
-    def _warn(self, message: str) -> None:
+    def _warn(self, message: Bilingual) -> None:
         """Add a warning once (repeated loads must not pile up copies)."""
         if message not in self.warnings:
             self.warnings.append(message)
@@ -278,12 +296,42 @@ class ProgressStore:
             fd = os.open(self.lock_path, os.O_RDONLY | os.O_CREAT, 0o644)
         except OSError as exc:
             raise ProgressError(f"Cannot save progress to {self.path}: "
-                                f"{self.home} is not usable ({exc.strerror or exc}).") from None
+                                f"{self.home} is not usable ({exc.strerror or exc}).",
+                                f"无法把进度保存到 {self.path}：{self.home} 不可用（{exc.strerror or exc}）。") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._wait_for_lock(fd)
             yield
         finally:
             os.close(fd)  # closing the descriptor releases the lock
+
+    def _wait_for_lock(self, fd: int) -> None:
+        """Take the flock; if another process holds it, say who, and wait while the lock keeps
+        changing hands (other tutors at work), but at most LOCK_WAIT_S for one holder (a stuck one)."""
+        if _try_flock(fd):
+            return
+        holder = lock_holder(fd)
+        if self.on_wait is not None:
+            who_en, who_zh = _who(holder)
+            self.on_wait(Bilingual(f"waiting for {self.lock_path}: {who_en} holds it (at most {LOCK_WAIT_S:g} s)",
+                                   f"正在等待 {self.lock_path}：{who_zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）"))
+        now = time.monotonic()
+        deadline, next_look, pause = now + LOCK_WAIT_S, now + 0.25, 0.001
+        while not _try_flock(fd):
+            now = time.monotonic()
+            if now >= next_look:
+                next_look = now + 0.25
+                current = lock_holder(fd)
+                if current != holder:  # it changed hands: nobody is stuck, keep waiting
+                    holder, deadline = current, now + LOCK_WAIT_S
+            if now > deadline:
+                who_en, who_zh = _who(holder)
+                raise ProgressError(
+                    f"Progress not saved: {who_en} has held {self.lock_path} for over {LOCK_WAIT_S:g} s. "
+                    "If no other jaxstate-tutor is running, that process is stuck; ending it frees the lock.",
+                    f"进度未保存：{who_zh}占用 {self.lock_path} 已超过 {LOCK_WAIT_S:g} 秒。"
+                    "如果没有别的 jaxstate-tutor 在运行，说明那个进程卡住了；结束它即可释放锁。")
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
     def _read_clean(self) -> Optional[dict]:
         """The data if the file is absent or sound; None if it needs the careful path."""
@@ -300,7 +348,7 @@ class ProgressStore:
         data, problems = normalize(doc)
         return None if problems or data["schema"] > SCHEMA else data
 
-    def _read(self, repair: bool) -> tuple[dict, Optional[str]]:
+    def _read(self, repair: bool) -> tuple[dict, Optional[Bilingual]]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
         try:
             raw = self.path.read_bytes()
@@ -308,38 +356,48 @@ class ProgressStore:
             return normalize({})[0], None
         except OSError as exc:
             # Unreadable is not the same as absent: writing now would destroy progress we cannot see.
-            msg = f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable."
+            msg = Bilingual(f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable.",
+                            f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。")
             self._warn(msg)
             return normalize({})[0], msg
         try:
             doc = json.loads(raw.decode("utf-8"))
             reason = None
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            doc, reason = {}, "file is empty" if not raw.strip() else "not valid JSON"
+            doc, reason = {}, (Bilingual("file is empty", "文件是空的") if not raw.strip()
+                               else Bilingual("not valid JSON", "不是有效的 JSON"))
         data, problems = normalize(doc)
         if reason:
             problems.insert(0, reason)
         if data["schema"] > SCHEMA:
             # Newer tutor's file: show what we understand, but never write over it.
-            msg = (f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
-                   f"this version understands {SCHEMA}); upgrade the tutor to save progress.")
+            msg = Bilingual(f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
+                            f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
+                            f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
+                            "升级 tutor 后才能保存进度。")
             self._warn(msg)
             return data, msg
         if not problems:
             return data, None
-        what = "; ".join(problems[:5]) + ("; ..." if len(problems) > 5 else "")
+        more = "; ..." if len(problems) > 5 else ""
+        what = "; ".join(problems[:5]) + more
+        what_zh = "；".join(getattr(p, "message", {}).get("zh", p) for p in problems[:5]) + more
         if not repair:
-            msg = f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved."
+            msg = Bilingual(f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved.",
+                            f"{self.path} 已损坏（{what_zh}）；显示能恢复的部分，不会保存任何内容。")
             self._warn(msg)
             return data, msg
         try:
             backup = self._move_aside("corrupt")
         except OSError as exc:
-            msg = f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); nothing will be saved."
+            msg = Bilingual(f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); "
+                            "nothing will be saved.",
+                            f"{self.path} 已损坏（{what_zh}），且无法移到一旁（{exc.strerror}）；不会保存任何内容。")
             self._warn(msg)
             return data, msg
-        self._warn(f"{self.path} was damaged ({what}); the original was kept as {backup} "
-                   "and the progress that could be recovered is used.")
+        self._warn(Bilingual(f"{self.path} was damaged ({what}); the original was kept as {backup} "
+                             "and the progress that could be recovered is used.",
+                             f"{self.path} 已损坏（{what_zh}）；原文件保存为 {backup}，现在使用能恢复的进度。"))
         # Put the salvaged data back so the next update builds on it instead of on nothing.
         with suppress(ProgressError):
             self._write(data)
@@ -361,10 +419,11 @@ class ProgressStore:
         """Atomically replace the progress file: temp file, fsync, rename, fsync dir. Caller holds the lock."""
         text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         tmp = self.home / TMPNAME
+        # Respect a file the user made read-only; check the mode bits too because root ignores them.
+        if self.path.exists() and (not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222):
+            raise ProgressError(f"Could not save progress to {self.path}: the file is read-only.",
+                                f"无法把进度保存到 {self.path}：文件是只读的。")
         try:
-            # Respect a file the user made read-only; check the mode bits too because root ignores them.
-            if self.path.exists() and (not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222):
-                raise PermissionError(13, "the file is read-only")
             with suppress(FileNotFoundError):
                 os.unlink(tmp)  # leftover of a writer that was killed mid-write
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -376,7 +435,8 @@ class ProgressStore:
         except OSError as exc:
             with suppress(OSError):
                 os.unlink(tmp)
-            raise ProgressError(f"Could not save progress to {self.path}: {exc.strerror or exc}.") from None
+            raise ProgressError(f"Could not save progress to {self.path}: {exc.strerror or exc}.",
+                                f"无法把进度保存到 {self.path}：{exc.strerror or exc}。") from None
         self._fsync_dir()
 
     def _fsync_dir(self) -> None:
@@ -387,3 +447,39 @@ class ProgressStore:
                 os.fsync(fd)
             finally:
                 os.close(fd)
+
+
+def _who(holder: Optional[str]) -> tuple[str, str]:
+    return (f"process {holder}", f"进程 {holder} ") if holder else ("another process", "另一个进程")
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def lock_holder(fd: int) -> Optional[str]:
+    """"1234 (jaxstate-tutor watch)": who holds the flock on fd's file, from /proc/locks (Linux); else None."""
+    try:
+        inode = os.fstat(fd).st_ino
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (a waiter's line starts with "->")
+        if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK" or not fields[5].endswith(f":{inode}"):
+            continue
+        pid = fields[4]
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+        except OSError:
+            return pid
+        shown = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(argv[:4]))
+        return f"{pid} ({shown})" if shown else pid
+    return None

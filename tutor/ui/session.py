@@ -46,7 +46,7 @@ class Session:
         try:
             fn(*args)
         except ProgressError as exc:
-            return str(exc)
+            return exc.message  # a Bilingual: reads as English, pick() gives the learner's language
         return None
 
     def close(self) -> None:

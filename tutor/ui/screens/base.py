@@ -7,6 +7,7 @@ from textual import events
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer
 
+from tutor.i18n import pick
 from tutor.ui.keys import translate_bindings
 from tutor.ui.texts import say
 
@@ -89,7 +90,7 @@ class LangMixin:
         """Save progress; if that fails, say why instead of crashing."""
         why = self.session.record(fn, *args)
         if why:
-            self.notify(self.say("progress_error", why=why), severity="error", timeout=8)
+            self.notify(self.say("progress_error", why=pick(why, self.lang)), severity="error", timeout=8)
 
 
 class TutorScreen(LangMixin, Screen):

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.i18n import pick
 from tutor.progress import exercise_status, lesson_status
 from tutor.path import Step, checkpoint_questions, course_path, is_done
 from tutor.ui.screens.base import TutorScreen, footer
@@ -46,7 +47,7 @@ class OutlineScreen(TutorScreen):
             return
         data = self.session.progress()
         for warning in self.session.store.warnings[self._warned:]:  # a damaged progress file, say
-            self.notify(warning, severity="warning", timeout=10, markup=False)
+            self.notify(pick(warning, self.lang), severity="warning", timeout=10, markup=False)
         self._warned = len(self.session.store.warnings)
         self._render_summary(course, data)
         self._render_options(course, data, options)

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
+from tutor.i18n import pick
 from tutor.progress import ProgressError, exercise_status, lesson_status
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
@@ -70,7 +71,7 @@ class ProgressScreen(TutorScreen):
                                          n=len(made)))
         self.query_one("#progress-quiz", Static).update(head)
         warnings = self.query_one("#progress-warnings", Static)
-        warnings.update(Text("\n".join(self.session.store.warnings), style=m.style("error")))
+        warnings.update(Text("\n".join(pick(w, self.lang) for w in self.session.store.warnings), style=m.style("error")))
         warnings.display = bool(self.session.store.warnings)
 
     def action_reset_progress(self) -> None:
@@ -80,7 +81,7 @@ class ProgressScreen(TutorScreen):
             try:
                 backup = self.session.store.reset()
             except ProgressError as exc:
-                self.notify(self.say("progress_error", why=exc), severity="error")
+                self.notify(self.say("progress_error", why=pick(exc.message, self.lang)), severity="error")
                 return
             self.notify(self.say("progress_reset", path=str(backup or "-")), timeout=6)
             self.render_texts()
