@@ -21,8 +21,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 import uuid
@@ -34,6 +36,9 @@ import pytest
 
 from conftest import ROOT, cli_env, run_source
 from tutor.course import load_course
+from tutor.progress import ProgressStore
+from tutor.sandbox.events import ProtocolError, parse_event
+from tutor.sandbox.runner import WORKER_GRACE_S
 
 FAULTS = Path(__file__).resolve().parent / "faults"
 EXERCISE = "counter-jit"
@@ -92,6 +97,8 @@ CASES = [
     Fault("patch_builtins", "fail", "checks", failing="returns-pair"),
     Fault("progress_write", "fail", "checks", failing="counts-up"),
     Fault("read_stdin", "fail", "checks", failing="returns-pair"),  # stdin is closed: EOFError, not a hang
+    Fault("bad_metrics_event", "error", "protocol"),  # validated at the boundary: no traceback, no hang
+    Fault("temp_files", "fail", "checks", failing="counts-up"),  # made in the run's TMPDIR, gone with it
 ]
 BY_NAME = {f.name: f for f in CASES}
 
@@ -172,6 +179,7 @@ class Outcome:
     returncode: int | None = None
     raw: str = ""
     crash: str = ""  # the test machinery itself failed
+    run_dir: str = ""  # sandbox: the run's folder, which must be gone after the verdict
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +199,10 @@ def _sandbox_case(fault: Fault, sandbox, exercise) -> Outcome:
     run = sandbox.run_exercise(exercise, fault.path.read_text(), f"/learner/{fault.path.name}", fault.timeout)
     out.verdict = run.result()
     out.seconds = time.monotonic() - start
+    out.run_dir = run.worker.workdir
     out.left = survivors(pgid=run.worker.proc.pid, marker=fault.marker)
+    if os.path.exists(out.run_dir):
+        out.left.append(f"the run folder {out.run_dir}")
     out.after = run_source(sandbox, exercise, CORRECT.read_text(), CORRECT.name, timeout=QUICK_S)
     return out
 
@@ -202,6 +213,7 @@ def _cli_case(fault: Fault, course_root: Path, home: Path) -> Outcome:
     env = cli_env(home)
     env["JAXSTATE_TUTOR_COURSE"] = str(course_root)
     env["FAULT_RUN_TAG"] = tag.split("=", 1)[1]
+    ProgressStore(home).mark_lesson("6.1", "started")  # a home with a progress.json, for progress_write
     cmd = [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(fault.path), "--json",
            "--timeout", f"{fault.timeout:g}"]
     start = time.monotonic()
@@ -222,6 +234,7 @@ def _cli_case(fault: Fault, course_root: Path, home: Path) -> Outcome:
 def outcomes(sandbox, mini_course, tmp_path_factory):
     exercise = load_course(mini_course).exercise(EXERCISE)
     results: dict[tuple[str, str], Outcome] = {}
+    ProgressStore(sandbox.home).mark_lesson("6.1", "started")  # a progress.json for progress_write to find
 
     def one(where: str, fault: Fault) -> None:
         try:
@@ -330,15 +343,37 @@ def test_flood_is_cut_short(outcomes, sandbox):
     assert v.output_truncated
 
 
-def test_progress_file_is_not_reachable_through_env_or_argv(outcomes, sandbox):
-    """The worker is not told where the home is: the forged record never lands."""
+def test_progress_file_is_not_reachable_through_what_the_worker_is_told(outcomes, sandbox):
+    """No environment variable, argument, working folder or JAX option (the compilation cache
+    folder) leads from the worker to the home: the forged record never lands there."""
     out = _get(outcomes, "cli", "progress_write")
     assert "forged: []" in out.verdict["stdout"], out.verdict["stdout"]
     progress = json.loads((out.home / "progress.json").read_text())
     assert progress["exercises"][EXERCISE]["status"] == "attempted"
     v = _get(outcomes, "sandbox", "progress_write").verdict
     assert "forged: []" in v.stdout, v.stdout
-    assert not (sandbox.cache_dir.parent.parent / "progress.json").exists()
+    assert "forged" not in (sandbox.home / "progress.json").read_text()
+    assert sandbox.home not in sandbox.cache_dir.parents
+
+
+def test_a_bad_event_ends_the_run_with_a_verdict_and_an_attempt(outcomes):
+    """A malformed metrics event: a named outcome saying what was wrong, no traceback, and the
+    attempt recorded like any other."""
+    out = _get(outcomes, "cli", "bad_metrics_event")
+    assert "a metrics value is str, not a number" in out.verdict["message"], out.raw
+    assert "Traceback" not in out.raw.split("--- stderr ---")[1], out.raw
+    record = json.loads((out.home / "progress.json").read_text())["exercises"][EXERCISE]
+    assert record["attempts"] == 1 and record["status"] == "attempted"
+
+
+def test_learner_temp_files_go_with_the_run(outcomes):
+    """Each run has its own TMPDIR inside its run folder: what learner code leaves there is gone
+    after the verdict, and nothing lands in the user's own temporary folder."""
+    out = _get(outcomes, "sandbox", "temp_files")
+    made = eval(out.verdict.stdout.split("made:", 1)[1].strip())  # the list the program printed
+    assert len(made) == 2 and all(p.startswith(out.run_dir + os.sep) for p in made), (made, out.run_dir)
+    assert not any(os.path.exists(p) for p in made)
+    assert not list(Path(tempfile.gettempdir()).glob("faultmark-temp-*"))
 
 
 def test_os_exit_after_passing_checks_is_not_a_pass(outcomes):
@@ -346,3 +381,163 @@ def test_os_exit_after_passing_checks_is_not_a_pass(outcomes):
     v = _get(outcomes, "sandbox", "os_exit").verdict
     statuses = {c.id: c.status for c in v.checks}
     assert statuses["returns-pair"] == "pass" and statuses["jit-once"] == "skipped"
+
+
+# ------------------------------------------------------------------ the tutor itself dying mid-run
+
+ENDLESS = '''import os
+def update_counter(count, increment):
+    open(os.environ["FAULT_FLAG"], "w").close()  # the job is running: the tutor may die now
+    while True:
+        pass
+'''
+
+
+def _wait_for(predicate, what: str, timeout: float = 120.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def _workers(tag: str) -> list[int]:
+    return [pid for pid, _, cmdline, environ in _processes()
+            if b"tutor.sandbox.worker" in cmdline and tag.encode() in environ]
+
+
+def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path) -> dict:
+    """`check` running an endless loop, killed by `how` once the loop runs: what is left after.
+    SIGSTOP (Ctrl+Z) leaves the tutor alive but deaf: then the worker's own deadline must end it."""
+    timeout = HANG_S if how == signal.SIGSTOP else 120
+    within = timeout + WORKER_GRACE_S + GONE_WITHIN_S if how == signal.SIGSTOP else GONE_WITHIN_S
+    tmp.mkdir()
+    learner, flag = tmp / "endless.py", tmp / "running"
+    learner.write_text(ENDLESS)
+    tag = uuid.uuid4().hex
+    env = {**cli_env(tmp / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course), "FAULT_RUN_TAG": tag,
+           "FAULT_FLAG": str(flag)}
+    cli = subprocess.Popen([sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(learner),
+                            "--timeout", str(timeout), "--json"], env=env, cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(flag.exists, "the learner's loop to start")
+        worker = _workers(tag)[0]
+        run_dir = os.readlink(f"/proc/{worker}/cwd")
+        killed = time.monotonic()
+        cli.send_signal(how)
+        if how == signal.SIGSTOP:
+            _wait_for(lambda: worker not in _workers(tag), "the worker's own deadline", within)
+            seconds = time.monotonic() - killed
+            cli.send_signal(signal.SIGCONT)
+            doc = json.loads(cli.communicate(timeout=60)[0])
+            assert (doc["status"], doc["kind"]) == ("timeout", "timeout"), doc["message"]
+        left = survivors(tag=f"FAULT_RUN_TAG={tag}", within=within)
+        seconds = time.monotonic() - killed if how != signal.SIGSTOP else seconds
+        return {"left": left, "seconds": seconds, "run_dir": run_dir, "run_dir_left": os.path.exists(run_dir)}
+    finally:
+        cli.send_signal(signal.SIGCONT)
+        cli.kill()
+        cli.wait()
+
+
+def test_workers_die_with_a_killed_check(mini_course, tmp_path):
+    """kill -9, SIGTERM, SIGHUP (the SSH connection dropped) or Ctrl+C to `check` mid-run: the
+    worker running the learner's endless loop is gone within GONE_WITHIN_S, and so is its
+    run folder. The worker notices by itself: its stdin pipe hangs up, PR_SET_PDEATHSIG fires.
+    A stopped `check` (Ctrl+Z): the worker ends at its own deadline, and the verdict is a timeout."""
+    hows = (signal.SIGKILL, signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGSTOP)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each waits for a worker to import JAX
+        results = dict(zip(hows, pool.map(lambda h: _kill_check_mid_run(h, mini_course, tmp_path / h.name), hows)))
+    print({h.name: round(r["seconds"], 2) for h, r in results.items()})
+    for how, r in results.items():
+        assert not r["left"], f"after {how.name}, still running:\n" + "\n".join(r["left"])
+        assert not r["run_dir_left"], f"after {how.name}, the run folder {r['run_dir']} is left"
+
+
+SPARE_PARENT = '''import sys, threading, time
+from pathlib import Path
+from tutor.course import load_course
+from tutor.sandbox.runner import Sandbox
+
+box = Sandbox(Path(sys.argv[1]), keep_spare=True)
+spawner = threading.Thread(target=box.warm_up)  # as the TUI does: the thread ends, the spare stays
+spawner.start()
+spawner.join()
+assert box.wait_ready(120)
+time.sleep(1.0)  # PR_SET_PDEATHSIG fires when the spawning *thread* ends: the spare must not die of it
+print("spare alive", box._spare.alive(), flush=True)
+exercise = load_course(Path(sys.argv[2])).exercise("counter-jit")
+verdict = box.run_exercise(exercise, Path(sys.argv[3]).read_text(), "solution.py").result()
+print("verdict", verdict.status, verdict.kind, flush=True)
+assert box.wait_ready(120)  # the next spare, idle
+print("idle", box._spare.proc.pid, box._spare.workdir, flush=True)
+time.sleep(600)
+'''
+
+
+def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_course, tmp_path):
+    """A spare started from a thread that then ends still takes a job (and passes it); an idle
+    spare is gone within GONE_WITHIN_S of kill -9 to the tutor, with its run folder."""
+    tag = uuid.uuid4().hex
+    env = {**cli_env(tmp_path / "home"), "FAULT_RUN_TAG": tag}
+    parent = subprocess.Popen([sys.executable, "-c", SPARE_PARENT, str(tmp_path / "home"), str(mini_course),
+                               str(CORRECT)], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout.readline().split() == ["spare", "alive", "True"]
+        assert parent.stdout.readline().split() == ["verdict", "pass", "checks"]
+        _, pid, run_dir = parent.stdout.readline().split()
+        assert int(pid) in _workers(tag)
+        parent.kill()
+        assert survivors(tag=f"FAULT_RUN_TAG={tag}") == []
+        assert not os.path.exists(run_dir)
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+# ------------------------------------------------------------------ faults of the tutor, not the learner
+
+@pytest.mark.parametrize("setting, status, kind", [
+    ({"XLA_FLAGS": "--no-such-flag"}, "error", "startup"),  # XLA stops the process in native code
+    ({"JAX_ENABLE_X64": "maybe"}, "error", "startup"),  # a Python exception inside `import jax`
+    ({"JAX_DISABLE_JIT": "1"}, "pass", "checks"),  # debugging left on in the shell: the worker puts jit back
+])
+def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status, kind, mini_course, tmp_path):
+    """A correct solution with a shell setting that breaks the worker's start: a `startup` outcome
+    that names the setting and what to do, never advice about the learner's code."""
+    env = {**cli_env(tmp_path / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course), **setting}
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(CORRECT), "--json"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    doc = json.loads(proc.stdout)
+    assert (doc["status"], doc["kind"]) == (status, kind), doc["message"]
+    if kind == "startup":
+        assert next(iter(setting)) in doc["message"] and "not a fault in your code" in doc["message"], doc["message"]
+        assert "sys.exit" not in doc["message"]
+        assert all(c["status"] == "skipped" and "worker did not start" in c["message"] for c in doc["checks"])
+
+
+@pytest.mark.parametrize("event", [
+    {"type": "metrics", "points": [["loss", 0, "x"]]},
+    {"type": "metrics", "points": [["loss", "0", 1.0]]},
+    {"type": "metrics", "points": [["loss", True, 1.0]]},
+    {"type": "metrics", "points": [["loss", 0]]},
+    {"type": "metrics", "points": "loss"},
+    {"type": "check", "id": "a", "status": "passed", "message": {"en": "", "zh": ""}},
+    {"type": "check", "id": 3, "status": "pass", "message": {"en": "", "zh": ""}},
+    {"type": "check", "id": "a", "status": "pass", "message": "fine"},
+    {"type": "check", "id": "a", "status": "pass", "message": {"en": ""}, "duration_s": "1"},
+    {"type": "error", "kind": None, "message": {"en": "x"}},
+    {"type": "cell", "raised": 1, "exception_types": [], "message": "", "traceback": ""},
+    {"type": "no-such-type"},
+    ["done"],
+])
+def test_malformed_events_are_refused_at_the_boundary(event):
+    with pytest.raises(ProtocolError):
+        parse_event(event)
+
+
+def test_wellformed_events_parse():
+    nan = parse_event({"type": "metrics", "points": [["loss", 3, float("nan")], ["acc", 4, 1]]})
+    assert nan.points[1] == ("acc", 4, 1.0) and nan.points[0][2] != nan.points[0][2]
+    check = parse_event({"type": "check", "id": "a", "status": "skipped", "message": {"en": "e", "zh": "z"}})
+    assert (check.id, check.status, check.duration_s) == ("a", "skipped", None)

@@ -84,7 +84,9 @@ def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
 
     from tutor.checks import harness
 
-    jax.config.update("jax_compilation_cache_dir", str(home / "cache" / "jax"))
+    from tutor.sandbox.runner import cache_dir_for
+
+    jax.config.update("jax_compilation_cache_dir", str(cache_dir_for(home)))
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
     start = time.perf_counter()

@@ -9,6 +9,7 @@ crashed, was killed, timed out, or never said "done" is never a pass.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import json
 import os
 import re
@@ -28,7 +29,10 @@ from typing import Iterator
 
 from tutor.paths import PACKAGE_DIR
 from tutor.sandbox.channel import CHANNEL_LOST
-from tutor.sandbox.events import CellResult, CheckResult, MetricPoints, Output, Verdict
+from tutor.sandbox.events import (CellResult, CheckResult, Done, MetricPoints, Output, ProtocolError, Ready,
+                                  RunError, Verdict, parse_event)
+
+WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
 
 
 @dataclass(frozen=True)
@@ -66,26 +70,57 @@ _SIGNAL_HINTS = {
 }
 
 
+def cache_dir_for(home: Path) -> Path:
+    """JAX's compilation cache for a home, outside it: the path is in the worker's JAX config,
+    where learner code can read it, so it must not lead to progress.json. One folder per home
+    (named by a hash), in the platform's cache folder."""
+    import platformdirs
+
+    key = hashlib.sha256(str(Path(home).resolve()).encode()).hexdigest()[:16]
+    return Path(platformdirs.user_cache_dir("jaxstate-tutor", appauthor=False)) / f"jax-{key}"
+
+
 def _send_job(stdin, data: bytes) -> None:
-    """Write the job and close stdin: learner code that reads input gets EOF, not a hang."""
+    """Write the job. stdin stays open: it is the worker's lifeline (its hang-up tells the worker
+    the parent is gone); the worker reads the job, then gives learner code /dev/null (EOF, not a hang)."""
     try:
         stdin.write(data)
         stdin.flush()
     except (OSError, ValueError):
         pass  # the worker already died (or was killed); the run reports how
-    finally:
-        try:
-            stdin.close()
-        except (OSError, ValueError):
-            pass
 
 
 def _is_ready(line: bytes) -> bool:
     try:
-        event = json.loads(line)
-    except ValueError:
+        return isinstance(parse_event(json.loads(line)), Ready)
+    except ValueError:  # not JSON, or not an event (ProtocolError): the run will say so
         return False
-    return isinstance(event, dict) and event.get("type") == "ready"
+
+
+_SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
+
+
+def _startup_message(what: str) -> dict:
+    """A worker that broke before any learner code ran: what broke and what to do, no advice on code."""
+    names = sorted((k for k in os.environ if _SETTING_VARS.match(k)), key=lambda k: (k not in what, k))
+    if names:
+        shown = ", ".join(names)
+        en_do = (f"your shell sets {shown}: unset them (e.g. `env -u {names[0]} jaxstate-tutor ...`) and try again; "
+                 "if that is not it, reinstall the tutor and its JAX (`pip install -e .`)")
+        zh_do = (f"你的 shell 设置了 {shown}，请先取消这些设置（例如 `env -u {names[0]} jaxstate-tutor ...`）再试；"
+                 "若仍不行，请重新安装本教程及其 JAX（`pip install -e .`）")
+    else:
+        en_do = "reinstall the tutor and its JAX (`pip install -e .`), then try again"
+        zh_do = "请重新安装本教程及其 JAX（`pip install -e .`）后再试"
+    return _message(f"the tutor could not start its worker, so your code did not run and nothing was judged "
+                    f"(this is not a fault in your code): {what}. To fix: {en_do}",
+                    f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。"
+                    f"解决办法：{zh_do}")
+
+
+def _last_line(text: str) -> str:
+    lines = [l.strip() for l in text.strip().splitlines() if l.strip()]
+    return lines[-1][:300] if lines else ""
 
 
 class WorkerProcess:
@@ -94,7 +129,12 @@ class WorkerProcess:
     def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool):
         read_fd, write_fd = os.pipe()
         self.workdir = tempfile.mkdtemp(prefix="jaxstate-run-")
+        # The run's own temporary folder: what learner code makes there goes with the run.
+        tmp = os.path.join(self.workdir, "tmp")
+        os.mkdir(tmp)
+        self._closed = False
         env = dict(os.environ)
+        env.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
         env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
@@ -103,7 +143,8 @@ class WorkerProcess:
         env.pop("JAXSTATE_TUTOR_HOME", None)
         if not accelerator:
             env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
-        cmd = [sys.executable, "-m", "tutor.sandbox.worker", "--event-fd", str(write_fd)]
+        cmd = [sys.executable, "-m", "tutor.sandbox.worker", "--event-fd", str(write_fd),
+               "--parent", str(os.getpid()), "--run-dir", self.workdir]
         if cache_dir is not None:
             cmd += ["--cache-dir", str(cache_dir)]
         self.proc = subprocess.Popen(
@@ -157,12 +198,21 @@ class WorkerProcess:
         except ProcessLookupError:
             pass
 
-    def close(self) -> None:
+    def remove_files(self) -> None:
+        """Kill, reap and remove the run folder; safe from any thread, the pipes stay open."""
         self.kill()
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def close(self) -> None:
+        """remove_files, then close the pipes: once, by the thread that reads them."""
+        self.remove_files()
+        if self._closed:
+            return  # a descriptor closed twice could be someone else's by now
+        self._closed = True
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 stream.close()
@@ -172,7 +222,6 @@ class WorkerProcess:
             os.close(self.event_fd)
         except OSError:
             pass
-        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 class Run:
@@ -181,7 +230,7 @@ class Run:
     def __init__(self, worker: WorkerProcess, job: dict, timeout: float, limits: Limits,
                  expected_checks: list[dict], on_finish=None):
         self.worker = worker
-        self.job = job
+        self.job = {**job, "deadline_s": timeout + WORKER_GRACE_S}
         self.timeout = timeout
         self.limits = limits
         self.expected_checks = expected_checks
@@ -202,6 +251,14 @@ class Run:
 
     def events(self) -> Iterator[object]:
         w = self.worker
+        try:
+            yield from self._events(w)
+        finally:
+            # Also when the reader stops early (Ctrl+C in `check`, a closed generator): the run
+            # folder and the process never outlive the run. (Usually a no-op by now.)
+            w.close()
+
+    def _events(self, w: "WorkerProcess") -> Iterator[object]:
         started = time.monotonic()
         # From a thread: a job bigger than the pipe buffer would otherwise block here, before
         # any deadline is enforced, until a worker that may be stuck starting up reads it.
@@ -227,13 +284,10 @@ class Run:
                 deadline = (ready_at + self.timeout) if ready_at else (w.spawned_at + self.limits.startup_s)
                 if now >= deadline:
                     if ready_at:
-                        ending = ("timeout", "timeout", _message(
-                            f"time limit of {self.timeout:g} s exceeded: is there an endless loop, or a wait that never ends?",
-                            f"超过了 {self.timeout:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？"))
+                        ending = ("timeout", "timeout", self._timeout_message())
                     else:
-                        ending = ("error", "startup", _message(
-                            "the worker did not start in time (JAX import too slow or broken)",
-                            "工作进程没有按时启动（JAX 导入太慢或已损坏）"))
+                        ending = ("error", "startup", _startup_message(
+                            f"it did not get ready in {self.limits.startup_s:g} s (JAX import too slow or stuck)"))
                     break
                 for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
                     yield from self._read(key, sel, state)
@@ -243,10 +297,7 @@ class Run:
                         f"程序输出超过 {self.limits.output_bytes // 2**20} MB，已被终止"))
                     break
                 if state.protocol_error:
-                    ending = ("error", "protocol", _message(
-                        "the tutor's event pipe received garbage; was it written to by the program?",
-                        "导师的事件管道收到了无法识别的数据；程序是否向它写入了内容？"))
-                    break
+                    break  # _decide names it
                 if state.done or w.proc.poll() is not None:
                     # "done" comes after the worker flushed the learner's output, so whatever
                     # is left is already in the pipes: drain it without waiting for the exit.
@@ -259,6 +310,10 @@ class Run:
                             if not chunk and not self._pending(key.fd):
                                 break
                     break
+        except Exception as exc:  # noqa: BLE001 - a bug on this side still ends in a verdict, never a hang
+            ending = ("error", "internal", _message(
+                f"the tutor failed while reading this run (not a fault in your code): {type(exc).__name__}: {exc}",
+                f"本教程在读取这次运行时自身出错（问题不在你的代码）：{type(exc).__name__}：{exc}"))
         finally:
             sel.close()
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
@@ -270,6 +325,11 @@ class Run:
             w.close()
             if self.on_finish:  # after the verdict is out: a new spare costs a fork
                 self.on_finish()
+
+    def _timeout_message(self) -> dict:
+        return _message(
+            f"time limit of {self.timeout:g} s exceeded: is there an endless loop, or a wait that never ends?",
+            f"超过了 {self.timeout:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？")
 
     @staticmethod
     def _pending(fd: int) -> bool:
@@ -306,6 +366,21 @@ class Run:
             status, kind, message = "error", "cancelled", _message("the check was cancelled", "检查已取消")
         elif ending is not None:
             status, kind, message = ending
+        elif s.protocol_error:
+            status, kind, message = "error", "protocol", _message(
+                f"the worker sent an event the tutor cannot read ({s.protocol_error}), so the run was stopped; "
+                "if your program does not write to the tutor's pipes, this is a fault of the tutor",
+                f"工作进程发来了无法识别的事件（{s.protocol_error}），运行已停止；"
+                "如果你的程序没有向检查程序的管道写入内容，这是本教程自身的问题")
+        elif not s.ready:  # it broke before any learner code ran
+            what = (s.error["message"].get("en", "") if s.error and s.error["kind"] == "startup" else "") \
+                or s.text["stderr"]
+            rc = self.worker.proc.returncode
+            status, kind, message = "error", "startup", _startup_message(
+                _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"))
+        elif not s.done and self.worker.proc.returncode == -signal.SIGALRM:
+            # The worker's own deadline (WORKER_GRACE_S after ours) ended it first: a timeout all the same.
+            status, kind, message = "timeout", "timeout", self._timeout_message()
         elif s.error is not None:
             status, kind, message = "error", s.error["kind"], s.error["message"]
         elif not s.done:
@@ -327,11 +402,12 @@ class Run:
     def _complete_checks(self, s: "_RunState") -> list[CheckResult]:
         """Every expected check, in order; those never reported are marked not run."""
         out = []
+        why = (_message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
+               if s.ready else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动"))
         for spec in self.expected_checks:
             got = s.checks.get(spec["id"])
             if got is None:
-                got = CheckResult(spec["id"], "skipped", _message("not run: the program stopped before this check",
-                                                                   "未运行：程序在这项检查之前就停止了"))
+                got = CheckResult(spec["id"], "skipped", why)
             got.name = spec.get("name") or {}
             out.append(got)
         return out
@@ -350,14 +426,14 @@ class Run:
             return "exit", _message(
                 "the program closed the tutor's event pipe, so its results could not be reported; "
                 "do not close file descriptors you did not open",
-                "程序关闭了导师的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符")
+                "程序关闭了检查程序的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符")
         if rc and _OOM_PATTERN.search(tail):
             return "oom", _message(f"out of memory: the program stopped (exit code {rc}) while allocating",
                                    f"内存不足：程序在分配内存时停止（退出码 {rc}）")
         return "exit", _message(
             f"the program ended the process (exit code {rc}) before the checks finished; "
             "do not call os._exit or sys.exit, and do not close the tutor's pipes",
-            f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭导师的管道")
+            f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道")
 
     def _cell_outcome(self, s: "_RunState") -> tuple[str, str, dict]:
         expect = self.job.get("expect") or {}
@@ -394,7 +470,7 @@ class _RunState:
         self.truncated = False
         self.flooded = False
         self.event_buffer = b""
-        self.protocol_error = False
+        self.protocol_error = ""  # what was wrong with the first bad event line
         self.ready = False
         self.done = False
         self.error: dict | None = None
@@ -422,37 +498,37 @@ class _RunState:
                 yield Output(stream, tail)
 
     def feed_events(self, data: bytes):
+        if self.protocol_error:
+            return  # the run is over; nothing after a bad event is believed
         self.event_buffer += data
         *lines, self.event_buffer = self.event_buffer.split(b"\n")
         if len(self.event_buffer) > max(self.limits.output_bytes, 2**20):
-            self.protocol_error = True  # no real event is this long: stop before it eats the parent's memory
+            self.protocol_error = "a line longer than any event"  # stop before it eats the parent's memory
             self.event_buffer = b""
+            return
         for line in lines:
             try:
-                event = json.loads(line)
+                event = parse_event(json.loads(line))
+            except ProtocolError as exc:
+                self.protocol_error = str(exc)
             except ValueError:
-                continue  # not ours; the verdict never depends on unparsable lines
-            if not isinstance(event, dict):
-                continue
-            kind = event.get("type")
-            if kind == "ready":
+                self.protocol_error = "a line that is not JSON"
+            if self.protocol_error:
+                return
+            if isinstance(event, Ready):
                 self.ready = True
-            elif kind == "check":
-                result = CheckResult(str(event.get("id")), str(event.get("status")), event.get("message") or {},
-                                     duration_s=event.get("duration_s"))
-                self.checks[result.id] = result
-                yield result
-            elif kind == "metrics":
-                points = tuple((str(p[0]), int(p[1]), float(p[2])) for p in event.get("points", []))
-                for series, _, value in points:
+            elif isinstance(event, CheckResult):
+                self.checks[event.id] = event
+                yield event
+            elif isinstance(event, MetricPoints):
+                for series, _, value in event.points:
                     self.metrics.setdefault(series, []).append(value)
-                yield MetricPoints(points)
-            elif kind == "error":
-                self.error = {"kind": str(event.get("kind")), "message": event.get("message") or {}}
-            elif kind == "cell":
-                self.cell = CellResult(event.get("raised"), list(event.get("exception_types") or []),
-                                       str(event.get("message", "")), str(event.get("traceback", "")))
-            elif kind == "done":
+                yield event
+            elif isinstance(event, RunError):
+                self.error = {"kind": event.kind, "message": event.message}
+            elif isinstance(event, CellResult):
+                self.cell = event
+            elif isinstance(event, Done):
                 self.done = True
 
 
@@ -462,7 +538,9 @@ class Sandbox:
     def __init__(self, home: Path | None = None, limits: Limits | None = None,
                  keep_spare: bool = False, accelerator: bool | None = None, spare_early: bool = False):
         self.limits = limits or Limits()
-        self.cache_dir = (home / "cache" / "jax") if home else None
+        self.home = home
+        # Outside the home (see cache_dir_for): the worker is never told where the home is.
+        self.cache_dir = cache_dir_for(home) if home else None
         self.keep_spare = keep_spare
         # When a spare is taken, the next one starts: after the run (default: a person waits
         # for this verdict, and on 2 cores a JAX import next door slows it), or at once
@@ -475,15 +553,28 @@ class Sandbox:
         self.accelerator = accelerator
         self._spare: WorkerProcess | None = None
         self._lock = threading.Lock()
+        self._workers: set[WorkerProcess] = set()  # every worker not yet closed, for close()
+        self._workers_lock = threading.Lock()  # apart from _lock: warm_up spawns while holding that
+        self._closed = False  # a run ending after close() must not start a new spare
 
     def _spawn(self) -> WorkerProcess:
-        if self.cache_dir is not None:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-        return WorkerProcess(self.cache_dir, self.limits, self.accelerator)
+        cache_dir = self.cache_dir
+        if cache_dir is not None:
+            try:
+                cache_dir.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                cache_dir = None  # no cache is slower, not broken
+        worker = WorkerProcess(cache_dir, self.limits, self.accelerator)
+        with self._workers_lock:
+            self._workers = {w for w in self._workers if not w._closed}
+            self._workers.add(worker)
+        return worker
 
     def warm_up(self) -> None:
         """Start the spare worker now, so the first check does not wait for JAX."""
         with self._lock:
+            if self._closed:
+                return
             if self._spare is None or not self._spare.alive():
                 self._spare = self._spawn()
 
@@ -520,7 +611,15 @@ class Sandbox:
         return Run(self._take(), job, timeout or cell.timeout, self.limits, [], self._after_run)
 
     def close(self) -> None:
+        """Close the spare and stop every run still going (its process and run folder;
+        the run's own thread closes its pipes)."""
         with self._lock:
+            self._closed = True
             worker, self._spare = self._spare, None
+        with self._workers_lock:
+            running = [w for w in self._workers if w is not worker and not w._closed]
+            self._workers = set()
         if worker is not None:
             worker.close()
+        for w in running:
+            w.remove_files()

@@ -25,6 +25,9 @@ def _configure_jax(cache_dir: str | None) -> None:
     # (e.g. an unhashable static argument) would look as if the check's own code raised it.
     # What the learner sees is cut to their own frames anyway (harness.learner_traceback).
     jax.config.update("jax_traceback_filtering", "off")
+    # JAX_DISABLE_JIT=1 left in the shell from the learner's own debugging: the checks count
+    # compilations and need jit (the harness puts it back, as for a file that sets it).
+    jax.config.update("jax_disable_jit", False)
     jax.devices()  # initialise the backend now, not during the learner's first call
     jax.jit(lambda x: x + 1)(1.0).block_until_ready()
 
@@ -43,30 +46,61 @@ def _report_broken(exc: BaseException, harness) -> None:
 
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
         channel.emit({"type": "error", "kind": "internal", "message": {
-            "en": f"the tutor could not finish judging this program:\n{text}",
-            "zh": f"导师无法完成对这个程序的评判:\n{text}"}})
+            "en": "the tutor itself failed while judging this program; the checks found no fault in your code. "
+                  "If your file does not replace parts of JAX, NumPy or the tutor, please report this "
+                  f"with the text below:\n{text}",
+            "zh": "检查程序在评判这个程序时自身出错，检查并未在你的代码中发现问题。如果你的文件没有替换 JAX、NumPy "
+                  f"或本教程的部分内容，请连同下面的文字一起报告这个问题：\n{text}"}})
     except BaseException:  # noqa: BLE001 - out of memory even for this; the exit status still tells
         pass
+
+
+def _startup_failed(exc: BaseException) -> None:
+    """The worker broke before any learner code ran: a fault of the tutor or its setting, never of
+    the learner's program. Say what broke on the event pipe (the parent adds what to do)."""
+    import traceback
+
+    from tutor.sandbox import channel
+
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-3000:]
+    print(text, file=sys.stderr, flush=True)  # the whole traceback, shown with the verdict
+    channel.emit({"type": "error", "kind": "startup", "message": {"en": text, "zh": text}})
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--event-fd", type=int, required=True)
     parser.add_argument("--cache-dir", default=None)
+    parser.add_argument("--parent", type=int, default=None)  # the tutor's pid: die with it
+    parser.add_argument("--run-dir", default=None)  # removed if the tutor dies first
     args = parser.parse_args(argv)
-    del sys.argv[1:]  # learner code has no business with the tutor's paths (the cache lives in its home)
+    del sys.argv[1:]  # learner code has no business with the tutor's paths
 
+    from tutor.sandbox import lifeline
+
+    if args.parent is not None:
+        lifeline.start(args.parent, args.run_dir)
     from tutor.sandbox import channel
 
     channel.open_channel(args.event_fd)
-    _configure_jax(args.cache_dir)
-    from tutor.checks import harness  # imports the check library (and JAX) before the job
+    try:
+        _configure_jax(args.cache_dir)
+        from tutor.checks import harness  # imports the check library (and JAX) before the job
+    except BaseException as exc:  # noqa: BLE001 - whatever broke, the parent must hear it was us
+        _startup_failed(exc)
+        os._exit(1)
 
     channel.emit({"type": "ready", "pid": os.getpid()})
     line = sys.stdin.readline()
     if not line.strip():
-        os._exit(0)  # the parent went away or shut the spare down
+        if args.parent is not None:
+            lifeline.abandoned()  # the parent went away: the run folder is ours to remove
+        os._exit(0)
     job = json.loads(line)
+    if args.parent is not None:
+        lifeline.hide_stdin()
+    if job.get("deadline_s"):
+        lifeline.arm_deadline(job["deadline_s"])  # even if the parent is stopped or learner code blocks in C
     if job.get("cwd"):
         os.chdir(job["cwd"])
     channel.emit({"type": "started"})
