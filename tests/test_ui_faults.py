@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
+import shutil
+import signal
+import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -26,6 +32,7 @@ CASES = [  # program, status, kind
     ("mem_numpy", "error", "oom"),
     ("fake_verdict", "fail", "checks"),
     ("flood", "error", "output-limit"),
+    ("bad_metrics_event", "error", "protocol"),  # once left "Checking… 0/6" on screen for good
 ]
 
 
@@ -63,3 +70,88 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox):
             assert progress(home)["exercises"]["counter-jit"]["status"] == "passed"
 
     asyncio.run(body())
+
+
+# ---- the TUI killed mid-check, in a real terminal ------------------------------------------------
+
+ENDLESS = '''import os
+def update_counter(count, increment):
+    open(os.environ["FAULT_FLAG"], "w").close()  # the check is running: the tutor may die now
+    while True:
+        pass
+'''
+
+
+def _tutor_processes(tag: str) -> dict[str, list[int]]:
+    """The TUI and its workers, found by a tag in their environment."""
+    found = {"tui": [], "worker": []}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/environ", "rb") as f:
+                if tag.encode() not in f.read():
+                    continue
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X"):
+                    continue
+        except OSError:
+            continue
+        if b"tutor.sandbox.worker" in cmdline:
+            found["worker"].append(int(entry.name))
+        elif b"-m\0tutor\0" in cmdline:
+            found["tui"].append(int(entry.name))
+    return found
+
+
+def _until(predicate, what: str, timeout: float):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "kill-session"])
+def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
+    """SIGTERM to the TUI, or tmux kill-session (SIGHUP, as when an SSH connection drops), while a
+    check runs an endless loop: the worker and its run folder are gone within 3 s; after SIGTERM
+    the terminal is back from the alternate screen and mouse mode."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    course = tmp_path / "course"  # counter-jit alone: other exercises being edited cannot break this
+    (course / "lessons" / "exercises").mkdir(parents=True)
+    (course / "solutions").mkdir()
+    shutil.copy(ROOT / "lessons" / "exercises" / "counter-jit.yaml", course / "lessons" / "exercises")
+    shutil.copy(ROOT / "solutions" / "counter-jit.py", course / "solutions")
+    (home / "workspace").mkdir(parents=True)
+    (home / "workspace" / "counter-jit.py").write_text(ENDLESS)
+    tag, flag = uuid.uuid4().hex, tmp_path / "running"
+    tmux.env.update(JAXSTATE_TUTOR_COURSE=str(course), FAULT_RUN_TAG=tag, FAULT_FLAG=str(flag))
+    tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
+    tmux.keys("C-p")
+    tmux.wait_for("🔎", "Search", timeout=30)
+    tmux.keys("counter-jit")
+    tmux.wait_for("counter-jit:")
+    tmux.keys("Enter")
+    tmux.wait_for("— counter-jit")
+    tmux.keys("F5")
+    _until(flag.exists, "the learner's loop to start", 180)
+    procs = _tutor_processes(tag)
+    assert len(procs["tui"]) == 1 and procs["worker"], procs
+    run_dirs = [os.readlink(f"/proc/{pid}/cwd") for pid in procs["worker"]]
+    assert tmux.run("display-message", "-p", "-t", "tutor", "#{alternate_on}").strip() == "1"
+    if how == "SIGTERM":
+        os.kill(procs["tui"][0], signal.SIGTERM)
+    else:
+        tmux.run("kill-session", "-t", "tutor")
+    killed = time.monotonic()
+    _until(lambda: not _tutor_processes(tag)["worker"], f"the workers to end after {how}", 3.0)
+    workers_s = time.monotonic() - killed
+    _until(lambda: not _tutor_processes(tag)["tui"], f"the TUI to end after {how}", 8.0)  # under the last resort of 10 s
+    print(f"{how}: workers gone after {workers_s:.2f} s, the TUI after {time.monotonic() - killed:.2f} s")
+    assert not [d for d in run_dirs if os.path.exists(d)]
+    if how == "SIGTERM":
+        modes = tmux.run("display-message", "-p", "-t", "tutor", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}")
+        assert modes.split() == ["0", "0", "0"], modes

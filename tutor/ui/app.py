@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -47,12 +51,42 @@ class TutorApp(App):
 
     def on_mount(self) -> None:
         translate_bindings(self, self.lang)
+        self._exit_on_signals()
         if not self._course_given:
             self.load_course()  # then warms up the sandbox
             return
         if self.session.problems:
             self.show_problems()
         self.call_after_refresh(self.warm_up)
+
+    def _exit_on_signals(self) -> None:
+        """SIGTERM, SIGHUP (a dropped SSH connection, tmux kill-session) and SIGINT end the app the
+        ordinary way: the driver leaves the alternate screen and mouse mode, running checks are
+        stopped and the spare worker closed. Without this the process died where it stood."""
+        if self.is_headless:
+            return  # tests drive the app in-process: the test runner's signals are its own
+        loop = asyncio.get_running_loop()
+
+        def on_signal(sig: int) -> None:
+            self.session.close()  # the workers first: the app's own shutdown can take seconds on a busy machine
+            # Should the shutdown still stick on a dead terminal, end anyway: nothing is left to save.
+            last_resort = threading.Timer(10.0, os._exit, (128 + sig,))
+            last_resort.daemon = True  # a normal exit does not wait for it
+            last_resort.start()
+            self.exit(return_code=128 + sig)
+
+        def handler(sig: int, frame) -> None:
+            # Not loop.add_signal_handler: this runs at once, before Textual's SIGCONT handler,
+            # which a hung-up terminal also triggers and which would re-enter application mode
+            # mid-shutdown (seen to deadlock the driver's writer thread on the dead terminal).
+            signal.signal(signal.SIGCONT, signal.SIG_DFL)
+            loop.call_soon_threadsafe(on_signal, sig)
+
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            try:
+                signal.signal(sig, handler)
+            except (ValueError, OSError):
+                pass  # not the main thread, or a platform without them
 
     def warm_up(self) -> None:
         """Start the spare worker in the background, so that the first check does not wait for JAX."""
