@@ -43,6 +43,10 @@ MSG = {
     "verify_ok": {"en": "verify: {n} exercises, every solution passes and every starter fails.",
                   "zh": "verify：{n} 个练习，参考答案全部通过，初始代码全部不通过。"},
     "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
+    "verify_ok_pass": {"en": "(passes, as it should)", "zh": "（通过，符合预期）"},
+    "verify_ok_fail": {"en": "(fails, as it should)", "zh": "（不通过，符合预期）"},
+    "verify_bad_pass": {"en": "[red]should pass[/red]", "zh": "[red]应当通过[/red]"},
+    "verify_bad_fail": {"en": "[red]should fail[/red]", "zh": "[red]应当不通过[/red]"},
     "no_tui": {"en": "The terminal UI cannot run here ({why}). Use the headless commands: "
                      "`jaxstate-tutor list`, `check ID`, `watch ID`, `hint ID`.",
                "zh": "这里无法运行终端界面（{why}）。请使用命令行子命令："
@@ -371,9 +375,9 @@ def cmd_verify(ctx: Context) -> int:
     con, m = ctx.console(), marks()
     for r in results:
         mark = m["pass"] if r["ok"] else m["fail"]
-        expected = "passes" if r["file"] == "solution" else "fails"
-        con.print(f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} ({expected} as it should)" if r["ok"]
-                  else f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} [red]expected it to {expected[:-1]}[/red]")
+        should = "pass" if r["file"] == "solution" else "fail"  # the verb, whole: not sliced from "passes"
+        con.print(f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} " + say(
+            f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang))
         if not r["ok"]:
             RunPrinter(con, ctx.lang).verdict(r["verdict"])
     n = len(ctx.course.exercises)
