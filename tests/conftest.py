@@ -31,6 +31,13 @@ def course():
     return shipped_course()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cache_in_tmp(tmp_path_factory):
+    """JAX's compilation caches of the tests' throwaway homes (one folder per home, outside it)
+    go under pytest's temporary folder, not the user's ~/.cache; subprocesses inherit this."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+
+
 @pytest.fixture(scope="session")
 def sandbox(tmp_path_factory):
     box = Sandbox(tmp_path_factory.mktemp("sandbox-home"), keep_spare=True, spare_early=True)
