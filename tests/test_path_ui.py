@@ -98,3 +98,19 @@ def test_continue_resumes_where_the_learner_left_off(home, sandbox):
 
     asyncio.run(session(open_target))
     asyncio.run(session(press_c))
+
+
+def test_c_pressed_while_the_course_loads_opens_the_first_step(home, sandbox):
+    """A learner who types `c` the moment the outline appears (the course is parsed off the UI
+    thread) lands on the first lesson once it has loaded, not on the progress screen."""
+    first = course_path(COURSE)[0]
+
+    async def body():
+        app = make_app(home, "en", sandbox=sandbox)  # no course given: the app loads it itself
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert app.session.course is None, "the course loaded before the first key: nothing was tested"
+            await pilot.press("c")
+            await until(pilot, lambda: app.session.course is not None, "the course to load", timeout=60)
+            await until(pilot, lambda: getattr(app.screen, "here", None) == first, f"{first.key} to open", timeout=30)
+
+    asyncio.run(body())

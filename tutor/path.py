@@ -17,7 +17,7 @@ KINDS = ("lesson", "checkpoint", "exercise", "quiz")
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # lesson | checkpoint | exercise | quiz (and, for the UI only, progress)
+    kind: str  # lesson | checkpoint | exercise | quiz (and, for the UI only, progress and continue)
     id: str = ""  # lesson id for lesson and checkpoint, exercise id, "" for the quiz
 
     @property

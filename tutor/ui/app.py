@@ -39,6 +39,7 @@ class TutorApp(App):
         self.session = session
         self.marks = Marks()
         self._course_given = course_given
+        self._when_loaded: Step | None = None  # asked for before the course was parsed
         self.set_reactive(TutorApp.lang, lang if lang in LANGS else "en")
         self.title = say("app_title", self.lang)
 
@@ -112,6 +113,9 @@ class TutorApp(App):
         self.refresh_screens()
         if problems:
             self.show_problems()
+        elif self._when_loaded is not None:
+            step, self._when_loaded = self._when_loaded, None
+            self.open_step(self.continue_step() if step.kind == "continue" else step)
         # Only now: on a 2-core machine the worker's JAX import would slow the course's parsing.
         self.warm_up()
 
@@ -158,6 +162,11 @@ class TutorApp(App):
 
     def open_step(self, step: Step) -> None:
         """Open a lesson, checkpoint, exercise, the quiz or the progress screen on top of the outline."""
+        if self.session.course is None and step.kind != "progress":
+            self._when_loaded = step  # a key pressed while the course is still loading: done once it is
+            return
+        if step.kind == "continue":
+            step = self.continue_step()
         screen = self.screen_for(step)
         if screen is None:
             if step.kind == "quiz":
@@ -201,14 +210,14 @@ class TutorApp(App):
         """Where `c` on the outline goes: the step last opened if unfinished, else the next one."""
         course = self.session.course
         if course is None:
-            return Step("progress")
+            return Step("continue")  # resolved by open_step once the course has loaded
         return next_step(course, self.session.progress()) or Step("progress")
 
     def step_after(self, here: Step) -> Step:
         """The step after `here` on the path (the progress screen once everything is done)."""
         course = self.session.course
         if course is None:
-            return Step("progress")
+            return Step("continue")  # resolved by open_step once the course has loaded
         return next_step(course, self.session.progress(), here) or Step("progress")
 
     def go_on_from(self, here: Step) -> None:
@@ -231,7 +240,7 @@ class TutorApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: every place in the course, plus the app's own actions."""
         lang = self.lang
-        yield SystemCommand(say("continue_cmd", lang), "", lambda: self.open_step(self.continue_step()))
+        yield SystemCommand(say("continue_cmd", lang), "", lambda: self.open_step(Step("continue")))
         yield SystemCommand(say("progress_title", lang), "", lambda: self.open_step(Step("progress")))
         yield SystemCommand("中文 / English", "", self.action_toggle_lang)
         yield SystemCommand(say("help_title", lang), "", self.action_help)

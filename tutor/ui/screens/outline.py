@@ -125,7 +125,7 @@ class OutlineScreen(TutorScreen):
             self.app.open_step(step)
 
     def action_continue(self) -> None:
-        self.app.open_step(self.app.continue_step())
+        self.app.open_step(Step("continue"))  # resolved when opened: the course may still be loading
 
     def action_progress(self) -> None:
         self.app.open_step(Step("progress"))
