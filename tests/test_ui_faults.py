@@ -155,3 +155,49 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     if how == "SIGTERM":
         modes = tmux.run("display-message", "-p", "-t", "tutor", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}")
         assert modes.split() == ["0", "0", "0"], modes
+
+
+def test_a_run_that_breaks_still_ends_in_a_verdict():
+    """If reading a run raises (a bug on the tutor's side), the screen still gets a verdict,
+    so it never waits on "Checking… 0/6" with F5 dead."""
+    from types import SimpleNamespace
+
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tutor.sandbox.events import Output, Verdict
+    from tutor.ui.runs import RunEvent, start_run
+
+    class Broken:
+        verdict = None
+
+        def events(self):
+            yield Output("stdout", "hello\n")
+            raise RuntimeError("a bug while reading the run")
+
+        def cancel(self):
+            pass
+
+    class Target(Static):
+        def __init__(self):
+            super().__init__()
+            self.got = []
+
+        def on_run_event(self, message: RunEvent) -> None:
+            self.got.append(message.event)
+
+    async def body():
+        app = App()
+        async with app.run_test() as pilot:
+            target = Target()
+            await app.mount(target)
+            start_run(target, SimpleNamespace(runs=set()), Broken)
+            deadline = time.monotonic() + 10
+            while not any(isinstance(e, Verdict) for e in target.got):
+                assert time.monotonic() < deadline, target.got
+                await pilot.pause(0.05)
+            verdict = target.got[-1]
+            assert (verdict.status, verdict.kind) == ("error", "internal")
+            assert "a bug while reading the run" in verdict.message["en"] and verdict.message["zh"]
+
+    asyncio.run(body())

@@ -40,6 +40,13 @@ def _failed_to_start(exc: Exception) -> Verdict:
                    duration_s=0.0, metrics={})
 
 
+def _broke(exc: Exception) -> Verdict:
+    message = {"en": f"the tutor failed while running this check (not a fault in your code): {exc!r}",
+               "zh": f"本教程在运行这次检查时自身出错（问题不在你的代码）：{exc!r}"}
+    return Verdict(status="error", kind="internal", message=message, checks=[], stdout="", stderr="",
+                   duration_s=0.0, metrics={})
+
+
 def _as_cancelled(verdict: Verdict) -> Verdict:
     """A cancelled run's verdict. The runner may report the kill it did itself as a crash
     ("killed by signal SIGKILL") when the worker dies before it sees the cancel flag."""
@@ -69,13 +76,19 @@ def start_run(widget: Widget, session, make_run: Callable[[], object],
             handle.run = run
             if handle.cancelled:  # cancelled while the worker was being taken
                 run.cancel()
-            for event in run.events():
-                if isinstance(event, Verdict):
-                    if handle.cancelled:
-                        event = _as_cancelled(event)
-                    elif before_verdict is not None:
-                        before_verdict(event)
-                widget.post_message(RunEvent(handle, event))
+            posted = False
+            try:
+                for event in run.events():
+                    if isinstance(event, Verdict):
+                        if handle.cancelled:
+                            event = _as_cancelled(event)
+                        elif before_verdict is not None:
+                            before_verdict(event)
+                        posted = True
+                    widget.post_message(RunEvent(handle, event))
+            except Exception as exc:  # noqa: BLE001 - the screen must never wait on "Checking…" for ever
+                if not posted:
+                    widget.post_message(RunEvent(handle, run.verdict or _broke(exc)))
         finally:
             handle.finished = True
             session.runs.discard(handle)
