@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
 from conftest import ROOT, cli_env
+from fs_faults import fill, read_only, tmpfs
+
+# A forged screen: clear it, draw a green PASS (CSI both as ESC [ and as the one-byte C1 0x9b),
+# then a right-to-left override that would reorder what follows.
+FORGED = "\x1b[2J\x1b[H\x1b[1;32mPASS all checks passed\x1b[0m \x9b2J \u202eSSAP"
+RAW_CONTROLS = ("\x1b", "\x9b", "\u202e")
 
 
 def tutor(home, *args, input=None, timeout=120):
@@ -32,33 +42,58 @@ def test_list_json_contract(tmp_path, course):
 
 
 def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course):
+    from tutor.progress import ProgressStore
+
+    # The learner has worked on it before, and the file is gone (a program that deleted itself):
+    # it is written again from the starter, and that is said.
+    ProgressStore(tmp_path).record_attempt("counter-jit", False)
     proc = tutor(tmp_path, "check", "counter-jit", "--json")
     assert proc.returncode == 1, proc.stderr
+    assert "was missing" in proc.stderr and "starter" in proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["exercise"] == "counter-jit" and doc["status"] == "fail"
     assert {"exercise", "status", "checks", "stdout", "stderr", "duration_s", "metrics"} <= set(doc)
     assert all(set(c) >= {"id", "name", "status", "message"} for c in doc["checks"])
     assert (tmp_path / "workspace" / "counter-jit.py").read_text() == course.exercise("counter-jit").starter
 
-    solution = ROOT / "solutions" / "counter-jit.py"
+    # The solution saved by a Windows editor (a UTF-8 byte-order mark, as Python itself accepts)
+    # that prints a forged screen: it passes, and --json carries the output escaped, never raw.
+    solution = tmp_path / "solution.py"
+    solution.write_bytes(b"\xef\xbb\xbf" + f"print({FORGED!r})\n".encode()
+                         + (ROOT / "solutions" / "counter-jit.py").read_bytes())
     proc = tutor(tmp_path, "check", "counter-jit", "--file", str(solution), "--json")
-    assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "pass"
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["status"] == "pass" and FORGED in doc["stdout"]
+    assert not any(c in proc.stdout for c in RAW_CONTROLS), proc.stdout
 
     progress = json.loads(tutor(tmp_path, "progress", "--json").stdout)
-    assert progress["exercises"]["counter-jit"] == {"status": "passed", "attempts": 2, "hints_shown": 0,
+    assert progress["exercises"]["counter-jit"] == {"status": "passed", "attempts": 3, "hints_shown": 0,
                                                     "solution_viewed": False}
     listed = json.loads(tutor(tmp_path, "list", "--json").stdout)
     assert {e["id"]: e["status"] for e in listed["exercises"]}["counter-jit"] == "passed"
 
 
-def test_human_output_names_failing_check(tmp_path):
+def test_human_output_names_failing_check_and_shows_forged_screens_as_text(tmp_path):
+    """A program printing escape sequences (and raising with them) cannot clear the screen and
+    draw a PASS: every control sequence is shown, not obeyed; newlines and tabs stay."""
+    ws = tmp_path / "workspace" / "counter-jit.py"
+    ws.parent.mkdir(parents=True)
+    ws.write_text(f"print({FORGED!r})\nprint('a\\tb')\n\n"
+                  f"def update_counter(count, increment):\n    raise ValueError({FORGED!r})\n")
     proc = tutor(tmp_path, "check", "counter-jit", "--lang", "zh")
     assert proc.returncode == 1
-    assert "counts-up" in proc.stdout and "未通过" in proc.stdout
+    assert "未通过" in proc.stdout and "update_counter" in proc.stdout
+    assert not any(c in proc.stdout + proc.stderr for c in RAW_CONTROLS), proc.stdout
+    assert proc.stdout.count("␛[2J␛[H␛[1;32mPASS") >= 2, proc.stdout  # the output and the exception
+    assert "\\x9b2J" in proc.stdout and "\\u202eSSAP" in proc.stdout
+    assert "␉" not in proc.stdout and "\na " in proc.stdout  # the tab is kept (Rich expands it to spaces)
 
 
 @pytest.mark.parametrize("args", [("check", "no-such-exercise"), ("hint", "nope"), ("solution", "nope"),
-                                  ("reset", "nope"), ("check",), ("--bogus-flag",), ("check", "counter-jit", "--timeout", "x")])
+                                  ("reset", "nope"), ("check",), ("--bogus-flag",), ("check", "counter-jit", "--timeout", "x"),
+                                  ("check", "counter-jit", "--timeout", "nan"), ("check", "counter-jit", "--timeout", "-2"),
+                                  ("watch", "counter-jit", "--interval", "-1"), ("watch", "counter-jit", "--timeout", "inf")])
 def test_bad_usage_exits_2(tmp_path, args):
     proc = tutor(tmp_path, *args)
     assert proc.returncode == 2
@@ -67,12 +102,21 @@ def test_bad_usage_exits_2(tmp_path, args):
 
 @pytest.mark.parametrize("content, needle", [
     (None, "not found"), (b"\x00\x01binary", "binary"), (b"x = '\xff\xfe'\n", "UTF-8"), (b"#" * 2_000_000, "kB"),
+    ("/dev/zero", "device"),  # st_size 0, never ends
+    ("fifo", "pipe"),  # no writer: opening it would block forever
+    ("link", "does not exist"),  # a dangling symbolic link
 ])
 def test_bad_learner_file_exits_2(tmp_path, content, needle):
     path = tmp_path / "learner.py"
-    if content is not None:
+    if content == "/dev/zero":
+        path = "/dev/zero"
+    elif content == "fifo":
+        os.mkfifo(path)
+    elif content == "link":
+        path.symlink_to(tmp_path / "gone.py")
+    elif content is not None:
         path.write_bytes(content)
-    proc = tutor(tmp_path, "check", "counter-jit", "--file", str(path))
+    proc = tutor(tmp_path, "check", "counter-jit", "--file", str(path), timeout=30)
     assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr
 
 
@@ -111,6 +155,87 @@ def test_reset_keeps_a_backup(tmp_path, course):
     assert [b.read_text() for b in backups] == ["# my work\n"]
 
 
+def _unusable_home(kind, tmp_path, stack):
+    """A home that cannot hold the workspace file, as a learner could end up with one."""
+    home = tmp_path / "home"
+    if kind == "a file":
+        home.write_text("not a folder\n")
+    elif kind == "dangling link":
+        (home / "workspace").mkdir(parents=True)
+        (home / "workspace" / "counter-jit.py").symlink_to(tmp_path / "moved-away" / "counter-jit.py")
+    elif kind == "read-only":
+        home.mkdir()
+        stack.enter_context(read_only(home))  # as root, chmod would not stop a write; a read-only mount does
+    return home
+
+
+@pytest.mark.parametrize("kind, needle", [("a file", "is --home a file?"), ("dangling link", "symbolic link"),
+                                          ("read-only", "Read-only file system")])
+def test_unusable_home_is_a_plain_message(tmp_path, kind, needle):
+    """check, reset and watch say what is wrong with the home (exit 2), with no traceback and before
+    any worker starts."""
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        home = _unusable_home(kind, tmp_path, stack)
+        for args in (("check", "counter-jit"), ("reset", "counter-jit"), ("watch", "counter-jit")):
+            proc = tutor(home, *args, timeout=30)
+            assert proc.returncode == 2, (args, proc.stderr)
+            assert needle in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
+
+
+def test_reset_on_a_full_disk_keeps_the_code(tmp_path):
+    """The starter replaces the old code in one step: with no space left, the old code stays whole."""
+    with tmpfs(tmp_path / "home", size_kb=64) as home:
+        ws = home / "workspace" / "counter-jit.py"
+        ws.parent.mkdir()
+        mine = "".join(f"x_{i} = {i}  # my work, line {i}\n" for i in range(110))
+        ws.write_text(mine)
+        fill(home)
+        proc = tutor(home, "reset", "counter-jit", timeout=30)
+        assert proc.returncode == 2 and "No space left" in proc.stderr and "Traceback" not in proc.stderr
+        assert ws.read_text() == mine
+        assert not list(ws.parent.glob(".*.tmp"))  # no temp file left behind either
+
+
+def test_a_long_held_progress_lock_is_waited_for_and_named(tmp_path):
+    """Another process holding progress.lock: hint says what it waits for, then goes on once freed."""
+    import fcntl
+
+    tmp_path.mkdir(exist_ok=True)
+    with open(tmp_path / "progress.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.Popen([sys.executable, "-m", "tutor", "hint", "counter-jit"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=cli_env(tmp_path), cwd=ROOT)
+        try:
+            ready, _, _ = select.select([proc.stderr], [], [], 20)
+            waiting = proc.stderr.readline() if ready else "(nothing said in 20 s)"
+        except BaseException:
+            proc.kill()
+            raise
+        if not ready:
+            proc.kill()
+        assert "waiting for" in waiting and "progress.lock" in waiting and str(os.getpid()) in waiting, waiting
+        time.sleep(0.5)
+        assert proc.poll() is None  # still waiting, not given up yet
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Hint 1 of" in out, err
+    assert json.loads((tmp_path / "progress.json").read_text())["exercises"]["counter-jit"]["hints_shown"] == 1
+
+
+def test_chinese_on_an_ascii_stdout_is_escaped_not_a_traceback(tmp_path):
+    env = {**cli_env(tmp_path), "PYTHONIOENCODING": "ascii"}
+    outs = []
+    for args in (("--lang", "zh", "hint", "counter-jit"), ("--lang", "zh", "list", "--json")):
+        proc = subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True,
+                              env=env, cwd=ROOT, timeout=60)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        outs.append(proc.stdout)
+    assert "\\u63d0\\u793a 1/" in outs[0]  # 提示 1/…, readable as escapes
+    doc = json.loads(outs[1])  # still JSON, with \u escapes: the same titles
+    assert not doc["lessons"][0]["title"].isascii()
+
+
 def test_home_flag_and_env_agree(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.run([sys.executable, "-m", "tutor", "--home", str(b), "hint", "counter-jit"],
@@ -119,27 +244,53 @@ def test_home_flag_and_env_agree(tmp_path):
     assert (b / "progress.json").exists() and not (a / "progress.json").exists()
 
 
-def test_watch_rechecks_on_save(tmp_path):
-    import time
+def _line_reader(proc):
+    """The process's output lines on a queue, so that waiting for one has a deadline."""
+    import queue
+    import threading
 
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
+    return lines
+
+
+def _wait_for_line(lines, seen: list, needle: str, deadline: float) -> bool:
+    import queue
+
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        seen.append(line)
+        if needle in line:
+            return True
+    return False
+
+
+def test_watch_rechecks_on_save(tmp_path):
     ws = tmp_path / "workspace" / "counter-jit.py"
     proc = subprocess.Popen([sys.executable, "-m", "tutor", "watch", "counter-jit", "--interval", "0.2"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=cli_env(tmp_path), cwd=ROOT)
     try:
-        lines = []
+        lines, seen = _line_reader(proc), []
         deadline = time.monotonic() + 90
-        saved = False
-        for line in proc.stdout:
-            lines.append(line)
-            if "FAIL" in line and not saved:
-                ws.write_text((ROOT / "solutions" / "counter-jit.py").read_text() + "\n# saved\n")
-                saved = True
-            if "PASS" in line or time.monotonic() > deadline:
-                break
-        assert saved and any("PASS" in l for l in lines), "".join(lines)
+        assert _wait_for_line(lines, seen, "FAIL", deadline), "".join(seen)
+        ws.write_text((ROOT / "solutions" / "counter-jit.py").read_text() + "\n# saved\n")
+        assert _wait_for_line(lines, seen, "PASS", deadline), "".join(seen)
+        # A program that deletes its own file: watch writes back what it checked last and says so,
+        # without checking again (a program doing that on every run would loop).
+        checked = ws.read_text()
+        ws.unlink()
+        assert _wait_for_line(lines, seen, "was deleted", time.monotonic() + 10), "".join(seen)
+        assert ws.read_text() == checked
+        time.sleep(1)
+        proc.send_signal(signal.SIGINT)  # Ctrl+C
+        assert proc.wait(timeout=30) == 130
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
     attempts = json.loads(tutor(tmp_path, "progress", "--json").stdout)["exercises"]["counter-jit"]["attempts"]
     assert attempts == 2
 

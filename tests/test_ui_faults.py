@@ -1,5 +1,6 @@
 """Misbehaving learner programs checked through the TUI's own runner (thread + messages):
-each reaches its named outcome on screen, is counted as an attempt, and never passes."""
+each reaches its named outcome on screen, is counted as an attempt, and never passes.
+And a home that fills up under the editor: no byte of the learner's text is lost."""
 
 from __future__ import annotations
 
@@ -18,12 +19,15 @@ import pytest
 pytest.importorskip("textual")
 
 from conftest import ROOT  # noqa: E402
+from fs_faults import fill, tmpfs  # noqa: E402
 from test_ui import COURSE, SIZE, check, open_exercise, plain, progress, until  # noqa: E402
 from tutor.ui.app import make_app  # noqa: E402
 from tutor.ui.marks import Marks  # noqa: E402
 
 FAULTS = Path(__file__).resolve().parent / "faults"
 SHORT_TIMEOUT_S = 5.0
+
+FORGED = "\x1b[2J\x1b[H\x1b[1;32mPASS all checks passed\x1b[0m \x9b2J \u202eSSAP"
 
 CASES = [  # program, status, kind
     ("loop_python", "timeout", "timeout"),
@@ -47,7 +51,10 @@ def short_course():
 def test_fault_through_the_tui(name, status, kind, home, sandbox):
     workspace = home / "workspace"
     workspace.mkdir(parents=True)
-    (workspace / "counter-jit.py").write_text((FAULTS / f"{name}.py").read_text())
+    program = (FAULTS / f"{name}.py").read_text()
+    if name == "fake_verdict":  # and a forged screen: clear it, draw a green PASS
+        program = f"print({FORGED!r})\n" + program
+    (workspace / "counter-jit.py").write_text(program)
 
     async def body():
         app = make_app(home, "en", course=(short_course(), []), sandbox=sandbox)
@@ -58,6 +65,10 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox):
             assert (verdict.status, verdict.kind) == (status, kind), verdict.message
             shown = plain(screen.query_one("#verdict"))
             assert verdict.message["en"].splitlines()[0][:30] in shown.replace("\n", " ")
+            if name == "fake_verdict":  # shown as text, not obeyed by the terminal
+                output = screen.query_one("#output").content.plain
+                assert "␛[2J␛[H␛[1;32mPASS" in output and "\\x9b2J" in output, output
+                assert not any(c in output for c in ("\x1b", "\x9b", "\u202e")), output
             record = progress(home)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"
             # The UI is still alive and the next check works: the reference solution passes.
@@ -70,6 +81,66 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox):
             assert progress(home)["exercises"]["counter-jit"]["status"] == "passed"
 
     asyncio.run(body())
+
+
+def _notes(app) -> str:
+    return "\n".join(str(n.message) for n in app._notifications)
+
+
+def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, sandbox, monkeypatch):
+    """Saving on a full home: the file keeps its old bytes (never truncated), the editor keeps the
+    new text, the failure is said; leaving keeps a copy in the temporary folder, and says where.
+    A file deleted on disk (by the learner's own program, say) is said too, and written back."""
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))  # where the rescued copy goes
+    (tmp_path / "tmp").mkdir()
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+    old = "".join(f"x_{i} = {i}\n" for i in range(110))
+    new = "".join(f"x_{i} = {i} * 2  # edited: every line of this buffer must survive\n" for i in range(110))
+    with tmpfs(tmp_path / "home", size_kb=64) as home:
+        ws = home / "workspace" / "counter-jit.py"
+        ws.parent.mkdir()
+        ws.write_text(old)
+
+        async def body():
+            app = make_app(home, "en", course=(short_course(), []), sandbox=sandbox)
+            app.marks = Marks(ascii_only=False)
+            async with app.run_test(size=SIZE) as pilot:
+                screen = await open_exercise(pilot, "counter-jit")
+                assert screen.editor.text == old
+                ws.unlink()
+                await until(pilot, lambda: "was deleted" in plain(screen.query_one("#ex-status")), 5, "the deletion note")
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                assert ws.read_text() == old  # written back from the editor
+
+                fill(home)
+                screen.editor.load_text(new)  # as if typed
+                await pilot.press("ctrl+s")
+                await until(pilot, lambda: "No space left" in _notes(app), 5, "the save failure")
+                assert "still in the editor" in _notes(app)
+                assert ws.read_bytes() == old.encode() and screen.editor.text == new
+                await pilot.press("f5")  # a check saves first: it fails the same way and runs nothing
+                await pilot.pause()
+                assert not screen.running and ws.read_bytes() == old.encode()
+
+                screen.show_view("task")
+                await pilot.pause()
+                await pilot.press("escape")  # leaving: not while the text is unsaved, unless asked twice
+                await pilot.pause()
+                assert isinstance(app.screen, ExerciseScreen) and "Esc again leaves" in _notes(app)
+                await pilot.press("escape")
+                await until(pilot, lambda: not isinstance(app.screen, ExerciseScreen), 5, "leaving the screen")
+                await until(pilot, lambda: "your text was kept in" in _notes(app), 5, "the rescue note")
+            assert ws.read_bytes() == old.encode()
+            rescued = list((tmp_path / "tmp" / "jaxstate-tutor-unsaved").glob("counter-jit-*.py"))
+            assert [p.read_text() for p in rescued] == [new]
+            assert any(str(rescued[0]) in note for note in app.session.after_exit)  # said again after exit
+
+        asyncio.run(body())
 
 
 # ---- the TUI killed mid-check, in a real terminal ------------------------------------------------

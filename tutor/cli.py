@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -52,6 +53,18 @@ MSG = {
                "zh": "这里无法运行终端界面（{why}）。请使用命令行子命令："
                      "`jaxstate-tutor list`、`check ID`、`watch ID`、`hint ID`。"},
     "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
+    "file_created": {"en": "Created {path} from the starter code; edit it, then check again.",
+                     "zh": "已用初始代码创建 {path}；修改它，然后再检查。"},
+    "file_was_missing": {"en": "note: {path} was missing (deleted?), so it was written again from the starter code; "
+                               "older versions, if any, are in {backups}.",
+                         "zh": "注意：{path} 不见了（被删除了？），所以重新写入了初始代码；"
+                               "以前的版本（如果有）在 {backups}。"},
+    "file_vanished": {"en": "{path} was deleted (by your program?); it was written back as last checked.",
+                      "zh": "{path} 被删除了（是你的程序删的吗？）；已按最近一次检查时的内容写回。"},
+    "file_vanished_lost": {"en": "{path} was deleted (by your program?) and could not be written back: {why}",
+                           "zh": "{path} 被删除了（是你的程序删的吗？），且无法写回：{why}"},
+    "bad_seconds": {"en": "must be a number of seconds above 0, not {value!r}",
+                    "zh": "必须是大于 0 的秒数，而不是 {value!r}"},
 }
 
 
@@ -61,6 +74,17 @@ def say(key: str, lang: str, **fields) -> str:
 
 class UsageError(Exception):
     """Bad usage or an unknown id: exit code 2."""
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(say("bad_seconds", default_lang(), value=text))
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -81,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id")
     s.add_argument("--file", type=Path, help="check this file instead of your workspace file")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--timeout", type=float, help="seconds before the run is stopped")
+    s.add_argument("--timeout", type=_seconds, help="seconds before the run is stopped")
     for name, text in (("hint", "show the next hint"), ("solution", "show the reference solution"),
                        ("reset", "put the starter code back in your workspace file")):
         s = sub.add_parser(name, parents=[common], help=text)
@@ -96,8 +120,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("path", nargs="?", type=Path, help="course folder (holding lessons/ and solutions/)")
     s = sub.add_parser("watch", parents=[common], help="re-check an exercise on every save (no TUI)")
     s.add_argument("id", nargs="?")
-    s.add_argument("--timeout", type=float)
-    s.add_argument("--interval", type=float, default=0.5, help="seconds between polls of the file")
+    s.add_argument("--timeout", type=_seconds)
+    s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
     return p
 
 
@@ -131,7 +155,7 @@ class Context:
         if self._store is None:
             from tutor.progress import ProgressStore
 
-            self._store = ProgressStore(self.home)
+            self._store = ProgressStore(self.home, on_wait=lambda msg: print(pick(msg, self.lang), file=sys.stderr))
         return self._store
 
     def exercise(self, exercise_id: str):
@@ -148,7 +172,33 @@ class Context:
 
     def warn_progress(self) -> None:
         for w in self.store.warnings:
-            print(say("progress_warning", self.lang, w=w), file=sys.stderr)
+            print(say("progress_warning", self.lang, w=pick(w, self.lang)), file=sys.stderr)
+
+    def workspace_file(self, exercise) -> Path:
+        """The learner's file, created from the starter if missing (said: a file that vanished
+        after attempts was most likely deleted); a home that cannot hold it is a usage error."""
+        from tutor.workspace import LearnerFileError, Workspace
+
+        ws = Workspace(self.home)
+        existed = ws.exists(exercise.id)
+        try:
+            path = ws.ensure(exercise)
+        except LearnerFileError as exc:
+            raise UsageError(pick(exc.message, self.lang)) from None
+        if not existed:
+            attempted = self.store.load()["exercises"].get(exercise.id, {}).get("attempts", 0) > 0
+            print(say("file_was_missing", self.lang, path=path, backups=ws.dir / ".backup") if attempted
+                  else say("file_created", self.lang, path=path), file=sys.stderr)
+        return path
+
+
+def print_json(doc: dict) -> None:
+    """One JSON object on stdout; no raw control character reaches the terminal (see tutor.controls),
+    and a stdout that cannot encode Chinese gets \\u escapes instead."""
+    from tutor.controls import json_text
+    from tutor.render import unicode_ok
+
+    print(json_text(json.dumps(doc, ensure_ascii=not unicode_ok())))
 
 
 def _record(ctx: Context, fn, *args) -> None:
@@ -158,7 +208,7 @@ def _record(ctx: Context, fn, *args) -> None:
     try:
         fn(*args)
     except ProgressError as exc:
-        print(say("progress_warning", ctx.lang, w=str(exc)), file=sys.stderr)
+        print(say("progress_warning", ctx.lang, w=pick(exc.message, ctx.lang)), file=sys.stderr)
     ctx.warn_progress()
 
 
@@ -180,7 +230,7 @@ def cmd_list(ctx: Context) -> int:
         "quiz": {"questions": len(course.quiz), "answered": answered, "best_score": quiz.get("best_score")},
     }
     if ctx.args.json:
-        print(json.dumps(doc, ensure_ascii=False))
+        print_json(doc)
         return 0
     from rich.markup import escape
 
@@ -232,15 +282,13 @@ def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeo
             printer.event(event)
     verdict = run.verdict
     if as_json:
-        print(json.dumps(verdict.to_json(exercise.id, ctx.lang), ensure_ascii=False))
+        print_json(verdict.to_json(exercise.id, ctx.lang))
     return 0 if verdict.passed else 1
 
 
 def cmd_check(ctx: Context) -> int:
-    from tutor.workspace import Workspace
-
     exercise = ctx.exercise(ctx.args.id)
-    path = ctx.args.file or Workspace(ctx.home).ensure(exercise)
+    path = ctx.args.file or ctx.workspace_file(exercise)
     sandbox = _sandbox(ctx)
     try:
         return _run_check(ctx, sandbox, exercise, path, ctx.args.json, ctx.args.timeout)
@@ -281,11 +329,14 @@ def cmd_solution(ctx: Context) -> int:
 
 
 def cmd_reset(ctx: Context) -> int:
-    from tutor.workspace import Workspace
+    from tutor.workspace import LearnerFileError, Workspace
 
     exercise = ctx.exercise(ctx.args.id)
     ws = Workspace(ctx.home)
-    backup = ws.reset(exercise)
+    try:
+        backup = ws.reset(exercise)
+    except LearnerFileError as exc:  # the old code is still in place
+        raise UsageError(pick(exc.message, ctx.lang)) from None
     print(say("reset_done", ctx.lang, path=ws.path(exercise.id)))
     if backup:
         print(say("reset_backup", ctx.lang, path=backup))
@@ -307,7 +358,7 @@ def cmd_progress(ctx: Context) -> int:
                         for k, v in data.get("predictions", {}).items() if v.get("answer")},
     }
     if ctx.args.json:
-        print(json.dumps(doc, ensure_ascii=False))
+        print_json(doc)
         return 0
     con = ctx.console()
     zh = ctx.lang == "zh"
@@ -368,7 +419,7 @@ def cmd_verify(ctx: Context) -> int:
         results = verify_course(ctx.course, Path(home))
     bad = [r for r in results if not r["ok"]]
     if ctx.args.json:
-        print(json.dumps({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]}))
+        print_json({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]})
         return 1 if bad else 0
     from tutor.render import RunPrinter, marks
 
@@ -425,7 +476,6 @@ def _enter_pressed(timeout: float) -> bool:
 def cmd_watch(ctx: Context) -> int:
     """Re-check on every save; after a pass, offer the next exercise on the path (Enter)."""
     from tutor.path import Step, next_step
-    from tutor.workspace import Workspace
 
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
@@ -436,22 +486,25 @@ def cmd_watch(ctx: Context) -> int:
             return 0
         exercise = ctx.course.exercise(step.id)
     con = ctx.console()
+    path = ctx.workspace_file(exercise)  # an unusable home is said before a worker starts
     sandbox = _sandbox(ctx, keep_spare=True)
     sandbox.warm_up()
     try:
         while True:  # one exercise per round; Enter after a pass moves to the next one
-            path = Workspace(ctx.home).ensure(exercise)
             con.print(say("watching", ctx.lang, path=path))
-            last, offered = None, None
+            last, offered, checked = None, None, None
             while True:
                 stamp = _stamp(path)
-                if stamp != last and stamp is not None:
+                if stamp is None and last is not None:  # deleted, most likely by the program itself
+                    last = _write_back(ctx, con, path, checked)
+                elif stamp != last and stamp is not None:
                     last = stamp
+                    checked = _text_or_none(path)
                     con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
                     try:
                         passed = _run_check(ctx, sandbox, exercise, path, False, ctx.args.timeout) == 0
                     except UsageError as exc:
-                        con.print(str(exc))
+                        con.print(str(exc), markup=False, highlight=False)
                         passed = False
                     offered = None
                     if passed:
@@ -462,11 +515,39 @@ def cmd_watch(ctx: Context) -> int:
                                   if offered else say("watch_last", ctx.lang))
                 if _enter_pressed(ctx.args.interval) and offered is not None:
                     exercise = offered
+                    path = ctx.workspace_file(exercise)
                     break
     except KeyboardInterrupt:
-        return 0
+        return 130  # Ctrl+C: what a shell expects from a program stopped by SIGINT
     finally:
         sandbox.close()
+
+
+def _text_or_none(path: Path) -> str | None:
+    from tutor.workspace import LearnerFileError, read_learner_file
+
+    try:
+        return read_learner_file(path)
+    except LearnerFileError:
+        return None
+
+
+def _write_back(ctx: Context, con, path: Path, text: str | None):
+    """Watch found the file gone: put back the text last checked (saying so); the new stamp, so
+    that writing it back does not trigger a check of its own (a program deleting itself each run
+    would loop)."""
+    from tutor.workspace import LearnerFileError, write_atomically
+
+    if text is None:
+        con.print(say("file_vanished_lost", ctx.lang, path=path, why="-"), highlight=False)
+        return None
+    try:
+        write_atomically(path, text)
+    except LearnerFileError as exc:
+        con.print(say("file_vanished_lost", ctx.lang, path=path, why=pick(exc.message, ctx.lang)), highlight=False)
+        return None
+    con.print(say("file_vanished", ctx.lang, path=path), highlight=False)
+    return _stamp(path)
 
 
 def cmd_tui(ctx: Context) -> int:
@@ -492,7 +573,19 @@ COMMANDS = {"list": cmd_list, "check": cmd_check, "hint": cmd_hint, "solution": 
             "watch": cmd_watch, None: cmd_tui}
 
 
+def _tolerate_narrow_encodings() -> None:
+    """PYTHONIOENCODING=ascii or a C locale: Chinese text becomes \\u escapes, not a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _tolerate_narrow_encodings()
     args = _parser().parse_args(argv)
     if args.accelerator:
         os.environ["JAXSTATE_TUTOR_ACCELERATOR"] = "1"  # every Sandbox, CLI or TUI, reads it

@@ -7,6 +7,7 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
+from tutor.controls import show_controls
 from tutor.i18n import pick
 from tutor.sandbox.events import CheckResult, MetricPoints, Output, Verdict
 
@@ -45,6 +46,12 @@ class RunPrinter:
         self.show_output = show_output
         self.marks = marks()
         self.last_metric: dict[str, tuple[int, float]] = {}
+        self.unicode = unicode_ok()
+
+    def shown(self, text: str) -> str:
+        """Text that came from the learner's run, safe for Rich and the terminal: markup and
+        control sequences are both shown as written, never obeyed."""
+        return escape(show_controls(text, self.unicode))
 
     def event(self, event: object) -> None:
         if isinstance(event, CheckResult):
@@ -53,7 +60,7 @@ class RunPrinter:
             for series, step, value in event.points:
                 self.last_metric[series] = (step, value)
             shown = "  ".join(f"{s} step {st}: {v:.4g}" for s, (st, v) in self.last_metric.items())
-            self.console.print(f"[dim]  {escape(shown)}[/dim]", highlight=False)
+            self.console.print(f"[dim]  {self.shown(shown)}[/dim]", highlight=False)
         elif isinstance(event, Verdict):
             self.verdict(event)
         elif isinstance(event, Output):
@@ -64,19 +71,20 @@ class RunPrinter:
         for check in v.checks:
             mark = self.marks.get(check.status, "?")
             name = pick(check.name, lang) if check.name else check.id
-            c.print(f"[{STYLE.get(check.status, '')}]{mark}[/] {escape(name)} [dim]({check.id})[/dim]", highlight=False)
+            c.print(f"[{STYLE.get(check.status, '')}]{mark}[/] {self.shown(name)} [dim]({self.shown(check.id)})[/dim]",
+                    highlight=False)
             message = pick(check.message, lang)
             if check.status != "pass" and message:
                 for line in message.splitlines():
-                    c.print(f"    {escape(line)}", highlight=False)
+                    c.print(f"    {self.shown(line)}", highlight=False)
         if self.show_output and v.stdout.strip():
             c.print(f"[bold]{pick(WORDS['stdout'], lang)}:[/bold]")
-            c.print(escape(v.stdout.rstrip()[-4000:]), highlight=False)
+            c.print(self.shown(v.stdout.rstrip()[-4000:]), highlight=False)
         if self.show_output and v.status != "pass" and v.stderr.strip() and v.kind != "checks":
             c.print(f"[bold]{pick(WORDS['stderr'], lang)}:[/bold]")
-            c.print(escape(v.stderr.rstrip()[-2000:]), highlight=False)
+            c.print(self.shown(v.stderr.rstrip()[-2000:]), highlight=False)
         if v.output_truncated:
             c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
         word = pick(WORDS[v.status], lang)
-        c.print(f"[bold {STYLE[v.status]}]{word}[/] {escape(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
+        c.print(f"[bold {STYLE[v.status]}]{word}[/] {self.shown(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
                 highlight=False)

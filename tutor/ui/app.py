@@ -277,6 +277,10 @@ def make_app(home: Path, lang: str, mouse: bool = True, course=None, sandbox=Non
 
 def run_app(home: Path, lang: str, mouse: bool = True) -> int:
     """Run the TUI until the learner quits; the exit code for the command line."""
+    import sys
+
     app = make_app(home, lang, mouse=mouse)
     app.run(mouse=mouse)
+    for note in app.session.after_exit:  # e.g. where unsaved code was kept: said once the terminal is back
+        print(note, file=sys.stderr)
     return app.return_code or 0

@@ -23,6 +23,7 @@ class Session:
         self._own_sandbox = sandbox is None  # a sandbox handed in (tests) is closed by its owner
         self._lock = threading.Lock()
         self.runs: set = set()  # RunHandles in flight, cancelled on exit
+        self.after_exit: list[str] = []  # what must still be said once the terminal is back (unsaved code)
 
     @property
     def sandbox(self):

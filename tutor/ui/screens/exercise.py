@@ -26,7 +26,7 @@ from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.run_results import RunResults
-from tutor.workspace import LearnerFileError, read_learner_file
+from tutor.workspace import LearnerFileError, read_learner_file, rescue_copy, write_atomically
 
 POLL_S = 0.5  # how often the workspace file is checked for outside edits
 VIEWS = ("task", "code", "results")
@@ -59,6 +59,8 @@ class ExerciseScreen(TutorScreen):
         self.handle: RunHandle | None = None
         self.load_problem: str | None = None  # why the file could not be read when opened
         self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
+        self.save_problem: str | None = None  # why the last save failed (the editor keeps the text)
+        self.typed: str | None = None  # the editor's text as last changed: still there once the editor is gone
 
     # ---- layout ----------------------------------------------------------------------------
 
@@ -66,9 +68,9 @@ class ExerciseScreen(TutorScreen):
         try:
             self.path = self.session.workspace.ensure(self.exercise)
             text = self._read_file()
-        except OSError as exc:  # e.g. a read-only home: show the starter, say why it cannot be saved
+        except LearnerFileError as exc:  # e.g. a read-only home: show the starter, say why it cannot be saved
             self.path = self.session.workspace.path(self.exercise.id)
-            self.load_problem = self.say("save_failed", path=str(self.path), why=exc.strerror or exc)
+            self.load_problem = pick(exc.message, self.lang)
             text = self.exercise.starter
         self.saved_text = text or ""
         self.stamp = self._stat()
@@ -111,7 +113,35 @@ class ExerciseScreen(TutorScreen):
     def on_unmount(self) -> None:
         if self.handle is not None:
             self.handle.cancel()
-        self.save(quiet=True)  # never lose typing by leaving the screen
+        if not self.save(quiet=True):  # never lose typing by leaving the screen
+            self._rescue()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.typed = event.text_area.text
+
+    def _editor_text(self) -> str | None:
+        """What the learner has in the editor; when leaving, the editor is unmounted before the screen."""
+        try:
+            return self.editor.text
+        except Exception:  # noqa: BLE001 - the editor is already gone (screen closing)
+            return self.typed
+
+    def _rescue(self) -> None:
+        """Leaving with text that could not be saved: keep a copy in the temporary folder, and say
+        where both now (if the app goes on) and after the app has exited (quit)."""
+        text = self._editor_text()
+        if text is None:
+            return
+        try:
+            where = rescue_copy(self.exercise.id, text)
+            note = self.say("unsaved_rescued", path=str(self.path), why=self.save_problem, rescue=str(where))
+        except LearnerFileError as exc:
+            note = self.say("unsaved_lost", path=str(self.path), why=self.save_problem, why_copy=pick(exc.message, self.lang))
+            self.session.after_exit.append(note + "\n" + text)  # the last place the text can go
+            self.app.notify(note, severity="error", timeout=15, markup=False)
+            return
+        self.session.after_exit.append(note)
+        self.app.notify(note, severity="error", timeout=15, markup=False)
 
     # ---- texts -----------------------------------------------------------------------------
 
@@ -233,19 +263,23 @@ class ExerciseScreen(TutorScreen):
 
     def save(self, quiet: bool = False) -> bool:
         """Write the editor's text to the workspace file if it changed; False if that failed."""
-        try:
-            text = self.editor.text
-        except Exception:  # noqa: BLE001 - the editor is already gone (screen closing)
-            return True
-        if text == self.saved_text and self.path.exists():
+        text = self._editor_text()
+        if text is None or (text == self.saved_text and self.path.exists()):
             return True
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(text, encoding="utf-8")
-        except OSError as exc:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LearnerFileError(f"{self.path.parent}: {exc.strerror or exc}",
+                                       f"{self.path.parent}:{exc.strerror or exc}") from None
+            write_atomically(self.path, text)  # all or nothing: a full disk leaves the old file whole
+        except LearnerFileError as exc:
+            self.save_problem = pick(exc.message, self.lang)
             if not quiet:
-                self.notify(self.say("save_failed", path=str(self.path), why=exc.strerror or exc), severity="error")
+                self.notify(self.say("save_failed_kept", why=self.save_problem), severity="error", timeout=10,
+                            markup=False)
             return False
+        self.save_problem = None
         self.saved_text = text
         self.stamp = self._stat()
         return True
@@ -257,9 +291,12 @@ class ExerciseScreen(TutorScreen):
     def _poll_file(self) -> None:
         """Outside edits: reload and re-check, unless the editor holds unsaved typing."""
         stamp = self._stat()
-        if stamp is None or stamp == self.stamp:
+        if stamp == self.stamp:
             return
         self.stamp = stamp
+        if stamp is None:  # deleted (by the learner's own program, say): the editor still has the text
+            self.say_status("file_deleted", style=self.marks.style("problem", "bold"), name=self.path.name)
+            return
         try:
             text = read_learner_file(self.path)
         except LearnerFileError:
@@ -360,8 +397,9 @@ class ExerciseScreen(TutorScreen):
                 return
             try:
                 backup = self.session.workspace.reset(self.exercise)
-            except OSError as exc:
-                self.notify(self.say("save_failed", path=str(self.path), why=exc.strerror or exc), severity="error")
+            except LearnerFileError as exc:  # the old code is still in place, and in the editor
+                self.notify(self.say("save_failed_kept", why=pick(exc.message, self.lang)), severity="error",
+                            timeout=10, markup=False)
                 return
             self.load_text(self._read_file() or "")
             self.results.clear(running=False)  # they judged the old file
@@ -399,5 +437,12 @@ class ExerciseScreen(TutorScreen):
         message.stop()
         self.show_view(self._reading)
 
+    _leave_unsaved = False  # Esc pressed once after a failed save: the next Esc leaves anyway
+
     def action_back(self) -> None:
+        """Esc: save and leave; if the save fails, stay (the text is in the editor) until Esc again."""
+        if not self.save(quiet=True) and not self._leave_unsaved:
+            self._leave_unsaved = True
+            self.notify(self.say("leave_unsaved", why=self.save_problem), severity="error", timeout=10, markup=False)
+            return
         self.app.pop_screen()

@@ -7,6 +7,7 @@ from rich.padding import Padding
 from rich.text import Text
 from textual.widgets import Static
 
+from tutor.controls import show_controls
 from tutor.i18n import pick
 
 INDENT = 4  # messages sit under their check; wrapped lines keep the indent
@@ -30,7 +31,8 @@ class CheckList(Static):
             line.append(name, style="bold" if result.status != "skipped" else "dim")
             line.append(f"  ({check.id})", style="dim")
             rows.append(line)
-            message = pick(result.message, lang).rstrip() if result.message else ""
+            # A message may quote the learner's exception: its control sequences are shown, not obeyed.
+            message = show_controls(pick(result.message, lang).rstrip(), not marks.ascii) if result.message else ""
             repeated, last_message = message == last_message, message
             if result.status != "pass" and message and not repeated:  # "not run: ..." once, not per check
                 rows.append(Padding(Text(message, style="dim" if result.status == "skipped" else ""), (0, 0, 0, INDENT)))

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from tutor.controls import show_controls
 from tutor.i18n import pick
 from tutor.sandbox.events import CheckResult, MetricPoints, Output, Verdict
 from tutor.ui.texts import say
@@ -24,7 +25,7 @@ class RunResults(VerticalScroll):
         self.verdict: Verdict | None = None
         self.output: list[tuple[str, str]] = []
         self.running = False
-        self.problem: str | None = None  # a file or progress problem, shown with the verdict
+        self.problem: str | None = None  # a file or progress problem (str or Bilingual), shown with the verdict
         self.after_pass = ""  # what to do next once passed, e.g. "Ctrl+N opens the next exercise"
         self.chart = None
 
@@ -97,20 +98,25 @@ class RunResults(VerticalScroll):
             done = sum(1 for c in checks if c.id in self.results)
             head = Text(f"{marks['running']} " + say("checking", lang, done=done, total=len(checks)), style="bold")
         elif v is None:
-            head = Text(self.problem or say("press_check", lang), style=marks.style("problem") if self.problem else "dim")
+            head = Text(pick(self.problem, lang) if self.problem else say("press_check", lang),
+                        style=marks.style("problem") if self.problem else "dim")
         else:
             head = Text(f"{marks[v.status]} {say('verdict_' + v.status, lang)} ", style=marks.style(v.status, "bold"))
-            head.append(pick(v.message, lang))
+            head.append(self._shown(pick(v.message, lang)))  # may quote the learner's exception
             head.append(f"  ({v.duration_s:.2f} s)", style="dim")
             if v.passed and self.after_pass:
                 head.append("\n" + self.after_pass, style="bold")
             if self.problem:
-                head.append("\n" + self.problem, style=marks.style("problem"))
+                head.append("\n" + pick(self.problem, lang), style=marks.style("problem"))
         self.query_one("#verdict", Static).update(head)
 
     def _render_checks(self) -> None:
         self.query_one("#checks", CheckList).show(self.exercise.checks, self.results, self.app.lang,
                                                   self.app.marks, self.running)
+
+    def _shown(self, text: str) -> str:
+        """The learner's text with control sequences shown, not obeyed (a program cannot draw a PASS)."""
+        return show_controls(text, unicode=not self.app.marks.ascii)
 
     def _render_output(self) -> None:
         lang, v = self.app.lang, self.verdict
@@ -119,11 +125,11 @@ class RunResults(VerticalScroll):
         stderr = "".join(t for s, t in self.output if s == "stderr")
         if stdout.strip():
             out.append(say("stdout", lang) + "\n", style="bold")
-            out.append(stdout.rstrip()[-SHOWN_OUTPUT_CHARS:] + "\n")
+            out.append(self._shown(stdout.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n")
         # stderr matters when the program itself broke; after ordinary check failures it is noise.
         if v is not None and not v.passed and v.kind != "checks" and stderr.strip():
             out.append(say("stderr", lang) + "\n", style="bold")
-            out.append(stderr.rstrip()[-SHOWN_OUTPUT_CHARS:] + "\n", style=self.app.marks.style("traceback"))
+            out.append(self._shown(stderr.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n", style=self.app.marks.style("traceback"))
         if v is not None and v.output_truncated:
             out.append(say("truncated", lang), style="dim")
         widget = self.query_one("#output", Static)
