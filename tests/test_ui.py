@@ -734,8 +734,15 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
             assert body_.scroll_y == 0  # the intro is what the learner sees first
             cells = list(screen.query(CellView))
             second = cells[1]
-            body_.scroll_to(y=second.virtual_region.y, animate=False)  # read down to the second cell
-            await pilot.pause()
+
+            def second_at_top() -> bool:
+                """Read down to the second cell; again if Markdown's late layout moved it meanwhile."""
+                if body_.scroll_y == second.virtual_region.y:
+                    return True
+                body_.scroll_to(y=second.virtual_region.y, animate=False)
+                return False
+
+            await until(pilot, second_at_top, 10, "the second cell at the top")
             assert not any(c.has_focus for c in cells)
             await pilot.press("enter")  # nothing focused: the first cell on screen runs
             if second.asking:
