@@ -1,0 +1,1 @@
+"""jaxstate-tutor doctor (placeholder doc, replaced below)."""
