@@ -36,8 +36,9 @@ def wants_nans(path: Path) -> bool:
     return "# doctor: --nans" in path.read_text(encoding="utf-8")
 
 
-# --nans scripts first: in one shared process, --nans after some other scripts missed a NaN
-# (each real doctor run is its own process, so only this batch is affected).
+# --nans scripts first: JAX 0.10.2 misses a NaN under jax_debug_nans switched on after some
+# other jitted code ran in the process (clean_train_eval.py, even without the probe). A real
+# doctor run is one script per process with the option set before it starts.
 ALL = sorted(SCRIPTS.glob("*.py"), key=lambda p: (not wants_nans(p), p.name))
 CLEAN = [p for p in ALL if not expected(p)]
 

@@ -197,7 +197,9 @@ class Finding:
             return self.text.get(lang)
         why = self.why()
         what = self.what().get(lang)
-        return f"{what} {why.get(lang)}" if why else what
+        if not why:
+            return what
+        return f"{what}{why.zh}" if lang == "zh" else f"{what} {why.en}"
 
     def to_json(self, lang: str) -> dict[str, Any]:
         teaching = self.teaching

@@ -289,7 +289,10 @@ class Probe:
                 if found:
                     frame = self.code.frame_here()
                     if frame is not None:
-                        self.seen.unusable.append((frame.f_code.co_name, frame.f_lineno, found.group(1).strip()))
+                        # it warns while compiling the call that just traced: name that function
+                        top = self._last_top
+                        name = top.name if top and top.call_line == frame.f_lineno else frame.f_code.co_name
+                        self.seen.unusable.append((name, frame.f_lineno, found.group(1).strip()))
             except Exception:  # noqa: BLE001
                 pass
             return original(message, category, stacklevel + 1, *a, **k)
@@ -415,6 +418,9 @@ class Probe:
                   for fn, line, types in self.seen.unusable]
         found += self._host_sync_findings()
         found += self._failure_findings()
+        for f in found:
+            if f.function == "<module>":
+                f.function = None  # top-level code: no function to name
         return group(found)
 
     def _key_findings(self) -> list[Finding]:

@@ -18,6 +18,8 @@ _HEAD = re.compile(r"TRACING CACHE MISS at (?P<file>.+?):(?P<line>\d+)(?::\d+)? 
 _NEW = re.compile(r"never seen function:\s*\n\s*(?P<name>\S+) id=\d+ defined at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
 _SEEN = re.compile(r"^\s*for (?P<name>\S+) defined at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
 _URL = re.compile(r"https?://\S+")
+_STATIC = re.compile(r"at input path (?P<path>\S+), now .*?Static\(val=(?P<now>.*?)\) and before .*?"
+                     r"Static\(val=(?P<before>.*?)\)")
 
 # How many retraces of one function for one reason before it is worth a finding. A function
 # compiled for two static flags, or for the train batch and then the eval set, is idiomatic;
@@ -62,6 +64,9 @@ def classify(diff: str) -> tuple[str, str]:
     lines = [ln.strip() for ln in diff.splitlines() if ln.strip()]
     starred = [ln.lstrip("* ").strip() for ln in lines if ln.startswith("*")]
     explanation = _URL.sub("", starred[0] if starred else (lines[-1] if lines else "")).strip()
+    static = _STATIC.search(explanation)
+    if static:  # JAX 0.10 spells a static value out as pytree metadata: say it plainly
+        explanation = f"static argument {static['path']} was {static['before']}, now {static['now']}"
     if len(explanation) > 200:
         explanation = explanation[:197] + "..."
     text = "\n".join(lines)
