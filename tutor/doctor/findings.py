@@ -130,6 +130,9 @@ def _what(kind: str, reason: str, fn: str, count: int, details: dict[str, Any]) 
                     zh=f"`{fn}` 在这次调用处被重新追踪了 {count} 次{'：' + seen if seen else ''}。")
     if kind == "key-reuse":
         first = d.get("first_line")
+        if first == d.get("line"):
+            return Text(en=f"A PRNG key consumed at this line on an earlier pass was consumed here again, {count} time(s).",
+                        zh=f"同一个 PRNG key 在这一行之前的某一轮已经用过，这里又被使用了 {count} 次。")
         where_en = f" (first consumed at line {first})" if first else ""
         where_zh = f"（第一次在第 {first} 行被使用）" if first else ""
         return Text(en=f"A PRNG key already consumed{where_en} was consumed again here, {count} time(s).",
@@ -186,7 +189,7 @@ class Finding:
     def what(self) -> Text:
         if self.text is not None:
             return self.text
-        return _what(self.kind, self.reason, self.function or "?", self.count, self.details)
+        return _what(self.kind, self.reason, self.function or "", self.count, {**self.details, "line": self.line})
 
     def why(self) -> Text | None:
         return WHY.get((self.kind, self.reason))
