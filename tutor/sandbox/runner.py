@@ -133,6 +133,8 @@ class WorkerProcess:
         tmp = os.path.join(self.workdir, "tmp")
         os.mkdir(tmp)
         self._closed = False
+        self._removed = False
+        self._removing = threading.Lock()
         env = dict(os.environ)
         env.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
         env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
@@ -199,7 +201,12 @@ class WorkerProcess:
             pass
 
     def remove_files(self) -> None:
-        """Kill, reap and remove the run folder; safe from any thread, the pipes stay open."""
+        """Kill, reap and remove the run folder; safe from any thread, the pipes stay open.
+        Once only: after the reap the pid may belong to someone else."""
+        with self._removing:
+            if self._removed:
+                return
+            self._removed = True
         self.kill()
         try:
             self.proc.wait(timeout=5)
