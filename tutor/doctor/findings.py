@@ -249,6 +249,9 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     stdout: str = ""
     stderr: str = ""
+    # how often each of the script's jitted functions was traced ("name:line" -> n); shown in
+    # the text form, not part of the JSON contract
+    traces: dict[str, int] = field(default_factory=dict)
 
     def decide_status(self, failed: bool, timed_out: bool = False) -> None:
         """timeout beats error beats findings beats ok."""
@@ -291,4 +294,7 @@ def render_text(report: Report, lang: str) -> str:
             lines.append(f"  {'修法见第' if zh else 'Fix shown in lesson'} {t.lesson}{' 课' if zh else ''}{cell}")
     if not report.findings:
         lines.append("没有发现问题。" if zh else "No findings.")
+    if report.traces:
+        counts = ", ".join(f"{name} ×{n}" for name, n in sorted(report.traces.items()))
+        lines.append(f"{'各 jit 函数的追踪次数' if zh else 'Traces per jitted function'}: {counts}".replace(": ", "：" if zh else ": "))
     return "\n".join(lines)

@@ -488,7 +488,8 @@ def _is_typed_key(key) -> bool:
 
 
 def examine(script: str, args: list[str] | None = None, nans: bool = False) -> Report:
-    """Run one script under the probe in this process; its output goes where it normally goes."""
+    """Run one script under the probe in this process; its output goes where it normally goes,
+    so the report's stdout / stderr stay empty for whoever captured the streams to fill in."""
     start = time.monotonic()
     probe = Probe(script, args or [], nans)
     probe.install()
@@ -500,6 +501,7 @@ def examine(script: str, args: list[str] | None = None, nans: bool = False) -> R
     report = Report(script=os.path.basename(script), exit_code=exit_code,
                     duration_s=time.monotonic() - start)
     report.findings = probe.findings()
+    report.traces = retraces.traces_per_function(probe.seen.misses, probe.code.owns)
     stopped = isinstance(probe.failure, Stopped)
     nan_stop = nans and isinstance(probe.failure, FloatingPointError) and report.findings
     failed = exit_code not in (0, 130) and not nan_stop and not stopped
