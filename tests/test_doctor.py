@@ -207,3 +207,32 @@ def test_entry_point_reports_apart_from_the_output_and_stops_cleanly(tmp_path, s
     assert (data["status"], data["exit_code"]) == (status, exit_code)
     assert [(f["kind"], f["line"]) for f in data["findings"]] == [("retrace", 7)]
     assert "TRACING CACHE MISS" not in err  # JAX's explanations are read, never printed
+
+
+def test_loop_analysis_tells_every_pass_from_sometimes(tmp_path):
+    from tutor.doctor.script_code import ScriptCode
+
+    source = textwrap.dedent("""\
+        def log(v):
+            return float(v)
+        for step in range(10):
+            a = float(step)
+            if float(step) > 3:
+                b = float(step)
+            else:
+                c = float(step)
+            try:
+                d = float(step)
+            except ValueError:
+                e = float(step)
+            f = [float(x) for x in range(3)]
+        g = float(1)
+        """)
+    path = tmp_path / "loops.py"
+    path.write_text(source, encoding="utf-8")
+    code = ScriptCode(str(path))
+    every = {line: (loop.every_pass if (loop := code.loop_around(line)) else None) for line in range(1, 15)}
+    assert every[2] is None and every[14] is None  # a function body, and code after the loop
+    assert every[4] and every[5] and every[10] and every[13]  # plain, an if's test, a try body
+    assert every[6] is False and every[8] is False and every[12] is False
+    assert code.loop_around(4) == code.loop_around(13) and code.loop_around(4).first == 3

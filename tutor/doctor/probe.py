@@ -174,7 +174,8 @@ class Probe:
 
         def restore() -> None:
             logger.removeHandler(handler)
-            logger.propagate, _ = old_propagate, logger.setLevel(old_level)
+            logger.propagate = old_propagate
+            logger.setLevel(old_level)
 
         self._undo.append(restore)
         old = jax.config.values.get("jax_explain_cache_misses", False)
