@@ -61,11 +61,19 @@ class Stopped(BaseException):
 
 
 def _staging() -> bool:
-    """Whether JAX is tracing into a jaxpr right now (jit, scan bodies...), not running eagerly."""
+    """Whether JAX is tracing into a jaxpr right now (jit, scan bodies...), not running eagerly:
+    the current trace, or one it sits on (grad or vmap inside a jit), stages a jaxpr."""
     try:
         from jax._src import core
         from jax._src.interpreters import partial_eval as pe
-        return isinstance(core.trace_ctx.trace, pe.DynamicJaxprTrace)
+        trace = core.trace_ctx.trace
+        for _ in range(64):
+            if trace is None:
+                return False
+            if isinstance(trace, pe.DynamicJaxprTrace):
+                return True
+            trace = getattr(trace, "parent_trace", None)
+        return True
     except (ImportError, AttributeError):  # an older or newer JAX: fall back to "any trace"
         from jax._src import core
         return not core.trace_state_clean()
