@@ -80,19 +80,19 @@ WHY: dict[tuple[str, str], Text] = {
         zh="已经用过的 key 会再次给出同样的随机数：你以为的“新”噪声、dropout 掩码或样本其实是重复的。"
            "先 split，每个子 key 只用一次。"),
     ("side-effect", "global"): Text(
-        en="A global was rebound while JAX traced the function. That assignment ran once, at trace time; "
-           "later calls run the compiled program and skip it. Return the new value instead.",
-        zh="JAX 追踪函数时给全局变量重新赋了值。这次赋值只在追踪时执行一次；之后的调用运行的是编译好的"
-           "程序，会跳过它。改为把新值作为返回值交出去。"),
+        en="That assignment ran once, at trace time; later calls run the compiled program and skip it, "
+           "so the global stops changing. Return the new value instead.",
+        zh="这次赋值只在追踪时执行了一次；之后的调用运行的是编译好的程序，会跳过它，全局变量也就不再变化。"
+           "改为把新值作为返回值交出去。"),
     ("side-effect", "mutation"): Text(
-        en="A list, dict or object attribute was changed in place while JAX traced the function: that "
-           "happened once, at trace time, and it may hold tracers. Take the state in, return the new state.",
-        zh="JAX 追踪函数时原地修改了列表、字典或对象属性：这只在追踪时发生一次，而且存进去的可能是 "
-           "tracer。把状态作为参数传入，再把新状态返回。"),
+        en="That change happened once, at trace time, and what it stored may be a tracer, not a value. "
+           "Take the state in as an argument and return the new state.",
+        zh="这次修改只在追踪时发生了一次，而且存进去的可能是 tracer，而不是数值。把状态作为参数传入，"
+           "再把新状态返回。"),
     ("side-effect", "print"): Text(
-        en="print ran while JAX traced the function, so it prints tracers, once per trace, and stays silent "
-           "on later calls. Use jax.debug.print to see values on every call.",
-        zh="print 在 JAX 追踪函数时执行，所以它打印的是 tracer，每次追踪只打印一次，之后的调用不再输出。"
+        en="A Python print runs only while tracing: it shows tracers, once per trace, and stays silent on "
+           "later calls. Use jax.debug.print to see values on every call.",
+        zh="Python 的 print 只在追踪时执行：它打印的是 tracer，每次追踪只打印一次，之后的调用不再输出。"
            "想在每次调用时看到数值，用 jax.debug.print。"),
     ("donation", "unusable"): Text(
         en="You donated these buffers but no output could reuse them (a different shape or dtype), so the "
