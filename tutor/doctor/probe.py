@@ -565,6 +565,9 @@ def main(argv: list[str] | None = None) -> int:
         raise Stopped()
 
     signal.signal(signal.SIGTERM, stop)
+    # Ctrl+C must stop the script and still report, even when this process inherited SIGINT
+    # ignored (a tutor started as a background job of a non-interactive shell, as in CI).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     report = examine(opts["script"], opts["args"], opts["nans"])
     lang = opts["lang"] if opts["lang"] in ("en", "zh") else "en"
     payload = json.dumps(report.to_json(lang), ensure_ascii=False)
