@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -19,6 +20,13 @@ sys.path.insert(0, str(ROOT))
 
 from tutor.course import read_course  # noqa: E402
 from tutor.sandbox.runner import Sandbox  # noqa: E402
+
+
+# Tests press Ctrl+C (SIGINT) on the tutor's commands as a learner at a terminal would. A test
+# run started as a background job of a non-interactive shell (how CI may run it) inherits SIGINT
+# ignored, and children would inherit that: handle it here, so children start with the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser):

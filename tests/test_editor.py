@@ -358,7 +358,8 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
             await pilot.press("f5")
             await until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the scratch run's verdict")
             output = plain(screen.query_one("#scratch-output"))
-            assert "scratch says 42" in output
+            assert "scratch says 42" in output, (editor.text, screen.verdict.status, screen.verdict.kind,
+                                                 screen.verdict.message, plain(screen.query_one("#scratch-status")))
             assert "ZeroDivisionError" in output  # the traceback, under what it printed
             assert "raised ZeroDivisionError" in plain(screen.query_one("#scratch-status"))
             assert app.focused is editor  # keep editing right away

@@ -201,6 +201,7 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     tag, flag = uuid.uuid4().hex, tmp_path / "running"
     tmux.env.update(JAXSTATE_TUTOR_COURSE=str(course), FAULT_RUN_TAG=tag, FAULT_FLAG=str(flag))
     tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
+    tmux.wait_for("Continue:", timeout=60)  # the course has loaded: the palette lists its places
     tmux.keys("C-p")
     tmux.wait_for("🔎", "Search", timeout=30)
     tmux.keys("counter-jit")
