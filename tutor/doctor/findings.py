@@ -279,22 +279,3 @@ class Report:
                    findings=[Finding.from_json(f) for f in data.get("findings", [])],
                    stdout=str(data.get("stdout", "")), stderr=str(data.get("stderr", "")))
 
-
-def render_text(report: Report, lang: str) -> str:
-    """The plain-text form (the CLI may colour it): one block per finding."""
-    zh = lang == "zh"
-    lines = []
-    for f in report.findings:
-        head = f"{f.file}:{f.line}  [{f.kind}]" + (f"  {f.function}" if f.function else "")
-        lines.append(head)
-        lines.append("  " + f.message(lang))
-        t = f.teaching
-        if t.lesson:
-            cell = f"，演示单元 {t.cell}" if zh and t.cell else f", cell {t.cell}" if t.cell else ""
-            lines.append(f"  {'修法见第' if zh else 'Fix shown in lesson'} {t.lesson}{' 课' if zh else ''}{cell}")
-    if not report.findings:
-        lines.append("没有发现问题。" if zh else "No findings.")
-    if report.traces:
-        counts = ", ".join(f"{name} ×{n}" for name, n in sorted(report.traces.items()))
-        lines.append(f"{'各 jit 函数的追踪次数' if zh else 'Traces per jitted function'}: {counts}".replace(": ", "：" if zh else ": "))
-    return "\n".join(lines)

@@ -32,7 +32,8 @@ import jax
 import numpy as np
 
 from tutor.doctor import retraces
-from tutor.doctor.findings import Finding, Report, group, render_text
+from tutor.doctor.findings import Finding, Report, group
+from tutor.doctor.report_text import render_text
 from tutor.doctor.script_code import ScriptCode
 
 # Host pulls: the methods of a jax Array that copy it to Python / NumPy.
