@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tutor import __version__
+from tutor.doctor import command as doctor_command
 from tutor.i18n import LANGS, default_lang, pick
 
 MSG = {
@@ -122,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
+    doctor_command.add_parser(sub, common, _seconds)  # its body: tutor/doctor/command.py
     return p
 
 
@@ -570,7 +572,7 @@ def cmd_tui(ctx: Context) -> int:
 
 COMMANDS = {"list": cmd_list, "check": cmd_check, "hint": cmd_hint, "solution": cmd_solution,
             "reset": cmd_reset, "progress": cmd_progress, "verify": cmd_verify, "validate": cmd_validate,
-            "watch": cmd_watch, None: cmd_tui}
+            "watch": cmd_watch, "doctor": doctor_command.run, None: cmd_tui}
 
 
 def _tolerate_narrow_encodings() -> None:

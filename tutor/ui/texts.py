@@ -203,7 +203,7 @@ UI = {
 
 ## Outline
 - **↑ ↓** move · **Enter** open · **c** continue where you left off
-- **p** progress · **z** quiz
+- **p** progress · **z** quiz · **d** doctor: run your own script and list its state problems
 
 ## Lesson
 - **↑ ↓ PgUp PgDn Home End** scroll · **Tab** next cell · **Enter** / **r** run the cell (or the first on screen)
@@ -239,7 +239,7 @@ UI = {
 
 ## 目录
 - **↑ ↓** 移动 · **Enter** 打开 · **c** 从上次的位置继续
-- **p** 学习进度 · **z** 测验
+- **p** 学习进度 · **z** 测验 · **d** 诊断：运行你自己的脚本，列出其中的状态问题
 
 ## 章节
 - **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元（或屏幕上的第一个）
@@ -276,6 +276,7 @@ KEY_LABELS = {
     "continue": {"en": "Continue", "zh": "继续"},
     "progress": {"en": "Progress", "zh": "进度"},
     "quiz": {"en": "Quiz", "zh": "测验"},
+    "doctor": {"en": "Doctor", "zh": "诊断"},
     "app.quit": {"en": "Quit", "zh": "退出"},
     "run_cell": {"en": "Run", "zh": "运行"},
     "scratch": {"en": "Edit", "zh": "编辑"},

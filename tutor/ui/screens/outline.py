@@ -21,6 +21,7 @@ class OutlineScreen(TutorScreen):
         Binding("c", "continue", "Continue"),
         Binding("p", "progress", "Progress"),
         Binding("z", "quiz", "Quiz"),
+        Binding("d", "doctor", "Doctor"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority: shown here, not hidden by the app's
     ]
 
@@ -132,3 +133,8 @@ class OutlineScreen(TutorScreen):
 
     def action_quiz(self) -> None:
         self.app.open_step(Step("quiz"))
+
+    def action_doctor(self) -> None:
+        from tutor.ui.screens.doctor import DoctorScreen
+
+        self.app.push_screen(DoctorScreen())

@@ -1,0 +1,222 @@
+"""Doctor: run the learner's own script through the session's sandbox (the probe runs in the
+worker; this process never imports JAX), stream its output, list the findings; Enter on a finding
+opens the lesson that teaches the fix, at its demo cell. Esc stops a running script gracefully
+(the report of what was seen still comes), else goes back."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Header, Input, Log, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutor.doctor.command import DEFAULT_TIMEOUT_S, report_of, script_problem
+from tutor.doctor.report_text import ending, word
+from tutor.i18n import pick
+from tutor.sandbox.events import Output, Verdict
+from tutor.ui.screens.base import TutorScreen, footer
+
+CELL_SCROLL_DELAY_S = 0.6  # the lesson lays its Markdown out first (and scrolls home once)
+
+TEXTS = {
+    "title": ("Doctor: check your own script", "诊断：检查你自己的脚本"),
+    "placeholder": ("path/to/train.py [arguments]  (Enter runs it)", "path/to/train.py [参数]（按 Enter 运行）"),
+    "intro": ("Runs your script with instrumentation on and lists retraces, reused keys, side effects "
+              "under tracing, donation problems and host syncs in hot loops.",
+              "带着检测运行你的脚本，列出重新追踪、重复使用的 key、追踪时的副作用、捐赠问题和热循环里的主机同步。"),
+    "running": ("Running {script}... (Esc stops it and still reports)", "正在运行 {script}……（按 Esc 停止，仍会出报告）"),
+    "stopping": ("Stopping {script}; the report of what was seen is on its way...", "正在停止 {script}；已看到的情况马上给出报告……"),
+    "no_report": ("No report: {why}", "没有报告：{why}"),
+    "pick": ("Enter on a finding opens the lesson that teaches the fix.", "在某个问题上按 Enter，打开讲解修法的那一课。"),
+    "no_lesson": ("No lesson is about this one: its message says what to look at.", "没有专门讲这个问题的课：看它的说明即可。"),
+    "busy": ("A doctor run is still going: Esc stops it first.", "诊断还在运行：先按 Esc 停止它。"),
+    "run": ("Run", "运行"),
+    "stop": ("Stop", "停止"),
+    "back": ("Back", "返回"),
+    "open": ("Open lesson", "打开课程"),
+}
+
+
+def text(key: str, lang: str, **fields) -> str:
+    en, zh = TEXTS[key]
+    return (zh if lang == "zh" else en).format(**fields)
+
+
+class DoctorScreen(TutorScreen):
+    BINDINGS = [
+        Binding("escape", "stop_or_back", "Back"),
+    ]
+    DEFAULT_CSS = """
+    DoctorScreen #doctor-intro { height: auto; color: $text-muted; }
+    DoctorScreen #doctor-status { height: auto; text-style: bold; }
+    DoctorScreen #doctor-output { height: 1fr; min-height: 4; border: round $primary-darken-2; }
+    DoctorScreen #doctor-findings { height: 1fr; min-height: 4; }
+    """
+
+    def __init__(self, command: str = ""):
+        super().__init__()
+        self.command = command
+        self.run = None  # the sandbox Run while the script runs
+        self.stopping = False
+        self.verdict = None
+        self.report = None
+        self._script = ""
+
+    def compose(self):
+        yield Header()
+        yield Static(id="doctor-intro")
+        yield Input(value=self.command, id="doctor-command")
+        yield Static(id="doctor-status")
+        yield Log(id="doctor-output", max_lines=2000)
+        yield OptionList(id="doctor-findings")
+        yield footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#doctor-command", Input).focus()
+
+    def key_labels(self) -> dict[str, str]:
+        return {"stop_or_back": text("stop" if self.running else "back", self.lang)}
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None and self.verdict is None
+
+    def render_texts(self) -> None:
+        lang = self.lang
+        self.set_title(text("title", lang))
+        self.query_one("#doctor-intro", Static).update(text("intro", lang))
+        self.query_one("#doctor-command", Input).placeholder = text("placeholder", lang)
+        self._render_status()
+        self._render_findings()
+
+    # ---- running -----------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.running:
+            self.notify(text("busy", self.lang), timeout=4)
+            return
+        try:
+            words = shlex.split(event.value)
+        except ValueError as exc:  # an unclosed quote
+            self.notify(str(exc), severity="error", timeout=6, markup=False)
+            return
+        if not words:
+            return
+        script = Path(words[0]).expanduser()
+        problem = script_problem(script, self.lang)
+        if problem:
+            self.notify(problem, severity="error", timeout=8, markup=False)
+            return
+        self.start(script.resolve(), words[1:])
+
+    def start(self, script: Path, args: list[str]) -> None:
+        self._script = script.name
+        self.verdict = self.report = None
+        self.stopping = False
+        self.query_one("#doctor-output", Log).clear()
+        # Asked for here, on the UI thread: the thread below only reads its events.
+        self.run = self.session.sandbox.run_doctor(script, args, Path.cwd(), DEFAULT_TIMEOUT_S, False)
+        self.session.runs.add(self.run)  # stopped if the tutor quits meanwhile
+        self.apply_lang()
+        self.run_worker(lambda run=self.run: self._follow(run), thread=True, group="doctor", exit_on_error=False)
+
+    def _follow(self, run) -> None:
+        """In a thread: hand each event to the UI thread."""
+        try:
+            for event in run.events():
+                self.app.call_from_thread(self._on_event, run, event)
+        finally:
+            self.session.runs.discard(run)
+
+    def _on_event(self, run, event) -> None:
+        if run is not self.run:
+            return  # an older run's last words
+        if isinstance(event, Output):
+            self.query_one("#doctor-output", Log).write(event.text)
+        elif isinstance(event, Verdict):
+            self.verdict = event
+            self.report = report_of(event, Path(self._script))
+            self.apply_lang()
+            findings = self.query_one("#doctor-findings", OptionList)
+            if self.report.findings:
+                findings.focus()
+                findings.highlighted = 0
+
+    def action_stop_or_back(self) -> None:
+        if self.running:
+            if not self.stopping:
+                self.stopping = True
+                self._render_status()
+                # stop() waits for the report (a few seconds at most): not on the UI thread
+                self.run_worker(self.run.stop, thread=True, group="doctor-stop", exit_on_error=False)
+            return
+        self.dismiss()
+
+    # ---- showing -------------------------------------------------------------------------------
+
+    def _render_status(self) -> None:
+        lang, status = self.lang, self.query_one("#doctor-status", Static)
+        if self.running:
+            status.update(text("stopping" if self.stopping else "running", lang, script=self._script))
+        elif self.verdict is not None:
+            line = ending(self.report, lang, stopped=self.stopping)
+            if self.verdict.report is None:
+                line += " " + text("no_report", lang, why=pick(self.verdict.message, lang))
+            count = word("some", lang, n=len(self.report.findings)) if self.report.findings else word("none", lang)
+            tail = " " + text("pick", lang) if self.report.findings else ""
+            status.update(Text(f"{line}\n{count}{tail}"))
+        else:
+            status.update("")
+
+    def _render_findings(self) -> None:
+        options = self.query_one("#doctor-findings", OptionList)
+        keep = options.highlighted
+        items = []
+        for i, f in enumerate(self.report.findings if self.report else []):
+            row = Text(f"{f.file}:{f.line} ", style="bold")
+            row.append(f"[{f.kind}] ", style="yellow")
+            if f.function:
+                row.append(f"{f.function} ")
+            row.append(word("times", self.lang, n=f.count) + "\n", style="dim")
+            row.append(f.message(self.lang))
+            t = f.teaching
+            if t.lesson:
+                row.append("\n→ " + t.lesson + (f" · {t.cell}" if t.cell else ""), style="dim")
+            items.append(Option(row, id=str(i)))
+        options.set_options(items)
+        if items:
+            options.highlighted = keep if keep is not None and keep < len(items) else 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.report is None or event.option.id is None:
+            return
+        finding = self.report.findings[int(event.option.id)]
+        self.open_lesson(finding.teaching.lesson, finding.teaching.cell)
+
+    def open_lesson(self, lesson_id: str | None, cell_id: str | None) -> None:
+        """The lesson on top of this screen (Esc comes back to the findings), at the cell."""
+        from tutor.path import Step
+
+        screen = self.app.screen_for(Step("lesson", lesson_id)) if lesson_id else None
+        if screen is None:
+            self.notify(text("no_lesson", self.lang), timeout=5)
+            return
+        self.app.push_screen(screen)
+        if cell_id:
+            self.app.set_timer(CELL_SCROLL_DELAY_S, lambda: show_cell(screen, cell_id))
+
+
+def show_cell(screen, cell_id: str) -> None:
+    """Focus a lesson's demo cell and scroll it to the top (if the lesson is still open)."""
+    from tutor.ui.widgets.cell_view import CellView
+
+    if not screen.is_attached:
+        return
+    for view in screen.query(CellView):
+        if view.cell.id == cell_id:
+            view.focus(scroll_visible=False)
+            view.scroll_visible(top=True, animate=False)
+            return
