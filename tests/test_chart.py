@@ -20,7 +20,8 @@ from textual.app import App  # noqa: E402
 
 from conftest import CASES, ROOT  # noqa: E402
 from tutor.course import read_course  # noqa: E402
-from tutor.sandbox.events import CheckResult, MetricPoints, Verdict  # noqa: E402
+from tutor.protocol import CheckResult, MetricPoints  # noqa: E402
+from tutor.sandbox.events import Verdict  # noqa: E402
 from tutor.ui.marks import Marks  # noqa: E402
 from tutor.ui.texts import say  # noqa: E402
 from tutor.ui.widgets.loss_chart import LossChart, linear_ticks, log_ticks, thin, tick_label  # noqa: E402

@@ -354,12 +354,13 @@ def _run_check(code, source="def f(x):\n    return x\n"):
     import types
 
     from tutor.checks import harness
+    from tutor.protocol import CheckSpec
 
     module = types.ModuleType("learner")
     module.__file__ = "/learner/learner.py"
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    check = {"id": "c", "kind": "python", "origin": "test.yaml:1", "code": code, "depends": []}
-    return harness.run_check(check, module, module.__file__)
+    check = CheckSpec("c", "python", origin="test.yaml:1", code=code)
+    return harness.run_check(check, module, module.__file__).to_wire()
 
 
 def test_harness_names_the_call_and_adds_the_static_argument_hint():

@@ -37,7 +37,7 @@ import pytest
 from conftest import ROOT, cli_env, run_source
 from tutor.course import load_course
 from tutor.progress import ProgressStore
-from tutor.sandbox.events import ProtocolError, parse_event
+from tutor.protocol import ProtocolError, parse_event
 from tutor.sandbox.runner import WORKER_GRACE_S
 
 FAULTS = Path(__file__).resolve().parent / "faults"

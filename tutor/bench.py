@@ -93,7 +93,7 @@ def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     module = harness.load_learner(source, filename)
     for check in exercise.checks:
         result = harness.run_check(check.to_job(), module, filename)
-        assert result["status"] == "pass", result
+        assert result.status == "pass", result
     return time.perf_counter() - start
 
 
@@ -159,7 +159,7 @@ def streaming(repeat: int = 3) -> dict[str, float]:
     way the TUI does: the chart's own drawing code, at most once every loss_chart.REDRAW_S.
     On and off runs alternate, so that drift on a busy machine falls on both alike."""
     from tutor.course.model import Cell
-    from tutor.sandbox.events import MetricPoints
+    from tutor.protocol import MetricPoints
     from tutor.sandbox.runner import Sandbox
     from tutor.ui.widgets.loss_chart import REDRAW_S
 

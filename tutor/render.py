@@ -9,7 +9,8 @@ from rich.markup import escape
 
 from tutor.controls import show_controls
 from tutor.i18n import pick
-from tutor.sandbox.events import CheckResult, MetricPoints, Output, Verdict
+from tutor.protocol import CheckResult, MetricPoints
+from tutor.sandbox.events import Output, Verdict
 
 
 def unicode_ok(stream=None) -> bool:

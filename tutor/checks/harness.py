@@ -12,8 +12,11 @@ import time
 import traceback
 import types
 
+from dataclasses import replace
+
 from tutor.checks import library
-from tutor.sandbox.channel import emit, flush_metrics
+from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
+from tutor.sandbox.channel import flush_metrics, send
 
 
 class Abort(Exception):
@@ -22,6 +25,9 @@ class Abort(Exception):
     def __init__(self, kind: str, en: str, zh: str):
         super().__init__(en)
         self.kind, self.en, self.zh = kind, en, zh
+
+    def event(self) -> RunError:
+        return RunError(self.kind, {"en": self.en, "zh": self.zh})
 
 
 _JAX_TRAILER = re.compile(r"\n-{10,}\nFor simplicity, JAX has removed its internal frames.*", re.S)
@@ -243,21 +249,21 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
     return module
 
 
-def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) -> dict:
-    """Run one check; return its result event (status, bilingual message)."""
+def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=None) -> CheckResult:
+    """Run one check; return its result (status, bilingual message)."""
     restore_environment()
     started = time.perf_counter()
-    result = {"type": "check", "id": check["id"], "status": "pass", "message": {"en": "", "zh": ""}}
+    result = {"status": "pass", "message": {"en": "", "zh": ""}}
     learner_raised = False
     try:
-        if check["kind"] == "defines":
-            for name in check["names"]:
+        if check.kind == "defines":
+            for name in check.names:
                 value = library.learner_attr(module, name)
                 library.expect(callable(value), f"`{name}` should be a function or class, got {type(value).__name__}",
                                f"`{name}` 应当是函数或类，实际是 {type(value).__name__}")
         else:
-            origin_file = check["origin"].rsplit(":", 1)[0]
-            padded = "\n" * max(check.get("code_line", 1) - 1, 0) + check["code"]
+            origin_file = check.origin.rsplit(":", 1)[0]
+            padded = "\n" * max(check.code_line - 1, 0) + check.code
             namespace = library.exports() | {"learner": module}
             if setup is not None:
                 exec(setup, namespace)  # the exercise's shared helpers, fresh for each check
@@ -316,78 +322,75 @@ def run_check(check: dict, module: types.ModuleType, filename: str, setup=None) 
     else:
         restore_environment()
         flush_metrics()
-    if result["status"] != "pass" and check.get("advice") and not learner_raised:
+    if result["status"] != "pass" and check.advice and not learner_raised:
         for lang in ("en", "zh"):
-            result["message"][lang] = (result["message"][lang] + "\n" + check["advice"][lang]).strip()
-    result["duration_s"] = round(time.perf_counter() - started, 4)
-    return result
+            result["message"][lang] = (result["message"][lang] + "\n" + check.advice[lang]).strip()
+    return CheckResult(check.id, result["status"], result["message"],
+                       duration_s=round(time.perf_counter() - started, 4))
 
 
-def run_exercise(job: dict) -> None:
+def run_exercise(job: ExerciseJob) -> None:
     """Load the learner's file and run every check, honoring declared dependencies."""
-    filename = job["filename"]
+    filename = job.filename
     try:
-        module = load_learner(job["source"], filename)
+        module = load_learner(job.source, filename)
         setup = None
-        if job.get("setup"):
-            padded = "\n" * max(job.get("setup_line", 1) - 1, 0) + job["setup"]
-            setup = compile(padded, job.get("origin", "<setup>"), "exec")
+        if job.setup:
+            padded = "\n" * max(job.setup_line - 1, 0) + job.setup
+            setup = compile(padded, job.origin, "exec")
         passed: set[str] = set()
-        names = {c["id"]: c.get("name") or {} for c in job["checks"]}
-        pending = [static_note(job["source"])]  # notes said once, before the next failure's own message
+        names = {c.id: c.name for c in job.checks}
+        pending = [static_note(job.source)]  # notes said once, before the next failure's own message
         config_said = False
-        for check in job["checks"]:
-            missing = [d for d in check["depends"] if d not in passed]
+        for check in job.checks:
+            missing = [d for d in check.depends if d not in passed]
             if missing:
                 name = names.get(missing[0], {})
-                emit({"type": "check", "id": check["id"], "status": "skipped",
-                      "message": {"en": f"waits for “{name.get('en', missing[0])}” ({missing[0]}) to pass",
-                                  "zh": f"已跳过：需要先通过“{name.get('zh', missing[0])}”({missing[0]})"}})
+                send(CheckResult(check.id, "skipped", {
+                    "en": f"waits for “{name.get('en', missing[0])}” ({missing[0]}) to pass",
+                    "zh": f"已跳过：需要先通过“{name.get('zh', missing[0])}”({missing[0]})"}))
                 continue
             result = run_check(check, module, filename, setup)
-            if result["status"] != "pass":
+            if result.status != "pass":
                 if not config_said and config_note():
                     pending.append(config_note())
                     config_said = True
+                message = result.message
                 for en, zh in reversed([n for n in pending if n]):
-                    result["message"] = {"en": en + "\n" + result["message"]["en"],
-                                         "zh": zh + "\n" + result["message"]["zh"]}
+                    message = {"en": en + "\n" + message["en"], "zh": zh + "\n" + message["zh"]}
+                result = replace(result, message=message)
                 pending = []
-            emit(result)
-            if result["status"] == "pass":
-                passed.add(check["id"])
+            send(result)
+            if result.status == "pass":
+                passed.add(check.id)
     except Abort as abort:
-        emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+        send(abort.event())
 
 
-def run_cell(job: dict) -> None:
+def run_cell(job: CellJob) -> None:
     """Run a demo cell as a script; report which exception (if any) it raised."""
-    filename = f"<cell {job['id']}>"
-    source = job["code"]
+    filename = f"<cell {job.id}>"
+    source = job.code
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {"__name__": "__main__", "metric": library.metric}  # cells may plot live too
-    event = {"type": "cell", "raised": None, "exception_types": [], "message": "", "traceback": ""}
+    event = CellResult(None, (), "", "")
     try:
         exec(compile(source, filename, "exec"), namespace)
     except Exception as exc:  # noqa: BLE001
         restore_environment()
-        expected = (job.get("expect") or {}).get("raises")
-        if is_out_of_memory(exc) and expected not in [c.__name__ for c in type(exc).__mro__]:
-            abort = _oom_abort(exc, {filename})
-            emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+        if is_out_of_memory(exc) and job.expect.raises not in [c.__name__ for c in type(exc).__mro__]:
+            send(_oom_abort(exc, {filename}).event())
             return
-        event.update(raised=type(exc).__name__,
-                     exception_types=[c.__name__ for c in type(exc).__mro__],
-                     message=str(exc), traceback=learner_traceback(exc, {filename}))
+        event = CellResult(type(exc).__name__, tuple(c.__name__ for c in type(exc).__mro__),
+                           str(exc), learner_traceback(exc, {filename}))
     except BaseException as exc:
         restore_environment()
-        abort = _abort_for(exc, {filename})
-        emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+        send(_abort_for(exc, {filename}).event())
         return
     finally:
         restore_environment()
         flush_std_streams()
-    emit(event)
+    send(event)
 
 
 def flush_std_streams() -> None:

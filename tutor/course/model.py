@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tutor.course.predict import Prediction
 from tutor.i18n import Text
+from tutor.protocol import CheckSpec, Expect
 
 
 @dataclass(frozen=True)
@@ -34,19 +35,13 @@ class Check:
     code_line: int = 0  # first line of `code` in the YAML file, for tracebacks
     source: Source | None = None
 
-    def to_job(self) -> dict:
+    def to_job(self) -> CheckSpec:
         """The check as the worker receives it."""
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "name": self.name.to_dict(),
-            "code": self.code,
-            "names": list(self.names),
-            "depends": list(self.depends),
-            "advice": self.advice.to_dict() if self.advice else None,
-            "origin": f"{self.source.file}:{self.id}" if self.source else self.id,
-            "code_line": self.code_line,
-        }
+        return CheckSpec(id=self.id, kind=self.kind, name=self.name.to_dict(), code=self.code,
+                         names=tuple(self.names), depends=tuple(self.depends),
+                         advice=self.advice.to_dict() if self.advice else None,
+                         origin=f"{self.source.file}:{self.id}" if self.source else self.id,
+                         code_line=self.code_line)
 
 
 @dataclass(frozen=True)
@@ -57,12 +52,8 @@ class Expectation:
     output_contains: tuple[str, ...] = ()
     output_matches: tuple[str, ...] = ()
 
-    def to_job(self) -> dict:
-        return {
-            "raises": self.raises,
-            "output_contains": list(self.output_contains),
-            "output_matches": list(self.output_matches),
-        }
+    def to_job(self) -> Expect:
+        return Expect(self.raises, tuple(self.output_contains), tuple(self.output_matches))
 
 
 @dataclass(frozen=True)

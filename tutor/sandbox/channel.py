@@ -13,10 +13,11 @@ import json
 import os
 import time
 
+from tutor.protocol import CHANNEL_LOST, MetricPoints
+
 _write = os.write
 _dumps = json.dumps
 _exit = os._exit
-CHANNEL_LOST = 86  # exit status when the event pipe is gone (the learner closed it, or the parent died)
 _fstat = os.fstat
 _fd: int | None = None
 _identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the event pipe
@@ -42,7 +43,13 @@ def open_channel(fd: int) -> None:
     _identity = (st.st_dev, st.st_ino)
 
 
+def send(event) -> None:
+    """Send one tutor.protocol event (a dataclass with to_wire())."""
+    emit(event.to_wire())
+
+
 def emit(event: dict) -> None:
+    """Write one event, already in its wire form, as a JSON line."""
     if _fd is None:
         return
     data = (_dumps(event, ensure_ascii=False, allow_nan=True) + "\n").encode("utf-8")
@@ -97,4 +104,4 @@ def flush_metrics() -> None:
             continue
     _metric_buffer.clear()
     if points:
-        emit({"type": "metrics", "points": points})
+        send(MetricPoints(tuple(points)))

@@ -23,14 +23,14 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
 from tutor.paths import PACKAGE_DIR
-from tutor.sandbox.channel import CHANNEL_LOST
-from tutor.sandbox.events import (CellResult, CheckResult, Done, MetricPoints, Output, ProtocolError, Ready,
-                                  RunError, Verdict, parse_event)
+from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, CheckSpec, Done, ExerciseJob, Job,
+                            MetricPoints, ProtocolError, Ready, RunError, parse_event)
+from tutor.sandbox.events import Output, Verdict
 
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
 
@@ -234,13 +234,12 @@ class WorkerProcess:
 class Run:
     """One job in one worker. Iterate `events()`; the last event is always a Verdict."""
 
-    def __init__(self, worker: WorkerProcess, job: dict, timeout: float, limits: Limits,
-                 expected_checks: list[dict], on_finish=None):
+    def __init__(self, worker: WorkerProcess, job: Job, timeout: float, limits: Limits, on_finish=None):
         self.worker = worker
-        self.job = {**job, "deadline_s": timeout + WORKER_GRACE_S}
+        self.job = replace(job, deadline_s=timeout + WORKER_GRACE_S)
         self.timeout = timeout
         self.limits = limits
-        self.expected_checks = expected_checks
+        self.expected_checks = job.checks if isinstance(job, ExerciseJob) else ()
         self.on_finish = on_finish
         self._cancel = threading.Event()
         self.verdict: Verdict | None = None
@@ -269,7 +268,7 @@ class Run:
         started = time.monotonic()
         # From a thread: a job bigger than the pipe buffer would otherwise block here, before
         # any deadline is enforced, until a worker that may be stuck starting up reads it.
-        threading.Thread(target=_send_job, args=(w.proc.stdin, (json.dumps(self.job) + "\n").encode()),
+        threading.Thread(target=_send_job, args=(w.proc.stdin, (json.dumps(self.job.to_wire()) + "\n").encode()),
                          name="send-job", daemon=True).start()
         state = _RunState(self.limits)
         yield from state.feed_events(w.early_events)
@@ -392,7 +391,7 @@ class Run:
             status, kind, message = "error", s.error["kind"], s.error["message"]
         elif not s.done:
             status, kind, message = "error", *self._early_exit(rc, s)
-        elif self.job["type"] == "cell":
+        elif isinstance(self.job, CellJob):
             status, kind, message = self._cell_outcome(s)
         else:
             failing = [c for c in checks if c.status != "pass"]
@@ -412,11 +411,8 @@ class Run:
         why = (_message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
                if s.ready else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动"))
         for spec in self.expected_checks:
-            got = s.checks.get(spec["id"])
-            if got is None:
-                got = CheckResult(spec["id"], "skipped", why)
-            got.name = spec.get("name") or {}
-            out.append(got)
+            got = s.checks.get(spec.id) or CheckResult(spec.id, "skipped", why)
+            out.append(replace(got, name=spec.name))
         return out
 
     def _early_exit(self, rc: int | None, s: "_RunState") -> tuple[str, dict]:
@@ -443,21 +439,21 @@ class Run:
             f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道")
 
     def _cell_outcome(self, s: "_RunState") -> tuple[str, str, dict]:
-        expect = self.job.get("expect") or {}
+        expect = self.job.expect
         cell = s.cell
         if cell is None:
             return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")
         problems = []
-        raised = expect.get("raises")
+        raised = expect.raises
         if raised and raised not in cell.exception_types:
             problems.append(f"expected {raised}, got {cell.raised or 'no exception'}")
         if not raised and cell.raised:
             problems.append(f"raised {cell.raised}: {cell.message}")
         text = s.text["stdout"]
-        for needle in expect.get("output_contains", []):
+        for needle in expect.output_contains:
             if needle not in text:
                 problems.append(f"output lacks {needle!r}")
-        for pattern in expect.get("output_matches", []):
+        for pattern in expect.output_matches:
             if not re.search(pattern, text, re.M):
                 problems.append(f"output does not match {pattern!r}")
         if problems:
@@ -607,15 +603,14 @@ class Sandbox:
             self.warm_up()
 
     def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
-        checks = [c.to_job() for c in exercise.checks]
-        job = {"type": "exercise", "source": source, "filename": filename, "checks": checks,
-               "setup": exercise.setup, "setup_line": exercise.setup_line,
-               "origin": exercise.source.file if exercise.source else exercise.id}
-        return Run(self._take(), job, timeout or exercise.timeout, self.limits, checks, self._after_run)
+        job = ExerciseJob(source=source, filename=filename, checks=tuple(c.to_job() for c in exercise.checks),
+                          setup=exercise.setup, setup_line=exercise.setup_line,
+                          origin=exercise.source.file if exercise.source else exercise.id)
+        return Run(self._take(), job, timeout or exercise.timeout, self.limits, self._after_run)
 
     def run_cell(self, cell, timeout: float | None = None) -> Run:
-        job = {"type": "cell", "id": cell.id, "code": cell.code, "expect": cell.expect.to_job()}
-        return Run(self._take(), job, timeout or cell.timeout, self.limits, [], self._after_run)
+        job = CellJob(id=cell.id, code=cell.code, expect=cell.expect.to_job())
+        return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
 
     def close(self) -> None:
         """Close the spare and stop every run still going (its process and run folder;

@@ -12,6 +12,8 @@ import json
 import os
 import sys
 
+from tutor.protocol import Done, ExerciseJob, Ready, RunError, Started, parse_job
+
 
 def _configure_jax(cache_dir: str | None) -> None:
     import jax
@@ -39,18 +41,17 @@ def _report_broken(exc: BaseException, harness) -> None:
     try:
         harness.restore_environment()
         if harness.is_out_of_memory(exc):
-            abort = harness._abort_for(exc)
-            channel.emit({"type": "error", "kind": abort.kind, "message": {"en": abort.en, "zh": abort.zh}})
+            channel.send(harness._abort_for(exc).event())
             return
         import traceback
 
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
-        channel.emit({"type": "error", "kind": "internal", "message": {
+        channel.send(RunError("internal", {
             "en": "the tutor itself failed while judging this program; the checks found no fault in your code. "
                   "If your file does not replace parts of JAX, NumPy or the tutor, please report this "
                   f"with the text below:\n{text}",
             "zh": "检查程序在评判这个程序时自身出错，检查并未在你的代码中发现问题。如果你的文件没有替换 JAX、NumPy "
-                  f"或本教程的部分内容，请连同下面的文字一起报告这个问题：\n{text}"}})
+                  f"或本教程的部分内容，请连同下面的文字一起报告这个问题：\n{text}"}))
     except BaseException:  # noqa: BLE001 - out of memory even for this; the exit status still tells
         pass
 
@@ -64,7 +65,7 @@ def _startup_failed(exc: BaseException) -> None:
 
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-3000:]
     print(text, file=sys.stderr, flush=True)  # the whole traceback, shown with the verdict
-    channel.emit({"type": "error", "kind": "startup", "message": {"en": text, "zh": text}})
+    channel.send(RunError("startup", {"en": text, "zh": text}))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -90,22 +91,20 @@ def main(argv: list[str] | None = None) -> None:
         _startup_failed(exc)
         os._exit(1)
 
-    channel.emit({"type": "ready", "pid": os.getpid()})
+    channel.send(Ready(os.getpid()))
     line = sys.stdin.readline()
     if not line.strip():
         if args.parent is not None:
             lifeline.abandoned()  # the parent went away: the run folder is ours to remove
         os._exit(0)
-    job = json.loads(line)
+    job = parse_job(json.loads(line))
     if args.parent is not None:
         lifeline.hide_stdin()
-    if job.get("deadline_s"):
-        lifeline.arm_deadline(job["deadline_s"])  # even if the parent is stopped or learner code blocks in C
-    if job.get("cwd"):
-        os.chdir(job["cwd"])
-    channel.emit({"type": "started"})
+    if job.deadline_s:
+        lifeline.arm_deadline(job.deadline_s)  # even if the parent is stopped or learner code blocks in C
+    channel.send(Started())
     try:
-        if job["type"] == "exercise":
+        if isinstance(job, ExerciseJob):
             harness.run_exercise(job)
         else:
             harness.run_cell(job)
@@ -114,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
         _report_broken(exc, harness)
         os._exit(1)
     harness.flush_std_streams()  # the learner may have closed fds 1/2 or replaced sys.stdout
-    channel.emit({"type": "done"})
+    channel.send(Done())
     os._exit(0)  # skip interpreter teardown: JAX's atexit hooks only cost time here
 
 

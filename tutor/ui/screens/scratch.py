@@ -16,7 +16,8 @@ from textual.widgets import Header, Static
 
 from tutor.course.model import Expectation
 from tutor.i18n import pick
-from tutor.sandbox.events import MetricPoints, Output, Verdict
+from tutor.protocol import MetricPoints
+from tutor.sandbox.events import Output, Verdict
 from tutor.ui.runs import RunEvent, RunHandle, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS

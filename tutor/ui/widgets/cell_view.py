@@ -13,7 +13,8 @@ from textual.widgets import Static
 from tutor.course.predict import parse_number
 from tutor.i18n import pick
 from tutor.progress.store import prediction_of
-from tutor.sandbox.events import MetricPoints, Output, Verdict
+from tutor.protocol import MetricPoints
+from tutor.sandbox.events import Output, Verdict
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunEvent, RunHandle, start_run
 from tutor.ui.texts import say

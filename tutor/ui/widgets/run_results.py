@@ -8,7 +8,8 @@ from textual.widgets import Static
 
 from tutor.controls import show_controls
 from tutor.i18n import pick
-from tutor.sandbox.events import CheckResult, MetricPoints, Output, Verdict
+from tutor.protocol import CheckResult, MetricPoints
+from tutor.sandbox.events import Output, Verdict
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
 
