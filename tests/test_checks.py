@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from jax import lax
 
-from tutor.checks import library as L
+from tutor.child import library as L
 
 
 def test_close_names_leaf_and_index():
@@ -353,7 +353,7 @@ def test_call_labels_exceptions_and_explains_unhashable_static_arguments():
 def _run_check(code, source="def f(x):\n    return x\n"):
     import types
 
-    from tutor.checks import harness
+    from tutor.child import harness
     from tutor.protocol import CheckSpec
 
     module = types.ModuleType("learner")

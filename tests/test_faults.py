@@ -402,7 +402,7 @@ def _wait_for(predicate, what: str, timeout: float = 120.0):
 
 def _workers(tag: str) -> list[int]:
     return [pid for pid, _, cmdline, environ in _processes()
-            if b"tutor.sandbox.worker" in cmdline and tag.encode() in environ]
+            if b"tutor.child.worker" in cmdline and tag.encode() in environ]
 
 
 def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path) -> dict:

@@ -170,7 +170,7 @@ def _tutor_processes(tag: str) -> dict[str, list[int]]:
                     continue
         except OSError:
             continue
-        if b"tutor.sandbox.worker" in cmdline:
+        if b"tutor.child.worker" in cmdline:
             found["worker"].append(int(entry.name))
         elif b"-m\0tutor\0" in cmdline:
             found["tui"].append(int(entry.name))

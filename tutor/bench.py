@@ -82,7 +82,7 @@ def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     """The checks' own compute: load the learner module and run every check right here."""
     import jax
 
-    from tutor.checks import harness
+    from tutor.child import harness
 
     from tutor.sandbox.runner import cache_dir_for
 

@@ -145,7 +145,7 @@ class WorkerProcess:
         env.pop("JAXSTATE_TUTOR_HOME", None)
         if not accelerator:
             env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
-        cmd = [sys.executable, "-m", "tutor.sandbox.worker", "--event-fd", str(write_fd),
+        cmd = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd),
                "--parent", str(os.getpid()), "--run-dir", self.workdir]
         if cache_dir is not None:
             cmd += ["--cache-dir", str(cache_dir)]

@@ -14,9 +14,9 @@ import types
 
 from dataclasses import replace
 
-from tutor.checks import library
+from tutor.child import library
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
-from tutor.sandbox.channel import flush_metrics, send
+from tutor.child.channel import flush_metrics, send
 
 
 class Abort(Exception):

@@ -1,6 +1,6 @@
 """The worker process: import JAX once, report ready, then run exactly one job and exit.
 
-Started by tutor.sandbox.runner as `python -m tutor.sandbox.worker --event-fd N`.
+Started by tutor.sandbox.runner as `python -m tutor.child.worker --event-fd N`.
 The parent keeps one such worker waiting ("warm spare") so a check does not pay for
 Python start-up and the JAX import.
 """
@@ -36,7 +36,7 @@ def _configure_jax(cache_dir: str | None) -> None:
 
 def _report_broken(exc: BaseException, harness) -> None:
     """The harness itself failed (learner code broke it, or a tutor bug): say so on the event pipe."""
-    from tutor.sandbox import channel
+    from tutor.child import channel
 
     try:
         harness.restore_environment()
@@ -61,7 +61,7 @@ def _startup_failed(exc: BaseException) -> None:
     the learner's program. Say what broke on the event pipe (the parent adds what to do)."""
     import traceback
 
-    from tutor.sandbox import channel
+    from tutor.child import channel
 
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-3000:]
     print(text, file=sys.stderr, flush=True)  # the whole traceback, shown with the verdict
@@ -77,16 +77,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     del sys.argv[1:]  # learner code has no business with the tutor's paths
 
-    from tutor.sandbox import lifeline
+    from tutor.child import lifeline
 
     if args.parent is not None:
         lifeline.start(args.parent, args.run_dir)
-    from tutor.sandbox import channel
+    from tutor.child import channel
 
     channel.open_channel(args.event_fd)
     try:
         _configure_jax(args.cache_dir)
-        from tutor.checks import harness  # imports the check library (and JAX) before the job
+        from tutor.child import harness  # imports the check library (and JAX) before the job
     except BaseException as exc:  # noqa: BLE001 - whatever broke, the parent must hear it was us
         _startup_failed(exc)
         os._exit(1)

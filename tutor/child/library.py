@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.sandbox.channel import metric  # noqa: F401  (re-exported for check code)
+from tutor.child.channel import metric  # noqa: F401  (re-exported for check code)
 
 # Originals, kept before any learner code runs: learners may monkey-patch jax.
 _jit = jax.jit
