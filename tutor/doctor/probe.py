@@ -57,6 +57,19 @@ _UNUSABLE = re.compile(r"donated buffers were not usable:\s*(.*?)\.?\s*(?:\n|$)"
 _NAN_IN = re.compile(r"encountered in (\S+?)[.:,]?(?:\s|$)")
 
 
+PERSISTENT_CACHE_LOGGERS = ("jax._src.compiler", "jax._src.compilation_cache")
+
+
+class _PersistentCacheChatter(logging.Filter):
+    """Drops the persistent compilation cache's per-program messages (miss, hit, writing)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = str(record.msg)
+        return not (text.startswith(("PERSISTENT COMPILATION CACHE MISS", "Persistent compilation cache hit",
+                                     "Not writing persistent cache entry"))
+                    or "to persistent compilation cache" in text)
+
+
 class Stopped(BaseException):
     """Raised in the script's thread on SIGTERM: stop, and still report."""
 
@@ -187,6 +200,12 @@ class Probe:
             logger.setLevel(old_level)
 
         self._undo.append(restore)
+        # With a persistent compilation cache (the worker has one), jax_explain_cache_misses also
+        # raises JAX's per-program cache messages to warnings: not the script's output, dropped.
+        quiet = _PersistentCacheChatter()
+        for name in PERSISTENT_CACHE_LOGGERS:
+            logging.getLogger(name).addFilter(quiet)
+            self._undo.append(functools.partial(logging.getLogger(name).removeFilter, quiet))
         old = jax.config.values.get("jax_explain_cache_misses", False)
         jax.config.update("jax_explain_cache_misses", True)
         self._undo.append(functools.partial(jax.config.update, "jax_explain_cache_misses", old))
