@@ -1,0 +1,132 @@
+"""The doctor screen, driven with Textual's Pilot at 80x24: opened with `d` from the outline, it
+runs a real script through the session's real sandbox, streams its output, lists the findings;
+Enter on a finding opens the lesson at its demo cell; Esc stops a running script gracefully."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from conftest import ROOT  # noqa: E402
+from tutor.course import read_course  # noqa: E402
+from tutor.ui.app import make_app  # noqa: E402
+
+COURSE, _PROBLEMS = read_course(ROOT)
+SIZE = (80, 24)
+RUN_DEADLINE_S = 180  # a worker's JAX import on a busy machine, then the script
+
+
+async def until(pilot, condition, timeout: float = RUN_DEADLINE_S, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+
+
+def new_app(home: Path, sandbox=None, lang: str = "en"):
+    return make_app(home, lang, course=(COURSE, []), sandbox=sandbox)
+
+
+async def open_doctor(pilot):
+    from tutor.ui.screens.doctor import DoctorScreen
+
+    await pilot.pause()
+    await pilot.press("d")
+    await until(pilot, lambda: isinstance(pilot.app.screen, DoctorScreen), 10, "the doctor screen")
+    return pilot.app.screen
+
+
+async def run_script(pilot, screen, command: str):
+    screen.query_one("#doctor-command").value = command
+    screen.query_one("#doctor-command").focus()
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.run is not None, 10, "the run to start")
+
+
+def test_d_opens_the_doctor_from_the_outline_and_says_so_in_footer_and_help(tmp_path):
+    async def go():
+        app = new_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            keys = {k: v.binding.description for k, v in app.screen.active_bindings.items()}
+            assert keys.get("d") == "Doctor"  # in the footer
+            screen = await open_doctor(pilot)
+            screen.query_one("#doctor-command").value = str(tmp_path / "missing.py")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.run is None  # nothing started for a script that is not there
+            assert any("does not exist" in n.message for n in app._notifications)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "OutlineScreen"
+            from tutor.ui.texts import say
+
+            assert "**d** doctor" in say("help_body", "en") and "**d** 诊断" in say("help_body", "zh")
+
+    asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesson_cell(tmp_path, sandbox):
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.widgets.cell_view import CellView
+
+    script = ROOT / "tests" / "doctor" / "side_effect_global_counter.py"
+
+    async def go():
+        app = new_app(tmp_path, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_doctor(pilot)
+            await run_script(pilot, screen, str(script))
+            await until(pilot, lambda: screen.verdict is not None, what="the report")
+            assert screen.report.status == "findings"
+            assert [(f.kind, f.line) for f in screen.report.findings] == [("side-effect", 11)]
+            log = "\n".join(str(line) for line in screen.query_one("#doctor-output").lines)
+            assert screen.report.stdout.strip().splitlines()[0] in log  # streamed while it ran
+            assert app.focused is screen.query_one("#doctor-findings")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
+            lesson = app.screen
+            assert lesson.lesson.id == "6.3"
+            await until(pilot, lambda: isinstance(app.focused, CellView)
+                        and app.focused.cell.id == "l63-functional-counter", 10, "the demo cell focused")
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen, 10, "back to the findings")
+
+    asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_comes(tmp_path, sandbox):
+    ready = tmp_path / "ready"
+    script = tmp_path / "spin.py"
+    script.write_text(
+        "import pathlib, time\nimport jax\nimport jax.numpy as jnp\nx = jnp.ones(4)\n"
+        "for i in range(4):\n    x = jax.jit(lambda v: v + 1)(x)\n"
+        f"pathlib.Path({str(ready)!r}).write_text('ready')\nprint('ready', flush=True)\n"
+        "while True:\n    time.sleep(0.05)\n", encoding="utf-8")
+
+    async def go():
+        app = new_app(tmp_path, sandbox, lang="zh")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_doctor(pilot)
+            await run_script(pilot, screen, f"{script} --fast")
+            await until(pilot, ready.exists, what="the script to get going")
+            await pilot.press("escape")  # stop, not back: the run is going
+            assert app.screen is screen and screen.stopping
+            await until(pilot, lambda: screen.verdict is not None, 30, "the partial report")
+            assert screen.report.exit_code == 130
+            assert [(f.kind, f.line) for f in screen.report.findings] == [("retrace", 6)]
+            status = str(screen.query_one("#doctor-status").render())
+            assert "停止" in status and "发现 1 个问题" in status
+            await pilot.press("escape")
+            await until(pilot, lambda: type(app.screen).__name__ == "OutlineScreen", 10, "the outline")
+
+    asyncio.run(go())
