@@ -112,7 +112,10 @@ def test_the_text_report_in_chinese():
 def test_a_report_read_back_from_json_still_renders_its_message():
     data = _report().to_json("zh")
     text = render_text(Report.from_json(data), "zh")
-    assert data["findings"][0]["message"] in text and "修法见第 6.3 课" in text
+    in_process = _report()
+    in_process.traces = {}  # kept out of the JSON contract
+    assert text == render_text(in_process, "zh")  # what and why still on their own lines
+    assert "代价：这次赋值只在追踪时执行了一次" in text and "修法见第 6.3 课" in text
 
 
 # ---- a real worker -----------------------------------------------------------------------------

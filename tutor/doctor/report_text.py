@@ -7,7 +7,7 @@ No JAX, no Textual: plain strings, so the CLI can print them as they are.
 
 from __future__ import annotations
 
-from tutor.doctor.findings import Finding, Report
+from tutor.doctor.findings import WHY, Finding, Report
 
 WORDS = {
     "title": ("doctor: {script}", "doctor：{script}"),
@@ -52,17 +52,29 @@ def ending(report: Report, lang: str, stopped: bool = False) -> str:
     return word("ended_ok", lang, seconds=seconds)
 
 
+def what_and_why(f: Finding, lang: str) -> tuple[str, str | None]:
+    """The finding's first sentence and why it costs you, apart. A finding read back from the
+    wire or JSON carries only its whole message: split off the known "why" text at its end."""
+    if f.text is None:
+        why = f.why()
+        return f.what().get(lang), why.get(lang) if why else None
+    message = f.message(lang)
+    for why in WHY.values():
+        tail = why.get(lang)
+        if message.endswith(tail) and len(message) > len(tail):
+            return message[:-len(tail)].rstrip(), tail
+    return message, None
+
+
 def finding_lines(f: Finding, lang: str, titles: dict[str, str] | None = None) -> list[str]:
     """One finding as lines: a head (where, kind, function, how often), what, why, the fix."""
     head = f"{f.file}:{f.line}  [{f.kind}]" + (f"  {f.function}" if f.function else "")
     head += "  " + word("times", lang, n=f.count)
     lines = [head]
-    why = f.why() if f.text is None else None
-    if why is not None:  # reason known (an in-process report): what and why on their own lines
-        lines.append("  " + f.what().get(lang))
-        lines.append("  " + word("why", lang) + why.get(lang))
-    else:
-        lines.append("  " + f.message(lang))
+    what, why = what_and_why(f, lang)
+    lines.append("  " + what)
+    if why:
+        lines.append("  " + word("why", lang) + why)
     t = f.teaching
     if t.lesson:
         title = (titles or {}).get(t.lesson)
