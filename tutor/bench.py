@@ -21,19 +21,51 @@ Figures (medians of repeated runs):
                      (median over 3 runs of each run's worst gap)
   chart_redraws      in those runs, times the loss chart was redrawn before the verdict (median)
   chart_batches      and metric batches it received (median)
+  doctor_plain_s     tests/doctor/clean_adam_mlp.py (200 Adam steps) run plainly: the script's own
+                     time, JAX already imported (fresh process each time)
+  doctor_probe_s     the same script under the doctor's probe (what `doctor` runs in its worker)
+  doctor_overhead    doctor_probe_s / doctor_plain_s (goal: at most 1.5)
+  doctor_plain_wall_s   `python clean_adam_mlp.py`, start to end
+  doctor_cli_wall_s     `jaxstate-tutor doctor --json clean_adam_mlp.py` (a worker, the probe), start to end
+  doctor_overhead_wall  their ratio: what the learner waits for
+
+Every folder the benchmark makes (homes, and their compilation caches) is removed at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 SMALL = "counter-jit"
 HEAVY = "rnn"
+DOCTOR_SCRIPT = Path(__file__).resolve().parent.parent / "tests" / "doctor" / "clean_adam_mlp.py"
+
+_homes: list[Path] = []  # every home made here: removed, with its compilation cache, by cleanup()
+
+
+def _new_home(prefix: str) -> Path:
+    home = Path(tempfile.mkdtemp(prefix=prefix))
+    _homes.append(home)
+    return home
+
+
+def cleanup() -> None:
+    """Remove the benchmark's homes and the compilation caches the sandbox made for them."""
+    from tutor.sandbox.runner import cache_dir_for
+
+    for home in _homes:
+        shutil.rmtree(cache_dir_for(home), ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
+    _homes.clear()
 
 
 def _median(fn, repeat: int) -> float:
@@ -46,7 +78,7 @@ def small_latencies(course, repeat: int = 5) -> dict[str, float]:
     exercise = course.exercise(SMALL)
     path = course.solution_path(SMALL)
     source = path.read_text(encoding="utf-8")
-    home = Path(tempfile.mkdtemp(prefix="jaxstate-bench-"))
+    home = _new_home("jaxstate-bench-")
 
     def timed(box) -> float:
         """Seconds until the verdict arrives (cleaning up the worker comes after it)."""
@@ -80,15 +112,11 @@ def small_latencies(course, repeat: int = 5) -> dict[str, float]:
 
 def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     """The checks' own compute: load the learner module and run every check right here."""
-    import jax
-
     from tutor.child import harness
-
+    from tutor.child.worker import _configure_jax  # the worker's own JAX settings, its cache included
     from tutor.sandbox.runner import cache_dir_for
 
-    jax.config.update("jax_compilation_cache_dir", str(cache_dir_for(home)))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    _configure_jax(str(cache_dir_for(home)))
     start = time.perf_counter()
     module = harness.load_learner(source, filename)
     for check in exercise.checks:
@@ -107,7 +135,7 @@ def heavy_cache(course, repeat: int = 3) -> dict[str, float]:
     source = path.read_text(encoding="utf-8")
     firsts, cached = [], []
     for _ in range(repeat):
-        box = Sandbox(Path(tempfile.mkdtemp(prefix="jaxstate-bench-heavy-")), keep_spare=True)
+        box = Sandbox(_new_home("jaxstate-bench-heavy-"), keep_spare=True)
         try:
             for into in (firsts, cached):
                 box.warm_up()
@@ -163,7 +191,7 @@ def streaming(repeat: int = 3) -> dict[str, float]:
     from tutor.sandbox.runner import Sandbox
     from tutor.ui.widgets.loss_chart import REDRAW_S
 
-    box = Sandbox(Path(tempfile.mkdtemp(prefix="jaxstate-bench-stream-")), keep_spare=True)
+    box = Sandbox(_new_home("jaxstate-bench-stream-"), keep_spare=True)
 
     def once(stream: bool) -> tuple[float, float]:
         cell = Cell(id="bench-stream", code=STREAM_CELL.format(stream=stream))
@@ -253,7 +281,7 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
 
     firsts, rss, session = [], [], []
     for _ in range(repeat):
-        home = tempfile.mkdtemp(prefix="jaxstate-bench-tui-")
+        home = str(_new_home("jaxstate-bench-tui-"))
         leader, follower = pty.openpty()
         fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24", JAXSTATE_TUTOR_LANG="en")
@@ -276,8 +304,13 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
                 break  # the course has loaded and the warm worker has imported JAX by now
         rss.append(_rss_mb(proc.pid))
         session.append(rss[-1] + sum(_rss_mb(k) for k in _children(proc.pid)))
-        proc.kill()
-        proc.wait()
+        # SIGTERM: the TUI closes its sandbox, whose spare worker's run folder a kill would leave behind
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         os.close(leader)
         assert first is not None, "the TUI never drew its outline"
         firsts.append(first)
@@ -296,7 +329,7 @@ def ui_stall(course) -> dict[str, float]:
     from tutor.ui.screens.exercise import ExerciseScreen
     from tutor.ui.widgets.loss_chart import LossChart
 
-    home = Path(tempfile.mkdtemp(prefix="jaxstate-bench-stall-"))
+    home = _new_home("jaxstate-bench-stall-")
     box = Sandbox(home, keep_spare=True)
     box.warm_up()
     box.wait_ready()
@@ -352,6 +385,57 @@ def ui_stalls(course, repeat: int = 3) -> dict[str, float]:
             "chart_batches": statistics.median(r["batches"] for r in runs)}
 
 
+PLAIN_RUN = """
+import runpy, sys, time
+import jax
+start = time.monotonic()
+runpy.run_path(sys.argv[1], run_name="__main__")
+print("PLAIN_S", time.monotonic() - start)
+"""
+
+
+def doctor_overhead(repeat: int = 3) -> dict[str, float]:
+    """A clean training script run plainly vs under the doctor's probe, each in a fresh process
+    with JAX imported before the clock starts: the probe's cost on the script's own time. Plain
+    and doctor runs alternate, so that drift on a busy machine falls on both alike."""
+    env = dict(os.environ, JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"))
+    root = Path(__file__).resolve().parent.parent
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    script = str(DOCTOR_SCRIPT)
+    plain, probed, plain_wall, doctor_wall = [], [], [], []
+    report_dir = Path(tempfile.mkdtemp(prefix="jaxstate-bench-doctor-"))
+    _homes.append(report_dir)
+    for i in range(repeat):
+        done = subprocess.run([sys.executable, "-c", PLAIN_RUN, script], capture_output=True, text=True,
+                              env=env, timeout=600, cwd=DOCTOR_SCRIPT.parent)
+        assert done.returncode == 0, done.stderr[-2000:]
+        plain.append(float(done.stdout.rsplit("PLAIN_S ", 1)[1]))
+        report = report_dir / f"report-{i}.json"
+        done = subprocess.run([sys.executable, "-m", "tutor.doctor.probe", "--report", str(report), script],
+                              capture_output=True, text=True, env=env, timeout=600, cwd=DOCTOR_SCRIPT.parent)
+        data = json.loads(report.read_text(encoding="utf-8"))
+        assert data["status"] == "ok" and not data["findings"], (data, done.stderr[-2000:])
+        probed.append(float(data["duration_s"]))
+        # What the learner waits for: `python train.py` vs `jaxstate-tutor doctor train.py`, start to
+        # end (a new home each time: its compilation cache starts empty, like the plain run's).
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, script], capture_output=True, env=env, timeout=600,
+                              cwd=DOCTOR_SCRIPT.parent)
+        plain_wall.append(time.monotonic() - start)
+        assert done.returncode == 0, done.stderr[-2000:]
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "tutor", "--home", str(_new_home("jaxstate-bench-doctor-home-")),
+                               "doctor", "--json", script], capture_output=True, text=True, env=env, timeout=600,
+                              cwd=DOCTOR_SCRIPT.parent)
+        doctor_wall.append(time.monotonic() - start)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    plain_s, probe_s = statistics.median(plain), statistics.median(probed)
+    wall_plain, wall_doctor = statistics.median(plain_wall), statistics.median(doctor_wall)
+    return {"doctor_plain_s": plain_s, "doctor_probe_s": probe_s, "doctor_overhead": probe_s / plain_s,
+            "doctor_plain_wall_s": wall_plain, "doctor_cli_wall_s": wall_doctor,
+            "doctor_overhead_wall": wall_doctor / wall_plain}
+
+
 def run(repeat: int = 5) -> dict:
     from tutor.course import load_course
 
@@ -362,6 +446,7 @@ def run(repeat: int = 5) -> dict:
     figures.update(streaming(repeat))  # short runs, a small ratio: more pairs against the noise
     figures.update(tui_figures(repeat))
     figures.update(ui_stalls(course, few))
+    figures.update(doctor_overhead(few))
     figures["repeat"] = repeat
     return figures
 
@@ -371,7 +456,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
-    figures = run(args.repeat)
+    try:
+        figures = run(args.repeat)
+    finally:
+        cleanup()
     if args.json:
         print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in figures.items()}))
         return 0
@@ -382,6 +470,9 @@ def main(argv: list[str] | None = None) -> int:
     if figures.get("stream_off_s"):
         print(f"{'stream on / off':<22} {figures['stream_on_s'] / figures['stream_off_s']:.2f}")
         print(f"{'stream loop on / off':<22} {figures['stream_loop_on_s'] / figures['stream_loop_off_s']:.2f}")
+    if figures.get("doctor_plain_s"):
+        print(f"{'doctor / plain':<22} {figures['doctor_overhead']:.2f}x (the script's own time)")
+        print(f"{'doctor CLI / python':<22} {figures['doctor_overhead_wall']:.2f}x (start to end)")
     if figures.get("small_warm_s"):
         print(f"{'cold / warm':<22} {figures['small_cold_s'] / figures['small_warm_s']:.1f}x")
         print(f"{'warm - in-process':<22} {1000 * (figures['small_warm_s'] - figures['small_inprocess_s']):.0f} ms")
