@@ -1,32 +1,40 @@
-"""Shared fixtures: the real course, a real sandbox with a warm spare, an isolated home."""
+"""Shared fixtures: the real course, a real sandbox with a warm spare, a scripted fake sandbox for
+UI tests, an isolated home, the command line's environment, Pilot helpers, filesystem faults, tmux.
+
+Test modules never import each other or this file: what they share is a fixture here. The
+`slow` marker is set here too, on every test that needs a real worker or a real terminal;
+`pytest -m "not slow"` is the fast tier (about a minute), plain `pytest` runs everything.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import io
+import json
 import os
 import shutil
 import signal
 import subprocess
-import sys
+import threading
 import time
 import uuid
 import zlib
+from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = Path(__file__).resolve().parent / "cases"
-sys.path.insert(0, str(ROOT))
-
-from tutor.course import read_course  # noqa: E402
-from tutor.sandbox.runner import Sandbox  # noqa: E402
-
 
 # Tests press Ctrl+C (SIGINT) on the tutor's commands as a learner at a terminal would. A test
 # run started as a background job of a non-interactive shell (how CI may run it) inherits SIGINT
 # ignored, and children would inherit that: handle it here, so children start with the default.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# A test that asks for one of these starts a worker process (JAX) or drives a terminal: slow tier.
+SLOW_FIXTURES = {"sandbox", "tmux"}
 
 
 def pytest_addoption(parser):
@@ -36,6 +44,9 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
     k, _, n = config.getoption("--mutant-share").partition("/")
     k, n = int(k), int(n)
     if n <= 1:
@@ -51,15 +62,15 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
 
 
-def shipped_course():
-    """The repository's course. Problems are ignored here (test_course.py reports them) so that
-    one broken file does not stop every other exercise and cell from being tested."""
-    return read_course(ROOT)[0]
-
+# ---- the course, homes, caches ------------------------------------------------------------------
 
 @pytest.fixture(scope="session")
 def course():
-    return shipped_course()
+    """The repository's course. Problems are ignored here (test_course.py reports them) so that
+    one broken file does not stop every other exercise and cell from being tested."""
+    from tutor.course import read_course
+
+    return read_course(ROOT)[0]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -69,14 +80,6 @@ def cache_in_tmp(tmp_path_factory):
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
 
 
-@pytest.fixture(scope="session")
-def sandbox(tmp_path_factory):
-    box = Sandbox(tmp_path_factory.mktemp("sandbox-home"), keep_spare=True, spare_early=True)
-    box.warm_up()
-    yield box
-    box.close()
-
-
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     """An isolated tutor home, also exported for subprocesses."""
@@ -84,17 +87,269 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
-def run_source(sandbox, exercise, source: str, name: str = "learner.py", timeout=None):
-    return sandbox.run_exercise(exercise, source, f"/learner/{name}", timeout).result()
+@pytest.fixture(scope="session")
+def cli_env():
+    """cli_env(home): the environment for running `python -m tutor` on `home` from this checkout."""
+    def make(home: Path) -> dict:
+        env = dict(os.environ)
+        env["JAXSTATE_TUTOR_HOME"] = str(home)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env.setdefault("JAXSTATE_TUTOR_LANG", "en")
+        return env
+
+    return make
 
 
-def cli_env(home: Path) -> dict:
-    env = dict(os.environ)
-    env["JAXSTATE_TUTOR_HOME"] = str(home)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.setdefault("JAXSTATE_TUTOR_LANG", "en")
-    return env
+# ---- the real sandbox ---------------------------------------------------------------------------
 
+@pytest.fixture(scope="session")
+def sandbox(tmp_path_factory):
+    from tutor.sandbox.runner import Sandbox
+
+    box = Sandbox(tmp_path_factory.mktemp("sandbox-home"), keep_spare=True, spare_early=True)
+    box.warm_up()
+    yield box
+    box.close()
+
+
+@pytest.fixture(scope="session")
+def run_source():
+    """run_source(sandbox, exercise, source, name, timeout): the Verdict of checking `source`."""
+    def run(sandbox, exercise, source: str, name: str = "learner.py", timeout=None):
+        return sandbox.run_exercise(exercise, source, f"/learner/{name}", timeout).result()
+
+    return run
+
+
+# ---- a scripted sandbox for UI tests ------------------------------------------------------------
+
+class FakeRun:
+    """A run that replays scripted events, `delay` seconds apart, then its Verdict. Like a real
+    Run: `events()` ends with the Verdict, `result()` waits for it, `cancel()` may come from any
+    thread and ends the run with a "cancelled" verdict."""
+
+    def __init__(self, events: list, delay: float):
+        self._events, self._verdict = events[:-1], events[-1]
+        self.delay = delay
+        self._cancelled = threading.Event()
+        self.verdict = None
+
+    def events(self):
+        for event in self._events:
+            if self._cancelled.wait(self.delay):
+                break
+            yield event
+        verdict = replace(self._verdict)  # a run of its own: not the very object an earlier run gave
+        if self._cancelled.wait(self.delay):
+            verdict = replace(verdict, status="error", kind="cancelled",
+                              message={"en": "the check was cancelled", "zh": "检查已取消"})
+        self.verdict = verdict
+        yield verdict
+
+    def result(self):
+        for _ in self.events():
+            pass
+        return self.verdict
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+
+class FakeSandbox:
+    """What the UI uses of tutor.sandbox.runner.Sandbox, with runs scripted by the test.
+
+    `script(key, *events, delay=)` sets what the next runs of an exercise or cell (by id) yield;
+    the last event must be a Verdict. An unscripted cell does what its YAML declares (prints its
+    `output_contains`, raises its `raises`: test_cells.py proves the real cells do); an
+    unscripted exercise ends in an error verdict that names the missing script."""
+
+    def __init__(self):
+        self.scripts: dict[str, tuple[list, float]] = {}
+        self.asked: list[tuple[str, str]] = []  # (exercise or cell id, source) of every run started
+        self.warmed = 0
+        self.closed = False
+
+    def script(self, key: str, *events, delay: float = 0.0) -> None:
+        from tutor.sandbox.events import Verdict
+
+        assert events and isinstance(events[-1], Verdict), "a script ends with its Verdict"
+        self.scripts[key] = (list(events), delay)
+
+    @staticmethod
+    def verdict(status: str = "pass", checks=(), kind: str = "checks", stdout: str = "", message=None,
+                cell=None):
+        from tutor.sandbox.events import Verdict
+
+        message = message or {"en": f"{status} (scripted)", "zh": f"{status}（脚本）"}
+        return Verdict(status=status, kind=kind, message=message, checks=list(checks), stdout=stdout,
+                       stderr="", duration_s=0.01, metrics={}, cell=cell)
+
+    @staticmethod
+    def checks(exercise, failing: dict | None = None) -> list:
+        """CheckResults for every check of `exercise`: those in `failing` (id -> message) fail."""
+        from tutor.sandbox.events import CheckResult
+
+        failing = failing or {}
+        return [CheckResult(id=c.id, status="fail" if c.id in failing else "pass",
+                            message=failing.get(c.id) or {"en": "ok", "zh": "通过"},
+                            name={"en": c.name.en, "zh": c.name.zh})
+                for c in exercise.checks]
+
+    def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> FakeRun:
+        self.asked.append((exercise.id, source))
+        if exercise.id in self.scripts:
+            return FakeRun(*self.scripts[exercise.id])
+        missing = f"the fake sandbox has no script for exercise {exercise.id}"
+        return FakeRun([self.verdict("error", kind="internal", message={"en": missing, "zh": missing})], 0.0)
+
+    def run_cell(self, cell, timeout: float | None = None) -> FakeRun:
+        self.asked.append((cell.id, cell.code))
+        if cell.id in self.scripts:
+            return FakeRun(*self.scripts[cell.id])
+        return FakeRun(self._as_declared(cell), 0.0)
+
+    def _as_declared(self, cell) -> list:
+        from tutor.sandbox.events import CellResult, Output
+
+        stdout = "".join(f"{text}\n" for text in cell.expect.output_contains)
+        raised = cell.expect.raises
+        result = None
+        if raised:
+            trace = f'Traceback (most recent call last):\n  File "<cell>", line 1\n{raised}: as declared\n'
+            result = CellResult(raised=raised, exception_types=(raised,), message="as declared", traceback=trace)
+        events = [Output("stdout", stdout)] if stdout else []
+        return [*events, self.verdict("pass", kind="cell", stdout=stdout, cell=result)]
+
+    def warm_up(self) -> None:
+        self.warmed += 1
+
+    def wait_ready(self, timeout: float = 120.0) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake_sandbox():
+    """A FakeSandbox: hand it to make_app(sandbox=...) so the UI runs without a worker process."""
+    return FakeSandbox()
+
+
+# ---- driving the TUI with Pilot -----------------------------------------------------------------
+
+class Tui:
+    """Helpers for Pilot tests at 80x24: wait on the UI's own state (never fixed sleeps), read what
+    a widget shows, open an exercise, press F5 and wait for the verdict."""
+
+    size = (80, 24)
+    run_deadline_s = 180  # a run may have to wait for a worker's JAX import on a busy machine
+
+    @staticmethod
+    def plain(widget) -> str:
+        """What a Static shows, as plain text."""
+        from rich.console import Console
+
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(widget.content)
+        return console.export_text()
+
+    async def until(self, pilot, condition, timeout: float | None = None, what: str = "condition"):
+        deadline = time.monotonic() + (self.run_deadline_s if timeout is None else timeout)
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.05)
+            await pilot.pause()
+
+    @staticmethod
+    def progress(home: Path) -> dict:
+        return json.loads((home / "progress.json").read_text(encoding="utf-8"))
+
+    async def open_exercise(self, pilot, exercise_id: str):
+        from tutor.path import Step
+        from tutor.ui.screens.exercise import ExerciseScreen
+
+        pilot.app.open_step(Step("exercise", exercise_id))
+        await self.until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), 10, "the exercise screen")
+        await pilot.pause()
+        return pilot.app.screen
+
+    async def check(self, pilot, screen):
+        await pilot.press("f5")
+        await self.until(pilot, lambda: screen.verdict is not None, what="the verdict")
+        await pilot.pause()
+        return screen.verdict
+
+
+@pytest.fixture(scope="session")
+def tui():
+    return Tui()
+
+
+# ---- real filesystem faults ---------------------------------------------------------------------
+# A tiny tmpfs that fills up (ENOSPC) and a read-only mount. Mounting needs root (or
+# CAP_SYS_ADMIN); where that is missing the test is skipped, never faked. Running as root also
+# ignores permission bits, so chmod cannot make a home read-only: a read-only mount can.
+
+def _mount(*args: str) -> None:
+    proc = subprocess.run(["mount", *args], capture_output=True, text=True, timeout=30)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount here ({proc.stderr.strip() or proc.returncode}); needs root")
+
+
+@contextmanager
+def _tmpfs(where: Path, size_kb: int = 64):
+    where.mkdir(parents=True, exist_ok=True)
+    _mount("-t", "tmpfs", "-o", f"size={size_kb}k,mode=0755", "tmpfs", str(where))
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True, timeout=30)
+
+
+def _fill(folder: Path) -> None:
+    fd = os.open(folder / ".filler", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        with suppress(OSError):
+            while True:
+                os.write(fd, b"\0" * 4096)
+    finally:
+        os.close(fd)
+    with suppress(OSError):  # tmpfs also counts inodes and small tail blocks
+        for i in range(1000):
+            (folder / f".filler{i}").write_bytes(b"\0" * 64)
+
+
+@contextmanager
+def _read_only(where: Path):
+    _mount("--bind", str(where), str(where))
+    try:
+        _mount("-o", "remount,bind,ro", str(where))
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True, timeout=30)
+
+
+@pytest.fixture(scope="session")
+def tmpfs():
+    """with tmpfs(where, size_kb=64) as where: a tmpfs of size_kb mounted at `where` (created)."""
+    return _tmpfs
+
+
+@pytest.fixture(scope="session")
+def fill():
+    """fill(folder): write until its filesystem is full (a real ENOSPC), leaving the filler files."""
+    return _fill
+
+
+@pytest.fixture(scope="session")
+def read_only():
+    """with read_only(where): `where` (a filled folder) turned read-only by a read-only bind mount."""
+    return _read_only
+
+
+# ---- a real terminal ----------------------------------------------------------------------------
 
 class Tmux:
     """One tmux server of our own (-L), so the test never touches the user's sessions."""
@@ -142,7 +397,7 @@ class Tmux:
 
 
 @pytest.fixture
-def tmux(home):
+def tmux(home, cli_env):
     """A private tmux server at 80x24 for end-to-end tests; skipped where tmux is missing."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")

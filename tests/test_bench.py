@@ -5,15 +5,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-from conftest import ROOT, cli_env
+import pytest
+
+pytestmark = pytest.mark.slow  # runs the benchmark: workers, JAX, the TUI
+
+ROOT = Path(__file__).resolve().parent.parent
 
 KEYS = {"small_cold_s", "small_warm_s", "small_inprocess_s", "heavy_first_s", "heavy_cached_s",
         "tui_first_frame_s", "tui_rss_mb", "stream_on_s", "stream_off_s", "ui_max_stall_s", "session_rss_mb",
         "doctor_plain_s", "doctor_probe_s", "doctor_overhead", "doctor_cli_wall_s", "doctor_overhead_wall"}
 
 
-def test_bench_smoke(tmp_path):
+def test_bench_smoke(tmp_path, cli_env):
     scratch = tmp_path / "tmp"  # the benchmark's temporary folders, and its workers', go here
     scratch.mkdir()
     env = dict(cli_env(tmp_path), TMPDIR=str(scratch))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+ROOT = Path(__file__).resolve().parent.parent
 
 CORE = ["tutor.cli", "tutor.course", "tutor.course.loader", "tutor.progress", "tutor.sandbox.runner",
         "tutor.sandbox.events", "tutor.workspace", "tutor.render", "tutor.paths", "tutor.i18n"]

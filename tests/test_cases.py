@@ -11,10 +11,11 @@ A mutant may also pin what the failure says, in comment lines of its own:
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from conftest import CASES, run_source
+CASES = Path(__file__).resolve().parent / "cases"
 
 JOBS = 2  # two cases judged at once: one worker computes while the other starts (2 cores)
 
@@ -30,7 +31,7 @@ def _cases():
 
 
 @pytest.fixture(scope="session")
-def case_verdicts(request, course, sandbox):
+def case_verdicts(request, course, sandbox, run_source):
     """Every selected case, submitted at once to a small pool; each test waits for its own."""
     selected = [item.callspec.params["path"] for item in request.session.items
                 if getattr(item, "callspec", None) is not None and "path" in item.callspec.params

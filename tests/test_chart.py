@@ -10,22 +10,22 @@ import math
 import random
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual")
+from rich.console import Console
+from textual.app import App
 
-from rich.console import Console  # noqa: E402
-from textual.app import App  # noqa: E402
+from tutor.course import read_course
+from tutor.protocol import CheckResult, MetricPoints
+from tutor.sandbox.events import Verdict
+from tutor.ui.marks import Marks
+from tutor.ui.texts import say
+from tutor.ui.widgets.loss_chart import LossChart, linear_ticks, log_ticks, thin, tick_label
 
-from conftest import CASES, ROOT  # noqa: E402
-from tutor.course import read_course  # noqa: E402
-from tutor.protocol import CheckResult, MetricPoints  # noqa: E402
-from tutor.sandbox.events import Verdict  # noqa: E402
-from tutor.ui.marks import Marks  # noqa: E402
-from tutor.ui.texts import say  # noqa: E402
-from tutor.ui.widgets.loss_chart import LossChart, linear_ticks, log_ticks, thin, tick_label  # noqa: E402
-
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "cases"
 COURSE, _ = read_course(ROOT)
 SIZE = (80, 24)
 RUN_DEADLINE_S = 180  # a check may have to wait for a worker's JAX import on a busy machine

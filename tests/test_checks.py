@@ -13,6 +13,8 @@ from jax import lax
 
 from tutor.child import library as L
 
+pytestmark = pytest.mark.slow  # JAX in-process
+
 
 def test_close_names_leaf_and_index():
     got = {"w": jnp.array([1.0, 2.0, 3.5]), "b": jnp.float32(0.0)}

@@ -9,11 +9,11 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env
-from fs_faults import fill, read_only, tmpfs
+ROOT = Path(__file__).resolve().parent.parent
 
 # A forged screen: clear it, draw a green PASS (CSI both as ESC [ and as the one-byte C1 0x9b),
 # then a right-to-left override that would reorder what follows.
@@ -21,19 +21,24 @@ FORGED = "\x1b[2J\x1b[H\x1b[1;32mPASS all checks passed\x1b[0m \x9b2J \u202eSSAP
 RAW_CONTROLS = ("\x1b", "\x9b", "\u202e")
 
 
-def tutor(home, *args, input=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True,
-                          env=cli_env(home), timeout=timeout, input=input, cwd=ROOT)
+@pytest.fixture
+def tutor(cli_env):
+    """tutor(home, *args): `python -m tutor *args` on `home`, run to its end."""
+    def run(home, *args, input=None, timeout=120):
+        return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True,
+                              env=cli_env(home), timeout=timeout, input=input, cwd=ROOT)
+
+    return run
 
 
-def test_version_and_help(tmp_path):
+def test_version_and_help(tmp_path, tutor):
     assert tutor(tmp_path, "--version").stdout.startswith("jaxstate-tutor ")
     out = tutor(tmp_path, "--help").stdout
     for command in ("list", "check", "hint", "solution", "reset", "progress", "verify", "validate", "watch"):
         assert command in out
 
 
-def test_list_json_contract(tmp_path, course):
+def test_list_json_contract(tmp_path, course, tutor):
     doc = json.loads(tutor(tmp_path, "list", "--json").stdout)
     assert set(doc) == {"lessons", "exercises", "quiz"}
     assert [e["id"] for e in doc["exercises"]] == [e.id for e in course.exercises]
@@ -41,7 +46,8 @@ def test_list_json_contract(tmp_path, course):
     assert set(doc["quiz"]) == {"questions", "answered", "best_score"}
 
 
-def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course):
+@pytest.mark.slow  # starts a worker
+def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course, tutor):
     from tutor.progress import ProgressStore
 
     # The learner has worked on it before, and the file is gone (a program that deleted itself):
@@ -74,7 +80,8 @@ def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course):
     assert {e["id"]: e["status"] for e in listed["exercises"]}["counter-jit"] == "passed"
 
 
-def test_human_output_names_failing_check_and_shows_forged_screens_as_text(tmp_path):
+@pytest.mark.slow  # starts a worker
+def test_human_output_names_failing_check_and_shows_forged_screens_as_text(tmp_path, tutor):
     """A program printing escape sequences (and raising with them) cannot clear the screen and
     draw a PASS: every control sequence is shown, not obeyed; newlines and tabs stay."""
     ws = tmp_path / "workspace" / "counter-jit.py"
@@ -94,7 +101,7 @@ def test_human_output_names_failing_check_and_shows_forged_screens_as_text(tmp_p
                                   ("reset", "nope"), ("check",), ("--bogus-flag",), ("check", "counter-jit", "--timeout", "x"),
                                   ("check", "counter-jit", "--timeout", "nan"), ("check", "counter-jit", "--timeout", "-2"),
                                   ("watch", "counter-jit", "--interval", "-1"), ("watch", "counter-jit", "--timeout", "inf")])
-def test_bad_usage_exits_2(tmp_path, args):
+def test_bad_usage_exits_2(tmp_path, args, tutor):
     proc = tutor(tmp_path, *args)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
@@ -105,8 +112,8 @@ def test_bad_usage_exits_2(tmp_path, args):
     ("/dev/zero", "device"),  # st_size 0, never ends
     ("fifo", "pipe"),  # no writer: opening it would block forever
     ("link", "does not exist"),  # a dangling symbolic link
-])
-def test_bad_learner_file_exits_2(tmp_path, content, needle):
+], ids=["missing", "binary", "not-utf8", "too-big", "dev-zero", "fifo", "dangling-link"])  # ids short: pytest puts them in the environment
+def test_bad_learner_file_exits_2(tmp_path, content, needle, tutor):
     path = tmp_path / "learner.py"
     if content == "/dev/zero":
         path = "/dev/zero"
@@ -120,7 +127,7 @@ def test_bad_learner_file_exits_2(tmp_path, content, needle):
     assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_hints_progress_and_solution(tmp_path):
+def test_hints_progress_and_solution(tmp_path, tutor):
     first = tutor(tmp_path, "hint", "counter-jit").stdout
     second = tutor(tmp_path, "hint", "counter-jit").stdout
     assert "Hint 1 of" in first and "Hint 2 of" in second
@@ -130,7 +137,7 @@ def test_hints_progress_and_solution(tmp_path):
     assert rec["hints_shown"] == 2 and rec["solution_viewed"] is True
 
 
-def test_progress_lists_predictions_beside_the_contract_keys(tmp_path):
+def test_progress_lists_predictions_beside_the_contract_keys(tmp_path, tutor):
     from tutor.progress import ProgressStore
 
     store = ProgressStore(tmp_path)
@@ -144,7 +151,8 @@ def test_progress_lists_predictions_beside_the_contract_keys(tmp_path):
     assert "Predictions: 0 of 2 right" in tutor(tmp_path, "progress").stdout
 
 
-def test_reset_keeps_a_backup(tmp_path, course):
+@pytest.mark.slow  # starts a worker
+def test_reset_keeps_a_backup(tmp_path, course, tutor):
     tutor(tmp_path, "check", "counter-jit")
     ws = tmp_path / "workspace" / "counter-jit.py"
     ws.write_text("# my work\n")
@@ -155,7 +163,7 @@ def test_reset_keeps_a_backup(tmp_path, course):
     assert [b.read_text() for b in backups] == ["# my work\n"]
 
 
-def _unusable_home(kind, tmp_path, stack):
+def _unusable_home(kind, tmp_path, stack, read_only):
     """A home that cannot hold the workspace file, as a learner could end up with one."""
     home = tmp_path / "home"
     if kind == "a file":
@@ -171,13 +179,13 @@ def _unusable_home(kind, tmp_path, stack):
 
 @pytest.mark.parametrize("kind, needle", [("a file", "is --home a file?"), ("dangling link", "symbolic link"),
                                           ("read-only", "Read-only file system")])
-def test_unusable_home_is_a_plain_message(tmp_path, kind, needle):
+def test_unusable_home_is_a_plain_message(tmp_path, kind, needle, cli_env, read_only):
     """check, reset and watch say what is wrong with the home (exit 2), with no traceback and before
     any worker starts."""
     from contextlib import ExitStack
 
     with ExitStack() as stack:
-        home = _unusable_home(kind, tmp_path, stack)
+        home = _unusable_home(kind, tmp_path, stack, read_only)
         commands = ("check", "reset", "watch")
         procs = [subprocess.Popen([sys.executable, "-m", "tutor", command, "counter-jit"], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, env=cli_env(home), cwd=ROOT)
@@ -191,7 +199,7 @@ def test_unusable_home_is_a_plain_message(tmp_path, kind, needle):
             assert needle in err and "Traceback" not in err, (command, err)
 
 
-def test_reset_on_a_full_disk_keeps_the_code(tmp_path):
+def test_reset_on_a_full_disk_keeps_the_code(tmp_path, tutor, fill, tmpfs):
     """The starter replaces the old code in one step: with no space left, the old code stays whole."""
     with tmpfs(tmp_path / "home", size_kb=64) as home:
         ws = home / "workspace" / "counter-jit.py"
@@ -205,7 +213,7 @@ def test_reset_on_a_full_disk_keeps_the_code(tmp_path):
         assert not list(ws.parent.glob(".*.tmp"))  # no temp file left behind either
 
 
-def test_a_long_held_progress_lock_is_waited_for_and_named(tmp_path):
+def test_a_long_held_progress_lock_is_waited_for_and_named(tmp_path, cli_env):
     """Another process holding progress.lock: hint says what it waits for, then goes on once freed."""
     import fcntl
 
@@ -230,7 +238,7 @@ def test_a_long_held_progress_lock_is_waited_for_and_named(tmp_path):
     assert json.loads((tmp_path / "progress.json").read_text())["exercises"]["counter-jit"]["hints_shown"] == 1
 
 
-def test_chinese_on_an_ascii_stdout_is_escaped_not_a_traceback(tmp_path):
+def test_chinese_on_an_ascii_stdout_is_escaped_not_a_traceback(tmp_path, cli_env):
     env = {**cli_env(tmp_path), "PYTHONIOENCODING": "ascii"}
     procs = [subprocess.Popen([sys.executable, "-m", "tutor", "--lang", "zh", *args], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
@@ -245,7 +253,7 @@ def test_chinese_on_an_ascii_stdout_is_escaped_not_a_traceback(tmp_path):
     assert not doc["lessons"][0]["title"].isascii()
 
 
-def test_home_flag_and_env_agree(tmp_path):
+def test_home_flag_and_env_agree(tmp_path, cli_env):
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.run([sys.executable, "-m", "tutor", "--home", str(b), "hint", "counter-jit"],
                           capture_output=True, text=True, env=cli_env(a), cwd=ROOT, timeout=60)
@@ -277,7 +285,8 @@ def _wait_for_line(lines, seen: list, needle: str, deadline: float) -> bool:
     return False
 
 
-def test_watch_rechecks_on_save(tmp_path):
+@pytest.mark.slow  # starts a worker
+def test_watch_rechecks_on_save(tmp_path, tutor, cli_env):
     ws = tmp_path / "workspace" / "counter-jit.py"
     proc = subprocess.Popen([sys.executable, "-m", "tutor", "watch", "counter-jit", "--interval", "0.2"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=cli_env(tmp_path), cwd=ROOT)
@@ -304,13 +313,14 @@ def test_watch_rechecks_on_save(tmp_path):
     assert attempts == 2
 
 
-def test_tui_refuses_dumb_terminal(tmp_path):
+def test_tui_refuses_dumb_terminal(tmp_path, cli_env):
     env = cli_env(tmp_path)
     env["TERM"] = "dumb"
     proc = subprocess.run([sys.executable, "-m", "tutor"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.returncode == 2 and "jaxstate-tutor list" in proc.stderr
 
 
+@pytest.mark.slow  # starts a worker
 def test_workers_use_the_cpu_unless_asked(tmp_path):
     from tutor.course.model import Cell
     from tutor.sandbox.runner import Sandbox
@@ -331,7 +341,8 @@ def test_workers_use_the_cpu_unless_asked(tmp_path):
     assert out.strip() == "platforms=" + os.environ.get("JAX_PLATFORMS", "<unset>")
 
 
-def test_check_json_is_strict_json_even_when_the_loss_diverges(tmp_path):
+@pytest.mark.slow  # starts a worker
+def test_check_json_is_strict_json_even_when_the_loss_diverges(tmp_path, tutor):
     """A learner's RMSProp that blows up streams NaN/inf losses; the JSON must stay parseable."""
     diverging = tmp_path / "rmsprop.py"
     diverging.write_text((ROOT / "solutions" / "rmsprop.py").read_text() + """

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env
 from tutor.course import read_course
 from tutor.i18n import Text
+
+ROOT = Path(__file__).resolve().parent.parent
 
 GOOD_EXERCISE = """\
 exercise:
@@ -196,7 +197,7 @@ def test_non_utf8_file(tmp_path):
     assert problems and "not UTF-8" in str(problems[0])
 
 
-def test_validate_command_reports_and_exits_1(tmp_path):
+def test_validate_command_reports_and_exits_1(tmp_path, cli_env):
     course = make_course(tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE.replace("kind: python", "kind: magic")})
     proc = subprocess.run([sys.executable, "-m", "tutor", "validate", str(course)], capture_output=True, text=True,
                           env=cli_env(tmp_path / "home"), timeout=60)

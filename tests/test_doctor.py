@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tutor.doctor.findings import KINDS, TEACHES, Finding, Report, group
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "doctor"
-sys.path.insert(0, str(ROOT))
-
-from tutor.doctor.findings import KINDS, TEACHES, Finding, Report, group  # noqa: E402
 
 MARKER = re.compile(r"#\s*finding:\s*([\w-]+)")
 CONTRACT_KEYS = {"script", "status", "exit_code", "duration_s", "findings", "stdout", "stderr"}
@@ -75,6 +74,7 @@ def reports() -> dict:
     return json.loads(line[len("REPORTS "):])
 
 
+@pytest.mark.slow  # `reports` runs every script under the probe, with JAX
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_findings_match_markers(reports, path):
     report = reports[str(path)]
@@ -93,6 +93,7 @@ def test_every_kind_is_triggered_twice_and_three_clean_scripts_stay_clean():
     assert len(CLEAN) >= 3
 
 
+@pytest.mark.slow
 def test_script_output_and_exit_code_pass_through(reports):
     clean = reports[str(SCRIPTS / "clean_scan_training.py")]
     assert clean["exit_code"] == 0 and "lr 0.05: first" in clean["stdout"]
@@ -101,6 +102,7 @@ def test_script_output_and_exit_code_pass_through(reports):
     assert "RuntimeError" in used_after["stderr"] and "probe.py" not in used_after["stderr"]
 
 
+@pytest.mark.slow
 def test_retrace_reasons_follow_jax_explanations(reports):
     def reasons(name):
         return reports[str(SCRIPTS / name)]["reasons"]
@@ -162,6 +164,7 @@ def test_the_core_imports_no_jax_and_no_textual():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow  # the probe runs a script with JAX
 @pytest.mark.parametrize("signum, status, exit_code, probe_exit", [
     (signal.SIGTERM, "timeout", None, 3),  # how the tutor stops a run at its time limit
     (signal.SIGINT, "findings", 130, 1),  # Ctrl+C

@@ -2,7 +2,8 @@
 
 Editing keys are tested in the exercise screen's editor, where the screen's own F-keys and Esc
 must still work. Like tests/test_ui.py: plain functions running asyncio.run(...), a fresh home
-each, the session's warm sandbox shared; waiting polls the UI's state against a deadline.
+each and the scripted fake sandbox (the scratch run alone uses the real one); waiting polls the
+UI's state against a deadline.
 """
 
 from __future__ import annotations
@@ -16,16 +17,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual")
+from rich.console import Console
 
-from rich.console import Console  # noqa: E402
+from tutor.course import read_course
+from tutor.ui.app import make_app
+from tutor.ui.marks import Marks
+from tutor.ui.widgets.editor import CodeEditor, code_part, make_editor, opens_block
 
-from conftest import ROOT  # noqa: E402
-from tutor.course import read_course  # noqa: E402
-from tutor.ui.app import make_app  # noqa: E402
-from tutor.ui.marks import Marks  # noqa: E402
-from tutor.ui.widgets.editor import CodeEditor, code_part, make_editor, opens_block  # noqa: E402
-
+ROOT = Path(__file__).resolve().parent.parent
 COURSE, _PROBLEMS = read_course(ROOT)
 SIZE = (80, 24)
 RUN_DEADLINE_S = 180  # a run may have to wait for a worker's JAX import on a busy machine
@@ -95,9 +94,9 @@ def test_a_block_opens_after_a_colon_whatever_comment_follows():
 
 # ---- editing keys -----------------------------------------------------------------------------
 
-def test_enter_after_a_colon_indents_one_level(home, sandbox):
+def test_enter_after_a_colon_indents_one_level(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             editor = await exercise_editor(pilot, "def f(x):")
             await pilot.press("enter")
@@ -116,9 +115,9 @@ def test_enter_after_a_colon_indents_one_level(home, sandbox):
     asyncio.run(body())
 
 
-def test_enter_keeps_the_indentation(home, sandbox):
+def test_enter_keeps_the_indentation(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             editor = await exercise_editor(pilot, "def f(x):\n    y = 2 * x")
             await pilot.press("enter")
@@ -133,9 +132,9 @@ def test_enter_keeps_the_indentation(home, sandbox):
     asyncio.run(body())
 
 
-def test_backspace_in_the_indentation_removes_one_level(home, sandbox):
+def test_backspace_in_the_indentation_removes_one_level(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             editor = await exercise_editor(pilot, "        return x", cursor=(0, 8))
             await pilot.press("backspace")
@@ -158,11 +157,11 @@ def test_backspace_in_the_indentation_removes_one_level(home, sandbox):
     asyncio.run(body())
 
 
-def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, sandbox):
+def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, fake_sandbox):
     text = "a = 1\nif a:\n    b = 2\nc = 3"
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets.text_area import Selection
 
@@ -194,9 +193,9 @@ def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, sa
     asyncio.run(body())
 
 
-def test_shift_tab_dedents_and_keeps_the_focus_in_the_editor(home, sandbox):
+def test_shift_tab_dedents_and_keeps_the_focus_in_the_editor(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             editor = await exercise_editor(pilot, "def f(x):\n    return x")
             await pilot.press("shift+tab")
@@ -209,9 +208,9 @@ def test_shift_tab_dedents_and_keeps_the_focus_in_the_editor(home, sandbox):
     asyncio.run(body())
 
 
-def test_escape_posts_leave_and_the_editor_does_not_close_the_screen(home, sandbox):
+def test_escape_posts_leave_and_the_editor_does_not_close_the_screen(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.screen import Screen
             from textual.widgets import Static
@@ -248,9 +247,9 @@ def test_escape_posts_leave_and_the_editor_does_not_close_the_screen(home, sandb
     asyncio.run(body())
 
 
-def test_f_keys_reach_the_screen(home, sandbox):
+def test_f_keys_reach_the_screen(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import TabbedContent
 
@@ -267,9 +266,9 @@ def test_f_keys_reach_the_screen(home, sandbox):
     asyncio.run(body())
 
 
-def test_a_fresh_editor_highlights_python(home, sandbox):
+def test_a_fresh_editor_highlights_python(home, fake_sandbox):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.screen import Screen
 
@@ -289,11 +288,11 @@ def test_a_fresh_editor_highlights_python(home, sandbox):
     asyncio.run(body())
 
 
-def test_without_colour_keywords_are_bold_not_grey(home, sandbox, monkeypatch):
+def test_without_colour_keywords_are_bold_not_grey(home, fake_sandbox, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.screen import Screen
 
@@ -382,11 +381,11 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
     asyncio.run(body())
 
 
-def test_scratch_screen_fits_80x24_and_follows_the_language(home, sandbox):
+def test_scratch_screen_fits_80x24_and_follows_the_language(home, fake_sandbox):
     lesson = _lesson()
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import Footer
             from textual.widgets._footer import FooterKey

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from tutor.course import read_course
 
-pytest.importorskip("textual")
-
+ROOT = Path(__file__).resolve().parent.parent
 COURSE, _ = read_course(ROOT)
 
 

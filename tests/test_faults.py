@@ -34,12 +34,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env, run_source
 from tutor.course import load_course
 from tutor.progress import ProgressStore
 from tutor.protocol import ProtocolError, parse_event
 from tutor.sandbox.runner import WORKER_GRACE_S
 
+ROOT = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).resolve().parent / "faults"
 EXERCISE = "counter-jit"
 CORRECT = Path(__file__).resolve().parent / "cases" / EXERCISE / "pass_tuple_literal.py"
@@ -193,7 +193,7 @@ def mini_course(tmp_path_factory):
     return root
 
 
-def _sandbox_case(fault: Fault, sandbox, exercise) -> Outcome:
+def _sandbox_case(fault: Fault, sandbox, exercise, run_source) -> Outcome:
     out = Outcome()
     start = time.monotonic()
     run = sandbox.run_exercise(exercise, fault.path.read_text(), f"/learner/{fault.path.name}", fault.timeout)
@@ -207,7 +207,7 @@ def _sandbox_case(fault: Fault, sandbox, exercise) -> Outcome:
     return out
 
 
-def _cli_case(fault: Fault, course_root: Path, home: Path) -> Outcome:
+def _cli_case(fault: Fault, course_root: Path, home: Path, cli_env) -> Outcome:
     out = Outcome(home=home)
     tag = f"FAULT_RUN_TAG={uuid.uuid4().hex}"  # inherited by the worker and everything it starts
     env = cli_env(home)
@@ -231,7 +231,7 @@ def _cli_case(fault: Fault, course_root: Path, home: Path) -> Outcome:
 
 
 @pytest.fixture(scope="module")
-def outcomes(sandbox, mini_course, tmp_path_factory):
+def outcomes(sandbox, mini_course, tmp_path_factory, run_source, cli_env):
     exercise = load_course(mini_course).exercise(EXERCISE)
     results: dict[tuple[str, str], Outcome] = {}
     ProgressStore(sandbox.home).mark_lesson("6.1", "started")  # a progress.json for progress_write to find
@@ -239,10 +239,10 @@ def outcomes(sandbox, mini_course, tmp_path_factory):
     def one(where: str, fault: Fault) -> None:
         try:
             if where == "sandbox":
-                results[where, fault.name] = _sandbox_case(fault, sandbox, exercise)
+                results[where, fault.name] = _sandbox_case(fault, sandbox, exercise, run_source)
             else:
                 home = tmp_path_factory.mktemp(f"home-{fault.name}")
-                results[where, fault.name] = _cli_case(fault, mini_course, home)
+                results[where, fault.name] = _cli_case(fault, mini_course, home, cli_env)
         except BaseException:  # noqa: BLE001 - reported by the test of this case
             results[where, fault.name] = Outcome(crash=traceback.format_exc())
 
@@ -405,7 +405,7 @@ def _workers(tag: str) -> list[int]:
             if b"tutor.child.worker" in cmdline and tag.encode() in environ]
 
 
-def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path) -> dict:
+def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_env) -> dict:
     """`check` running an endless loop, killed by `how` once the loop runs: what is left after.
     SIGSTOP (Ctrl+Z) leaves the tutor alive but deaf: then the worker's own deadline must end it."""
     timeout = HANG_S if how == signal.SIGSTOP else 120
@@ -440,7 +440,8 @@ def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path) -> di
         cli.wait()
 
 
-def test_workers_die_with_a_killed_check(mini_course, tmp_path):
+@pytest.mark.slow  # a real `check` with its worker
+def test_workers_die_with_a_killed_check(mini_course, tmp_path, cli_env):
     """kill -9, SIGHUP (the SSH connection dropped) or Ctrl+C to `check` mid-run: the
     worker running the learner's endless loop is gone within GONE_WITHIN_S, and so is its
     run folder. The worker notices by itself: its stdin pipe hangs up, PR_SET_PDEATHSIG fires.
@@ -448,7 +449,7 @@ def test_workers_die_with_a_killed_check(mini_course, tmp_path):
     # SIGTERM is left out: like SIGHUP, its default action ends `check` where it stands (measured: 0.04 s).
     hows = (signal.SIGKILL, signal.SIGHUP, signal.SIGINT, signal.SIGSTOP)
     with ThreadPoolExecutor(max_workers=2) as pool:  # each waits for a worker to import JAX
-        results = dict(zip(hows, pool.map(lambda h: _kill_check_mid_run(h, mini_course, tmp_path / h.name), hows)))
+        results = dict(zip(hows, pool.map(lambda h: _kill_check_mid_run(h, mini_course, tmp_path / h.name, cli_env), hows)))
     print({h.name: round(r["seconds"], 2) for h, r in results.items()})
     for how, r in results.items():
         assert not r["left"], f"after {how.name}, still running:\n" + "\n".join(r["left"])
@@ -476,7 +477,8 @@ time.sleep(600)
 '''
 
 
-def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_course, tmp_path):
+@pytest.mark.slow  # a real spare worker
+def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_course, tmp_path, cli_env):
     """A spare started from a thread that then ends still takes a job (and passes it); an idle
     spare is gone within GONE_WITHIN_S of kill -9 to the tutor, with its run folder."""
     tag = uuid.uuid4().hex
@@ -503,7 +505,8 @@ def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_cours
     ({"JAX_ENABLE_X64": "maybe"}, "error", "startup"),  # a Python exception inside `import jax`
     ({"JAX_DISABLE_JIT": "1"}, "pass", "checks"),  # debugging left on in the shell: the worker puts jit back
 ])
-def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status, kind, mini_course, tmp_path):
+@pytest.mark.slow  # a real worker, started with settings that break JAX
+def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status, kind, mini_course, tmp_path, cli_env):
     """A correct solution with a shell setting that breaks the worker's start: a `startup` outcome
     that names the setting and what to do, never advice about the learner's code."""
     env = {**cli_env(tmp_path / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course), **setting}

@@ -9,8 +9,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
 from tutor.course import read_course
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SEEDS = sorted((ROOT / "lessons").rglob("*.yaml"))
 SEED_TEXT = {p.name: p.read_bytes() for p in SEEDS}

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env
 from tutor.course import read_course
 from tutor.course.model import Course, Exercise, Lesson, Question
 from tutor.i18n import Text
 from tutor.path import Step, course_path, is_done, next_step
 from tutor.progress import normalize
 
+ROOT = Path(__file__).resolve().parent.parent
 T = Text(en="t", zh="t")
 
 
@@ -133,7 +133,7 @@ def test_every_exercise_and_quiz_question_belongs_to_a_lesson_on_the_path():
     assert all(q.lesson in lesson_ids for q in COURSE.quiz)
 
 
-def test_list_json_orders_exercises_along_the_path(tmp_path):
+def test_list_json_orders_exercises_along_the_path(tmp_path, cli_env):
     out = subprocess.run([sys.executable, "-m", "tutor", "list", "--json"], capture_output=True, text=True,
                          env=cli_env(tmp_path), timeout=60, check=True)
     listed = [e["id"] for e in json.loads(out.stdout)["exercises"]]

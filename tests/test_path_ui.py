@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual")
+from tutor.course import read_course
+from tutor.path import Step, course_path
+from tutor.ui.app import make_app
+from tutor.ui.marks import Marks
 
-from conftest import ROOT  # noqa: E402
-from tutor.course import read_course  # noqa: E402
-from tutor.path import Step, course_path  # noqa: E402
-from tutor.ui.app import make_app  # noqa: E402
-from tutor.ui.marks import Marks  # noqa: E402
-
+ROOT = Path(__file__).resolve().parent.parent
 COURSE, _ = read_course(ROOT)
 DEADLINE_S = 180
 

@@ -151,6 +151,7 @@ def _attempt_worker(home: str, n: int) -> None:
 
 
 def test_four_processes_lose_no_update(tmp_path):
+@pytest.mark.slow  # four processes racing for the lock, 800 writes
     procs = [SPAWN.Process(target=_attempt_worker, args=(str(tmp_path), 200)) for _ in range(4)]
     for p in procs:
         p.start()
@@ -168,6 +169,7 @@ def _endless_writer(home: str, writing) -> None:
 
 
 def test_sigkill_mid_write_never_corrupts(tmp_path):
+@pytest.mark.slow  # kills a writer process again and again
     rng = random.Random(1234)
     last = 0
     for _ in range(20):
@@ -308,11 +310,9 @@ def test_read_only_home_directory(tmp_path):
         (tmp_path / "home").chmod(0o755)
 
 
-def test_read_only_home_mount(tmp_path):
+def test_read_only_home_mount(tmp_path, read_only):
     """A really read-only home (a read-only mount, which root cannot write either): progress is
     read, and saving fails with a plain message in both languages, the file untouched."""
-    from fs_faults import read_only
-
     s = ProgressStore(tmp_path / "home")
     s.record_attempt("x", False)
     original = s.path.read_bytes()

@@ -1,16 +1,16 @@
 """The terminal UI, driven with Textual's Pilot at 80x24: a learner's day, screen by screen.
 
 Tests are plain functions running asyncio.run(...) (no pytest-asyncio). Each uses a fresh
-home; they share the session's warm sandbox so that a check does not wait for a JAX import.
+home and the scripted fake sandbox (conftest.py), so no worker process starts; three end-to-end
+tests (a pass, a fail, a cancel) check with the session's real warm sandbox and are slow.
 Waiting is done by polling on the UI's own state with a deadline, never by fixed sleeps.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
-import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -18,19 +18,17 @@ import pytest
 
 pytest.importorskip("textual")
 
-from rich.console import Console  # noqa: E402
+from tutor.course import read_course
+from tutor.course.loader import Problem
+from tutor.i18n import pick
+from tutor.progress import ProgressStore
+from tutor.sandbox.events import Output
+from tutor.ui.app import make_app
+from tutor.ui.marks import Marks
 
-from conftest import ROOT  # noqa: E402
-from tutor.course import read_course  # noqa: E402
-from tutor.course.loader import Problem  # noqa: E402
-from tutor.i18n import pick  # noqa: E402
-from tutor.progress import ProgressStore  # noqa: E402
-from tutor.ui.app import make_app  # noqa: E402
-from tutor.ui.marks import Marks  # noqa: E402
-
+ROOT = Path(__file__).resolve().parent.parent
 COURSE, _PROBLEMS = read_course(ROOT)  # partial while the course is being written: use what loads
 SIZE = (80, 24)
-RUN_DEADLINE_S = 180  # a check may have to wait for a worker's JAX import on a busy machine
 
 
 def needs_exercise(exercise_id: str):
@@ -39,54 +37,31 @@ def needs_exercise(exercise_id: str):
     return COURSE.exercise(exercise_id)
 
 
+def revealing(prediction, value: str) -> str:
+    """A line of output from which the prediction's `reveal` pattern reads `value`."""
+    line = re.sub(r"(?<!\\)\((?!\?)(?:[^()\\]|\\.)*\)", lambda _: value, prediction.reveal, count=1)
+    line = re.sub(r"\\[dSw]\+|\.\*\??", "0", line)  # what the pattern skips over, before the group
+    line = re.sub(r"\\(.)", r"\1", line).lstrip("^")
+    assert prediction.shown(line) == value, (prediction.reveal, line)
+    return line + "\n"
+
+
+def script_cell(fake_sandbox, cell, stdout: str) -> None:
+    """The cell's runs print `stdout`, as it streams, then pass."""
+    fake_sandbox.script(cell.id, Output("stdout", stdout), fake_sandbox.verdict("pass", kind="cell", stdout=stdout))
+
+
 def new_app(home: Path, sandbox, lang: str = "en", problems=()):
     app = make_app(home, lang, course=(COURSE, list(problems)), sandbox=sandbox)
     app.marks = Marks(ascii_only=False)  # the same glyphs whatever the test machine's locale
     return app
 
 
-def plain(widget) -> str:
-    """What a Static shows, as plain text."""
-    console = Console(width=200, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text()
-
-
-async def until(pilot, condition, timeout: float = RUN_DEADLINE_S, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-
-
-def progress(home: Path) -> dict:
-    return json.loads((home / "progress.json").read_text(encoding="utf-8"))
-
-
-async def open_exercise(pilot, exercise_id: str):
-    from tutor.path import Step
-    from tutor.ui.screens.exercise import ExerciseScreen
-
-    pilot.app.open_step(Step("exercise", exercise_id))
-    await until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), 10, "the exercise screen")
-    await pilot.pause()
-    return pilot.app.screen
-
-
-async def check(pilot, screen):
-    await pilot.press("f5")
-    await until(pilot, lambda: screen.verdict is not None, what="the verdict")
-    await pilot.pause()
-    return screen.verdict
-
-
 # ---- outline ----------------------------------------------------------------------------------
 
-def test_outline_lists_lessons_exercises_and_quiz(home, sandbox):
+def test_outline_lists_lessons_exercises_and_quiz(home, fake_sandbox, tui):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import OptionList
 
@@ -99,28 +74,28 @@ def test_outline_lists_lessons_exercises_and_quiz(home, sandbox):
             # one path: each lesson, then its checkpoint and exercises, then the quiz
             assert [i for i in ids if i] == [s.key for s in course_path(COURSE)]
             assert ("quiz:" in ids) == bool(COURSE.quiz)
-            assert "0%" in plain(app.screen.query_one("#summary"))
+            assert "0%" in tui.plain(app.screen.query_one("#summary"))
             if COURSE.lessons:
                 await pilot.press("c")  # continue: nothing done yet, so the first lesson
-                await until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
+                await tui.until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
                 assert app.screen.lesson.id == COURSE.lessons[0].id
-                assert progress(home)["lessons"][COURSE.lessons[0].id]["status"] == "started"
+                assert tui.progress(home)["lessons"][COURSE.lessons[0].id]["status"] == "started"
 
     asyncio.run(body())
 
 
-def test_course_problems_are_shown_not_raised(home, sandbox):
+def test_course_problems_are_shown_not_raised(home, fake_sandbox, tui):
     async def body():
         problem = Problem("lessons/broken.yaml", 7, "unknown key 'titel' in lesson")
-        app = new_app(home, sandbox, problems=[problem])
+        app = new_app(home, fake_sandbox, problems=[problem])
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.outline import OutlineScreen
             from tutor.ui.screens.problems import ProblemsScreen
 
-            await until(pilot, lambda: isinstance(app.screen, ProblemsScreen), 10, "the problems screen")
-            assert "lessons/broken.yaml:7: unknown key 'titel'" in plain(app.screen.query_one("#problems"))
+            await tui.until(pilot, lambda: isinstance(app.screen, ProblemsScreen), 10, "the problems screen")
+            assert "lessons/broken.yaml:7: unknown key 'titel'" in tui.plain(app.screen.query_one("#problems"))
             await pilot.press("enter")  # what loaded can still be used
-            await until(pilot, lambda: isinstance(app.screen, OutlineScreen), 10, "the outline")
+            await tui.until(pilot, lambda: isinstance(app.screen, OutlineScreen), 10, "the outline")
 
     asyncio.run(body())
 
@@ -135,59 +110,59 @@ def _lesson_with(pred):
     pytest.skip("no such cell in the course yet")
 
 
-def test_lesson_runs_a_cell_and_shows_its_output(home, sandbox):
+def test_lesson_runs_a_cell_and_shows_its_output(home, fake_sandbox, tui):
     lesson, index = _lesson_with(lambda c: not c.expect.raises and c.expect.output_contains)
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
-            await until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
+            await tui.until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
             for _ in range(index + 1):
                 await pilot.press("tab")  # Tab walks from cell to cell
             cell = app.screen.focused
             assert isinstance(cell, CellView) and cell.cell is lesson.cells[index]
             await pilot.press("enter")
-            await until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
+            await tui.until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
             assert cell.verdict.status == "pass", pick(cell.verdict.message, "en")
-            assert cell.cell.expect.output_contains[0] in plain(cell.query_one(".cell-output"))
-            assert "✓" in plain(cell.query_one(".cell-status"))
+            assert cell.cell.expect.output_contains[0] in tui.plain(cell.query_one(".cell-output"))
+            assert "✓" in tui.plain(cell.query_one(".cell-status"))
 
     asyncio.run(body())
 
 
-def test_wrong_way_cell_shows_the_real_error(home, sandbox):
+def test_wrong_way_cell_shows_the_real_error(home, fake_sandbox, tui):
     lesson, index = _lesson_with(lambda c: c.expect.raises)
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
-            await until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
+            await tui.until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
             cell = list(app.screen.query(CellView))[index]
             cell.focus()
             await pilot.press("r")
-            await until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
+            await tui.until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
             expected = cell.cell.expect.raises
             assert expected in cell.verdict.cell.exception_types
-            assert expected in plain(cell.query_one(".cell-status"))  # "raised TypeError (as expected)"
-            assert cell.verdict.cell.raised in plain(cell.query_one(".cell-output"))  # the traceback
+            assert expected in tui.plain(cell.query_one(".cell-status"))  # "raised TypeError (as expected)"
+            assert cell.verdict.cell.raised in tui.plain(cell.query_one(".cell-output"))  # the traceback
 
     asyncio.run(body())
 
 
-async def _open_cell(pilot, app, lesson, index):
+async def _open_cell(tui, pilot, app, lesson, index):
     from tutor.path import Step
     from tutor.ui.widgets.cell_view import CellView
 
     app.open_step(Step("lesson", lesson.id))
-    await until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson and app.screen.query(CellView),
+    await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson and app.screen.query(CellView),
                 10, "the lesson's cells")
     cell = list(app.screen.query(CellView))[index]
     cell.focus()
@@ -195,152 +170,154 @@ async def _open_cell(pilot, app, lesson, index):
     return cell
 
 
-def test_predict_asks_first_then_the_run_reveals_and_progress_keeps_the_guess(home, sandbox):
+def test_predict_asks_first_then_the_run_reveals_and_progress_keeps_the_guess(home, fake_sandbox, tui):
     lesson, index = _lesson_with(lambda c: c.predict is not None and c.predict.numeric)
     p = lesson.cells[index].predict
     wrong = str(int(float(p.answer)) + 1)
+    script_cell(fake_sandbox, lesson.cells[index], revealing(p, p.answer))
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.lesson import LessonScreen
 
-            cell = await _open_cell(pilot, app, lesson, index)
+            cell = await _open_cell(tui, pilot, app, lesson, index)
             await pilot.press("enter")
             assert cell.asking and cell.handle is None  # asked, not run
-            asked = plain(cell.query_one(".cell-predict"))
+            asked = tui.plain(cell.query_one(".cell-predict"))
             assert "Predict first" in asked and p.question.en.split("`")[0][:20] in asked
             await pilot.press("x", "c", *wrong, "enter")  # letters neither answer nor act on the lesson
-            await until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
+            await tui.until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
             assert isinstance(app.screen, LessonScreen)
-            line = plain(cell.query_one(".cell-predict"))
+            line = tui.plain(cell.query_one(".cell-predict"))
             assert f"You predicted {wrong} — the run shows {cell.shown}" in line and "✗" in line
             assert p.is_right(p.answer, cell.shown)
-            entry = progress(home)["predictions"][cell.cell.id]
+            entry = tui.progress(home)["predictions"][cell.cell.id]
             assert (entry["answer"], entry["correct"]) == (wrong, False)
             first = cell.verdict
             await pilot.press("enter")  # already predicted: it just runs
             assert not cell.asking
-            await until(pilot, lambda: cell.verdict not in (None, first), what="the second run")
-            assert f"You predicted {wrong}" in plain(cell.query_one(".cell-predict"))
-        app = new_app(home, sandbox, lang="zh")  # a new session remembers the guess before any run
+            await tui.until(pilot, lambda: cell.verdict is not None and cell.verdict is not first, what="the second run")
+            assert f"You predicted {wrong}" in tui.plain(cell.query_one(".cell-predict"))
+        app = new_app(home, fake_sandbox, lang="zh")  # a new session remembers the guess before any run
         async with app.run_test(size=SIZE) as pilot:
-            cell = await _open_cell(pilot, app, lesson, index)
-            assert cell.guess == wrong and f"你预测的是 {wrong}" in plain(cell.query_one(".cell-predict"))
+            cell = await _open_cell(tui, pilot, app, lesson, index)
+            assert cell.guess == wrong and f"你预测的是 {wrong}" in tui.plain(cell.query_one(".cell-predict"))
 
     asyncio.run(body())
 
 
-def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, sandbox):
+def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, fake_sandbox, tui):
     lesson, index = _lesson_with(lambda c: c.predict is not None and c.predict.options)
     p = lesson.cells[index].predict
+    script_cell(fake_sandbox, lesson.cells[index], revealing(p, p.options[p.answer].value))
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.lesson import LessonScreen
 
-            cell = await _open_cell(pilot, app, lesson, index)
+            cell = await _open_cell(tui, pilot, app, lesson, index)
             await pilot.press("enter")
-            asked = plain(cell.query_one(".cell-predict"))
+            asked = tui.plain(cell.query_one(".cell-predict"))
             assert all(f"{k}) {o.label('en')}" in asked for k, o in p.options.items())
             await pilot.press("escape")  # skips the question and runs; the lesson stays open
-            await until(pilot, lambda: cell.verdict is not None, what="the skipped cell's run")
+            await tui.until(pilot, lambda: cell.verdict is not None, what="the skipped cell's run")
             assert isinstance(app.screen, LessonScreen) and not cell.query_one(".cell-predict").display
-            assert cell.cell.id not in progress(home).get("predictions", {})
+            assert cell.cell.id not in tui.progress(home).get("predictions", {})
             await app.screen.run_action("back")
-            cell = await _open_cell(pilot, app, lesson, index)  # opened again: asked again
+            cell = await _open_cell(tui, pilot, app, lesson, index)  # opened again: asked again
             await pilot.press("enter")
             assert cell.asking
             await pilot.press(p.answer.lower())
-            await until(pilot, lambda: cell.verdict is not None, what="the answered cell's run")
-            line = plain(cell.query_one(".cell-predict"))
+            await tui.until(pilot, lambda: cell.verdict is not None, what="the answered cell's run")
+            line = tui.plain(cell.query_one(".cell-predict"))
             assert f"You predicted {p.describe(p.answer, 'en')} — the run shows" in line and "Right!" in line
             assert "✓" in line
-            entry = progress(home)["predictions"][cell.cell.id]
+            entry = tui.progress(home)["predictions"][cell.cell.id]
             assert (entry["answer"], entry["shown"], entry["correct"]) == (p.answer, p.options[p.answer].value, True)
 
     asyncio.run(body())
 
 
-def test_lesson_next_and_previous_mark_progress(home, sandbox):
+def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
     if len(COURSE.lessons) < 2:
         pytest.skip("needs two lessons")
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.path import Step
 
             first, second = COURSE.lessons[0], COURSE.lessons[1]
             app.open_step(Step("lesson", first.id))
-            await until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the first lesson")
+            await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the first lesson")
             await pilot.press("n")
-            await until(pilot, lambda: getattr(app.screen, "lesson", None) is second, 10, "the next lesson")
+            await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is second, 10, "the next lesson")
             # the screen exists before its on_mount has recorded it: wait for the record, not the screen
-            await until(pilot, lambda: second.id in progress(home)["lessons"], 10, "the next lesson's record")
-            lessons = progress(home)["lessons"]
+            await tui.until(pilot, lambda: second.id in tui.progress(home)["lessons"], 10, "the next lesson's record")
+            lessons = tui.progress(home)["lessons"]
             assert lessons[first.id]["status"] == "done" and lessons[second.id]["status"] == "started"
             app.screen.query_one("#lesson-body").scroll_end(animate=False)
-            await until(pilot, lambda: progress(home)["lessons"][second.id]["status"] == "done", 10,
+            await tui.until(pilot, lambda: tui.progress(home)["lessons"][second.id]["status"] == "done", 10,
                         "reaching the end to mark the lesson done")
             await pilot.press("b")
-            await until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the previous lesson")
+            await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the previous lesson")
 
     asyncio.run(body())
 
 
 # ---- exercises --------------------------------------------------------------------------------
 
-def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox):
+def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox, tui):
     exercise = needs_exercise("counter-jit")
     solution = COURSE.solution_path("counter-jit").read_text(encoding="utf-8")
 
     async def body():
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "counter-jit")
+            screen = await tui.open_exercise(pilot, "counter-jit")
             screen.editor.load_text(solution)  # as if typed
-            verdict = await check(pilot, screen)
+            verdict = await tui.check(pilot, screen)
             assert verdict.passed, pick(verdict.message, "en")
             # the check saved the editor first
             assert (home / "workspace" / "counter-jit.py").read_text(encoding="utf-8") == solution
-            shown = plain(screen.query_one("#checks"))
+            shown = tui.plain(screen.query_one("#checks"))
             assert shown.count("✓") == len(exercise.checks) and "✗" not in shown
-            assert "PASS" in plain(screen.query_one("#verdict"))
-            record = progress(home)["exercises"]["counter-jit"]
+            assert "PASS" in tui.plain(screen.query_one("#verdict"))
+            record = tui.progress(home)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "passed"
             nxt = app.step_after(screen.here)  # after a pass, Ctrl+N moves on along the path
-            assert app.step_title(nxt) in plain(screen.query_one("#verdict"))
+            assert app.step_title(nxt) in tui.plain(screen.query_one("#verdict"))
             await pilot.press("ctrl+n")
-            await until(pilot, lambda: getattr(app.screen, "here", None) == nxt, 10, "the next step")
+            await tui.until(pilot, lambda: getattr(app.screen, "here", None) == nxt, 10, "the next step")
 
     asyncio.run(body())
 
 
-def test_failing_check_shows_the_cross_and_the_message(home, sandbox):
+def test_failing_check_shows_the_cross_and_the_message(home, sandbox, tui):
     needs_exercise("counter-jit")
 
     async def body():
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "counter-jit")  # the starter, which must fail
-            verdict = await check(pilot, screen)
+            screen = await tui.open_exercise(pilot, "counter-jit")  # the starter, which must fail
+            verdict = await tui.check(pilot, screen)
             assert verdict.status == "fail"
             failed = [c for c in verdict.checks if c.status == "fail"]
             assert failed
-            shown = plain(screen.query_one("#checks"))
+            shown = tui.plain(screen.query_one("#checks"))
             assert "✗" in shown
             first_line = pick(failed[0].message, "en").splitlines()[0]
             assert first_line[:40] in shown.replace("\n    ", " ")
-            record = progress(home)["exercises"]["counter-jit"]
+            record = tui.progress(home)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"
             assert not screen.check_action("next_exercise", ())  # no "next" before a pass
 
     asyncio.run(body())
 
 
-def test_a_running_check_can_be_cancelled(home, sandbox):
+def test_a_running_check_can_be_cancelled(home, sandbox, tui):
     needs_exercise("counter-jit")
 
     async def body():
@@ -348,60 +325,109 @@ def test_a_running_check_can_be_cancelled(home, sandbox):
         (home / "workspace" / "counter-jit.py").write_text("while True:\n    pass\n", encoding="utf-8")
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "counter-jit")
+            screen = await tui.open_exercise(pilot, "counter-jit")
             await pilot.press("f5")
-            await until(pilot, lambda: screen.handle is not None and screen.handle.run is not None, 30, "the run")
+            await tui.until(pilot, lambda: screen.handle is not None and screen.handle.run is not None, 30, "the run")
             assert screen.running
             first = screen.handle
             await pilot.press("f5")  # pressed again while running: a fresh check of the same text
-            await until(pilot, lambda: screen.handle is not first and screen.handle.run is not None, 30, "the restart")
+            await tui.until(pilot, lambda: screen.handle is not first and screen.handle.run is not None, 30, "the restart")
             assert first.cancelled and screen.running and screen.verdict is None
             assert screen.check_action("cancel_check", ()) is True  # the footer offers Cancel now
             await pilot.press("f7")  # cancelling is its own key
-            await until(pilot, lambda: screen.verdict is not None, 30, "the cancelled verdict")
+            await tui.until(pilot, lambda: screen.verdict is not None, 30, "the cancelled verdict")
             assert screen.verdict.kind == "cancelled" and not screen.running
-            assert "cancelled" in plain(screen.query_one("#ex-status")).lower()
+            assert "cancelled" in tui.plain(screen.query_one("#ex-status")).lower()
             # a cancelled check was not a check of the learner's code: no attempt is counted
-            attempts = progress(home)["exercises"].get("counter-jit", {}).get("attempts", 0) \
+            attempts = tui.progress(home)["exercises"].get("counter-jit", {}).get("attempts", 0) \
                 if (home / "progress.json").exists() else 0
             assert attempts == 0
 
     asyncio.run(body())
 
 
-def test_saving_the_file_elsewhere_rechecks_it(home, sandbox):
-    needs_exercise("counter-jit")
-    solution = COURSE.solution_path("counter-jit").read_text(encoding="utf-8")
+def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandbox, tui):
+    """The fake tier's twin of the real failing check: events arrive one by one, as a worker's do."""
+    exercise = needs_exercise("counter-jit")
+    failed = exercise.checks[0]
+    message = {"en": "update_counter returned 0 for count 0; it should add 1", "zh": "计数没有加 1"}
+    checks = fake_sandbox.checks(exercise, failing={failed.id: message})
+    fake_sandbox.script("counter-jit", Output("stdout", "tracing update_counter\n"), *checks,
+                        fake_sandbox.verdict("fail", checks, stdout="tracing update_counter\n"), delay=0.05)
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "counter-jit")
-            path = home / "workspace" / "counter-jit.py"
-            path.write_text(solution, encoding="utf-8")  # another editor saves the file
-            await until(pilot, lambda: screen.verdict is not None, what="the automatic re-check")
-            assert screen.verdict.passed
-            assert screen.editor.text == solution
-            assert progress(home)["exercises"]["counter-jit"]["attempts"] == 1
+            screen = await tui.open_exercise(pilot, "counter-jit")
+            verdict = await tui.check(pilot, screen)
+            assert verdict.status == "fail" and fake_sandbox.asked == [("counter-jit", exercise.starter)]
+            shown = tui.plain(screen.query_one("#checks"))
+            assert "✗" in shown and message["en"][:40] in shown.replace("\n    ", " ")
+            assert "tracing update_counter" in screen.query_one("#output").content.plain
+            record = tui.progress(home)["exercises"]["counter-jit"]
+            assert record["attempts"] == 1 and record["status"] == "attempted"
+            assert not screen.check_action("next_exercise", ())  # no "next" before a pass
 
     asyncio.run(body())
 
 
-def test_hints_are_revealed_one_by_one_and_recorded(home, sandbox):
+def test_a_streaming_check_is_cancelled_and_not_counted(home, fake_sandbox, tui):
+    """The fake tier's twin of the real cancel: F7 while the events are still coming."""
+    exercise = needs_exercise("counter-jit")
+    fake_sandbox.script("counter-jit", *[Output("stdout", f"step {i}\n") for i in range(100)],
+                        fake_sandbox.verdict("pass", fake_sandbox.checks(exercise)), delay=0.1)
+
+    async def body():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await tui.open_exercise(pilot, "counter-jit")
+            await pilot.press("f5")
+            await tui.until(pilot, lambda: "step 1" in screen.query_one("#output").content.plain, 10, "the output")
+            assert screen.running and screen.check_action("cancel_check", ()) is True
+            await pilot.press("f7")
+            await tui.until(pilot, lambda: screen.verdict is not None, 10, "the cancelled verdict")
+            assert screen.verdict.kind == "cancelled" and not screen.running
+            assert "step 99" not in screen.query_one("#output").content.plain
+            assert "cancelled" in tui.plain(screen.query_one("#ex-status")).lower()
+            assert not (home / "progress.json").exists() or "counter-jit" not in tui.progress(home)["exercises"]
+
+    asyncio.run(body())
+
+
+def test_saving_the_file_elsewhere_rechecks_it(home, fake_sandbox, tui):
+    needs_exercise("counter-jit")
+    solution = COURSE.solution_path("counter-jit").read_text(encoding="utf-8")
+    fake_sandbox.script("counter-jit", fake_sandbox.verdict("pass", fake_sandbox.checks(COURSE.exercise("counter-jit"))))
+
+    async def body():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await tui.open_exercise(pilot, "counter-jit")
+            path = home / "workspace" / "counter-jit.py"
+            path.write_text(solution, encoding="utf-8")  # another editor saves the file
+            await tui.until(pilot, lambda: screen.verdict is not None, what="the automatic re-check")
+            assert screen.verdict.passed and fake_sandbox.asked[-1] == ("counter-jit", solution)
+            assert screen.editor.text == solution
+            assert tui.progress(home)["exercises"]["counter-jit"]["attempts"] == 1
+
+    asyncio.run(body())
+
+
+def test_hints_are_revealed_one_by_one_and_recorded(home, fake_sandbox, tui):
     exercise = needs_exercise("counter-jit")
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import Markdown
 
-            screen = await open_exercise(pilot, "counter-jit")
+            screen = await tui.open_exercise(pilot, "counter-jit")
             await pilot.press("f3")
-            await until(pilot, lambda: (home / "progress.json").exists(), 10, "progress")
-            assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == 1
+            await tui.until(pilot, lambda: (home / "progress.json").exists(), 10, "progress")
+            assert tui.progress(home)["exercises"]["counter-jit"]["hints_shown"] == 1
             await pilot.press("ctrl+g")
             await pilot.pause()
-            assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == 2
+            assert tui.progress(home)["exercises"]["counter-jit"]["hints_shown"] == 2
             hints = screen.query_one("#hints", Markdown).source
             assert exercise.hints[0].en in hints and exercise.hints[1].en in hints
             # hints live in the task view, which is shown; nothing floats over the work
@@ -410,33 +436,33 @@ def test_hints_are_revealed_one_by_one_and_recorded(home, sandbox):
             for _ in range(len(exercise.hints)):
                 await pilot.press("f3")
                 await pilot.pause()
-            assert progress(home)["exercises"]["counter-jit"]["hints_shown"] == len(exercise.hints)
+            assert tui.progress(home)["exercises"]["counter-jit"]["hints_shown"] == len(exercise.hints)
 
     asyncio.run(body())
 
 
-def test_reset_asks_first_and_restores_the_starter(home, sandbox):
+def test_reset_asks_first_and_restores_the_starter(home, fake_sandbox, tui):
     exercise = needs_exercise("counter-jit")
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.confirm import ConfirmScreen
 
-            screen = await open_exercise(pilot, "counter-jit")
+            screen = await tui.open_exercise(pilot, "counter-jit")
             path = home / "workspace" / "counter-jit.py"
             screen.editor.load_text("# my own attempt\n")
             await pilot.press("ctrl+s")
             assert path.read_text(encoding="utf-8") == "# my own attempt\n"
             await pilot.press("f8")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("n")
-            await until(pilot, lambda: app.screen is screen, 10, "the exercise again")
+            await tui.until(pilot, lambda: app.screen is screen, 10, "the exercise again")
             assert path.read_text(encoding="utf-8") == "# my own attempt\n"
             await pilot.press("f8")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: screen.editor.text == exercise.starter, 10, "the starter in the editor")
+            await tui.until(pilot, lambda: screen.editor.text == exercise.starter, 10, "the starter in the editor")
             assert path.read_text(encoding="utf-8") == exercise.starter
             backups = list((home / "workspace" / ".backup").glob("counter-jit-*.py"))
             assert [b.read_text(encoding="utf-8") for b in backups] == ["# my own attempt\n"]
@@ -444,37 +470,37 @@ def test_reset_asks_first_and_restores_the_starter(home, sandbox):
     asyncio.run(body())
 
 
-def test_solution_before_a_pass_needs_confirmation_and_is_recorded(home, sandbox):
+def test_solution_before_a_pass_needs_confirmation_and_is_recorded(home, fake_sandbox, tui):
     needs_exercise("counter-jit")
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.confirm import ConfirmScreen
             from tutor.ui.screens.solution import SolutionScreen
 
-            screen = await open_exercise(pilot, "counter-jit")
+            screen = await tui.open_exercise(pilot, "counter-jit")
             await pilot.press("f4")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("escape")
-            await until(pilot, lambda: app.screen is screen, 10, "the exercise again")
-            assert not (home / "progress.json").exists() or not progress(home)["exercises"].get(
+            await tui.until(pilot, lambda: app.screen is screen, 10, "the exercise again")
+            assert not (home / "progress.json").exists() or not tui.progress(home)["exercises"].get(
                 "counter-jit", {}).get("solution_viewed")
             await pilot.press("f4")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: isinstance(app.screen, SolutionScreen), 10, "the solution")
-            assert "def update_counter" in plain(app.screen.query_one("#solution-code"))
-            assert progress(home)["exercises"]["counter-jit"]["solution_viewed"] is True
+            await tui.until(pilot, lambda: isinstance(app.screen, SolutionScreen), 10, "the solution")
+            assert "def update_counter" in tui.plain(app.screen.query_one("#solution-code"))
+            assert tui.progress(home)["exercises"]["counter-jit"]["solution_viewed"] is True
 
     asyncio.run(body())
 
 
 # ---- language ---------------------------------------------------------------------------------
 
-def test_language_switch_rerenders_every_text(home, sandbox):
+def test_language_switch_rerenders_every_text(home, fake_sandbox, tui):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import OptionList
 
@@ -489,7 +515,7 @@ def test_language_switch_rerenders_every_text(home, sandbox):
             labels = {b.binding.description for b in app.screen.active_bindings.values()}
             assert "进度" in labels and "Progress" not in labels
             if COURSE.exercise("counter-jit"):
-                screen = await open_exercise(pilot, "counter-jit")
+                screen = await tui.open_exercise(pilot, "counter-jit")
                 tabs = screen.query_one("#ex-tabs")
                 assert str(tabs.get_tab("code").label) == "代码"
                 await pilot.press("ctrl+l")  # works inside the exercise screen too
@@ -502,18 +528,18 @@ def test_language_switch_rerenders_every_text(home, sandbox):
 
 # ---- quiz -------------------------------------------------------------------------------------
 
-def test_quiz_answered_right_and_wrong_then_retried(home, sandbox):
+def test_quiz_answered_right_and_wrong_then_retried(home, fake_sandbox, tui):
     if not COURSE.quiz:
         pytest.skip("the quiz is not in the course yet")
     quiz = COURSE.quiz
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.quiz import QuizScreen
 
             await pilot.press("z")
-            await until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the quiz")
+            await tui.until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the quiz")
             screen = app.screen
             for i, q in enumerate(quiz):
                 letter = q.answer if i == 0 else next(x for x in "ABCD" if x != q.answer)
@@ -530,10 +556,10 @@ def test_quiz_answered_right_and_wrong_then_retried(home, sandbox):
             assert screen.finished and screen.score == 1
             summary = screen.query_one("#q-prompt").source
             assert f"**{quiz[1].id}**" in summary and f"({quiz[1].answer})" not in summary  # no letters given away
-            data = progress(home)["quiz"]
+            data = tui.progress(home)["quiz"]
             assert data["best_score"] == 1 and data["attempts"] == 1 and len(data["answers"]) == len(quiz)
             await pilot.press("r")  # retry the wrong ones, right this time
-            await until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
+            await tui.until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
             retry = app.screen
             assert [q.id for q in retry.questions] == [q.id for q in quiz[1:]]
             # answered before, so the options come back in a new order: letters alone do not help
@@ -543,13 +569,13 @@ def test_quiz_answered_right_and_wrong_then_retried(home, sandbox):
                 await pilot.press("enter", "enter")
                 await pilot.pause()
             assert retry.finished and retry.score == len(quiz)
-            data = progress(home)["quiz"]
+            data = tui.progress(home)["quiz"]
             assert data["best_score"] == len(quiz) and data["attempts"] == 2
 
     asyncio.run(body())
 
 
-def test_quiz_evidence_cell_runs(home, sandbox):
+def test_quiz_evidence_cell_runs(home, fake_sandbox, tui):
     with_evidence = [i for i, q in enumerate(COURSE.quiz) if q.evidence is not None]
     if not with_evidence:
         pytest.skip("no quiz question with an evidence cell yet")
@@ -558,15 +584,15 @@ def test_quiz_evidence_cell_runs(home, sandbox):
         from tutor.ui.screens.quiz import QuizScreen
         from tutor.ui.widgets.cell_view import CellView
 
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             q = COURSE.quiz[with_evidence[0]]
             app.push_screen(QuizScreen([q]))
             await pilot.pause()
             await pilot.press("1", "enter", "e")
-            await until(pilot, lambda: app.screen.query(CellView), 10, "the evidence cell")
+            await tui.until(pilot, lambda: app.screen.query(CellView), 10, "the evidence cell")
             cell = app.screen.query_one(CellView)
-            await until(pilot, lambda: cell.verdict is not None, what="the evidence verdict")
+            await tui.until(pilot, lambda: cell.verdict is not None, what="the evidence verdict")
             assert cell.verdict.status == "pass", pick(cell.verdict.message, "en")
 
     asyncio.run(body())
@@ -574,7 +600,7 @@ def test_quiz_evidence_cell_runs(home, sandbox):
 
 # ---- progress ---------------------------------------------------------------------------------
 
-def test_progress_screen_shows_and_resets_progress(home, sandbox):
+def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
     if not COURSE.exercises:
         pytest.skip("no exercises yet")
     first = COURSE.exercises[0]
@@ -588,56 +614,56 @@ def test_progress_screen_shows_and_resets_progress(home, sandbox):
         store.record_prediction("l61-global-write", "1")
         store.record_reveal("l61-global-write", "1", True)
         store.record_prediction("l64-leaves-order", "A")
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.confirm import ConfirmScreen
             from tutor.ui.screens.progress import ProgressScreen
 
             await pilot.press("p")
-            await until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
-            table = plain(app.screen.query_one("#progress-exercises"))
+            await tui.until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
+            table = tui.plain(app.screen.query_one("#progress-exercises"))
             row = next(line for line in table.splitlines() if line.startswith(first.id))
             assert "✓ passed" in row and " 2 " in row and f"1/{len(first.hints)}" in row
-            assert "best score 5" in plain(app.screen.query_one("#progress-quiz"))
-            assert "Predictions before running a cell: 1 of 2 right" in plain(app.screen.query_one("#progress-quiz"))
+            assert "best score 5" in tui.plain(app.screen.query_one("#progress-quiz"))
+            assert "Predictions before running a cell: 1 of 2 right" in tui.plain(app.screen.query_one("#progress-quiz"))
             await pilot.press("r")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
+            await tui.until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
             assert not (home / "progress.json").exists()
             assert list(home.glob("progress.json.bak-*"))
-            assert "best score -" in plain(app.screen.query_one("#progress-quiz"))
+            assert "best score -" in tui.plain(app.screen.query_one("#progress-quiz"))
 
     asyncio.run(body())
 
 
-def test_help_screen_and_quit(home, sandbox):
+def test_help_screen_and_quit(home, fake_sandbox, tui):
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.help import HelpScreen
 
             await pilot.press("f1")
-            await until(pilot, lambda: isinstance(app.screen, HelpScreen), 10, "help")
+            await tui.until(pilot, lambda: isinstance(app.screen, HelpScreen), 10, "help")
             assert "F5" in app.screen.query_one("#help-text").source
             await pilot.press("escape")
-            await until(pilot, lambda: not isinstance(app.screen, HelpScreen), 10, "help to close")
+            await tui.until(pilot, lambda: not isinstance(app.screen, HelpScreen), 10, "help to close")
             await pilot.press("ctrl+q")
-            await until(pilot, lambda: not app.is_running, 10, "the app to quit")
+            await tui.until(pilot, lambda: not app.is_running, 10, "the app to quit")
 
     asyncio.run(body())
 
 
-def test_make_app_does_not_touch_the_real_home(tmp_path, sandbox):
+def test_make_app_does_not_touch_the_real_home(tmp_path, fake_sandbox):
     before = set(os.listdir(tmp_path))
-    app = make_app(tmp_path / "home", "en", mouse=False, course=(COURSE, []), sandbox=sandbox)
+    app = make_app(tmp_path / "home", "en", mouse=False, course=(COURSE, []), sandbox=fake_sandbox)
     assert app.session.home == tmp_path / "home"
     assert set(os.listdir(tmp_path)) == before  # nothing is written before the learner does something
 
 
 # ---- small parts ------------------------------------------------------------------------------
 
-def test_live_chart_grows_with_several_series_and_a_log_scale():
+def test_live_chart_grows_with_several_series_and_a_log_scale(tui):
     from textual.app import App
 
     from tutor.ui.widgets.loss_chart import LossChart
@@ -653,9 +679,9 @@ def test_live_chart_grows_with_several_series_and_a_log_scale():
             assert chart._plot is None  # plotext is not even imported before the first point
             chart.add([("loss", i, 10.0 ** -i) for i in range(4)])
             chart.add([("ema", i, 2.0 ** -i) for i in range(4)])
-            await until(pilot, lambda: chart._plot is not None, 10, "the plot")
+            await tui.until(pilot, lambda: chart._plot is not None, 10, "the plot")
             await pilot.pause()
-            note = plain(chart.query_one("#chart-note"))
+            note = tui.plain(chart.query_one("#chart-note"))
             assert "loss: 0.001" in note and "ema: 0.125" in note and "(log)" in note
             assert chart.marker == "*" and chart.point_count() == 8
 
@@ -679,7 +705,7 @@ def test_marks_are_ascii_without_utf8_and_bold_only_without_colour(monkeypatch):
     assert ascii_marks.style("fail") == "bold" and Marks(no_color=False).style("fail") == "bold red"
 
 
-def test_the_editor_says_when_highlighting_is_missing(home, sandbox, monkeypatch):
+def test_the_editor_says_when_highlighting_is_missing(home, fake_sandbox, monkeypatch, tui):
     needs_exercise("counter-jit")
     import tutor.ui.screens.exercise as exercise_screen
     import tutor.ui.widgets.editor as editor
@@ -688,11 +714,11 @@ def test_the_editor_says_when_highlighting_is_missing(home, sandbox, monkeypatch
     monkeypatch.setattr(editor, "highlighting_available", lambda: False)
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "counter-jit")
+            screen = await tui.open_exercise(pilot, "counter-jit")
             assert screen.editor.language is None
-            assert "Syntax highlighting is off" in plain(screen.query_one("#file-note"))
+            assert "Syntax highlighting is off" in tui.plain(screen.query_one("#file-note"))
 
     asyncio.run(body())
 
@@ -713,13 +739,13 @@ def test_titles_that_do_not_fit_lose_the_subtitle_then_end_at_a_word():
     assert cell_len(word) <= 10 and word.endswith("…")
 
 
-def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home, sandbox):
+def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home, fake_sandbox, tui):
     lesson = next((l for l in COURSE.lessons if len(l.cells) >= 2), None)
     if lesson is None:
         pytest.skip("needs a lesson with two cells")
 
     async def body():
-        app = new_app(home, sandbox)
+        app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.containers import VerticalScroll
 
@@ -727,7 +753,7 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
-            await until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson, 10, "the lesson")
+            await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson, 10, "the lesson")
             await pilot.pause(0.6)
             screen = app.screen
             body_ = screen.query_one("#lesson-body", VerticalScroll)
@@ -742,12 +768,12 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
                 body_.scroll_to(y=second.virtual_region.y, animate=False)
                 return False
 
-            await until(pilot, second_at_top, 10, "the second cell at the top")
+            await tui.until(pilot, second_at_top, 10, "the second cell at the top")
             assert not any(c.has_focus for c in cells)
             await pilot.press("enter")  # nothing focused: the first cell on screen runs
             if second.asking:
                 await pilot.press("escape")  # its predict question: skipped, so it runs
-            await until(pilot, lambda: second.verdict is not None, what="the cell on screen to run")
+            await tui.until(pilot, lambda: second.verdict is not None, what="the cell on screen to run")
             assert cells[0].verdict is None
             await pilot.press("home")
             await pilot.pause()

@@ -16,14 +16,13 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual")
+from tutor.course import read_course
+from tutor.ui.app import make_app
+from tutor.ui.marks import Marks
 
-from conftest import ROOT  # noqa: E402
-from fs_faults import fill, tmpfs  # noqa: E402
-from test_ui import COURSE, SIZE, check, open_exercise, plain, progress, until  # noqa: E402
-from tutor.ui.app import make_app  # noqa: E402
-from tutor.ui.marks import Marks  # noqa: E402
-
+ROOT = Path(__file__).resolve().parent.parent
+COURSE, _ = read_course(ROOT)
+SIZE = (80, 24)
 FAULTS = Path(__file__).resolve().parent / "faults"
 SHORT_TIMEOUT_S = 5.0
 
@@ -48,7 +47,7 @@ def short_course():
 
 
 @pytest.mark.parametrize("name, status, kind", CASES)
-def test_fault_through_the_tui(name, status, kind, home, sandbox):
+def test_fault_through_the_tui(name, status, kind, home, sandbox, tui):
     workspace = home / "workspace"
     workspace.mkdir(parents=True)
     program = (FAULTS / f"{name}.py").read_text()
@@ -60,25 +59,25 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox):
         app = make_app(home, "en", course=(short_course(), []), sandbox=sandbox)
         app.marks = Marks(ascii_only=False)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "counter-jit")
-            verdict = await check(pilot, screen)
+            screen = await tui.open_exercise(pilot, "counter-jit")
+            verdict = await tui.check(pilot, screen)
             assert (verdict.status, verdict.kind) == (status, kind), verdict.message
-            shown = plain(screen.query_one("#verdict"))
+            shown = tui.plain(screen.query_one("#verdict"))
             assert verdict.message["en"].splitlines()[0][:30] in shown.replace("\n", " ")
             if name == "fake_verdict":  # shown as text, not obeyed by the terminal
                 output = screen.query_one("#output").content.plain
                 assert "␛[2J␛[H␛[1;32mPASS" in output and "\\x9b2J" in output, output
                 assert not any(c in output for c in ("\x1b", "\x9b", "\u202e")), output
-            record = progress(home)["exercises"]["counter-jit"]
+            record = tui.progress(home)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"
             # The UI is still alive and the next check works: the reference solution passes.
             screen.editor.load_text((ROOT / "solutions" / "counter-jit.py").read_text())  # as if typed
             await pilot.pause()
             await pilot.press("f5")
-            await until(pilot, lambda: screen.verdict is not None and screen.verdict is not verdict, what="the 2nd verdict")
+            await tui.until(pilot, lambda: screen.verdict is not None and screen.verdict is not verdict, what="the 2nd verdict")
             again = screen.verdict
             assert again.status == "pass", again.message
-            assert progress(home)["exercises"]["counter-jit"]["status"] == "passed"
+            assert tui.progress(home)["exercises"]["counter-jit"]["status"] == "passed"
 
     asyncio.run(body())
 
@@ -87,7 +86,7 @@ def _notes(app) -> str:
     return "\n".join(str(n.message) for n in app._notifications)
 
 
-def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, sandbox, monkeypatch):
+def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, fake_sandbox, monkeypatch, tui, fill, tmpfs):
     """Saving on a full home: the file keeps its old bytes (never truncated), the editor keeps the
     new text, the failure is said; leaving keeps a copy in the temporary folder, and says where.
     A file deleted on disk (by the learner's own program, say) is said too, and written back."""
@@ -106,13 +105,13 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, sandbox, monkeypat
         ws.write_text(old)
 
         async def body():
-            app = make_app(home, "en", course=(short_course(), []), sandbox=sandbox)
+            app = make_app(home, "en", course=(short_course(), []), sandbox=fake_sandbox)
             app.marks = Marks(ascii_only=False)
             async with app.run_test(size=SIZE) as pilot:
-                screen = await open_exercise(pilot, "counter-jit")
+                screen = await tui.open_exercise(pilot, "counter-jit")
                 assert screen.editor.text == old
                 ws.unlink()
-                await until(pilot, lambda: "was deleted" in plain(screen.query_one("#ex-status")), 5, "the deletion note")
+                await tui.until(pilot, lambda: "was deleted" in tui.plain(screen.query_one("#ex-status")), 5, "the deletion note")
                 await pilot.press("ctrl+s")
                 await pilot.pause()
                 assert ws.read_text() == old  # written back from the editor
@@ -120,12 +119,12 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, sandbox, monkeypat
                 fill(home)
                 screen.editor.load_text(new)  # as if typed
                 await pilot.press("ctrl+s")
-                await until(pilot, lambda: "No space left" in _notes(app), 5, "the save failure")
+                await tui.until(pilot, lambda: "No space left" in _notes(app), 5, "the save failure")
                 assert "still in the editor" in _notes(app)
                 assert ws.read_bytes() == old.encode() and screen.editor.text == new
                 await pilot.press("f5")  # a check saves first: it fails the same way and runs nothing
                 await pilot.pause()
-                assert not screen.running and ws.read_bytes() == old.encode()
+                assert not screen.running and ws.read_bytes() == old.encode() and fake_sandbox.asked == []
 
                 screen.show_view("task")
                 await pilot.pause()
@@ -133,8 +132,8 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, sandbox, monkeypat
                 await pilot.pause()
                 assert isinstance(app.screen, ExerciseScreen) and "Esc again leaves" in _notes(app)
                 await pilot.press("escape")
-                await until(pilot, lambda: not isinstance(app.screen, ExerciseScreen), 5, "leaving the screen")
-                await until(pilot, lambda: "your text was kept in" in _notes(app), 5, "the rescue note")
+                await tui.until(pilot, lambda: not isinstance(app.screen, ExerciseScreen), 5, "leaving the screen")
+                await tui.until(pilot, lambda: "your text was kept in" in _notes(app), 5, "the rescue note")
             assert ws.read_bytes() == old.encode()
             rescued = list((tmp_path / "tmp" / "jaxstate-tutor-unsaved").glob("counter-jit-*.py"))
             assert [p.read_text() for p in rescued] == [new]

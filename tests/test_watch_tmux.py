@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import shutil
 import sys
+from pathlib import Path
 
-from conftest import ROOT
 from tutor.course import read_course
 from tutor.path import Step, course_path, next_step
 from tutor.progress import normalize
 
+ROOT = Path(__file__).resolve().parent.parent
 COURSE, _ = read_course(ROOT)
 DEADLINE_S = 180
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
 pytest.importorskip("hatchling")
+pytestmark = pytest.mark.slow  # builds a wheel, installs it in a venv, checks with a worker
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_wheel_installs_and_checks_outside_the_repo(tmp_path):
