@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from tutor.doctor.findings import Finding, Report
 from tutor.doctor.report_text import render_text
 
+ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "doctor"
 CONTRACT_KEYS = {"script", "status", "exit_code", "duration_s", "findings", "stdout", "stderr"}
 FINDING_KEYS = {"kind", "function", "file", "line", "count", "message", "lesson", "cell"}

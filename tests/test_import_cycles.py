@@ -4,9 +4,9 @@ also those inside functions), and the parent side of the sandbox never imports t
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
-from conftest import ROOT
-
+ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tutor"
 
 
