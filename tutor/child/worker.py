@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 
-from tutor.protocol import Done, ExerciseJob, Ready, RunError, Started, parse_job
+from tutor.protocol import DoctorJob, Done, ExerciseJob, Ready, RunError, Started, parse_job
 
 
 def _configure_jax(cache_dir: str | None) -> None:
@@ -77,6 +78,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     del sys.argv[1:]  # learner code has no business with the tutor's paths
 
+    # SIGINT means "stop and report" to a doctor job only (which turns it back on); before a job,
+    # or in learner code, a stray one must not break the worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from tutor.child import lifeline
 
     if args.parent is not None:
@@ -106,6 +110,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if isinstance(job, ExerciseJob):
             harness.run_exercise(job)
+        elif isinstance(job, DoctorJob):
+            from tutor.child import doctor_job
+
+            doctor_job.run(job)
         else:
             harness.run_cell(job)
         channel.flush_metrics()

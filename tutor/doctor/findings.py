@@ -219,6 +219,23 @@ class Finding:
                    text=Text.same(str(data.get("message", ""))),
                    taught=Teaching(data.get("lesson"), data.get("cell")))
 
+    def to_wire(self) -> dict[str, Any]:
+        """Language-neutral, for the worker pipe: the message in every language."""
+        teaching = self.teaching
+        return {"kind": self.kind, "function": self.function, "file": self.file, "line": self.line,
+                "count": self.count, "message": {"en": self.message("en"), "zh": self.message("zh")},
+                "lesson": teaching.lesson, "cell": teaching.cell}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> "Finding":
+        if data.get("kind") not in KINDS:
+            raise ValueError(f"unknown finding kind {data.get('kind')!r}")
+        message = data.get("message") or {}
+        return cls(kind=data["kind"], function=data.get("function"), file=str(data["file"]),
+                   line=int(data["line"]), count=int(data.get("count", 1)),
+                   text=Text(zh=str(message.get("zh", "")), en=str(message.get("en", ""))),
+                   taught=Teaching(data.get("lesson"), data.get("cell")))
+
     def key(self) -> tuple:
         return (self.kind, self.function, self.file, self.line)
 
@@ -269,6 +286,21 @@ class Report:
                 "duration_s": round(self.duration_s, 3),
                 "findings": [f.to_json(lang) for f in self.findings],
                 "stdout": self.stdout, "stderr": self.stderr}
+
+    def to_wire(self) -> dict[str, Any]:
+        """Language-neutral, for the worker pipe (the parent adds the captured output)."""
+        return {"script": self.script, "status": self.status, "exit_code": self.exit_code,
+                "duration_s": self.duration_s, "findings": [f.to_wire() for f in self.findings],
+                "traces": dict(self.traces)}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> "Report":
+        if data.get("status") not in STATUSES:
+            raise ValueError(f"unknown doctor status {data.get('status')!r}")
+        return cls(script=str(data["script"]), status=data["status"], exit_code=data.get("exit_code"),
+                   duration_s=float(data.get("duration_s", 0.0)),
+                   findings=[Finding.from_wire(f) for f in data.get("findings", [])],
+                   traces={str(k): int(v) for k, v in (data.get("traces") or {}).items()})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Report":

@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Iterator
 
 from tutor.paths import PACKAGE_DIR
-from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, CheckSpec, Done, ExerciseJob, Job,
-                            MetricPoints, ProtocolError, Ready, RunError, parse_event)
+from tutor.protocol import (CellJob, CheckResult, Done, DoctorJob, ExerciseJob, Job, MetricPoints, ProtocolError,
+                            Ready, parse_event)
 from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.verdict import Ending, decide
 
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
+STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time limit) has to send its report
 
 
 @dataclass(frozen=True)
@@ -41,33 +43,6 @@ class Limits:
     output_bytes: int = 8 * 2**20  # beyond this much stdout+stderr the run is stopped
     keep_chars: int = 100_000  # of each stream, kept for the verdict
     startup_s: float = 120.0  # for a worker to import JAX, on a busy machine
-
-
-def _summary(checks: list) -> dict:
-    """"2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
-    counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
-    en = [f"{counts['fail']} of {len(checks)} checks failed"]
-    zh = [f"{len(checks)} 项检查中 {counts['fail']} 项未通过"]
-    if counts["error"]:
-        en.append(f"{counts['error']} could not judge")
-        zh.append(f"{counts['error']} 项无法评判")
-    if counts["skipped"]:
-        en.append(f"{counts['skipped']} skipped (they wait on a failed one)")
-        zh.append(f"{counts['skipped']} 项被跳过（它们依赖未通过的检查）")
-    return _message(", ".join(en), ",".join(zh))
-
-
-def _message(en: str, zh: str) -> dict:
-    return {"en": en, "zh": zh}
-
-
-_OOM_PATTERN = re.compile(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED|^MemoryError", re.I | re.M)
-_SIGNAL_HINTS = {
-    "SIGKILL": (" (this can be the system running out of memory)", "（可能是系统内存耗尽）"),
-    "SIGSEGV": (" (a crash in native code: ctypes, a C extension, or recursion too deep for the C stack)",
-                "（原生代码崩溃：ctypes、C 扩展，或递归深到超出了 C 栈）"),
-    "SIGABRT": (" (native code aborted, e.g. a failed assertion inside XLA)", "（原生代码中止，例如 XLA 内部断言失败）"),
-}
 
 
 def cache_dir_for(home: Path) -> Path:
@@ -100,27 +75,9 @@ def _is_ready(line: bytes) -> bool:
 _SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
 
 
-def _startup_message(what: str) -> dict:
-    """A worker that broke before any learner code ran: what broke and what to do, no advice on code."""
-    names = sorted((k for k in os.environ if _SETTING_VARS.match(k)), key=lambda k: (k not in what, k))
-    if names:
-        shown = ", ".join(names)
-        en_do = (f"your shell sets {shown}: unset them (e.g. `env -u {names[0]} jaxstate-tutor ...`) and try again; "
-                 "if that is not it, reinstall the tutor and its JAX (`pip install -e .`)")
-        zh_do = (f"你的 shell 设置了 {shown}，请先取消这些设置（例如 `env -u {names[0]} jaxstate-tutor ...`）再试；"
-                 "若仍不行，请重新安装本教程及其 JAX（`pip install -e .`）")
-    else:
-        en_do = "reinstall the tutor and its JAX (`pip install -e .`), then try again"
-        zh_do = "请重新安装本教程及其 JAX（`pip install -e .`）后再试"
-    return _message(f"the tutor could not start its worker, so your code did not run and nothing was judged "
-                    f"(this is not a fault in your code): {what}. To fix: {en_do}",
-                    f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。"
-                    f"解决办法：{zh_do}")
-
-
-def _last_line(text: str) -> str:
-    lines = [l.strip() for l in text.strip().splitlines() if l.strip()]
-    return lines[-1][:300] if lines else ""
+def _setting_vars() -> tuple[str, ...]:
+    """The variables in the tutor's environment that can break JAX in a worker."""
+    return tuple(k for k in os.environ if _SETTING_VARS.match(k))
 
 
 class WorkerProcess:
@@ -236,18 +193,29 @@ class Run:
 
     def __init__(self, worker: WorkerProcess, job: Job, timeout: float, limits: Limits, on_finish=None):
         self.worker = worker
-        self.job = replace(job, deadline_s=timeout + WORKER_GRACE_S)
+        # The worker's own deadline comes after ours (and after a doctor's time to report): the parent decides.
+        grace = WORKER_GRACE_S + (STOP_GRACE_S if isinstance(job, DoctorJob) else 0.0)
+        self.job = replace(job, deadline_s=timeout + grace)
         self.timeout = timeout
         self.limits = limits
-        self.expected_checks = job.checks if isinstance(job, ExerciseJob) else ()
         self.on_finish = on_finish
         self._cancel = threading.Event()
+        self._stop = threading.Event()
         self.verdict: Verdict | None = None
 
     def cancel(self) -> None:
         """Stop the run from any thread; its whole process group is killed."""
         self._cancel.set()
         self.worker.kill()
+
+    def stop(self) -> None:
+        """Ask a doctor run to stop and still report, from any thread; returns at once. The worker
+        gets SIGINT (the probe stops the script and reports); it is killed if no report comes
+        within STOP_GRACE_S. For other jobs, the same as cancel()."""
+        if not isinstance(self.job, DoctorJob):
+            self.cancel()
+            return
+        self._stop.set()
 
     def result(self) -> Verdict:
         for _ in self.events():
@@ -278,32 +246,35 @@ class Run:
             os.set_blocking(fd, False)
             sel.register(fd, selectors.EVENT_READ, name)
         ready_at = None
-        ending = None  # (status, kind, message) once the run is decided by force
+        asked_to_stop = None  # when SIGINT went to a doctor worker (stop() or its time limit)
+        flags: dict = {}  # how the reading ended, for the verdict's Ending
         try:
-            while True:
+            while not self._cancel.is_set():
                 now = time.monotonic()
-                if self._cancel.is_set():
-                    ending = ("error", "cancelled", _message("the check was cancelled", "检查已取消"))
-                    break
                 if ready_at is None and state.ready:
                     ready_at = now
                 deadline = (ready_at + self.timeout) if ready_at else (w.spawned_at + self.limits.startup_s)
-                if now >= deadline:
-                    if ready_at:
-                        ending = ("timeout", "timeout", self._timeout_message())
+                if asked_to_stop is None and not ready_at and self._stop.is_set():
+                    flags["stopped"] = True  # nothing ran yet: nothing to report
+                    break
+                if asked_to_stop is None and ready_at and (self._stop.is_set() or now >= deadline):
+                    # A doctor job: stop the script and wait a little for its report.
+                    flags["stopped" if self._stop.is_set() else "timed_out"] = True
+                    if isinstance(self.job, DoctorJob):
+                        asked_to_stop = now
+                        _interrupt(w)
                     else:
-                        ending = ("error", "startup", _startup_message(
-                            f"it did not get ready in {self.limits.startup_s:g} s (JAX import too slow or stuck)"))
+                        break
+                if asked_to_stop is not None:
+                    deadline = asked_to_stop + STOP_GRACE_S
+                if now >= deadline:
+                    if not ready_at:
+                        flags["startup_timed_out"] = True
                     break
                 for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
                     yield from self._read(key, sel, state)
-                if state.flooded:
-                    ending = ("error", "output-limit", _message(
-                        f"the program printed more than {self.limits.output_bytes // 2**20} MB; it was stopped",
-                        f"程序输出超过 {self.limits.output_bytes // 2**20} MB，已被终止"))
+                if state.flooded or state.protocol_error:
                     break
-                if state.protocol_error:
-                    break  # _decide names it
                 if state.done or w.proc.poll() is not None:
                     # "done" comes after the worker flushed the learner's output, so whatever
                     # is left is already in the pipes: drain it without waiting for the exit.
@@ -317,25 +288,23 @@ class Run:
                                 break
                     break
         except Exception as exc:  # noqa: BLE001 - a bug on this side still ends in a verdict, never a hang
-            ending = ("error", "internal", _message(
-                f"the tutor failed while reading this run (not a fault in your code): {type(exc).__name__}: {exc}",
-                f"本教程在读取这次运行时自身出错（问题不在你的代码）：{type(exc).__name__}：{exc}"))
+            flags["internal_error"] = f"{type(exc).__name__}: {exc}"
         finally:
             sel.close()
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
         yield from state.flush_text()
-        self.verdict = self._decide(state, ending, time.monotonic() - (ready_at or started))
+        ending = Ending(returncode=w.proc.returncode, cancelled=self._cancel.is_set(), flooded=state.flooded,
+                        truncated=state.truncated, protocol_error=state.protocol_error,
+                        duration_s=time.monotonic() - (ready_at or started), timeout_s=self.timeout,
+                        startup_s=self.limits.startup_s, output_limit_mb=self.limits.output_bytes // 2**20,
+                        setting_vars=_setting_vars(), **flags)
+        self.verdict = decide(self.job, state.seen, ending)
         try:
             yield self.verdict
         finally:
             w.close()
             if self.on_finish:  # after the verdict is out: a new spare costs a fork
                 self.on_finish()
-
-    def _timeout_message(self) -> dict:
-        return _message(
-            f"time limit of {self.timeout:g} s exceeded: is there an endless loop, or a wait that never ends?",
-            f"超过了 {self.timeout:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？")
 
     @staticmethod
     def _pending(fd: int) -> bool:
@@ -365,110 +334,22 @@ class Run:
             if out is not None:
                 yield out
 
-    def _decide(self, s: "_RunState", ending, duration: float) -> Verdict:
-        checks = self._complete_checks(s)
-        rc = self.worker.proc.returncode
-        if self._cancel.is_set():  # the kill it caused must not read as a crash
-            status, kind, message = "error", "cancelled", _message("the check was cancelled", "检查已取消")
-        elif ending is not None:
-            status, kind, message = ending
-        elif s.protocol_error:
-            status, kind, message = "error", "protocol", _message(
-                f"the worker sent an event the tutor cannot read ({s.protocol_error}), so the run was stopped; "
-                "if your program does not write to the tutor's pipes, this is a fault of the tutor",
-                f"工作进程发来了无法识别的事件（{s.protocol_error}），运行已停止；"
-                "如果你的程序没有向检查程序的管道写入内容，这是本教程自身的问题")
-        elif not s.ready:  # it broke before any learner code ran
-            what = (s.error["message"].get("en", "") if s.error and s.error["kind"] == "startup" else "") \
-                or s.text["stderr"]
-            rc = self.worker.proc.returncode
-            status, kind, message = "error", "startup", _startup_message(
-                _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"))
-        elif not s.done and self.worker.proc.returncode == -signal.SIGALRM:
-            # The worker's own deadline (WORKER_GRACE_S after ours) ended it first: a timeout all the same.
-            status, kind, message = "timeout", "timeout", self._timeout_message()
-        elif s.error is not None:
-            status, kind, message = "error", s.error["kind"], s.error["message"]
-        elif not s.done:
-            status, kind, message = "error", *self._early_exit(rc, s)
-        elif isinstance(self.job, CellJob):
-            status, kind, message = self._cell_outcome(s)
-        else:
-            failing = [c for c in checks if c.status != "pass"]
-            if failing or not checks:
-                status, kind = "fail", "checks"
-                message = _summary(checks)
-            else:
-                status, kind = "pass", "checks"
-                message = _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")
-        return Verdict(status=status, kind=kind, message=message, checks=checks,
-                       stdout=s.text["stdout"], stderr=s.text["stderr"], duration_s=duration,
-                       metrics=s.metrics, cell=s.cell, output_truncated=s.truncated)
 
-    def _complete_checks(self, s: "_RunState") -> list[CheckResult]:
-        """Every expected check, in order; those never reported are marked not run."""
-        out = []
-        why = (_message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
-               if s.ready else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动"))
-        for spec in self.expected_checks:
-            got = s.checks.get(spec.id) or CheckResult(spec.id, "skipped", why)
-            out.append(replace(got, name=spec.name))
-        return out
-
-    def _early_exit(self, rc: int | None, s: "_RunState") -> tuple[str, dict]:
-        tail = s.text["stderr"][-20000:]
-        if rc is not None and rc < 0:
-            sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
-            if _OOM_PATTERN.search(tail):
-                return "oom", _message(f"out of memory: the program was stopped by {sig} while allocating",
-                                       f"内存不足：程序在分配内存时被 {sig} 终止")
-            hint_en, hint_zh = _SIGNAL_HINTS.get(sig, ("", ""))
-            return "signal", _message(f"the program crashed: killed by signal {sig}{hint_en}",
-                                      f"程序崩溃：被信号 {sig} 终止{hint_zh}")
-        if rc == CHANNEL_LOST:
-            return "exit", _message(
-                "the program closed the tutor's event pipe, so its results could not be reported; "
-                "do not close file descriptors you did not open",
-                "程序关闭了检查程序的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符")
-        if rc and _OOM_PATTERN.search(tail):
-            return "oom", _message(f"out of memory: the program stopped (exit code {rc}) while allocating",
-                                   f"内存不足：程序在分配内存时停止（退出码 {rc}）")
-        return "exit", _message(
-            f"the program ended the process (exit code {rc}) before the checks finished; "
-            "do not call os._exit or sys.exit, and do not close the tutor's pipes",
-            f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道")
-
-    def _cell_outcome(self, s: "_RunState") -> tuple[str, str, dict]:
-        expect = self.job.expect
-        cell = s.cell
-        if cell is None:
-            return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")
-        problems = []
-        raised = expect.raises
-        if raised and raised not in cell.exception_types:
-            problems.append(f"expected {raised}, got {cell.raised or 'no exception'}")
-        if not raised and cell.raised:
-            problems.append(f"raised {cell.raised}: {cell.message}")
-        text = s.text["stdout"]
-        for needle in expect.output_contains:
-            if needle not in text:
-                problems.append(f"output lacks {needle!r}")
-        for pattern in expect.output_matches:
-            if not re.search(pattern, text, re.M):
-                problems.append(f"output does not match {pattern!r}")
-        if problems:
-            joined = "; ".join(problems)
-            return "fail", "expectation", _message(joined, "与预期不符：" + joined)
-        return "pass", "expectation", _message("the cell did what it declares", "单元的行为与声明一致")
+def _interrupt(w: "WorkerProcess") -> None:
+    """SIGINT to the worker alone (the doctor's probe turns it into a stop that still reports)."""
+    try:
+        os.kill(w.proc.pid, signal.SIGINT)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 class _RunState:
-    """What has arrived so far: decoded output, events, metrics."""
+    """What has arrived so far: output (capped) and the worker's events, in order, for the verdict."""
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in ("stdout", "stderr")}
-        self.text = {"stdout": "", "stderr": ""}
+        self.kept = {"stdout": 0, "stderr": 0}  # characters kept of each stream
         self.total_bytes = 0
         self.truncated = False
         self.flooded = False
@@ -476,29 +357,29 @@ class _RunState:
         self.protocol_error = ""  # what was wrong with the first bad event line
         self.ready = False
         self.done = False
-        self.error: dict | None = None
-        self.checks: dict[str, CheckResult] = {}
-        self.metrics: dict[str, list[float]] = {}
-        self.cell: CellResult | None = None
+        self.seen: list = []  # Output chunks and worker events, as they came
 
     def feed_output(self, stream: str, data: bytes) -> Output | None:
         self.total_bytes += len(data)
         if self.total_bytes > self.limits.output_bytes:
             self.flooded = True
-        room = self.limits.keep_chars - len(self.text[stream])
+        room = self.limits.keep_chars - self.kept[stream]
         if room <= 0:
             self.truncated = True
             return None
         text = self.decoders[stream].decode(data)[:room]
-        self.text[stream] += text
-        return Output(stream, text) if text else None
+        return self._keep(Output(stream, text)) if text else None
+
+    def _keep(self, out: Output) -> Output:
+        self.kept[out.stream] += len(out.text)
+        self.seen.append(out)
+        return out
 
     def flush_text(self):
         for stream, dec in self.decoders.items():
             tail = dec.decode(b"", final=True)
-            if tail and len(self.text[stream]) < self.limits.keep_chars:
-                self.text[stream] += tail
-                yield Output(stream, tail)
+            if tail and self.kept[stream] < self.limits.keep_chars:
+                yield self._keep(Output(stream, tail))
 
     def feed_events(self, data: bytes):
         if self.protocol_error:
@@ -518,21 +399,11 @@ class _RunState:
                 self.protocol_error = "a line that is not JSON"
             if self.protocol_error:
                 return
-            if isinstance(event, Ready):
-                self.ready = True
-            elif isinstance(event, CheckResult):
-                self.checks[event.id] = event
+            self.seen.append(event)
+            self.ready = self.ready or isinstance(event, Ready)
+            self.done = self.done or isinstance(event, Done)
+            if isinstance(event, (CheckResult, MetricPoints)):
                 yield event
-            elif isinstance(event, MetricPoints):
-                for series, _, value in event.points:
-                    self.metrics.setdefault(series, []).append(value)
-                yield event
-            elif isinstance(event, RunError):
-                self.error = {"kind": event.kind, "message": event.message}
-            elif isinstance(event, CellResult):
-                self.cell = event
-            elif isinstance(event, Done):
-                self.done = True
 
 
 class Sandbox:
@@ -611,6 +482,12 @@ class Sandbox:
     def run_cell(self, cell, timeout: float | None = None) -> Run:
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect.to_job())
         return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
+
+    def run_doctor(self, script: Path, args: list[str], cwd: Path, timeout: float, nans: bool) -> Run:
+        """Run the learner's own script under the doctor's probe in a worker (as [script, *args], in
+        `cwd`); its output streams as Output events, the verdict carries the report."""
+        job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans)
+        return Run(self._take(), job, timeout, self.limits, self._after_run)
 
     def close(self) -> None:
         """Close the spare and stop every run still going (its process and run folder;

@@ -1,0 +1,276 @@
+"""The verdict of a run, as a pure function of what the worker sent and how its process ended.
+
+`decide(job, events, ending)`: no processes, no clock, no environment, so every row of the
+decision is a table test (tests/test_verdict.py). A run that crashed, was killed, timed out,
+or never said "done" is never a pass; cancellation is decided here and only here.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, Done, DoctorJob, DoctorReport,
+                            ExerciseJob, Job, MetricPoints, Ready, RunError)
+from tutor.sandbox.events import Output, Verdict
+
+if TYPE_CHECKING:
+    from tutor.doctor.findings import Report
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the worker's process ended, and what the parent did to it."""
+
+    returncode: int | None = None  # None: still running when the parent stopped reading (then killed)
+    cancelled: bool = False  # Run.cancel(): the learner or the tutor asked
+    stopped: bool = False  # Run.stop() (doctor jobs): asked to stop and still report
+    timed_out: bool = False  # the job's time limit passed
+    startup_timed_out: bool = False  # the worker never got ready
+    flooded: bool = False  # more output than the limit: stopped
+    truncated: bool = False  # output beyond what is kept was dropped
+    protocol_error: str = ""  # what was wrong with the first unreadable event line
+    internal_error: str = ""  # the parent's own failure while reading the run
+    duration_s: float = 0.0
+    timeout_s: float = 0.0  # the limits, named in the messages
+    startup_s: float = 0.0
+    output_limit_mb: int = 0
+    setting_vars: tuple[str, ...] = ()  # JAX_* / XLA_* ... set in the tutor's environment
+
+
+def _message(en: str, zh: str) -> dict:
+    return {"en": en, "zh": zh}
+
+
+CANCELLED = _message("the check was cancelled", "检查已取消")
+_OOM_PATTERN = re.compile(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED|^MemoryError", re.I | re.M)
+_SIGNAL_HINTS = {
+    "SIGKILL": (" (this can be the system running out of memory)", "（可能是系统内存耗尽）"),
+    "SIGSEGV": (" (a crash in native code: ctypes, a C extension, or recursion too deep for the C stack)",
+                "（原生代码崩溃：ctypes、C 扩展，或递归深到超出了 C 栈）"),
+    "SIGABRT": (" (native code aborted, e.g. a failed assertion inside XLA)", "（原生代码中止，例如 XLA 内部断言失败）"),
+}
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """The worker's events, gathered."""
+
+    ready: bool
+    done: bool
+    error: RunError | None
+    checks: dict[str, CheckResult]
+    metrics: dict[str, list[float]]
+    cell: CellResult | None
+    report: "Report | None"
+    bad_report: str  # why the doctor's report could not be read
+    stdout: str
+    stderr: str
+
+
+def _gather(events) -> _Seen:
+    ready = done = False
+    error = cell = report = None
+    bad_report = ""
+    checks: dict[str, CheckResult] = {}
+    metrics: dict[str, list[float]] = {}
+    text = {"stdout": [], "stderr": []}
+    for e in events:
+        if isinstance(e, Output):
+            text[e.stream].append(e.text)
+        elif isinstance(e, Ready):
+            ready = True
+        elif isinstance(e, Done):
+            done = True
+        elif isinstance(e, RunError):
+            error = error or e
+        elif isinstance(e, CheckResult):
+            checks[e.id] = e
+        elif isinstance(e, MetricPoints):
+            for series, _, value in e.points:
+                metrics.setdefault(series, []).append(value)
+        elif isinstance(e, CellResult):
+            cell = e
+        elif isinstance(e, DoctorReport):
+            from tutor.doctor.findings import Report  # JAX-free data; only doctor runs need it
+
+            try:
+                report = Report.from_wire(e.report)  # a new object for each decision
+            except (ValueError, KeyError, TypeError) as exc:
+                bad_report = f"a doctor report it cannot read: {exc}"
+    return _Seen(ready, done, error, checks, metrics, cell, report, bad_report,
+                 "".join(text["stdout"]), "".join(text["stderr"]))
+
+
+def decide(job: Job, events, ending: Ending) -> Verdict:
+    """The final, authoritative outcome of `job` from its events (in order) and its ending."""
+    seen = _gather(events)
+    status, kind, message = _outcome(job, seen, ending)
+    report = _report(job, seen, ending, status) if isinstance(job, DoctorJob) else None
+    return Verdict(status=status, kind=kind, message=message, checks=_all_checks(job, seen),
+                   stdout=seen.stdout, stderr=seen.stderr, duration_s=ending.duration_s,
+                   metrics=seen.metrics, cell=seen.cell, output_truncated=ending.truncated, report=report)
+
+
+def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, dict]:
+    rc = ending.returncode
+    if ending.cancelled:  # first: the kill it caused must not read as a crash
+        return "error", "cancelled", CANCELLED
+    if ending.startup_timed_out:
+        return "error", "startup", startup_message(
+            f"it did not get ready in {ending.startup_s:g} s (JAX import too slow or stuck)", ending.setting_vars)
+    if ending.internal_error:
+        return "error", "internal", _message(
+            f"the tutor failed while reading this run (not a fault in your code): {ending.internal_error}",
+            f"本教程在读取这次运行时自身出错（问题不在你的代码）：{ending.internal_error}")
+    if ending.stopped and isinstance(job, DoctorJob):
+        if seen.report is None:
+            return "error", "stopped", _message("the script was stopped before the doctor could report",
+                                                "脚本在诊断报告生成前就被停止了")
+        return seen.report.status, "stopped", _message("the script was stopped; the report covers what ran",
+                                                          "脚本已停止；报告涵盖已运行的部分")
+    if ending.timed_out or (seen.ready and not seen.done and rc == -signal.SIGALRM):
+        # ours, or the worker's own deadline (a little after ours) ended it first: a timeout all the same
+        return "timeout", "timeout", _message(
+            f"time limit of {ending.timeout_s:g} s exceeded: is there an endless loop, or a wait that never ends?",
+            f"超过了 {ending.timeout_s:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？")
+    if ending.flooded:
+        mb = ending.output_limit_mb
+        return "error", "output-limit", _message(f"the program printed more than {mb} MB; it was stopped",
+                                                 f"程序输出超过 {mb} MB，已被终止")
+    if ending.protocol_error or seen.bad_report:
+        what = ending.protocol_error or seen.bad_report
+        return "error", "protocol", _message(
+            f"the worker sent an event the tutor cannot read ({what}), so the run was stopped; "
+            "if your program does not write to the tutor's pipes, this is a fault of the tutor",
+            f"工作进程发来了无法识别的事件（{what}），运行已停止；"
+            "如果你的程序没有向检查程序的管道写入内容，这是本教程自身的问题")
+    if not seen.ready:  # it broke before any learner code ran
+        what = (seen.error.message.get("en", "") if seen.error and seen.error.kind == "startup" else "") \
+            or seen.stderr
+        return "error", "startup", startup_message(
+            _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"),
+            ending.setting_vars)
+    if seen.error is not None:
+        return "error", seen.error.kind, seen.error.message
+    if not seen.done:
+        return ("error", *_early_exit(rc, seen.stderr))
+    if isinstance(job, CellJob):
+        return _cell_outcome(job, seen)
+    if isinstance(job, DoctorJob):
+        if seen.report is None:
+            return "error", "no-report", _message("the worker ended without the doctor's report",
+                                                  "工作进程结束了，却没有给出诊断报告")
+        n = len(seen.report.findings)
+        return seen.report.status, "doctor", _message(f"the script ran; {n} finding(s)",
+                                                         f"脚本已运行；发现 {n} 个问题")
+    checks = _all_checks(job, seen)
+    if not checks or any(c.status != "pass" for c in checks):
+        return "fail", "checks", _summary(checks)
+    return "pass", "checks", _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")
+
+
+def _all_checks(job: Job, seen: _Seen) -> list[CheckResult]:
+    """Every check the exercise has, in its order, named; those never reported are marked not run.
+    New objects: the ones already handed out as events stay as they were."""
+    if not isinstance(job, ExerciseJob):
+        return []
+    why = (_message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
+           if seen.ready else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动"))
+    return [replace(seen.checks.get(spec.id) or CheckResult(spec.id, "skipped", why), name=spec.name)
+            for spec in job.checks]
+
+
+def _summary(checks: list[CheckResult]) -> dict:
+    """"2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
+    counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
+    en = [f"{counts['fail']} of {len(checks)} checks failed"]
+    zh = [f"{len(checks)} 项检查中 {counts['fail']} 项未通过"]
+    if counts["error"]:
+        en.append(f"{counts['error']} could not judge")
+        zh.append(f"{counts['error']} 项无法评判")
+    if counts["skipped"]:
+        en.append(f"{counts['skipped']} skipped (they wait on a failed one)")
+        zh.append(f"{counts['skipped']} 项被跳过（它们依赖未通过的检查）")
+    return _message(", ".join(en), ",".join(zh))
+
+
+def _early_exit(rc: int | None, stderr: str) -> tuple[str, dict]:
+    tail = stderr[-20000:]
+    if rc is not None and rc < 0:
+        sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
+        if _OOM_PATTERN.search(tail):
+            return "oom", _message(f"out of memory: the program was stopped by {sig} while allocating",
+                                   f"内存不足：程序在分配内存时被 {sig} 终止")
+        hint_en, hint_zh = _SIGNAL_HINTS.get(sig, ("", ""))
+        return "signal", _message(f"the program crashed: killed by signal {sig}{hint_en}",
+                                  f"程序崩溃：被信号 {sig} 终止{hint_zh}")
+    if rc == CHANNEL_LOST:
+        return "exit", _message(
+            "the program closed the tutor's event pipe, so its results could not be reported; "
+            "do not close file descriptors you did not open",
+            "程序关闭了检查程序的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符")
+    if rc and _OOM_PATTERN.search(tail):
+        return "oom", _message(f"out of memory: the program stopped (exit code {rc}) while allocating",
+                               f"内存不足：程序在分配内存时停止（退出码 {rc}）")
+    return "exit", _message(
+        f"the program ended the process (exit code {rc}) before the checks finished; "
+        "do not call os._exit or sys.exit, and do not close the tutor's pipes",
+        f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道")
+
+
+def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, dict]:
+    expect, cell = job.expect, seen.cell
+    if cell is None:
+        return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")
+    problems = []
+    if expect.raises and expect.raises not in cell.exception_types:
+        problems.append(f"expected {expect.raises}, got {cell.raised or 'no exception'}")
+    if not expect.raises and cell.raised:
+        problems.append(f"raised {cell.raised}: {cell.message}")
+    for needle in expect.output_contains:
+        if needle not in seen.stdout:
+            problems.append(f"output lacks {needle!r}")
+    for pattern in expect.output_matches:
+        if not re.search(pattern, seen.stdout, re.M):
+            problems.append(f"output does not match {pattern!r}")
+    if problems:
+        joined = "; ".join(problems)
+        return "fail", "expectation", _message(joined, "与预期不符：" + joined)
+    return "pass", "expectation", _message("the cell did what it declares", "单元的行为与声明一致")
+
+
+def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
+    """The doctor's report with the script's captured output; a timed-out run keeps what it saw."""
+    if seen.report is None:
+        return None
+    report = seen.report
+    report.stdout, report.stderr = seen.stdout, seen.stderr
+    if status == "timeout":
+        report.status = "timeout"
+    return report
+
+
+def startup_message(what: str, setting_vars: tuple[str, ...]) -> dict:
+    """A worker that broke before any learner code ran: what broke and what to do, no advice on code."""
+    names = sorted(setting_vars, key=lambda k: (k not in what, k))
+    if names:
+        shown = ", ".join(names)
+        en_do = (f"your shell sets {shown}: unset them (e.g. `env -u {names[0]} jaxstate-tutor ...`) and try again; "
+                 "if that is not it, reinstall the tutor and its JAX (`pip install -e .`)")
+        zh_do = (f"你的 shell 设置了 {shown}，请先取消这些设置（例如 `env -u {names[0]} jaxstate-tutor ...`）再试；"
+                 "若仍不行，请重新安装本教程及其 JAX（`pip install -e .`）")
+    else:
+        en_do = "reinstall the tutor and its JAX (`pip install -e .`), then try again"
+        zh_do = "请重新安装本教程及其 JAX（`pip install -e .`）后再试"
+    return _message(f"the tutor could not start its worker, so your code did not run and nothing was judged "
+                    f"(this is not a fault in your code): {what}. To fix: {en_do}",
+                    f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。"
+                    f"解决办法：{zh_do}")
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
