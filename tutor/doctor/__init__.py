@@ -13,6 +13,12 @@ Design
   script with runpy as `__main__` and its argv, lets its stdout / stderr pass through, and
   writes the report apart from them (`--report PATH` / `--report-fd N`). SIGTERM and Ctrl+C
   stop the script and still report. `examine()` is the in-process API the worker can call.
+- `report_text.py` (no JAX): the report for a person, en / zh (what, where, how often, why, the
+  lesson and cell, how to open them). `command.py` (no JAX): `jaxstate-tutor doctor`, which runs
+  the probe through `Sandbox.run_doctor` (a worker, like a check), passes the script's output
+  through, and prints the text or the JSON; the first Ctrl+C asks the run to stop (the report
+  still comes, exit 130), a second kills it. `tutor/ui/screens/doctor.py` is the TUI's face of
+  the same run (`d` on the outline); it shares the script checks and the default time limit.
 
 What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/test_doctor.py)
 -----------------------------------------------------------------------------------
