@@ -265,3 +265,14 @@ def test_ctrl_c_stops_the_script_and_still_reports_what_was_seen(tmp_path, as_js
         assert "ready" in out and "stopped" in out and "spin.py:6  [retrace]" in out
     assert elapsed < 15, elapsed
     print(f"Ctrl+C ({'json' if as_json else 'text'}): report after {elapsed:.1f} s")
+
+
+@pytest.mark.slow
+def test_nans_reaches_the_worker_and_names_the_first_nan(tmp_path):
+    script = SCRIPTS / "nan_log_in_jit.py"
+    plain = json.loads(doctor(tmp_path, "--json", str(script)).stdout)
+    assert "nan" not in [f["kind"] for f in plain["findings"]]  # only asked for with --nans
+    done = doctor(tmp_path, "--json", "--nans", str(script))
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert [(f["kind"], f["line"]) for f in data["findings"]] == [("nan", 9)]
