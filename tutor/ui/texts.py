@@ -227,6 +227,11 @@ UI = {
 
 ## Progress
 - **r** reset all progress (asks first)
+
+## Doctor (d on the outline)
+- type your script's path and its arguments, **Enter** runs it (its output streams below)
+- **Esc** stops a running script (what was seen so far is still reported), else goes back
+- **↑ ↓** findings · **Enter** opens the lesson that teaches the fix, at its demo cell
 """,
         "zh": """\
 ## 任何地方
@@ -263,6 +268,11 @@ UI = {
 
 ## 学习进度
 - **r** 重置全部进度（会先确认）
+
+## 诊断（在目录按 d）
+- 输入脚本路径和参数，**Enter** 运行（输出会实时显示在下方）
+- **Esc** 停止正在运行的脚本（此前看到的问题仍会列出），否则返回
+- **↑ ↓** 选择问题 · **Enter** 打开讲解修法的那一课，并定位到演示单元
 """,
     },
 }
