@@ -235,7 +235,7 @@ def test_a_run_that_drew_nothing_says_why(statuses, kind, key):
             await pilot.pause()
             note = results.chart.query_one("#chart-note")
             assert plain(note) == say("chart_waiting", "en")
-            results.take(verdict(exercise, statuses, kind))
+            results.finish(verdict(exercise, statuses, kind))
             await pilot.pause()
             assert plain(note) == say(key, "en")
             app.lang = "zh"  # Ctrl+L: the note follows the language
@@ -258,8 +258,8 @@ def test_a_run_with_points_keeps_its_curve_after_the_verdict():
         async with app.run_test(size=SIZE) as pilot:
             results = app.query_one(RunResults)
             results.clear(running=True)
-            results.take(MetricPoints(tuple(falling(200))))
-            results.take(verdict(exercise, {}))
+            results.add_metrics(MetricPoints(tuple(falling(200))))
+            results.finish(verdict(exercise, {}))
             await until(pilot, lambda: results.chart.redraws >= 1, what="the plot")
             assert "latest:" in plain(results.chart.query_one("#chart-note"))
 

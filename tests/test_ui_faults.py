@@ -237,7 +237,7 @@ def test_a_run_that_breaks_still_ends_in_a_verdict():
     from textual.widgets import Static
 
     from tutor.sandbox.events import Output, Verdict
-    from tutor.ui.runs import RunEvent, start_run
+    from tutor.ui.runs import RunFinished, RunOutput, start_run
 
     class Broken:
         verdict = None
@@ -254,8 +254,11 @@ def test_a_run_that_breaks_still_ends_in_a_verdict():
             super().__init__()
             self.got = []
 
-        def on_run_event(self, message: RunEvent) -> None:
-            self.got.append(message.event)
+        def on_run_output(self, message: RunOutput) -> None:
+            self.got.append(message.output)
+
+        def on_run_finished(self, message: RunFinished) -> None:
+            self.got.append(message.verdict)
 
     async def body():
         app = App()

@@ -1,23 +1,68 @@
-"""Runs in the sandbox, bridged to Textual: a thread iterates Run.events(), each event becomes a message."""
+"""Runs in the sandbox, bridged to Textual: a thread iterates Run.events(), and each event is
+posted as the Message of its kind (RunOutput, RunMetrics, RunCheck, RunFinished), which the
+widget that started the run handles with on_run_output, on_run_metrics, ... (toolong style)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable
 
 from textual.message import Message
 from textual.widget import Widget
 
-from tutor.sandbox.events import Verdict
+from tutor.protocol import CheckResult, MetricPoints
+from tutor.sandbox.events import Output, Verdict
 
 
-class RunEvent(Message):
-    """One event of a run (Output, MetricPoints, CheckResult, or the final Verdict)."""
+class RunMessage(Message, bubble=False):
+    """Something a run did; for the widget that started it only (each kind says bubble=False:
+    Textual sets it per class)."""
 
-    def __init__(self, handle: "RunHandle", event: object):
+    def __init__(self, handle: "RunHandle"):
         super().__init__()
         self.handle = handle
-        self.event = event
+
+
+class RunOutput(RunMessage, bubble=False):
+    """A chunk of the program's stdout or stderr."""
+
+    def __init__(self, handle: "RunHandle", output: Output):
+        super().__init__(handle)
+        self.output = output
+
+
+class RunMetrics(RunMessage, bubble=False):
+    """Points for the live chart."""
+
+    def __init__(self, handle: "RunHandle", metrics: MetricPoints):
+        super().__init__(handle)
+        self.metrics = metrics
+
+
+class RunCheck(RunMessage, bubble=False):
+    """One check's result, as it arrives."""
+
+    def __init__(self, handle: "RunHandle", check: CheckResult):
+        super().__init__(handle)
+        self.check = check
+
+
+class RunFinished(RunMessage, bubble=False):
+    """The verdict: always the last message of a run."""
+
+    def __init__(self, handle: "RunHandle", verdict: Verdict):
+        super().__init__(handle)
+        self.verdict = verdict
+
+
+_MESSAGES = {Output: RunOutput, MetricPoints: RunMetrics, CheckResult: RunCheck, Verdict: RunFinished}
+
+
+def message_for(handle: "RunHandle", event: object) -> RunMessage | None:
+    """The Message for one event of a run (None for an event the UI does not show)."""
+    for event_type, kind in _MESSAGES.items():
+        if isinstance(event, event_type):
+            return kind(handle, event)
+    return None
 
 
 class RunHandle:
@@ -47,18 +92,9 @@ def _broke(exc: Exception) -> Verdict:
                    duration_s=0.0, metrics={})
 
 
-def _as_cancelled(verdict: Verdict) -> Verdict:
-    """A cancelled run's verdict. The runner may report the kill it did itself as a crash
-    ("killed by signal SIGKILL") when the worker dies before it sees the cancel flag."""
-    if verdict.kind == "cancelled":
-        return verdict
-    return replace(verdict, status="error", kind="cancelled",
-                   message={"en": "the check was cancelled", "zh": "检查已取消"})
-
-
 def start_run(widget: Widget, session, make_run: Callable[[], object],
               before_verdict: Callable[[Verdict], None] | None = None) -> RunHandle:
-    """Start make_run() in a thread worker; events are posted to `widget` as RunEvent messages.
+    """Start make_run() in a thread worker; its events are posted to `widget` as RunMessages.
 
     `before_verdict` runs in the thread just before the verdict is posted (e.g. to record the
     attempt), so progress is saved before the learner sees the result; not for cancelled runs.
@@ -71,7 +107,7 @@ def start_run(widget: Widget, session, make_run: Callable[[], object],
             try:
                 run = make_run()
             except Exception as exc:  # noqa: BLE001 - any failure to spawn is shown, never raised
-                widget.post_message(RunEvent(handle, _failed_to_start(exc)))
+                widget.post_message(RunFinished(handle, _failed_to_start(exc)))
                 return
             handle.run = run
             if handle.cancelled:  # cancelled while the worker was being taken
@@ -80,15 +116,16 @@ def start_run(widget: Widget, session, make_run: Callable[[], object],
             try:
                 for event in run.events():
                     if isinstance(event, Verdict):
-                        if handle.cancelled:
-                            event = _as_cancelled(event)
-                        elif before_verdict is not None:
+                        # Whether it was cancelled is the verdict's to say (the runner decides it).
+                        if not handle.cancelled and before_verdict is not None:
                             before_verdict(event)
                         posted = True
-                    widget.post_message(RunEvent(handle, event))
+                    message = message_for(handle, event)
+                    if message is not None:
+                        widget.post_message(message)
             except Exception as exc:  # noqa: BLE001 - the screen must never wait on "Checking…" for ever
                 if not posted:
-                    widget.post_message(RunEvent(handle, run.verdict or _broke(exc)))
+                    widget.post_message(RunFinished(handle, run.verdict or _broke(exc)))
         finally:
             handle.finished = True
             session.runs.discard(handle)

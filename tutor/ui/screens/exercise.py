@@ -20,7 +20,7 @@ from tutor.i18n import pick
 from tutor.path import Step
 from tutor.progress import exercise_status
 from tutor.sandbox.events import Verdict
-from tutor.ui.runs import RunEvent, RunHandle, start_run
+from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.editor import highlighting_available, make_editor
@@ -321,7 +321,7 @@ class ExerciseScreen(TutorScreen):
             self.handle.cancel()
 
     def start_check(self) -> None:
-        """Save, then run the checks in the sandbox; events stream in as RunEvent messages."""
+        """Save, then run the checks in the sandbox; events stream in as RunMessages."""
         if self.handle is not None and self.running:
             self.handle.cancel()  # a newer version of the file replaces the run in flight
         self.handle = None
@@ -345,18 +345,30 @@ class ExerciseScreen(TutorScreen):
         self.notice = None
         self.apply_lang()  # Cancel appears in the footer
 
-    def on_run_event(self, message: RunEvent) -> None:
+    # Each handler ignores a run that was replaced or cancelled.
+    def on_run_output(self, message: RunOutput) -> None:
+        if message.handle is self.handle:
+            self.results.add_output(message.output)
+
+    def on_run_metrics(self, message: RunMetrics) -> None:
+        if message.handle is self.handle:
+            self.results.add_metrics(message.metrics)
+
+    def on_run_check(self, message: RunCheck) -> None:
+        if message.handle is self.handle:
+            self.results.add_check(message.check)
+
+    def on_run_finished(self, message: RunFinished) -> None:
         if message.handle is not self.handle:
-            return  # a run that was replaced or cancelled
-        event = message.event
-        self.results.take(event)
-        if isinstance(event, Verdict):
-            self.notice = None
-            if event.kind == "cancelled":
-                self.say_status("cancelled")
-            elif event.passed:
-                self.notice = Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
-            self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
+            return
+        verdict = message.verdict
+        self.results.finish(verdict)
+        self.notice = None
+        if verdict.kind == "cancelled":
+            self.say_status("cancelled")
+        elif verdict.passed:
+            self.notice = Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
+        self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
 

@@ -16,9 +16,8 @@ from textual.widgets import Header, Static
 
 from tutor.course.model import Expectation
 from tutor.i18n import pick
-from tutor.protocol import MetricPoints
-from tutor.sandbox.events import Output, Verdict
-from tutor.ui.runs import RunEvent, RunHandle, start_run
+from tutor.sandbox.events import Verdict
+from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.cell_view import output_text, verdict_line
@@ -116,18 +115,18 @@ class ScratchScreen(TutorScreen):
         self.handle = start_run(self, session, lambda: session.sandbox.run_cell(copy))
         self.apply_lang()  # Run becomes Cancel in the footer
 
-    def on_run_event(self, message: RunEvent) -> None:
-        message.stop()
-        if message.handle is not self.handle:
-            return  # a run that was replaced
-        event = message.event
-        if isinstance(event, Output):
-            self.chunks.append((event.stream, event.text))
+    def on_run_output(self, message: RunOutput) -> None:
+        if message.handle is self.handle:  # not a run that was replaced
+            self.chunks.append((message.output.stream, message.output.text))
             self._render_output()
-        elif isinstance(event, MetricPoints):
-            self._chart().add(event.points)
-        elif isinstance(event, Verdict):
-            self.verdict = event
+
+    def on_run_metrics(self, message: RunMetrics) -> None:
+        if message.handle is self.handle:
+            self._chart().add(message.metrics.points)
+
+    def on_run_finished(self, message: RunFinished) -> None:
+        if message.handle is self.handle:
+            self.verdict = message.verdict
             self.apply_lang()  # status, output, Cancel -> Run
 
     def _chart(self):

@@ -13,10 +13,9 @@ from textual.widgets import Static
 from tutor.course.predict import parse_number
 from tutor.i18n import pick
 from tutor.progress.store import prediction_of
-from tutor.protocol import MetricPoints
-from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.events import Verdict
 from tutor.ui.keys import translate_bindings
-from tutor.ui.runs import RunEvent, RunHandle, start_run
+from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.texts import say
 from tutor.ui.widgets.markup import inline
 
@@ -108,25 +107,26 @@ class CellView(Vertical, can_focus=True):
 
         self.app.push_screen(ScratchScreen(self.cell))
 
-    def on_run_event(self, message: RunEvent) -> None:
-        message.stop()
-        if message.handle is not self.handle:
-            return  # an older run of this cell
-        event = message.event
-        if isinstance(event, Output):
-            self.chunks.append((event.stream, event.text))
+    def on_run_output(self, message: RunOutput) -> None:
+        if message.handle is self.handle:  # not an older run of this cell
+            self.chunks.append((message.output.stream, message.output.text))
             self._render_output()
-        elif isinstance(event, MetricPoints):
-            self._chart().add(event.points)
-        elif isinstance(event, Verdict):
-            self.verdict = event
-            self._reveal(event)
-            if self.chart is not None:
-                self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
-            self.render_texts()
-            # Bring what the run produced into view; the learner just asked for it.
-            shown = self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
-            self.call_after_refresh(shown.scroll_visible, animate=False)
+
+    def on_run_metrics(self, message: RunMetrics) -> None:
+        if message.handle is self.handle:
+            self._chart().add(message.metrics.points)
+
+    def on_run_finished(self, message: RunFinished) -> None:
+        if message.handle is not self.handle:
+            return
+        self.verdict = message.verdict
+        self._reveal(message.verdict)
+        if self.chart is not None:
+            self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
+        self.render_texts()
+        # Bring what the run produced into view; the learner just asked for it.
+        shown = self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
+        self.call_after_refresh(shown.scroll_visible, animate=False)
 
     # ---- predict, then run -------------------------------------------------------------------
 

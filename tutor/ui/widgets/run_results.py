@@ -50,25 +50,27 @@ class RunResults(VerticalScroll):
             self.chart.clear()
         self.render_all()
 
-    def take(self, event: object) -> None:
-        if isinstance(event, Output):
-            self.output.append((event.stream, event.text))
-            self._render_output()
-        elif isinstance(event, MetricPoints):
-            if self.chart is not None:
-                self.chart.add(event.points)
-        elif isinstance(event, CheckResult):
-            self.results[event.id] = event
-            self._render_head()
-            self._render_checks()
-        elif isinstance(event, Verdict):
-            self.verdict, self.running = event, False
-            self.results.update({c.id: c for c in event.checks})
-            if not self.output and (event.stdout or event.stderr):
-                self.output = [("stdout", event.stdout), ("stderr", event.stderr)]
-            if self.chart is not None:
-                self.chart.finish(self._why_no_curve(event))
-            self.render_all()
+    def add_output(self, event: Output) -> None:
+        self.output.append((event.stream, event.text))
+        self._render_output()
+
+    def add_metrics(self, event: MetricPoints) -> None:
+        if self.chart is not None:
+            self.chart.add(event.points)
+
+    def add_check(self, event: CheckResult) -> None:
+        self.results[event.id] = event
+        self._render_head()
+        self._render_checks()
+
+    def finish(self, event: Verdict) -> None:
+        self.verdict, self.running = event, False
+        self.results.update({c.id: c for c in event.checks})
+        if not self.output and (event.stdout or event.stderr):
+            self.output = [("stdout", event.stdout), ("stderr", event.stderr)]
+        if self.chart is not None:
+            self.chart.finish(self._why_no_curve(event))
+        self.render_all()
 
     def _why_no_curve(self, verdict: Verdict) -> str:
         """Why a finished run would have drawn nothing (the chart says it only if it has no points):
