@@ -102,6 +102,21 @@ def cli_env():
 
 # ---- the real sandbox ---------------------------------------------------------------------------
 
+@pytest.fixture(autouse=True)
+def fast_tier_starts_no_worker(request, monkeypatch):
+    """A test not marked slow that starts a worker process in this process fails and says why,
+    so the fast tier stays fast as tests are added."""
+    if request.node.get_closest_marker("slow"):
+        return
+    from tutor.sandbox import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("this test starts a real worker process: mark it @pytest.mark.slow "
+                             "or give the UI the fake_sandbox fixture")
+
+    monkeypatch.setattr(runner.WorkerProcess, "__init__", refuse)
+
+
 @pytest.fixture(scope="session")
 def sandbox(tmp_path_factory):
     from tutor.sandbox.runner import Sandbox
