@@ -13,7 +13,7 @@ from tutor.course import read_course
 from tutor.course.model import Course, Exercise, Lesson, Question
 from tutor.i18n import Text
 from tutor.path import Step, course_path, is_done, next_step
-from tutor.progress import normalize
+from tutor.progress import Snapshot, normalize
 
 ROOT = Path(__file__).resolve().parent.parent
 T = Text(en="t", zh="t")
@@ -54,7 +54,7 @@ def progress(done=(), position=None, answered=(), attempted=()):
         doc["exercises"][ident] = {"status": "attempted"}
     if position:
         doc["position"] = position.key
-    return normalize(doc)[0]
+    return Snapshot(normalize(doc)[0])
 
 
 def test_the_path_is_each_lesson_then_its_checkpoint_and_exercises_then_the_quiz():

@@ -66,6 +66,8 @@ def test_the_c_key_walks_the_whole_path(home, sandbox):
                     # The others count as passed as `check` in another terminal would record them:
                     # every solution passing is verify's job, this test walks the path.
                     app.session.store.record_attempt(expected.id, True)
+                    await until(pilot, lambda: app.session.progress.exercise_status(expected.id) == "passed",
+                                "the screen to see the pass")  # it looks at progress.json off the UI thread
                 elif isinstance(screen, QuizScreen):
                     while not screen.finished:
                         await pilot.press("1", "enter", "enter")
@@ -73,7 +75,7 @@ def test_the_c_key_walks_the_whole_path(home, sandbox):
                 await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, ProgressScreen), "the progress screen at the end")
         assert visited == path
-        data = app.session.progress()
+        data = app.session.store.load()  # what reached the disk
         assert all(data["exercises"][e.id]["status"] == "passed" for e in COURSE.exercises)
         assert all(data["lessons"][lesson.id]["status"] == "done" for lesson in COURSE.lessons)
         assert data["quiz"]["best_score"] is not None and len(data["quiz"]["answers"]) == len(COURSE.quiz)
@@ -94,7 +96,7 @@ def test_continue_resumes_where_the_learner_left_off(home, sandbox):
     async def open_target(app, pilot):
         app.open_step(target)
         await until(pilot, lambda: getattr(app.screen, "here", None) == target, "the exercise")
-        await until(pilot, lambda: app.session.progress().get("position") == target.key, "the position to be saved")
+        await until(pilot, lambda: app.session.store.load().get("position") == target.key, "the position to be saved")
 
     async def press_c(app, pilot):
         assert COURSE.exercise(target.id).title.en in str(app.screen.query_one("#continue").content)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutor.i18n import pick
-from tutor.progress import ProgressError, ProgressStore, SCHEMA, exercise_status, lesson_status, normalize
+from tutor.progress import ProgressError, ProgressStore, SCHEMA, Snapshot, normalize
 from tutor.progress import store as store_mod
 
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -57,14 +57,14 @@ def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
 
 def test_record_attempt_pass_never_downgraded(tmp_path):
     s = ProgressStore(tmp_path)
-    assert exercise_status(s.load(), "counter-jit") == "new"
+    assert Snapshot(s.load()).exercise_status("counter-jit") == "new"
     d = s.record_attempt("counter-jit", False)
     ex = d["exercises"]["counter-jit"]
     assert (ex["status"], ex["attempts"], ex["first_passed_at"]) == ("attempted", 1, None)
     assert ISO_Z.match(ex["last_attempt_at"])
     d = s.record_attempt("counter-jit", True)
     first = d["exercises"]["counter-jit"]["first_passed_at"]
-    assert ISO_Z.match(first) and exercise_status(d, "counter-jit") == "passed"
+    assert ISO_Z.match(first) and Snapshot(d).exercise_status("counter-jit") == "passed"
     s.update(lambda data: data["exercises"]["counter-jit"].__setitem__("first_passed_at", "2000-01-01T00:00:00Z"))
     d = s.record_attempt("counter-jit", False)
     d = s.record_attempt("counter-jit", True)
@@ -78,14 +78,14 @@ def test_hints_solution_lessons_quiz(tmp_path):
     s = ProgressStore(tmp_path)
     s.record_hint("e", 2)
     d = s.record_hint("e", 1)
-    assert d["exercises"]["e"]["hints_shown"] == 2 and exercise_status(d, "e") == "new"
+    assert d["exercises"]["e"]["hints_shown"] == 2 and Snapshot(d).exercise_status("e") == "new"
     d = s.record_solution_viewed("e")
     assert d["exercises"]["e"]["solution_viewed"] is True
-    assert lesson_status(d, "6.1") == "new"
+    assert Snapshot(d).lesson_status("6.1") == "new"
     s.mark_lesson("6.1", "started")
     s.mark_lesson("6.1", "done")
     d = s.mark_lesson("6.1", "started")
-    assert lesson_status(d, "6.1") == "done"
+    assert Snapshot(d).lesson_status("6.1") == "done"
     with pytest.raises(ValueError):
         s.mark_lesson("6.1", "finished")
     s.record_quiz_answer("1", "A")
@@ -98,14 +98,15 @@ def test_hints_solution_lessons_quiz(tmp_path):
 def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):
     write_raw(tmp_path, {"schema": 1, "lessons": {"6.1": {"status": "done"}}})  # written before predictions
     s = ProgressStore(tmp_path)
-    assert s.load()["predictions"] == {} and store_mod.prediction_of(s.load(), "c") is None
+    assert s.load()["predictions"] == {} and Snapshot(s.load()).prediction("c") is None
     s.record_reveal("c", "1", True)  # no guess yet: nothing to judge
-    assert store_mod.prediction_of(s.load(), "c") is None
+    assert Snapshot(s.load()).prediction("c") is None
     s.record_prediction("c", "B")
     s.record_prediction("c", "A")  # a second guess, made after seeing the run, does not replace the first
-    entry = store_mod.prediction_of(s.record_reveal("c", "True", False), "c")
-    assert (entry["answer"], entry["shown"], entry["correct"]) == ("B", "True", False)
-    assert ISO_Z.match(entry["predicted_at"]) and s.warnings == []
+    data = s.record_reveal("c", "True", False)
+    entry = Snapshot(data).prediction("c")
+    assert (entry.answer, entry.shown, entry.correct) == ("B", "True", False)
+    assert ISO_Z.match(data["predictions"]["c"]["predicted_at"]) and s.warnings == []
     assert s.load()["lessons"] == {"6.1": {"status": "done"}}
     write_raw(tmp_path, {"schema": 1, "predictions": {"c": {"answer": "B", "correct": "yes"}, "d": 3}})
     data = ProgressStore(tmp_path).load()  # a damaged record is salvaged like any other
@@ -231,7 +232,7 @@ def test_bad_file_is_moved_aside_and_store_continues(tmp_path, name):
     assert data["exercises"] == {} and data["schema"] == SCHEMA
     [backup] = backups(tmp_path, "corrupt")
     assert backup.read_bytes() == original  # moved aside, never deleted
-    assert len(s.warnings) == 1 and str(backup) in s.warnings[0]
+    assert len(s.warnings) == 1 and str(backup) in s.warnings[0].en
     d = s.record_attempt("x", True)
     assert d["exercises"]["x"]["status"] == "passed"
     assert json.loads(s.path.read_text())["exercises"]["x"]["attempts"] == 1
@@ -255,7 +256,7 @@ def test_partially_bad_file_keeps_good_data(tmp_path):
     assert data["custom"] == 1
     [backup] = backups(tmp_path, "corrupt")
     assert json.loads(backup.read_text())["exercises"]["bad"] == "oops"
-    assert str(backup) in s.warnings[0] and "'bad'" in s.warnings[0]
+    assert str(backup) in s.warnings[0].en and "'bad'" in s.warnings[0].en
     # the salvage is what the next update builds on
     d = s.record_attempt("good", False)
     assert d["exercises"]["good"]["attempts"] == 4 and d["exercises"]["good"]["status"] == "passed"
@@ -269,8 +270,8 @@ def test_future_schema_is_read_but_never_written(tmp_path):
     original = path.read_bytes()
     s = ProgressStore(tmp_path)
     data = s.load()
-    assert exercise_status(data, "counter-jit") == "passed"
-    assert len(s.warnings) == 1 and "newer version" in s.warnings[0]
+    assert Snapshot(data).exercise_status("counter-jit") == "passed"
+    assert len(s.warnings) == 1 and "newer version" in s.warnings[0].en
     with pytest.raises(ProgressError, match="newer version"):
         s.record_attempt("counter-jit", True)
     with pytest.raises(ProgressError):
@@ -337,7 +338,7 @@ def test_every_warning_and_error_reads_in_both_languages(tmp_path):
         newer.record_attempt("e", True)
     for w, en, zh in [(damaged.warnings[0], "was damaged", "已损坏"), (newer.warnings[0], "newer version", "更新版本"),
                       (err.value.message, "newer version", "更新版本")]:
-        assert en in w and en in pick(w, "en") and zh in pick(w, "zh"), (w, pick(w, "zh"))
+        assert en in pick(w, "en") and zh in pick(w, "zh"), (w, pick(w, "zh"))
         assert re.search(r"[\u4e00-\u9fff]", pick(w, "zh"))
     assert "的值无效" in pick(damaged.warnings[0], "zh")  # the details too, not only the frame
 
@@ -358,7 +359,7 @@ def test_a_stuck_lock_holder_is_named_and_given_up_on(tmp_path, monkeypatch):
             s.record_attempt("x", True)
         waited = time.monotonic() - start
     assert 0.5 <= waited < 3, waited
-    assert len(told) == 1 and f"process {os.getpid()}" in told[0] and "progress.lock" in told[0]
+    assert len(told) == 1 and f"process {os.getpid()}" in told[0].en and "progress.lock" in told[0].en
     assert "进程" in pick(told[0], "zh")
     assert f"process {os.getpid()}" in str(err.value) and "for over 0.5 s" in str(err.value)
     assert s.record_attempt("x", True)["exercises"]["x"]["attempts"] == 2  # the lock is free again: saved
@@ -413,7 +414,7 @@ def test_unreadable_file_is_never_overwritten(tmp_path):
     (tmp_path / "progress.json").mkdir()  # reading fails with an OSError that is not "missing"
     s = ProgressStore(tmp_path)
     assert s.load()["exercises"] == {}
-    assert len(s.warnings) == 1 and str(s.path) in s.warnings[0]
+    assert len(s.warnings) == 1 and str(s.path) in s.warnings[0].en
     with pytest.raises(ProgressError):
         s.record_attempt("x", False)
     assert (tmp_path / "progress.json").is_dir()

@@ -689,7 +689,7 @@ def test_live_chart_grows_with_several_series_and_a_log_scale(tui):
 
 
 def test_marks_are_ascii_without_utf8_and_bold_only_without_colour(monkeypatch):
-    from tutor.ui.marks import unicode_ok
+    from tutor.marks import unicode_ok
 
     for var in ("LC_ALL", "LC_CTYPE"):
         monkeypatch.delenv(var, raising=False)

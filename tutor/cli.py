@@ -9,17 +9,15 @@ import argparse
 import json
 import math
 import os
-import shutil
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tutor import __version__
 from tutor.doctor import command as doctor_command
-from tutor.i18n import LANGS, default_lang, pick
+from tutor.i18n import LANGS, default_lang, pick, table
 
-MSG = {
+MSG = table({
     "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
     "course_broken": {"en": "the course has problems (run `jaxstate-tutor validate`):", "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）："},
     "hint_of": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
@@ -66,7 +64,7 @@ MSG = {
                            "zh": "{path} 被删除了（是你的程序删的吗？），且无法写回：{why}"},
     "bad_seconds": {"en": "must be a number of seconds above 0, not {value!r}",
                     "zh": "必须是大于 0 的秒数，而不是 {value!r}"},
-}
+})
 
 
 def say(key: str, lang: str, **fields) -> str:
@@ -139,6 +137,7 @@ class Context:
         self.home = Path(home).expanduser() if home else default_home()
         self._course = None
         self._store = None
+        self._state = None
 
     @property
     def course(self):
@@ -159,6 +158,15 @@ class Context:
 
             self._store = ProgressStore(self.home, on_wait=lambda msg: print(pick(msg, self.lang), file=sys.stderr))
         return self._store
+
+    @property
+    def state(self):
+        """The owner of progress and of the path, read once per command (then kept current)."""
+        if self._state is None:
+            from tutor.progress.state import LearnerState
+
+            self._state = LearnerState(self.store, self.course).refresh()
+        return self._state
 
     def exercise(self, exercise_id: str):
         ex = self.course.exercise(exercise_id)
@@ -188,7 +196,7 @@ class Context:
         except LearnerFileError as exc:
             raise UsageError(pick(exc.message, self.lang)) from None
         if not existed:
-            attempted = self.store.load()["exercises"].get(exercise.id, {}).get("attempts", 0) > 0
+            attempted = self.state.exercise(exercise.id).attempts > 0
             print(say("file_was_missing", self.lang, path=path, backups=ws.dir / ".backup") if attempted
                   else say("file_created", self.lang, path=path), file=sys.stderr)
         return path
@@ -198,17 +206,17 @@ def print_json(doc: dict) -> None:
     """One JSON object on stdout; no raw control character reaches the terminal (see tutor.controls),
     and a stdout that cannot encode Chinese gets \\u escapes instead."""
     from tutor.controls import json_text
-    from tutor.render import unicode_ok
+    from tutor.marks import unicode_ok
 
-    print(json_text(json.dumps(doc, ensure_ascii=not unicode_ok())))
+    print(json_text(json.dumps(doc, ensure_ascii=not unicode_ok(sys.stdout))))
 
 
-def _record(ctx: Context, fn, *args) -> None:
-    """Record progress; a store that cannot be written warns instead of failing the command."""
+def _record(ctx: Context, save) -> None:
+    """Save a change made through ctx.state; a store that cannot be written warns instead of failing the command."""
     from tutor.progress import ProgressError
 
     try:
-        fn(*args)
+        save()
     except ProgressError as exc:
         print(say("progress_warning", ctx.lang, w=pick(exc.message, ctx.lang)), file=sys.stderr)
     ctx.warn_progress()
@@ -216,44 +224,33 @@ def _record(ctx: Context, fn, *args) -> None:
 
 def cmd_list(ctx: Context) -> int:
     from tutor.path import checkpoint_questions, course_path
-    from tutor.progress import exercise_status, lesson_status
+    from tutor.progress.reports import list_document
 
-    data = ctx.store.load()
+    state = ctx.state
     ctx.warn_progress()
     course, lang = ctx.course, ctx.lang
-    path = course_path(course)
-    quiz = data.get("quiz", {})
-    answered = sum(1 for q in course.quiz if str(q.id) in quiz.get("answers", {}))
-    exercises = [course.exercise(s.id) for s in path if s.kind == "exercise"]  # in the order of the path
-    doc = {
-        "lessons": [{"id": l.id, "title": l.title.get(lang), "status": lesson_status(data, l.id)} for l in course.lessons],
-        "exercises": [{"id": e.id, "lesson": e.lesson, "title": e.title.get(lang), "status": exercise_status(data, e.id)}
-                      for e in exercises],
-        "quiz": {"questions": len(course.quiz), "answered": answered, "best_score": quiz.get("best_score")},
-    }
+    doc = list_document(state, lang)
     if ctx.args.json:
         print_json(doc)
         return 0
     from rich.markup import escape
 
-    from tutor.render import marks
+    from tutor.marks import marks
 
     m = marks()
-    mark = {"new": " ", "started": "~", "attempted": "~", "done": m["pass"], "passed": m["pass"]}
     lessons = {l["id"]: l for l in doc["lessons"]}
     exercise_rows = {e["id"]: e for e in doc["exercises"]}
     con = ctx.console()
-    for step in path:  # the path: each lesson, its checkpoint and exercises; then the quiz
+    for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
         if step.kind == "lesson":
             l = lessons[step.id]
-            con.print(f"[{mark[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
+            con.print(f"[{m[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
         elif step.kind == "checkpoint":
-            qs = checkpoint_questions(course, step.id)
-            status = "done" if all(q.id in quiz.get("answers", {}) for q in qs) else "new"
-            con.print(f"    [{mark[status]}] " + say("checkpoint", lang, n=len(qs)))
+            status = "done" if state.is_done(step) else "new"
+            con.print(f"    [{m[status]}] " + say("checkpoint", lang, n=len(checkpoint_questions(course, step.id))))
         elif step.kind == "exercise":
             e = exercise_rows[step.id]
-            con.print(f"    [{mark[e['status']]}] {e['id']:<20} {escape(e['title'])}")
+            con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
     q = doc["quiz"]
     best = "-" if q["best_score"] is None else q["best_score"]
     con.print(("[bold]Quiz[/bold]: {a}/{n} answered, best score {b}" if lang == "en"
@@ -279,7 +276,7 @@ def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeo
     printer = None if as_json else RunPrinter(ctx.console(), ctx.lang)
     for event in run.events():
         if event is run.verdict:  # the last event: save progress before showing the result
-            _record(ctx, ctx.store.record_attempt, exercise.id, run.verdict.passed)
+            _record(ctx, ctx.state.record_attempt(exercise.id, run.verdict.passed))
         if printer:
             printer.event(event)
     verdict = run.verdict
@@ -300,8 +297,7 @@ def cmd_check(ctx: Context) -> int:
 
 def cmd_hint(ctx: Context) -> int:
     exercise = ctx.exercise(ctx.args.id)
-    data = ctx.store.load()
-    shown = data["exercises"].get(exercise.id, {}).get("hints_shown", 0)
+    shown = ctx.state.exercise(exercise.id).hints_shown
     total = len(exercise.hints)
     upto = min(shown + 1, total)
     con = ctx.console()
@@ -311,22 +307,20 @@ def cmd_hint(ctx: Context) -> int:
         con.print(f"[bold]{say('hint_of', ctx.lang, n=i + 1, total=total)}[/bold]: {escape(exercise.hints[i].get(ctx.lang))}")
     if shown >= total:
         con.print(say("no_more_hints", ctx.lang, id=exercise.id))
-    _record(ctx, ctx.store.record_hint, exercise.id, upto)
+    _record(ctx, ctx.state.record_hint(exercise.id, upto))
     return 0
 
 
 def cmd_solution(ctx: Context) -> int:
-    from tutor.progress import exercise_status
-
     exercise = ctx.exercise(ctx.args.id)
-    passed = exercise_status(ctx.store.load(), exercise.id) == "passed"
+    passed = ctx.state.exercise_status(exercise.id) == "passed"
     if not passed and not ctx.args.yes and sys.stdin.isatty():
         answer = input(say("solution_confirm", ctx.lang, id=exercise.id)).strip().lower()
         if answer not in ("y", "yes", "是", "好"):
             print(say("solution_declined", ctx.lang, id=exercise.id))
             return 1
     print(ctx.course.solution_path(exercise.id).read_text(encoding="utf-8"), end="")
-    _record(ctx, ctx.store.record_solution_viewed, exercise.id)
+    _record(ctx, ctx.state.record_solution_viewed(exercise.id))
     return 0
 
 
@@ -346,26 +340,18 @@ def cmd_reset(ctx: Context) -> int:
 
 
 def cmd_progress(ctx: Context) -> int:
-    data = ctx.store.load()
+    from tutor.progress.reports import progress_document
+
+    state = ctx.state
     ctx.warn_progress()
-    doc = {
-        "exercises": {k: {"status": v.get("status", "new"), "attempts": v.get("attempts", 0),
-                          "hints_shown": v.get("hints_shown", 0), "solution_viewed": bool(v.get("solution_viewed"))}
-                      for k, v in data["exercises"].items()},
-        "lessons": {k: {"status": v.get("status", "new")} for k, v in data["lessons"].items()},
-        "quiz": {"answers": dict(data["quiz"].get("answers", {})), "best_score": data["quiz"].get("best_score"),
-                 "attempts": data["quiz"].get("attempts", 0)},
-        # an extra key beside the contract's: each cell's predict guess and what the run showed
-        "predictions": {k: {"answer": v["answer"], "shown": v.get("shown"), "correct": v.get("correct")}
-                        for k, v in data.get("predictions", {}).items() if v.get("answer")},
-    }
+    doc = progress_document(state)
     if ctx.args.json:
         print_json(doc)
         return 0
     con = ctx.console()
     zh = ctx.lang == "zh"
-    course = ctx.course
-    passed = sum(1 for e in course.exercises if doc["exercises"].get(e.id, {}).get("status") == "passed")
+    course, summary = ctx.course, state.summary()
+    passed = summary.exercises_passed
     con.print((f"练习：通过 {passed}/{len(course.exercises)}" if zh else f"Exercises passed: {passed}/{len(course.exercises)}"))
     for e in course.exercises:
         rec = doc["exercises"].get(e.id)
@@ -378,44 +364,16 @@ def cmd_progress(ctx: Context) -> int:
     best = "-" if q["best_score"] is None else q["best_score"]
     con.print(f"测验：最高分 {best}/{len(course.quiz)}，作答 {q['attempts']} 轮" if zh
               else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts")
-    made = doc["predictions"]
+    made, right = summary.predictions_made, summary.predictions_right
     if made:
-        right = sum(1 for v in made.values() if v["correct"])
-        con.print(f"预测：{len(made)} 次，猜对 {right} 次" if zh else f"Predictions: {right} of {len(made)} right")
+        con.print(f"预测：{made} 次，猜对 {right} 次" if zh else f"Predictions: {right} of {made} right")
     return 0
-
-
-def verify_course(course, home: Path, jobs: int = 2) -> list[dict]:
-    """Run every reference solution (must pass) and every starter (must fail)."""
-    import tempfile
-
-    from tutor.sandbox.runner import Sandbox
-
-    sandbox = Sandbox(home)
-    scratch = Path(tempfile.mkdtemp(prefix="jaxstate-verify-"))
-
-    def one(task):
-        exercise, which = task
-        if which == "solution":
-            path = course.solution_path(exercise.id)
-        else:
-            path = scratch / f"{exercise.id}.starter.py"
-            path.write_text(exercise.starter, encoding="utf-8")
-        verdict = sandbox.run_exercise(exercise, path.read_text(encoding="utf-8"), str(path)).result()
-        ok = verdict.passed if which == "solution" else not verdict.passed
-        return {"exercise": exercise.id, "file": which, "status": verdict.status, "ok": ok,
-                "duration_s": round(verdict.duration_s, 3), "verdict": verdict}
-
-    tasks = [(e, w) for e in course.exercises for w in ("solution", "starter")]
-    try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(one, tasks))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def cmd_verify(ctx: Context) -> int:
     import tempfile
+
+    from tutor.verify import verify_course
 
     with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home:  # not the learner's home
         results = verify_course(ctx.course, Path(home))
@@ -423,7 +381,8 @@ def cmd_verify(ctx: Context) -> int:
     if ctx.args.json:
         print_json({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]})
         return 1 if bad else 0
-    from tutor.render import RunPrinter, marks
+    from tutor.marks import marks
+    from tutor.render import RunPrinter
 
     con, m = ctx.console(), marks()
     for r in results:
@@ -453,14 +412,6 @@ def cmd_validate(ctx: Context) -> int:
     return 1 if problems else 0
 
 
-def _stamp(path: Path):
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
-
-
 def _enter_pressed(timeout: float) -> bool:
     """Whether a line was typed on a terminal's stdin within `timeout` seconds (consumes it)."""
     import select
@@ -477,12 +428,13 @@ def _enter_pressed(timeout: float) -> bool:
 
 def cmd_watch(ctx: Context) -> int:
     """Re-check on every save; after a pass, offer the next exercise on the path (Enter)."""
-    from tutor.path import Step, next_step
+    from tutor.path import Step
+    from tutor.watcher import CHANGED, DELETED, FileWatch
 
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
     else:
-        step = next_step(ctx.course, ctx.store.load(), kinds=("exercise",))
+        step = ctx.state.next_step(kinds=("exercise",))
         if step is None:
             print(say("all_passed", ctx.lang))
             return 0
@@ -494,13 +446,13 @@ def cmd_watch(ctx: Context) -> int:
     try:
         while True:  # one exercise per round; Enter after a pass moves to the next one
             con.print(say("watching", ctx.lang, path=path))
-            last, offered, checked = None, None, None
+            watch, offered, checked = FileWatch(path, seen_now=False), None, None  # first round: check it now
             while True:
-                stamp = _stamp(path)
-                if stamp is None and last is not None:  # deleted, most likely by the program itself
-                    last = _write_back(ctx, con, path, checked)
-                elif stamp != last and stamp is not None:
-                    last = stamp
+                news = watch.poll()
+                if news == DELETED:  # most likely by the program itself
+                    _write_back(ctx, con, path, checked)
+                    watch.seen()  # writing it back must not trigger a check (a program deleting itself would loop)
+                elif news == CHANGED:
                     checked = _text_or_none(path)
                     con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
                     try:
@@ -511,7 +463,7 @@ def cmd_watch(ctx: Context) -> int:
                     offered = None
                     if passed:
                         here = Step("exercise", exercise.id)
-                        nxt = next_step(ctx.course, ctx.store.load(), here, kinds=("exercise",))
+                        nxt = ctx.state.refresh().next_step(here, kinds=("exercise",))
                         offered = ctx.course.exercise(nxt.id) if nxt is not None else None
                         con.print(say("watch_next", ctx.lang, id=offered.id, title=offered.title.get(ctx.lang))
                                   if offered else say("watch_last", ctx.lang))
@@ -534,22 +486,19 @@ def _text_or_none(path: Path) -> str | None:
         return None
 
 
-def _write_back(ctx: Context, con, path: Path, text: str | None):
-    """Watch found the file gone: put back the text last checked (saying so); the new stamp, so
-    that writing it back does not trigger a check of its own (a program deleting itself each run
-    would loop)."""
+def _write_back(ctx: Context, con, path: Path, text: str | None) -> None:
+    """Watch found the file gone: put back the text last checked (saying so)."""
     from tutor.workspace import LearnerFileError, write_atomically
 
     if text is None:
         con.print(say("file_vanished_lost", ctx.lang, path=path, why="-"), highlight=False)
-        return None
+        return
     try:
         write_atomically(path, text)
     except LearnerFileError as exc:
         con.print(say("file_vanished_lost", ctx.lang, path=path, why=pick(exc.message, ctx.lang)), highlight=False)
-        return None
+        return
     con.print(say("file_vanished", ctx.lang, path=path), highlight=False)
-    return _stamp(path)
 
 
 def cmd_tui(ctx: Context) -> int:
@@ -562,8 +511,10 @@ def cmd_tui(ctx: Context) -> int:
     if why is None:
         try:
             from tutor.ui.app import run_app
-        except ImportError:
-            why = "the terminal UI is not built yet" if ctx.lang == "en" else "终端界面尚未完成"
+        except ModuleNotFoundError as exc:
+            if exc.name != "textual" and not (exc.name or "").startswith("textual."):
+                raise  # a bug in the tutor: show it as the bug it is
+            why = "the textual package is not installed" if ctx.lang == "en" else "没有安装 textual 包"
     if why is not None:
         print(say("no_tui", ctx.lang, why=why), file=sys.stderr)
         return 2

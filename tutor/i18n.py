@@ -44,23 +44,23 @@ def default_lang() -> str:
     return "zh" if loc.lower().startswith("zh") else "en"
 
 
-def pick(messages: "dict[str, str] | Text | Bilingual | str", lang: str) -> str:
-    """A message in `lang` from a {zh, en} dict, a Text, or a plain string."""
-    if isinstance(messages, (Text, Bilingual)):
-        return messages.get(lang)
-    if isinstance(messages, dict):
-        return messages.get(lang) or messages.get("en") or next(iter(messages.values()), "")
-    return messages
+def pick(message: "Text | dict[str, str] | str", lang: str) -> str:
+    """A message in `lang` from a Text (the parent process's one bilingual type), a plain string,
+    or a {"en", "zh"} dict as it arrives over the worker pipe (until the sandbox hands Texts)."""
+    if isinstance(message, Text):
+        return message.get(lang)
+    if isinstance(message, dict):
+        return message.get(lang) or message.get("en") or next(iter(message.values()), "")
+    return message
 
 
-class Bilingual(str):
-    """A message in both languages that still reads as its English text wherever a str is
-    expected (logs, tests, older callers); `pick()` chooses the learner's language."""
-
-    def __new__(cls, en: str, zh: str):
-        self = super().__new__(cls, en)
-        self.message = {"en": en, "zh": zh}
-        return self
-
-    def get(self, lang: str) -> str:
-        return self.message["zh" if lang == "zh" else "en"]
+def table(entries: "dict[str, dict[str, str]]") -> "dict[str, Text]":
+    """A module's message table written as {"key": {"en": ..., "zh": ...}}, as Texts; a missing
+    language is a bug found at import, not a blank on the learner's screen."""
+    out = {}
+    for key, texts in entries.items():
+        missing = [lang for lang in LANGS if not isinstance(texts.get(lang), str)]
+        if missing:
+            raise ValueError(f"message {key!r} has no {', '.join(missing)} text")
+        out[key] = Text(zh=texts["zh"], en=texts["en"])
+    return out

@@ -3,14 +3,16 @@
 The path is: each lesson in order, then that lesson's checkpoint questions (the quiz
 questions tagged with it), then its exercises; after the last lesson, the full quiz.
 Every "next" in the product (the outline's `c`, the lesson's and exercise's `c` / Ctrl+N,
-the passed prompt, `list` order, `watch`) asks `next_step`. No Textual, no JAX here.
+the passed prompt, `list` order, `watch`) asks `next_step`, through the progress owner
+(tutor.progress.state.LearnerState). Progress is read here only through a typed Snapshot.
+No Textual, no JAX here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.progress import exercise_status, lesson_status
+from tutor.progress.snapshot import Snapshot
 
 KINDS = ("lesson", "checkpoint", "exercise", "quiz")
 
@@ -59,20 +61,34 @@ def course_path(course) -> list[Step]:
     return steps
 
 
-def is_done(course, step: Step, data: dict) -> bool:
+def is_done(course, step: Step, progress: Snapshot) -> bool:
     if step.kind == "lesson":
-        return lesson_status(data, step.id) == "done"
+        return progress.lesson_status(step.id) == "done"
     if step.kind == "exercise":
-        return exercise_status(data, step.id) == "passed"
+        return progress.exercise_status(step.id) == "passed"
     if step.kind == "checkpoint":
-        answers = data["quiz"].get("answers", {})
+        answers = progress.quiz_answers()
         return all(q.id in answers for q in checkpoint_questions(course, step.id))
     if step.kind == "quiz":
-        return data["quiz"].get("best_score") is not None
+        return progress.quiz_best_score() is not None
     return False
 
 
-def next_step(course, data: dict, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
+def step_status(course, step: Step, progress: Snapshot) -> str:
+    """The mark in front of a step: a lesson's or exercise's own status; for a checkpoint or
+    the quiz, done / started (some question answered) / new."""
+    if step.kind == "lesson":
+        return progress.lesson_status(step.id)
+    if step.kind == "exercise":
+        return progress.exercise_status(step.id)
+    if is_done(course, step, progress):
+        return "done"
+    answers = progress.quiz_answers()
+    asked = checkpoint_questions(course, step.id) if step.kind == "checkpoint" else course.quiz
+    return "started" if any(q.id in answers for q in asked) else "new"
+
+
+def next_step(course, progress: Snapshot, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
     """Where the learner goes next.
 
     From `here` (the step they are on): the first unfinished step after it in path order,
@@ -84,15 +100,24 @@ def next_step(course, data: dict, here: Step | None = None, kinds: tuple[str, ..
     steps = course_path(course)
     resume = here is None
     if resume:
-        here = Step.parse(data.get("position"))
+        here = Step.parse(progress.position())
     start = 0
     if here in steps:
         at = steps.index(here)
         start = at if resume else at + 1
     for step in steps[start:] + steps[:start]:
-        if step.kind in kinds and step != (None if resume else here) and not is_done(course, step, data):
+        if step.kind in kinds and step != (None if resume else here) and not is_done(course, step, progress):
             return step
     return None
+
+
+def practice_of(course, progress: Snapshot, lesson_id: str) -> Step | None:
+    """A lesson's practice (`x`): its checkpoint or exercises, the first unfinished one (else the first)."""
+    practice = [Step("checkpoint", lesson_id)] if checkpoint_questions(course, lesson_id) else []
+    practice += [Step("exercise", e.id) for e in exercises_of(course, lesson_id)]
+    if not practice:
+        return None
+    return next((s for s in practice if not is_done(course, s, progress)), practice[0])
 
 
 def position_of(course, step: Step) -> tuple[int, int]:

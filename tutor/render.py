@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import sys
-
 from rich.console import Console
 from rich.markup import escape
 
 from tutor.controls import show_controls
-from tutor.i18n import pick
+from tutor.i18n import pick, table
+from tutor.marks import marks
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 
 
-def unicode_ok(stream=None) -> bool:
-    encoding = (getattr(stream or sys.stdout, "encoding", None) or "").lower()
-    return "utf" in encoding
-
-
-def marks() -> dict[str, str]:
-    """Status marks; ASCII when the terminal cannot show Unicode."""
-    if unicode_ok():
-        return {"pass": "✓", "fail": "✗", "error": "!", "skipped": "-", "timeout": "⏱"}
-    return {"pass": "+", "fail": "x", "error": "!", "skipped": "-", "timeout": "T"}
-
-
 STYLE = {"pass": "green", "fail": "red", "error": "yellow", "skipped": "dim", "timeout": "magenta"}
 
-WORDS = {
+WORDS = table({
     "pass": {"en": "PASS", "zh": "通过"},
     "fail": {"en": "FAIL", "zh": "未通过"},
     "error": {"en": "ERROR", "zh": "出错"},
@@ -35,7 +22,7 @@ WORDS = {
     "stdout": {"en": "your program printed", "zh": "你的程序输出"},
     "stderr": {"en": "stderr", "zh": "标准错误"},
     "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},
-}
+})
 
 
 class RunPrinter:
@@ -45,9 +32,9 @@ class RunPrinter:
         self.console = console
         self.lang = lang
         self.show_output = show_output
-        self.marks = marks()
+        self.marks = marks(console.file)
         self.last_metric: dict[str, tuple[int, float]] = {}
-        self.unicode = unicode_ok()
+        self.unicode = not self.marks.ascii
 
     def shown(self, text: str) -> str:
         """Text that came from the learner's run, safe for Rich and the terminal: markup and
@@ -70,7 +57,7 @@ class RunPrinter:
     def verdict(self, v: Verdict) -> None:
         c, lang = self.console, self.lang
         for check in v.checks:
-            mark = self.marks.get(check.status, "?")
+            mark = self.marks[check.status]
             name = pick(check.name, lang) if check.name else check.id
             c.print(f"[{STYLE.get(check.status, '')}]{mark}[/] {self.shown(name)} [dim]({self.shown(check.id)})[/dim]",
                     highlight=False)

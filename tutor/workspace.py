@@ -14,6 +14,8 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
+from tutor.i18n import Text
+
 MAX_FILE_BYTES = 1_000_000  # a solution is a few kB; anything this big is a mistake
 
 
@@ -22,7 +24,7 @@ class LearnerFileError(Exception):
 
     def __init__(self, en: str, zh: str):
         super().__init__(en)
-        self.message = {"en": en, "zh": zh}
+        self.message = Text(en=en, zh=zh)
 
 
 class WorkspaceError(LearnerFileError):

@@ -1,12 +1,15 @@
-"""Learner progress: the local JSON store and small status helpers."""
+"""Learner progress: the local JSON store, the changes actions make, typed reads over a snapshot.
+
+The owner that CLI and UI call is tutor.progress.state.LearnerState (it also knows the path).
+"""
 from .store import (
     SCHEMA,
     ProgressError,
     ProgressStore,
-    exercise_status,
-    lesson_status,
     normalize,
     utc_now,
 )
+from .snapshot import ExerciseRecord, Prediction, Snapshot
 
-__all__ = ["SCHEMA", "ProgressError", "ProgressStore", "exercise_status", "lesson_status", "normalize", "utc_now"]
+__all__ = ["SCHEMA", "ExerciseRecord", "Prediction", "ProgressError", "ProgressStore", "Snapshot", "normalize",
+           "utc_now"]

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from tutor.i18n import Bilingual
+from tutor.i18n import Text
 
 SCHEMA = 1
 FILENAME = "progress.json"
@@ -30,11 +30,11 @@ LESSON_STATUSES = ("started", "done")
 class ProgressError(Exception):
     """Progress could not be saved; the message says why, in plain words, in both languages.
 
-    str(error) is the English text; `error.message` is a Bilingual for pick()."""
+    str(error) is the English text; `error.message` is a Text for pick()."""
 
     def __init__(self, en: str, zh: str):
         super().__init__(en)
-        self.message = Bilingual(en, zh)
+        self.message = Text(en=en, zh=zh)
 
 
 def utc_now() -> str:
@@ -81,46 +81,46 @@ QUIZ_FIELDS = {
 }
 
 
-def _fill(record: dict, fields: dict, where: str, problems: list[str]) -> dict:
+def _fill(record: dict, fields: dict, where: str, problems: list[Text]) -> dict:
     """Fill missing known fields with defaults and replace invalid ones, noting each replacement."""
     for name, (default, valid) in fields.items():
         if name in record and not valid(record[name]):
-            problems.append(Bilingual(f"{where}.{name} had an invalid value", f"{where}.{name} 的值无效"))
+            problems.append(Text(en=f"{where}.{name} had an invalid value", zh=f"{where}.{name} 的值无效"))
             del record[name]
         if name not in record:
             record[name] = copy.deepcopy(default)
     return record
 
 
-def normalize(doc: Any) -> tuple[dict, list[str]]:
+def normalize(doc: Any) -> tuple[dict, list[Text]]:
     """Return (clean data, list of problems found); salvages every good part of a damaged document."""
-    problems: list[str] = []
+    problems: list[Text] = []
     if not isinstance(doc, dict):
-        problems.append(Bilingual(f"top level is {type(doc).__name__}, not an object",
-                                  f"顶层是 {type(doc).__name__}，不是对象"))
+        problems.append(Text(en=f"top level is {type(doc).__name__}, not an object",
+                             zh=f"顶层是 {type(doc).__name__}，不是对象"))
         doc = {}
     data = dict(doc)  # shallow copy keeps unknown top-level keys untouched
     schema = data.get("schema", SCHEMA)
     if not _is_count(schema) or schema < 1:
-        problems.append(Bilingual("'schema' is not a version number", "'schema' 不是版本号"))
+        problems.append(Text(en="'schema' is not a version number", zh="'schema' 不是版本号"))
         schema = SCHEMA
     data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
     for section, fields in (("exercises", EXERCISE_FIELDS), ("lessons", LESSON_FIELDS),
                             ("predictions", PREDICTION_FIELDS)):
         entries = data.get(section, {})
         if not isinstance(entries, dict):
-            problems.append(Bilingual(f"'{section}' is not an object", f"'{section}' 不是对象"))
+            problems.append(Text(en=f"'{section}' is not an object", zh=f"'{section}' 不是对象"))
             entries = {}
         clean = {}
         for key, entry in entries.items():
             if isinstance(entry, dict):
                 clean[key] = _fill(dict(entry), fields, f"{section}[{key!r}]", problems)
             else:
-                problems.append(Bilingual(f"{section}[{key!r}] is not an object", f"{section}[{key!r}] 不是对象"))
+                problems.append(Text(en=f"{section}[{key!r}] is not an object", zh=f"{section}[{key!r}] 不是对象"))
         data[section] = clean
     quiz = data.get("quiz", {})
     if not isinstance(quiz, dict):
-        problems.append(Bilingual("'quiz' is not an object", "'quiz' 不是对象"))
+        problems.append(Text(en="'quiz' is not an object", zh="'quiz' 不是对象"))
         quiz = {}
     quiz = _fill(dict(quiz), QUIZ_FIELDS, "quiz", problems)
     answers = {}
@@ -128,28 +128,10 @@ def normalize(doc: Any) -> tuple[dict, list[str]]:
         if isinstance(answer, str):
             answers[qid] = answer
         else:
-            problems.append(Bilingual(f"quiz.answers[{qid!r}] is not a string", f"quiz.answers[{qid!r}] 不是字符串"))
+            problems.append(Text(en=f"quiz.answers[{qid!r}] is not a string", zh=f"quiz.answers[{qid!r}] 不是字符串"))
     quiz["answers"] = answers
     data["quiz"] = quiz
     return data, problems
-
-
-def exercise_status(data: dict, exercise_id: str) -> str:
-    """Status of an exercise: 'new' if never seen, else 'attempted' or 'passed'."""
-    entry = data.get("exercises", {}).get(exercise_id)
-    return entry["status"] if isinstance(entry, dict) and entry.get("status") in EXERCISE_STATUSES else "new"
-
-
-def lesson_status(data: dict, lesson_id: str) -> str:
-    """Status of a lesson: 'new' if never opened, else 'started' or 'done'."""
-    entry = data.get("lessons", {}).get(lesson_id)
-    return entry["status"] if isinstance(entry, dict) and entry.get("status") in LESSON_STATUSES else "new"
-
-
-def prediction_of(data: dict, cell_id: str) -> dict | None:
-    """The learner's recorded prediction for a cell ({answer, shown, correct, ...}), or None."""
-    entry = data.get("predictions", {}).get(cell_id)
-    return entry if isinstance(entry, dict) and entry.get("answer") else None
 
 
 def _exercise(data: dict, exercise_id: str) -> dict:
@@ -160,7 +142,7 @@ def _exercise(data: dict, exercise_id: str) -> dict:
 class ProgressStore:
     """Progress kept in <home>/progress.json, safe against concurrent tutors, crashes and damaged files."""
 
-    def __init__(self, home: Path, on_wait: Optional[Callable[[Bilingual], None]] = None):
+    def __init__(self, home: Path, on_wait: Optional[Callable[[Text], None]] = None):
         """Remember where progress lives; nothing is touched on disk yet.
 
         `on_wait` is told (once per wait) when another process holds the lock, so a command
@@ -168,7 +150,7 @@ class ProgressStore:
         self.home = Path(home)
         self.path = self.home / FILENAME
         self.lock_path = self.home / LOCKNAME
-        self.warnings: list[Bilingual] = []  # each reads as English; pick(w, lang) for the learner's language
+        self.warnings: list[Text] = []  # pick(w, lang) for the learner's language
         self.on_wait = on_wait
 
     # ---- public API -------------------------------------------------------------------------
@@ -193,84 +175,48 @@ class ProgressStore:
         with self._locked():
             data, refusal = self._read(repair=True)
             if refusal:
-                raise ProgressError(refusal.get("en"), refusal.get("zh"))
+                raise ProgressError(refusal.en, refusal.zh)
             fn(data)
             self._write(data)
             return data
 
+    # One method per change (tutor.progress.changes), for callers that save at once.
+
     def record_attempt(self, exercise_id: str, passed: bool) -> dict:
-        """Count one attempt; a pass is never downgraded and first_passed_at is set only once."""
-        def fn(data: dict) -> None:
-            ex, now = _exercise(data, exercise_id), utc_now()
-            ex["attempts"] += 1
-            ex["last_attempt_at"] = now
-            if passed:
-                ex["status"] = "passed"
-                ex["first_passed_at"] = ex["first_passed_at"] or now
-            elif ex["status"] != "passed":
-                ex["status"] = "attempted"
-        return self.update(fn)
+        return self.update(lambda data: changes.attempt(data, exercise_id, passed))
 
     def record_hint(self, exercise_id: str, shown: int) -> dict:
-        """Remember how many hints were revealed (never decreases)."""
-        def fn(data: dict) -> None:
-            ex = _exercise(data, exercise_id)
-            ex["hints_shown"] = max(ex["hints_shown"], shown)
-        return self.update(fn)
+        return self.update(lambda data: changes.hint(data, exercise_id, shown))
 
     def record_solution_viewed(self, exercise_id: str) -> dict:
-        """Remember that the solution of an exercise was opened."""
-        return self.update(lambda data: _exercise(data, exercise_id).__setitem__("solution_viewed", True))
+        return self.update(lambda data: changes.solution_viewed(data, exercise_id))
 
     def mark_lesson(self, lesson_id: str, status: str) -> dict:
-        """Set a lesson to 'started' or 'done'; 'started' never downgrades 'done'."""
         if status not in LESSON_STATUSES:
             raise ValueError(f"lesson status must be one of {LESSON_STATUSES}, not {status!r}")
-
-        def fn(data: dict) -> None:
-            entry = data["lessons"].setdefault(lesson_id, {"status": status})
-            if entry["status"] != "done":
-                entry["status"] = status
-        return self.update(fn)
+        return self.update(lambda data: changes.lesson(data, lesson_id, status))
 
     def set_position(self, step_key: str) -> dict:
-        """Remember the step the learner opened last ("exercise:counter-jit"), where `continue` resumes."""
-        return self.update(lambda data: data.__setitem__("position", step_key))
+        return self.update(lambda data: changes.position(data, step_key))
 
     def record_prediction(self, cell_id: str, answer: str) -> dict:
-        """Remember a guess made before a cell ran; the first guess stays (it was made blind)."""
-        def fn(data: dict) -> None:
-            entry = data["predictions"].setdefault(cell_id, _fill({}, PREDICTION_FIELDS, "", []))
-            if not entry["answer"]:
-                entry.update(answer=answer, predicted_at=utc_now())
-        return self.update(fn)
+        return self.update(lambda data: changes.prediction(data, cell_id, answer))
 
     def record_reveal(self, cell_id: str, shown: str, correct: bool) -> dict:
-        """Remember what the cell's run showed and whether the recorded guess matched it."""
-        def fn(data: dict) -> None:
-            entry = data["predictions"].get(cell_id)
-            if entry is not None and entry["answer"]:
-                entry.update(shown=shown, correct=correct)
-        return self.update(fn)
+        return self.update(lambda data: changes.reveal(data, cell_id, shown, correct))
 
     def record_quiz_answer(self, question_id: str, answer: str) -> dict:
-        """Remember the latest answer given to a quiz question."""
-        return self.update(lambda data: data["quiz"]["answers"].__setitem__(str(question_id), answer))
+        return self.update(lambda data: changes.quiz_answer(data, question_id, answer))
 
     def record_quiz_result(self, score: int) -> dict:
-        """Count a finished quiz run and keep the best score."""
-        def fn(data: dict) -> None:
-            quiz = data["quiz"]
-            quiz["attempts"] += 1
-            quiz["best_score"] = score if quiz["best_score"] is None else max(quiz["best_score"], score)
-        return self.update(fn)
+        return self.update(lambda data: changes.quiz_result(data, score))
 
     def reset(self) -> Optional[Path]:
         """Move the progress file aside as progress.json.bak-<UTC stamp> and start empty; return the backup."""
         with self._locked():
             refusal = self._read(repair=True)[1]
             if refusal:
-                raise ProgressError(refusal.get("en"), refusal.get("zh"))
+                raise ProgressError(refusal.en, refusal.zh)
             if not self.path.exists():
                 return None
             try:
@@ -282,7 +228,7 @@ class ProgressStore:
 
     # ---- internals --------------------------------------------------------------------------
 
-    def _warn(self, message: Bilingual) -> None:
+    def _warn(self, message: Text) -> None:
         """Add a warning once (repeated loads must not pile up copies)."""
         if message not in self.warnings:
             self.warnings.append(message)
@@ -312,8 +258,8 @@ class ProgressStore:
         holder = lock_holder(fd)
         if self.on_wait is not None:
             who_en, who_zh = _who(holder)
-            self.on_wait(Bilingual(f"waiting for {self.lock_path}: {who_en} holds it (at most {LOCK_WAIT_S:g} s)",
-                                   f"正在等待 {self.lock_path}：{who_zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）"))
+            self.on_wait(Text(en=f"waiting for {self.lock_path}: {who_en} holds it (at most {LOCK_WAIT_S:g} s)",
+                              zh=f"正在等待 {self.lock_path}：{who_zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）"))
         now = time.monotonic()
         deadline, next_look, pause = now + LOCK_WAIT_S, now + 0.25, 0.001
         while not _try_flock(fd):
@@ -348,7 +294,7 @@ class ProgressStore:
         data, problems = normalize(doc)
         return None if problems or data["schema"] > SCHEMA else data
 
-    def _read(self, repair: bool) -> tuple[dict, Optional[Bilingual]]:
+    def _read(self, repair: bool) -> tuple[dict, Optional[Text]]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
         try:
             raw = self.path.read_bytes()
@@ -356,48 +302,48 @@ class ProgressStore:
             return normalize({})[0], None
         except OSError as exc:
             # Unreadable is not the same as absent: writing now would destroy progress we cannot see.
-            msg = Bilingual(f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable.",
-                            f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。")
+            msg = Text(en=f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable.",
+                       zh=f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。")
             self._warn(msg)
             return normalize({})[0], msg
         try:
             doc = json.loads(raw.decode("utf-8"))
             reason = None
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            doc, reason = {}, (Bilingual("file is empty", "文件是空的") if not raw.strip()
-                               else Bilingual("not valid JSON", "不是有效的 JSON"))
+            doc, reason = {}, (Text(en="file is empty", zh="文件是空的") if not raw.strip()
+                               else Text(en="not valid JSON", zh="不是有效的 JSON"))
         data, problems = normalize(doc)
         if reason:
             problems.insert(0, reason)
         if data["schema"] > SCHEMA:
             # Newer tutor's file: show what we understand, but never write over it.
-            msg = Bilingual(f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
-                            f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
-                            f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
-                            "升级 tutor 后才能保存进度。")
+            msg = Text(en=f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
+                          f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
+                       zh=f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
+                          "升级 tutor 后才能保存进度。")
             self._warn(msg)
             return data, msg
         if not problems:
             return data, None
         more = "; ..." if len(problems) > 5 else ""
-        what = "; ".join(problems[:5]) + more
-        what_zh = "；".join(getattr(p, "message", {}).get("zh", p) for p in problems[:5]) + more
+        what = "; ".join(p.en for p in problems[:5]) + more
+        what_zh = "；".join(p.zh for p in problems[:5]) + more
         if not repair:
-            msg = Bilingual(f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved.",
-                            f"{self.path} 已损坏（{what_zh}）；显示能恢复的部分，不会保存任何内容。")
+            msg = Text(en=f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved.",
+                       zh=f"{self.path} 已损坏（{what_zh}）；显示能恢复的部分，不会保存任何内容。")
             self._warn(msg)
             return data, msg
         try:
             backup = self._move_aside("corrupt")
         except OSError as exc:
-            msg = Bilingual(f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); "
-                            "nothing will be saved.",
-                            f"{self.path} 已损坏（{what_zh}），且无法移到一旁（{exc.strerror}）；不会保存任何内容。")
+            msg = Text(en=f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); "
+                          "nothing will be saved.",
+                       zh=f"{self.path} 已损坏（{what_zh}），且无法移到一旁（{exc.strerror}）；不会保存任何内容。")
             self._warn(msg)
             return data, msg
-        self._warn(Bilingual(f"{self.path} was damaged ({what}); the original was kept as {backup} "
-                             "and the progress that could be recovered is used.",
-                             f"{self.path} 已损坏（{what_zh}）；原文件保存为 {backup}，现在使用能恢复的进度。"))
+        self._warn(Text(en=f"{self.path} was damaged ({what}); the original was kept as {backup} "
+                           "and the progress that could be recovered is used.",
+                        zh=f"{self.path} 已损坏（{what_zh}）；原文件保存为 {backup}，现在使用能恢复的进度。"))
         # Put the salvaged data back so the next update builds on it instead of on nothing.
         with suppress(ProgressError):
             self._write(data)
@@ -459,6 +405,9 @@ def _try_flock(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+from tutor.progress import changes  # noqa: E402 - changes builds on this module's helpers
 
 
 def lock_holder(fd: int) -> Optional[str]:

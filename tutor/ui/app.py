@@ -16,10 +16,11 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.i18n import LANGS
-from tutor.path import Step, checkpoint_questions, next_step
+from tutor.path import Step, checkpoint_questions
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
 from tutor.ui.session import Session
+from tutor.ui.saving import save_in_background
 from tutor.ui.texts import say
 
 
@@ -177,8 +178,7 @@ class TutorApp(App):
         self.push_screen(screen)
         if step.kind != "progress":
             # Where `continue` resumes; written off the UI thread (an fsync on a slow home must not stall it).
-            self.run_worker(lambda: self.session.record(self.session.store.set_position, step.key),
-                            thread=True, group="position", exit_on_error=False)
+            save_in_background(self, self.session.state.set_position(step))
 
     def screen_for(self, step: Step) -> Screen | None:
         course = self.session.course
@@ -211,14 +211,14 @@ class TutorApp(App):
         course = self.session.course
         if course is None:
             return Step("continue")  # resolved by open_step once the course has loaded
-        return next_step(course, self.session.progress()) or Step("progress")
+        return self.session.progress.next_step() or Step("progress")
 
     def step_after(self, here: Step) -> Step:
         """The step after `here` on the path (the progress screen once everything is done)."""
         course = self.session.course
         if course is None:
             return Step("continue")  # resolved by open_step once the course has loaded
-        return next_step(course, self.session.progress(), here) or Step("progress")
+        return self.session.progress.next_step(here) or Step("progress")
 
     def go_on_from(self, here: Step) -> None:
         """`c` / Ctrl+N inside a lesson, checkpoint, exercise or the quiz: open the next step."""

@@ -1,4 +1,4 @@
-"""What every screen works with: the course, the progress store, the workspace and the sandbox."""
+"""What every screen works with: the course, the learner's progress (its owner), the workspace and the sandbox."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Callable
 
 from tutor.progress import ProgressError, ProgressStore
+from tutor.progress.state import LearnerState
 from tutor.workspace import Workspace
+
+SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this long to finish
 
 
 class Session:
@@ -15,9 +18,9 @@ class Session:
 
     def __init__(self, home: Path, course=None, problems=None, sandbox=None):
         self.home = Path(home)
-        self.course = course
         self.problems = list(problems or [])
         self.store = ProgressStore(self.home)
+        self.state = LearnerState(self.store, course)  # every screen reads and changes progress through it
         self.workspace = Workspace(self.home)
         self._sandbox = sandbox
         self._own_sandbox = sandbox is None  # a sandbox handed in (tests) is closed by its owner
@@ -39,20 +42,32 @@ class Session:
         """Start the spare worker (call from a thread: it spawns a process)."""
         self.sandbox.warm_up()
 
-    def progress(self) -> dict:
-        return self.store.load()
+    @property
+    def course(self):
+        return self.state.course
+
+    @course.setter
+    def course(self, course) -> None:
+        self.state.course = course
+
+    @property
+    def progress(self) -> LearnerState:
+        """The owner of progress and of the path; read from disk once, then kept current in memory."""
+        return self.state.ensure_loaded()
 
     def record(self, fn: Callable, *args) -> str | None:
-        """Apply a ProgressStore update; return the reason if it could not be saved."""
+        """Apply a change (tutor.progress.changes) and save it in this thread (never the UI's);
+        return the reason if it could not be saved."""
         try:
-            fn(*args)
+            self.state.save_now(fn, *args)
         except ProgressError as exc:
-            return exc.message  # a Bilingual: reads as English, pick() gives the learner's language
+            return exc.message
         return None
 
     def close(self) -> None:
         """Stop every run still going and, if we made it, the sandbox with its spare worker."""
         for handle in list(self.runs):
             handle.cancel()
+        self.state.wait_saved(SAVE_WAIT_ON_EXIT_S)
         if self._own_sandbox and self._sandbox is not None:
             self._sandbox.close()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.i18n import pick
+from tutor.i18n import pick, table
 
-UI = {
+UI = table({
     # app and outline
     "app_title": {"en": "JAX state tutor", "zh": "JAX 状态管理教程"},
     "loading": {"en": "Loading the course…", "zh": "正在加载课程……"},
@@ -275,10 +275,10 @@ UI = {
 - **↑ ↓** 选择问题 · **Enter** 打开讲解修法的那一课，并定位到演示单元
 """,
     },
-}
+})
 
 # Footer labels, by action name; the same action has the same label on every screen.
-KEY_LABELS = {
+KEY_LABELS = table({
     "help": {"en": "Help", "zh": "帮助"},
     "toggle_lang": {"en": "中文", "zh": "English"},
     "back": {"en": "Back", "zh": "返回"},
@@ -312,7 +312,7 @@ KEY_LABELS = {
     "reset_progress": {"en": "Reset", "zh": "重置"},
     "yes": {"en": "Yes", "zh": "是"},
     "no": {"en": "No", "zh": "否"},
-}
+})
 
 
 def say(key: str, lang: str, **fields) -> str:

@@ -7,8 +7,8 @@ from textual import events
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer
 
-from tutor.i18n import pick
 from tutor.ui.keys import translate_bindings
+from tutor.ui.saving import save_in_background
 from tutor.ui.texts import say
 
 
@@ -87,10 +87,9 @@ class LangMixin:
         self.apply_lang()
 
     def record(self, fn, *args) -> None:
-        """Save progress; if that fails, say why instead of crashing."""
-        why = self.session.record(fn, *args)
-        if why:
-            self.notify(self.say("progress_error", why=pick(why, self.lang)), severity="error", timeout=8)
+        """Change progress (a tutor.progress.changes function): the screen sees it at once, the
+        save runs off the UI thread, and a failed save is told to the learner."""
+        save_in_background(self.app, self.session.state.change(fn, *args))
 
 
 class TutorScreen(LangMixin, Screen):

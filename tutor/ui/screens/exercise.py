@@ -18,7 +18,7 @@ from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, Te
 
 from tutor.i18n import pick
 from tutor.path import Step
-from tutor.progress import exercise_status
+from tutor.progress import changes
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
@@ -26,6 +26,7 @@ from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.run_results import RunResults
+from tutor.watcher import DELETED, FileWatch
 from tutor.workspace import LearnerFileError, read_learner_file, rescue_copy, write_atomically
 
 POLL_S = 0.5  # how often the workspace file is checked for outside edits
@@ -55,7 +56,7 @@ class ExerciseScreen(TutorScreen):
         self.exercise = exercise
         self.path = None
         self.saved_text = ""  # the file's text as we last loaded or saved it
-        self.stamp = None  # (mtime_ns, size) of the file as we last saw it
+        self.watch: FileWatch | None = None  # outside edits of the file, by polling it
         self.handle: RunHandle | None = None
         self.load_problem: str | None = None  # why the file could not be read when opened
         self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
@@ -65,6 +66,7 @@ class ExerciseScreen(TutorScreen):
     # ---- layout ----------------------------------------------------------------------------
 
     def compose(self):
+        self.session.state.refresh()  # when the screen is shown; key presses then read memory only
         try:
             self.path = self.session.workspace.ensure(self.exercise)
             text = self._read_file()
@@ -73,7 +75,7 @@ class ExerciseScreen(TutorScreen):
             self.load_problem = pick(exc.message, self.lang)
             text = self.exercise.starter
         self.saved_text = text or ""
-        self.stamp = self._stat()
+        self.watch = FileWatch(self.path)
         first = "task" if self._status() == "new" else "code"
         yield Header()
         yield Static(id="ex-status")
@@ -108,6 +110,7 @@ class ExerciseScreen(TutorScreen):
     def on_mount(self) -> None:
         self.results.problem = self.load_problem
         self.set_interval(POLL_S, self._poll_file)
+        self.set_interval(POLL_S, self._poll_progress)
         self.call_after_refresh(self._focus_view)
 
     def on_unmount(self) -> None:
@@ -176,23 +179,21 @@ class ExerciseScreen(TutorScreen):
         return (self.say("check_passed", what=self.app.step_title(nxt)) if nxt.kind != "progress"
                 else self.say("check_passed_last"))
 
-    def _status(self, data=None) -> str:
-        return exercise_status(data if data is not None else self.session.progress(), self.exercise.id)
+    def _status(self) -> str:
+        return self.session.progress.exercise_status(self.exercise.id)
 
     def render_status(self) -> None:
-        data = self.session.progress()
-        rec = data["exercises"].get(self.exercise.id, {})
-        status = self._status(data)
+        rec = self.session.progress.exercise(self.exercise.id)
+        status = rec.status
         line = Text(self.say("status_line", mark=self.marks[status], status=self.say(f"st_{status}"),
-                             attempts=rec.get("attempts", 0), hints=rec.get("hints_shown", 0),
-                             total=len(self.exercise.hints)),
+                             attempts=rec.attempts, hints=rec.hints_shown, total=len(self.exercise.hints)),
                     style=self.marks.style(status, "bold") if status == "passed" else "bold")
         if self.notice is not None:
             line.append("  ")
             line.append_text(self.notice)
         line.no_wrap, line.overflow = True, "ellipsis"
         self.query_one("#ex-status", Static).update(line)
-        self._render_hints(rec.get("hints_shown", 0))
+        self._render_hints(rec.hints_shown)
 
     def say_status(self, key: str, style: str = "", **fields) -> None:
         """A short note on the status line (saved, reloaded, cancelled, passed): never over the work."""
@@ -240,13 +241,6 @@ class ExerciseScreen(TutorScreen):
 
     # ---- the file --------------------------------------------------------------------------
 
-    def _stat(self):
-        try:
-            st = self.path.stat()
-        except OSError:
-            return None
-        return (st.st_mtime_ns, st.st_size)
-
     def _read_file(self) -> str | None:
         """The file's text, or None (and the reason in self.load_problem)."""
         try:
@@ -258,7 +252,7 @@ class ExerciseScreen(TutorScreen):
     def load_text(self, text: str) -> None:
         """Put the file's text in the editor and remember it as saved."""
         self.saved_text = text
-        self.stamp = self._stat()
+        self.watch.seen()
         self.editor.load_text(text)
 
     def save(self, quiet: bool = False) -> bool:
@@ -281,7 +275,7 @@ class ExerciseScreen(TutorScreen):
             return False
         self.save_problem = None
         self.saved_text = text
-        self.stamp = self._stat()
+        self.watch.seen()
         return True
 
     def action_save(self) -> None:
@@ -290,11 +284,10 @@ class ExerciseScreen(TutorScreen):
 
     def _poll_file(self) -> None:
         """Outside edits: reload and re-check, unless the editor holds unsaved typing."""
-        stamp = self._stat()
-        if stamp == self.stamp:
+        news = self.watch.poll()
+        if news is None:
             return
-        self.stamp = stamp
-        if stamp is None:  # deleted (by the learner's own program, say): the editor still has the text
+        if news == DELETED:  # by the learner's own program, say: the editor still has the text
             self.say_status("file_deleted", style=self.marks.style("problem", "bold"), name=self.path.name)
             return
         try:
@@ -309,6 +302,22 @@ class ExerciseScreen(TutorScreen):
         self.load_text(text)
         self.say_status("file_changed")
         self.start_check()
+
+    def _poll_progress(self) -> None:
+        """A pass recorded elsewhere (`check` in another terminal) shows here too; the file is
+        looked at in a thread, never on the UI's."""
+        state = self.session.state
+
+        def look() -> None:
+            if state.refresh_if_changed():
+                self.app.call_from_thread(self._progress_changed)
+
+        self.run_worker(look, thread=True, group="progress-poll", exclusive=True, exit_on_error=False)
+
+    def _progress_changed(self) -> None:
+        self.render_status()
+        self.results.after_pass = self._passed_prompt()
+        self.refresh_bindings()  # Next appears once passed
 
     # ---- checking --------------------------------------------------------------------------
 
@@ -338,7 +347,7 @@ class ExerciseScreen(TutorScreen):
         ex, session, filename = self.exercise, self.session, str(self.path.resolve())
 
         def record_attempt(verdict: Verdict) -> None:  # in the run's thread: saved before it is shown
-            results.problem = session.record(session.store.record_attempt, ex.id, verdict.passed)
+            results.problem = session.record(changes.attempt, ex.id, verdict.passed)
 
         self.handle = start_run(self, session, lambda: session.sandbox.run_exercise(ex, source, filename),
                                 before_verdict=record_attempt)
@@ -373,13 +382,12 @@ class ExerciseScreen(TutorScreen):
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
 
     def action_hint(self) -> None:
-        rec = self.session.progress()["exercises"].get(self.exercise.id, {})
-        shown, total = rec.get("hints_shown", 0), len(self.exercise.hints)
+        shown, total = self.session.progress.exercise(self.exercise.id).hints_shown, len(self.exercise.hints)
         if shown >= total:
             self.show_view("task")
             self.say_status("no_more_hints")
             return
-        self.record(self.session.store.record_hint, self.exercise.id, shown + 1)
+        self.record(changes.hint, self.exercise.id, shown + 1)
         # The hint goes into the task view, under the prompt, and the view scrolls to it.
         self.show_view("task")
         self.say_status("hint_shown", n=shown + 1, total=total)
@@ -400,7 +408,7 @@ class ExerciseScreen(TutorScreen):
         except OSError:
             self.notify(self.say("solution_missing", path=str(path)), severity="error")
             return
-        self.record(self.session.store.record_solution_viewed, self.exercise.id)
+        self.record(changes.solution_viewed, self.exercise.id)
         self.app.push_screen(SolutionScreen(self.exercise.id, code))
 
     def action_reset(self) -> None:
@@ -434,7 +442,7 @@ class ExerciseScreen(TutorScreen):
         text = self._read_file()
         if text is not None and text != self.saved_text:
             self.load_text(text)
-        self.stamp = self._stat()
+        self.watch.seen()
         self.start_check()
 
     def action_next_exercise(self) -> None:

@@ -7,8 +7,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
-from tutor.progress import exercise_status
-from tutor.path import Step, checkpoint_questions, exercises_of, is_done
+from tutor.path import Step, exercises_of
+from tutor.progress import changes
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
@@ -48,7 +48,7 @@ class LessonScreen(TutorScreen):
         yield footer()
 
     def on_mount(self) -> None:
-        self.record(self.session.store.mark_lesson, self.lesson.id, "started")
+        self.record(changes.lesson, self.lesson.id, "started")
         body = self.query_one("#lesson-body", VerticalScroll)
         body.focus()
         # A lesson opens at its top, whatever focus or Markdown layout did meanwhile.
@@ -67,12 +67,12 @@ class LessonScreen(TutorScreen):
         for cell in self.query(CellView):
             cell.render_texts()
         end = Text(self.say("lesson_end", id=self.lesson.id) + "\n", style="bold")
-        data = self.session.progress()
+        progress = self.session.progress
         exercises = self._exercises()
         if exercises:
             end.append(self.say("lesson_exercises") + "\n")
             for ex in exercises:
-                end.append(f"  {self.marks[exercise_status(data, ex.id)]} {ex.title.get(lang)} ({ex.id})\n")
+                end.append(f"  {self.marks[progress.exercise_status(ex.id)]} {ex.title.get(lang)} ({ex.id})\n")
         nxt = self.app.step_after(self.here)
         end.append(self.say("next_is", what=self.app.step_title(nxt)) if nxt.kind != "progress"
                    else self.say("path_done"), style="bold")
@@ -138,7 +138,7 @@ class LessonScreen(TutorScreen):
     def mark_done(self) -> None:
         if not self.done:
             self.done = True
-            self.record(self.session.store.mark_lesson, self.lesson.id, "done")
+            self.record(changes.lesson, self.lesson.id, "done")
 
     def _neighbour(self, delta: int):
         lessons = self.session.course.lessons
@@ -164,14 +164,11 @@ class LessonScreen(TutorScreen):
 
     def action_exercises(self) -> None:
         """x: this section's practice: its checkpoint or first unpassed exercise."""
-        course = self.session.course
-        practice = [Step("checkpoint", self.lesson.id)] if checkpoint_questions(course, self.lesson.id) else []
-        practice += [Step("exercise", e.id) for e in self._exercises()]
-        if not practice:
+        practice = self.session.progress.practice(self.lesson.id)
+        if practice is None:
             self.notify(self.say("no_exercises_here"))
             return
-        data = self.session.progress()
-        self.app.open_step(next((s for s in practice if not is_done(course, s, data)), practice[0]))
+        self.app.open_step(practice)
 
     def action_back(self) -> None:
         self.app.pop_screen()

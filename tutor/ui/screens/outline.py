@@ -9,8 +9,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.i18n import pick
-from tutor.progress import exercise_status, lesson_status
-from tutor.path import Step, checkpoint_questions, course_path, is_done
+from tutor.path import Step, checkpoint_questions, course_path
 from tutor.ui.screens.base import TutorScreen, footer
 
 BAR_WIDTH = 20
@@ -35,6 +34,8 @@ class OutlineScreen(TutorScreen):
         yield footer(palette=True)
 
     def on_screen_resume(self) -> None:
+        if self.session.course is not None:
+            self.session.state.refresh()  # another tutor or `check` may have saved meanwhile
         self.render_texts()  # marks change while the learner is away in a lesson or exercise
 
     def render_texts(self) -> None:
@@ -46,49 +47,34 @@ class OutlineScreen(TutorScreen):
             self.query_one("#continue", Static).update("")
             options.clear_options()
             return
-        data = self.session.progress()
-        for warning in self.session.store.warnings[self._warned:]:  # a damaged progress file, say
+        progress = self.session.progress
+        for warning in progress.warnings[self._warned:]:  # a damaged progress file, say
             self.notify(pick(warning, self.lang), severity="warning", timeout=10, markup=False)
-        self._warned = len(self.session.store.warnings)
-        self._render_summary(course, data)
-        self._render_options(course, data, options)
+        self._warned = len(progress.warnings)
+        self._render_summary(course, progress)
+        self._render_options(course, progress, options)
 
-    def _render_summary(self, course, data) -> None:
-        lessons_done = sum(lesson_status(data, l.id) == "done" for l in course.lessons)
-        passed = sum(exercise_status(data, e.id) == "passed" for e in course.exercises)
-        best = data["quiz"].get("best_score")
-        total = len(course.lessons) + len(course.exercises) + len(course.quiz)
-        done = lessons_done + passed + (best or 0)
+    def _render_summary(self, course, progress) -> None:
+        summary = progress.summary()
+        best, total, done = summary.quiz_best, summary.steps, summary.steps_done
         filled = round(BAR_WIDTH * done / total) if total else 0
         full, empty = ("#", ".") if self.marks.ascii else ("█", "░")
         line = Text()
         line.append(full * filled, style=self.marks.style("bar"))
         line.append(empty * (BAR_WIDTH - filled), style="dim")
-        summary = self.say("summary", ld=lessons_done, ln=len(course.lessons), ep=passed,
-                           en=len(course.exercises), qb=f"{best}/{len(course.quiz)}" if best is not None else "-")
+        said = self.say("summary", ld=summary.lessons_done, ln=summary.lessons, ep=summary.exercises_passed,
+                        en=summary.exercises, qb=f"{best}/{summary.quiz_questions}" if best is not None else "-")
         pct = f" {round(100 * done / total) if total else 0:>3}%  "
-        line.append(pct + summary)
+        line.append(pct + said)
         self.query_one("#summary", Static).update(line)
         step = self.app.continue_step()
         line = (self.say("continue_to", what=self.app.step_title(step)) + "  [c]" if step.kind != "progress"
                 else self.say("all_done"))
         self.query_one("#continue", Static).update(Text(line, style="bold"))
 
-    def _status(self, course, step: Step, data) -> str:
-        """new / started / done for the mark in front of a row."""
-        if step.kind == "lesson":
-            return lesson_status(data, step.id)
-        if step.kind == "exercise":
-            return exercise_status(data, step.id)
-        if is_done(course, step, data):
-            return "done"
-        answers = data["quiz"].get("answers", {})
-        asked = checkpoint_questions(course, step.id) if step.kind == "checkpoint" else course.quiz
-        return "started" if any(q.id in answers for q in asked) else "new"
-
-    def _label(self, course, step: Step, data) -> Text:
+    def _label(self, course, step: Step, progress) -> Text:
         """One row: lessons and the quiz at the margin, a lesson's checkpoint and exercises under it."""
-        lang, mark = self.lang, self.marks[self._status(course, step, data)]
+        lang, mark = self.lang, self.marks[progress.step_status(step)]
         if step.kind == "lesson":
             row = Text(f"{mark} {step.id:<5} {course.lesson(step.id).title.get(lang)}")
         elif step.kind == "exercise":
@@ -98,16 +84,15 @@ class OutlineScreen(TutorScreen):
         elif step.kind == "checkpoint":
             row = Text(f"    {mark} " + self.say("checkpoint_item", n=len(checkpoint_questions(course, step.id))))
         else:
-            quiz = data["quiz"]
-            best = quiz.get("best_score")
-            answered = sum(1 for q in course.quiz if q.id in quiz.get("answers", {}))
-            row = Text(f"{mark} " + self.say("quiz_item", n=len(course.quiz), answered=answered,
+            summary = progress.summary()
+            best = summary.quiz_best
+            row = Text(f"{mark} " + self.say("quiz_item", n=len(course.quiz), answered=summary.quiz_answered,
                                              best="-" if best is None else best))
         row.no_wrap, row.overflow = True, "ellipsis"
         return row
 
-    def _render_options(self, course, data, options: OptionList) -> None:
-        items = [Option(self._label(course, step, data), id=step.key) for step in course_path(course)]
+    def _render_options(self, course, progress, options: OptionList) -> None:
+        items = [Option(self._label(course, step, progress), id=step.key) for step in course_path(course)]
         if not course.quiz:
             items.append(Option(Text(self.say("quiz_missing"), style="dim"), disabled=True))
         if not course.lessons and not course.exercises:

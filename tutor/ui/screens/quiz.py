@@ -16,6 +16,7 @@ from textual.widgets import Header, Markdown, Static
 
 from tutor.i18n import pick
 from tutor.path import Step
+from tutor.progress import changes
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.cell_view import CellView
@@ -78,7 +79,7 @@ class QuizScreen(TutorScreen):
     def compose(self):
         if self.questions is None:
             self.questions = list(self.session.course.quiz)
-        answers = self.session.progress()["quiz"].get("answers", {})
+        answers = self.session.progress.quiz_answers()
         self.orders = {q.id: option_order(q, q.id in answers, self.rng) for q in self.questions}
         yield Header()
         with VerticalScroll(id="quiz-body"):
@@ -115,7 +116,7 @@ class QuizScreen(TutorScreen):
         return [q for q in course.quiz if q.lesson == self.checkpoint] if self.checkpoint else list(course.quiz)
 
     def _wrong(self):
-        answers = self.session.progress()["quiz"].get("answers", {})
+        answers = self.session.progress.quiz_answers()
         return [q for q in self._all() if answers.get(q.id) != q.answer]
 
     def render_texts(self) -> None:
@@ -211,7 +212,7 @@ class QuizScreen(TutorScreen):
                 self.query_one("#q-help", Static).update(Text(self.say("quiz_choose"), style="bold"))
                 return
             self.answered = True
-            self.record(self.session.store.record_quiz_answer, q.id, self.chosen)
+            self.record(changes.quiz_answer, q.id, self.chosen)
             self.apply_lang()  # feedback, and "Answer" becomes "Next" in the footer
             return
         self._next_question()
@@ -230,9 +231,8 @@ class QuizScreen(TutorScreen):
         if self.checkpoint:
             return  # answers are recorded one by one; only the full quiz has a score
         quiz = self.session.course.quiz
-        answers = self.session.progress()["quiz"].get("answers", {})
-        self.score = latest_score(quiz, answers)
-        self.record(self.session.store.record_quiz_result, self.score)
+        self.score = latest_score(quiz, self.session.progress.quiz_answers())
+        self.record(changes.quiz_result, self.score)
 
     def action_evidence(self) -> None:
         q = self.question

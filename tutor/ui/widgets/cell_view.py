@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from tutor.course.predict import parse_number
 from tutor.i18n import pick
-from tutor.progress.store import prediction_of
+from tutor.progress import changes
 from tutor.sandbox.events import Verdict
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
@@ -63,8 +63,8 @@ class CellView(Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         if self.cell.predict is not None:
-            earlier = prediction_of(self.app.session.progress(), self.cell.id)
-            self.guess = earlier["answer"] if earlier else None
+            earlier = self.app.session.progress.prediction(self.cell.id)
+            self.guess = earlier.answer if earlier else None
         self.render_texts()
 
     def render_texts(self) -> None:
@@ -169,7 +169,7 @@ class CellView(Vertical, can_focus=True):
 
     def _answer(self, answer: str) -> None:
         self.asking, self.guess = False, answer
-        self.screen.record(self.app.session.store.record_prediction, self.cell.id, answer)
+        self.screen.record(changes.prediction, self.cell.id, answer)
         self._start_run()
 
     def _reveal(self, verdict: Verdict) -> None:
@@ -179,7 +179,7 @@ class CellView(Vertical, can_focus=True):
             return
         self.shown = p.shown(verdict.stdout)
         if self.shown is not None:
-            self.screen.record(self.app.session.store.record_reveal, self.cell.id, self.shown,
+            self.screen.record(changes.reveal, self.cell.id, self.shown,
                                p.is_right(self.guess, self.shown))
 
     def _chart(self):

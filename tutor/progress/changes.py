@@ -1,0 +1,72 @@
+"""Every change a learner's action makes to progress, as a pure function of the document.
+
+The store applies one under its lock to the file's fresh data; the owner (state.py) applies
+the same one at once to its in-memory snapshot, so what the learner sees never waits for a disk.
+"""
+
+from __future__ import annotations
+
+from .store import LESSON_STATUSES, PREDICTION_FIELDS, _exercise, _fill, utc_now
+
+
+def attempt(data: dict, exercise_id: str, passed: bool) -> None:
+    """Count one attempt; a pass is never downgraded and first_passed_at is set only once."""
+    ex, now = _exercise(data, exercise_id), utc_now()
+    ex["attempts"] += 1
+    ex["last_attempt_at"] = now
+    if passed:
+        ex["status"] = "passed"
+        ex["first_passed_at"] = ex["first_passed_at"] or now
+    elif ex["status"] != "passed":
+        ex["status"] = "attempted"
+
+
+def hint(data: dict, exercise_id: str, shown: int) -> None:
+    """Remember how many hints were revealed (never decreases)."""
+    ex = _exercise(data, exercise_id)
+    ex["hints_shown"] = max(ex["hints_shown"], shown)
+
+
+def solution_viewed(data: dict, exercise_id: str) -> None:
+    """Remember that the solution of an exercise was opened."""
+    _exercise(data, exercise_id)["solution_viewed"] = True
+
+
+def lesson(data: dict, lesson_id: str, status: str) -> None:
+    """Set a lesson to 'started' or 'done'; 'started' never downgrades 'done'."""
+    if status not in LESSON_STATUSES:
+        raise ValueError(f"lesson status must be one of {LESSON_STATUSES}, not {status!r}")
+    entry = data["lessons"].setdefault(lesson_id, {"status": status})
+    if entry["status"] != "done":
+        entry["status"] = status
+
+
+def position(data: dict, step_key: str) -> None:
+    """Remember the step the learner opened last ("exercise:counter-jit"), where `continue` resumes."""
+    data["position"] = step_key
+
+
+def prediction(data: dict, cell_id: str, answer: str) -> None:
+    """Remember a guess made before a cell ran; the first guess stays (it was made blind)."""
+    entry = data["predictions"].setdefault(cell_id, _fill({}, PREDICTION_FIELDS, "", []))
+    if not entry["answer"]:
+        entry.update(answer=answer, predicted_at=utc_now())
+
+
+def reveal(data: dict, cell_id: str, shown: str, correct: bool) -> None:
+    """Remember what the cell's run showed and whether the recorded guess matched it."""
+    entry = data["predictions"].get(cell_id)
+    if entry is not None and entry["answer"]:
+        entry.update(shown=shown, correct=correct)
+
+
+def quiz_answer(data: dict, question_id: str, answer: str) -> None:
+    """Remember the latest answer given to a quiz question."""
+    data["quiz"]["answers"][str(question_id)] = answer
+
+
+def quiz_result(data: dict, score: int) -> None:
+    """Count a finished quiz run and keep the best score."""
+    quiz = data["quiz"]
+    quiz["attempts"] += 1
+    quiz["best_score"] = score if quiz["best_score"] is None else max(quiz["best_score"], score)

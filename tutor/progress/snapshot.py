@@ -1,0 +1,88 @@
+"""Typed, read-only answers about one normalized progress document: the only code that indexes it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from .store import EXERCISE_STATUSES, LESSON_STATUSES, normalize
+
+
+@dataclass(frozen=True)
+class ExerciseRecord:
+    """What progress knows about one exercise (defaults for one never checked)."""
+
+    status: str = "new"  # new | attempted | passed
+    attempts: int = 0
+    hints_shown: int = 0
+    solution_viewed: bool = False
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A cell's recorded guess and, once the cell ran, what it showed and whether the guess matched."""
+
+    answer: str
+    shown: str | None = None
+    correct: bool | None = None
+
+
+class Snapshot:
+    """Progress as read at one moment. Callers ask questions; they never see the dict."""
+
+    def __init__(self, data: dict | None = None):
+        self._data = data if data is not None else normalize({})[0]
+
+    def exercise(self, exercise_id: str) -> ExerciseRecord:
+        entry = self._data["exercises"].get(exercise_id)
+        if not isinstance(entry, dict):
+            return ExerciseRecord()
+        status = entry.get("status") if entry.get("status") in EXERCISE_STATUSES else "new"
+        return ExerciseRecord(status=status, attempts=entry.get("attempts", 0),
+                              hints_shown=entry.get("hints_shown", 0),
+                              solution_viewed=bool(entry.get("solution_viewed")))
+
+    def exercise_status(self, exercise_id: str) -> str:
+        """'new' if never checked, else 'attempted' or 'passed'."""
+        return self.exercise(exercise_id).status
+
+    def exercises_seen(self) -> dict[str, ExerciseRecord]:
+        """Every exercise progress has a record of (ids the course may no longer have included)."""
+        return {k: self.exercise(k) for k in self._data["exercises"]}
+
+    def lesson_status(self, lesson_id: str) -> str:
+        """'new' if never opened, else 'started' or 'done'."""
+        entry = self._data["lessons"].get(lesson_id)
+        return entry["status"] if isinstance(entry, dict) and entry.get("status") in LESSON_STATUSES else "new"
+
+    def lessons_seen(self) -> dict[str, str]:
+        """Status of every lesson progress has a record of."""
+        return {k: self.lesson_status(k) for k in self._data["lessons"]}
+
+    def quiz_answers(self) -> Mapping[str, str]:
+        """Latest answer per quiz question id (read-only)."""
+        return MappingProxyType(self._data["quiz"]["answers"])
+
+    def quiz_best_score(self) -> int | None:
+        return self._data["quiz"]["best_score"]
+
+    def quiz_attempts(self) -> int:
+        return self._data["quiz"]["attempts"]
+
+    def prediction(self, cell_id: str) -> Prediction | None:
+        """The learner's recorded guess for a cell, or None if none was made."""
+        entry = self._data["predictions"].get(cell_id)
+        if not isinstance(entry, dict) or not entry.get("answer"):
+            return None
+        return Prediction(answer=entry["answer"], shown=entry.get("shown"), correct=entry.get("correct"))
+
+    def predictions(self) -> dict[str, Prediction]:
+        """Every cell with a recorded guess."""
+        made = {k: self.prediction(k) for k in self._data["predictions"]}
+        return {k: p for k, p in made.items() if p is not None}
+
+    def position(self) -> str | None:
+        """The step key last opened ("exercise:counter-jit"), where `continue` resumes."""
+        value = self._data.get("position")
+        return value if isinstance(value, str) else None

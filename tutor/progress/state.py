@@ -1,0 +1,195 @@
+"""The one owner of the learner's progress and of the path (rustlings' AppState): CLI and UI both ask it.
+
+Reads come from an in-memory snapshot, refreshed after each write and on `refresh()`, so a key
+press never reads the disk. A change is applied to the snapshot at once and returned as a
+`save` callable: the CLI calls it straight away, the UI in a thread (a lock wait or an fsync
+on a slow home must not stall the screen). Saves are serialized; a save that fails raises
+ProgressError and leaves the snapshot as the file has it (plus changes still waiting to save).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from tutor.path import KINDS, Step, is_done, next_step, practice_of, step_status
+from tutor.watcher import FileWatch
+
+from . import changes
+from .snapshot import Snapshot
+from .store import ProgressStore
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Progress over the whole course, as the outline, the progress screen and `progress` show it."""
+
+    lessons_done: int
+    lessons: int
+    exercises_passed: int
+    exercises: int
+    quiz_best: int | None
+    quiz_questions: int
+    quiz_answered: int
+    quiz_attempts: int
+    predictions_made: int
+    predictions_right: int
+
+    @property
+    def steps_done(self) -> int:
+        """Lessons read, exercises passed and quiz points: what the outline's bar fills with."""
+        return self.lessons_done + self.exercises_passed + (self.quiz_best or 0)
+
+    @property
+    def steps(self) -> int:
+        return self.lessons + self.exercises + self.quiz_questions
+
+
+class LearnerState(Snapshot):
+    """Progress of one home over one course: typed reads, the writes, and the path rules."""
+
+    def __init__(self, store: ProgressStore, course=None):
+        super().__init__()
+        self.store = store
+        self.course = course
+        self._pending: list[tuple[Callable, tuple]] = []  # changes applied in memory, not yet saved
+        self._lock = threading.Lock()  # guards the snapshot and the pending list
+        self._saving = threading.Lock()  # one save at a time, in the order they were asked
+        self._on_disk = self._data  # the file's data as last read or written
+        self._file = FileWatch(store.path, seen_now=False)
+        self.loaded = False
+
+    # ---- reading ----------------------------------------------------------------------------
+
+    def refresh(self) -> "LearnerState":
+        """Read the file again (the only read from disk); changes not yet saved stay applied."""
+        self._file.seen()
+        self._settle(self.store.load())
+        self.loaded = True
+        return self
+
+    def refresh_if_changed(self) -> bool:
+        """Refresh if progress.json changed since it was last read (another tutor, or `check` in
+        another terminal); True if it did. For a worker thread: it stats and may read the file."""
+        if self._file.poll() is None:
+            return False
+        self.refresh()
+        return True
+
+    def ensure_loaded(self) -> "LearnerState":
+        return self if self.loaded else self.refresh()
+
+    @property
+    def warnings(self) -> list:
+        """What the store found wrong with the file (a damaged or newer progress.json), as Texts."""
+        return self.store.warnings
+
+    # ---- the path ---------------------------------------------------------------------------
+
+    def is_done(self, step: Step) -> bool:
+        return is_done(self.course, step, self)
+
+    def step_status(self, step: Step) -> str:
+        return step_status(self.course, step, self)
+
+    def next_step(self, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
+        """The one "what comes next" rule (tutor.path.next_step) on this progress."""
+        return next_step(self.course, self, here, kinds)
+
+    def practice(self, lesson_id: str) -> Step | None:
+        return practice_of(self.course, self, lesson_id)
+
+    def summary(self) -> Summary:
+        course = self.course
+        made = self.predictions()
+        answers = self.quiz_answers()
+        return Summary(
+            lessons_done=sum(self.lesson_status(l.id) == "done" for l in course.lessons), lessons=len(course.lessons),
+            exercises_passed=sum(self.exercise_status(e.id) == "passed" for e in course.exercises),
+            exercises=len(course.exercises), quiz_best=self.quiz_best_score(), quiz_questions=len(course.quiz),
+            quiz_answered=sum(1 for q in course.quiz if q.id in answers), quiz_attempts=self.quiz_attempts(),
+            predictions_made=len(made), predictions_right=sum(p.correct is True for p in made.values()))
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def change(self, fn: Callable, *args) -> Callable[[], None]:
+        """Apply a change (a tutor.progress.changes function) to the snapshot now; return the
+        `save` that writes it to disk (raises ProgressError if it cannot)."""
+        entry = (fn, args)
+        with self._lock:
+            data = copy.deepcopy(self._data)
+            fn(data, *args)
+            self._data = data
+            self._pending.append(entry)
+
+        def save() -> None:
+            with self._saving:
+                try:
+                    saved = self.store.update(lambda d: fn(d, *args))
+                except BaseException:
+                    with self._lock:
+                        self._pending.remove(entry)
+                    self._settle(None)
+                    raise
+                with self._lock:
+                    self._pending.remove(entry)
+                self._settle(saved)
+        return save
+
+    def wait_saved(self, timeout: float) -> bool:
+        """Wait (at most `timeout` s) until every change has been saved or has failed; True if none is left."""
+        deadline = time.monotonic() + timeout
+        while self._pending and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return not self._pending
+
+    def save_now(self, fn: Callable, *args) -> None:
+        """Apply and save a change in this thread (the CLI, or a thread already off the UI)."""
+        self.change(fn, *args)()
+
+    def _settle(self, data: dict | None) -> None:
+        """The snapshot becomes `data` (the file as read or written; None: keep the last file
+        state) with the changes still waiting to save applied on top."""
+        with self._lock:
+            base = self._on_disk = data if data is not None else self._on_disk
+            current = copy.deepcopy(base)
+            for fn, args in self._pending:
+                fn(current, *args)
+            self._data = current
+
+    # Named changes, for readability at the call sites.
+    def record_attempt(self, exercise_id: str, passed: bool) -> Callable[[], None]:
+        return self.change(changes.attempt, exercise_id, passed)
+
+    def record_hint(self, exercise_id: str, shown: int) -> Callable[[], None]:
+        return self.change(changes.hint, exercise_id, shown)
+
+    def record_solution_viewed(self, exercise_id: str) -> Callable[[], None]:
+        return self.change(changes.solution_viewed, exercise_id)
+
+    def mark_lesson(self, lesson_id: str, status: str) -> Callable[[], None]:
+        return self.change(changes.lesson, lesson_id, status)
+
+    def set_position(self, step: Step) -> Callable[[], None]:
+        return self.change(changes.position, step.key)
+
+    def record_prediction(self, cell_id: str, answer: str) -> Callable[[], None]:
+        return self.change(changes.prediction, cell_id, answer)
+
+    def record_reveal(self, cell_id: str, shown: str, correct: bool) -> Callable[[], None]:
+        return self.change(changes.reveal, cell_id, shown, correct)
+
+    def record_quiz_answer(self, question_id: str, answer: str) -> Callable[[], None]:
+        return self.change(changes.quiz_answer, question_id, answer)
+
+    def record_quiz_result(self, score: int) -> Callable[[], None]:
+        return self.change(changes.quiz_result, score)
+
+    def reset(self):
+        """Move the progress file aside (returns the backup path) and start from empty progress."""
+        backup = self.store.reset()
+        self.refresh()
+        return backup
