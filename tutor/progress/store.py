@@ -257,9 +257,9 @@ class ProgressStore:
             return
         holder = lock_holder(fd)
         if self.on_wait is not None:
-            who_en, who_zh = _who(holder)
-            self.on_wait(Text(en=f"waiting for {self.lock_path}: {who_en} holds it (at most {LOCK_WAIT_S:g} s)",
-                              zh=f"正在等待 {self.lock_path}：{who_zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）"))
+            who = _who(holder)
+            self.on_wait(Text(en=f"waiting for {self.lock_path}: {who.en} holds it (at most {LOCK_WAIT_S:g} s)",
+                              zh=f"正在等待 {self.lock_path}：{who.zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）"))
         now = time.monotonic()
         deadline, next_look, pause = now + LOCK_WAIT_S, now + 0.25, 0.001
         while not _try_flock(fd):
@@ -270,11 +270,11 @@ class ProgressStore:
                 if current != holder:  # it changed hands: nobody is stuck, keep waiting
                     holder, deadline = current, now + LOCK_WAIT_S
             if now > deadline:
-                who_en, who_zh = _who(holder)
+                who = _who(holder)
                 raise ProgressError(
-                    f"Progress not saved: {who_en} has held {self.lock_path} for over {LOCK_WAIT_S:g} s. "
+                    f"Progress not saved: {who.en} has held {self.lock_path} for over {LOCK_WAIT_S:g} s. "
                     "If no other jaxstate-tutor is running, that process is stuck; ending it frees the lock.",
-                    f"进度未保存：{who_zh}占用 {self.lock_path} 已超过 {LOCK_WAIT_S:g} 秒。"
+                    f"进度未保存：{who.zh}占用 {self.lock_path} 已超过 {LOCK_WAIT_S:g} 秒。"
                     "如果没有别的 jaxstate-tutor 在运行，说明那个进程卡住了；结束它即可释放锁。")
             time.sleep(pause)
             pause = min(pause * 2, 0.05)
@@ -395,8 +395,9 @@ class ProgressStore:
                 os.close(fd)
 
 
-def _who(holder: Optional[str]) -> tuple[str, str]:
-    return (f"process {holder}", f"进程 {holder} ") if holder else ("another process", "另一个进程")
+def _who(holder: Optional[str]) -> Text:
+    """Who holds the lock, as a sentence's subject."""
+    return Text(en=f"process {holder}", zh=f"进程 {holder} ") if holder else Text(en="another process", zh="另一个进程")
 
 
 def _try_flock(fd: int) -> bool:
