@@ -1,9 +1,10 @@
 """Parent side of running learner code: spawn workers, keep a warm spare, enforce limits.
 
 Every run gets a fresh process. Learner stdout/stderr arrive on the process's own pipes;
-everything the tutor needs to judge arrives as JSON lines on a separate event pipe. The
-verdict is decided here, from those events *and* how the process ended: a run that
-crashed, was killed, timed out, or never said "done" is never a pass.
+everything the tutor needs to judge arrives as JSON lines on a separate event pipe
+(tutor.protocol). This module gathers those events and how the process ended (an Ending);
+tutor.sandbox.verdict decides from them: a run that crashed, was killed, timed out, or never
+said "done" is never a pass.
 """
 
 from __future__ import annotations
