@@ -106,3 +106,14 @@ def test_summary_and_documents_agree(tmp_path):
 
 def test_an_unknown_step_kind_is_never_done(tmp_path):
     assert not state_of(tmp_path).is_done(Step("progress"))
+
+
+def test_changes_reach_the_file_in_the_order_they_were_made(tmp_path):
+    state = state_of(tmp_path)
+    path = course_path(COURSE)
+    first, second = state.set_position(path[0]), state.set_position(path[1])
+    second()  # its thread ran first: it writes the earlier change too, then its own
+    assert on_disk(tmp_path)["position"] == path[1].key
+    first()  # already written: writes nothing, so the later position stays
+    assert on_disk(tmp_path)["position"] == path[1].key and state.wait_saved(0)
+    assert state.refresh().position() == path[1].key

@@ -3,13 +3,16 @@
 Reads come from an in-memory snapshot, refreshed after each write and on `refresh()`, so a key
 press never reads the disk. A change is applied to the snapshot at once and returned as a
 `save` callable: the CLI calls it straight away, the UI in a thread (a lock wait or an fsync
-on a slow home must not stall the screen). Saves are serialized; a save that fails raises
-ProgressError and leaves the snapshot as the file has it (plus changes still waiting to save).
+on a slow home must not stall the screen). Changes reach the file in the order they were made,
+whatever order their saves run in (a save writes every earlier change still waiting with its
+own); a save that fails raises ProgressError and leaves the snapshot as the file has it (plus
+changes still waiting to save).
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 import time
 from dataclasses import dataclass
@@ -55,7 +58,8 @@ class LearnerState(Snapshot):
         super().__init__()
         self.store = store
         self.course = course
-        self._pending: list[tuple[Callable, tuple]] = []  # changes applied in memory, not yet saved
+        self._pending: list[tuple[int, Callable, tuple]] = []  # (number, change, args) applied in memory, not saved
+        self._numbers = itertools.count()
         self._lock = threading.Lock()  # guards the snapshot and the pending list
         self._saving = threading.Lock()  # one save at a time, in the order they were asked
         self._on_disk = self._data  # the file's data as last read or written
@@ -118,26 +122,32 @@ class LearnerState(Snapshot):
     def change(self, fn: Callable, *args) -> Callable[[], None]:
         """Apply a change (a tutor.progress.changes function) to the snapshot now; return the
         `save` that writes it to disk (raises ProgressError if it cannot)."""
-        entry = (fn, args)
         with self._lock:
             data = copy.deepcopy(self._data)
             fn(data, *args)
             self._data = data
+            entry = (next(self._numbers), fn, args)
             self._pending.append(entry)
 
         def save() -> None:
             with self._saving:
+                with self._lock:
+                    if entry not in self._pending:
+                        return  # written already, with a later change's save
+                    batch = self._pending[:self._pending.index(entry) + 1]
                 try:
-                    saved = self.store.update(lambda d: fn(d, *args))
+                    saved = self.store.update(lambda d: [f(d, *a) for _, f, a in batch])
                 except BaseException:
-                    with self._lock:
-                        self._pending.remove(entry)
+                    self._forget(batch)
                     self._settle(None)
                     raise
-                with self._lock:
-                    self._pending.remove(entry)
+                self._forget(batch)
                 self._settle(saved)
         return save
+
+    def _forget(self, batch: list) -> None:
+        with self._lock:
+            self._pending = [e for e in self._pending if e not in batch]
 
     def wait_saved(self, timeout: float) -> bool:
         """Wait (at most `timeout` s) until every change has been saved or has failed; True if none is left."""
@@ -156,7 +166,7 @@ class LearnerState(Snapshot):
         with self._lock:
             base = self._on_disk = data if data is not None else self._on_disk
             current = copy.deepcopy(base)
-            for fn, args in self._pending:
+            for _, fn, args in self._pending:
                 fn(current, *args)
             self._data = current
 
