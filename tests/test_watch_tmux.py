@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tutor.course import read_course
 from tutor.path import Step, course_path, next_step
-from tutor.progress import normalize
+from tutor.progress import Snapshot, normalize
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE, _ = read_course(ROOT)
@@ -19,7 +19,7 @@ DEADLINE_S = 180
 def test_watch_offers_the_next_exercise_after_a_pass(tmux, home):
     exercises = [s.id for s in course_path(COURSE) if s.kind == "exercise"]
     first = exercises[0]
-    second = next_step(COURSE, normalize({})[0], Step("exercise", first), kinds=("exercise",)).id
+    second = next_step(COURSE, Snapshot(normalize({})[0]), Step("exercise", first), kinds=("exercise",)).id
     tmux.start([sys.executable, "-m", "tutor", "--lang", "en", "watch"])  # no id: the first unpassed exercise
     tmux.wait_for(f"{first}.py", timeout=60)
     tmux.wait_for("FAIL", timeout=DEADLINE_S)  # the starter is checked at once
