@@ -428,8 +428,7 @@ def _enter_pressed(timeout: float) -> bool:
 
 def cmd_watch(ctx: Context) -> int:
     """Re-check on every save; after a pass, offer the next exercise on the path (Enter)."""
-    from tutor.path import Step
-    from tutor.watcher import CHANGED, DELETED, FileWatch
+    from tutor.watching import watch
 
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
@@ -439,66 +438,50 @@ def cmd_watch(ctx: Context) -> int:
             print(say("all_passed", ctx.lang))
             return 0
         exercise = ctx.course.exercise(step.id)
-    con = ctx.console()
     path = ctx.workspace_file(exercise)  # an unusable home is said before a worker starts
     sandbox = _sandbox(ctx, keep_spare=True)
     sandbox.warm_up()
     try:
-        while True:  # one exercise per round; Enter after a pass moves to the next one
-            con.print(say("watching", ctx.lang, path=path))
-            watch, offered, checked = FileWatch(path, seen_now=False), None, None  # first round: check it now
-            while True:
-                news = watch.poll()
-                if news == DELETED:  # most likely by the program itself
-                    _write_back(ctx, con, path, checked)
-                    watch.seen()  # writing it back must not trigger a check (a program deleting itself would loop)
-                elif news == CHANGED:
-                    checked = _text_or_none(path)
-                    con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
-                    try:
-                        passed = _run_check(ctx, sandbox, exercise, path, False, ctx.args.timeout) == 0
-                    except UsageError as exc:
-                        con.print(str(exc), markup=False, highlight=False)
-                        passed = False
-                    offered = None
-                    if passed:
-                        here = Step("exercise", exercise.id)
-                        nxt = ctx.state.refresh().next_step(here, kinds=("exercise",))
-                        offered = ctx.course.exercise(nxt.id) if nxt is not None else None
-                        con.print(say("watch_next", ctx.lang, id=offered.id, title=offered.title.get(ctx.lang))
-                                  if offered else say("watch_last", ctx.lang))
-                if _enter_pressed(ctx.args.interval) and offered is not None:
-                    exercise = offered
-                    path = ctx.workspace_file(exercise)
-                    break
+        watch(ctx.state, exercise, path, _WatchFace(ctx, sandbox), ctx.args.interval)
     except KeyboardInterrupt:
         return 130  # Ctrl+C: what a shell expects from a program stopped by SIGINT
     finally:
         sandbox.close()
+    return 0
 
 
-def _text_or_none(path: Path) -> str | None:
-    from tutor.workspace import LearnerFileError, read_learner_file
+class _WatchFace:
+    """The watch loop's face on a terminal (tutor.watching.Face)."""
 
-    try:
-        return read_learner_file(path)
-    except LearnerFileError:
-        return None
+    def __init__(self, ctx: Context, sandbox):
+        self.ctx, self.sandbox, self.con = ctx, sandbox, ctx.console()
 
+    def file_for(self, exercise) -> Path:
+        return self.ctx.workspace_file(exercise)
 
-def _write_back(ctx: Context, con, path: Path, text: str | None) -> None:
-    """Watch found the file gone: put back the text last checked (saying so)."""
-    from tutor.workspace import LearnerFileError, write_atomically
+    def watching(self, path: Path) -> None:
+        self.con.print(say("watching", self.ctx.lang, path=path))
 
-    if text is None:
-        con.print(say("file_vanished_lost", ctx.lang, path=path, why="-"), highlight=False)
-        return
-    try:
-        write_atomically(path, text)
-    except LearnerFileError as exc:
-        con.print(say("file_vanished_lost", ctx.lang, path=path, why=pick(exc.message, ctx.lang)), highlight=False)
-        return
-    con.print(say("file_vanished", ctx.lang, path=path), highlight=False)
+    def check(self, exercise, path: Path) -> bool:
+        self.con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
+        try:
+            return _run_check(self.ctx, self.sandbox, exercise, path, False, self.ctx.args.timeout) == 0
+        except UsageError as exc:
+            self.con.print(str(exc), markup=False, highlight=False)
+            return False
+
+    def offer(self, next_exercise) -> None:
+        lang = self.ctx.lang
+        self.con.print(say("watch_next", lang, id=next_exercise.id, title=next_exercise.title.get(lang))
+                       if next_exercise is not None else say("watch_last", lang))
+
+    def put_back(self, path: Path, why_not) -> None:
+        lang = self.ctx.lang
+        self.con.print(say("file_vanished", lang, path=path) if why_not is None
+                       else say("file_vanished_lost", lang, path=path, why=pick(why_not, lang)), highlight=False)
+
+    def enter_pressed(self, timeout: float) -> bool:
+        return _enter_pressed(timeout)
 
 
 def cmd_tui(ctx: Context) -> int:

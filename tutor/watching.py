@@ -1,0 +1,66 @@
+"""Plain watch mode (`jaxstate-tutor watch`): check the learner's file on every save; put back a
+file the learner's program deleted, as last checked; after a pass, Enter goes on to the next
+exercise on the path. The loop and its rules live here; the command line is its face."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from tutor.i18n import Text
+from tutor.path import Step
+from tutor.watcher import CHANGED, DELETED, FileWatch
+from tutor.workspace import LearnerFileError, read_learner_file, write_atomically
+
+
+class Face(Protocol):
+    """How the loop checks, asks and speaks (the CLI prints with Rich and reads Enter from a tty)."""
+
+    def file_for(self, exercise) -> Path: ...  # the learner's file, created from the starter if missing
+    def watching(self, path: Path) -> None: ...
+    def check(self, exercise, path: Path) -> bool: ...  # run, show and record one check; True if passed
+    def offer(self, next_exercise) -> None: ...  # after a pass: what Enter opens (None: that was the last)
+    def put_back(self, path: Path, why_not: Text | str | None) -> None: ...  # why_not None: written back
+    def enter_pressed(self, timeout: float) -> bool: ...  # waits up to `timeout` s
+
+
+def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
+    """Watch `exercise` (its file at `path`), then each exercise the learner goes on to, until
+    interrupted (KeyboardInterrupt goes to the caller)."""
+    while True:  # one exercise per round
+        face.watching(path)
+        news_of, offered, checked = FileWatch(path, seen_now=False), None, None  # first round: check it now
+        while True:
+            news = news_of.poll()
+            if news == DELETED:  # most likely by the program itself
+                face.put_back(path, put_back(path, checked))
+                news_of.seen()  # writing it back must not trigger a check (a program deleting itself would loop)
+            elif news == CHANGED:
+                checked = _text_or_none(path)
+                offered = None
+                if face.check(exercise, path):
+                    nxt = state.refresh().next_step(Step("exercise", exercise.id), kinds=("exercise",))
+                    offered = state.course.exercise(nxt.id) if nxt is not None else None
+                    face.offer(offered)
+            if face.enter_pressed(interval) and offered is not None:
+                exercise = offered
+                path = face.file_for(exercise)
+                break
+
+
+def put_back(path: Path, text: str | None) -> Text | str | None:
+    """Write the text last checked back to a deleted file; None if done, else why not."""
+    if text is None:
+        return "-"
+    try:
+        write_atomically(path, text)
+    except LearnerFileError as exc:
+        return exc.message
+    return None
+
+
+def _text_or_none(path: Path) -> str | None:
+    try:
+        return read_learner_file(path)
+    except LearnerFileError:
+        return None
