@@ -630,9 +630,11 @@ def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
             await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
             await tui.until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
+            # the file is moved aside in a thread (it waits for the lock), then the screen redraws
+            await tui.until(pilot, lambda: "best score -" in tui.plain(app.screen.query_one("#progress-quiz")), 10,
+                            "the reset progress on screen")
             assert not (home / "progress.json").exists()
             assert list(home.glob("progress.json.bak-*"))
-            assert "best score -" in tui.plain(app.screen.query_one("#progress-quiz"))
 
     asyncio.run(body())
 

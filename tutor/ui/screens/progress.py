@@ -71,17 +71,23 @@ class ProgressScreen(TutorScreen):
 
     def action_reset_progress(self) -> None:
         def reset(ok: bool) -> None:
-            if not ok:
-                return
+            if ok:  # the lock wait and the rename happen in a thread, never the UI's
+                self.run_worker(move_aside, thread=True, group="progress", exit_on_error=False)
+
+        def move_aside() -> None:
             try:
                 backup = self.session.state.reset()
             except ProgressError as exc:
-                self.notify(self.say("progress_error", why=pick(exc.message, self.lang)), severity="error")
+                self.app.call_from_thread(self.notify, self.say("progress_error", why=pick(exc.message, self.lang)),
+                                          severity="error")
                 return
-            self.notify(self.say("progress_reset", path=str(backup or "-")), timeout=6)
-            self.render_texts()
+            self.app.call_from_thread(self._after_reset, backup)
 
         self.app.push_screen(ConfirmScreen("reset_progress_confirm"), reset)
+
+    def _after_reset(self, backup) -> None:
+        self.notify(self.say("progress_reset", path=str(backup or "-")), timeout=6)
+        self.render_texts()
 
     def action_back(self) -> None:
         self.app.pop_screen()
