@@ -3,7 +3,8 @@ UI tests, an isolated home, the command line's environment, Pilot helpers, files
 
 Test modules never import each other or this file: what they share is a fixture here. The
 `slow` marker is set here too, on every test that needs a real worker or a real terminal;
-`pytest -m "not slow"` is the fast tier (about a minute), plain `pytest` runs everything.
+`pytest -m "not slow" -n 2` is the fast tier (about two minutes on 2 busy cores), plain `pytest`
+runs everything.
 """
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ def pytest_addoption(parser):
     parser.addoption("--mutant-share", default="1/1", metavar="K/N",
                      help="judge only share K of N of the fail_* cases (stable by name); every pass_* case "
                           "always runs. CI's second JAX version uses 1/2 to stay within its time budget.")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under -m "not slow", a file marked slow as a whole (`pytestmark = pytest.mark.slow` at its
+    top level) is not even imported: test_checks.py alone would import JAX in every run."""
+    if config.getoption("markexpr") != "not slow" or collection_path.suffix != ".py":
+        return None
+    try:
+        source = collection_path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return "\npytestmark = pytest.mark.slow" in source or None
 
 
 def pytest_collection_modifyitems(config, items):
