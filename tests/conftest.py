@@ -154,17 +154,19 @@ def run_source():
 class FakeRun:
     """A run that replays scripted events, `delay` seconds apart, then its Verdict. Like a real
     Run: `events()` ends with the Verdict, `result()` waits for it, `cancel()` may come from any
-    thread and ends the run with a "cancelled" verdict."""
+    thread and ends the run with a "cancelled" verdict; `stop()` (a doctor run's) ends the
+    events early but still gives the scripted verdict."""
 
     def __init__(self, events: list, delay: float):
         self._events, self._verdict = events[:-1], events[-1]
         self.delay = delay
         self._cancelled = threading.Event()
+        self._stopped = threading.Event()
         self.verdict = None
 
     def events(self):
         for event in self._events:
-            if self._cancelled.wait(self.delay):
+            if self._cancelled.wait(self.delay) or self._stopped.is_set():
                 break
             yield event
         verdict = replace(self._verdict)  # a run of its own: not the very object an earlier run gave
@@ -182,12 +184,15 @@ class FakeRun:
     def cancel(self) -> None:
         self._cancelled.set()
 
+    def stop(self) -> None:
+        self._stopped.set()
+
 
 class FakeSandbox:
     """What the UI uses of tutor.sandbox.runner.Sandbox, with runs scripted by the test.
 
-    `script(key, *events, delay=)` sets what the next runs of an exercise or cell (by id) yield;
-    the last event must be a Verdict. An unscripted cell does what its YAML declares (prints its
+    `script(key, *events, delay=)` sets what the next runs of an exercise or cell (by id), or of
+    a doctor script ("doctor:<file name>"), yield; the last event must be a Verdict. An unscripted cell does what its YAML declares (prints its
     `output_contains`, raises its `raises`: test_cells.py proves the real cells do); an
     unscripted exercise ends in an error verdict that names the missing script."""
 
@@ -235,6 +240,14 @@ class FakeSandbox:
         if cell.id in self.scripts:
             return FakeRun(*self.scripts[cell.id])
         return FakeRun(self._as_declared(cell), 0.0)
+
+    def run_doctor(self, script, args, cwd, timeout: float, nans: bool) -> FakeRun:
+        key = f"doctor:{Path(script).name}"
+        self.asked.append((key, " ".join(map(str, args))))
+        if key in self.scripts:
+            return FakeRun(*self.scripts[key])
+        missing = f"the fake sandbox has no script for {key}"
+        return FakeRun([self.verdict("error", kind="internal", message={"en": missing, "zh": missing})], 0.0)
 
     def _as_declared(self, cell) -> list:
         from tutor.sandbox.events import CellResult, Output

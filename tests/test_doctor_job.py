@@ -12,6 +12,8 @@ import pytest
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.runner import STOP_GRACE_S, Sandbox
 
+pytestmark = pytest.mark.slow  # real workers, JAX
+
 SCRIPTS = Path(__file__).parent / "doctor"
 LOOP = """\
 import os, sys

@@ -11,14 +11,10 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("textual")
-
-from tutor.course import read_course  # noqa: E402
-from tutor.path import Step  # noqa: E402
-from tutor.progress import ProgressStore, Snapshot  # noqa: E402
-from tutor.ui.app import make_app  # noqa: E402
+from tutor.course import read_course
+from tutor.path import Step
+from tutor.progress import ProgressStore, Snapshot
+from tutor.ui.app import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE, _ = read_course(ROOT)

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("textual")
-
-from tutor.protocol import CellResult, CheckResult, MetricPoints  # noqa: E402
-from tutor.sandbox.events import Output, Verdict  # noqa: E402
-from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, message_for  # noqa: E402
+from tutor.protocol import CellResult, CheckResult, MetricPoints
+from tutor.sandbox.events import Output, Verdict
+from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, message_for
 
 
 def test_one_message_class_per_event_type():
