@@ -66,7 +66,6 @@ class ExerciseScreen(TutorScreen):
     # ---- layout ----------------------------------------------------------------------------
 
     def compose(self):
-        self.session.state.refresh()  # when the screen is shown; key presses then read memory only
         try:
             self.path = self.session.workspace.ensure(self.exercise)
             text = self._read_file()
@@ -110,6 +109,7 @@ class ExerciseScreen(TutorScreen):
     def on_mount(self) -> None:
         self.results.problem = self.load_problem
         self.set_interval(POLL_S, self._poll_file)
+        self._poll_progress()  # progress saved elsewhere since it was last read, looked at in a thread
         self.set_interval(POLL_S, self._poll_progress)
         self.call_after_refresh(self._focus_view)
 

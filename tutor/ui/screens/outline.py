@@ -34,9 +34,14 @@ class OutlineScreen(TutorScreen):
         yield footer(palette=True)
 
     def on_screen_resume(self) -> None:
-        if self.session.course is not None:
-            self.session.state.refresh()  # another tutor or `check` may have saved meanwhile
         self.render_texts()  # marks change while the learner is away in a lesson or exercise
+        if self.session.course is not None:  # another tutor or `check` may have saved meanwhile
+            self.run_worker(self._look_for_outside_changes, thread=True, group="progress-poll", exit_on_error=False)
+
+    def _look_for_outside_changes(self) -> None:
+        """In a thread: re-read progress.json if it changed, then redraw."""
+        if self.session.state.refresh_if_changed():
+            self.app.call_from_thread(self.render_texts)
 
     def render_texts(self) -> None:
         self.set_title(self.say("app_title"), self.say("outline"))
