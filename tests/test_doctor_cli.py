@@ -71,7 +71,7 @@ def test_a_bad_time_limit_is_a_usage_error(tmp_path):
 
 def test_doctor_options_after_the_script_and_the_script_own_after_a_double_dash():
     from tutor.cli import _parser, _seconds
-    from tutor.doctor.command import split_args
+    from tutor.doctoring import split_args
 
     args = _parser().parse_args(["doctor", "train.py", "--epochs", "3", "--json", "--timeout", "5", "--", "--json"])
     rest, own = split_args(args.args, _seconds)

@@ -80,10 +80,7 @@ def test_the_cycle_finder_sees_a_cycle():
 
 # Cycles that other work still has to remove (each named by the units on it). Any other cycle fails.
 KNOWN = {
-    frozenset({"tutor.cli", "tutor.doctor"}),  # tutor/doctor/command.py (the CLI's doctor command) imports tutor.cli
     frozenset({"tutor.path", "tutor.progress"}),  # tutor/progress/reports.py imports tutor.path
-    # tutor/doctor/command.py (a front end) imports the sandbox, which reads the doctor's Report
-    frozenset({"tutor.doctor", "tutor.sandbox"}),
 }
 
 

@@ -6,7 +6,6 @@ Exit codes: 0 success / pass, 1 fail / error / timeout, 2 unknown id or bad usag
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -14,8 +13,9 @@ import time
 from pathlib import Path
 
 from tutor import __version__
-from tutor.doctor import command as doctor_command
+from tutor import doctoring
 from tutor.i18n import LANGS, default_lang, pick, table
+from tutor.render import print_json
 
 MSG = table({
     "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
@@ -121,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
-    doctor_command.add_parser(sub, common, _seconds)  # its body: tutor/doctor/command.py
+    doctoring.add_parser(sub, common, _seconds)  # its body: tutor/doctoring.py
     return p
 
 
@@ -202,13 +202,6 @@ class Context:
         return path
 
 
-def print_json(doc: dict) -> None:
-    """One JSON object on stdout; no raw control character reaches the terminal (see tutor.controls),
-    and a stdout that cannot encode Chinese gets \\u escapes instead."""
-    from tutor.controls import json_text
-    from tutor.marks import unicode_ok
-
-    print(json_text(json.dumps(doc, ensure_ascii=not unicode_ok(sys.stdout))))
 
 
 def _record(ctx: Context, save) -> None:
@@ -506,7 +499,7 @@ def cmd_tui(ctx: Context) -> int:
 
 COMMANDS = {"list": cmd_list, "check": cmd_check, "hint": cmd_hint, "solution": cmd_solution,
             "reset": cmd_reset, "progress": cmd_progress, "verify": cmd_verify, "validate": cmd_validate,
-            "watch": cmd_watch, "doctor": doctor_command.run, None: cmd_tui}
+            "watch": cmd_watch, "doctor": doctoring.run, None: cmd_tui}
 
 
 def _tolerate_narrow_encodings() -> None:

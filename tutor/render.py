@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import sys
+
 from rich.console import Console
 from rich.markup import escape
 
-from tutor.controls import show_controls
+from tutor.controls import json_text, show_controls
 from tutor.i18n import pick, table
-from tutor.marks import marks
+from tutor.marks import marks, unicode_ok
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 
@@ -76,3 +79,9 @@ class RunPrinter:
         word = pick(WORDS[v.status], lang)
         c.print(f"[bold {STYLE[v.status]}]{word}[/] {self.shown(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
                 highlight=False)
+
+
+def print_json(doc: dict) -> None:
+    """One JSON object on stdout; no raw control character reaches the terminal (see tutor.controls),
+    and a stdout that cannot encode Chinese gets \\u escapes instead."""
+    print(json_text(json.dumps(doc, ensure_ascii=not unicode_ok(sys.stdout))))

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.doctor.command import DEFAULT_TIMEOUT_S, report_of, script_problem
+from tutor.doctoring import DEFAULT_TIMEOUT_S, report_of, script_problem
 from tutor.doctor.report_text import ending, word
 from tutor.i18n import pick
 from tutor.sandbox.events import Output, Verdict

@@ -188,7 +188,7 @@ def run(ctx) -> int:
         sandbox.close()
     report = report_of(verdict, script)
     if as_json:
-        from tutor.cli import print_json
+        from tutor.render import print_json
 
         print_json(report.to_json(lang))
         return exit_code(report, stopped)
