@@ -14,7 +14,8 @@ Design
   writes the report apart from them (`--report PATH` / `--report-fd N`). SIGTERM and Ctrl+C
   stop the script and still report. `examine()` is the in-process API the worker can call.
 - `report_text.py` (no JAX): the report for a person, en / zh (what, where, how often, why, the
-  lesson and cell, how to open them). `command.py` (no JAX): `jaxstate-tutor doctor`, which runs
+  lesson and cell, how to open them). `tutor/doctoring.py` (no JAX, outside this package so that
+  the probe's package imports neither the CLI nor the sandbox): `jaxstate-tutor doctor`, which runs
   the probe through `Sandbox.run_doctor` (a worker, like a check), passes the script's output
   through, and prints the text or the JSON; the first Ctrl+C asks the run to stop (the report
   still comes, exit 130), a second kills it. `tutor/ui/screens/doctor.py` is the TUI's face of
