@@ -48,7 +48,7 @@ def test_case(path, course, case_verdicts):
     exercise = course.exercise(path.parent.name)
     assert exercise is not None, f"no exercise named {path.parent.name}"
     verdict = case_verdicts[path].result()
-    report = "\n".join(f"{c.id}: {c.status} {c.message.get('en', '')}" for c in verdict.checks)
+    report = "\n".join(f"{c.id}: {c.status} {c.message.en}" for c in verdict.checks)
     if path.name.startswith("pass_"):
         assert verdict.status == "pass", f"{verdict.status} {verdict.kind}: {verdict.message}\n{report}\n{verdict.stderr[-2000:]}"
     else:
@@ -58,18 +58,18 @@ def test_case(path, course, case_verdicts):
         assert verdict.status != "pass"
         by_id = {c.id: c for c in verdict.checks}
         assert by_id[check_id].status == "fail", f"expected {check_id} to fail:\n{report}"
-        assert by_id[check_id].message.get("en") and by_id[check_id].message.get("zh")
+        assert by_id[check_id].message.en and by_id[check_id].message.zh
         source = path.read_text()
         for text in _pins(source, "says"):
-            assert text in by_id[check_id].message["en"], f"{check_id} should say {text!r}:\n{report}"
+            assert text in by_id[check_id].message.en, f"{check_id} should say {text!r}:\n{report}"
         for text in _pins(source, "never-says"):
-            assert text not in by_id[check_id].message["en"], f"{check_id} should not say {text!r}:\n{report}"
+            assert text not in by_id[check_id].message.en, f"{check_id} should not say {text!r}:\n{report}"
         # failures and skips are counted apart, and every skip names the check it waits for
         skipped = [c for c in verdict.checks if c.status == "skipped"]
         if verdict.kind == "checks":
-            assert ("skipped" in verdict.message["en"]) == bool(skipped), verdict.message["en"]
+            assert ("skipped" in verdict.message.en) == bool(skipped), verdict.message.en
         for c in skipped:
-            assert c.message["en"].startswith(("waits for", "not run")), c.message["en"]
+            assert c.message.en.startswith(("waits for", "not run")), c.message.en
 
 
 def test_every_exercise_has_enough_cases(course):

@@ -24,7 +24,7 @@ def test_cell_outcome(cell, sandbox):
     if verdict.cell:
         detail = f"raised={verdict.cell.raised} {verdict.cell.message[:300]}\n{verdict.cell.traceback[-1500:]}"
     assert verdict.status == "pass", (
-        f"{cell.source}: {verdict.kind}: {verdict.message['en']}\n{detail}\nstdout:\n{verdict.stdout[-1500:]}\n"
+        f"{cell.source}: {verdict.kind}: {verdict.message.en}\n{detail}\nstdout:\n{verdict.stdout[-1500:]}\n"
         f"stderr:\n{verdict.stderr[-1500:]}")
     if cell.predict is not None:
         # The prediction's answer is revealed by the run itself: never trust the author.

@@ -293,11 +293,11 @@ def test_sandbox_fault(name, outcomes):
     detail = f"{v.status}/{v.kind}: {v.message}\nchecks: {[(c.id, c.status) for c in v.checks]}\nstderr: {v.stderr[-1500:]}"
     assert v.status != "pass", detail
     assert (v.status, v.kind) == (fault.status, fault.kind), detail
-    assert v.message.get("en") and v.message.get("zh"), detail
+    assert v.message.en and v.message.zh, detail
     if fault.failing:
         failing = {c.id: c for c in v.checks}[fault.failing]
         assert failing.status == "fail", detail
-        assert failing.message.get("en") and failing.message.get("zh"), detail
+        assert failing.message.en and failing.message.zh, detail
     assert out.seconds < fault.timeout + MARGIN_S, f"verdict took {out.seconds:.1f} s"
     assert not out.left, "processes of the run survived it:\n" + "\n".join(out.left)
     after = out.after
@@ -531,6 +531,7 @@ def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status
     {"type": "check", "id": "a", "status": "pass", "message": "fine"},
     {"type": "check", "id": "a", "status": "pass", "message": {"en": ""}, "duration_s": "1"},
     {"type": "error", "kind": None, "message": {"en": "x"}},
+    {"type": "error", "kind": "exit", "message": {"fr": "x"}},
     {"type": "cell", "raised": 1, "exception_types": [], "message": "", "traceback": ""},
     {"type": "no-such-type"},
     ["done"],
@@ -545,3 +546,6 @@ def test_wellformed_events_parse():
     assert nan.points[1] == ("acc", 4, 1.0) and nan.points[0][2] != nan.points[0][2]
     check = parse_event({"type": "check", "id": "a", "status": "skipped", "message": {"en": "e", "zh": "z"}})
     assert (check.id, check.status, check.duration_s) == ("a", "skipped", None)
+    assert (check.message.en, check.message.zh) == ("e", "z") and parse_event(check.to_wire()) == check
+    one = parse_event({"type": "error", "kind": "exit", "message": {"zh": "只有中文"}})  # one language: both
+    assert (one.message.en, one.message.zh) == ("只有中文", "只有中文")

@@ -20,7 +20,7 @@ pytest.importorskip("textual")
 
 from tutor.course import read_course
 from tutor.course.loader import Problem
-from tutor.i18n import pick
+from tutor.i18n import Text, pick
 from tutor.progress import ProgressStore
 from tutor.sandbox.events import Output
 from tutor.ui.app import make_app
@@ -350,7 +350,7 @@ def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandb
     """The fake tier's twin of the real failing check: events arrive one by one, as a worker's do."""
     exercise = needs_exercise("counter-jit")
     failed = exercise.checks[0]
-    message = {"en": "update_counter returned 0 for count 0; it should add 1", "zh": "计数没有加 1"}
+    message = Text(en="update_counter returned 0 for count 0; it should add 1", zh="计数没有加 1")
     checks = fake_sandbox.checks(exercise, failing={failed.id: message})
     fake_sandbox.script("counter-jit", Output("stdout", "tracing update_counter\n"), *checks,
                         fake_sandbox.verdict("fail", checks, stdout="tracing update_counter\n"), delay=0.05)
@@ -362,7 +362,7 @@ def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandb
             verdict = await tui.check(pilot, screen)
             assert verdict.status == "fail" and fake_sandbox.asked == [("counter-jit", exercise.starter)]
             shown = tui.plain(screen.query_one("#checks"))
-            assert "✗" in shown and message["en"][:40] in shown.replace("\n    ", " ")
+            assert "✗" in shown and message.en[:40] in shown.replace("\n    ", " ")
             assert "tracing update_counter" in screen.query_one("#output").content.plain
             record = tui.progress(home)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"

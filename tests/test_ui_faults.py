@@ -63,7 +63,7 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox, tui):
             verdict = await tui.check(pilot, screen)
             assert (verdict.status, verdict.kind) == (status, kind), verdict.message
             shown = tui.plain(screen.query_one("#verdict"))
-            assert verdict.message["en"].splitlines()[0][:30] in shown.replace("\n", " ")
+            assert verdict.message.en.splitlines()[0][:30] in shown.replace("\n", " ")
             if name == "fake_verdict":  # shown as text, not obeyed by the terminal
                 output = screen.query_one("#output").content.plain
                 assert "␛[2J␛[H␛[1;32mPASS" in output and "\\x9b2J" in output, output
@@ -272,6 +272,6 @@ def test_a_run_that_breaks_still_ends_in_a_verdict():
                 await pilot.pause(0.05)
             verdict = target.got[-1]
             assert (verdict.status, verdict.kind) == ("error", "internal")
-            assert "a bug while reading the run" in verdict.message["en"] and verdict.message["zh"]
+            assert "a bug while reading the run" in verdict.message.en and verdict.message.zh
 
     asyncio.run(body())

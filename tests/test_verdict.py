@@ -6,18 +6,19 @@ import signal
 
 import pytest
 
+from tutor.i18n import Text
 from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, CheckSpec, DoctorJob, DoctorReport, Done,
                             ExerciseJob, Expect, MetricPoints, Ready, RunError, Started)
 from tutor.sandbox.events import Output
 from tutor.sandbox.verdict import Ending, decide
 
 EXERCISE = ExerciseJob(source="", filename="learner.py", checks=(
-    CheckSpec("a", "code", name={"en": "check a", "zh": "检查 a"}),
-    CheckSpec("b", "code", name={"en": "check b", "zh": "检查 b"}, depends=("a",))))
+    CheckSpec("a", "code", name=Text(en="check a", zh="检查 a")),
+    CheckSpec("b", "code", name=Text(en="check b", zh="检查 b"), depends=("a",))))
 CELL = CellJob(id="c", code="", expect=Expect(raises="ValueError", output_contains=("hi",)))
 PLAIN_CELL = CellJob(id="c", code="")
 DOCTOR = DoctorJob(script="/s/train.py")
-OK = {"en": "", "zh": ""}
+OK = Text.same("")
 
 
 def check(id: str, status: str = "pass") -> CheckResult:
@@ -43,7 +44,7 @@ ROWS = [
     ("could not judge", EXERCISE, START + [check("a"), check("b", "error"), Done()], Ending(0), "fail", "checks"),
     ("a check never reported", EXERCISE, START + [check("a"), Done()], Ending(0), "fail", "checks"),
     ("no checks at all", ExerciseJob("", "l.py", ()), START + [Done()], Ending(0), "fail", "checks"),
-    ("error event", EXERCISE, START + [RunError("syntax", {"en": "syntax error", "zh": "语法错误"}), Done()],
+    ("error event", EXERCISE, START + [RunError("syntax", Text(en="syntax error", zh="语法错误")), Done()],
      Ending(0), "error", "syntax"),
     ("missing done", EXERCISE, START + [check("a"), check("b")], Ending(0), "error", "exit"),
     ("early exit code", EXERCISE, START + [check("a")], Ending(3), "error", "exit"),
@@ -62,7 +63,7 @@ ROWS = [
     ("output flood", EXERCISE, START, Ending(None, flooded=True, output_limit_mb=8), "error", "output-limit"),
     ("parent's own failure", EXERCISE, PASSED, Ending(0, internal_error="KeyError: x"), "error", "internal"),
     ("never ready", EXERCISE, [Output("stderr", "ImportError: no jax\n")], Ending(1), "error", "startup"),
-    ("startup error event", EXERCISE, [RunError("startup", {"en": "Boom: x", "zh": "Boom: x"})], Ending(1),
+    ("startup error event", EXERCISE, [RunError("startup", Text.same("Boom: x"))], Ending(1),
      "error", "startup"),
     ("startup too slow", EXERCISE, [], Ending(None, startup_timed_out=True, startup_s=120), "error", "startup"),
     ("cell raised as declared", CELL, START + [Output("stdout", "hi\n"), RAISED, Done()], Ending(0),
@@ -93,7 +94,7 @@ ROWS = [
 def test_verdict_table(name, job, events, ending, status, kind):
     verdict = decide(job, events, ending)
     assert (verdict.status, verdict.kind) == (status, kind), verdict.message
-    assert verdict.message["en"] and verdict.message["zh"]
+    assert verdict.message.en and verdict.message.zh
     assert (verdict.report is not None) == (isinstance(job, DoctorJob) and any(isinstance(e, DoctorReport)
                                                                                for e in events)
                                             and kind != "protocol")
@@ -112,10 +113,10 @@ def test_only_all_checks_passing_and_done_is_a_pass():
 def test_completing_the_checks_makes_new_objects():
     given = [check("a", "fail")]
     verdict = decide(EXERCISE, START + given + [Done()], Ending(0))
-    assert given[0].name == {} and verdict.checks[0] is not given[0]
-    assert verdict.checks[0].name == {"en": "check a", "zh": "检查 a"}
-    assert verdict.checks[1].status == "skipped" and verdict.checks[1].message["en"].startswith("not run")
-    assert decide(EXERCISE, [], Ending(1)).checks[0].message["en"] == "not run: the tutor's worker did not start"
+    assert given[0].name is None and verdict.checks[0] is not given[0]
+    assert verdict.checks[0].name == Text(en="check a", zh="检查 a")
+    assert verdict.checks[1].status == "skipped" and verdict.checks[1].message.en.startswith("not run")
+    assert decide(EXERCISE, [], Ending(1)).checks[0].message.en == "not run: the tutor's worker did not start"
 
 
 def test_the_verdict_keeps_output_metrics_and_the_doctors_report():
@@ -139,4 +140,4 @@ def test_deciding_twice_gives_the_same_verdict():
 def test_setting_variables_are_named_in_a_startup_failure():
     verdict = decide(EXERCISE, [Output("stderr", "RuntimeError: JAX_PLATFORMS=tpu unknown\n")],
                      Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")))
-    assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message["en"]
+    assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message.en

@@ -44,14 +44,14 @@ def default_lang() -> str:
     return "zh" if loc.lower().startswith("zh") else "en"
 
 
-def pick(message: "Text | dict[str, str] | str", lang: str) -> str:
-    """A message in `lang` from a Text (the parent process's one bilingual type), a plain string,
-    or a {"en", "zh"} dict as it arrives over the worker pipe (until the sandbox hands Texts)."""
+def pick(message: "Text | str", lang: str) -> str:
+    """A message in `lang` from a Text (the one bilingual type, on both sides of the worker pipe)
+    or a plain string. A {"en", "zh"} dict exists only on the wire: tutor.protocol reads it into a Text."""
     if isinstance(message, Text):
         return message.get(lang)
-    if isinstance(message, dict):
-        return message.get(lang) or message.get("en") or next(iter(message.values()), "")
-    return message
+    if isinstance(message, str):
+        return message
+    raise TypeError(f"pick() takes a Text or a str, not {type(message).__name__}")
 
 
 def table(entries: "dict[str, dict[str, str]]") -> "dict[str, Text]":

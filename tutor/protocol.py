@@ -4,17 +4,18 @@ A job is one JSON line on the worker's stdin; events are JSON lines on a private
 Each side builds what it sends with these dataclasses and `to_wire()`, and reads what it
 receives with `parse_job` / `parse_event`, which validate and raise ProtocolError, so nothing
 malformed reaches the harness, the verdict, the CLI or the UI. This is the only module that
-spells a job or event "type". Bilingual messages travel as {"en": ..., "zh": ...} objects.
+spells a job or event "type". Bilingual messages are tutor.i18n.Text on both sides and travel as
+{"en": ..., "zh": ...} objects (`Text.to_dict()`).
 Standard library only (and tutor.i18n): both the JAX-free parent and the worker import it.
 """
 
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
-from tutor.i18n import pick
+from tutor.i18n import Text
 
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 CHECK_STATUSES = ("pass", "fail", "error", "skipped")
@@ -54,11 +55,16 @@ def _texts(value, what: str) -> tuple[str, ...]:
     return tuple(_text(v, f"an item of {what}") for v in value)
 
 
-def _message(value, what: str = "message") -> dict:
-    """A bilingual message: a non-empty {lang: text} object."""
+def _message(value, what: str = "message") -> Text:
+    """A bilingual message: a non-empty {lang: text} object, as a Text. One language missing reads
+    as the other (the worker always sends both; this is leniency, not a second format)."""
     if not isinstance(value, dict) or not value:
         raise ProtocolError(f"{what} is not a {{lang: text}} object")
-    return {_text(k, f"a {what} language"): _text(v, f"a {what}") for k, v in value.items()}
+    texts = {_text(k, f"a {what} language"): _text(v, f"a {what}") for k, v in value.items()}
+    en, zh = texts.get("en"), texts.get("zh")
+    if en is None and zh is None:
+        raise ProtocolError(f"{what} has neither an en nor a zh text")
+    return Text(zh=zh if zh is not None else en, en=en if en is not None else zh)
 
 
 def _object(value, what: str) -> dict:
@@ -75,18 +81,18 @@ class CheckSpec:
 
     id: str
     kind: str  # "defines" (names must exist) or "code" (check code to execute)
-    name: dict = field(default_factory=dict)
+    name: Text | None = None
     code: str = ""
     names: tuple[str, ...] = ()
     depends: tuple[str, ...] = ()
-    advice: dict | None = None
+    advice: Text | None = None
     origin: str = ""  # "file:check-id": where the check's code lives, for its tracebacks
     code_line: int = 1
 
     def to_wire(self) -> dict:
-        return {"id": self.id, "kind": self.kind, "name": dict(self.name), "code": self.code,
-                "names": list(self.names), "depends": list(self.depends),
-                "advice": dict(self.advice) if self.advice else None, "origin": self.origin,
+        return {"id": self.id, "kind": self.kind, "name": self.name.to_dict() if self.name else None,
+                "code": self.code, "names": list(self.names), "depends": list(self.depends),
+                "advice": self.advice.to_dict() if self.advice else None, "origin": self.origin,
                 "code_line": self.code_line}
 
     @classmethod
@@ -94,7 +100,7 @@ class CheckSpec:
         obj = _object(obj, "a check")
         advice = obj.get("advice")
         return cls(_text(obj.get("id"), "check id"), _text(obj.get("kind"), "check kind"),
-                   _message(obj["name"], "check name") if obj.get("name") else {},
+                   _message(obj["name"], "check name") if obj.get("name") else None,
                    _text(obj.get("code", ""), "check code"), _texts(obj.get("names", []), "check names"),
                    _texts(obj.get("depends", []), "check depends"),
                    _message(advice, "check advice") if advice else None,
@@ -266,10 +272,10 @@ class RunError:
 
     wire_type: ClassVar[str] = "error"
     kind: str
-    message: dict
+    message: Text
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "kind": self.kind, "message": dict(self.message)}
+        return {"type": self.wire_type, "kind": self.kind, "message": self.message.to_dict()}
 
     @classmethod
     def from_wire(cls, obj: dict) -> "RunError":
@@ -308,12 +314,12 @@ class CheckResult:
     wire_type: ClassVar[str] = "check"
     id: str
     status: str  # pass | fail | error | skipped
-    message: dict
-    name: dict = field(default_factory=dict)
+    message: Text
+    name: Text | None = None
     duration_s: float | None = None
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "id": self.id, "status": self.status, "message": dict(self.message),
+        return {"type": self.wire_type, "id": self.id, "status": self.status, "message": self.message.to_dict(),
                 "duration_s": self.duration_s}
 
     @classmethod
@@ -327,8 +333,8 @@ class CheckResult:
 
     def to_json(self, lang: str) -> dict:
         """This check in the `check --json` contract."""
-        return {"id": self.id, "name": pick(self.name, lang) if self.name else self.id,
-                "status": self.status, "message": pick(self.message, lang), "duration_s": self.duration_s}
+        return {"id": self.id, "name": self.name.get(lang) if self.name else self.id,
+                "status": self.status, "message": self.message.get(lang), "duration_s": self.duration_s}
 
 
 @dataclass(frozen=True)

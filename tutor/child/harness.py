@@ -15,6 +15,7 @@ import types
 from dataclasses import replace
 
 from tutor.child import library
+from tutor.i18n import Text
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
 from tutor.child.channel import flush_metrics, send
 
@@ -27,7 +28,7 @@ class Abort(Exception):
         self.kind, self.en, self.zh = kind, en, zh
 
     def event(self) -> RunError:
-        return RunError(self.kind, {"en": self.en, "zh": self.zh})
+        return RunError(self.kind, Text(zh=self.zh, en=self.en))
 
 
 _JAX_TRAILER = re.compile(r"\n-{10,}\nFor simplicity, JAX has removed its internal frames.*", re.S)
@@ -253,7 +254,7 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
     """Run one check; return its result (status, bilingual message)."""
     restore_environment()
     started = time.perf_counter()
-    result = {"status": "pass", "message": {"en": "", "zh": ""}}
+    status, en, zh = "pass", "", ""
     learner_raised = False
     try:
         if check.kind == "defines":
@@ -272,12 +273,10 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
         restore_environment()  # before formatting: the learner may have broken builtins
         flush_metrics()
         if isinstance(exc, library.CheckFailed):
-            result["status"] = "fail"
-            result["message"] = {"en": exc.en, "zh": exc.zh}
+            status, en, zh = "fail", exc.en, exc.zh
         elif isinstance(exc, library.CheckError):
-            result["status"] = "error"
-            result["message"] = {"en": f"the check could not judge your code: {exc.en}",
-                                 "zh": f"检查无法评判你的代码：{exc.zh}"}
+            status = "error"
+            en, zh = f"the check could not judge your code: {exc.en}", f"检查无法评判你的代码：{exc.zh}"
         elif not isinstance(exc, Exception) or is_out_of_memory(exc):
             raise _abort_for(exc, {filename}) from None
         else:
@@ -289,43 +288,40 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
             if any(f.filename == filename for f in frames):
                 tb = learner_traceback(exc, {filename})
                 learner_raised = True  # its own cause: the check's advice would point elsewhere
-                result["status"] = "fail"
-                result["message"] = {"en": f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}:\n{tb}",
-                                     "zh": f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常：\n{tb}"}
+                status = "fail"
+                en = f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}:\n{tb}"
+                zh = f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常：\n{tb}"
             elif isinstance(exc, (NameError, ImportError, SyntaxError)):
                 # Only the check's own code can be missing a name: it could not judge, which
                 # is not the learner's fault.
                 text = exception_text(exc)
-                result["status"] = "error"
-                result["message"] = {"en": f"the check could not judge your code: {text}",
-                                     "zh": f"检查无法评判你的代码：{text}"}
+                status = "error"
+                en, zh = f"the check could not judge your code: {text}", f"检查无法评判你的代码：{text}"
             else:
                 # Raised by JAX or Python while handling what the learner's code defined or
                 # returned (jit refusing an unhashable static argument, an unregistered class,
                 # a value of the wrong type): often with no learner frame, since it happens in
                 # C++ dispatch. Still the learner's to fix.
                 text = exception_text(exc)
-                result["status"] = "fail"
+                status = "fail"
                 if why.label_en:
-                    result["message"] = {
-                        "en": f"{why.label_en} failed inside JAX, outside your own lines:\n{text}",
-                        "zh": f"{why.label_zh} 在 JAX 内部出错（不在你自己写的代码行里）：\n{text}"}
+                    en = f"{why.label_en} failed inside JAX, outside your own lines:\n{text}"
+                    zh = f"{why.label_zh} 在 JAX 内部出错（不在你自己写的代码行里）：\n{text}"
                     if not why.hint_en:
-                        result["message"]["en"] += f"\nLook at how {why.name} is wrapped (the jax.jit options) and at what it returns"
-                        result["message"]["zh"] += f"\n请检查 {why.name} 是如何被包装的（jax.jit 的选项）以及它返回了什么"
+                        en += f"\nLook at how {why.name} is wrapped (the jax.jit options) and at what it returns"
+                        zh += f"\n请检查 {why.name} 是如何被包装的（jax.jit 的选项）以及它返回了什么"
                 else:
-                    result["message"] = {"en": f"using what your code defined or returned raised an error:\n{text}",
-                                         "zh": f"使用你的代码定义或返回的东西时出错：\n{text}"}
-            if why.hint_en and result["status"] == "fail":
-                result["message"]["en"] += "\n" + why.hint_en
-                result["message"]["zh"] += "\n" + why.hint_zh
+                    en = f"using what your code defined or returned raised an error:\n{text}"
+                    zh = f"使用你的代码定义或返回的东西时出错：\n{text}"
+            if why.hint_en and status == "fail":
+                en += "\n" + why.hint_en
+                zh += "\n" + why.hint_zh
     else:
         restore_environment()
         flush_metrics()
-    if result["status"] != "pass" and check.advice and not learner_raised:
-        for lang in ("en", "zh"):
-            result["message"][lang] = (result["message"][lang] + "\n" + check.advice[lang]).strip()
-    return CheckResult(check.id, result["status"], result["message"],
+    if status != "pass" and check.advice and not learner_raised:
+        en, zh = (en + "\n" + check.advice.en).strip(), (zh + "\n" + check.advice.zh).strip()
+    return CheckResult(check.id, status, Text(zh=zh, en=en),
                        duration_s=round(time.perf_counter() - started, 4))
 
 
@@ -345,10 +341,10 @@ def run_exercise(job: ExerciseJob) -> None:
         for check in job.checks:
             missing = [d for d in check.depends if d not in passed]
             if missing:
-                name = names.get(missing[0], {})
-                send(CheckResult(check.id, "skipped", {
-                    "en": f"waits for “{name.get('en', missing[0])}” ({missing[0]}) to pass",
-                    "zh": f"已跳过：需要先通过“{name.get('zh', missing[0])}”({missing[0]})"}))
+                name = names.get(missing[0]) or Text.same(missing[0])
+                send(CheckResult(check.id, "skipped", Text(
+                    en=f"waits for “{name.en}” ({missing[0]}) to pass",
+                    zh=f"已跳过：需要先通过“{name.zh}”({missing[0]})")))
                 continue
             result = run_check(check, module, filename, setup)
             if result.status != "pass":
@@ -357,7 +353,7 @@ def run_exercise(job: ExerciseJob) -> None:
                     config_said = True
                 message = result.message
                 for en, zh in reversed([n for n in pending if n]):
-                    message = {"en": en + "\n" + message["en"], "zh": zh + "\n" + message["zh"]}
+                    message = Text(zh=zh + "\n" + message.zh, en=en + "\n" + message.en)
                 result = replace(result, message=message)
                 pending = []
             send(result)

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tutor.i18n import pick
+from tutor.i18n import Text
 from tutor.protocol import CellResult, CheckResult
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ class Verdict:
 
     status: str  # pass | fail | error | timeout
     kind: str  # what decided it: checks, syntax, exception, exit, signal, oom, timeout, ...
-    message: dict
+    message: Text
     checks: list[CheckResult]
     stdout: str
     stderr: str
@@ -58,5 +58,5 @@ class Verdict:
             # A diverging loss is NaN or inf, which strict JSON cannot spell: null instead.
             "metrics": {k: [v if math.isfinite(v) else None for v in vs] for k, vs in self.metrics.items()},
             "kind": self.kind,
-            "message": pick(self.message, lang),
+            "message": self.message.get(lang),
         }

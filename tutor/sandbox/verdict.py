@@ -12,6 +12,7 @@ import signal
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from tutor.i18n import Text
 from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, Done, DoctorJob, DoctorReport,
                             ExerciseJob, Job, MetricPoints, Ready, RunError)
 from tutor.sandbox.events import Output, Verdict
@@ -40,8 +41,8 @@ class Ending:
     setting_vars: tuple[str, ...] = ()  # JAX_* / XLA_* ... set in the tutor's environment
 
 
-def _message(en: str, zh: str) -> dict:
-    return {"en": en, "zh": zh}
+def _message(en: str, zh: str) -> Text:
+    return Text(zh=zh, en=en)
 
 
 CANCELLED = _message("the check was cancelled", "检查已取消")
@@ -114,7 +115,7 @@ def decide(job: Job, events, ending: Ending) -> Verdict:
                    metrics=seen.metrics, cell=seen.cell, output_truncated=ending.truncated, report=report)
 
 
-def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, dict]:
+def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
     rc = ending.returncode
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED
@@ -148,7 +149,7 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, dict]:
             f"工作进程发来了无法识别的事件（{what}），运行已停止；"
             "如果你的程序没有向检查程序的管道写入内容，这是本教程自身的问题")
     if not seen.ready:  # it broke before any learner code ran
-        what = (seen.error.message.get("en", "") if seen.error and seen.error.kind == "startup" else "") \
+        what = (seen.error.message.en if seen.error and seen.error.kind == "startup" else "") \
             or seen.stderr
         return "error", "startup", startup_message(
             _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"),
@@ -183,7 +184,7 @@ def _all_checks(job: Job, seen: _Seen) -> list[CheckResult]:
             for spec in job.checks]
 
 
-def _summary(checks: list[CheckResult]) -> dict:
+def _summary(checks: list[CheckResult]) -> Text:
     """"2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
     counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
     en = [f"{counts['fail']} of {len(checks)} checks failed"]
@@ -197,7 +198,7 @@ def _summary(checks: list[CheckResult]) -> dict:
     return _message(", ".join(en), ",".join(zh))
 
 
-def _early_exit(rc: int | None, stderr: str) -> tuple[str, dict]:
+def _early_exit(rc: int | None, stderr: str) -> tuple[str, Text]:
     tail = stderr[-20000:]
     if rc is not None and rc < 0:
         sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
@@ -221,7 +222,7 @@ def _early_exit(rc: int | None, stderr: str) -> tuple[str, dict]:
         f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道")
 
 
-def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, dict]:
+def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, Text]:
     expect, cell = job.expect, seen.cell
     if cell is None:
         return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")
@@ -253,7 +254,7 @@ def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
     return report
 
 
-def startup_message(what: str, setting_vars: tuple[str, ...]) -> dict:
+def startup_message(what: str, setting_vars: tuple[str, ...]) -> Text:
     """A worker that broke before any learner code ran: what broke and what to do, no advice on code."""
     names = sorted(setting_vars, key=lambda k: (k not in what, k))
     if names:

@@ -9,6 +9,7 @@ from typing import Callable
 from textual.message import Message
 from textual.widget import Widget
 
+from tutor.i18n import Text
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 
@@ -80,14 +81,14 @@ class RunHandle:
 
 
 def _failed_to_start(exc: Exception) -> Verdict:
-    message = {"en": f"could not start a worker process: {exc}", "zh": f"无法启动工作进程：{exc}"}
+    message = Text(en=f"could not start a worker process: {exc}", zh=f"无法启动工作进程：{exc}")
     return Verdict(status="error", kind="spawn", message=message, checks=[], stdout="", stderr="",
                    duration_s=0.0, metrics={})
 
 
 def _broke(exc: Exception) -> Verdict:
-    message = {"en": f"the tutor failed while running this check (not a fault in your code): {exc!r}",
-               "zh": f"本教程在运行这次检查时自身出错（问题不在你的代码）：{exc!r}"}
+    message = Text(en=f"the tutor failed while running this check (not a fault in your code): {exc!r}",
+                   zh=f"本教程在运行这次检查时自身出错（问题不在你的代码）：{exc!r}")
     return Verdict(status="error", kind="internal", message=message, checks=[], stdout="", stderr="",
                    duration_s=0.0, metrics={})
 
