@@ -151,8 +151,8 @@ def _attempt_worker(home: str, n: int) -> None:
         s.record_attempt("shared", False)
 
 
-def test_four_processes_lose_no_update(tmp_path):
 @pytest.mark.slow  # four processes racing for the lock, 800 writes
+def test_four_processes_lose_no_update(tmp_path):
     procs = [SPAWN.Process(target=_attempt_worker, args=(str(tmp_path), 200)) for _ in range(4)]
     for p in procs:
         p.start()
@@ -169,8 +169,8 @@ def _endless_writer(home: str, writing) -> None:
         s.record_attempt("crashy", False)
 
 
-def test_sigkill_mid_write_never_corrupts(tmp_path):
 @pytest.mark.slow  # kills a writer process again and again
+def test_sigkill_mid_write_never_corrupts(tmp_path):
     rng = random.Random(1234)
     last = 0
     for _ in range(20):
