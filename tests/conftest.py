@@ -305,11 +305,14 @@ class Tui:
             await pilot.pause()
 
     @staticmethod
-    def progress(home: Path) -> dict:
+    def progress(home: Path, app=None) -> dict:
+        """progress.json as on disk; with the app, after its background saves have landed."""
+        if app is not None:
+            assert app.session.state.wait_saved(10), "a progress save still pending after 10 s"
         return json.loads((home / "progress.json").read_text(encoding="utf-8"))
 
     async def open_exercise(self, pilot, exercise_id: str):
-        from tutor.path import Step
+        from tutor.progress.path import Step
         from tutor.ui.screens.exercise import ExerciseScreen
 
         pilot.app.open_step(Step("exercise", exercise_id))

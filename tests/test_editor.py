@@ -375,6 +375,7 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is lesson_screen, what="the lesson again")
             assert COURSE.lesson(lesson.id).cells[0].code == cell.code
+            assert app.session.state.wait_saved(10)  # progress is saved off the UI thread
             progress = json.loads((home / "progress.json").read_text(encoding="utf-8"))
             assert not progress.get("exercises") and progress["lessons"][lesson.id]["status"] == "started"
 

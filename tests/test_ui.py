@@ -67,7 +67,7 @@ def test_outline_lists_lessons_exercises_and_quiz(home, fake_sandbox, tui):
 
             from tutor.ui.screens.lesson import LessonScreen
 
-            from tutor.path import course_path
+            from tutor.progress.path import course_path
 
             options = app.screen.query_one("#outline", OptionList)
             ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
@@ -79,7 +79,7 @@ def test_outline_lists_lessons_exercises_and_quiz(home, fake_sandbox, tui):
                 await pilot.press("c")  # continue: nothing done yet, so the first lesson
                 await tui.until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
                 assert app.screen.lesson.id == COURSE.lessons[0].id
-                assert tui.progress(home)["lessons"][COURSE.lessons[0].id]["status"] == "started"
+                assert tui.progress(home, app)["lessons"][COURSE.lessons[0].id]["status"] == "started"
 
     asyncio.run(body())
 
@@ -116,7 +116,7 @@ def test_lesson_runs_a_cell_and_shows_its_output(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            from tutor.path import Step
+            from tutor.progress.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
@@ -140,7 +140,7 @@ def test_wrong_way_cell_shows_the_real_error(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            from tutor.path import Step
+            from tutor.progress.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))
@@ -158,7 +158,7 @@ def test_wrong_way_cell_shows_the_real_error(home, fake_sandbox, tui):
 
 
 async def _open_cell(tui, pilot, app, lesson, index):
-    from tutor.path import Step
+    from tutor.progress.path import Step
     from tutor.ui.widgets.cell_view import CellView
 
     app.open_step(Step("lesson", lesson.id))
@@ -192,7 +192,7 @@ def test_predict_asks_first_then_the_run_reveals_and_progress_keeps_the_guess(ho
             line = tui.plain(cell.query_one(".cell-predict"))
             assert f"You predicted {wrong} — the run shows {cell.shown}" in line and "✗" in line
             assert p.is_right(p.answer, cell.shown)
-            entry = tui.progress(home)["predictions"][cell.cell.id]
+            entry = tui.progress(home, app)["predictions"][cell.cell.id]
             assert (entry["answer"], entry["correct"]) == (wrong, False)
             first = cell.verdict
             await pilot.press("enter")  # already predicted: it just runs
@@ -224,7 +224,7 @@ def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, fak
             await pilot.press("escape")  # skips the question and runs; the lesson stays open
             await tui.until(pilot, lambda: cell.verdict is not None, what="the skipped cell's run")
             assert isinstance(app.screen, LessonScreen) and not cell.query_one(".cell-predict").display
-            assert cell.cell.id not in tui.progress(home).get("predictions", {})
+            assert cell.cell.id not in tui.progress(home, app).get("predictions", {})
             await app.screen.run_action("back")
             cell = await _open_cell(tui, pilot, app, lesson, index)  # opened again: asked again
             await pilot.press("enter")
@@ -234,7 +234,7 @@ def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, fak
             line = tui.plain(cell.query_one(".cell-predict"))
             assert f"You predicted {p.describe(p.answer, 'en')} — the run shows" in line and "Right!" in line
             assert "✓" in line
-            entry = tui.progress(home)["predictions"][cell.cell.id]
+            entry = tui.progress(home, app)["predictions"][cell.cell.id]
             assert (entry["answer"], entry["shown"], entry["correct"]) == (p.answer, p.options[p.answer].value, True)
 
     asyncio.run(body())
@@ -247,7 +247,7 @@ def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            from tutor.path import Step
+            from tutor.progress.path import Step
 
             first, second = COURSE.lessons[0], COURSE.lessons[1]
             app.open_step(Step("lesson", first.id))
@@ -255,11 +255,11 @@ def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
             await pilot.press("n")
             await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is second, 10, "the next lesson")
             # the screen exists before its on_mount has recorded it: wait for the record, not the screen
-            await tui.until(pilot, lambda: second.id in tui.progress(home)["lessons"], 10, "the next lesson's record")
-            lessons = tui.progress(home)["lessons"]
+            await tui.until(pilot, lambda: second.id in tui.progress(home, app)["lessons"], 10, "the next lesson's record")
+            lessons = tui.progress(home, app)["lessons"]
             assert lessons[first.id]["status"] == "done" and lessons[second.id]["status"] == "started"
             app.screen.query_one("#lesson-body").scroll_end(animate=False)
-            await tui.until(pilot, lambda: tui.progress(home)["lessons"][second.id]["status"] == "done", 10,
+            await tui.until(pilot, lambda: tui.progress(home, app)["lessons"][second.id]["status"] == "done", 10,
                         "reaching the end to mark the lesson done")
             await pilot.press("b")
             await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the previous lesson")
@@ -285,7 +285,7 @@ def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox,
             shown = tui.plain(screen.query_one("#checks"))
             assert shown.count("✓") == len(exercise.checks) and "✗" not in shown
             assert "PASS" in tui.plain(screen.query_one("#verdict"))
-            record = tui.progress(home)["exercises"]["counter-jit"]
+            record = tui.progress(home, app)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "passed"
             nxt = app.step_after(screen.here)  # after a pass, Ctrl+N moves on along the path
             assert app.step_title(nxt) in tui.plain(screen.query_one("#verdict"))
@@ -310,7 +310,7 @@ def test_failing_check_shows_the_cross_and_the_message(home, sandbox, tui):
             assert "✗" in shown
             first_line = pick(failed[0].message, "en").splitlines()[0]
             assert first_line[:40] in shown.replace("\n    ", " ")
-            record = tui.progress(home)["exercises"]["counter-jit"]
+            record = tui.progress(home, app)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"
             assert not screen.check_action("next_exercise", ())  # no "next" before a pass
 
@@ -339,7 +339,7 @@ def test_a_running_check_can_be_cancelled(home, sandbox, tui):
             assert screen.verdict.kind == "cancelled" and not screen.running
             assert "cancelled" in tui.plain(screen.query_one("#ex-status")).lower()
             # a cancelled check was not a check of the learner's code: no attempt is counted
-            attempts = tui.progress(home)["exercises"].get("counter-jit", {}).get("attempts", 0) \
+            attempts = tui.progress(home, app)["exercises"].get("counter-jit", {}).get("attempts", 0) \
                 if (home / "progress.json").exists() else 0
             assert attempts == 0
 
@@ -364,7 +364,7 @@ def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandb
             shown = tui.plain(screen.query_one("#checks"))
             assert "✗" in shown and message.en[:40] in shown.replace("\n    ", " ")
             assert "tracing update_counter" in screen.query_one("#output").content.plain
-            record = tui.progress(home)["exercises"]["counter-jit"]
+            record = tui.progress(home, app)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"
             assert not screen.check_action("next_exercise", ())  # no "next" before a pass
 
@@ -389,7 +389,7 @@ def test_a_streaming_check_is_cancelled_and_not_counted(home, fake_sandbox, tui)
             assert screen.verdict.kind == "cancelled" and not screen.running
             assert "step 99" not in screen.query_one("#output").content.plain
             assert "cancelled" in tui.plain(screen.query_one("#ex-status")).lower()
-            assert not (home / "progress.json").exists() or "counter-jit" not in tui.progress(home)["exercises"]
+            assert not (home / "progress.json").exists() or "counter-jit" not in tui.progress(home, app)["exercises"]
 
     asyncio.run(body())
 
@@ -408,7 +408,7 @@ def test_saving_the_file_elsewhere_rechecks_it(home, fake_sandbox, tui):
             await tui.until(pilot, lambda: screen.verdict is not None, what="the automatic re-check")
             assert screen.verdict.passed and fake_sandbox.asked[-1] == ("counter-jit", solution)
             assert screen.editor.text == solution
-            assert tui.progress(home)["exercises"]["counter-jit"]["attempts"] == 1
+            assert tui.progress(home, app)["exercises"]["counter-jit"]["attempts"] == 1
 
     asyncio.run(body())
 
@@ -424,10 +424,10 @@ def test_hints_are_revealed_one_by_one_and_recorded(home, fake_sandbox, tui):
             screen = await tui.open_exercise(pilot, "counter-jit")
             await pilot.press("f3")
             await tui.until(pilot, lambda: (home / "progress.json").exists(), 10, "progress")
-            assert tui.progress(home)["exercises"]["counter-jit"]["hints_shown"] == 1
+            assert tui.progress(home, app)["exercises"]["counter-jit"]["hints_shown"] == 1
             await pilot.press("ctrl+g")
             await pilot.pause()
-            assert tui.progress(home)["exercises"]["counter-jit"]["hints_shown"] == 2
+            assert tui.progress(home, app)["exercises"]["counter-jit"]["hints_shown"] == 2
             hints = screen.query_one("#hints", Markdown).source
             assert exercise.hints[0].en in hints and exercise.hints[1].en in hints
             # hints live in the task view, which is shown; nothing floats over the work
@@ -436,7 +436,7 @@ def test_hints_are_revealed_one_by_one_and_recorded(home, fake_sandbox, tui):
             for _ in range(len(exercise.hints)):
                 await pilot.press("f3")
                 await pilot.pause()
-            assert tui.progress(home)["exercises"]["counter-jit"]["hints_shown"] == len(exercise.hints)
+            assert tui.progress(home, app)["exercises"]["counter-jit"]["hints_shown"] == len(exercise.hints)
 
     asyncio.run(body())
 
@@ -484,14 +484,14 @@ def test_solution_before_a_pass_needs_confirmation_and_is_recorded(home, fake_sa
             await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("escape")
             await tui.until(pilot, lambda: app.screen is screen, 10, "the exercise again")
-            assert not (home / "progress.json").exists() or not tui.progress(home)["exercises"].get(
+            assert not (home / "progress.json").exists() or not tui.progress(home, app)["exercises"].get(
                 "counter-jit", {}).get("solution_viewed")
             await pilot.press("f4")
             await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
             await tui.until(pilot, lambda: isinstance(app.screen, SolutionScreen), 10, "the solution")
             assert "def update_counter" in tui.plain(app.screen.query_one("#solution-code"))
-            assert tui.progress(home)["exercises"]["counter-jit"]["solution_viewed"] is True
+            assert tui.progress(home, app)["exercises"]["counter-jit"]["solution_viewed"] is True
 
     asyncio.run(body())
 
@@ -556,7 +556,7 @@ def test_quiz_answered_right_and_wrong_then_retried(home, fake_sandbox, tui):
             assert screen.finished and screen.score == 1
             summary = screen.query_one("#q-prompt").source
             assert f"**{quiz[1].id}**" in summary and f"({quiz[1].answer})" not in summary  # no letters given away
-            data = tui.progress(home)["quiz"]
+            data = tui.progress(home, app)["quiz"]
             assert data["best_score"] == 1 and data["attempts"] == 1 and len(data["answers"]) == len(quiz)
             await pilot.press("r")  # retry the wrong ones, right this time
             await tui.until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
@@ -569,7 +569,7 @@ def test_quiz_answered_right_and_wrong_then_retried(home, fake_sandbox, tui):
                 await pilot.press("enter", "enter")
                 await pilot.pause()
             assert retry.finished and retry.score == len(quiz)
-            data = tui.progress(home)["quiz"]
+            data = tui.progress(home, app)["quiz"]
             assert data["best_score"] == len(quiz) and data["attempts"] == 2
 
     asyncio.run(body())
@@ -751,7 +751,7 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
         async with app.run_test(size=SIZE) as pilot:
             from textual.containers import VerticalScroll
 
-            from tutor.path import Step
+            from tutor.progress.path import Step
             from tutor.ui.widgets.cell_view import CellView
 
             app.open_step(Step("lesson", lesson.id))

@@ -68,7 +68,7 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox, tui):
                 output = screen.query_one("#output").content.plain
                 assert "␛[2J␛[H␛[1;32mPASS" in output and "\\x9b2J" in output, output
                 assert not any(c in output for c in ("\x1b", "\x9b", "\u202e")), output
-            record = tui.progress(home)["exercises"]["counter-jit"]
+            record = tui.progress(home, app)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "attempted"
             # The UI is still alive and the next check works: the reference solution passes.
             screen.editor.load_text((ROOT / "solutions" / "counter-jit.py").read_text())  # as if typed
@@ -77,7 +77,7 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox, tui):
             await tui.until(pilot, lambda: screen.verdict is not None and screen.verdict is not verdict, what="the 2nd verdict")
             again = screen.verdict
             assert again.status == "pass", again.message
-            assert tui.progress(home)["exercises"]["counter-jit"]["status"] == "passed"
+            assert tui.progress(home, app)["exercises"]["counter-jit"]["status"] == "passed"
 
     asyncio.run(body())
 
