@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CORE = ["tutor.cli", "tutor.course", "tutor.course.loader", "tutor.progress", "tutor.sandbox.runner",
         "tutor.sandbox.events", "tutor.workspace", "tutor.render", "tutor.paths", "tutor.i18n",
-        "tutor.progress.state", "tutor.progress.reports", "tutor.path", "tutor.marks", "tutor.watcher",
+        "tutor.progress.state", "tutor.progress.reports", "tutor.progress.path", "tutor.marks", "tutor.watcher",
         "tutor.verify", "tutor.watching"]
 
 

@@ -270,7 +270,7 @@ def test_a_run_with_points_keeps_its_curve_after_the_verdict():
 # ---- through the real exercise screen ---------------------------------------------------------
 
 async def open_exercise(pilot, exercise_id: str):
-    from tutor.path import Step
+    from tutor.progress.path import Step
     from tutor.ui.screens.exercise import ExerciseScreen
 
     pilot.app.open_step(Step("exercise", exercise_id))

@@ -1,4 +1,4 @@
-"""The learner's path and the one "what comes next" rule (tutor.path), on a small course and the real one."""
+"""The learner's path and the one "what comes next" rule (tutor.progress.path), on a small course and the real one."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from tutor.course import read_course
 from tutor.course.model import Course, Exercise, Lesson, Question
 from tutor.i18n import Text
-from tutor.path import Step, course_path, is_done, next_step
+from tutor.progress.path import Step, course_path, is_done, next_step
 from tutor.progress import Snapshot, normalize
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tutor.course import read_course
-from tutor.path import Step, course_path
+from tutor.progress.path import Step, course_path
 from tutor.ui.app import make_app
 from tutor.ui.marks import Marks
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tutor.course import read_course
-from tutor.path import Step
+from tutor.progress.path import Step
 from tutor.progress import ProgressStore, Snapshot
 from tutor.ui.app import make_app
 

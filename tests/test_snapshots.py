@@ -19,7 +19,7 @@ import pytest
 
 from tutor.course import read_course
 from tutor.i18n import Text
-from tutor.path import Step
+from tutor.progress.path import Step
 from tutor.progress import ProgressStore
 from tutor.ui.app import make_app
 from tutor.ui.marks import Marks

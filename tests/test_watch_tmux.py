@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tutor.course import read_course
-from tutor.path import Step, course_path, next_step
+from tutor.progress.path import Step, course_path, next_step
 from tutor.progress import Snapshot, normalize
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -325,7 +325,7 @@ def ui_stall(course) -> dict[str, float]:
 
     from tutor.sandbox.runner import Sandbox
     from tutor.ui.app import make_app
-    from tutor.path import Step
+    from tutor.progress.path import Step
     from tutor.ui.screens.exercise import ExerciseScreen
     from tutor.ui.widgets.loss_chart import LossChart
 

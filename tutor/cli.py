@@ -216,7 +216,7 @@ def _record(ctx: Context, save) -> None:
 
 
 def cmd_list(ctx: Context) -> int:
-    from tutor.path import checkpoint_questions, course_path
+    from tutor.progress.path import checkpoint_questions, course_path
     from tutor.progress.reports import list_document
 
     state = ctx.state

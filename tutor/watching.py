@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tutor.i18n import Text
-from tutor.path import Step
+from tutor.progress.path import Step
 from tutor.watcher import CHANGED, DELETED, FileWatch
 from tutor.workspace import LearnerFileError, read_learner_file, write_atomically
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.path import course_path
+from tutor.progress.path import course_path
 
 from .state import LearnerState
 

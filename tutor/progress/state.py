@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from tutor.path import KINDS, Step, is_done, next_step, practice_of, step_status
+from tutor.progress.path import KINDS, Step, is_done, next_step, practice_of, step_status
 from tutor.watcher import FileWatch
 
 from . import changes
@@ -100,7 +100,7 @@ class LearnerState(Snapshot):
         return step_status(self.course, step, self)
 
     def next_step(self, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
-        """The one "what comes next" rule (tutor.path.next_step) on this progress."""
+        """The one "what comes next" rule (tutor.progress.path.next_step) on this progress."""
         return next_step(self.course, self, here, kinds)
 
     def practice(self, lesson_id: str) -> Step | None:

@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.i18n import LANGS
-from tutor.path import Step, checkpoint_questions
+from tutor.progress.path import Step, checkpoint_questions
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
 from tutor.ui.session import Session

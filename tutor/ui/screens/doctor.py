@@ -199,7 +199,7 @@ class DoctorScreen(TutorScreen):
 
     def open_lesson(self, lesson_id: str | None, cell_id: str | None) -> None:
         """The lesson on top of this screen (Esc comes back to the findings), at the cell."""
-        from tutor.path import Step
+        from tutor.progress.path import Step
 
         screen = self.app.screen_for(Step("lesson", lesson_id)) if lesson_id else None
         if screen is None:

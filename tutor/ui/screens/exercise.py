@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
 from tutor.i18n import pick
-from tutor.path import Step
+from tutor.progress.path import Step
 from tutor.progress import changes
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, start_run

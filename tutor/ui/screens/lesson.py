@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
-from tutor.path import Step, exercises_of
+from tutor.progress.path import Step, exercises_of
 from tutor.progress import changes
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView

@@ -9,7 +9,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.i18n import pick
-from tutor.path import Step, checkpoint_questions, course_path
+from tutor.progress.path import Step, checkpoint_questions, course_path
 from tutor.ui.screens.base import TutorScreen, footer
 
 BAR_WIDTH = 20

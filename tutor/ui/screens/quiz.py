@@ -15,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
 from tutor.i18n import pick
-from tutor.path import Step
+from tutor.progress.path import Step
 from tutor.progress import changes
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
