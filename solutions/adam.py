@@ -1,20 +1,21 @@
 """Reference solution: adam."""
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 
 class Optimizer(NamedTuple):
-    init: Callable    # params -> state
+    init: Callable  # params -> state
     update: Callable  # (grads, state, params=None) -> (updates, new_state)
 
 
 class AdamState(NamedTuple):
     count: jax.Array  # updates made so far (int32 scalar)
-    m: object         # first moment: moving average of the gradients, shaped like params
-    v: object         # second moment: moving average of the squared gradients
+    m: object  # first moment: moving average of the gradients, shaped like params
+    v: object  # second moment: moving average of the squared gradients
 
 
 def _blend(average, value, keep):
@@ -40,8 +41,8 @@ def adam(lr, b1=0.9, b2=0.999, eps=1e-8):
 
         def step(m_, v_):
             # Both moments start at zero and lean towards it early on; 1 - b**t undoes that.
-            m_hat = m_ / (1 - b1 ** t)
-            v_hat = v_ / (1 - b2 ** t)
+            m_hat = m_ / (1 - b1**t)
+            v_hat = v_ / (1 - b2**t)
             return -lr * m_hat / (jnp.sqrt(v_hat) + eps)
 
         return jax.tree.map(step, m, v), AdamState(count=t, m=m, v=v)

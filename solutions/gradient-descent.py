@@ -5,7 +5,7 @@ import jax
 
 def f(x):
     """The function to minimise: f(x) = x squared."""
-    return x ** 2
+    return x**2
 
 
 def gradient_descent_step(params, learning_rate):

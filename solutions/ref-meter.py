@@ -1,4 +1,5 @@
 """Reference solution: ref-meter."""
+
 import jax
 import jax.numpy as jnp
 

@@ -1,13 +1,14 @@
 """Reference solution: rmsprop."""
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 
 class Optimizer(NamedTuple):
-    init: Callable    # params -> state
+    init: Callable  # params -> state
     update: Callable  # (grads, state, params=None) -> (updates, new_state)
 
 

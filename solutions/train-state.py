@@ -12,10 +12,10 @@ MINIBATCH = 32
 
 
 class TrainState(NamedTuple):
-    step: jax.Array       # int32 scalar, number of updates done
-    params: dict          # model weights
-    opt_state: dict       # momentum buffers, same structure as params
-    key: jax.Array        # PRNG key for the randomness of the next step
+    step: jax.Array  # int32 scalar, number of updates done
+    params: dict  # model weights
+    opt_state: dict  # momentum buffers, same structure as params
+    key: jax.Array  # PRNG key for the randomness of the next step
 
 
 def create_train_state(key):
@@ -40,7 +40,7 @@ def mse(params, x, y):
 def train_step(state, batch):
     """One SGD-with-momentum step on a random minibatch; returns (new_state, loss)."""
     x, y = batch
-    key, sub = jax.random.split(state.key)          # fresh randomness, new key kept
+    key, sub = jax.random.split(state.key)  # fresh randomness, new key kept
     idx = jax.random.randint(sub, (MINIBATCH,), 0, x.shape[0])
     loss, grads = jax.value_and_grad(mse)(state.params, x[idx], y[idx])
     velocity = jax.tree.map(lambda v, g: MOMENTUM * v + g, state.opt_state, grads)

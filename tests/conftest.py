@@ -41,9 +41,13 @@ SLOW_FIXTURES = {"sandbox", "tmux"}
 
 
 def pytest_addoption(parser):
-    parser.addoption("--mutant-share", default="1/1", metavar="K/N",
-                     help="judge only share K of N of the fail_* cases (stable by name); every pass_* case "
-                          "always runs. CI's second JAX version uses 1/2 to stay within its time budget.")
+    parser.addoption(
+        "--mutant-share",
+        default="1/1",
+        metavar="K/N",
+        help="judge only share K of N of the fail_* cases (stable by name); every pass_* case "
+        "always runs. CI's second JAX version uses 1/2 to stay within its time budget.",
+    )
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -79,6 +83,7 @@ def pytest_collection_modifyitems(config, items):
 
 # ---- the course, homes, caches ------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def course():
     """The repository's course. Problems are ignored here (test_course.py reports them) so that
@@ -105,6 +110,7 @@ def home(tmp_path, monkeypatch):
 @pytest.fixture(scope="session")
 def cli_env():
     """cli_env(home): the environment for running `python -m tutor` on `home` from this checkout."""
+
     def make(home: Path) -> dict:
         env = dict(os.environ)
         env["JAXSTATE_TUTOR_HOME"] = str(home)
@@ -117,6 +123,7 @@ def cli_env():
 
 # ---- the real sandbox ---------------------------------------------------------------------------
 
+
 @pytest.fixture(autouse=True)
 def fast_tier_starts_no_worker(request, monkeypatch):
     """A test not marked slow that starts a worker process in this process fails and says why,
@@ -126,8 +133,9 @@ def fast_tier_starts_no_worker(request, monkeypatch):
     from tutor.sandbox import runner
 
     def refuse(*args, **kwargs):
-        raise AssertionError("this test starts a real worker process: mark it @pytest.mark.slow "
-                             "or give the UI the fake_sandbox fixture")
+        raise AssertionError(
+            "this test starts a real worker process: mark it @pytest.mark.slow or give the UI the fake_sandbox fixture"
+        )
 
     monkeypatch.setattr(runner.WorkerProcess, "__init__", refuse)
 
@@ -145,6 +153,7 @@ def sandbox(tmp_path_factory):
 @pytest.fixture(scope="session")
 def run_source():
     """run_source(sandbox, exercise, source, name, timeout): the Verdict of checking `source`."""
+
     def run(sandbox, exercise, source: str, name: str = "learner.py", timeout=None):
         return sandbox.run_exercise(exercise, source, f"/learner/{name}", timeout).result()
 
@@ -152,6 +161,7 @@ def run_source():
 
 
 # ---- a scripted sandbox for UI tests ------------------------------------------------------------
+
 
 class FakeRun:
     """A run that replays scripted events, `delay` seconds apart, then its Verdict. Like a real
@@ -173,8 +183,9 @@ class FakeRun:
             yield event
         verdict = replace(self._verdict)  # a run of its own: not the very object an earlier run gave
         if self._cancelled.wait(self.delay):
-            verdict = replace(verdict, status="error", kind="cancelled",
-                              message=Text(en="the check was cancelled", zh="检查已取消"))
+            verdict = replace(
+                verdict, status="error", kind="cancelled", message=Text(en="the check was cancelled", zh="检查已取消")
+            )
         self.verdict = verdict
         yield verdict
 
@@ -211,13 +222,21 @@ class FakeSandbox:
         self.scripts[key] = (list(events), delay)
 
     @staticmethod
-    def verdict(status: str = "pass", checks=(), kind: str = "checks", stdout: str = "", message=None,
-                cell=None):
+    def verdict(status: str = "pass", checks=(), kind: str = "checks", stdout: str = "", message=None, cell=None):
         from tutor.sandbox.events import Verdict
 
         message = message or Text(en=f"{status} (scripted)", zh=f"{status}（脚本）")
-        return Verdict(status=status, kind=kind, message=message, checks=list(checks), stdout=stdout,
-                       stderr="", duration_s=0.01, metrics={}, cell=cell)
+        return Verdict(
+            status=status,
+            kind=kind,
+            message=message,
+            checks=list(checks),
+            stdout=stdout,
+            stderr="",
+            duration_s=0.01,
+            metrics={},
+            cell=cell,
+        )
 
     @staticmethod
     def checks(exercise, failing: dict | None = None) -> list:
@@ -225,9 +244,15 @@ class FakeSandbox:
         from tutor.sandbox.events import CheckResult
 
         failing = failing or {}
-        return [CheckResult(id=c.id, status="fail" if c.id in failing else "pass",
-                            message=failing.get(c.id) or Text(en="ok", zh="通过"), name=c.name)
-                for c in exercise.checks]
+        return [
+            CheckResult(
+                id=c.id,
+                status="fail" if c.id in failing else "pass",
+                message=failing.get(c.id) or Text(en="ok", zh="通过"),
+                name=c.name,
+            )
+            for c in exercise.checks
+        ]
 
     def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> FakeRun:
         self.asked.append((exercise.id, source))
@@ -279,6 +304,7 @@ def fake_sandbox():
 
 
 # ---- driving the TUI with Pilot -----------------------------------------------------------------
+
 
 class Tui:
     """Helpers for Pilot tests at 80x24: wait on the UI's own state (never fixed sleeps), read what
@@ -336,6 +362,7 @@ def tui():
 # A tiny tmpfs that fills up (ENOSPC) and a read-only mount. Mounting needs root (or
 # CAP_SYS_ADMIN); where that is missing the test is skipped, never faked. Running as root also
 # ignores permission bits, so chmod cannot make a home read-only: a read-only mount can.
+
 
 def _mount(*args: str) -> None:
     proc = subprocess.run(["mount", *args], capture_output=True, text=True, timeout=30)
@@ -396,6 +423,7 @@ def read_only():
 
 # ---- a real terminal ----------------------------------------------------------------------------
 
+
 class Tmux:
     """One tmux server of our own (-L), so the test never touches the user's sessions."""
 
@@ -404,15 +432,29 @@ class Tmux:
         self.env = env
 
     def run(self, *args: str) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                             env=self.env, timeout=30)
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, env=self.env, timeout=30
+        )
         return out.stdout
 
     def start(self, command: list[str]) -> None:
-        self.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "tutor",
-                 *[a for k in ("JAXSTATE_TUTOR_HOME", "PYTHONPATH", "LANG", "NO_COLOR") if k in self.env
-                   for a in ("-e", f"{k}={self.env[k]}")],
-                 " ".join(command) + "; sleep 60")  # keep the pane after exit: its last words matter
+        self.run(
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            "tutor",
+            *[
+                a
+                for k in ("JAXSTATE_TUTOR_HOME", "PYTHONPATH", "LANG", "NO_COLOR")
+                if k in self.env
+                for a in ("-e", f"{k}={self.env[k]}")
+            ],
+            " ".join(command) + "; sleep 60",
+        )  # keep the pane after exit: its last words matter
         self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip()
 
     def screen(self) -> str:

@@ -11,15 +11,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CORE = ["tutor.cli", "tutor.course", "tutor.course.loader", "tutor.progress", "tutor.sandbox.runner",
-        "tutor.sandbox.events", "tutor.workspace", "tutor.render", "tutor.paths", "tutor.i18n",
-        "tutor.progress.state", "tutor.progress.reports", "tutor.progress.path", "tutor.marks", "tutor.watcher",
-        "tutor.verify", "tutor.watching"]
+CORE = [
+    "tutor.cli",
+    "tutor.course",
+    "tutor.course.loader",
+    "tutor.progress",
+    "tutor.sandbox.runner",
+    "tutor.sandbox.events",
+    "tutor.workspace",
+    "tutor.render",
+    "tutor.paths",
+    "tutor.i18n",
+    "tutor.progress.state",
+    "tutor.progress.reports",
+    "tutor.progress.path",
+    "tutor.marks",
+    "tutor.watcher",
+    "tutor.verify",
+    "tutor.watching",
+]
 
 
 def imported_after(modules: list[str]) -> set[str]:
-    code = ("import json, sys\n" + "".join(f"import {m}\n" for m in modules) +
-            "print(json.dumps(sorted(sys.modules)))")
+    code = "import json, sys\n" + "".join(f"import {m}\n" for m in modules) + "print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True, timeout=60)
     return set(json.loads(out.stdout))
 

@@ -22,7 +22,7 @@ JOBS = 2  # two cases judged at once: one worker computes while the other starts
 
 def _pins(source: str, key: str) -> list[str]:
     prefix = f"# {key}:"
-    return [line[len(prefix):].strip() for line in source.splitlines() if line.startswith(prefix)]
+    return [line[len(prefix) :].strip() for line in source.splitlines() if line.startswith(prefix)]
 
 
 def _cases():
@@ -33,12 +33,19 @@ def _cases():
 @pytest.fixture(scope="session")
 def case_verdicts(request, course, sandbox, run_source):
     """Every selected case, submitted at once to a small pool; each test waits for its own."""
-    selected = [item.callspec.params["path"] for item in request.session.items
-                if getattr(item, "callspec", None) is not None and "path" in item.callspec.params
-                and item.module.__name__ == __name__]
+    selected = [
+        item.callspec.params["path"]
+        for item in request.session.items
+        if getattr(item, "callspec", None) is not None
+        and "path" in item.callspec.params
+        and item.module.__name__ == __name__
+    ]
     pool = ThreadPoolExecutor(max_workers=JOBS)
-    futures = {path: pool.submit(run_source, sandbox, course.exercise(path.parent.name), path.read_text(), path.name)
-               for path in selected if course.exercise(path.parent.name) is not None}
+    futures = {
+        path: pool.submit(run_source, sandbox, course.exercise(path.parent.name), path.read_text(), path.name)
+        for path in selected
+        if course.exercise(path.parent.name) is not None
+    }
     yield futures
     pool.shutdown(wait=True, cancel_futures=True)
 
@@ -50,10 +57,12 @@ def test_case(path, course, case_verdicts):
     verdict = case_verdicts[path].result()
     report = "\n".join(f"{c.id}: {c.status} {c.message.en}" for c in verdict.checks)
     if path.name.startswith("pass_"):
-        assert verdict.status == "pass", f"{verdict.status} {verdict.kind}: {verdict.message}\n{report}\n{verdict.stderr[-2000:]}"
+        assert verdict.status == "pass", (
+            f"{verdict.status} {verdict.kind}: {verdict.message}\n{report}\n{verdict.stderr[-2000:]}"
+        )
     else:
         assert path.name.startswith("fail_"), "case files are named pass_* or fail_<check-id>__*"
-        check_id = path.stem[len("fail_"):].split("__")[0]
+        check_id = path.stem[len("fail_") :].split("__")[0]
         assert check_id in {c.id for c in exercise.checks}, f"{check_id} is not a check of {exercise.id}"
         assert verdict.status != "pass"
         by_id = {c.id: c for c in verdict.checks}

@@ -25,13 +25,17 @@ def test_cell_outcome(cell, sandbox):
         detail = f"raised={verdict.cell.raised} {verdict.cell.message[:300]}\n{verdict.cell.traceback[-1500:]}"
     assert verdict.status == "pass", (
         f"{cell.source}: {verdict.kind}: {verdict.message.en}\n{detail}\nstdout:\n{verdict.stdout[-1500:]}\n"
-        f"stderr:\n{verdict.stderr[-1500:]}")
+        f"stderr:\n{verdict.stderr[-1500:]}"
+    )
     if cell.predict is not None:
         # The prediction's answer is revealed by the run itself: never trust the author.
         p = cell.predict
         shown = p.shown(verdict.stdout)
-        assert shown is not None, f"{cell.source}: predict.reveal {p.reveal!r} finds nothing in:\n{verdict.stdout[-1500:]}"
+        assert shown is not None, (
+            f"{cell.source}: predict.reveal {p.reveal!r} finds nothing in:\n{verdict.stdout[-1500:]}"
+        )
         assert p.is_right(p.answer, shown), (
-            f"{cell.source}: predict answer {p.describe(p.answer, 'en')!r} but the run shows {shown!r}")
+            f"{cell.source}: predict answer {p.describe(p.answer, 'en')!r} but the run shows {shown!r}"
+        )
         wrong = [k for k in p.options if k != p.answer and p.is_right(k, shown)]
         assert not wrong, f"{cell.source}: options {wrong} also match what the run shows ({shown!r})"

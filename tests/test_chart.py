@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from rich.console import Console
 from textual.app import App
 
@@ -48,6 +47,7 @@ async def until(pilot, condition, timeout: float = 10, what: str = "condition"):
 
 
 # ---- ticks and thinning: pure functions -------------------------------------------------------
+
 
 def mantissa(value: float) -> float:
     return round(value / 10.0 ** math.floor(math.log10(value) + 1e-9), 6)
@@ -93,8 +93,20 @@ def test_log_ticks_reject_what_no_log_axis_can_show():
 
 
 def test_tick_labels_are_compact():
-    cases = {0.05: "0.05", 0.002: "0.002", 0.0005: "5e-4", 2e-5: "2e-5", 1000: "1000", 1e5: "1e5",
-             2.5: "2.5", 0.30000000000000004: "0.3", 0: "0", -0.5: "-0.5", 12345: "12300", 1e-300: "1e-300"}
+    cases = {
+        0.05: "0.05",
+        0.002: "0.002",
+        0.0005: "5e-4",
+        2e-5: "2e-5",
+        1000: "1000",
+        1e5: "1e5",
+        2.5: "2.5",
+        0.30000000000000004: "0.3",
+        0: "0",
+        -0.5: "-0.5",
+        12345: "12300",
+        1e-300: "1e-300",
+    }
     assert {v: tick_label(v) for v in cases} == cases
 
 
@@ -116,6 +128,7 @@ def test_thin_keeps_the_envelope_and_the_order():
 
 
 # ---- the widget -------------------------------------------------------------------------------
+
 
 class ChartApp(App):
     def __init__(self, ascii_marker=False, no_color=False):
@@ -191,6 +204,7 @@ def test_without_colour_or_unicode_the_series_differ_by_marker(ascii_marker, no_
 
 # ---- what a finished run says (RunResults tells the chart) ------------------------------------
 
+
 def needs_exercise(exercise_id: str):
     if COURSE.exercise(exercise_id) is None or not COURSE.solution_path(exercise_id).is_file():
         pytest.skip(f"exercise {exercise_id} is not in the course yet")
@@ -213,17 +227,27 @@ class ResultsApp(App):
 def verdict(exercise, statuses: dict, kind: str = "checks") -> Verdict:
     checks = [CheckResult(c.id, statuses.get(c.id, "pass"), Text.same("")) for c in exercise.checks]
     status = "pass" if kind == "checks" and all(c.status == "pass" for c in checks) else "fail"
-    return Verdict(status=status, kind=kind, message=Text.same(""), checks=checks,
-                   stdout="", stderr="", duration_s=1.0, metrics={})
+    return Verdict(
+        status=status, kind=kind, message=Text.same(""), checks=checks, stdout="", stderr="", duration_s=1.0, metrics={}
+    )
 
 
-@pytest.mark.parametrize("statuses,kind,key", [
-    ({"carries-state": "fail", "gradients": "skipped", "trains": "skipped"}, "checks", "chart_skipped"),
-    ({c: "skipped" for c in ("defines", "output-shape", "first-step", "carries-state", "uses-scan",
-                             "gradients", "trains")}, "syntax", "chart_not_reached"),
-    ({"trains": "skipped"}, "timeout", "chart_not_reached"),
-    ({"trains": "fail"}, "checks", "chart_no_points"),
-])
+@pytest.mark.parametrize(
+    "statuses,kind,key",
+    [
+        ({"carries-state": "fail", "gradients": "skipped", "trains": "skipped"}, "checks", "chart_skipped"),
+        (
+            {
+                c: "skipped"
+                for c in ("defines", "output-shape", "first-step", "carries-state", "uses-scan", "gradients", "trains")
+            },
+            "syntax",
+            "chart_not_reached",
+        ),
+        ({"trains": "skipped"}, "timeout", "chart_not_reached"),
+        ({"trains": "fail"}, "checks", "chart_no_points"),
+    ],
+)
 def test_a_run_that_drew_nothing_says_why(statuses, kind, key):
     exercise = needs_exercise("rnn")
     from tutor.ui.widgets.run_results import RunResults
@@ -268,6 +292,7 @@ def test_a_run_with_points_keeps_its_curve_after_the_verdict():
 
 
 # ---- through the real exercise screen ---------------------------------------------------------
+
 
 async def open_exercise(pilot, exercise_id: str):
     from tutor.progress.path import Step
@@ -314,8 +339,12 @@ def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(h
             # A mistake an earlier check catches: the training check is skipped, and the chart says so.
             screen.editor.text = (CASES / "rnn" / "fail_carries-state__state_not_carried.py").read_text()
             await pilot.press("f5")
-            await until(pilot, lambda: screen.verdict is not None and chart.ended is not None,
-                        RUN_DEADLINE_S, "the failing verdict")
+            await until(
+                pilot,
+                lambda: screen.verdict is not None and chart.ended is not None,
+                RUN_DEADLINE_S,
+                "the failing verdict",
+            )
             assert not screen.verdict.passed
             assert not chart._plot.display
             assert plain(chart.query_one("#chart-note")) == say("chart_skipped", "en")

@@ -27,7 +27,7 @@ def chart_lines(screen: str) -> list[str] | None:
     lines = screen.splitlines()
     for i, line in enumerate(lines):
         if "Training loss" in line and "╭" in line:
-            return [l for l in lines[i + 1:] if l.lstrip().startswith("│")]
+            return [l for l in lines[i + 1 :] if l.lstrip().startswith("│")]
     return None
 
 
@@ -64,8 +64,12 @@ def test_the_rnn_loss_curve_grows_while_the_check_runs(tmux, home):
         time.sleep(0.02)  # the chart redraws at most every 0.05 s; leave the CPU to the tutor
     assert "✓ PASS" in shown, shown
     seen.append(f"{time.monotonic() - start:6.2f} s the verdict")
-    assert len(states) >= 5, (f"the chart was seen in {len(states)} states with points before the verdict:\n"
-                              + "\n".join(seen) + "\nthe last:\n" + "\n".join(states[-1] if states else ()))
+    assert len(states) >= 5, (
+        f"the chart was seen in {len(states)} states with points before the verdict:\n"
+        + "\n".join(seen)
+        + "\nthe last:\n"
+        + "\n".join(states[-1] if states else ())
+    )
     # The curve grew: the latest step shown went up from one state to the next.
     steps = [int(s[0].split("(step ")[1].split(")")[0]) for s in states]
     assert steps == sorted(steps) and steps[-1] > steps[0], steps

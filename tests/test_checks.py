@@ -141,6 +141,7 @@ def test_learner_attr_and_is_jitted():
 
 # ---------------------------------------------------------------- bilingual labels
 
+
 def test_labels_take_a_pair_for_the_two_languages():
     got = {"w": jnp.array([1.0, 2.5]), "b": jnp.float32(0.0)}
     want = {"w": np.array([1.0, 2.0]), "b": 0.0}
@@ -154,13 +155,17 @@ def test_labels_take_a_pair_for_the_two_languages():
 
     with pytest.raises(L.CheckFailed) as err:
         L.structure((1.0, 2.0), [1.0, 2.0], what=("new stats", "新的统计量"))
-    assert err.value.en.startswith("new stats has PyTree structure") and err.value.zh.startswith("新的统计量 的 PyTree 结构")
+    assert err.value.en.startswith("new stats has PyTree structure") and err.value.zh.startswith(
+        "新的统计量 的 PyTree 结构"
+    )
     with pytest.raises(L.CheckFailed) as err:
         L.dtypes((0.0,), (jnp.float32(0.0),), what=("the state", "状态"))
-    assert err.value.en.startswith("the state (leaf [0]) is ~float32[]") and err.value.zh.startswith("状态（叶子 [0]）的类型是 ~float32[]")
+    assert err.value.en.startswith("the state (leaf [0]) is ~float32[]") and err.value.zh.startswith(
+        "状态（叶子 [0]）的类型是 ~float32[]"
+    )
 
     def loss(p):
-        return jnp.sum(p ** 2)
+        return jnp.sum(p**2)
 
     with pytest.raises(L.CheckFailed) as err:
         L.grad_check(loss, jnp.array([1.0, -2.0]), jnp.array([1.0, -2.0]), what=("grads at x", "x 处的梯度"))
@@ -191,12 +196,13 @@ def test_on_failure_appends_to_failures_only():
     assert (err.value.en, err.value.zh) == ("wrong value. Look at the sign.", "值不对。检查符号。")
     with pytest.raises(ZeroDivisionError):  # the learner's own errors are not rewritten
         with L.on_failure("never shown", "不显示"):
-            1 / 0
+            1 / 0  # noqa: B018 - the learner's own error, raised where Python raises it
     with L.on_failure("never shown", "不显示"):
         L.close(jnp.float32(2.0), 2.0)
 
 
 # ---------------------------------------------------------------- side effects
+
 
 def test_global_changes_sees_rebinding_new_names_and_in_place_changes():
     import collections
@@ -208,8 +214,20 @@ def test_global_changes_sees_rebinding_new_names_and_in_place_changes():
     def fn():
         pass
 
-    mod.__dict__.update(total=0, history=[], cache={}, seen=set(), window=collections.deque(), buf=np.zeros(3),
-                        holder=holder, fn=fn, blob=bytearray(b"ab"), arr=jnp.zeros(2), gone=1, np=np)
+    mod.__dict__.update(
+        total=0,
+        history=[],
+        cache={},
+        seen=set(),
+        window=collections.deque(),
+        buf=np.zeros(3),
+        holder=holder,
+        fn=fn,
+        blob=bytearray(b"ab"),
+        arr=jnp.zeros(2),
+        gone=1,
+        np=np,
+    )
     before = L.global_snapshot(mod)
     nothing = L.global_changes(mod, before)
     assert not nothing and nothing.names == [] and nothing.en == nothing.zh == ""
@@ -236,7 +254,9 @@ def test_global_changes_sees_rebinding_new_names_and_in_place_changes():
     mod.created = 3
     del mod.gone
     changed = L.global_changes(mod, before)
-    assert changed.en == "created created; deleted gone; reassigned total; changed the contents or attributes of history"
+    assert (
+        changed.en == "created created; deleted gone; reassigned total; changed the contents or attributes of history"
+    )
     assert changed.zh == "新建了 created；删除了 gone；重新赋值了 total；修改了 history 的内容或属性"
     mod.cache["k"] = [1.0]
     before = L.global_snapshot(mod)
@@ -261,6 +281,7 @@ def test_global_snapshot_of_an_object_follows_its_attributes():
 
 
 # ---------------------------------------------------------------- tracing
+
 
 def test_trace_events_counts_jit_traces_with_names():
     def learner_step(x, lr):
@@ -299,8 +320,12 @@ def test_trace_events_leaves_out_eager_control_flow():
 
 def test_trace_events_fails_loudly_when_jax_renames_its_event(monkeypatch):
     active, event = [], L.TraceEvents.EVENT
-    monkeypatch.setattr(L, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f)))
-    monkeypatch.setattr(L, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f)))
+    monkeypatch.setattr(
+        L, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f))
+    )
+    monkeypatch.setattr(
+        L, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f))
+    )
     monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
     with pytest.raises(L.CheckError, match="traces cannot be counted"):
         with L.TraceEvents():
@@ -327,6 +352,7 @@ def test_outputs_from_jit_accepts_jit_and_thin_wrappers_only():
 
 # ---------------------------------------------------------------- calling learner code
 
+
 def test_call_labels_exceptions_and_explains_unhashable_static_arguments():
     def update_counter(count, increment):
         return count + 1, increment
@@ -335,7 +361,11 @@ def test_call_labels_exceptions_and_explains_unhashable_static_arguments():
     with pytest.raises(ValueError, match="Non-hashable static arguments") as err:
         L.call(wrong, jnp.int32(0), jnp.int32(7), label=("update_counter(0, 7)", "update_counter(0, 7) 调用"))
     why = L.explain_error(err.value)
-    assert (why.label_en, why.label_zh, why.name) == ("update_counter(0, 7)", "update_counter(0, 7) 调用", "update_counter")
+    assert (why.label_en, why.label_zh, why.name) == (
+        "update_counter(0, 7)",
+        "update_counter(0, 7) 调用",
+        "update_counter",
+    )
     assert "received a jax.Array" in why.hint_en and "update_counter marks `increment` static" in why.hint_en
     assert "`increment` 标成了静态参数" in why.hint_zh
 
@@ -343,7 +373,11 @@ def test_call_labels_exceptions_and_explains_unhashable_static_arguments():
     with pytest.raises(ValueError) as err:
         L.call(counter, {"a": jnp.int32(0)}, jnp.int32(1))
     why = L.explain_error(err.value)
-    assert why.label_en == "update_counter(...)" and "received a dict" in why.hint_en and "marks `count` static" in why.hint_en
+    assert (
+        why.label_en == "update_counter(...)"
+        and "received a dict" in why.hint_en
+        and "marks `count` static" in why.hint_en
+    )
 
     with pytest.raises(ZeroDivisionError) as err:
         L.call(lambda: 1 / 0, label="divide")
@@ -370,7 +404,9 @@ def test_harness_names_the_call_and_adds_the_static_argument_hint():
     result = _run_check("call(learner.scaled, jnp.ones(2), jnp.float32(2.0), label='scaled(x, 2)')", source)
     assert result["status"] == "fail"
     en, zh = result["message"]["en"], result["message"]["zh"]
-    assert en.startswith("scaled(x, 2) failed inside JAX, outside your own lines:\nValueError: Non-hashable static arguments")
+    assert en.startswith(
+        "scaled(x, 2) failed inside JAX, outside your own lines:\nValueError: Non-hashable static arguments"
+    )
     assert "scaled marks `scale` static" in en and "keep those arguments dynamic" in en
     assert zh.startswith("scaled(x, 2) 在 JAX 内部出错") and "`scale` 标成了静态参数" in zh
     # the hint also comes without `call`
@@ -380,7 +416,7 @@ def test_harness_names_the_call_and_adds_the_static_argument_hint():
     # an error in the learner's own lines names the call and shows those lines
     result = _run_check("call(learner.f, 1, label='f(1)')", "def f(x):\n    return x / 0\n")
     assert result["status"] == "fail" and result["message"]["en"].startswith("your code raised an exception in f(1):")
-    assert 'line 2, in f' in result["message"]["en"] and "ZeroDivisionError" in result["message"]["en"]
+    assert "line 2, in f" in result["message"]["en"] and "ZeroDivisionError" in result["message"]["en"]
     # other JAX errors outside the learner's lines say where to look
     result = _run_check("call(learner.g, 1, label='g(1)')", "import jax\ng = jax.jit(lambda x: object())\n")
     assert result["status"] == "fail" and "Look at how <lambda> is wrapped" in result["message"]["en"]

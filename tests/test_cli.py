@@ -24,9 +24,17 @@ RAW_CONTROLS = ("\x1b", "\x9b", "\u202e")
 @pytest.fixture
 def tutor(cli_env):
     """tutor(home, *args): `python -m tutor *args` on `home`, run to its end."""
+
     def run(home, *args, input=None, timeout=120):
-        return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True,
-                              env=cli_env(home), timeout=timeout, input=input, cwd=ROOT)
+        return subprocess.run(
+            [sys.executable, "-m", "tutor", *args],
+            capture_output=True,
+            text=True,
+            env=cli_env(home),
+            timeout=timeout,
+            input=input,
+            cwd=ROOT,
+        )
 
     return run
 
@@ -65,8 +73,9 @@ def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course, tu
     # The solution saved by a Windows editor (a UTF-8 byte-order mark, as Python itself accepts)
     # that prints a forged screen: it passes, and --json carries the output escaped, never raw.
     solution = tmp_path / "solution.py"
-    solution.write_bytes(b"\xef\xbb\xbf" + f"print({FORGED!r})\n".encode()
-                         + (ROOT / "solutions" / "counter-jit.py").read_bytes())
+    solution.write_bytes(
+        b"\xef\xbb\xbf" + f"print({FORGED!r})\n".encode() + (ROOT / "solutions" / "counter-jit.py").read_bytes()
+    )
     proc = tutor(tmp_path, "check", "counter-jit", "--file", str(solution), "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     doc = json.loads(proc.stdout)
@@ -74,8 +83,12 @@ def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course, tu
     assert not any(c in proc.stdout for c in RAW_CONTROLS), proc.stdout
 
     progress = json.loads(tutor(tmp_path, "progress", "--json").stdout)
-    assert progress["exercises"]["counter-jit"] == {"status": "passed", "attempts": 3, "hints_shown": 0,
-                                                    "solution_viewed": False}
+    assert progress["exercises"]["counter-jit"] == {
+        "status": "passed",
+        "attempts": 3,
+        "hints_shown": 0,
+        "solution_viewed": False,
+    }
     listed = json.loads(tutor(tmp_path, "list", "--json").stdout)
     assert {e["id"]: e["status"] for e in listed["exercises"]}["counter-jit"] == "passed"
 
@@ -86,8 +99,10 @@ def test_human_output_names_failing_check_and_shows_forged_screens_as_text(tmp_p
     draw a PASS: every control sequence is shown, not obeyed; newlines and tabs stay."""
     ws = tmp_path / "workspace" / "counter-jit.py"
     ws.parent.mkdir(parents=True)
-    ws.write_text(f"print({FORGED!r})\nprint('a\\tb')\n\n"
-                  f"def update_counter(count, increment):\n    raise ValueError({FORGED!r})\n")
+    ws.write_text(
+        f"print({FORGED!r})\nprint('a\\tb')\n\n"
+        f"def update_counter(count, increment):\n    raise ValueError({FORGED!r})\n"
+    )
     proc = tutor(tmp_path, "check", "counter-jit", "--lang", "zh")
     assert proc.returncode == 1
     assert "未通过" in proc.stdout and "update_counter" in proc.stdout
@@ -97,22 +112,41 @@ def test_human_output_names_failing_check_and_shows_forged_screens_as_text(tmp_p
     assert "␉" not in proc.stdout and "\na " in proc.stdout  # the tab is kept (Rich expands it to spaces)
 
 
-@pytest.mark.parametrize("args", [("check", "no-such-exercise"), ("hint", "nope"), ("solution", "nope"),
-                                  ("reset", "nope"), ("check",), ("--bogus-flag",), ("check", "counter-jit", "--timeout", "x"),
-                                  ("check", "counter-jit", "--timeout", "nan"), ("check", "counter-jit", "--timeout", "-2"),
-                                  ("watch", "counter-jit", "--interval", "-1"), ("watch", "counter-jit", "--timeout", "inf")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "no-such-exercise"),
+        ("hint", "nope"),
+        ("solution", "nope"),
+        ("reset", "nope"),
+        ("check",),
+        ("--bogus-flag",),
+        ("check", "counter-jit", "--timeout", "x"),
+        ("check", "counter-jit", "--timeout", "nan"),
+        ("check", "counter-jit", "--timeout", "-2"),
+        ("watch", "counter-jit", "--interval", "-1"),
+        ("watch", "counter-jit", "--timeout", "inf"),
+    ],
+)
 def test_bad_usage_exits_2(tmp_path, args, tutor):
     proc = tutor(tmp_path, *args)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("content, needle", [
-    (None, "not found"), (b"\x00\x01binary", "binary"), (b"x = '\xff\xfe'\n", "UTF-8"), (b"#" * 2_000_000, "kB"),
-    ("/dev/zero", "device"),  # st_size 0, never ends
-    ("fifo", "pipe"),  # no writer: opening it would block forever
-    ("link", "does not exist"),  # a dangling symbolic link
-], ids=["missing", "binary", "not-utf8", "too-big", "dev-zero", "fifo", "dangling-link"])  # ids short: pytest puts them in the environment
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        (None, "not found"),
+        (b"\x00\x01binary", "binary"),
+        (b"x = '\xff\xfe'\n", "UTF-8"),
+        (b"#" * 2_000_000, "kB"),
+        ("/dev/zero", "device"),  # st_size 0, never ends
+        ("fifo", "pipe"),  # no writer: opening it would block forever
+        ("link", "does not exist"),  # a dangling symbolic link
+    ],
+    ids=["missing", "binary", "not-utf8", "too-big", "dev-zero", "fifo", "dangling-link"],
+)  # ids short: pytest puts them in the environment
 def test_bad_learner_file_exits_2(tmp_path, content, needle, tutor):
     path = tmp_path / "learner.py"
     if content == "/dev/zero":
@@ -146,8 +180,10 @@ def test_progress_lists_predictions_beside_the_contract_keys(tmp_path, tutor):
     store.record_prediction("l64-leaves-order", "B")
     doc = json.loads(tutor(tmp_path, "progress", "--json").stdout)
     assert {"exercises", "lessons", "quiz"} <= doc.keys()
-    assert doc["predictions"] == {"l61-global-write": {"answer": "3", "shown": "1", "correct": False},
-                                  "l64-leaves-order": {"answer": "B", "shown": None, "correct": None}}
+    assert doc["predictions"] == {
+        "l61-global-write": {"answer": "3", "shown": "1", "correct": False},
+        "l64-leaves-order": {"answer": "B", "shown": None, "correct": None},
+    }
     assert "Predictions: 0 of 2 right" in tutor(tmp_path, "progress").stdout
 
 
@@ -177,8 +213,10 @@ def _unusable_home(kind, tmp_path, stack, read_only):
     return home
 
 
-@pytest.mark.parametrize("kind, needle", [("a file", "is --home a file?"), ("dangling link", "symbolic link"),
-                                          ("read-only", "Read-only file system")])
+@pytest.mark.parametrize(
+    "kind, needle",
+    [("a file", "is --home a file?"), ("dangling link", "symbolic link"), ("read-only", "Read-only file system")],
+)
 def test_unusable_home_is_a_plain_message(tmp_path, kind, needle, cli_env, read_only):
     """check, reset and watch say what is wrong with the home (exit 2), with no traceback and before
     any worker starts."""
@@ -187,9 +225,17 @@ def test_unusable_home_is_a_plain_message(tmp_path, kind, needle, cli_env, read_
     with ExitStack() as stack:
         home = _unusable_home(kind, tmp_path, stack, read_only)
         commands = ("check", "reset", "watch")
-        procs = [subprocess.Popen([sys.executable, "-m", "tutor", command, "counter-jit"], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, env=cli_env(home), cwd=ROOT)
-                 for command in commands]  # side by side: each mostly waits on loading the course
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "tutor", command, "counter-jit"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=cli_env(home),
+                cwd=ROOT,
+            )
+            for command in commands
+        ]  # side by side: each mostly waits on loading the course
         for command, proc in zip(commands, procs):
             try:
                 _, err = proc.communicate(timeout=60)
@@ -220,8 +266,14 @@ def test_a_long_held_progress_lock_is_waited_for_and_named(tmp_path, cli_env):
     tmp_path.mkdir(exist_ok=True)
     with open(tmp_path / "progress.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        proc = subprocess.Popen([sys.executable, "-m", "tutor", "hint", "counter-jit"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=cli_env(tmp_path), cwd=ROOT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tutor", "hint", "counter-jit"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=cli_env(tmp_path),
+            cwd=ROOT,
+        )
         try:
             ready, _, _ = select.select([proc.stderr], [], [], 20)
             waiting = proc.stderr.readline() if ready else "(nothing said in 20 s)"
@@ -240,9 +292,17 @@ def test_a_long_held_progress_lock_is_waited_for_and_named(tmp_path, cli_env):
 
 def test_chinese_on_an_ascii_stdout_is_escaped_not_a_traceback(tmp_path, cli_env):
     env = {**cli_env(tmp_path), "PYTHONIOENCODING": "ascii"}
-    procs = [subprocess.Popen([sys.executable, "-m", "tutor", "--lang", "zh", *args], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-             for args in (("hint", "counter-jit"), ("list", "--json"))]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tutor", "--lang", "zh", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        for args in (("hint", "counter-jit"), ("list", "--json"))
+    ]
     outs = []
     for proc in procs:
         out, err = proc.communicate(timeout=60)
@@ -255,8 +315,14 @@ def test_chinese_on_an_ascii_stdout_is_escaped_not_a_traceback(tmp_path, cli_env
 
 def test_home_flag_and_env_agree(tmp_path, cli_env):
     a, b = tmp_path / "a", tmp_path / "b"
-    proc = subprocess.run([sys.executable, "-m", "tutor", "--home", str(b), "hint", "counter-jit"],
-                          capture_output=True, text=True, env=cli_env(a), cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", "--home", str(b), "hint", "counter-jit"],
+        capture_output=True,
+        text=True,
+        env=cli_env(a),
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 0
     assert (b / "progress.json").exists() and not (a / "progress.json").exists()
 
@@ -288,8 +354,14 @@ def _wait_for_line(lines, seen: list, needle: str, deadline: float) -> bool:
 @pytest.mark.slow  # starts a worker
 def test_watch_rechecks_on_save(tmp_path, tutor, cli_env):
     ws = tmp_path / "workspace" / "counter-jit.py"
-    proc = subprocess.Popen([sys.executable, "-m", "tutor", "watch", "counter-jit", "--interval", "0.2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=cli_env(tmp_path), cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "watch", "counter-jit", "--interval", "0.2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=cli_env(tmp_path),
+        cwd=ROOT,
+    )
     try:
         lines, seen = _line_reader(proc), []
         deadline = time.monotonic() + 90
@@ -316,7 +388,9 @@ def test_watch_rechecks_on_save(tmp_path, tutor, cli_env):
 def test_tui_refuses_dumb_terminal(tmp_path, cli_env):
     env = cli_env(tmp_path)
     env["TERM"] = "dumb"
-    proc = subprocess.run([sys.executable, "-m", "tutor"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
     assert proc.returncode == 2 and "jaxstate-tutor list" in proc.stderr
 
 
@@ -345,7 +419,9 @@ def test_workers_use_the_cpu_unless_asked(tmp_path):
 def test_check_json_is_strict_json_even_when_the_loss_diverges(tmp_path, tutor):
     """A learner's RMSProp that blows up streams NaN/inf losses; the JSON must stay parseable."""
     diverging = tmp_path / "rmsprop.py"
-    diverging.write_text((ROOT / "solutions" / "rmsprop.py").read_text() + """
+    diverging.write_text(
+        (ROOT / "solutions" / "rmsprop.py").read_text()
+        + """
 import jax as _jax
 _good = rmsprop
 
@@ -357,7 +433,8 @@ def rmsprop(lr, rho=0.9, eps=1e-8):
         return _jax.tree.map(lambda u: u * 1e30, updates), state
 
     return type(opt)(opt.init, update)
-""")
+"""
+    )
     proc = tutor(tmp_path, "check", "rmsprop", "--file", str(diverging), "--json")
     assert proc.returncode == 1
     doc = json.loads(proc.stdout, parse_constant=lambda name: pytest.fail(f"non-standard JSON constant {name}"))

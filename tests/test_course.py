@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -72,7 +71,9 @@ def problems_of(tmp_path, files, **kw) -> list[str]:
 
 
 def test_good_course_loads_into_typed_objects(tmp_path):
-    course, problems = read_course(make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE}))
+    course, problems = read_course(
+        make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE})
+    )
     assert problems == []
     ex = course.exercise("demo")
     assert ex.title == Text(zh="演示", en="Demo")
@@ -81,25 +82,49 @@ def test_good_course_loads_into_typed_objects(tmp_path):
     assert course.lesson("1.0").cells[0].expect.output_contains == ("hi",)
 
 
-@pytest.mark.parametrize("mutate, expected", [
-    (lambda s: s.replace("  title: {en: Demo, zh: 演示}", "  title: {en: Demo, zh: 演示}\n  colour: red"),
-     "exercises/demo.yaml:5: unknown key 'colour' in exercise"),
-    (lambda s: s.replace("{en: Do it, zh: 做吧}", "{en: Do it}"), "exercises/demo.yaml:5: exercise prompt is missing its 'zh' translation"),
-    (lambda s: s.replace("kind: python", "kind: pythn"), "exercises/demo.yaml:17: check 'value' has unknown kind 'pythn'"),
-    (lambda s: s.replace("id: value", "id: defines"), "duplicate check id 'defines'"),
-    (lambda s: s.replace("depends: [defines]", "depends: [nothing]"), "depends on 'nothing', which is not an earlier check"),
-    (lambda s: s.replace("close(learner.f(), np.float64(1))", "close(learner.f(, np.float64(1))"),
-     "exercises/demo.yaml:21: check 'value' code has a Python syntax error"),
-    (lambda s: s.replace("  hints:\n    - {en: think, zh: 想一想}\n", ""), "exercise is missing required key 'hints'"),
-    (lambda s: s.replace("title: {en: Demo, zh: 演示}", "title: Demo"), "must have a translation per language"),
-    (lambda s: s.replace("prompt: {en: Do it, zh: 做吧}", "prompt: {en: Do it, zh: 做吧\n"), "exercises/demo.yaml:"),
-])
+@pytest.mark.parametrize(
+    "mutate, expected",
+    [
+        (
+            lambda s: s.replace("  title: {en: Demo, zh: 演示}", "  title: {en: Demo, zh: 演示}\n  colour: red"),
+            "exercises/demo.yaml:5: unknown key 'colour' in exercise",
+        ),
+        (
+            lambda s: s.replace("{en: Do it, zh: 做吧}", "{en: Do it}"),
+            "exercises/demo.yaml:5: exercise prompt is missing its 'zh' translation",
+        ),
+        (
+            lambda s: s.replace("kind: python", "kind: pythn"),
+            "exercises/demo.yaml:17: check 'value' has unknown kind 'pythn'",
+        ),
+        (lambda s: s.replace("id: value", "id: defines"), "duplicate check id 'defines'"),
+        (
+            lambda s: s.replace("depends: [defines]", "depends: [nothing]"),
+            "depends on 'nothing', which is not an earlier check",
+        ),
+        (
+            lambda s: s.replace("close(learner.f(), np.float64(1))", "close(learner.f(, np.float64(1))"),
+            "exercises/demo.yaml:21: check 'value' code has a Python syntax error",
+        ),
+        (
+            lambda s: s.replace("  hints:\n    - {en: think, zh: 想一想}\n", ""),
+            "exercise is missing required key 'hints'",
+        ),
+        (lambda s: s.replace("title: {en: Demo, zh: 演示}", "title: Demo"), "must have a translation per language"),
+        (
+            lambda s: s.replace("prompt: {en: Do it, zh: 做吧}", "prompt: {en: Do it, zh: 做吧\n"),
+            "exercises/demo.yaml:",
+        ),
+    ],
+)
 def test_each_problem_names_file_and_line(tmp_path, mutate, expected):
     found = problems_of(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": mutate(GOOD_EXERCISE)})
     assert any(expected in p for p in found), found
 
 
-PREDICT_LESSON = GOOD_LESSON + """\
+PREDICT_LESSON = (
+    GOOD_LESSON
+    + """\
     - cell:
         id: count-cell
         predict:
@@ -120,6 +145,7 @@ PREDICT_LESSON = GOOD_LESSON + """\
         code: |
           print("deleted: True")
 """
+)
 
 
 def test_predict_loads_and_judges_a_guess_against_the_run(tmp_path):
@@ -134,18 +160,53 @@ def test_predict_loads_and_judges_a_guess_against_the_run(tmp_path):
     assert pick.describe_shown("True", "en") == "B) yes, it is" and pick.describe_shown("7", "en") == "7"
 
 
-@pytest.mark.parametrize("old, new, expected", [
-    ("          answer: 3\n", "          answer: 3\n          hint: no\n", "lessons/1.0.yaml:17: unknown key 'hint' in cell in block 3 predict"),
-    ("          answer: B\n", "          answer: C\n", "lessons/1.0.yaml:27: cell in block 4 predict answer 'C' is not among the options (A, B)"),
-    ("          answer: 3\n", "          answer: three\n", "lessons/1.0.yaml:16: cell in block 3 predict answer must be a number"),
-    ("{en: How many?, zh: 几个?}", "{en: How many?}", "lessons/1.0.yaml:15: cell in block 3 predict question is missing its 'zh' translation"),
-    ("{en: \"yes, it is\", zh: 是的}", "{en: \"yes, it is\"}", "lessons/1.0.yaml:26: cell in block 4 predict option B text is missing its 'zh'"),
-    ("'count: (\\d+)'", "'count: (\\d+'", "lessons/1.0.yaml:17: cell in block 3 predict reveal: bad regex"),
-    ("'count: (\\d+)'", "'count: \\d+'", "lessons/1.0.yaml:17: cell in block 3 predict reveal 'count: \\\\d+' has no group"),
-    ("            A: {value: \"1\"}\n", "", "lessons/1.0.yaml:25: cell in block 4 predict options must be 2 to 4 choices"),
-    ("A: {value: \"1\"}", "A: {value: \"True\"}", "lessons/1.0.yaml:26: cell in block 4 predict options A and B have the same value 'True'"),
-    ("          answer: 3\n", "", "lessons/1.0.yaml:15: cell in block 3 predict is missing required key 'answer'"),
-])
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        (
+            "          answer: 3\n",
+            "          answer: 3\n          hint: no\n",
+            "lessons/1.0.yaml:17: unknown key 'hint' in cell in block 3 predict",
+        ),
+        (
+            "          answer: B\n",
+            "          answer: C\n",
+            "lessons/1.0.yaml:27: cell in block 4 predict answer 'C' is not among the options (A, B)",
+        ),
+        (
+            "          answer: 3\n",
+            "          answer: three\n",
+            "lessons/1.0.yaml:16: cell in block 3 predict answer must be a number",
+        ),
+        (
+            "{en: How many?, zh: 几个?}",
+            "{en: How many?}",
+            "lessons/1.0.yaml:15: cell in block 3 predict question is missing its 'zh' translation",
+        ),
+        (
+            '{en: "yes, it is", zh: 是的}',
+            '{en: "yes, it is"}',
+            "lessons/1.0.yaml:26: cell in block 4 predict option B text is missing its 'zh'",
+        ),
+        ("'count: (\\d+)'", "'count: (\\d+'", "lessons/1.0.yaml:17: cell in block 3 predict reveal: bad regex"),
+        (
+            "'count: (\\d+)'",
+            "'count: \\d+'",
+            "lessons/1.0.yaml:17: cell in block 3 predict reveal 'count: \\\\d+' has no group",
+        ),
+        (
+            '            A: {value: "1"}\n',
+            "",
+            "lessons/1.0.yaml:25: cell in block 4 predict options must be 2 to 4 choices",
+        ),
+        (
+            'A: {value: "1"}',
+            'A: {value: "True"}',
+            "lessons/1.0.yaml:26: cell in block 4 predict options A and B have the same value 'True'",
+        ),
+        ("          answer: 3\n", "", "lessons/1.0.yaml:15: cell in block 3 predict is missing required key 'answer'"),
+    ],
+)
 def test_each_predict_problem_names_file_and_line(tmp_path, old, new, expected):
     assert old in PREDICT_LESSON
     found = problems_of(tmp_path, {"1.0.yaml": PREDICT_LESSON.replace(old, new, 1)}, solutions=())
@@ -171,9 +232,11 @@ def test_quiz_evidence_cannot_ask_for_a_prediction(tmp_path):
 
 
 def test_missing_solution_and_unknown_lesson(tmp_path):
-    found = problems_of(tmp_path, {"1.0.yaml": GOOD_LESSON,
-                                   "exercises/demo.yaml": GOOD_EXERCISE.replace('lesson: "1.0"', 'lesson: "9.9"')},
-                        solutions=())
+    found = problems_of(
+        tmp_path,
+        {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE.replace('lesson: "1.0"', 'lesson: "9.9"')},
+        solutions=(),
+    )
     assert any("solution file missing: solutions/demo.py" in p for p in found)
     assert any("names lesson '9.9', which does not exist" in p for p in found)
 
@@ -183,8 +246,21 @@ def test_duplicate_exercise_across_files(tmp_path):
     assert any("duplicate exercise id 'demo'" in p for p in found)
 
 
-@pytest.mark.parametrize("text", ["", "- a\n- b\n", "just text\n", "exercise: [1, 2]\n", "lesson: {id: x}\n",
-                                  "a: 1\nb: 2\n", "exercise:\n  id: x\n  id: y\n", "\tbad: tab\n", "{{{{", "quiz: 3\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "- a\n- b\n",
+        "just text\n",
+        "exercise: [1, 2]\n",
+        "lesson: {id: x}\n",
+        "a: 1\nb: 2\n",
+        "exercise:\n  id: x\n  id: y\n",
+        "\tbad: tab\n",
+        "{{{{",
+        "quiz: 3\n",
+    ],
+)
 def test_broken_files_give_problems_not_tracebacks(tmp_path, text):
     found = problems_of(tmp_path, {"exercises/broken.yaml": text})
     assert found and all(p.startswith("lessons/exercises/broken.yaml:") for p in found), found
@@ -199,8 +275,13 @@ def test_non_utf8_file(tmp_path):
 
 def test_validate_command_reports_and_exits_1(tmp_path, cli_env):
     course = make_course(tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE.replace("kind: python", "kind: magic")})
-    proc = subprocess.run([sys.executable, "-m", "tutor", "validate", str(course)], capture_output=True, text=True,
-                          env=cli_env(tmp_path / "home"), timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", "validate", str(course)],
+        capture_output=True,
+        text=True,
+        env=cli_env(tmp_path / "home"),
+        timeout=60,
+    )
     assert proc.returncode == 1
     assert "lessons/exercises/demo.yaml:17: check 'value' has unknown kind 'magic'" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
@@ -213,29 +294,44 @@ def test_shipped_course_is_valid():
 
 def _prompt(en: str, zh: str = "做吧") -> str:
     """GOOD_EXERCISE with a block-scalar prompt: its first text line is line 7 of the file."""
-    block = lambda s: "\n".join(("      " + l).rstrip() for l in textwrap.dedent(s).strip("\n").split("\n"))
-    return GOOD_EXERCISE.replace("  prompt: {en: Do it, zh: 做吧}\n",
-                                 f"  prompt:\n    en: |\n{block(en)}\n    zh: |\n{block(zh)}\n")
+
+    def block(s: str) -> str:
+        return "\n".join(("      " + l).rstrip() for l in textwrap.dedent(s).strip("\n").split("\n"))
+
+    return GOOD_EXERCISE.replace(
+        "  prompt: {en: Do it, zh: 做吧}\n", f"  prompt:\n    en: |\n{block(en)}\n    zh: |\n{block(zh)}\n"
+    )
 
 
-@pytest.mark.parametrize("en, zh, expected", [
-    # The rmsprop bug: a formula indented under a list item.
-    ("""
+@pytest.mark.parametrize(
+    "en, zh, expected",
+    [
+        # The rmsprop bug: a formula indented under a list item.
+        (
+            """
      - `update(grads, state)`, leaf by leaf:
 
            s = rho * s + (1 - rho) * g**2
-     """, "做吧", ":9: exercise prompt (en): indented code block"),
-    ("Fine.\n\nThen s = rho * s + (1 - rho) * g**2 and v**2.", "做吧", ":9: exercise prompt (en): '**' right after a letter"),
-    ("one\n\ntwo: g**2 alone", "做吧", ":9: exercise prompt (en): '*' touching a letter or digit"),
-    ("Call `f(x) and go.", "做吧", ":7: exercise prompt (en): unmatched backtick"),
-    ("Files live in <home>/workspace.", "做吧", ":7: exercise prompt (en): <home> is read as HTML"),
-    ("Code:\n\n```\nx = 1\n", "做吧", ":9: exercise prompt (en): code fence ``` is never closed"),
-    ("| a | b |\n| 1 | 2 |", "做吧", ":7: exercise prompt (en): a table row that is not read as a table"),
-    ("Fine.", "第一行\n\n在 jit 下这会 抛出错误。", ":11: exercise prompt (zh): space between Chinese characters"),
-    ("Fine.", "第一行\n\n状态,再看输出。", ":11: exercise prompt (zh): ASCII punctuation in Chinese prose ('态,')"),
-    ("Fine.", "形状(见 6.5 节)。", ":9: exercise prompt (zh): ASCII parentheses around Chinese text"),
-    ("Fine.", "导师会调用它。", ":9: exercise prompt (zh): 导师 reads as a human mentor"),
-])
+     """,
+            "做吧",
+            ":9: exercise prompt (en): indented code block",
+        ),
+        (
+            "Fine.\n\nThen s = rho * s + (1 - rho) * g**2 and v**2.",
+            "做吧",
+            ":9: exercise prompt (en): '**' right after a letter",
+        ),
+        ("one\n\ntwo: g**2 alone", "做吧", ":9: exercise prompt (en): '*' touching a letter or digit"),
+        ("Call `f(x) and go.", "做吧", ":7: exercise prompt (en): unmatched backtick"),
+        ("Files live in <home>/workspace.", "做吧", ":7: exercise prompt (en): <home> is read as HTML"),
+        ("Code:\n\n```\nx = 1\n", "做吧", ":9: exercise prompt (en): code fence ``` is never closed"),
+        ("| a | b |\n| 1 | 2 |", "做吧", ":7: exercise prompt (en): a table row that is not read as a table"),
+        ("Fine.", "第一行\n\n在 jit 下这会 抛出错误。", ":11: exercise prompt (zh): space between Chinese characters"),
+        ("Fine.", "第一行\n\n状态,再看输出。", ":11: exercise prompt (zh): ASCII punctuation in Chinese prose ('态,')"),
+        ("Fine.", "形状(见 6.5 节)。", ":9: exercise prompt (zh): ASCII parentheses around Chinese text"),
+        ("Fine.", "导师会调用它。", ":9: exercise prompt (zh): 导师 reads as a human mentor"),
+    ],
+)
 def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path, en, zh, expected):
     course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})
     assert read_course(course)[1] == []  # only validate lints, loading stays fast
@@ -243,14 +339,17 @@ def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path
     assert len(found) == 1 and f"lessons/exercises/demo.yaml{expected}" in found[0], found
 
 
-@pytest.mark.parametrize("source, shown", [
-    ("在 jit 下这会\n    抛出错误。", "在 jit 下这会抛出错误。"),        # a wrapped sentence is one line again
-    ("## 标题\n正文", "## 标题\n正文"),                          # a heading is one line by definition
-    ("```\n# 注释\n中文\n```", "```\n# 注释\n中文\n```"),      # code is left as written
-    ("第一段。\n\n第二段", "第一段。\n\n第二段"),                # a blank line still separates paragraphs
-    ("用 `jit`\n编译", "用 `jit`\n编译"),                         # after Latin or code, the space is wanted
-    ("- 列表\n  续行", "- 列表续行"),
-])
+@pytest.mark.parametrize(
+    "source, shown",
+    [
+        ("在 jit 下这会\n    抛出错误。", "在 jit 下这会抛出错误。"),  # a wrapped sentence is one line again
+        ("## 标题\n正文", "## 标题\n正文"),  # a heading is one line by definition
+        ("```\n# 注释\n中文\n```", "```\n# 注释\n中文\n```"),  # code is left as written
+        ("第一段。\n\n第二段", "第一段。\n\n第二段"),  # a blank line still separates paragraphs
+        ("用 `jit`\n编译", "用 `jit`\n编译"),  # after Latin or code, the space is wanted
+        ("- 列表\n  续行", "- 列表续行"),
+    ],
+)
 def test_zh_source_line_breaks_between_chinese_characters_are_joined(source, shown):
     from tutor.course.cjk import join_wrapped
 
@@ -277,7 +376,9 @@ def test_markdown_as_meant_passes_the_lint(tmp_path):
     loaded, problems = read_course(course, lint=True)
     assert problems == [], problems
     # A source line break between two Chinese characters is not a space on screen; code keeps its lines.
-    assert loaded.exercise("demo").prompt.zh.startswith("在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```\n")
+    assert loaded.exercise("demo").prompt.zh.startswith(
+        "在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```\n"
+    )
 
 
 def test_every_text_has_both_languages():
@@ -285,7 +386,9 @@ def test_every_text_has_both_languages():
     course, _ = read_course(ROOT)
     texts = []
     for ex in course.exercises:
-        texts += [ex.title, ex.prompt, *ex.hints] + [c.name for c in ex.checks] + [c.advice for c in ex.checks if c.advice]
+        texts += (
+            [ex.title, ex.prompt, *ex.hints] + [c.name for c in ex.checks] + [c.advice for c in ex.checks if c.advice]
+        )
     for lesson in course.lessons:
         texts += [lesson.title] + [b.text for b in lesson.blocks if b.text]
         for cell in (c for c in lesson.cells if c.predict):

@@ -67,11 +67,16 @@ def _env() -> dict:
 @pytest.fixture(scope="module")
 def reports() -> dict:
     items = [{"path": str(p), "nans": wants_nans(p)} for p in ALL]
-    done = subprocess.run([sys.executable, "-c", BATCH, str(ROOT), json.dumps(items)], capture_output=True,
-                          text=True, timeout=600, env=_env())
+    done = subprocess.run(
+        [sys.executable, "-c", BATCH, str(ROOT), json.dumps(items)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=_env(),
+    )
     line = next((ln for ln in done.stdout.splitlines() if ln.startswith("REPORTS ")), None)
     assert line, f"the batch printed no reports (exit {done.returncode}):\n{done.stderr[-3000:]}"
-    return json.loads(line[len("REPORTS "):])
+    return json.loads(line[len("REPORTS ") :])
 
 
 @pytest.mark.slow  # `reports` runs every script under the probe, with JAX
@@ -79,8 +84,10 @@ def reports() -> dict:
 def test_findings_match_markers(reports, path):
     report = reports[str(path)]
     got = sorted((f["kind"], f["line"]) for f in report["findings"])
-    assert got == expected(path), (f"{path.name}: findings {report['findings']}\n"
-                                   f"stdout: {report['stdout'][-800:]}\nstderr: {report['stderr'][-1500:]}")
+    assert got == expected(path), (
+        f"{path.name}: findings {report['findings']}\n"
+        f"stdout: {report['stdout'][-800:]}\nstderr: {report['stderr'][-1500:]}"
+    )
     for f in report["findings"]:
         assert f["file"] == path.name and f["count"] >= 1 and f["message"]
     assert set(report) - {"reasons"} == CONTRACT_KEYS
@@ -133,8 +140,15 @@ def _cells(lesson):
 
 def test_messages_in_both_languages():
     for kind, reason in TEACHES:
-        f = Finding(kind, "step", "train.py", 3, 2, reason, {"name": "total", "types": "float32[3]", "via": "float()",
-                                                            "primitive": "log", "first_line": 2})
+        f = Finding(
+            kind,
+            "step",
+            "train.py",
+            3,
+            2,
+            reason,
+            {"name": "total", "types": "float32[3]", "via": "float()", "primitive": "log", "first_line": 2},
+        )
         en, zh = f.message("en"), f.message("zh")
         assert en and zh and en != zh
         assert re.search(r"[\u4e00-\u9fff]", zh), (kind, reason, zh)
@@ -157,24 +171,30 @@ def test_json_round_trip_and_grouping():
 
 
 def test_the_core_imports_no_jax_and_no_textual():
-    code = ("import sys; import tutor.doctor, tutor.doctor.findings, tutor.doctor.retraces, "
-            "tutor.doctor.script_code; bad = [m for m in ('jax', 'textual') if m in sys.modules]; "
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys; import tutor.doctor, tutor.doctor.findings, tutor.doctor.retraces, "
+        "tutor.doctor.script_code; bad = [m for m in ('jax', 'textual') if m in sys.modules]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.slow  # the probe runs a script with JAX
-@pytest.mark.parametrize("signum, status, exit_code, probe_exit", [
-    (signal.SIGTERM, "timeout", None, 3),  # how the tutor stops a run at its time limit
-    (signal.SIGINT, "findings", 130, 1),  # Ctrl+C
-], ids=["sigterm", "sigint"])
-def test_entry_point_reports_apart_from_the_output_and_stops_cleanly(tmp_path, signum, status, exit_code,
-                                                                     probe_exit):
+@pytest.mark.parametrize(
+    "signum, status, exit_code, probe_exit",
+    [
+        (signal.SIGTERM, "timeout", None, 3),  # how the tutor stops a run at its time limit
+        (signal.SIGINT, "findings", 130, 1),  # Ctrl+C
+    ],
+    ids=["sigterm", "sigint"],
+)
+def test_entry_point_reports_apart_from_the_output_and_stops_cleanly(tmp_path, signum, status, exit_code, probe_exit):
     """The probe's own command: the script's output passes through, the report goes to the file;
     stopped mid-run, it still writes what was seen so far."""
     script = tmp_path / "spin.py"
-    script.write_text(textwrap.dedent("""\
+    script.write_text(
+        textwrap.dedent("""\
         import sys, time
         import jax
         import jax.numpy as jnp
@@ -185,11 +205,18 @@ def test_entry_point_reports_apart_from_the_output_and_stops_cleanly(tmp_path, s
         print("ready", flush=True)
         while True:
             time.sleep(0.05)
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     report_path = tmp_path / "report.json"
-    proc = subprocess.Popen([sys.executable, "-m", "tutor.doctor.probe", "--report", str(report_path),
-                             str(script), "--json", "a b"], cwd=ROOT, env=_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tutor.doctor.probe", "--report", str(report_path), str(script), "--json", "a b"],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         lines = []

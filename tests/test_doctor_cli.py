@@ -29,8 +29,14 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def doctor(home: Path, *args: str, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tutor", "doctor", *args], capture_output=True, text=True,
-                          env=env or _env(home), cwd=ROOT, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "tutor", "doctor", *args],
+        capture_output=True,
+        text=True,
+        env=env or _env(home),
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def _env(home: Path) -> dict:
@@ -49,11 +55,16 @@ def write(tmp_path: Path, name: str, source: str) -> Path:
 
 # ---- no worker --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("target, says", [
-    ("missing.py", "does not exist"),
-    (".", "is a folder"),
-    ("README.md", "not a Python script"),
-], ids=["missing", "folder", "not-py"])
+
+@pytest.mark.parametrize(
+    "target, says",
+    [
+        ("missing.py", "does not exist"),
+        (".", "is a folder"),
+        ("README.md", "not a Python script"),
+    ],
+    ids=["missing", "folder", "not-py"],
+)
 def test_bad_scripts_are_usage_errors(tmp_path, target, says):
     done = doctor(tmp_path, str(ROOT / target) if target != "missing.py" else str(tmp_path / target))
     assert done.returncode == 2, done.stderr
@@ -79,11 +90,17 @@ def test_doctor_options_after_the_script_and_the_script_own_after_a_double_dash(
 
 
 def _report() -> Report:
-    report = Report("train.py", exit_code=0, duration_s=2.5, findings=[
-        Finding("side-effect", "train_step", "train.py", 14, 1, "global", {"name": "step_count"}),
-        Finding("key-reuse", "train_step", "train.py", 30, 49, "reused", {"first_line": 29}),
-        Finding("host-sync", "train_step", "train.py", 33, 50, "per-step", {"via": "float()"}),
-    ], traces={"train_step:12": 1})
+    report = Report(
+        "train.py",
+        exit_code=0,
+        duration_s=2.5,
+        findings=[
+            Finding("side-effect", "train_step", "train.py", 14, 1, "global", {"name": "step_count"}),
+            Finding("key-reuse", "train_step", "train.py", 30, 49, "reused", {"first_line": 29}),
+            Finding("host-sync", "train_step", "train.py", 33, 50, "per-step", {"via": "float()"}),
+        ],
+        traces={"train_step:12": 1},
+    )
     report.decide_status(failed=False)
     return report
 
@@ -120,6 +137,7 @@ def test_a_report_read_back_from_json_still_renders_its_message():
 
 # ---- a real worker -----------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_findings_as_json_keep_the_contract_and_capture_the_output(tmp_path):
     script = SCRIPTS / "side_effect_global_counter.py"
@@ -144,7 +162,10 @@ def test_a_clean_script_exits_0_and_its_output_passes_through_before_the_report(
 
 @pytest.mark.slow
 def test_the_report_in_chinese_with_arguments_passed_to_the_script(tmp_path):
-    script = write(tmp_path, "argv_step.py", """\
+    script = write(
+        tmp_path,
+        "argv_step.py",
+        """\
         import sys
         import jax
         import jax.numpy as jnp
@@ -156,7 +177,8 @@ def test_the_report_in_chinese_with_arguments_passed_to_the_script(tmp_path):
             total = total + 1
             return x + 1
         step(jnp.ones(3))
-        """)
+        """,
+    )
     done = doctor(tmp_path, "--lang", "zh", str(script), "--epochs", "3")
     assert done.returncode == 1, done.stderr
     assert "args ['--epochs', '3']" in done.stdout
@@ -165,11 +187,15 @@ def test_the_report_in_chinese_with_arguments_passed_to_the_script(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("body, says", [
-    ("raise ValueError('bad batch')", "ValueError: bad batch"),
-    ("import os; os._exit(7)", None),
-    ("import ctypes; ctypes.string_at(0)", None),
-], ids=["exception", "os-exit", "segfault"])
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        ("raise ValueError('bad batch')", "ValueError: bad batch"),
+        ("import os; os._exit(7)", None),
+        ("import ctypes; ctypes.string_at(0)", None),
+    ],
+    ids=["exception", "os-exit", "segfault"],
+)
 def test_a_script_that_crashes_exits_3_with_its_error(tmp_path, body, says):
     script = write(tmp_path, "crash.py", f"import jax\nprint('before', flush=True)\n{body}\n")
     start = time.monotonic()
@@ -186,7 +212,10 @@ def test_a_script_that_crashes_exits_3_with_its_error(tmp_path, body, says):
 
 @pytest.mark.slow
 def test_a_script_that_hangs_is_stopped_at_the_time_limit_with_what_was_seen(tmp_path):
-    script = write(tmp_path, "hang.py", """\
+    script = write(
+        tmp_path,
+        "hang.py",
+        """\
         import time
         import jax
         import jax.numpy as jnp
@@ -196,7 +225,8 @@ def test_a_script_that_hangs_is_stopped_at_the_time_limit_with_what_was_seen(tmp
         print("looping", flush=True)
         while True:
             time.sleep(0.1)
-        """)
+        """,
+    )
     start = time.monotonic()
     done = doctor(tmp_path, "--json", "--timeout", "20", str(script))
     elapsed = time.monotonic() - start
@@ -210,11 +240,15 @@ def test_a_script_that_hangs_is_stopped_at_the_time_limit_with_what_was_seen(tmp
 
 @pytest.mark.slow
 def test_a_script_that_floods_its_output_is_stopped(tmp_path):
-    script = write(tmp_path, "flood.py", """\
+    script = write(
+        tmp_path,
+        "flood.py",
+        """\
         import jax
         while True:
             print("x" * 1000)
-        """)
+        """,
+    )
     start = time.monotonic()
     done = doctor(tmp_path, "--json", str(script), timeout=300)
     elapsed = time.monotonic() - start
@@ -228,7 +262,10 @@ def test_a_script_that_floods_its_output_is_stopped(tmp_path):
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_ctrl_c_stops_the_script_and_still_reports_what_was_seen(tmp_path, as_json):
     ready = tmp_path / "ready"
-    script = write(tmp_path, "spin.py", f"""\
+    script = write(
+        tmp_path,
+        "spin.py",
+        f"""\
         import pathlib, time
         import jax
         import jax.numpy as jnp
@@ -239,10 +276,18 @@ def test_ctrl_c_stops_the_script_and_still_reports_what_was_seen(tmp_path, as_js
         print("ready", flush=True)
         while True:
             time.sleep(0.05)
-        """)
+        """,
+    )
     args = [sys.executable, "-m", "tutor", "doctor", *(["--json"] if as_json else []), str(script)]
-    proc = subprocess.Popen(args, cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        args,
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 180
         while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:

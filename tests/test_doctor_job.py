@@ -85,7 +85,9 @@ def test_stop_asks_the_script_to_stop_and_the_report_still_comes(box, tmp_path):
 
 def test_a_script_that_will_not_stop_is_killed_without_a_report(box, tmp_path):
     script = tmp_path / "stubborn.py"
-    script.write_text("import time\nprint('go', flush=True)\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass\n")
+    script.write_text(
+        "import time\nprint('go', flush=True)\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass\n"
+    )
     verdict, _, took = run_doctor(box, script, stop_after=1.0)
     assert (verdict.status, verdict.kind, verdict.report) == ("error", "stopped", None), verdict.message
     assert STOP_GRACE_S <= took < 1.0 + STOP_GRACE_S + 10

@@ -93,8 +93,12 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
             await until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
             lesson = app.screen
             assert lesson.lesson.id == "6.3"
-            await until(pilot, lambda: isinstance(app.focused, CellView)
-                        and app.focused.cell.id == "l63-functional-counter", 10, "the demo cell focused")
+            await until(
+                pilot,
+                lambda: isinstance(app.focused, CellView) and app.focused.cell.id == "l63-functional-counter",
+                10,
+                "the demo cell focused",
+            )
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is screen, 10, "back to the findings")
 
@@ -109,7 +113,9 @@ def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_com
         "import pathlib, time\nimport jax\nimport jax.numpy as jnp\nx = jnp.ones(4)\n"
         "for i in range(4):\n    x = jax.jit(lambda v: v + 1)(x)\n"
         f"pathlib.Path({str(ready)!r}).write_text('ready')\nprint('ready', flush=True)\n"
-        "while True:\n    time.sleep(0.05)\n", encoding="utf-8")
+        "while True:\n    time.sleep(0.05)\n",
+        encoding="utf-8",
+    )
 
     async def go():
         app = new_app(tmp_path, sandbox, lang="zh")

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from rich.console import Console
 
 from tutor.course import read_course
@@ -81,6 +80,7 @@ async def exercise_editor(pilot, text: str, cursor=None) -> CodeEditor:
 
 # ---- the line rules, without a screen ---------------------------------------------------------
 
+
 def test_a_block_opens_after_a_colon_whatever_comment_follows():
     assert opens_block("def f(x):")
     assert opens_block("    for i in range(3):   # count  ")
@@ -93,6 +93,7 @@ def test_a_block_opens_after_a_colon_whatever_comment_follows():
 
 
 # ---- editing keys -----------------------------------------------------------------------------
+
 
 def test_enter_after_a_colon_indents_one_level(home, fake_sandbox):
     async def body():
@@ -313,6 +314,7 @@ def test_without_colour_keywords_are_bold_not_grey(home, fake_sandbox, monkeypat
 
 # ---- the scratch copy of a cell ---------------------------------------------------------------
 
+
 def _lesson(lesson_id: str = "6.1"):
     lesson = COURSE.lesson(lesson_id)
     if lesson is None or not lesson.cells:
@@ -327,8 +329,11 @@ async def open_scratch(pilot, lesson):
     from tutor.ui.widgets.cell_view import CellView
 
     pilot.app.push_screen(LessonScreen(lesson))
-    await until(pilot, lambda: isinstance(pilot.app.screen, LessonScreen) and pilot.app.screen.query(CellView),
-                what="the lesson's cells")
+    await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, LessonScreen) and pilot.app.screen.query(CellView),
+        what="the lesson's cells",
+    )
     lesson_screen = pilot.app.screen
     await pilot.press("tab")
     await until(pilot, lambda: isinstance(pilot.app.focused, CellView), what="a focused cell")
@@ -357,8 +362,13 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
             await pilot.press("f5")
             await until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the scratch run's verdict")
             output = plain(screen.query_one("#scratch-output"))
-            assert "scratch says 42" in output, (editor.text, screen.verdict.status, screen.verdict.kind,
-                                                 screen.verdict.message, plain(screen.query_one("#scratch-status")))
+            assert "scratch says 42" in output, (
+                editor.text,
+                screen.verdict.status,
+                screen.verdict.kind,
+                screen.verdict.message,
+                plain(screen.query_one("#scratch-status")),
+            )
             assert "ZeroDivisionError" in output  # the traceback, under what it printed
             assert "raised ZeroDivisionError" in plain(screen.query_one("#scratch-status"))
             assert app.focused is editor  # keep editing right away

@@ -77,7 +77,9 @@ CASES = [
     Fault("mem_list", "error", "oom", 60.0, heavy=True),
     Fault("mem_numpy", "error", "oom", heavy=True),
     Fault("mem_jnp", "error", "oom", heavy=True),
-    Fault("recursion", "fail", "checks", failing="returns-pair"),  # RecursionError, reported with the learner's traceback
+    Fault(
+        "recursion", "fail", "checks", failing="returns-pair"
+    ),  # RecursionError, reported with the learner's traceback
     # Python 3.11 overflows the C stack (SIGSEGV); 3.12 guards C recursion and raises RecursionError.
     Fault("recursion_c_stack", *(("error", "signal") if sys.version_info < (3, 12) else ("fail", "checks"))),
     Fault("segfault", "error", "signal"),
@@ -109,6 +111,7 @@ def test_every_fault_program_is_in_the_table():
 
 # ------------------------------------------------------------------ finding leftovers
 
+
 def _processes():
     """(pid, pgid, cmdline, environ) of every live (non-zombie) process we can read."""
     for entry in os.scandir("/proc"):
@@ -117,7 +120,7 @@ def _processes():
         try:
             with open(f"/proc/{entry.name}/stat", "rb") as f:
                 stat = f.read()
-            fields = stat[stat.rindex(b")") + 2:].split()
+            fields = stat[stat.rindex(b")") + 2 :].split()
             if fields[0] in (b"Z", b"X"):
                 continue  # dead, only waiting to be reaped
             pgid = int(fields[2])
@@ -133,8 +136,9 @@ def _processes():
         yield int(entry.name), pgid, cmdline, environ
 
 
-def survivors(pgid: int | None = None, marker: str | None = None, tag: str | None = None,
-              within: float = GONE_WITHIN_S) -> list[str]:
+def survivors(
+    pgid: int | None = None, marker: str | None = None, tag: str | None = None, within: float = GONE_WITHIN_S
+) -> list[str]:
     """Processes of a run still alive after `within` seconds: same process group as the worker,
     a marker in the command line, or a tag in the environment."""
     deadline = time.monotonic() + within
@@ -143,9 +147,11 @@ def survivors(pgid: int | None = None, marker: str | None = None, tag: str | Non
         for pid, group, cmdline, environ in _processes():
             if pid == os.getpid():
                 continue
-            if ((pgid is not None and group == pgid)
-                    or (marker and marker.encode() in cmdline)
-                    or (tag and tag.encode() in environ)):
+            if (
+                (pgid is not None and group == pgid)
+                or (marker and marker.encode() in cmdline)
+                or (tag and tag.encode() in environ)
+            ):
                 shown = cmdline.replace(b"\0", b" ").decode(errors="replace")[:120]
                 found.append(f"{pid} (pgid {group}): {shown}")
         if not found or time.monotonic() >= deadline:
@@ -156,8 +162,12 @@ def survivors(pgid: int | None = None, marker: str | None = None, tag: str | Non
 def test_leftover_detector_sees_live_processes():
     """The leftover checks below would pass vacuously if this detector went blind."""
     tag = uuid.uuid4().hex
-    child = subprocess.Popen(["faultmark-selftest", "1000"], executable="sleep", start_new_session=True,
-                             env={**os.environ, "FAULT_RUN_TAG": tag})
+    child = subprocess.Popen(
+        ["faultmark-selftest", "1000"],
+        executable="sleep",
+        start_new_session=True,
+        env={**os.environ, "FAULT_RUN_TAG": tag},
+    )
     try:
         for how in ({"pgid": child.pid}, {"marker": "faultmark-selftest"}, {"tag": f"FAULT_RUN_TAG={tag}"}):
             assert len(survivors(within=0, **how)) == 1, how
@@ -168,6 +178,7 @@ def test_leftover_detector_sees_live_processes():
 
 
 # ------------------------------------------------------------------ running every case once
+
 
 @dataclass
 class Outcome:
@@ -214,14 +225,25 @@ def _cli_case(fault: Fault, course_root: Path, home: Path, cli_env) -> Outcome:
     env["JAXSTATE_TUTOR_COURSE"] = str(course_root)
     env["FAULT_RUN_TAG"] = tag.split("=", 1)[1]
     ProgressStore(home).mark_lesson("6.1", "started")  # a home with a progress.json, for progress_write
-    cmd = [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(fault.path), "--json",
-           "--timeout", f"{fault.timeout:g}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tutor",
+        "check",
+        EXERCISE,
+        "--file",
+        str(fault.path),
+        "--json",
+        "--timeout",
+        f"{fault.timeout:g}",
+    ]
     start = time.monotonic()
-    proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True,
-                          timeout=fault.timeout + 120)
+    proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, timeout=fault.timeout + 120)
     out.seconds = time.monotonic() - start
     out.returncode = proc.returncode
-    out.raw = proc.stdout.decode("utf-8", "replace") + "\n--- stderr ---\n" + proc.stderr.decode("utf-8", "replace")[-3000:]
+    out.raw = (
+        proc.stdout.decode("utf-8", "replace") + "\n--- stderr ---\n" + proc.stderr.decode("utf-8", "replace")[-3000:]
+    )
     out.left = survivors(marker=fault.marker, tag=tag)
     try:
         out.verdict = json.loads(proc.stdout)
@@ -285,12 +307,15 @@ def _get(outcomes, where: str, name: str) -> Outcome:
 
 # ------------------------------------------------------------------ the assertions, per case
 
+
 @pytest.mark.parametrize("name", [f.name for f in CASES])
 def test_sandbox_fault(name, outcomes):
     fault = BY_NAME[name]
     out = _get(outcomes, "sandbox", name)
     v = out.verdict
-    detail = f"{v.status}/{v.kind}: {v.message}\nchecks: {[(c.id, c.status) for c in v.checks]}\nstderr: {v.stderr[-1500:]}"
+    detail = (
+        f"{v.status}/{v.kind}: {v.message}\nchecks: {[(c.id, c.status) for c in v.checks]}\nstderr: {v.stderr[-1500:]}"
+    )
     assert v.status != "pass", detail
     assert (v.status, v.kind) == (fault.status, fault.kind), detail
     assert v.message.en and v.message.zh, detail
@@ -321,6 +346,7 @@ def test_cli_fault(name, outcomes):
 
 
 # ------------------------------------------------------------------ what particular faults must not achieve
+
 
 def test_fake_verdict_is_only_output(outcomes):
     """Event-shaped JSON on stdout is shown as output and never read as an event."""
@@ -385,12 +411,12 @@ def test_os_exit_after_passing_checks_is_not_a_pass(outcomes):
 
 # ------------------------------------------------------------------ the tutor itself dying mid-run
 
-ENDLESS = '''import os
+ENDLESS = """import os
 def update_counter(count, increment):
     open(os.environ["FAULT_FLAG"], "w").close()  # the job is running: the tutor may die now
     while True:
         pass
-'''
+"""
 
 
 def _wait_for(predicate, what: str, timeout: float = 120.0):
@@ -401,8 +427,9 @@ def _wait_for(predicate, what: str, timeout: float = 120.0):
 
 
 def _workers(tag: str) -> list[int]:
-    return [pid for pid, _, cmdline, environ in _processes()
-            if b"tutor.child.worker" in cmdline and tag.encode() in environ]
+    return [
+        pid for pid, _, cmdline, environ in _processes() if b"tutor.child.worker" in cmdline and tag.encode() in environ
+    ]
 
 
 def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_env) -> dict:
@@ -414,11 +441,19 @@ def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_e
     learner, flag = tmp / "endless.py", tmp / "running"
     learner.write_text(ENDLESS)
     tag = uuid.uuid4().hex
-    env = {**cli_env(tmp / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course), "FAULT_RUN_TAG": tag,
-           "FAULT_FLAG": str(flag)}
-    cli = subprocess.Popen([sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(learner),
-                            "--timeout", str(timeout), "--json"], env=env, cwd=ROOT,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    env = {
+        **cli_env(tmp / "home"),
+        "JAXSTATE_TUTOR_COURSE": str(mini_course),
+        "FAULT_RUN_TAG": tag,
+        "FAULT_FLAG": str(flag),
+    }
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(learner), "--timeout", str(timeout), "--json"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_for(flag.exists, "the learner's loop to start")
         worker = _workers(tag)[0]
@@ -449,14 +484,16 @@ def test_workers_die_with_a_killed_check(mini_course, tmp_path, cli_env):
     # SIGTERM is left out: like SIGHUP, its default action ends `check` where it stands (measured: 0.04 s).
     hows = (signal.SIGKILL, signal.SIGHUP, signal.SIGINT, signal.SIGSTOP)
     with ThreadPoolExecutor(max_workers=2) as pool:  # each waits for a worker to import JAX
-        results = dict(zip(hows, pool.map(lambda h: _kill_check_mid_run(h, mini_course, tmp_path / h.name, cli_env), hows)))
+        results = dict(
+            zip(hows, pool.map(lambda h: _kill_check_mid_run(h, mini_course, tmp_path / h.name, cli_env), hows))
+        )
     print({h.name: round(r["seconds"], 2) for h, r in results.items()})
     for how, r in results.items():
         assert not r["left"], f"after {how.name}, still running:\n" + "\n".join(r["left"])
         assert not r["run_dir_left"], f"after {how.name}, the run folder {r['run_dir']} is left"
 
 
-SPARE_PARENT = '''import sys, threading, time
+SPARE_PARENT = """import sys, threading, time
 from pathlib import Path
 from tutor.course import load_course
 from tutor.sandbox.runner import Sandbox
@@ -474,7 +511,7 @@ print("verdict", verdict.status, verdict.kind, flush=True)
 assert box.wait_ready(120)  # the next spare, idle
 print("idle", box._spare.proc.pid, box._spare.workdir, flush=True)
 time.sleep(600)
-'''
+"""
 
 
 @pytest.mark.slow  # a real spare worker
@@ -483,8 +520,13 @@ def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_cours
     spare is gone within GONE_WITHIN_S of kill -9 to the tutor, with its run folder."""
     tag = uuid.uuid4().hex
     env = {**cli_env(tmp_path / "home"), "FAULT_RUN_TAG": tag}
-    parent = subprocess.Popen([sys.executable, "-c", SPARE_PARENT, str(tmp_path / "home"), str(mini_course),
-                               str(CORRECT)], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", SPARE_PARENT, str(tmp_path / "home"), str(mini_course), str(CORRECT)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert parent.stdout.readline().split() == ["spare", "alive", "True"]
         assert parent.stdout.readline().split() == ["verdict", "pass", "checks"]
@@ -500,18 +542,28 @@ def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_cours
 
 # ------------------------------------------------------------------ faults of the tutor, not the learner
 
-@pytest.mark.parametrize("setting, status, kind", [
-    ({"XLA_FLAGS": "--no-such-flag"}, "error", "startup"),  # XLA stops the process in native code
-    ({"JAX_ENABLE_X64": "maybe"}, "error", "startup"),  # a Python exception inside `import jax`
-    ({"JAX_DISABLE_JIT": "1"}, "pass", "checks"),  # debugging left on in the shell: the worker puts jit back
-])
+
+@pytest.mark.parametrize(
+    "setting, status, kind",
+    [
+        ({"XLA_FLAGS": "--no-such-flag"}, "error", "startup"),  # XLA stops the process in native code
+        ({"JAX_ENABLE_X64": "maybe"}, "error", "startup"),  # a Python exception inside `import jax`
+        ({"JAX_DISABLE_JIT": "1"}, "pass", "checks"),  # debugging left on in the shell: the worker puts jit back
+    ],
+)
 @pytest.mark.slow  # a real worker, started with settings that break JAX
 def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status, kind, mini_course, tmp_path, cli_env):
     """A correct solution with a shell setting that breaks the worker's start: a `startup` outcome
     that names the setting and what to do, never advice about the learner's code."""
     env = {**cli_env(tmp_path / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course), **setting}
-    proc = subprocess.run([sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(CORRECT), "--json"],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(CORRECT), "--json"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     doc = json.loads(proc.stdout)
     assert (doc["status"], doc["kind"]) == (status, kind), doc["message"]
     if kind == "startup":
@@ -520,22 +572,25 @@ def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status
         assert all(c["status"] == "skipped" and "worker did not start" in c["message"] for c in doc["checks"])
 
 
-@pytest.mark.parametrize("event", [
-    {"type": "metrics", "points": [["loss", 0, "x"]]},
-    {"type": "metrics", "points": [["loss", "0", 1.0]]},
-    {"type": "metrics", "points": [["loss", True, 1.0]]},
-    {"type": "metrics", "points": [["loss", 0]]},
-    {"type": "metrics", "points": "loss"},
-    {"type": "check", "id": "a", "status": "passed", "message": {"en": "", "zh": ""}},
-    {"type": "check", "id": 3, "status": "pass", "message": {"en": "", "zh": ""}},
-    {"type": "check", "id": "a", "status": "pass", "message": "fine"},
-    {"type": "check", "id": "a", "status": "pass", "message": {"en": ""}, "duration_s": "1"},
-    {"type": "error", "kind": None, "message": {"en": "x"}},
-    {"type": "error", "kind": "exit", "message": {"fr": "x"}},
-    {"type": "cell", "raised": 1, "exception_types": [], "message": "", "traceback": ""},
-    {"type": "no-such-type"},
-    ["done"],
-])
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"type": "metrics", "points": [["loss", 0, "x"]]},
+        {"type": "metrics", "points": [["loss", "0", 1.0]]},
+        {"type": "metrics", "points": [["loss", True, 1.0]]},
+        {"type": "metrics", "points": [["loss", 0]]},
+        {"type": "metrics", "points": "loss"},
+        {"type": "check", "id": "a", "status": "passed", "message": {"en": "", "zh": ""}},
+        {"type": "check", "id": 3, "status": "pass", "message": {"en": "", "zh": ""}},
+        {"type": "check", "id": "a", "status": "pass", "message": "fine"},
+        {"type": "check", "id": "a", "status": "pass", "message": {"en": ""}, "duration_s": "1"},
+        {"type": "error", "kind": None, "message": {"en": "x"}},
+        {"type": "error", "kind": "exit", "message": {"fr": "x"}},
+        {"type": "cell", "raised": 1, "exception_types": [], "message": "", "traceback": ""},
+        {"type": "no-such-type"},
+        ["done"],
+    ],
+)
 def test_malformed_events_are_refused_at_the_boundary(event):
     with pytest.raises(ProtocolError):
         parse_event(event)

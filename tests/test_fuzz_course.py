@@ -25,17 +25,22 @@ def mutate(data: bytes, ops: list[tuple[int, int, bytes]]) -> bytes:
             continue
         i = pos % len(out)
         if kind == 0:
-            del out[i:i + len(chunk) + 1]          # delete a span
+            del out[i : i + len(chunk) + 1]  # delete a span
         elif kind == 1:
-            out[i:i] = chunk                        # insert bytes
+            out[i:i] = chunk  # insert bytes
         else:
-            out[i:i + len(chunk)] = chunk           # overwrite
+            out[i : i + len(chunk)] = chunk  # overwrite
     return bytes(out)
 
 
 yaml_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20))
-yaml_values = st.recursive(yaml_scalars, lambda children: st.one_of(
-    st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)), max_leaves=12)
+yaml_values = st.recursive(
+    yaml_scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 def check_course(tmp: Path, name: str, content: bytes) -> None:
@@ -49,9 +54,12 @@ def check_course(tmp: Path, name: str, content: bytes) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(name=st.sampled_from(sorted(SEED_TEXT)),
-       ops=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 10**6), st.binary(min_size=1, max_size=6)),
-                    min_size=1, max_size=5))
+@given(
+    name=st.sampled_from(sorted(SEED_TEXT)),
+    ops=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 10**6), st.binary(min_size=1, max_size=6)), min_size=1, max_size=5
+    ),
+)
 def test_mutated_course_files(tmp_path_factory, name, ops):
     tmp = tmp_path_factory.mktemp("fuzz")
     check_course(tmp, name, mutate(SEED_TEXT[name], ops))

@@ -28,7 +28,7 @@ def _imports(path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(here[:len(here) - node.level + 1] + ([base] if base else []))
+                base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
             found.add(base)
             found.update(f"{base}.{a.name}" for a in node.names)  # `from tutor.x import module`
     return {name for name in found if name == "tutor" or name.startswith("tutor.")}
@@ -61,7 +61,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == "open":
-                found.append(stack[stack.index(nxt):] + [nxt])
+                found.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, stack)
         stack.pop()

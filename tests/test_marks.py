@@ -22,20 +22,25 @@ def env_with(**values) -> dict:
 
 def marks_seen_by_cli_and_ui(env: dict) -> tuple[str, str]:
     """The 'passed' mark as the CLI's printer and the TUI's Marks pick it, in a fresh process."""
-    code = ("import sys; from tutor.render import RunPrinter; from rich.console import Console\n"
-            "from tutor.ui.marks import Marks\n"
-            "cli = RunPrinter(Console(file=sys.stdout), 'en').marks['pass']\n"
-            "print(ascii(cli), ascii(Marks()['pass']))")
+    code = (
+        "import sys; from tutor.render import RunPrinter; from rich.console import Console\n"
+        "from tutor.ui.marks import Marks\n"
+        "cli = RunPrinter(Console(file=sys.stdout), 'en').marks['pass']\n"
+        "print(ascii(cli), ascii(Marks()['pass']))"
+    )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     cli, ui = out.split()
     return cli, ui
 
 
-@pytest.mark.parametrize("env, expected", [
-    (dict(LANG="C"), ASCII["pass"]),  # Python still gives stdout UTF-8 here (PEP 538); the terminal was told C
-    (dict(LANG="en_US.UTF-8"), UNICODE["pass"]),
-    (dict(LANG="en_US.UTF-8", PYTHONIOENCODING="ascii"), ASCII["pass"]),  # the stream cannot carry it
-])
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        (dict(LANG="C"), ASCII["pass"]),  # Python still gives stdout UTF-8 here (PEP 538); the terminal was told C
+        (dict(LANG="en_US.UTF-8"), UNICODE["pass"]),
+        (dict(LANG="en_US.UTF-8", PYTHONIOENCODING="ascii"), ASCII["pass"]),  # the stream cannot carry it
+    ],
+)
 def test_cli_and_ui_agree_on_the_marks(env, expected):
     pytest.importorskip("textual")
     cli, ui = marks_seen_by_cli_and_ui(env_with(**env))

@@ -12,8 +12,8 @@ import pytest
 from tutor.course import read_course
 from tutor.course.model import Course, Exercise, Lesson, Question
 from tutor.i18n import Text
-from tutor.progress.path import Step, course_path, is_done, next_step
 from tutor.progress import Snapshot, normalize
+from tutor.progress.path import Step, course_path, is_done, next_step
 
 ROOT = Path(__file__).resolve().parent.parent
 T = Text(en="t", zh="t")
@@ -28,14 +28,23 @@ def exercise(ident, lesson_id, order):
 
 
 def question(ident, lesson_id=None):
-    return Question(id=ident, prompt=T, options={k: T for k in "ABCD"}, answer="A", explanations={k: T for k in "ABCD"},
-                    lesson=lesson_id)
+    return Question(
+        id=ident,
+        prompt=T,
+        options={k: T for k in "ABCD"},
+        answer="A",
+        explanations={k: T for k in "ABCD"},
+        lesson=lesson_id,
+    )
 
 
 # Lesson 1 has exercise a; lesson 2 a checkpoint (q1) and exercises b, c; lesson 3 only text.
-SMALL = Course(root=Path("."), lessons=(lesson("1"), lesson("2"), lesson("3")),
-               exercises=(exercise("a", "1", 1), exercise("b", "2", 2), exercise("c", "2", 3)),
-               quiz=(question("q1", "2"), question("q2")))
+SMALL = Course(
+    root=Path("."),
+    lessons=(lesson("1"), lesson("2"), lesson("3")),
+    exercises=(exercise("a", "1", 1), exercise("b", "2", 2), exercise("c", "2", 3)),
+    quiz=(question("q1", "2"), question("q2")),
+)
 L1, L2, L3 = Step("lesson", "1"), Step("lesson", "2"), Step("lesson", "3")
 A, B, C = Step("exercise", "a"), Step("exercise", "b"), Step("exercise", "c")
 CP2, QUIZ = Step("checkpoint", "2"), Step("quiz")
@@ -61,38 +70,44 @@ def test_the_path_is_each_lesson_then_its_checkpoint_and_exercises_then_the_quiz
     assert course_path(SMALL) == [L1, A, L2, CP2, B, C, L3, QUIZ]
 
 
-@pytest.mark.parametrize("data, here, expected", [
-    # continue (no `here`): the step last opened if unfinished, else the first unfinished after it
-    (progress(), None, L1),
-    (progress(position=B, attempted=["b"]), None, B),
-    (progress(done=[L1, A, L2], position=B), None, B),
-    (progress(done=[L1, A, L2, B], position=B), None, C),
-    (progress(done=[L1, A, L2, B, C, L3, QUIZ], position=QUIZ), None, CP2),  # wraps to a skipped checkpoint
-    (progress(done=[L1], position=Step("lesson", "gone")), None, A),  # a position the course no longer has
-    # from a step (c / Ctrl+N / the passed prompt / watch): the first unfinished step after it
-    (progress(done=[L1]), L1, A),
-    (progress(done=[L1, A]), A, L2),
-    (progress(done=[L1, A, L2]), L2, CP2),
-    (progress(done=[L1, A, L2], answered=["q1"]), CP2, B),
-    (progress(done=[L1, A, L2, B, C], answered=["q1"]), C, L3),
-    (progress(done=[L1, A, L2, B, C, L3], answered=["q1"]), L3, QUIZ),
-    (progress(done=[L2, B, C, L3, QUIZ], answered=["q1"]), QUIZ, L1),  # wraps to what was skipped
-    (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["q1"]), QUIZ, None),  # all done
-    (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["q1"]), None, None),
-    (progress(done=[L1]), Step("exercise", "unknown"), A),  # an unknown step starts from the top
-])
+@pytest.mark.parametrize(
+    "data, here, expected",
+    [
+        # continue (no `here`): the step last opened if unfinished, else the first unfinished after it
+        (progress(), None, L1),
+        (progress(position=B, attempted=["b"]), None, B),
+        (progress(done=[L1, A, L2], position=B), None, B),
+        (progress(done=[L1, A, L2, B], position=B), None, C),
+        (progress(done=[L1, A, L2, B, C, L3, QUIZ], position=QUIZ), None, CP2),  # wraps to a skipped checkpoint
+        (progress(done=[L1], position=Step("lesson", "gone")), None, A),  # a position the course no longer has
+        # from a step (c / Ctrl+N / the passed prompt / watch): the first unfinished step after it
+        (progress(done=[L1]), L1, A),
+        (progress(done=[L1, A]), A, L2),
+        (progress(done=[L1, A, L2]), L2, CP2),
+        (progress(done=[L1, A, L2], answered=["q1"]), CP2, B),
+        (progress(done=[L1, A, L2, B, C], answered=["q1"]), C, L3),
+        (progress(done=[L1, A, L2, B, C, L3], answered=["q1"]), L3, QUIZ),
+        (progress(done=[L2, B, C, L3, QUIZ], answered=["q1"]), QUIZ, L1),  # wraps to what was skipped
+        (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["q1"]), QUIZ, None),  # all done
+        (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["q1"]), None, None),
+        (progress(done=[L1]), Step("exercise", "unknown"), A),  # an unknown step starts from the top
+    ],
+)
 def test_next_step(data, here, expected):
     assert next_step(SMALL, data, here) == expected
 
 
-@pytest.mark.parametrize("data, here, expected", [
-    (progress(), None, A),  # watch without an id: the first unpassed exercise
-    (progress(done=[A]), A, B),  # after a pass, watch offers the next exercise, never a lesson
-    (progress(done=[A, B]), B, C),
-    (progress(done=[B, C]), C, A),
-    (progress(done=[A, B, C]), C, None),
-    (progress(done=[L1, L2], position=L2), None, B),  # resume from a lesson: the next exercise on
-])
+@pytest.mark.parametrize(
+    "data, here, expected",
+    [
+        (progress(), None, A),  # watch without an id: the first unpassed exercise
+        (progress(done=[A]), A, B),  # after a pass, watch offers the next exercise, never a lesson
+        (progress(done=[A, B]), B, C),
+        (progress(done=[B, C]), C, A),
+        (progress(done=[A, B, C]), C, None),
+        (progress(done=[L1, L2], position=L2), None, B),  # resume from a lesson: the next exercise on
+    ],
+)
 def test_next_exercise_for_watch(data, here, expected):
     assert next_step(SMALL, data, here, kinds=("exercise",)) == expected
 
@@ -134,12 +149,27 @@ def test_every_exercise_and_quiz_question_belongs_to_a_lesson_on_the_path():
 
 
 def test_list_json_orders_exercises_along_the_path(tmp_path, cli_env):
-    out = subprocess.run([sys.executable, "-m", "tutor", "list", "--json"], capture_output=True, text=True,
-                         env=cli_env(tmp_path), timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "tutor", "list", "--json"],
+        capture_output=True,
+        text=True,
+        env=cli_env(tmp_path),
+        timeout=60,
+        check=True,
+    )
     listed = [e["id"] for e in json.loads(out.stdout)["exercises"]]
     assert listed == [s.id for s in course_path(COURSE) if s.kind == "exercise"]
-    human = subprocess.run([sys.executable, "-m", "tutor", "list"], capture_output=True, text=True,
-                           env=cli_env(tmp_path), timeout=60, check=True).stdout
-    rows = [line.split("]")[1].split()[0] for line in human.splitlines() if line.startswith("    [")
-            and "checkpoint" not in line]
+    human = subprocess.run(
+        [sys.executable, "-m", "tutor", "list"],
+        capture_output=True,
+        text=True,
+        env=cli_env(tmp_path),
+        timeout=60,
+        check=True,
+    ).stdout
+    rows = [
+        line.split("]")[1].split()[0]
+        for line in human.splitlines()
+        if line.startswith("    [") and "checkpoint" not in line
+    ]
     assert rows == listed  # the same order, each exercise under its lesson

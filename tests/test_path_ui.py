@@ -9,8 +9,6 @@ import asyncio
 import time
 from pathlib import Path
 
-import pytest
-
 from tutor.course import read_course
 from tutor.progress.path import Step, course_path
 from tutor.ui.app import make_app
@@ -54,20 +52,32 @@ def test_the_c_key_walks_the_whole_path(home, sandbox):
                 screen = app.screen
                 if isinstance(screen, LessonScreen):
                     # the lesson's end names the next step, so the learner knows what `c` does
-                    await until(pilot, lambda: "Press c to go on" in str(screen.query_one("#lesson-end").content)
-                                or "last step" in str(screen.query_one("#lesson-end").content), "the lesson end")
+                    await until(
+                        pilot,
+                        lambda: (
+                            "Press c to go on" in str(screen.query_one("#lesson-end").content)
+                            or "last step" in str(screen.query_one("#lesson-end").content)
+                        ),
+                        "the lesson end",
+                    )
                 elif isinstance(screen, ExerciseScreen) and not solved_for_real:
                     solution = COURSE.solution_path(expected.id).read_text(encoding="utf-8")
                     (home / "workspace" / f"{expected.id}.py").write_text(solution, encoding="utf-8")
-                    await until(pilot, lambda: screen.verdict is not None and screen.verdict.passed,
-                                f"{expected.id} to pass after the file was saved")
+                    await until(
+                        pilot,
+                        lambda: screen.verdict is not None and screen.verdict.passed,
+                        f"{expected.id} to pass after the file was saved",
+                    )
                     solved_for_real.append(expected.id)
                 elif isinstance(screen, ExerciseScreen):
                     # The others count as passed as `check` in another terminal would record them:
                     # every solution passing is verify's job, this test walks the path.
                     app.session.store.record_attempt(expected.id, True)
-                    await until(pilot, lambda: app.session.progress.exercise_status(expected.id) == "passed",
-                                "the screen to see the pass")  # it looks at progress.json off the UI thread
+                    await until(
+                        pilot,
+                        lambda: app.session.progress.exercise_status(expected.id) == "passed",
+                        "the screen to see the pass",
+                    )  # it looks at progress.json off the UI thread
                 elif isinstance(screen, QuizScreen):
                     while not screen.finished:
                         await pilot.press("1", "enter", "enter")

@@ -1,4 +1,5 @@
 """Tests for the local JSON progress store (tutor.progress.store)."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,10 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tutor.i18n import pick
-from tutor.progress import ProgressError, ProgressStore, SCHEMA, Snapshot, normalize
+from tutor.progress import SCHEMA, ProgressError, ProgressStore, Snapshot, normalize
 from tutor.progress import store as store_mod
 
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -44,12 +46,18 @@ def backups(home: Path, kind: str) -> list[Path]:
 
 # ---- basic behaviour -----------------------------------------------------------------------------
 
+
 def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
     home = tmp_path / "a" / "b"
     s = ProgressStore(home)
     data = s.load()
-    assert data == {"schema": SCHEMA, "exercises": {}, "lessons": {}, "predictions": {},
-                    "quiz": {"answers": {}, "best_score": None, "attempts": 0}}
+    assert data == {
+        "schema": SCHEMA,
+        "exercises": {},
+        "lessons": {},
+        "predictions": {},
+        "quiz": {"answers": {}, "best_score": None, "attempts": 0},
+    }
     assert s.warnings == []
     s.record_attempt("x", False)
     assert json.loads((home / "progress.json").read_text())["exercises"]["x"]["attempts"] == 1
@@ -127,10 +135,13 @@ def test_reset_moves_file_aside(tmp_path):
 
 
 def test_unknown_ids_and_keys_survive_round_trip(tmp_path):
-    doc = {"schema": 1, "future_feature": {"x": [1, 2]},
-           "exercises": {"mystery": {"status": "attempted", "attempts": 2, "notes": "keep me"}},
-           "lessons": {"99.9": {"status": "done", "extra": True}},
-           "quiz": {"answers": {"42": "C"}, "best_score": None, "attempts": 0, "streak": 3}}
+    doc = {
+        "schema": 1,
+        "future_feature": {"x": [1, 2]},
+        "exercises": {"mystery": {"status": "attempted", "attempts": 2, "notes": "keep me"}},
+        "lessons": {"99.9": {"status": "done", "extra": True}},
+        "quiz": {"answers": {"42": "C"}, "best_score": None, "attempts": 0, "streak": 3},
+    }
     write_raw(tmp_path, doc)
     s = ProgressStore(tmp_path)
     s.record_attempt("counter-jit", True)
@@ -144,6 +155,7 @@ def test_unknown_ids_and_keys_survive_round_trip(tmp_path):
 
 
 # ---- concurrency and crashes ---------------------------------------------------------------------
+
 
 def _attempt_worker(home: str, n: int) -> None:
     s = ProgressStore(Path(home))
@@ -241,11 +253,20 @@ def test_bad_file_is_moved_aside_and_store_continues(tmp_path, name):
 
 
 def test_partially_bad_file_keeps_good_data(tmp_path):
-    write_raw(tmp_path, {"schema": 1, "custom": 1,
-                         "exercises": {"good": {"status": "passed", "attempts": 3}, "bad": "oops",
-                                       "half": {"status": "attempted", "attempts": "many"}},
-                         "lessons": {"1.1": {"status": "done"}, "1.2": 7},
-                         "quiz": {"answers": {"1": "B", "2": 3}, "best_score": 4, "attempts": 1}})
+    write_raw(
+        tmp_path,
+        {
+            "schema": 1,
+            "custom": 1,
+            "exercises": {
+                "good": {"status": "passed", "attempts": 3},
+                "bad": "oops",
+                "half": {"status": "attempted", "attempts": "many"},
+            },
+            "lessons": {"1.1": {"status": "done"}, "1.2": 7},
+            "quiz": {"answers": {"1": "B", "2": 3}, "best_score": 4, "attempts": 1},
+        },
+    )
     s = ProgressStore(tmp_path)
     data = s.load()
     assert data["exercises"]["good"]["attempts"] == 3 and data["exercises"]["good"]["status"] == "passed"
@@ -263,9 +284,11 @@ def test_partially_bad_file_keeps_good_data(tmp_path):
 
 
 def test_future_schema_is_read_but_never_written(tmp_path):
-    doc = {"schema": SCHEMA + 1, "exercises": {"counter-jit": {"status": "passed", "attempts": 2,
-                                                               "shiny_new_field": 1}},
-           "brand_new_section": {}}
+    doc = {
+        "schema": SCHEMA + 1,
+        "exercises": {"counter-jit": {"status": "passed", "attempts": 2, "shiny_new_field": 1}},
+        "brand_new_section": {},
+    }
     path = write_raw(tmp_path, doc)
     original = path.read_bytes()
     s = ProgressStore(tmp_path)
@@ -281,6 +304,7 @@ def test_future_schema_is_read_but_never_written(tmp_path):
 
 
 # ---- unwritable / unreadable locations -----------------------------------------------------------
+
 
 def test_read_only_progress_file(tmp_path):
     s = ProgressStore(tmp_path)
@@ -336,8 +360,11 @@ def test_every_warning_and_error_reads_in_both_languages(tmp_path):
     newer.load()
     with pytest.raises(ProgressError) as err:
         newer.record_attempt("e", True)
-    for w, en, zh in [(damaged.warnings[0], "was damaged", "已损坏"), (newer.warnings[0], "newer version", "更新版本"),
-                      (err.value.message, "newer version", "更新版本")]:
+    for w, en, zh in [
+        (damaged.warnings[0], "was damaged", "已损坏"),
+        (newer.warnings[0], "newer version", "更新版本"),
+        (err.value.message, "newer version", "更新版本"),
+    ]:
         assert en in pick(w, "en") and zh in pick(w, "zh"), (w, pick(w, "zh"))
         assert re.search(r"[\u4e00-\u9fff]", pick(w, "zh"))
     assert "的值无效" in pick(damaged.warnings[0], "zh")  # the details too, not only the frame
@@ -387,6 +414,7 @@ def test_read_only_home_without_lock_file(tmp_path, monkeypatch):
         if not Path(path).exists() and flags & os.O_CREAT:
             raise PermissionError(13, "Permission denied")
         return real_open(path, flags, *args)
+
     monkeypatch.setattr(store_mod.os, "open", deny_create)
     assert s.load()["exercises"]["x"]["attempts"] == 1  # falls back to an unlocked read
     with pytest.raises(ProgressError) as err:
@@ -401,6 +429,7 @@ def test_write_failure_is_a_plain_error_and_leaves_file_intact(tmp_path, monkeyp
 
     def boom(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
+
     monkeypatch.setattr(store_mod.os, "replace", boom)
     with pytest.raises(ProgressError) as err:
         s.record_attempt("x", True)
@@ -429,9 +458,13 @@ json_values = st.recursive(
 )
 docs = st.one_of(
     json_values,
-    st.fixed_dictionaries({"schema": st.sampled_from([1, 0, "1", None, 1.5]),
-                           "exercises": st.dictionaries(st.sampled_from(["a", "b"]), json_values, max_size=2),
-                           "quiz": json_values}),
+    st.fixed_dictionaries(
+        {
+            "schema": st.sampled_from([1, 0, "1", None, 1.5]),
+            "exercises": st.dictionaries(st.sampled_from(["a", "b"]), json_values, max_size=2),
+            "quiz": json_values,
+        }
+    ),
 )
 
 

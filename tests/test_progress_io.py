@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from tutor.course import read_course
-from tutor.progress.path import Step
 from tutor.progress import ProgressStore, Snapshot
+from tutor.progress.path import Step
 from tutor.ui.app import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,10 +43,14 @@ class ProgressOpens:
         def opened(path, *args, **kwargs):
             text = os.fspath(path) if isinstance(path, (str, bytes, os.PathLike)) else ""
             text = text.decode() if isinstance(text, bytes) else text
-            if (threading.current_thread() is self.thread and text.startswith(self.home)
-                    and os.path.basename(text).startswith("progress.")):
+            if (
+                threading.current_thread() is self.thread
+                and text.startswith(self.home)
+                and os.path.basename(text).startswith("progress.")
+            ):
                 self.paths.append(text)
             return real(path, *args, **kwargs)
+
         return opened
 
 

@@ -19,8 +19,8 @@ import pytest
 
 from tutor.course import read_course
 from tutor.i18n import Text
-from tutor.progress.path import Step
 from tutor.progress import ProgressStore
+from tutor.progress.path import Step
 from tutor.ui.app import make_app
 from tutor.ui.marks import Marks
 
@@ -59,9 +59,15 @@ def test_outline(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_comp
 @pytest.mark.parametrize("lang", LANGS)
 def test_lesson_with_a_demo_cell_that_ran(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
     # the shortest such cell, so that its code and its output both fit on the screen
-    lesson, cell = min(((l, c) for l in COURSE.lessons for c in l.cells
-                        if c.predict is None and not c.expect.raises and c.expect.output_contains),
-                       key=lambda lc: lc[1].code.count("\n"))
+    lesson, cell = min(
+        (
+            (l, c)
+            for l in COURSE.lessons
+            for c in l.cells
+            if c.predict is None and not c.expect.raises and c.expect.output_contains
+        ),
+        key=lambda lc: lc[1].code.count("\n"),
+    )
 
     async def run_the_cell(pilot):
         from tutor.ui.widgets.cell_view import CellView
@@ -93,8 +99,10 @@ def test_lesson_with_a_demo_cell_that_ran(lang, snap_home, fake_sandbox, monkeyp
 @pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
 def test_exercise_with_a_failed_verdict(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
     exercise = COURSE.exercise("counter-jit")
-    message = Text(en="update_counter(0, 1) returned count 0; the new count should be 1",
-                   zh="update_counter(0, 1) 返回的计数是 0，新的计数应为 1")
+    message = Text(
+        en="update_counter(0, 1) returned count 0; the new count should be 1",
+        zh="update_counter(0, 1) 返回的计数是 0，新的计数应为 1",
+    )
     checks = fake_sandbox.checks(exercise, failing={exercise.checks[0].id: message})
     fake_sandbox.script("counter-jit", *checks, fake_sandbox.verdict("fail", checks, stdout="called once\n"))
 

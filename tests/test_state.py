@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tutor.course import read_course
-from tutor.progress.path import Step, course_path
 from tutor.progress import ProgressError, ProgressStore, changes
+from tutor.progress.path import Step, course_path
 from tutor.progress.reports import list_document, progress_document
 from tutor.progress.state import LearnerState
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -59,15 +58,15 @@ def new_app(home: Path, sandbox, lang: str = "en", problems=()):
 
 # ---- outline ----------------------------------------------------------------------------------
 
+
 def test_outline_lists_lessons_exercises_and_quiz(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import OptionList
 
-            from tutor.ui.screens.lesson import LessonScreen
-
             from tutor.progress.path import course_path
+            from tutor.ui.screens.lesson import LessonScreen
 
             options = app.screen.query_one("#outline", OptionList)
             ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
@@ -101,6 +100,7 @@ def test_course_problems_are_shown_not_raised(home, fake_sandbox, tui):
 
 
 # ---- lessons ----------------------------------------------------------------------------------
+
 
 def _lesson_with(pred):
     for lesson in COURSE.lessons:
@@ -162,8 +162,12 @@ async def _open_cell(tui, pilot, app, lesson, index):
     from tutor.ui.widgets.cell_view import CellView
 
     app.open_step(Step("lesson", lesson.id))
-    await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson and app.screen.query(CellView),
-                10, "the lesson's cells")
+    await tui.until(
+        pilot,
+        lambda: getattr(app.screen, "lesson", None) is lesson and app.screen.query(CellView),
+        10,
+        "the lesson's cells",
+    )
     cell = list(app.screen.query(CellView))[index]
     cell.focus()
     await pilot.pause()
@@ -197,7 +201,9 @@ def test_predict_asks_first_then_the_run_reveals_and_progress_keeps_the_guess(ho
             first = cell.verdict
             await pilot.press("enter")  # already predicted: it just runs
             assert not cell.asking
-            await tui.until(pilot, lambda: cell.verdict is not None and cell.verdict is not first, what="the second run")
+            await tui.until(
+                pilot, lambda: cell.verdict is not None and cell.verdict is not first, what="the second run"
+            )
             assert f"You predicted {wrong}" in tui.plain(cell.query_one(".cell-predict"))
         app = new_app(home, fake_sandbox, lang="zh")  # a new session remembers the guess before any run
         async with app.run_test(size=SIZE) as pilot:
@@ -255,12 +261,18 @@ def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
             await pilot.press("n")
             await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is second, 10, "the next lesson")
             # the screen exists before its on_mount has recorded it: wait for the record, not the screen
-            await tui.until(pilot, lambda: second.id in tui.progress(home, app)["lessons"], 10, "the next lesson's record")
+            await tui.until(
+                pilot, lambda: second.id in tui.progress(home, app)["lessons"], 10, "the next lesson's record"
+            )
             lessons = tui.progress(home, app)["lessons"]
             assert lessons[first.id]["status"] == "done" and lessons[second.id]["status"] == "started"
             app.screen.query_one("#lesson-body").scroll_end(animate=False)
-            await tui.until(pilot, lambda: tui.progress(home, app)["lessons"][second.id]["status"] == "done", 10,
-                        "reaching the end to mark the lesson done")
+            await tui.until(
+                pilot,
+                lambda: tui.progress(home, app)["lessons"][second.id]["status"] == "done",
+                10,
+                "reaching the end to mark the lesson done",
+            )
             await pilot.press("b")
             await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the previous lesson")
 
@@ -268,6 +280,7 @@ def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
 
 
 # ---- exercises --------------------------------------------------------------------------------
+
 
 def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox, tui):
     exercise = needs_exercise("counter-jit")
@@ -331,7 +344,9 @@ def test_a_running_check_can_be_cancelled(home, sandbox, tui):
             assert screen.running
             first = screen.handle
             await pilot.press("f5")  # pressed again while running: a fresh check of the same text
-            await tui.until(pilot, lambda: screen.handle is not first and screen.handle.run is not None, 30, "the restart")
+            await tui.until(
+                pilot, lambda: screen.handle is not first and screen.handle.run is not None, 30, "the restart"
+            )
             assert first.cancelled and screen.running and screen.verdict is None
             assert screen.check_action("cancel_check", ()) is True  # the footer offers Cancel now
             await pilot.press("f7")  # cancelling is its own key
@@ -339,8 +354,11 @@ def test_a_running_check_can_be_cancelled(home, sandbox, tui):
             assert screen.verdict.kind == "cancelled" and not screen.running
             assert "cancelled" in tui.plain(screen.query_one("#ex-status")).lower()
             # a cancelled check was not a check of the learner's code: no attempt is counted
-            attempts = tui.progress(home, app)["exercises"].get("counter-jit", {}).get("attempts", 0) \
-                if (home / "progress.json").exists() else 0
+            attempts = (
+                tui.progress(home, app)["exercises"].get("counter-jit", {}).get("attempts", 0)
+                if (home / "progress.json").exists()
+                else 0
+            )
             assert attempts == 0
 
     asyncio.run(body())
@@ -352,8 +370,13 @@ def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandb
     failed = exercise.checks[0]
     message = Text(en="update_counter returned 0 for count 0; it should add 1", zh="计数没有加 1")
     checks = fake_sandbox.checks(exercise, failing={failed.id: message})
-    fake_sandbox.script("counter-jit", Output("stdout", "tracing update_counter\n"), *checks,
-                        fake_sandbox.verdict("fail", checks, stdout="tracing update_counter\n"), delay=0.05)
+    fake_sandbox.script(
+        "counter-jit",
+        Output("stdout", "tracing update_counter\n"),
+        *checks,
+        fake_sandbox.verdict("fail", checks, stdout="tracing update_counter\n"),
+        delay=0.05,
+    )
 
     async def body():
         app = new_app(home, fake_sandbox)
@@ -374,8 +397,12 @@ def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandb
 def test_a_streaming_check_is_cancelled_and_not_counted(home, fake_sandbox, tui):
     """The fake tier's twin of the real cancel: F7 while the events are still coming."""
     exercise = needs_exercise("counter-jit")
-    fake_sandbox.script("counter-jit", *[Output("stdout", f"step {i}\n") for i in range(100)],
-                        fake_sandbox.verdict("pass", fake_sandbox.checks(exercise)), delay=0.1)
+    fake_sandbox.script(
+        "counter-jit",
+        *[Output("stdout", f"step {i}\n") for i in range(100)],
+        fake_sandbox.verdict("pass", fake_sandbox.checks(exercise)),
+        delay=0.1,
+    )
 
     async def body():
         app = new_app(home, fake_sandbox)
@@ -397,7 +424,9 @@ def test_a_streaming_check_is_cancelled_and_not_counted(home, fake_sandbox, tui)
 def test_saving_the_file_elsewhere_rechecks_it(home, fake_sandbox, tui):
     needs_exercise("counter-jit")
     solution = COURSE.solution_path("counter-jit").read_text(encoding="utf-8")
-    fake_sandbox.script("counter-jit", fake_sandbox.verdict("pass", fake_sandbox.checks(COURSE.exercise("counter-jit"))))
+    fake_sandbox.script(
+        "counter-jit", fake_sandbox.verdict("pass", fake_sandbox.checks(COURSE.exercise("counter-jit")))
+    )
 
     async def body():
         app = new_app(home, fake_sandbox)
@@ -485,7 +514,8 @@ def test_solution_before_a_pass_needs_confirmation_and_is_recorded(home, fake_sa
             await pilot.press("escape")
             await tui.until(pilot, lambda: app.screen is screen, 10, "the exercise again")
             assert not (home / "progress.json").exists() or not tui.progress(home, app)["exercises"].get(
-                "counter-jit", {}).get("solution_viewed")
+                "counter-jit", {}
+            ).get("solution_viewed")
             await pilot.press("f4")
             await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
@@ -497,6 +527,7 @@ def test_solution_before_a_pass_needs_confirmation_and_is_recorded(home, fake_sa
 
 
 # ---- language ---------------------------------------------------------------------------------
+
 
 def test_language_switch_rerenders_every_text(home, fake_sandbox, tui):
     async def body():
@@ -527,6 +558,7 @@ def test_language_switch_rerenders_every_text(home, fake_sandbox, tui):
 
 
 # ---- quiz -------------------------------------------------------------------------------------
+
 
 def test_quiz_answered_right_and_wrong_then_retried(home, fake_sandbox, tui):
     if not COURSE.quiz:
@@ -600,6 +632,7 @@ def test_quiz_evidence_cell_runs(home, fake_sandbox, tui):
 
 # ---- progress ---------------------------------------------------------------------------------
 
+
 def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
     if not COURSE.exercises:
         pytest.skip("no exercises yet")
@@ -625,14 +658,20 @@ def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
             row = next(line for line in table.splitlines() if line.startswith(first.id))
             assert "✓ passed" in row and " 2 " in row and f"1/{len(first.hints)}" in row
             assert "best score 5" in tui.plain(app.screen.query_one("#progress-quiz"))
-            assert "Predictions before running a cell: 1 of 2 right" in tui.plain(app.screen.query_one("#progress-quiz"))
+            assert "Predictions before running a cell: 1 of 2 right" in tui.plain(
+                app.screen.query_one("#progress-quiz")
+            )
             await pilot.press("r")
             await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
             await pilot.press("y")
             await tui.until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
             # the file is moved aside in a thread (it waits for the lock), then the screen redraws
-            await tui.until(pilot, lambda: "best score -" in tui.plain(app.screen.query_one("#progress-quiz")), 10,
-                            "the reset progress on screen")
+            await tui.until(
+                pilot,
+                lambda: "best score -" in tui.plain(app.screen.query_one("#progress-quiz")),
+                10,
+                "the reset progress on screen",
+            )
             assert not (home / "progress.json").exists()
             assert list(home.glob("progress.json.bak-*"))
 
@@ -665,6 +704,7 @@ def test_make_app_does_not_touch_the_real_home(tmp_path, fake_sandbox):
 
 # ---- small parts ------------------------------------------------------------------------------
 
+
 def test_live_chart_grows_with_several_series_and_a_log_scale(tui):
     from textual.app import App
 
@@ -679,8 +719,8 @@ def test_live_chart_grows_with_several_series_and_a_log_scale(tui):
         async with app.run_test(size=SIZE) as pilot:
             chart = app.query_one(LossChart)
             assert chart._plot is None  # plotext is not even imported before the first point
-            chart.add([("loss", i, 10.0 ** -i) for i in range(4)])
-            chart.add([("ema", i, 2.0 ** -i) for i in range(4)])
+            chart.add([("loss", i, 10.0**-i) for i in range(4)])
+            chart.add([("ema", i, 2.0**-i) for i in range(4)])
             await tui.until(pilot, lambda: chart._plot is not None, 10, "the plot")
             await pilot.pause()
             note = tui.plain(chart.query_one("#chart-note"))

@@ -41,8 +41,9 @@ CASES = [  # program, status, kind
 
 def short_course():
     """The shipped course with counter-jit's time limit cut, so a hang ends quickly."""
-    exercises = tuple(dataclasses.replace(e, timeout=SHORT_TIMEOUT_S) if e.id == "counter-jit" else e
-                      for e in COURSE.exercises)
+    exercises = tuple(
+        dataclasses.replace(e, timeout=SHORT_TIMEOUT_S) if e.id == "counter-jit" else e for e in COURSE.exercises
+    )
     return dataclasses.replace(COURSE, exercises=exercises)
 
 
@@ -74,7 +75,9 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox, tui):
             screen.editor.load_text((ROOT / "solutions" / "counter-jit.py").read_text())  # as if typed
             await pilot.pause()
             await pilot.press("f5")
-            await tui.until(pilot, lambda: screen.verdict is not None and screen.verdict is not verdict, what="the 2nd verdict")
+            await tui.until(
+                pilot, lambda: screen.verdict is not None and screen.verdict is not verdict, what="the 2nd verdict"
+            )
             again = screen.verdict
             assert again.status == "pass", again.message
             assert tui.progress(home, app)["exercises"]["counter-jit"]["status"] == "passed"
@@ -111,7 +114,9 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, fake_sandbox, monk
                 screen = await tui.open_exercise(pilot, "counter-jit")
                 assert screen.editor.text == old
                 ws.unlink()
-                await tui.until(pilot, lambda: "was deleted" in tui.plain(screen.query_one("#ex-status")), 5, "the deletion note")
+                await tui.until(
+                    pilot, lambda: "was deleted" in tui.plain(screen.query_one("#ex-status")), 5, "the deletion note"
+                )
                 await pilot.press("ctrl+s")
                 await pilot.pause()
                 assert ws.read_text() == old  # written back from the editor
@@ -144,12 +149,12 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, fake_sandbox, monk
 
 # ---- the TUI killed mid-check, in a real terminal ------------------------------------------------
 
-ENDLESS = '''import os
+ENDLESS = """import os
 def update_counter(count, increment):
     open(os.environ["FAULT_FLAG"], "w").close()  # the check is running: the tutor may die now
     while True:
         pass
-'''
+"""
 
 
 def _tutor_processes(tag: str) -> dict[str, list[int]]:
@@ -220,11 +225,15 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     killed = time.monotonic()
     _until(lambda: not _tutor_processes(tag)["worker"], f"the workers to end after {how}", 3.0)
     workers_s = time.monotonic() - killed
-    _until(lambda: not _tutor_processes(tag)["tui"], f"the TUI to end after {how}", 8.0)  # under the last resort of 10 s
+    _until(
+        lambda: not _tutor_processes(tag)["tui"], f"the TUI to end after {how}", 8.0
+    )  # under the last resort of 10 s
     print(f"{how}: workers gone after {workers_s:.2f} s, the TUI after {time.monotonic() - killed:.2f} s")
     assert not [d for d in run_dirs if os.path.exists(d)]
     if how == "SIGTERM":
-        modes = tmux.run("display-message", "-p", "-t", "tutor", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}")
+        modes = tmux.run(
+            "display-message", "-p", "-t", "tutor", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}"
+        )
         assert modes.split() == ["0", "0", "0"], modes
 
 

@@ -7,9 +7,7 @@ Screens are polled (capture-pane) against a deadline; nothing waits a fixed time
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path

@@ -7,14 +7,33 @@ import signal
 import pytest
 
 from tutor.i18n import Text
-from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, CheckSpec, DoctorJob, DoctorReport, Done,
-                            ExerciseJob, Expect, MetricPoints, Ready, RunError, Started)
+from tutor.protocol import (
+    CHANNEL_LOST,
+    CellJob,
+    CellResult,
+    CheckResult,
+    CheckSpec,
+    DoctorJob,
+    DoctorReport,
+    Done,
+    ExerciseJob,
+    Expect,
+    MetricPoints,
+    Ready,
+    RunError,
+    Started,
+)
 from tutor.sandbox.events import Output
 from tutor.sandbox.verdict import Ending, decide
 
-EXERCISE = ExerciseJob(source="", filename="learner.py", checks=(
-    CheckSpec("a", "code", name=Text(en="check a", zh="检查 a")),
-    CheckSpec("b", "code", name=Text(en="check b", zh="检查 b"), depends=("a",))))
+EXERCISE = ExerciseJob(
+    source="",
+    filename="learner.py",
+    checks=(
+        CheckSpec("a", "code", name=Text(en="check a", zh="检查 a")),
+        CheckSpec("b", "code", name=Text(en="check b", zh="检查 b"), depends=("a",)),
+    ),
+)
 CELL = CellJob(id="c", code="", expect=Expect(raises="ValueError", output_contains=("hi",)))
 PLAIN_CELL = CellJob(id="c", code="")
 DOCTOR = DoctorJob(script="/s/train.py")
@@ -26,10 +45,28 @@ def check(id: str, status: str = "pass") -> CheckResult:
 
 
 def report(status: str = "findings") -> DoctorReport:
-    findings = [{"kind": "retrace", "function": "step", "file": "train.py", "line": 4, "count": 3,
-                 "message": {"en": "retraced", "zh": "重新追踪"}, "lesson": "6.3", "cell": None}]
-    return DoctorReport({"script": "train.py", "status": status, "exit_code": 0, "duration_s": 1.0,
-                         "findings": findings if status == "findings" else [], "traces": {}})
+    findings = [
+        {
+            "kind": "retrace",
+            "function": "step",
+            "file": "train.py",
+            "line": 4,
+            "count": 3,
+            "message": {"en": "retraced", "zh": "重新追踪"},
+            "lesson": "6.3",
+            "cell": None,
+        }
+    ]
+    return DoctorReport(
+        {
+            "script": "train.py",
+            "status": status,
+            "exit_code": 0,
+            "duration_s": 1.0,
+            "findings": findings if status == "findings" else [],
+            "traces": {},
+        }
+    )
 
 
 START = [Ready(1), Started()]
@@ -38,55 +75,108 @@ RAISED = CellResult("ValueError", ("ValueError", "Exception"), "bad", "")
 ROWS = [
     # name, job, events, ending, status, kind
     ("all pass", EXERCISE, PASSED, Ending(0), "pass", "checks"),
-    ("with metrics", EXERCISE, START + [MetricPoints((("loss", 0, 1.0),)), check("a"), check("b"), Done()],
-     Ending(0), "pass", "checks"),
+    (
+        "with metrics",
+        EXERCISE,
+        START + [MetricPoints((("loss", 0, 1.0),)), check("a"), check("b"), Done()],
+        Ending(0),
+        "pass",
+        "checks",
+    ),
     ("a fail", EXERCISE, START + [check("a", "fail"), check("b", "skipped"), Done()], Ending(0), "fail", "checks"),
     ("could not judge", EXERCISE, START + [check("a"), check("b", "error"), Done()], Ending(0), "fail", "checks"),
     ("a check never reported", EXERCISE, START + [check("a"), Done()], Ending(0), "fail", "checks"),
     ("no checks at all", ExerciseJob("", "l.py", ()), START + [Done()], Ending(0), "fail", "checks"),
-    ("error event", EXERCISE, START + [RunError("syntax", Text(en="syntax error", zh="语法错误")), Done()],
-     Ending(0), "error", "syntax"),
+    (
+        "error event",
+        EXERCISE,
+        START + [RunError("syntax", Text(en="syntax error", zh="语法错误")), Done()],
+        Ending(0),
+        "error",
+        "syntax",
+    ),
     ("missing done", EXERCISE, START + [check("a"), check("b")], Ending(0), "error", "exit"),
     ("early exit code", EXERCISE, START + [check("a")], Ending(3), "error", "exit"),
     ("event pipe closed", EXERCISE, START, Ending(CHANNEL_LOST), "error", "exit"),
     ("segfault", EXERCISE, START, Ending(-signal.SIGSEGV), "error", "signal"),
-    ("killed, out of memory", EXERCISE, START + [Output("stderr", "MemoryError\n")], Ending(-signal.SIGKILL),
-     "error", "oom"),
-    ("exit code, out of memory", EXERCISE, START + [Output("stderr", "RESOURCE_EXHAUSTED: x")], Ending(1),
-     "error", "oom"),
+    (
+        "killed, out of memory",
+        EXERCISE,
+        START + [Output("stderr", "MemoryError\n")],
+        Ending(-signal.SIGKILL),
+        "error",
+        "oom",
+    ),
+    (
+        "exit code, out of memory",
+        EXERCISE,
+        START + [Output("stderr", "RESOURCE_EXHAUSTED: x")],
+        Ending(1),
+        "error",
+        "oom",
+    ),
     ("timeout", EXERCISE, START + [check("a")], Ending(None, timed_out=True), "timeout", "timeout"),
     ("the worker's own deadline", EXERCISE, START, Ending(-signal.SIGALRM), "timeout", "timeout"),
     ("cancel", EXERCISE, START, Ending(-signal.SIGKILL, cancelled=True), "error", "cancelled"),
     ("cancel beats a pass", EXERCISE, PASSED, Ending(0, cancelled=True), "error", "cancelled"),
-    ("protocol error", EXERCISE, START + [check("a")], Ending(None, protocol_error="a line that is not JSON"),
-     "error", "protocol"),
+    (
+        "protocol error",
+        EXERCISE,
+        START + [check("a")],
+        Ending(None, protocol_error="a line that is not JSON"),
+        "error",
+        "protocol",
+    ),
     ("output flood", EXERCISE, START, Ending(None, flooded=True, output_limit_mb=8), "error", "output-limit"),
     ("parent's own failure", EXERCISE, PASSED, Ending(0, internal_error="KeyError: x"), "error", "internal"),
     ("never ready", EXERCISE, [Output("stderr", "ImportError: no jax\n")], Ending(1), "error", "startup"),
-    ("startup error event", EXERCISE, [RunError("startup", Text.same("Boom: x"))], Ending(1),
-     "error", "startup"),
+    ("startup error event", EXERCISE, [RunError("startup", Text.same("Boom: x"))], Ending(1), "error", "startup"),
     ("startup too slow", EXERCISE, [], Ending(None, startup_timed_out=True, startup_s=120), "error", "startup"),
-    ("cell raised as declared", CELL, START + [Output("stdout", "hi\n"), RAISED, Done()], Ending(0),
-     "pass", "expectation"),
+    (
+        "cell raised as declared",
+        CELL,
+        START + [Output("stdout", "hi\n"), RAISED, Done()],
+        Ending(0),
+        "pass",
+        "expectation",
+    ),
     ("cell output lacks text", CELL, START + [RAISED, Done()], Ending(0), "fail", "expectation"),
     ("cell raised unexpectedly", PLAIN_CELL, START + [RAISED, Done()], Ending(0), "fail", "expectation"),
     ("cell reported nothing", CELL, START + [Done()], Ending(0), "error", "no-result"),
     ("cell timeout", CELL, START, Ending(None, timed_out=True), "timeout", "timeout"),
-    ("doctor findings", DOCTOR, START + [Output("stdout", "step 1\n"), report(), Done()], Ending(0),
-     "findings", "doctor"),
+    (
+        "doctor findings",
+        DOCTOR,
+        START + [Output("stdout", "step 1\n"), report(), Done()],
+        Ending(0),
+        "findings",
+        "doctor",
+    ),
     ("doctor clean", DOCTOR, START + [report("ok"), Done()], Ending(0), "ok", "doctor"),
     ("doctor script failed", DOCTOR, START + [report("error"), Done()], Ending(0), "error", "doctor"),
     ("doctor without report", DOCTOR, START + [Done()], Ending(0), "error", "no-report"),
     ("doctor worker died", DOCTOR, START, Ending(0), "error", "exit"),
-    ("doctor timeout keeps report", DOCTOR, START + [report()], Ending(-signal.SIGKILL, timed_out=True),
-     "timeout", "timeout"),
+    (
+        "doctor timeout keeps report",
+        DOCTOR,
+        START + [report()],
+        Ending(-signal.SIGKILL, timed_out=True),
+        "timeout",
+        "timeout",
+    ),
     ("doctor timeout, no report", DOCTOR, START, Ending(None, timed_out=True), "timeout", "timeout"),
     ("doctor stopped", DOCTOR, START + [report(), Done()], Ending(0, stopped=True), "findings", "stopped"),
     ("doctor stopped, no report", DOCTOR, START, Ending(None, stopped=True), "error", "stopped"),
     ("doctor stopped before start", DOCTOR, [], Ending(None, stopped=True), "error", "stopped"),
     ("doctor cancelled", DOCTOR, START + [report()], Ending(None, cancelled=True), "error", "cancelled"),
-    ("doctor unreadable report", DOCTOR, START + [DoctorReport({"status": "weird", "findings": []}), Done()],
-     Ending(0), "error", "protocol"),
+    (
+        "doctor unreadable report",
+        DOCTOR,
+        START + [DoctorReport({"status": "weird", "findings": []}), Done()],
+        Ending(0),
+        "error",
+        "protocol",
+    ),
 ]
 
 
@@ -95,9 +185,9 @@ def test_verdict_table(name, job, events, ending, status, kind):
     verdict = decide(job, events, ending)
     assert (verdict.status, verdict.kind) == (status, kind), verdict.message
     assert verdict.message.en and verdict.message.zh
-    assert (verdict.report is not None) == (isinstance(job, DoctorJob) and any(isinstance(e, DoctorReport)
-                                                                               for e in events)
-                                            and kind != "protocol")
+    assert (verdict.report is not None) == (
+        isinstance(job, DoctorJob) and any(isinstance(e, DoctorReport) for e in events) and kind != "protocol"
+    )
     if isinstance(job, ExerciseJob):
         assert [c.id for c in verdict.checks] == [s.id for s in job.checks]
         assert all(c.name == s.name for c, s in zip(verdict.checks, job.checks))
@@ -120,8 +210,13 @@ def test_completing_the_checks_makes_new_objects():
 
 
 def test_the_verdict_keeps_output_metrics_and_the_doctors_report():
-    events = START + [Output("stdout", "step 1\n"), Output("stderr", "warn\n"),
-                      MetricPoints((("loss", 0, 2.0), ("loss", 1, 1.0))), report(), Done()]
+    events = START + [
+        Output("stdout", "step 1\n"),
+        Output("stderr", "warn\n"),
+        MetricPoints((("loss", 0, 2.0), ("loss", 1, 1.0))),
+        report(),
+        Done(),
+    ]
     verdict = decide(DOCTOR, events, Ending(0, truncated=True, duration_s=1.5))
     assert (verdict.stdout, verdict.stderr, verdict.metrics) == ("step 1\n", "warn\n", {"loss": [2.0, 1.0]})
     assert verdict.output_truncated and verdict.duration_s == 1.5
@@ -138,6 +233,9 @@ def test_deciding_twice_gives_the_same_verdict():
 
 
 def test_setting_variables_are_named_in_a_startup_failure():
-    verdict = decide(EXERCISE, [Output("stderr", "RuntimeError: JAX_PLATFORMS=tpu unknown\n")],
-                     Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")))
+    verdict = decide(
+        EXERCISE,
+        [Output("stderr", "RuntimeError: JAX_PLATFORMS=tpu unknown\n")],
+        Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")),
+    )
     assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message.en

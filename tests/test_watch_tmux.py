@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from tutor.course import read_course
-from tutor.progress.path import Step, course_path, next_step
 from tutor.progress import Snapshot, normalize
+from tutor.progress.path import Step, course_path, next_step
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE, _ = read_course(ROOT)

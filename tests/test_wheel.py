@@ -18,8 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_wheel_installs_and_checks_outside_the_repo(tmp_path):
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
-                    "-w", str(dist), "-q"], check=True, timeout=300, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-w", str(dist), "-q"],
+        check=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     wheel = next(dist.glob("jaxstate_tutor-*.whl"))
 
     venv = tmp_path / "venv"
@@ -27,34 +31,55 @@ def test_wheel_installs_and_checks_outside_the_repo(tmp_path):
     py = venv / "bin" / "python"
     # Dependencies (JAX, Textual, ...) come from the test environment's site-packages, added
     # as a plain path: its .pth files (e.g. an editable install of this repo) stay inactive.
-    target = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                 capture_output=True, text=True, check=True).stdout.strip())
+    target = Path(
+        subprocess.run(
+            [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (target / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True, timeout=300)
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JAXSTATE_TUTOR_COURSE")}
     env["JAXSTATE_TUTOR_HOME"] = str(tmp_path / "home")
-    where = subprocess.run([str(py), "-c", "import tutor, tutor.paths; print(tutor.__file__); print(tutor.paths.course_root())"],
-                           capture_output=True, text=True, check=True, env=env, cwd=tmp_path).stdout.split()
+    where = subprocess.run(
+        [str(py), "-c", "import tutor, tutor.paths; print(tutor.__file__); print(tutor.paths.course_root())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tmp_path,
+    ).stdout.split()
     assert all(str(venv) in w for w in where), where
 
     tutor = venv / "bin" / "jaxstate-tutor"
-    listed = subprocess.run([str(tutor), "list", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path,
-                            timeout=120)
+    listed = subprocess.run(
+        [str(tutor), "list", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
     assert listed.returncode == 0, listed.stderr
     doc = json.loads(listed.stdout)
     assert len(doc["exercises"]) == len(list((ROOT / "solutions").glob("*.py")))
 
     # Every course file inside the wheel loads (no JAX needed), and one solution read from the
     # wheel passes its checks there; `verify` of all of them runs elsewhere in CI.
-    validated = subprocess.run([str(tutor), "validate"], capture_output=True, text=True, env=env, cwd=tmp_path,
-                               timeout=120)
+    validated = subprocess.run(
+        [str(tutor), "validate"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
     assert validated.returncode == 0, validated.stdout + validated.stderr
-    solution = subprocess.run([str(tutor), "solution", "counter-jit"], capture_output=True, text=True, env=env,
-                              cwd=tmp_path, timeout=120)
+    solution = subprocess.run(
+        [str(tutor), "solution", "counter-jit"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
     assert solution.returncode == 0 and "def update_counter" in solution.stdout, solution.stderr
     mine = tmp_path / "mine.py"
     mine.write_text(solution.stdout)
-    checked = subprocess.run([str(tutor), "check", "counter-jit", "--file", str(mine), "--json"],
-                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    checked = subprocess.run(
+        [str(tutor), "check", "counter-jit", "--file", str(mine), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert checked.returncode == 0 and json.loads(checked.stdout)["status"] == "pass", checked.stdout + checked.stderr

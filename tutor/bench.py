@@ -223,9 +223,12 @@ def streaming(repeat: int = 3) -> dict[str, float]:
             off.append(once(False))
     finally:
         box.close()
-    return {"stream_on_s": statistics.median(r for r, _ in on), "stream_off_s": statistics.median(r for r, _ in off),
-            "stream_loop_on_s": statistics.median(l for _, l in on),
-            "stream_loop_off_s": statistics.median(l for _, l in off)}
+    return {
+        "stream_on_s": statistics.median(r for r, _ in on),
+        "stream_off_s": statistics.median(r for r, _ in off),
+        "stream_loop_on_s": statistics.median(l for _, l in on),
+        "stream_loop_off_s": statistics.median(l for _, l in off),
+    }
 
 
 _figure = None
@@ -286,8 +289,14 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
         fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24", JAXSTATE_TUTOR_LANG="en")
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "tutor", "--home", home], stdin=follower,
-                                stdout=follower, stderr=follower, env=env, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tutor", "--home", home],
+            stdin=follower,
+            stdout=follower,
+            stderr=follower,
+            env=env,
+            start_new_session=True,
+        )
         os.close(follower)
         seen, first = b"", None
         deadline = time.monotonic() + 30
@@ -314,8 +323,11 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
         os.close(leader)
         assert first is not None, "the TUI never drew its outline"
         firsts.append(first)
-    return {"tui_first_frame_s": statistics.median(firsts), "tui_rss_mb": statistics.median(rss),
-            "session_rss_mb": statistics.median(session)}
+    return {
+        "tui_first_frame_s": statistics.median(firsts),
+        "tui_rss_mb": statistics.median(rss),
+        "session_rss_mb": statistics.median(session),
+    }
 
 
 def ui_stall(course) -> dict[str, float]:
@@ -323,9 +335,9 @@ def ui_stall(course) -> dict[str, float]:
     how live its loss chart was: redraws before the verdict, metric batches received."""
     import asyncio
 
+    from tutor.progress.path import Step
     from tutor.sandbox.runner import Sandbox
     from tutor.ui.app import make_app
-    from tutor.progress.path import Step
     from tutor.ui.screens.exercise import ExerciseScreen
     from tutor.ui.widgets.loss_chart import LossChart
 
@@ -380,9 +392,11 @@ def ui_stall(course) -> dict[str, float]:
 def ui_stalls(course, repeat: int = 3) -> dict[str, float]:
     """Medians over runs (of each run's worst stall): one VM hiccup should not decide a figure."""
     runs = [ui_stall(course) for _ in range(repeat)]
-    return {"ui_max_stall_s": statistics.median(r["stall"] for r in runs),
-            "chart_redraws": statistics.median(r["redraws"] for r in runs),
-            "chart_batches": statistics.median(r["batches"] for r in runs)}
+    return {
+        "ui_max_stall_s": statistics.median(r["stall"] for r in runs),
+        "chart_redraws": statistics.median(r["redraws"] for r in runs),
+        "chart_batches": statistics.median(r["batches"] for r in runs),
+    }
 
 
 PLAIN_RUN = """
@@ -406,34 +420,66 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
     report_dir = Path(tempfile.mkdtemp(prefix="jaxstate-bench-doctor-"))
     _homes.append(report_dir)
     for i in range(repeat):
-        done = subprocess.run([sys.executable, "-c", PLAIN_RUN, script], capture_output=True, text=True,
-                              env=env, timeout=600, cwd=DOCTOR_SCRIPT.parent)
+        done = subprocess.run(
+            [sys.executable, "-c", PLAIN_RUN, script],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            cwd=DOCTOR_SCRIPT.parent,
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         plain.append(float(done.stdout.rsplit("PLAIN_S ", 1)[1]))
         report = report_dir / f"report-{i}.json"
-        done = subprocess.run([sys.executable, "-m", "tutor.doctor.probe", "--report", str(report), script],
-                              capture_output=True, text=True, env=env, timeout=600, cwd=DOCTOR_SCRIPT.parent)
+        done = subprocess.run(
+            [sys.executable, "-m", "tutor.doctor.probe", "--report", str(report), script],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            cwd=DOCTOR_SCRIPT.parent,
+        )
         data = json.loads(report.read_text(encoding="utf-8"))
         assert data["status"] == "ok" and not data["findings"], (data, done.stderr[-2000:])
         probed.append(float(data["duration_s"]))
         # What the learner waits for: `python train.py` vs `jaxstate-tutor doctor train.py`, start to
         # end (a new home each time: its compilation cache starts empty, like the plain run's).
         start = time.monotonic()
-        done = subprocess.run([sys.executable, script], capture_output=True, env=env, timeout=600,
-                              cwd=DOCTOR_SCRIPT.parent)
+        done = subprocess.run(
+            [sys.executable, script], capture_output=True, env=env, timeout=600, cwd=DOCTOR_SCRIPT.parent
+        )
         plain_wall.append(time.monotonic() - start)
         assert done.returncode == 0, done.stderr[-2000:]
         start = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "tutor", "--home", str(_new_home("jaxstate-bench-doctor-home-")),
-                               "doctor", "--json", script], capture_output=True, text=True, env=env, timeout=600,
-                              cwd=DOCTOR_SCRIPT.parent)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tutor",
+                "--home",
+                str(_new_home("jaxstate-bench-doctor-home-")),
+                "doctor",
+                "--json",
+                script,
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            cwd=DOCTOR_SCRIPT.parent,
+        )
         doctor_wall.append(time.monotonic() - start)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     plain_s, probe_s = statistics.median(plain), statistics.median(probed)
     wall_plain, wall_doctor = statistics.median(plain_wall), statistics.median(doctor_wall)
-    return {"doctor_plain_s": plain_s, "doctor_probe_s": probe_s, "doctor_overhead": probe_s / plain_s,
-            "doctor_plain_wall_s": wall_plain, "doctor_cli_wall_s": wall_doctor,
-            "doctor_overhead_wall": wall_doctor / wall_plain}
+    return {
+        "doctor_plain_s": plain_s,
+        "doctor_probe_s": probe_s,
+        "doctor_overhead": probe_s / plain_s,
+        "doctor_plain_wall_s": wall_plain,
+        "doctor_cli_wall_s": wall_doctor,
+        "doctor_overhead_wall": wall_doctor / wall_plain,
+    }
 
 
 def run(repeat: int = 5) -> dict:

@@ -12,59 +12,91 @@ import sys
 import time
 from pathlib import Path
 
-from tutor import __version__
-from tutor import doctoring
+from tutor import __version__, doctoring
 from tutor.i18n import LANGS, default_lang, pick, table
 from tutor.render import print_json
 
-MSG = table({
-    "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
-    "course_broken": {"en": "the course has problems (run `jaxstate-tutor validate`):", "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）："},
-    "hint_of": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
-    "no_more_hints": {"en": "That was the last hint; `jaxstate-tutor solution {id}` shows the reference solution.",
-                      "zh": "提示已经全部给出；`jaxstate-tutor solution {id}` 可以查看参考答案。"},
-    "solution_confirm": {"en": "You have not passed '{id}' yet. Show the reference solution anyway? [y/N] ",
-                         "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗？[y/N] "},
-    "solution_declined": {"en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
-                          "zh": "未显示。继续加油；`jaxstate-tutor hint {id}` 可以给你提示。"},
-    "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为初始代码。"},
-    "reset_backup": {"en": "Your previous code is kept at {path}", "zh": "你之前的代码保存在 {path}"},
-    "workspace_file": {"en": "Your file: {path}", "zh": "你的文件：{path}"},
-    "watching": {"en": "Watching {path}; every save re-runs the checks. Ctrl+C stops.",
-                 "zh": "正在监视 {path}；每次保存都会重新检查。按 Ctrl+C 退出。"},
-    "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过，干得漂亮！"},
-    "watch_next": {"en": "Passed! Next on the path: {id} ({title}). Press Enter to watch it, or Ctrl+C to stop.",
-                   "zh": "通过！路线上的下一道练习：{id}（{title}）。按 Enter 开始监视它，或按 Ctrl+C 停止。"},
-    "watch_last": {"en": "Passed! That was the last exercise on the path. Ctrl+C stops watching.",
-                   "zh": "通过！这是路线上的最后一道练习。按 Ctrl+C 停止监视。"},
-    "checkpoint": {"en": "checkpoint: quiz questions on this section ({n}, in the TUI)", "zh": "小测：本节相关的测验题（{n} 道，在 TUI 中作答）"},
-    "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件，没有问题。"},
-    "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
-    "verify_ok": {"en": "verify: {n} exercises, every solution passes and every starter fails.",
-                  "zh": "verify：{n} 个练习，参考答案全部通过，初始代码全部不通过。"},
-    "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
-    "verify_ok_pass": {"en": "(passes, as it should)", "zh": "（通过，符合预期）"},
-    "verify_ok_fail": {"en": "(fails, as it should)", "zh": "（不通过，符合预期）"},
-    "verify_bad_pass": {"en": "[red]should pass[/red]", "zh": "[red]应当通过[/red]"},
-    "verify_bad_fail": {"en": "[red]should fail[/red]", "zh": "[red]应当不通过[/red]"},
-    "no_tui": {"en": "The terminal UI cannot run here ({why}). Use the headless commands: "
-                     "`jaxstate-tutor list`, `check ID`, `watch ID`, `hint ID`.",
-               "zh": "这里无法运行终端界面（{why}）。请使用命令行子命令："
-                     "`jaxstate-tutor list`、`check ID`、`watch ID`、`hint ID`。"},
-    "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
-    "file_created": {"en": "Created {path} from the starter code; edit it, then check again.",
-                     "zh": "已用初始代码创建 {path}；修改它，然后再检查。"},
-    "file_was_missing": {"en": "note: {path} was missing (deleted?), so it was written again from the starter code; "
-                               "older versions, if any, are in {backups}.",
-                         "zh": "注意：{path} 不见了（被删除了？），所以重新写入了初始代码；"
-                               "以前的版本（如果有）在 {backups}。"},
-    "file_vanished": {"en": "{path} was deleted (by your program?); it was written back as last checked.",
-                      "zh": "{path} 被删除了（是你的程序删的吗？）；已按最近一次检查时的内容写回。"},
-    "file_vanished_lost": {"en": "{path} was deleted (by your program?) and could not be written back: {why}",
-                           "zh": "{path} 被删除了（是你的程序删的吗？），且无法写回：{why}"},
-    "bad_seconds": {"en": "must be a number of seconds above 0, not {value!r}",
-                    "zh": "必须是大于 0 的秒数，而不是 {value!r}"},
-})
+MSG = table(
+    {
+        "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
+        "course_broken": {
+            "en": "the course has problems (run `jaxstate-tutor validate`):",
+            "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）：",
+        },
+        "hint_of": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
+        "no_more_hints": {
+            "en": "That was the last hint; `jaxstate-tutor solution {id}` shows the reference solution.",
+            "zh": "提示已经全部给出；`jaxstate-tutor solution {id}` 可以查看参考答案。",
+        },
+        "solution_confirm": {
+            "en": "You have not passed '{id}' yet. Show the reference solution anyway? [y/N] ",
+            "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗？[y/N] ",
+        },
+        "solution_declined": {
+            "en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
+            "zh": "未显示。继续加油；`jaxstate-tutor hint {id}` 可以给你提示。",
+        },
+        "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为初始代码。"},
+        "reset_backup": {"en": "Your previous code is kept at {path}", "zh": "你之前的代码保存在 {path}"},
+        "workspace_file": {"en": "Your file: {path}", "zh": "你的文件：{path}"},
+        "watching": {
+            "en": "Watching {path}; every save re-runs the checks. Ctrl+C stops.",
+            "zh": "正在监视 {path}；每次保存都会重新检查。按 Ctrl+C 退出。",
+        },
+        "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过，干得漂亮！"},
+        "watch_next": {
+            "en": "Passed! Next on the path: {id} ({title}). Press Enter to watch it, or Ctrl+C to stop.",
+            "zh": "通过！路线上的下一道练习：{id}（{title}）。按 Enter 开始监视它，或按 Ctrl+C 停止。",
+        },
+        "watch_last": {
+            "en": "Passed! That was the last exercise on the path. Ctrl+C stops watching.",
+            "zh": "通过！这是路线上的最后一道练习。按 Ctrl+C 停止监视。",
+        },
+        "checkpoint": {
+            "en": "checkpoint: quiz questions on this section ({n}, in the TUI)",
+            "zh": "小测：本节相关的测验题（{n} 道，在 TUI 中作答）",
+        },
+        "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件，没有问题。"},
+        "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
+        "verify_ok": {
+            "en": "verify: {n} exercises, every solution passes and every starter fails.",
+            "zh": "verify：{n} 个练习，参考答案全部通过，初始代码全部不通过。",
+        },
+        "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
+        "verify_ok_pass": {"en": "(passes, as it should)", "zh": "（通过，符合预期）"},
+        "verify_ok_fail": {"en": "(fails, as it should)", "zh": "（不通过，符合预期）"},
+        "verify_bad_pass": {"en": "[red]should pass[/red]", "zh": "[red]应当通过[/red]"},
+        "verify_bad_fail": {"en": "[red]should fail[/red]", "zh": "[red]应当不通过[/red]"},
+        "no_tui": {
+            "en": "The terminal UI cannot run here ({why}). Use the headless commands: "
+            "`jaxstate-tutor list`, `check ID`, `watch ID`, `hint ID`.",
+            "zh": "这里无法运行终端界面（{why}）。请使用命令行子命令："
+            "`jaxstate-tutor list`、`check ID`、`watch ID`、`hint ID`。",
+        },
+        "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
+        "file_created": {
+            "en": "Created {path} from the starter code; edit it, then check again.",
+            "zh": "已用初始代码创建 {path}；修改它，然后再检查。",
+        },
+        "file_was_missing": {
+            "en": "note: {path} was missing (deleted?), so it was written again from the starter code; "
+            "older versions, if any, are in {backups}.",
+            "zh": "注意：{path} 不见了（被删除了？），所以重新写入了初始代码；以前的版本（如果有）在 {backups}。",
+        },
+        "file_vanished": {
+            "en": "{path} was deleted (by your program?); it was written back as last checked.",
+            "zh": "{path} 被删除了（是你的程序删的吗？）；已按最近一次检查时的内容写回。",
+        },
+        "file_vanished_lost": {
+            "en": "{path} was deleted (by your program?) and could not be written back: {why}",
+            "zh": "{path} 被删除了（是你的程序删的吗？），且无法写回：{why}",
+        },
+        "bad_seconds": {
+            "en": "must be a number of seconds above 0, not {value!r}",
+            "zh": "必须是大于 0 的秒数，而不是 {value!r}",
+        },
+    }
+)
 
 
 def say(key: str, lang: str, **fields) -> str:
@@ -88,15 +120,25 @@ def _seconds(text: str) -> float:
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--home", type=Path, default=argparse.SUPPRESS,
-                        help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)")
-    common.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="language of all text (default: from locale)")
-    p = argparse.ArgumentParser(prog="jaxstate-tutor", parents=[common],
-                                description="An interactive terminal tutor for managing state in JAX.")
+    common.add_argument(
+        "--home",
+        type=Path,
+        default=argparse.SUPPRESS,
+        help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)",
+    )
+    common.add_argument(
+        "--lang", choices=LANGS, default=argparse.SUPPRESS, help="language of all text (default: from locale)"
+    )
+    p = argparse.ArgumentParser(
+        prog="jaxstate-tutor", parents=[common], description="An interactive terminal tutor for managing state in JAX."
+    )
     p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
     p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
-    p.add_argument("--accelerator", action="store_true",
-                   help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs)")
+    p.add_argument(
+        "--accelerator",
+        action="store_true",
+        help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     s = sub.add_parser("list", parents=[common], help="lessons and exercises with their status")
     s.add_argument("--json", action="store_true")
@@ -105,8 +147,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--file", type=Path, help="check this file instead of your workspace file")
     s.add_argument("--json", action="store_true")
     s.add_argument("--timeout", type=_seconds, help="seconds before the run is stopped")
-    for name, text in (("hint", "show the next hint"), ("solution", "show the reference solution"),
-                       ("reset", "put the starter code back in your workspace file")):
+    for name, text in (
+        ("hint", "show the next hint"),
+        ("solution", "show the reference solution"),
+        ("reset", "put the starter code back in your workspace file"),
+    ):
         s = sub.add_parser(name, parents=[common], help=text)
         s.add_argument("id")
         if name == "solution":
@@ -197,11 +242,13 @@ class Context:
             raise UsageError(pick(exc.message, self.lang)) from None
         if not existed:
             attempted = self.state.exercise(exercise.id).attempts > 0
-            print(say("file_was_missing", self.lang, path=path, backups=ws.dir / ".backup") if attempted
-                  else say("file_created", self.lang, path=path), file=sys.stderr)
+            print(
+                say("file_was_missing", self.lang, path=path, backups=ws.dir / ".backup")
+                if attempted
+                else say("file_created", self.lang, path=path),
+                file=sys.stderr,
+            )
         return path
-
-
 
 
 def _record(ctx: Context, save) -> None:
@@ -246,8 +293,13 @@ def cmd_list(ctx: Context) -> int:
             con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
     q = doc["quiz"]
     best = "-" if q["best_score"] is None else q["best_score"]
-    con.print(("[bold]Quiz[/bold]: {a}/{n} answered, best score {b}" if lang == "en"
-               else "[bold]测验[/bold]：已答 {a}/{n}，最高分 {b}").format(a=q["answered"], n=q["questions"], b=best))
+    con.print(
+        (
+            "[bold]Quiz[/bold]: {a}/{n} answered, best score {b}"
+            if lang == "en"
+            else "[bold]测验[/bold]：已答 {a}/{n}，最高分 {b}"
+        ).format(a=q["answered"], n=q["questions"], b=best)
+    )
     return 0
 
 
@@ -297,7 +349,9 @@ def cmd_hint(ctx: Context) -> int:
     from rich.markup import escape
 
     for i in range(upto):
-        con.print(f"[bold]{say('hint_of', ctx.lang, n=i + 1, total=total)}[/bold]: {escape(exercise.hints[i].get(ctx.lang))}")
+        con.print(
+            f"[bold]{say('hint_of', ctx.lang, n=i + 1, total=total)}[/bold]: {escape(exercise.hints[i].get(ctx.lang))}"
+        )
     if shown >= total:
         con.print(say("no_more_hints", ctx.lang, id=exercise.id))
     _record(ctx, ctx.state.record_hint(exercise.id, upto))
@@ -345,18 +399,28 @@ def cmd_progress(ctx: Context) -> int:
     zh = ctx.lang == "zh"
     course, summary = ctx.course, state.summary()
     passed = summary.exercises_passed
-    con.print((f"练习：通过 {passed}/{len(course.exercises)}" if zh else f"Exercises passed: {passed}/{len(course.exercises)}"))
+    con.print(
+        f"练习：通过 {passed}/{len(course.exercises)}" if zh else f"Exercises passed: {passed}/{len(course.exercises)}"
+    )
     for e in course.exercises:
         rec = doc["exercises"].get(e.id)
         if rec:
-            con.print(f"  {e.id:<20} {rec['status']:<10} " + (
-                f"尝试 {rec['attempts']} 次，提示 {rec['hints_shown']} 条" if zh else
-                f"{rec['attempts']} attempts, {rec['hints_shown']} hints") + (
-                ("，看过答案" if zh else ", solution viewed") if rec["solution_viewed"] else ""))
+            con.print(
+                f"  {e.id:<20} {rec['status']:<10} "
+                + (
+                    f"尝试 {rec['attempts']} 次，提示 {rec['hints_shown']} 条"
+                    if zh
+                    else f"{rec['attempts']} attempts, {rec['hints_shown']} hints"
+                )
+                + (("，看过答案" if zh else ", solution viewed") if rec["solution_viewed"] else "")
+            )
     q = doc["quiz"]
     best = "-" if q["best_score"] is None else q["best_score"]
-    con.print(f"测验：最高分 {best}/{len(course.quiz)}，作答 {q['attempts']} 轮" if zh
-              else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts")
+    con.print(
+        f"测验：最高分 {best}/{len(course.quiz)}，作答 {q['attempts']} 轮"
+        if zh
+        else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts"
+    )
     made, right = summary.predictions_made, summary.predictions_right
     if made:
         con.print(f"预测：{made} 次，猜对 {right} 次" if zh else f"Predictions: {right} of {made} right")
@@ -381,8 +445,10 @@ def cmd_verify(ctx: Context) -> int:
     for r in results:
         mark = m["pass"] if r["ok"] else m["fail"]
         should = "pass" if r["file"] == "solution" else "fail"  # the verb, whole: not sliced from "passes"
-        con.print(f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} " + say(
-            f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang))
+        con.print(
+            f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} "
+            + say(f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang)
+        )
         if not r["ok"]:
             RunPrinter(con, ctx.lang).verdict(r["verdict"])
     n = len(ctx.course.exercises)
@@ -465,13 +531,20 @@ class _WatchFace:
 
     def offer(self, next_exercise) -> None:
         lang = self.ctx.lang
-        self.con.print(say("watch_next", lang, id=next_exercise.id, title=next_exercise.title.get(lang))
-                       if next_exercise is not None else say("watch_last", lang))
+        self.con.print(
+            say("watch_next", lang, id=next_exercise.id, title=next_exercise.title.get(lang))
+            if next_exercise is not None
+            else say("watch_last", lang)
+        )
 
     def put_back(self, path: Path, why_not) -> None:
         lang = self.ctx.lang
-        self.con.print(say("file_vanished", lang, path=path) if why_not is None
-                       else say("file_vanished_lost", lang, path=path, why=pick(why_not, lang)), highlight=False)
+        self.con.print(
+            say("file_vanished", lang, path=path)
+            if why_not is None
+            else say("file_vanished_lost", lang, path=path, why=pick(why_not, lang)),
+            highlight=False,
+        )
 
     def enter_pressed(self, timeout: float) -> bool:
         return _enter_pressed(timeout)
@@ -497,9 +570,19 @@ def cmd_tui(ctx: Context) -> int:
     return run_app(home=ctx.home, lang=ctx.lang, mouse=not ctx.args.no_mouse)
 
 
-COMMANDS = {"list": cmd_list, "check": cmd_check, "hint": cmd_hint, "solution": cmd_solution,
-            "reset": cmd_reset, "progress": cmd_progress, "verify": cmd_verify, "validate": cmd_validate,
-            "watch": cmd_watch, "doctor": doctoring.run, None: cmd_tui}
+COMMANDS = {
+    "list": cmd_list,
+    "check": cmd_check,
+    "hint": cmd_hint,
+    "solution": cmd_solution,
+    "reset": cmd_reset,
+    "progress": cmd_progress,
+    "verify": cmd_verify,
+    "validate": cmd_validate,
+    "watch": cmd_watch,
+    "doctor": doctoring.run,
+    None: cmd_tui,
+}
 
 
 def _tolerate_narrow_encodings() -> None:

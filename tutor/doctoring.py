@@ -29,12 +29,18 @@ INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `
 
 MSG = {
     "missing": ("doctor: {path} does not exist.", "doctor：{path} 不存在。"),
-    "folder": ("doctor: {path} is a folder; give the Python script to run (e.g. {path}/train.py).",
-               "doctor：{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。"),
-    "not_py": ("doctor: {path} is not a Python script (.py); doctor runs Python scripts.",
-               "doctor：{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。"),
-    "stopping": ("\ndoctor: stopping the script (Ctrl+C again kills it without a report)...",
-                 "\ndoctor：正在停止脚本（再按一次 Ctrl+C 将直接结束，不出报告）……"),
+    "folder": (
+        "doctor: {path} is a folder; give the Python script to run (e.g. {path}/train.py).",
+        "doctor：{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。",
+    ),
+    "not_py": (
+        "doctor: {path} is not a Python script (.py); doctor runs Python scripts.",
+        "doctor：{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
+    ),
+    "stopping": (
+        "\ndoctor: stopping the script (Ctrl+C again kills it without a report)...",
+        "\ndoctor：正在停止脚本（再按一次 Ctrl+C 将直接结束，不出报告）……",
+    ),
     "no_report": ("doctor: no report: {why}", "doctor：没有报告：{why}"),
 }
 
@@ -47,16 +53,24 @@ def say(key: str, lang: str, **fields) -> str:
 def add_parser(sub, common: argparse.ArgumentParser, seconds) -> argparse.ArgumentParser:
     """The `doctor` subcommand's arguments. The doctor's own options go before SCRIPT (or after
     it, unless the script takes an option of the same name); everything after `--` is the script's."""
-    s = sub.add_parser("doctor", parents=[common], help="run your own script and report state problems",
-                       description="Run your own JAX script with instrumentation on and report retraces, "
-                                   "reused keys, side effects under tracing, donation problems, host syncs "
-                                   "in hot loops (and NaNs with --nans). Exit 0 no finding, 1 findings, "
-                                   "2 bad usage, 3 the script failed or timed out, 130 Ctrl+C.")
+    s = sub.add_parser(
+        "doctor",
+        parents=[common],
+        help="run your own script and report state problems",
+        description="Run your own JAX script with instrumentation on and report retraces, "
+        "reused keys, side effects under tracing, donation problems, host syncs "
+        "in hot loops (and NaNs with --nans). Exit 0 no finding, 1 findings, "
+        "2 bad usage, 3 the script failed or timed out, 130 Ctrl+C.",
+    )
     s.add_argument("script", type=Path, help="the Python script to run")
     s.add_argument("args", nargs=argparse.REMAINDER, help="its arguments (after `--` all of them go to it)")
     s.add_argument("--json", action="store_true", help="print one JSON object (the script's output inside)")
-    s.add_argument("--timeout", type=seconds, default=None,
-                   help=f"seconds before the script is stopped (default {DEFAULT_TIMEOUT_S:.0f})")
+    s.add_argument(
+        "--timeout",
+        type=seconds,
+        default=None,
+        help=f"seconds before the script is stopped (default {DEFAULT_TIMEOUT_S:.0f})",
+    )
     s.add_argument("--nans", action="store_true", help="also stop at the first NaN / inf and name its operation")
     s.set_defaults(doctor_seconds=seconds)
     return s
@@ -71,7 +85,7 @@ def split_args(args, seconds) -> tuple[list[str], dict]:
     while i < len(items):
         item = items[i]
         if item == "--":
-            rest.extend(items[i + 1:])
+            rest.extend(items[i + 1 :])
             break
         if item in ("--json", "--nans"):
             own[item[2:]] = True
@@ -141,8 +155,9 @@ def report_of(verdict, script: Path) -> Report:
     says the script failed, with what it printed."""
     if verdict.report is not None:
         return verdict.report
-    report = Report(script=script.name, exit_code=None, duration_s=verdict.duration_s,
-                    stdout=verdict.stdout, stderr=verdict.stderr)
+    report = Report(
+        script=script.name, exit_code=None, duration_s=verdict.duration_s, stdout=verdict.stdout, stderr=verdict.stderr
+    )
     report.decide_status(failed=True, timed_out=verdict.status == "timeout")
     return report
 

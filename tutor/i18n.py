@@ -23,7 +23,7 @@ class Text:
         return {"zh": self.zh, "en": self.en}
 
     @classmethod
-    def same(cls, s: str) -> "Text":
+    def same(cls, s: str) -> Text:
         """A text that reads the same in every language (code, numbers)."""
         return cls(zh=s, en=s)
 
@@ -44,7 +44,7 @@ def default_lang() -> str:
     return "zh" if loc.lower().startswith("zh") else "en"
 
 
-def pick(message: "Text | str", lang: str) -> str:
+def pick(message: Text | str, lang: str) -> str:
     """A message in `lang` from a Text (the one bilingual type, on both sides of the worker pipe)
     or a plain string. A {"en", "zh"} dict exists only on the wire: tutor.protocol reads it into a Text."""
     if isinstance(message, Text):
@@ -54,7 +54,7 @@ def pick(message: "Text | str", lang: str) -> str:
     raise TypeError(f"pick() takes a Text or a str, not {type(message).__name__}")
 
 
-def table(entries: "dict[str, dict[str, str]]") -> "dict[str, Text]":
+def table(entries: dict[str, dict[str, str]]) -> dict[str, Text]:
     """A module's message table written as {"key": {"en": ..., "zh": ...}}, as Texts; a missing
     language is a bug found at import, not a blank on the learner's screen."""
     out = {}

@@ -34,17 +34,39 @@ def unicode_ok(stream=None) -> bool:
 
 UNICODE = {
     # check results and verdicts
-    "pass": "✓", "fail": "✗", "error": "!", "skipped": "-", "timeout": "✗", "running": "…",
+    "pass": "✓",
+    "fail": "✗",
+    "error": "!",
+    "skipped": "-",
+    "timeout": "✗",
+    "running": "…",
     # progress of lessons and exercises
-    "new": "○", "started": "◐", "attempted": "◐", "done": "✓", "passed": "✓",
+    "new": "○",
+    "started": "◐",
+    "attempted": "◐",
+    "done": "✓",
+    "passed": "✓",
     # quiz options
-    "chosen": "▶", "right": "✓", "wrong": "✗",
+    "chosen": "▶",
+    "right": "✓",
+    "wrong": "✗",
     "chart": "braille",
 }
 ASCII = {
-    "pass": "+", "fail": "x", "error": "!", "skipped": "-", "timeout": "x", "running": "...",
-    "new": "-", "started": "~", "attempted": "~", "done": "+", "passed": "+",
-    "chosen": ">", "right": "+", "wrong": "x",
+    "pass": "+",
+    "fail": "x",
+    "error": "!",
+    "skipped": "-",
+    "timeout": "x",
+    "running": "...",
+    "new": "-",
+    "started": "~",
+    "attempted": "~",
+    "done": "+",
+    "passed": "+",
+    "chosen": ">",
+    "right": "+",
+    "wrong": "x",
     "chart": "*",
 }
 

@@ -27,6 +27,7 @@ class ProtocolError(ValueError):
 
 # ------------------------------------------------------------------ validation helpers
 
+
 def _text(value, what: str) -> str:
     if not isinstance(value, str):
         raise ProtocolError(f"{what} is {type(value).__name__}, not text")
@@ -75,6 +76,7 @@ def _object(value, what: str) -> dict:
 
 # ------------------------------------------------------------------ jobs (parent -> worker)
 
+
 @dataclass(frozen=True)
 class CheckSpec:
     """One check of an exercise, as the worker runs it."""
@@ -90,21 +92,33 @@ class CheckSpec:
     code_line: int = 1
 
     def to_wire(self) -> dict:
-        return {"id": self.id, "kind": self.kind, "name": self.name.to_dict() if self.name else None,
-                "code": self.code, "names": list(self.names), "depends": list(self.depends),
-                "advice": self.advice.to_dict() if self.advice else None, "origin": self.origin,
-                "code_line": self.code_line}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name.to_dict() if self.name else None,
+            "code": self.code,
+            "names": list(self.names),
+            "depends": list(self.depends),
+            "advice": self.advice.to_dict() if self.advice else None,
+            "origin": self.origin,
+            "code_line": self.code_line,
+        }
 
     @classmethod
-    def from_wire(cls, obj) -> "CheckSpec":
+    def from_wire(cls, obj) -> CheckSpec:
         obj = _object(obj, "a check")
         advice = obj.get("advice")
-        return cls(_text(obj.get("id"), "check id"), _text(obj.get("kind"), "check kind"),
-                   _message(obj["name"], "check name") if obj.get("name") else None,
-                   _text(obj.get("code", ""), "check code"), _texts(obj.get("names", []), "check names"),
-                   _texts(obj.get("depends", []), "check depends"),
-                   _message(advice, "check advice") if advice else None,
-                   _text(obj.get("origin", ""), "check origin"), _integer(obj.get("code_line", 1), "check code_line"))
+        return cls(
+            _text(obj.get("id"), "check id"),
+            _text(obj.get("kind"), "check kind"),
+            _message(obj["name"], "check name") if obj.get("name") else None,
+            _text(obj.get("code", ""), "check code"),
+            _texts(obj.get("names", []), "check names"),
+            _texts(obj.get("depends", []), "check depends"),
+            _message(advice, "check advice") if advice else None,
+            _text(obj.get("origin", ""), "check origin"),
+            _integer(obj.get("code_line", 1), "check code_line"),
+        )
 
 
 @dataclass(frozen=True)
@@ -116,15 +130,20 @@ class Expect:
     output_matches: tuple[str, ...] = ()
 
     def to_wire(self) -> dict:
-        return {"raises": self.raises, "output_contains": list(self.output_contains),
-                "output_matches": list(self.output_matches)}
+        return {
+            "raises": self.raises,
+            "output_contains": list(self.output_contains),
+            "output_matches": list(self.output_matches),
+        }
 
     @classmethod
-    def from_wire(cls, obj) -> "Expect":
+    def from_wire(cls, obj) -> Expect:
         obj = _object(obj or {}, "a cell's expect")
-        return cls(_optional_text(obj.get("raises"), "expect raises"),
-                   _texts(obj.get("output_contains", []), "expect output_contains"),
-                   _texts(obj.get("output_matches", []), "expect output_matches"))
+        return cls(
+            _optional_text(obj.get("raises"), "expect raises"),
+            _texts(obj.get("output_contains", []), "expect output_contains"),
+            _texts(obj.get("output_matches", []), "expect output_matches"),
+        )
 
 
 @dataclass(frozen=True)
@@ -141,19 +160,31 @@ class ExerciseJob:
     deadline_s: float | None = None  # the worker ends itself after this long, whatever happens
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "source": self.source, "filename": self.filename,
-                "checks": [c.to_wire() for c in self.checks], "setup": self.setup,
-                "setup_line": self.setup_line, "origin": self.origin, "deadline_s": self.deadline_s}
+        return {
+            "type": self.wire_type,
+            "source": self.source,
+            "filename": self.filename,
+            "checks": [c.to_wire() for c in self.checks],
+            "setup": self.setup,
+            "setup_line": self.setup_line,
+            "origin": self.origin,
+            "deadline_s": self.deadline_s,
+        }
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "ExerciseJob":
+    def from_wire(cls, obj: dict) -> ExerciseJob:
         checks = obj.get("checks")
         if not isinstance(checks, list):
             raise ProtocolError("exercise checks is not a list")
-        return cls(_text(obj.get("source"), "exercise source"), _text(obj.get("filename"), "exercise filename"),
-                   tuple(CheckSpec.from_wire(c) for c in checks), _optional_text(obj.get("setup"), "exercise setup"),
-                   _integer(obj.get("setup_line", 1), "exercise setup_line"),
-                   _text(obj.get("origin", "<setup>"), "exercise origin"), _deadline(obj))
+        return cls(
+            _text(obj.get("source"), "exercise source"),
+            _text(obj.get("filename"), "exercise filename"),
+            tuple(CheckSpec.from_wire(c) for c in checks),
+            _optional_text(obj.get("setup"), "exercise setup"),
+            _integer(obj.get("setup_line", 1), "exercise setup_line"),
+            _text(obj.get("origin", "<setup>"), "exercise origin"),
+            _deadline(obj),
+        )
 
 
 @dataclass(frozen=True)
@@ -167,13 +198,22 @@ class CellJob:
     deadline_s: float | None = None
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "id": self.id, "code": self.code, "expect": self.expect.to_wire(),
-                "deadline_s": self.deadline_s}
+        return {
+            "type": self.wire_type,
+            "id": self.id,
+            "code": self.code,
+            "expect": self.expect.to_wire(),
+            "deadline_s": self.deadline_s,
+        }
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "CellJob":
-        return cls(_text(obj.get("id"), "cell id"), _text(obj.get("code"), "cell code"),
-                   Expect.from_wire(obj.get("expect")), _deadline(obj))
+    def from_wire(cls, obj: dict) -> CellJob:
+        return cls(
+            _text(obj.get("id"), "cell id"),
+            _text(obj.get("code"), "cell code"),
+            Expect.from_wire(obj.get("expect")),
+            _deadline(obj),
+        )
 
 
 @dataclass(frozen=True)
@@ -188,16 +228,27 @@ class DoctorJob:
     deadline_s: float | None = None
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "script": self.script, "args": list(self.args), "cwd": self.cwd,
-                "nans": self.nans, "deadline_s": self.deadline_s}
+        return {
+            "type": self.wire_type,
+            "script": self.script,
+            "args": list(self.args),
+            "cwd": self.cwd,
+            "nans": self.nans,
+            "deadline_s": self.deadline_s,
+        }
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "DoctorJob":
+    def from_wire(cls, obj: dict) -> DoctorJob:
         nans = obj.get("nans", False)
         if not isinstance(nans, bool):
             raise ProtocolError("doctor nans is not true or false")
-        return cls(_text(obj.get("script"), "doctor script"), _texts(obj.get("args", []), "doctor args"),
-                   _optional_text(obj.get("cwd"), "doctor cwd"), nans, _deadline(obj))
+        return cls(
+            _text(obj.get("script"), "doctor script"),
+            _texts(obj.get("args", []), "doctor args"),
+            _optional_text(obj.get("cwd"), "doctor cwd"),
+            nans,
+            _deadline(obj),
+        )
 
 
 Job = ExerciseJob | CellJob | DoctorJob
@@ -222,6 +273,7 @@ def parse_job(obj: object) -> Job:
 
 # ------------------------------------------------------------------ events (worker -> parent)
 
+
 @dataclass(frozen=True)
 class Ready:
     """The worker imported JAX and the check library and waits for its job."""
@@ -233,7 +285,7 @@ class Ready:
         return {"type": self.wire_type, "pid": self.pid}
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "Ready":
+    def from_wire(cls, obj: dict) -> Ready:
         pid = obj.get("pid")
         return cls(None if pid is None else _integer(pid, "ready pid"))
 
@@ -248,7 +300,7 @@ class Started:
         return {"type": self.wire_type}
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "Started":
+    def from_wire(cls, obj: dict) -> Started:
         return cls()
 
 
@@ -262,7 +314,7 @@ class Done:
         return {"type": self.wire_type}
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "Done":
+    def from_wire(cls, obj: dict) -> Done:
         return cls()
 
 
@@ -278,7 +330,7 @@ class RunError:
         return {"type": self.wire_type, "kind": self.kind, "message": self.message.to_dict()}
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "RunError":
+    def from_wire(cls, obj: dict) -> RunError:
         return cls(_text(obj.get("kind"), "error kind"), _message(obj.get("message")))
 
 
@@ -293,7 +345,7 @@ class MetricPoints:
         return {"type": self.wire_type, "points": [list(p) for p in self.points]}
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "MetricPoints":
+    def from_wire(cls, obj: dict) -> MetricPoints:
         points = obj.get("points")
         if not isinstance(points, list):
             raise ProtocolError("metrics points is not a list")
@@ -319,22 +371,36 @@ class CheckResult:
     duration_s: float | None = None
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "id": self.id, "status": self.status, "message": self.message.to_dict(),
-                "duration_s": self.duration_s}
+        return {
+            "type": self.wire_type,
+            "id": self.id,
+            "status": self.status,
+            "message": self.message.to_dict(),
+            "duration_s": self.duration_s,
+        }
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "CheckResult":
+    def from_wire(cls, obj: dict) -> CheckResult:
         status = obj.get("status")
         if status not in CHECK_STATUSES:
             raise ProtocolError(f"check status {status!r} is not one of {', '.join(CHECK_STATUSES)}")
         duration = obj.get("duration_s")
-        return cls(_text(obj.get("id"), "check id"), status, _message(obj.get("message")),
-                   duration_s=None if duration is None else _number(duration, "check duration_s"))
+        return cls(
+            _text(obj.get("id"), "check id"),
+            status,
+            _message(obj.get("message")),
+            duration_s=None if duration is None else _number(duration, "check duration_s"),
+        )
 
     def to_json(self, lang: str) -> dict:
         """This check in the `check --json` contract."""
-        return {"id": self.id, "name": self.name.get(lang) if self.name else self.id,
-                "status": self.status, "message": self.message.get(lang), "duration_s": self.duration_s}
+        return {
+            "id": self.id,
+            "name": self.name.get(lang) if self.name else self.id,
+            "status": self.status,
+            "message": self.message.get(lang),
+            "duration_s": self.duration_s,
+        }
 
 
 @dataclass(frozen=True)
@@ -348,17 +414,25 @@ class CellResult:
     traceback: str
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "raised": self.raised, "exception_types": list(self.exception_types),
-                "message": self.message, "traceback": self.traceback}
+        return {
+            "type": self.wire_type,
+            "raised": self.raised,
+            "exception_types": list(self.exception_types),
+            "message": self.message,
+            "traceback": self.traceback,
+        }
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "CellResult":
+    def from_wire(cls, obj: dict) -> CellResult:
         types = obj.get("exception_types")
         if not isinstance(types, list):
             raise ProtocolError("cell exception_types is not a list")
-        return cls(_optional_text(obj.get("raised"), "cell raised"),
-                   tuple(_text(t, "an exception type") for t in types),
-                   _text(obj.get("message"), "cell message"), _text(obj.get("traceback"), "cell traceback"))
+        return cls(
+            _optional_text(obj.get("raised"), "cell raised"),
+            tuple(_text(t, "an exception type") for t in types),
+            _text(obj.get("message"), "cell message"),
+            _text(obj.get("traceback"), "cell traceback"),
+        )
 
 
 @dataclass(frozen=True)
@@ -373,7 +447,7 @@ class DoctorReport:
         return {"type": self.wire_type, "report": self.report}
 
     @classmethod
-    def from_wire(cls, obj: dict) -> "DoctorReport":
+    def from_wire(cls, obj: dict) -> DoctorReport:
         report = _object(obj.get("report"), "doctor report")
         _text(report.get("status"), "doctor report status")
         findings = report.get("findings")
@@ -389,8 +463,9 @@ class DoctorReport:
 
 
 Event = Ready | Started | Done | RunError | MetricPoints | CheckResult | CellResult | DoctorReport
-_EVENTS = {cls.wire_type: cls for cls in (Ready, Started, Done, RunError, MetricPoints, CheckResult, CellResult,
-                                          DoctorReport)}
+_EVENTS = {
+    cls.wire_type: cls for cls in (Ready, Started, Done, RunError, MetricPoints, CheckResult, CellResult, DoctorReport)
+}
 
 
 def parse_event(obj: object) -> Event:

@@ -14,18 +14,19 @@ from tutor.marks import marks, unicode_ok
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 
-
 STYLE = {"pass": "green", "fail": "red", "error": "yellow", "skipped": "dim", "timeout": "magenta"}
 
-WORDS = table({
-    "pass": {"en": "PASS", "zh": "通过"},
-    "fail": {"en": "FAIL", "zh": "未通过"},
-    "error": {"en": "ERROR", "zh": "出错"},
-    "timeout": {"en": "TIMEOUT", "zh": "超时"},
-    "stdout": {"en": "your program printed", "zh": "你的程序输出"},
-    "stderr": {"en": "stderr", "zh": "标准错误"},
-    "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},
-})
+WORDS = table(
+    {
+        "pass": {"en": "PASS", "zh": "通过"},
+        "fail": {"en": "FAIL", "zh": "未通过"},
+        "error": {"en": "ERROR", "zh": "出错"},
+        "timeout": {"en": "TIMEOUT", "zh": "超时"},
+        "stdout": {"en": "your program printed", "zh": "你的程序输出"},
+        "stderr": {"en": "stderr", "zh": "标准错误"},
+        "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},
+    }
+)
 
 
 class RunPrinter:
@@ -62,8 +63,10 @@ class RunPrinter:
         for check in v.checks:
             mark = self.marks[check.status]
             name = pick(check.name, lang) if check.name else check.id
-            c.print(f"[{STYLE.get(check.status, '')}]{mark}[/] {self.shown(name)} [dim]({self.shown(check.id)})[/dim]",
-                    highlight=False)
+            c.print(
+                f"[{STYLE.get(check.status, '')}]{mark}[/] {self.shown(name)} [dim]({self.shown(check.id)})[/dim]",
+                highlight=False,
+            )
             message = pick(check.message, lang)
             if check.status != "pass" and message:
                 for line in message.splitlines():
@@ -77,8 +80,10 @@ class RunPrinter:
         if v.output_truncated:
             c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
         word = pick(WORDS[v.status], lang)
-        c.print(f"[bold {STYLE[v.status]}]{word}[/] {self.shown(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
-                highlight=False)
+        c.print(
+            f"[bold {STYLE[v.status]}]{word}[/] {self.shown(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
+            highlight=False,
+        )
 
 
 def print_json(doc: dict) -> None:

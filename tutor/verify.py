@@ -25,8 +25,14 @@ def verify_course(course, home: Path, jobs: int = 2) -> list[dict]:
             path.write_text(exercise.starter, encoding="utf-8")
         verdict = sandbox.run_exercise(exercise, path.read_text(encoding="utf-8"), str(path)).result()
         ok = verdict.passed if which == "solution" else not verdict.passed
-        return {"exercise": exercise.id, "file": which, "status": verdict.status, "ok": ok,
-                "duration_s": round(verdict.duration_s, 3), "verdict": verdict}
+        return {
+            "exercise": exercise.id,
+            "file": which,
+            "status": verdict.status,
+            "ok": ok,
+            "duration_s": round(verdict.duration_s, 3),
+            "verdict": verdict,
+        }
 
     tasks = [(e, w) for e in course.exercises for w in ("solution", "starter")]
     try:

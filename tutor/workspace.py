@@ -40,14 +40,20 @@ def write_error(path: Path, exc: OSError) -> WorkspaceError:
     why = _why(exc)
     if path.is_symlink() and not path.exists():
         target = os.readlink(path)
-        return WorkspaceError(f"cannot write {path}: it is a symbolic link to {target}, which cannot be written ({why})",
-                              f"无法写入 {path}：它是指向 {target} 的符号链接，而目标无法写入（{why}）")
+        return WorkspaceError(
+            f"cannot write {path}: it is a symbolic link to {target}, which cannot be written ({why})",
+            f"无法写入 {path}：它是指向 {target} 的符号链接，而目标无法写入（{why}）",
+        )
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return WorkspaceError(f"cannot write {path}: {why}; the file on disk is unchanged. Free some space and save again",
-                              f"无法写入 {path}：{why}；磁盘上的文件没有改动。请腾出空间后再保存")
+        return WorkspaceError(
+            f"cannot write {path}: {why}; the file on disk is unchanged. Free some space and save again",
+            f"无法写入 {path}：{why}；磁盘上的文件没有改动。请腾出空间后再保存",
+        )
     if exc.errno == errno.ENOTDIR:
-        return WorkspaceError(f"cannot write {path}: a part of that path is a file, not a folder (is --home a file?)",
-                              f"无法写入 {path}：路径中有一段是文件而不是文件夹（--home 是不是指向了文件？）")
+        return WorkspaceError(
+            f"cannot write {path}: a part of that path is a file, not a folder (is --home a file?)",
+            f"无法写入 {path}：路径中有一段是文件而不是文件夹（--home 是不是指向了文件？）",
+        )
     return WorkspaceError(f"cannot write {path}: {why}", f"无法写入 {path}：{why}")
 
 
@@ -68,7 +74,7 @@ def write_atomically(path: Path, text: str) -> Path:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)  # the bytes are on disk before the name points at them
         finally:
             os.close(fd)
@@ -172,8 +178,10 @@ def read_learner_file(path: Path) -> str:
     except FileNotFoundError:
         if os.path.islink(path):
             target = os.readlink(path)
-            raise LearnerFileError(f"{path} is a symbolic link to {target}, which does not exist",
-                                   f"{path} 是指向 {target} 的符号链接，但目标不存在") from None
+            raise LearnerFileError(
+                f"{path} is a symbolic link to {target}, which does not exist",
+                f"{path} 是指向 {target} 的符号链接，但目标不存在",
+            ) from None
         raise LearnerFileError(f"file not found: {path}", f"找不到文件：{path}") from None
     except IsADirectoryError:
         raise _not_a_file(path, "a directory", "目录") from None
@@ -184,9 +192,13 @@ def read_learner_file(path: Path) -> str:
         if stat.S_ISDIR(st.st_mode):
             raise _not_a_file(path, "a directory", "目录")
         if not stat.S_ISREG(st.st_mode):
-            kind = ("a pipe (FIFO)", "管道（FIFO）") if stat.S_ISFIFO(st.st_mode) else \
-                   ("a device", "设备文件") if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else \
-                   ("a special file", "特殊文件")
+            kind = (
+                ("a pipe (FIFO)", "管道（FIFO）")
+                if stat.S_ISFIFO(st.st_mode)
+                else ("a device", "设备文件")
+                if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else ("a special file", "特殊文件")
+            )
             raise _not_a_file(path, *kind)
         if st.st_size > MAX_FILE_BYTES:
             raise _too_big(path, st.st_size)
@@ -205,16 +217,22 @@ def read_learner_file(path: Path) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(path, len(data))
     if b"\x00" in data:
-        raise LearnerFileError(f"{path} looks binary (it contains NUL bytes), not like Python source",
-                               f"{path} 像是二进制文件（含 NUL 字节），不是 Python 源码")
+        raise LearnerFileError(
+            f"{path} looks binary (it contains NUL bytes), not like Python source",
+            f"{path} 像是二进制文件（含 NUL 字节），不是 Python 源码",
+        )
     try:
         # utf-8-sig: a byte-order mark (Windows editors) is not part of the code, as Python itself reads it.
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise LearnerFileError(f"{path} is not UTF-8 text (bad byte at offset {exc.start}); save it as UTF-8",
-                               f"{path} 不是 UTF-8 文本（偏移 {exc.start} 处字节无效）；请以 UTF-8 保存") from None
+        raise LearnerFileError(
+            f"{path} is not UTF-8 text (bad byte at offset {exc.start}); save it as UTF-8",
+            f"{path} 不是 UTF-8 文本（偏移 {exc.start} 处字节无效）；请以 UTF-8 保存",
+        ) from None
 
 
 def _too_big(path: Path, size: int) -> LearnerFileError:
-    return LearnerFileError(f"{path} is {size // 1000} kB; a solution file must be under {MAX_FILE_BYTES // 1000} kB",
-                            f"{path} 有 {size // 1000} kB；答案文件必须小于 {MAX_FILE_BYTES // 1000} kB")
+    return LearnerFileError(
+        f"{path} is {size // 1000} kB; a solution file must be under {MAX_FILE_BYTES // 1000} kB",
+        f"{path} 有 {size // 1000} kB；答案文件必须小于 {MAX_FILE_BYTES // 1000} kB",
+    )

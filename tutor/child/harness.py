@@ -11,13 +11,12 @@ import sys
 import time
 import traceback
 import types
-
 from dataclasses import replace
 
 from tutor.child import library
+from tutor.child.channel import flush_metrics, send
 from tutor.i18n import Text
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
-from tutor.child.channel import flush_metrics, send
 
 
 class Abort(Exception):
@@ -63,7 +62,7 @@ def is_out_of_memory(exc: BaseException) -> bool:
     try:
         from_jax = type(exc).__module__.split(".")[0] in ("jax", "jaxlib")
         return from_jax and isinstance(exc, Exception) and "RESOURCE_EXHAUSTED" in str(exc)[:500]
-    except BaseException:  # noqa: BLE001
+    except BaseException:  # noqa: BLE001 - a learner exception whose __str__ raises is not an OOM
         return False
 
 
@@ -72,24 +71,33 @@ def _oom_abort(exc: BaseException, filenames: set[str]) -> Abort:
         tb = learner_traceback(exc, filenames)
     except BaseException:  # noqa: BLE001 - formatting needs memory too
         tb = type(exc).__name__
-    return Abort("oom", "out of memory: the program tried to allocate more memory than the tutor allows "
-                        f"(is an array far bigger than you meant, or does a list grow without end?)\n{tb}",
-                 f"内存不足：程序申请的内存超过了允许的上限（数组是否比预想的大得多，或者列表在无限增长？）\n{tb}")
+    return Abort(
+        "oom",
+        "out of memory: the program tried to allocate more memory than the tutor allows "
+        f"(is an array far bigger than you meant, or does a list grow without end?)\n{tb}",
+        f"内存不足：程序申请的内存超过了允许的上限（数组是否比预想的大得多，或者列表在无限增长？）\n{tb}",
+    )
 
 
 def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
     """Map the exceptions that end a run to a named outcome."""
     if isinstance(exc, SystemExit):
         code = _safe_repr(exc.code)
-        return Abort("exit", f"the program called sys.exit({code}); remove it, the tutor calls your functions itself",
-                     f"程序调用了 sys.exit({code})；请删掉它，检查程序会自己调用你的函数")
+        return Abort(
+            "exit",
+            f"the program called sys.exit({code}); remove it, the tutor calls your functions itself",
+            f"程序调用了 sys.exit({code})；请删掉它，检查程序会自己调用你的函数",
+        )
     if isinstance(exc, KeyboardInterrupt):
         return Abort("interrupt", "the program raised KeyboardInterrupt", "程序抛出了 KeyboardInterrupt")
     if is_out_of_memory(exc):
         return _oom_abort(exc, filenames)
     name = type(exc).__name__
-    return Abort("base-exception", f"the program raised {name}, which is not an ordinary Exception",
-                 f"程序抛出了 {name}，它不是普通的 Exception")
+    return Abort(
+        "base-exception",
+        f"the program raised {name}, which is not an ordinary Exception",
+        f"程序抛出了 {name}，它不是普通的 Exception",
+    )
 
 
 # ------------------------------------------------------------ keeping the harness sane
@@ -106,9 +114,15 @@ _SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
 _JAX_CONFIG = dict(library.jax.config.values)
 # Options that change what a program computes (dtypes, promotion, precision) are the learner's
 # to choose and stay as set; the rest (debugging, logging, caching) are put back.
-_SEMANTIC = {"jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
-             "jax_default_matmul_precision", "jax_default_prng_impl", "jax_enable_custom_prng",
-             "jax_threefry_partitionable"}
+_SEMANTIC = {
+    "jax_enable_x64",
+    "jax_numpy_rank_promotion",
+    "jax_numpy_dtype_promotion",
+    "jax_default_matmul_precision",
+    "jax_default_prng_impl",
+    "jax_enable_custom_prng",
+    "jax_threefry_partitionable",
+}
 config_changes: dict[str, object] = {}  # option -> the value the learner's code set
 
 
@@ -130,8 +144,9 @@ def restore_environment() -> None:
 def _restore_jax_config() -> None:
     try:
         current = library.jax.config.values
-        changed = [(k, v) for k, v in current.items() if k in _JAX_CONFIG and v is not _JAX_CONFIG[k]
-                   and v != _JAX_CONFIG[k]]
+        changed = [
+            (k, v) for k, v in current.items() if k in _JAX_CONFIG and v is not _JAX_CONFIG[k] and v != _JAX_CONFIG[k]
+        ]
     except Exception:  # noqa: BLE001 - the learner replaced jax.config itself: nothing to compare
         return
     for name, value in changed:
@@ -153,10 +168,14 @@ def config_note() -> tuple[str, str] | None:
     kept = [t for k, t in said.items() if k in _SEMANTIC]
     en, zh = [], []
     if reset:
-        en.append(f"your file changes JAX's configuration ({', '.join(reset)}); the checks ran with the "
-                  "tutor's settings instead, so remove that line (or keep it only for your own debugging)")
-        zh.append(f"你的文件修改了 JAX 的配置（{', '.join(reset)}）；检查改用本教程的设置运行，"
-                  "请删掉这一行（或只在自己调试时保留）")
+        en.append(
+            f"your file changes JAX's configuration ({', '.join(reset)}); the checks ran with the "
+            "tutor's settings instead, so remove that line (or keep it only for your own debugging)"
+        )
+        zh.append(
+            f"你的文件修改了 JAX 的配置（{', '.join(reset)}）；检查改用本教程的设置运行，"
+            "请删掉这一行（或只在自己调试时保留）"
+        )
     if kept:
         en.append(f"your file sets {', '.join(kept)}, which changes what the code computes; the checks kept it")
         zh.append(f"你的文件设置了 {', '.join(kept)}，这会改变代码的计算结果；检查保留了这个设置")
@@ -199,10 +218,12 @@ def static_note(source: str) -> tuple[str, str] | None:
     if not dead:
         return None
     line, at, word, fn = dead[0]
-    return (f"Line {line} never runs: `{word}` on line {at} ends `{fn}` before it. "
-            "Delete that early line (it is often the starter's placeholder) and check again.",
-            f"第 {line} 行永远不会执行：第 {at} 行的 `{word}` 在它之前就结束了 `{fn}`。"
-            "请删掉那一行（它往往是起始代码里的占位语句），然后重新检查。")
+    return (
+        f"Line {line} never runs: `{word}` on line {at} ends `{fn}` before it. "
+        "Delete that early line (it is often the starter's placeholder) and check again.",
+        f"第 {line} 行永远不会执行：第 {at} 行的 `{word}` 在它之前就结束了 `{fn}`。"
+        "请删掉那一行（它往往是起始代码里的占位语句），然后重新检查。",
+    )
 
 
 _MISSING = object()
@@ -231,8 +252,11 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
         detail = (exc.text or "").rstrip()
-        raise Abort("syntax", f"syntax error at {where}: {exc.msg}" + (f"\n    {detail}" if detail else ""),
-                    f"第 {exc.lineno} 行有语法错误：{exc.msg}" + (f"\n    {detail}" if detail else "")) from None
+        raise Abort(
+            "syntax",
+            f"syntax error at {where}: {exc.msg}" + (f"\n    {detail}" if detail else ""),
+            f"第 {exc.lineno} 行有语法错误：{exc.msg}" + (f"\n    {detail}" if detail else ""),
+        ) from None
     module = types.ModuleType("learner")
     module.__file__ = filename
     sys.modules["learner"] = module  # dataclasses and pickling look modules up by name
@@ -243,8 +267,9 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
         restore_environment()  # before formatting: the learner may have broken builtins
         if isinstance(exc, Exception) and not is_out_of_memory(exc):
             tb = learner_traceback(exc, {filename})
-            raise Abort("exception", f"your file raised an exception while loading:\n{tb}",
-                        f"加载你的文件时抛出了异常：\n{tb}") from None
+            raise Abort(
+                "exception", f"your file raised an exception while loading:\n{tb}", f"加载你的文件时抛出了异常：\n{tb}"
+            ) from None
         raise _abort_for(exc, {filename}) from None
     restore_environment()
     return module
@@ -260,8 +285,11 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
         if check.kind == "defines":
             for name in check.names:
                 value = library.learner_attr(module, name)
-                library.expect(callable(value), f"`{name}` should be a function or class, got {type(value).__name__}",
-                               f"`{name}` 应当是函数或类，实际是 {type(value).__name__}")
+                library.expect(
+                    callable(value),
+                    f"`{name}` should be a function or class, got {type(value).__name__}",
+                    f"`{name}` 应当是函数或类，实际是 {type(value).__name__}",
+                )
         else:
             origin_file = check.origin.rsplit(":", 1)[0]
             padded = "\n" * max(check.code_line - 1, 0) + check.code
@@ -321,8 +349,7 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
         flush_metrics()
     if status != "pass" and check.advice and not learner_raised:
         en, zh = (en + "\n" + check.advice.en).strip(), (zh + "\n" + check.advice.zh).strip()
-    return CheckResult(check.id, status, Text(zh=zh, en=en),
-                       duration_s=round(time.perf_counter() - started, 4))
+    return CheckResult(check.id, status, Text(zh=zh, en=en), duration_s=round(time.perf_counter() - started, 4))
 
 
 def run_exercise(job: ExerciseJob) -> None:
@@ -342,9 +369,16 @@ def run_exercise(job: ExerciseJob) -> None:
             missing = [d for d in check.depends if d not in passed]
             if missing:
                 name = names.get(missing[0]) or Text.same(missing[0])
-                send(CheckResult(check.id, "skipped", Text(
-                    en=f"waits for “{name.en}” ({missing[0]}) to pass",
-                    zh=f"已跳过：需要先通过“{name.zh}”({missing[0]})")))
+                send(
+                    CheckResult(
+                        check.id,
+                        "skipped",
+                        Text(
+                            en=f"waits for “{name.en}” ({missing[0]}) to pass",
+                            zh=f"已跳过：需要先通过“{name.zh}”({missing[0]})",
+                        ),
+                    )
+                )
                 continue
             result = run_check(check, module, filename, setup)
             if result.status != "pass":
@@ -372,14 +406,18 @@ def run_cell(job: CellJob) -> None:
     event = CellResult(None, (), "", "")
     try:
         exec(compile(source, filename, "exec"), namespace)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - a cell's exception is its result, whatever it is
         restore_environment()
         if is_out_of_memory(exc) and job.expect.raises not in [c.__name__ for c in type(exc).__mro__]:
             send(_oom_abort(exc, {filename}).event())
             return
-        event = CellResult(type(exc).__name__, tuple(c.__name__ for c in type(exc).__mro__),
-                           str(exc), learner_traceback(exc, {filename}))
-    except BaseException as exc:
+        event = CellResult(
+            type(exc).__name__,
+            tuple(c.__name__ for c in type(exc).__mro__),
+            str(exc),
+            learner_traceback(exc, {filename}),
+        )
+    except BaseException as exc:  # noqa: BLE001 - every way out of a cell is reported, never a harness crash
         restore_environment()
         send(_abort_for(exc, {filename}).event())
         return

@@ -14,13 +14,14 @@ import inspect
 import math
 import re
 import types
-from typing import Any, Callable, Iterator, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.channel import metric  # noqa: F401  (re-exported for check code)
+from tutor.child.channel import metric
 
 # Originals, kept before any learner code runs: learners may monkey-patch jax.
 _jit = jax.jit
@@ -101,6 +102,7 @@ def _append(message: str, sentence: str, lang: str) -> str:
 
 # ---------------------------------------------------------------- values
 
+
 def _fmt(x: Any) -> str:
     arr = np.asarray(x)
     if arr.size <= 6:
@@ -131,31 +133,41 @@ def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol:
         try:
             g_arr = np.asarray(g, dtype=np.float64)
         except (TypeError, ValueError):
-            fail(f"{where} should be a number or array, got {type(g).__name__}",
-                 f"{where_zh} 应当是数值或数组，实际是 {type(g).__name__}")
+            fail(
+                f"{where} should be a number or array, got {type(g).__name__}",
+                f"{where_zh} 应当是数值或数组，实际是 {type(g).__name__}",
+            )
         w_arr = np.asarray(w, dtype=np.float64)
         if g_arr.shape != w_arr.shape:
-            fail(f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
-                 f"{where_zh} 的形状是 {g_arr.shape}，应为 {w_arr.shape}")
+            fail(
+                f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
+                f"{where_zh} 的形状是 {g_arr.shape}，应为 {w_arr.shape}",
+            )
         if np.asarray(g).dtype.kind in "iub":
             # Integers are counted, not measured: compare exactly, with no tolerance in the message.
             if not np.array_equal(g_arr, w_arr):
                 bad = np.argwhere(g_arr != w_arr)
                 at = f" (first at index {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
                 at_zh = f"（首个不同处在下标 {tuple(int(i) for i in bad[0])}）" if g_arr.ndim and len(bad) else ""
-                fail(f"{where}: expected {_fmt_int(w_arr)}, got {_fmt_int(g_arr)}{at}",
-                     f"{where_zh}：应为 {_fmt_int(w_arr)}，得到 {_fmt_int(g_arr)}{at_zh}")
+                fail(
+                    f"{where}: expected {_fmt_int(w_arr)}, got {_fmt_int(g_arr)}{at}",
+                    f"{where_zh}：应为 {_fmt_int(w_arr)}，得到 {_fmt_int(g_arr)}{at_zh}",
+                )
             continue
         if not np.all(np.isfinite(g_arr) | ~np.isfinite(w_arr)):
-            fail(f"{where} contains NaN or inf: got {_fmt(g_arr)}, expected {_fmt(w_arr)}",
-                 f"{where_zh} 中出现 NaN 或 inf：得到 {_fmt(g_arr)}，应为 {_fmt(w_arr)}")
+            fail(
+                f"{where} contains NaN or inf: got {_fmt(g_arr)}, expected {_fmt(w_arr)}",
+                f"{where_zh} 中出现 NaN 或 inf：得到 {_fmt(g_arr)}，应为 {_fmt(w_arr)}",
+            )
         if not np.allclose(g_arr, w_arr, rtol=rtol, atol=atol, equal_nan=True):
             err = np.abs(g_arr - w_arr)
             idx = np.unravel_index(int(np.nanargmax(err)), err.shape) if err.ndim else ()
             at = f" (largest error at index {tuple(int(i) for i in idx)})" if idx else ""
             at_zh = f"（误差最大处在下标 {tuple(int(i) for i in idx)}）" if idx else ""
-            fail(f"{where}: expected {_fmt(w_arr)}, got {_fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
-                 f"{where_zh}：应为 {_fmt(w_arr)}，得到 {_fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}")
+            fail(
+                f"{where}: expected {_fmt(w_arr)}, got {_fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
+                f"{where_zh}：应为 {_fmt(w_arr)}，得到 {_fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}",
+            )
 
 
 def _where(what: Label, path: str) -> tuple[str, str]:
@@ -164,8 +176,10 @@ def _where(what: Label, path: str) -> tuple[str, str]:
     en, zh = _label(what)
     if not path:
         return en, zh
-    return (f"{en}{path}" if _variable_like(en) else f"{en} (leaf {path})",
-            f"{zh}{path}" if _variable_like(zh) else f"{zh}（叶子 {path}）")
+    return (
+        f"{en}{path}" if _variable_like(en) else f"{en} (leaf {path})",
+        f"{zh}{path}" if _variable_like(zh) else f"{zh}（叶子 {path}）",
+    )
 
 
 def _variable_like(label: str) -> bool:
@@ -179,8 +193,7 @@ def structure(got: Any, like: Any, what: Label = "result") -> None:
     gs, ls = _tree_structure(got), _tree_structure(like)
     if gs != ls:
         en, zh = _label(what)
-        fail(f"{en} has PyTree structure {gs}, expected {ls}",
-             f"{zh} 的 PyTree 结构是 {gs}，应为 {ls}")
+        fail(f"{en} has PyTree structure {gs}, expected {ls}", f"{zh} 的 PyTree 结构是 {gs}，应为 {ls}")
 
 
 def dtypes(got: Any, want: Any, what: Label = "result") -> None:
@@ -190,15 +203,17 @@ def dtypes(got: Any, want: Any, what: Label = "result") -> None:
         gt, wt = type_of(g), type_of(w)
         if gt != wt:
             where, where_zh = _where(what, path)
-            fail(f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
-                 f"{where_zh} 的类型是 {gt}，应为 {wt}{_weak_note(gt, wt, 'zh')}")
+            fail(
+                f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
+                f"{where_zh} 的类型是 {gt}，应为 {wt}{_weak_note(gt, wt, 'zh')}",
+            )
 
 
 def type_of(x: Any) -> str:
     """JAX's abstract type of x, e.g. 'float32[3]' or '~int32[]' (~ marks a weak type)."""
     try:
         return str(jax.typeof(x))
-    except Exception:
+    except Exception:  # noqa: BLE001 - any object can reach a message; it is named, not typed
         return f"{type(x).__name__}"
 
 
@@ -218,6 +233,7 @@ def learner_attr(module: Any, name: str) -> Any:
 
 
 # ---------------------------------------------------------------- side effects
+
 
 def _contents(value: Any) -> tuple | None:
     """What a call could change inside value without rebinding it. Contained objects are kept
@@ -263,11 +279,14 @@ class Changes:
         self.names = sorted({*added, *removed, *rebound, *mutated})
         en, zh = [], []
         if added:
-            en.append("created " + ", ".join(added)); zh.append("新建了 " + "、".join(added))
+            en.append("created " + ", ".join(added))
+            zh.append("新建了 " + "、".join(added))
         if removed:
-            en.append("deleted " + ", ".join(removed)); zh.append("删除了 " + "、".join(removed))
+            en.append("deleted " + ", ".join(removed))
+            zh.append("删除了 " + "、".join(removed))
         if rebound:
-            en.append("reassigned " + ", ".join(rebound)); zh.append("重新赋值了 " + "、".join(rebound))
+            en.append("reassigned " + ", ".join(rebound))
+            zh.append("重新赋值了 " + "、".join(rebound))
         if mutated:
             en.append("changed the contents or attributes of " + ", ".join(mutated))
             zh.append("修改了 " + "、".join(mutated) + " 的内容或属性")
@@ -292,6 +311,7 @@ def global_changes(module: Any, before: dict) -> Changes:
 
 
 # ---------------------------------------------------------------- calling learner code
+
 
 def call(fn: Callable, *args, label: Label | None = None, **kwargs) -> Any:
     """fn(*args, **kwargs), for learner code: an exception names the call that raised it
@@ -333,6 +353,7 @@ _UNHASHABLE = re.compile(r"hash an object of type <class '([\w.]+)'>")
 
 class Explanation(NamedTuple):
     """What the library can add to an exception raised while check code used learner code."""
+
     label_en: str = ""  # the `call` that raised it, e.g. "update_counter(0, 7)"
     label_zh: str = ""
     name: str = ""  # the called function's name
@@ -356,17 +377,22 @@ def explain_error(exc: BaseException) -> Explanation:
         static = _static_params(fn) if fn is not None else []
         which_en = f": {name} marks {', '.join(f'`{p}`' for p in static)} static" if static else ""
         which_zh = f"：{name} 把 {'、'.join(f'`{p}`' for p in static)} 标成了静态参数" if static else ""
-        hint_en = (f"jax.jit received a {kind} for an argument marked static (static_argnums / static_argnames)"
-                   f"{which_en}. A static argument is a compile-time setting and must be a hashable Python value "
-                   "(an int, a float, a str, a tuple of them); arrays, and lists, dicts or PyTrees holding them, "
-                   "are data, not settings: keep those arguments dynamic (traced)")
-        hint_zh = (f"jax.jit 在一个标成静态（static_argnums / static_argnames）的参数上收到了 {kind}{which_zh}。"
-                   "静态参数是编译期的设置，必须是可哈希的 Python 值（int、float、str 或由它们组成的元组）；"
-                   "数组以及装着数组的列表、字典或 PyTree 是数据，不是设置：让这些参数保持动态（被追踪）")
+        hint_en = (
+            f"jax.jit received a {kind} for an argument marked static (static_argnums / static_argnames)"
+            f"{which_en}. A static argument is a compile-time setting and must be a hashable Python value "
+            "(an int, a float, a str, a tuple of them); arrays, and lists, dicts or PyTrees holding them, "
+            "are data, not settings: keep those arguments dynamic (traced)"
+        )
+        hint_zh = (
+            f"jax.jit 在一个标成静态（static_argnums / static_argnames）的参数上收到了 {kind}{which_zh}。"
+            "静态参数是编译期的设置，必须是可哈希的 Python 值（int、float、str 或由它们组成的元组）；"
+            "数组以及装着数组的列表、字典或 PyTree 是数据，不是设置：让这些参数保持动态（被追踪）"
+        )
     return Explanation(label_en, label_zh, name, hint_en, hint_zh)
 
 
 # ---------------------------------------------------------------- tracing
+
 
 def is_jitted(f: Any) -> bool:
     return isinstance(f, _Wrapped)
@@ -384,7 +410,7 @@ class TraceCounter:
         if is_jitted(fn):
             # jit caches by function object, so counting needs a new jit of the inner
             # function, rebuilt with the learner's own static/donate choices.
-            inner = getattr(fn, "__wrapped__", None) or getattr(fn, "_fun")
+            inner = getattr(fn, "__wrapped__", None) or fn._fun
             info = getattr(fn, "_jit_info", None)
             for key in ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames"):
                 value = getattr(info, key, None)
@@ -432,9 +458,13 @@ class TraceCounter:
         en, zh = [], []
         for i in range(1, len(self.signatures)):
             before, now = dict(self.signatures[i - 1]), dict(self.signatures[i])
-            diffs = [(k, before.get(k), now.get(k)) for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)]
+            diffs = [
+                (k, before.get(k), now.get(k)) for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)
+            ]
             if not diffs:
-                en.append(f"trace {i + 1}: same argument types as before (was the function re-created or jitted again?)")
+                en.append(
+                    f"trace {i + 1}: same argument types as before (was the function re-created or jitted again?)"
+                )
                 zh.append(f"第 {i + 1} 次追踪：参数类型与上次相同（函数是否被重新创建或重新 jit？）")
                 continue
             parts_en, parts_zh = [], []
@@ -466,8 +496,10 @@ def expect_traces(counter: TraceCounter, expected: int, calls: int | None = None
     why_en, why_zh = counter.retrace_reasons()
     calls_en = f" over {calls} calls" if calls else ""
     calls_zh = f"（共调用 {calls} 次）" if calls else ""
-    fail(f"`{counter.name}` was traced {counter.count} times{calls_en}, expected {expected}. {why_en}".strip(),
-         f"`{counter.name}` 被追踪了 {counter.count} 次{calls_zh}，应为 {expected} 次。{why_zh}".strip())
+    fail(
+        f"`{counter.name}` was traced {counter.count} times{calls_en}, expected {expected}. {why_en}".strip(),
+        f"`{counter.name}` 被追踪了 {counter.count} 次{calls_zh}，应为 {expected} 次。{why_zh}".strip(),
+    )
 
 
 class TraceEvents:
@@ -500,7 +532,7 @@ class TraceEvents:
             if name not in self.EAGER_CONTROL_FLOW:
                 self.names.append(name)
 
-    def __enter__(self) -> "TraceEvents":
+    def __enter__(self) -> TraceEvents:
         self.names = []
         _listen(self._listener)
         try:
@@ -514,7 +546,8 @@ class TraceEvents:
                 f"jax.monitoring reported no {self.EVENT} event for a fresh jit on JAX {jax.__version__}: "
                 "traces cannot be counted, so this check cannot judge (the tutor needs updating)",
                 f"在 JAX {jax.__version__} 上，一个新的 jit 函数没有产生 jax.monitoring 事件 {self.EVENT}："
-                "无法统计追踪次数，这项检查无法评判（需要更新本教程）")
+                "无法统计追踪次数，这项检查无法评判（需要更新本教程）",
+            )
         self.names = []
         return self
 
@@ -524,6 +557,7 @@ class TraceEvents:
 
 
 # ---------------------------------------------------------------- jaxprs
+
 
 def _subjaxprs(params: dict):
     for value in params.values():
@@ -558,8 +592,10 @@ def expect_primitive(fn: Callable, args: tuple, name: str, what: Label | None = 
     found = primitives(fn, *args)
     en, zh = _label(what or getattr(fn, "__name__", "the function"))
     if name not in found:
-        fail(f"no `{name}` primitive in the compiled program of {en}; found only: {', '.join(sorted(found)) or 'nothing'}",
-             f"{zh} 编译出的程序里没有 `{name}` 原语；只找到：{', '.join(sorted(found)) or '无'}")
+        fail(
+            f"no `{name}` primitive in the compiled program of {en}; found only: {', '.join(sorted(found)) or 'nothing'}",
+            f"{zh} 编译出的程序里没有 `{name}` 原语；只找到：{', '.join(sorted(found)) or '无'}",
+        )
 
 
 def outputs_from_jit(fn: Callable, *args, **kwargs) -> bool:
@@ -573,11 +609,14 @@ def outputs_from_jit(fn: Callable, *args, **kwargs) -> bool:
 
 # ---------------------------------------------------------------- exceptions and gradients
 
-def raises(fn: Callable, *args, types: tuple[str, ...] = (), match: str | None = None, **kwargs) -> BaseException | None:
+
+def raises(
+    fn: Callable, *args, types: tuple[str, ...] = (), match: str | None = None, **kwargs
+) -> BaseException | None:
     """Call fn; return the exception if it raised one whose class (or a base) is named in types."""
     try:
         fn(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - the point is to look at any exception
+    except Exception as exc:
         names = {c.__name__ for c in type(exc).__mro__}
         if types and not names & set(types):
             raise
@@ -587,12 +626,22 @@ def raises(fn: Callable, *args, types: tuple[str, ...] = (), match: str | None =
     return None
 
 
-def grad_check(f: Callable, x: Any, grads: Any, what: Label = "gradient", eps: float = 1e-3,
-               directions: int = 3, rtol: float = 2e-2, seed: int = 0) -> None:
+def grad_check(
+    f: Callable,
+    x: Any,
+    grads: Any,
+    what: Label = "gradient",
+    eps: float = 1e-3,
+    directions: int = 3,
+    rtol: float = 2e-2,
+    seed: int = 0,
+) -> None:
     """Compare grads (a PyTree like x) with central finite differences of f along random directions."""
     rng = np.random.default_rng(seed)
     x_leaves = _leaves(x)
-    g_flat = np.concatenate([np.asarray(g, np.float64).reshape(-1) for _, g in _leaves(grads)]) if x_leaves else np.zeros(0)
+    g_flat = (
+        np.concatenate([np.asarray(g, np.float64).reshape(-1) for _, g in _leaves(grads)]) if x_leaves else np.zeros(0)
+    )
     treedef = _tree_structure(x)
     for k in range(directions):
         d_leaves = [rng.standard_normal(np.shape(leaf)) for _, leaf in x_leaves]
@@ -601,21 +650,28 @@ def grad_check(f: Callable, x: Any, grads: Any, what: Label = "gradient", eps: f
         parts, offset = [], 0
         for _, leaf in x_leaves:
             n = int(np.size(leaf))
-            parts.append(d_flat[offset:offset + n].reshape(np.shape(leaf)))
+            parts.append(d_flat[offset : offset + n].reshape(np.shape(leaf)))
             offset += n
-        plus = treedef.unflatten([jnp.asarray(np.asarray(l, np.float64) + eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)])
-        minus = treedef.unflatten([jnp.asarray(np.asarray(l, np.float64) - eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)])
+        plus = treedef.unflatten(
+            [jnp.asarray(np.asarray(l, np.float64) + eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)]
+        )
+        minus = treedef.unflatten(
+            [jnp.asarray(np.asarray(l, np.float64) - eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)]
+        )
         numeric = (float(f(plus)) - float(f(minus))) / (2 * eps)
         analytic = float(np.dot(g_flat, d_flat))
         scale = max(abs(numeric), abs(analytic), 1e-3)
         if not math.isfinite(analytic) or abs(numeric - analytic) > rtol * scale:
             en, zh = _label(what)
-            fail(f"{en} disagrees with finite differences along random direction {k + 1}: "
-                 f"directional derivative {analytic:.6g} from your gradient, {numeric:.6g} numerically",
-                 f"{zh} 与有限差分不一致（随机方向 {k + 1}）：你的梯度给出方向导数 {analytic:.6g}，数值差分为 {numeric:.6g}")
+            fail(
+                f"{en} disagrees with finite differences along random direction {k + 1}: "
+                f"directional derivative {analytic:.6g} from your gradient, {numeric:.6g} numerically",
+                f"{zh} 与有限差分不一致（随机方向 {k + 1}）：你的梯度给出方向导数 {analytic:.6g}，数值差分为 {numeric:.6g}",
+            )
 
 
 # ---------------------------------------------------------------- optimizer state
+
 
 def state_follows_params(state: Any, params: Any, what: Label = "state") -> None:
     """Every floating leaf of an optimizer state shaped like a parameter has that parameter's
@@ -633,12 +689,14 @@ def state_follows_params(state: Any, params: Any, what: Label = "state") -> None
             continue  # no parameter of this shape, or several of different dtypes: nothing to say
         where, dtype = sorted(mirrors)[0]
         if str(jnp.result_type(leaf)) != dtype:
-            fail(f"{en}{_keystr(path)} is {type_of(leaf)}, but the parameter it mirrors, params{where}, is {dtype}: "
-                 "optimizer state must follow each parameter's dtype. Build it with jnp.zeros_like(p) (or "
-                 "jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always float32",
-                 f"{zh}{_keystr(path)} 是 {type_of(leaf)}，但它对应的参数 params{where} 是 {dtype}："
-                 "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)（或 jnp.zeros(p.shape, p.dtype)）构造，"
-                 "不要用 jnp.zeros(p.shape)，它总是 float32")
+            fail(
+                f"{en}{_keystr(path)} is {type_of(leaf)}, but the parameter it mirrors, params{where}, is {dtype}: "
+                "optimizer state must follow each parameter's dtype. Build it with jnp.zeros_like(p) (or "
+                "jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always float32",
+                f"{zh}{_keystr(path)} 是 {type_of(leaf)}，但它对应的参数 params{where} 是 {dtype}："
+                "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)（或 jnp.zeros(p.shape, p.dtype)）构造，"
+                "不要用 jnp.zeros(p.shape)，它总是 float32",
+            )
 
 
 def finite(tree: Any, what: Label = "result") -> None:
@@ -650,11 +708,14 @@ def finite(tree: Any, what: Label = "result") -> None:
         if len(bad):
             at = f"[{', '.join(str(int(i)) for i in bad[0])}]" if arr.ndim else ""
             value = arr[tuple(bad[0])] if arr.ndim else arr.item()
-            fail(f"{en}{_keystr(path)}{at} is {value}: the first NaN or inf appears here",
-                 f"{zh}{_keystr(path)}{at} 是 {value}：第一个 NaN 或 inf 出现在这里")
+            fail(
+                f"{en}{_keystr(path)}{at} is {value}: the first NaN or inf appears here",
+                f"{zh}{_keystr(path)}{at} 是 {value}：第一个 NaN 或 inf 出现在这里",
+            )
 
 
 # ---------------------------------------------------------------- keys and donation
+
 
 def key_reuse_checker():
     """JAX's key-reuse checker as a context manager (`jax.debug_key_reuse(True)`) and the error it
@@ -664,12 +725,14 @@ def key_reuse_checker():
     manager = getattr(jax, "debug_key_reuse", None)
     error = getattr(jax.errors, "KeyReuseError", None)
     if manager is None or error is None or "jax_debug_key_reuse" not in jax.config.values:
-        raise CheckError(f"JAX {jax.__version__} has no key-reuse checker (jax.debug_key_reuse)",
-                         f"JAX {jax.__version__} 没有 key 重用检查器（jax.debug_key_reuse）")
+        raise CheckError(
+            f"JAX {jax.__version__} has no key-reuse checker (jax.debug_key_reuse)",
+            f"JAX {jax.__version__} 没有 key 重用检查器（jax.debug_key_reuse）",
+        )
     return manager(True), error
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def checker_sees_across_jit_calls() -> bool:
     """Whether this JAX's checker also follows a consumed key out of one jitted call into the next
     (0.12.0.1 does, 0.10.2 does not); where it does not, a check runs the steps eagerly instead."""
@@ -725,16 +788,38 @@ def exports() -> dict[str, Any]:
     from jax import lax
 
     return {
-        "jax": jax, "jnp": jnp, "np": np, "lax": lax, "math": math,
-        "CheckFailed": CheckFailed, "fail": fail, "expect": expect, "on_failure": on_failure,
-        "close": close, "structure": structure, "dtypes": dtypes, "type_of": type_of,
-        "global_snapshot": global_snapshot, "global_changes": global_changes, "call": call,
-        "is_jitted": is_jitted, "traced": traced, "expect_traces": expect_traces,
-        "TraceEvents": TraceEvents, "outputs_from_jit": outputs_from_jit, "primitives": primitives,
-        "primitive_names": primitive_names, "expect_primitive": expect_primitive,
-        "raises": raises, "grad_check": grad_check, "metric": metric,
-        "key_reuse_checker": key_reuse_checker, "fresh_key": fresh_key,
-        "checker_sees_across_jit_calls": checker_sees_across_jit_calls, "aval_text": aval_text,
-        "donation_warnings": donation_warnings, "state_follows_params": state_follows_params,
+        "jax": jax,
+        "jnp": jnp,
+        "np": np,
+        "lax": lax,
+        "math": math,
+        "CheckFailed": CheckFailed,
+        "fail": fail,
+        "expect": expect,
+        "on_failure": on_failure,
+        "close": close,
+        "structure": structure,
+        "dtypes": dtypes,
+        "type_of": type_of,
+        "global_snapshot": global_snapshot,
+        "global_changes": global_changes,
+        "call": call,
+        "is_jitted": is_jitted,
+        "traced": traced,
+        "expect_traces": expect_traces,
+        "TraceEvents": TraceEvents,
+        "outputs_from_jit": outputs_from_jit,
+        "primitives": primitives,
+        "primitive_names": primitive_names,
+        "expect_primitive": expect_primitive,
+        "raises": raises,
+        "grad_check": grad_check,
+        "metric": metric,
+        "key_reuse_checker": key_reuse_checker,
+        "fresh_key": fresh_key,
+        "checker_sees_across_jit_calls": checker_sees_across_jit_calls,
+        "aval_text": aval_text,
+        "donation_warnings": donation_warnings,
+        "state_follows_params": state_follows_params,
         "finite": finite,
     }

@@ -48,12 +48,18 @@ def _report_broken(exc: BaseException, harness) -> None:
         import traceback
 
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
-        channel.send(RunError("internal", Text(
-            en="the tutor itself failed while judging this program; the checks found no fault in your code. "
-               "If your file does not replace parts of JAX, NumPy or the tutor, please report this "
-               f"with the text below:\n{text}",
-            zh="检查程序在评判这个程序时自身出错，检查并未在你的代码中发现问题。如果你的文件没有替换 JAX、NumPy "
-               f"或本教程的部分内容，请连同下面的文字一起报告这个问题：\n{text}")))
+        channel.send(
+            RunError(
+                "internal",
+                Text(
+                    en="the tutor itself failed while judging this program; the checks found no fault in your code. "
+                    "If your file does not replace parts of JAX, NumPy or the tutor, please report this "
+                    f"with the text below:\n{text}",
+                    zh="检查程序在评判这个程序时自身出错，检查并未在你的代码中发现问题。如果你的文件没有替换 JAX、NumPy "
+                    f"或本教程的部分内容，请连同下面的文字一起报告这个问题：\n{text}",
+                ),
+            )
+        )
     except BaseException:  # noqa: BLE001 - out of memory even for this; the exit status still tells
         pass
 

@@ -3,5 +3,15 @@
 from tutor.course.loader import CourseError, Problem, load_course, read_course
 from tutor.course.model import Cell, Check, Course, Exercise, Lesson, Question
 
-__all__ = ["Cell", "Check", "Course", "CourseError", "Exercise", "Lesson", "Problem",
-           "Question", "load_course", "read_course"]
+__all__ = [
+    "Cell",
+    "Check",
+    "Course",
+    "CourseError",
+    "Exercise",
+    "Lesson",
+    "Problem",
+    "Question",
+    "load_course",
+    "read_course",
+]

@@ -6,12 +6,20 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.course.cjk import join_wrapped
 from tutor.course.kinds import CHECK_KINDS
 from tutor.course.model import (
-    Block, Cell, Check, Course, Exercise, Expectation, Lesson, Question, Source,
+    Block,
+    Cell,
+    Check,
+    Course,
+    Exercise,
+    Expectation,
+    Lesson,
+    Question,
+    Source,
 )
 from tutor.course.predict import read_prediction
-from tutor.course.cjk import join_wrapped
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Text
 
@@ -141,8 +149,9 @@ def _cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell
     code = r.code(d.get("code"), d.line_of("code"), f"{what} code")
     expect = Expectation()
     if "expect" in d:
-        e = r.mapping(d["expect"], d.line_of("expect"), f"{what} expect", set(),
-                      {"raises", "output_contains", "output_matches"})
+        e = r.mapping(
+            d["expect"], d.line_of("expect"), f"{what} expect", set(), {"raises", "output_contains", "output_matches"}
+        )
         if e is not None:
             raises = e.get("raises")
             if raises is not None and not (isinstance(raises, str) and raises.isidentifier()):
@@ -153,10 +162,14 @@ def _cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell
                 try:
                     re.compile(pattern)
                 except re.error as exc:
-                    r.problem(e.line_of("output_matches"), f"{what} expect.output_matches: bad regex {pattern!r}: {exc}")
+                    r.problem(
+                        e.line_of("output_matches"), f"{what} expect.output_matches: bad regex {pattern!r}: {exc}"
+                    )
             expect = Expectation(
                 raises=raises,
-                output_contains=r.strings(e.get("output_contains"), e.line_of("output_contains"), f"{what} expect.output_contains"),
+                output_contains=r.strings(
+                    e.get("output_contains"), e.line_of("output_contains"), f"{what} expect.output_contains"
+                ),
                 output_matches=matches,
             )
     if cell_id is None:
@@ -239,9 +252,13 @@ def _check(r: _Reader, value, line: int, index: int) -> Check | None:
 
 
 def _exercise(r: _Reader, value, line: int) -> Exercise | None:
-    d = r.mapping(value, line, "exercise",
-                  {"id", "lesson", "title", "prompt", "starter", "hints", "checks"},
-                  {"order", "timeout", "chart", "setup"})
+    d = r.mapping(
+        value,
+        line,
+        "exercise",
+        {"id", "lesson", "title", "prompt", "starter", "hints", "checks"},
+        {"order", "timeout", "chart", "setup"},
+    )
     if d is None:
         return None
     ex_id = r.string(d.get("id"), d.line_of("id"), "exercise id", ID_PATTERN)
@@ -300,8 +317,7 @@ def _quiz(r: _Reader, value, line: int) -> list[Question]:
     for i, q in enumerate(raw):
         qline = raw.item_lines[i]
         what = f"question {i + 1}"
-        qd = r.mapping(q, qline, what, {"id", "prompt", "options", "answer", "explain"},
-                       {"evidence", "lesson"})
+        qd = r.mapping(q, qline, what, {"id", "prompt", "options", "answer", "explain"}, {"evidence", "lesson"})
         if qd is None:
             continue
         qid = r.string(qd.get("id"), qd.line_of("id"), f"{what} id", ID_PATTERN)
@@ -364,7 +380,10 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
             r.problem(0, f"cannot read file: {exc.strerror}")
             continue
         if not isinstance(data, LineDict) or len(data) != 1 or next(iter(data)) not in ("lesson", "exercise", "quiz"):
-            r.problem(getattr(data, "line", 1), "a course file must hold exactly one of 'lesson:', 'exercise:' or 'quiz:' at the top")
+            r.problem(
+                getattr(data, "line", 1),
+                "a course file must hold exactly one of 'lesson:', 'exercise:' or 'quiz:' at the top",
+            )
             continue
         kind, body = next(iter(data.items()))
         line = data.line_of(kind)
@@ -388,11 +407,14 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
 
 def _cross_check(root, lessons, exercises, quiz, problems) -> None:
     """Rules that span files: unique ids, lessons that exist, a solution per exercise."""
+
     def unique(objs, what):
         first: dict[str, Source] = {}
         for o in objs:
             if o.id in first:
-                problems.append(Problem(o.source.file, o.source.line, f"duplicate {what} '{o.id}' (first in {first[o.id]})"))
+                problems.append(
+                    Problem(o.source.file, o.source.line, f"duplicate {what} '{o.id}' (first in {first[o.id]})")
+                )
             else:
                 first[o.id] = o.source
 
@@ -402,13 +424,20 @@ def _cross_check(root, lessons, exercises, quiz, problems) -> None:
     lesson_ids = {l.id for l in lessons}
     for e in exercises:
         if lessons and e.lesson not in lesson_ids:
-            problems.append(Problem(e.source.file, e.source.line, f"exercise '{e.id}' names lesson '{e.lesson}', which does not exist"))
+            problems.append(
+                Problem(
+                    e.source.file, e.source.line, f"exercise '{e.id}' names lesson '{e.lesson}', which does not exist"
+                )
+            )
         if not (root / "solutions" / f"{e.id}.py").is_file():
             problems.append(Problem(e.source.file, e.source.line, f"solution file missing: solutions/{e.id}.py"))
     for q in quiz:
         if lessons and q.lesson is not None and q.lesson not in lesson_ids:
-            problems.append(Problem(q.source.file, q.source.line,
-                                    f"question '{q.id}' names lesson '{q.lesson}', which does not exist"))
+            problems.append(
+                Problem(
+                    q.source.file, q.source.line, f"question '{q.id}' names lesson '{q.lesson}', which does not exist"
+                )
+            )
 
 
 def load_course(root: Path | None = None) -> Course:

@@ -33,9 +33,14 @@ def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
     for tok in _PARSER.parse(source):
         start = tok.map[0] if tok.map else 0
         if tok.type == "code_block":
-            problems.append((start, "indented code block: renderers disagree on indented code (inside a "
-                                    "list item it can read as text, `*` turning bold); put code and "
-                                    "formulas in a fenced block (```)"))
+            problems.append(
+                (
+                    start,
+                    "indented code block: renderers disagree on indented code (inside a "
+                    "list item it can read as text, `*` turning bold); put code and "
+                    "formulas in a fenced block (```)",
+                )
+            )
         elif tok.type == "fence" and not _closed(tok, lines):
             problems.append((start, f"code fence {tok.markup} is never closed: everything after it shows as code"))
         elif tok.type == "html_block":
@@ -62,21 +67,32 @@ def _inline_problems(tok: Token, start: int, lang: str) -> list[tuple[int, str]]
             line += 1
             continue
         if child.type == "html_inline":
-            problems.append((line, f"{child.content} is read as HTML and disappears; write it in `code` "
-                                   "or escape it as \\<"))
+            problems.append(
+                (line, f"{child.content} is read as HTML and disappears; write it in `code` or escape it as \\<")
+            )
         elif child.type in ("em_open", "strong_open") and child.markup[:1] == "*":
             before = children[i - 1].content[-1:] if i and children[i - 1].type == "text" else ""
             if _word_char(before):
-                problems.append((line, f"'{child.markup}' right after a letter or digit opens emphasis "
-                                       "(as in g**2): part of a formula shows in bold or italics; put it in `code`"))
+                problems.append(
+                    (
+                        line,
+                        f"'{child.markup}' right after a letter or digit opens emphasis "
+                        "(as in g**2): part of a formula shows in bold or italics; put it in `code`",
+                    )
+                )
         elif child.type == "text":
             problems.extend((line, m) for m in _text_problems(child.content, lang))
     for offset, text in enumerate(tok.content.split("\n")):
         stripped = text.strip()
         if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
-            problems.append((start + offset, "a table row that is not read as a table (a header, a "
-                                             "|---| line and equal column counts are needed): the "
-                                             "pipes show as text"))
+            problems.append(
+                (
+                    start + offset,
+                    "a table row that is not read as a table (a header, a "
+                    "|---| line and equal column counts are needed): the "
+                    "pipes show as text",
+                )
+            )
             break
     return problems
 
@@ -90,8 +106,10 @@ def _text_problems(text: str, lang: str) -> list[str]:
     if "`" in text:
         found.append("unmatched backtick: a ` shows as text; close the code span")
     if _STUCK_STAR.search(text):
-        found.append("'*' touching a letter or digit (as in g**2) can pair with another and turn "
-                     "the text between them bold; put the formula in `code`")
+        found.append(
+            "'*' touching a letter or digit (as in g**2) can pair with another and turn "
+            "the text between them bold; put the formula in `code`"
+        )
     if lang == "zh":
         if m := _CJK_SPACE_CJK.search(text):
             found.append(f"space between Chinese characters ({m.group()!r}) splits the words on screen")

@@ -37,10 +37,17 @@ class Check:
 
     def to_job(self) -> CheckSpec:
         """The check as the worker receives it."""
-        return CheckSpec(id=self.id, kind=self.kind, name=self.name, code=self.code,
-                         names=tuple(self.names), depends=tuple(self.depends), advice=self.advice,
-                         origin=f"{self.source.file}:{self.id}" if self.source else self.id,
-                         code_line=self.code_line)
+        return CheckSpec(
+            id=self.id,
+            kind=self.kind,
+            name=self.name,
+            code=self.code,
+            names=tuple(self.names),
+            depends=tuple(self.depends),
+            advice=self.advice,
+            origin=f"{self.source.file}:{self.id}" if self.source else self.id,
+            code_line=self.code_line,
+        )
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ def parse_number(text: str) -> float | None:
 
 
 def same_number(a: str, b: str) -> bool:
-    """"2" and "2.0" are the same number; text that is not a number never matches."""
+    """ "2" and "2.0" are the same number; text that is not a number never matches."""
     x, y = parse_number(a), parse_number(b)
     return x is not None and y is not None and x == y
 
@@ -113,8 +113,9 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
                 ok = False
             else:
                 if groups < 1:
-                    r.problem(d.line_of("reveal"),
-                              f"{what} reveal {reveal!r} has no group: put what the run shows in ( )")
+                    r.problem(
+                        d.line_of("reveal"), f"{what} reveal {reveal!r} has no group: put what the run shows in ( )"
+                    )
                     ok = False
 
     options: dict[str, Option] = {}
@@ -125,7 +126,7 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
             ok = False
         else:
             letters = [k for k in OPTION_LETTERS if k in raw]
-            if letters != list(OPTION_LETTERS[:len(raw)]) or len(raw) < 2:
+            if letters != list(OPTION_LETTERS[: len(raw)]) or len(raw) < 2:
                 r.problem(raw.line, f"{what} options must be 2 to 4 choices lettered from A in order")
                 ok = False
             for letter in letters:
@@ -135,8 +136,9 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
                     continue
                 clash = next((k for k, o in options.items() if o.value == option.value), None)
                 if clash:
-                    r.problem(raw.line_of(letter),
-                              f"{what} options {clash} and {letter} have the same value {option.value!r}")
+                    r.problem(
+                        raw.line_of(letter), f"{what} options {clash} and {letter} have the same value {option.value!r}"
+                    )
                     ok = False
                 options[letter] = option
 
@@ -145,12 +147,10 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
         if "options" in d:
             if not isinstance(answer, str) or answer not in letters:
                 known = ", ".join(letters) or "none"
-                r.problem(d.line_of("answer"),
-                          f"{what} answer {answer!r} is not among the options ({known})")
+                r.problem(d.line_of("answer"), f"{what} answer {answer!r} is not among the options ({known})")
                 ok = False
         elif isinstance(answer, bool) or not isinstance(answer, (int, float)):
-            r.problem(d.line_of("answer"),
-                      f"{what} answer must be a number (or give options and answer with a letter)")
+            r.problem(d.line_of("answer"), f"{what} answer must be a number (or give options and answer with a letter)")
             ok = False
         else:
             answer = str(answer)

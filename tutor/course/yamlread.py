@@ -40,14 +40,10 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, (str, int, float, bool)):
-            raise yaml.constructor.ConstructorError(
-                None, None, "a key must be plain text", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, "a key must be plain text", key_node.start_mark)
         key = str(key)
         if key in result:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
         block = isinstance(value_node, yaml.ScalarNode) and value_node.style in ("|", ">")

@@ -45,76 +45,88 @@ TEACHES: dict[tuple[str, str], Teaching] = {
 WHY: dict[tuple[str, str], Text] = {
     ("retrace", "weak-type"): Text(
         en="The first call got a weakly typed value (a Python number), later calls a typed array, so "
-           "JAX compiled the function again. Start the state with its final dtype (jnp.float32(0.0), "
-           "jnp.zeros_like).",
+        "JAX compiled the function again. Start the state with its final dtype (jnp.float32(0.0), "
+        "jnp.zeros_like).",
         zh="第一次调用传入的是弱类型的值（Python 数字），之后传入的是有确定 dtype 的数组，于是 JAX "
-           "又编译了一遍。初始状态直接给出最终的 dtype（jnp.float32(0.0)、jnp.zeros_like）。"),
+        "又编译了一遍。初始状态直接给出最终的 dtype（jnp.float32(0.0)、jnp.zeros_like）。",
+    ),
     ("retrace", "shape"): Text(
         en="Each new shape or dtype is a new program: JAX traces and compiles again, every time. Keep "
-           "shapes fixed (pad the last batch, or drop it).",
+        "shapes fixed (pad the last batch, or drop it).",
         zh="每出现一种新的形状或 dtype，就是一个新程序：JAX 每次都要重新追踪、重新编译。让形状保持不变"
-           "（把最后一个批次补齐，或者丢掉）。"),
+        "（把最后一个批次补齐，或者丢掉）。",
+    ),
     ("retrace", "structure"): Text(
         en="The argument's PyTree structure changed (keys, fields, list length), and each structure is "
-           "compiled separately. Give the state the same structure on every call.",
-        zh="参数的 PyTree 结构变了（键、字段、列表长度），每种结构都要单独编译一次。让状态在每次调用时"
-           "结构都一样。"),
+        "compiled separately. Give the state the same structure on every call.",
+        zh="参数的 PyTree 结构变了（键、字段、列表长度），每种结构都要单独编译一次。让状态在每次调用时结构都一样。",
+    ),
     ("retrace", "static"): Text(
         en="A static argument took a new value, and every new value costs a full compile. Static is for "
-           "structure (shapes, flags); pass numbers such as a learning rate as ordinary arguments.",
+        "structure (shapes, flags); pass numbers such as a learning rate as ordinary arguments.",
         zh="静态参数换了一个新值，每个新值都要完整编译一次。静态参数只适合结构（形状、开关）；学习率这样"
-           "的数值应作为普通参数传入。"),
+        "的数值应作为普通参数传入。",
+    ),
     ("retrace", "new-function"): Text(
         en="jax.jit is applied to a new function object on every pass (jit inside a loop, or a lambda made "
-           "per call), so the compile cache never hits. Jit once, outside the loop, and call the result.",
+        "per call), so the compile cache never hits. Jit once, outside the loop, and call the result.",
         zh="每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda），编译缓存永远"
-           "命中不了。在循环外 jit 一次，然后反复调用它。"),
+        "命中不了。在循环外 jit 一次，然后反复调用它。",
+    ),
     ("retrace", "unexplained"): Text(
         en="JAX compiled it again without saying why (on this JAX version that is usually a new value for "
-           "a static argument). Each retrace costs a full compile.",
+        "a static argument). Each retrace costs a full compile.",
         zh="JAX 又编译了一遍，却没有说明原因（在这个 JAX 版本上，通常是静态参数换了新值）。每次重新追踪"
-           "都要付出一次完整编译的代价。"),
+        "都要付出一次完整编译的代价。",
+    ),
     ("key-reuse", "reused"): Text(
         en="A key that was already consumed gives the same random numbers again: your 'new' noise, "
-           "dropout mask or sample repeats. Split the key and use each subkey once.",
+        "dropout mask or sample repeats. Split the key and use each subkey once.",
         zh="已经用过的 key 会再次给出同样的随机数：你以为的“新”噪声、dropout 掩码或样本其实是重复的。"
-           "先 split，每个子 key 只用一次。"),
+        "先 split，每个子 key 只用一次。",
+    ),
     ("side-effect", "global"): Text(
         en="That assignment ran once, at trace time; later calls run the compiled program and skip it, "
-           "so the global stops changing. Return the new value instead.",
+        "so the global stops changing. Return the new value instead.",
         zh="这次赋值只在追踪时执行了一次；之后的调用运行的是编译好的程序，会跳过它，全局变量也就不再变化。"
-           "改为把新值作为返回值交出去。"),
+        "改为把新值作为返回值交出去。",
+    ),
     ("side-effect", "mutation"): Text(
         en="That change happened once, at trace time, and what it stored may be a tracer, not a value. "
-           "Take the state in as an argument and return the new state.",
-        zh="这次修改只在追踪时发生了一次，而且存进去的可能是 tracer，而不是数值。把状态作为参数传入，"
-           "再把新状态返回。"),
+        "Take the state in as an argument and return the new state.",
+        zh="这次修改只在追踪时发生了一次，而且存进去的可能是 tracer，而不是数值。把状态作为参数传入，再把新状态返回。",
+    ),
     ("side-effect", "print"): Text(
         en="A Python print runs only while tracing: it shows tracers, once per trace, and stays silent on "
-           "later calls. Use jax.debug.print to see values on every call.",
+        "later calls. Use jax.debug.print to see values on every call.",
         zh="Python 的 print 只在追踪时执行：它打印的是 tracer，每次追踪只打印一次，之后的调用不再输出。"
-           "想在每次调用时看到数值，用 jax.debug.print。"),
+        "想在每次调用时看到数值，用 jax.debug.print。",
+    ),
     ("donation", "unusable"): Text(
         en="You donated these buffers but no output could reuse them (a different shape or dtype), so the "
-           "memory is not saved. Donate the state that the step returns in the same form.",
+        "memory is not saved. Donate the state that the step returns in the same form.",
         zh="这些缓冲区被捐赠了，但没有哪个输出能复用它们（形状或 dtype 不同），所以并没有省下内存。"
-           "只捐赠那份会以同样形式返回的状态。"),
+        "只捐赠那份会以同样形式返回的状态。",
+    ),
     ("donation", "deleted"): Text(
         en="An array was used after it was donated: its buffer now belongs to the call's output. Rebind "
-           "the name to the returned state at once (state = step(state, ...)).",
+        "the name to the returned state at once (state = step(state, ...)).",
         zh="一个数组在被捐赠之后又被使用了：它的缓冲区已经归这次调用的输出所有。调用后立即把名字重新绑定"
-           "到返回的状态上（state = step(state, ...)）。"),
+        "到返回的状态上（state = step(state, ...)）。",
+    ),
     ("host-sync", "per-step"): Text(
         en="Every step pulls a value from the device to Python (float(), .item(), np.asarray): the loop "
-           "waits for the device each time instead of queueing work ahead. Keep values on the device and "
-           "read them every N steps, or collect them with lax.scan.",
+        "waits for the device each time instead of queueing work ahead. Keep values on the device and "
+        "read them every N steps, or collect them with lax.scan.",
         zh="每一步都把一个值从设备拉回 Python（float()、.item()、np.asarray）：循环每次都要等设备算完，"
-           "没法提前排队后续的计算。让数值留在设备上，每隔 N 步读一次，或用 lax.scan 收集起来。"),
+        "没法提前排队后续的计算。让数值留在设备上，每隔 N 步读一次，或用 lax.scan 收集起来。",
+    ),
     ("nan", "first"): Text(
         en="From here on the values are NaN or inf, and everything computed from them is too. Look at "
-           "this operation's inputs (a log of 0, a division by 0, a step size that diverges).",
+        "this operation's inputs (a log of 0, a division by 0, a step size that diverges).",
         zh="从这里开始数值变成了 NaN 或 inf，之后由它算出的一切也都是。检查这个运算的输入（对 0 取 "
-           "log、除以 0、发散的步长）。"),
+        "log、除以 0、发散的步长）。",
+    ),
 }
 
 
@@ -124,42 +136,62 @@ def _what(kind: str, reason: str, fn: str, count: int, details: dict[str, Any]) 
     if kind == "retrace":
         seen = d.get("explanation", "")
         if reason == "new-function":
-            return Text(en=f"`{fn}` was jitted and traced anew {count} more times at this line.",
-                        zh=f"`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。")
-        return Text(en=f"`{fn}` was traced again {count} time(s) from this call{': ' + seen if seen else ''}.",
-                    zh=f"`{fn}` 在这次调用处被重新追踪了 {count} 次{'：' + seen if seen else ''}。")
+            return Text(
+                en=f"`{fn}` was jitted and traced anew {count} more times at this line.",
+                zh=f"`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。",
+            )
+        return Text(
+            en=f"`{fn}` was traced again {count} time(s) from this call{': ' + seen if seen else ''}.",
+            zh=f"`{fn}` 在这次调用处被重新追踪了 {count} 次{'：' + seen if seen else ''}。",
+        )
     if kind == "key-reuse":
         first = d.get("first_line")
         if first == d.get("line"):
-            return Text(en=f"A PRNG key consumed at this line on an earlier pass was consumed here again, {count} time(s).",
-                        zh=f"同一个 PRNG key 在这一行之前的某一轮已经用过，这里又被使用了 {count} 次。")
+            return Text(
+                en=f"A PRNG key consumed at this line on an earlier pass was consumed here again, {count} time(s).",
+                zh=f"同一个 PRNG key 在这一行之前的某一轮已经用过，这里又被使用了 {count} 次。",
+            )
         where_en = f" (first consumed at line {first})" if first else ""
         where_zh = f"（第一次在第 {first} 行被使用）" if first else ""
-        return Text(en=f"A PRNG key already consumed{where_en} was consumed again here, {count} time(s).",
-                    zh=f"一个已经用过的 PRNG key{where_zh}在这里又被使用了 {count} 次。")
+        return Text(
+            en=f"A PRNG key already consumed{where_en} was consumed again here, {count} time(s).",
+            zh=f"一个已经用过的 PRNG key{where_zh}在这里又被使用了 {count} 次。",
+        )
     if kind == "side-effect":
         name = d.get("name", "")
         if reason == "print":
-            return Text(en=f"print was called while `{fn}` was being traced ({count} time(s)).",
-                        zh=f"`{fn}` 被追踪时调用了 print（{count} 次）。")
+            return Text(
+                en=f"print was called while `{fn}` was being traced ({count} time(s)).",
+                zh=f"`{fn}` 被追踪时调用了 print（{count} 次）。",
+            )
         if reason == "global":
-            return Text(en=f"The global `{name}` was rebound while `{fn}` was being traced.",
-                        zh=f"`{fn}` 被追踪时，全局变量 `{name}` 被重新赋值。")
-        return Text(en=f"`{name}` was changed in place while `{fn}` was being traced.",
-                    zh=f"`{fn}` 被追踪时，`{name}` 被原地修改。")
+            return Text(
+                en=f"The global `{name}` was rebound while `{fn}` was being traced.",
+                zh=f"`{fn}` 被追踪时，全局变量 `{name}` 被重新赋值。",
+            )
+        return Text(
+            en=f"`{name}` was changed in place while `{fn}` was being traced.",
+            zh=f"`{fn}` 被追踪时，`{name}` 被原地修改。",
+        )
     if kind == "donation":
         if reason == "deleted":
-            return Text(en="A donated array was used after the call that consumed it.",
-                        zh="一个被捐赠的数组在消耗它的调用之后又被使用了。")
+            return Text(
+                en="A donated array was used after the call that consumed it.",
+                zh="一个被捐赠的数组在消耗它的调用之后又被使用了。",
+            )
         types = d.get("types", "")
-        return Text(en=f"Donated buffers were not usable: {types} ({count} compile(s)).",
-                    zh=f"被捐赠的缓冲区没能被复用：{types}（编译 {count} 次）。")
+        return Text(
+            en=f"Donated buffers were not usable: {types} ({count} compile(s)).",
+            zh=f"被捐赠的缓冲区没能被复用：{types}（编译 {count} 次）。",
+        )
     if kind == "host-sync":
         via = d.get("via", "")
         loop = f" in the loop around `{fn}`" if fn else " in a loop"
         loop_zh = f"在调用 `{fn}` 的循环里" if fn else "在循环里"
-        return Text(en=f"A device value was pulled to the host ({via}) {count} times at this line{loop}.",
-                    zh=f"{loop_zh}，这一行把设备上的值拉回主机（{via}）共 {count} 次。")
+        return Text(
+            en=f"A device value was pulled to the host ({via}) {count} times at this line{loop}.",
+            zh=f"{loop_zh}，这一行把设备上的值拉回主机（{via}）共 {count} 次。",
+        )
     if kind == "nan":
         prim = d.get("primitive", "")
         return Text(en=f"The first NaN/inf came out of `{prim}`.", zh=f"第一个 NaN/inf 出自 `{prim}`。")
@@ -206,35 +238,59 @@ class Finding:
 
     def to_json(self, lang: str) -> dict[str, Any]:
         teaching = self.teaching
-        return {"kind": self.kind, "function": self.function, "file": self.file, "line": self.line,
-                "count": self.count, "message": self.message(lang), "lesson": teaching.lesson,
-                "cell": teaching.cell}
+        return {
+            "kind": self.kind,
+            "function": self.function,
+            "file": self.file,
+            "line": self.line,
+            "count": self.count,
+            "message": self.message(lang),
+            "lesson": teaching.lesson,
+            "cell": teaching.cell,
+        }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Finding":
+    def from_json(cls, data: dict[str, Any]) -> Finding:
         if data.get("kind") not in KINDS:
             raise ValueError(f"unknown finding kind {data.get('kind')!r}")
-        return cls(kind=data["kind"], function=data.get("function"), file=str(data["file"]),
-                   line=int(data["line"]), count=int(data.get("count", 1)),
-                   text=Text.same(str(data.get("message", ""))),
-                   taught=Teaching(data.get("lesson"), data.get("cell")))
+        return cls(
+            kind=data["kind"],
+            function=data.get("function"),
+            file=str(data["file"]),
+            line=int(data["line"]),
+            count=int(data.get("count", 1)),
+            text=Text.same(str(data.get("message", ""))),
+            taught=Teaching(data.get("lesson"), data.get("cell")),
+        )
 
     def to_wire(self) -> dict[str, Any]:
         """Language-neutral, for the worker pipe: the message in every language."""
         teaching = self.teaching
-        return {"kind": self.kind, "function": self.function, "file": self.file, "line": self.line,
-                "count": self.count, "message": {"en": self.message("en"), "zh": self.message("zh")},
-                "lesson": teaching.lesson, "cell": teaching.cell}
+        return {
+            "kind": self.kind,
+            "function": self.function,
+            "file": self.file,
+            "line": self.line,
+            "count": self.count,
+            "message": {"en": self.message("en"), "zh": self.message("zh")},
+            "lesson": teaching.lesson,
+            "cell": teaching.cell,
+        }
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> "Finding":
+    def from_wire(cls, data: dict[str, Any]) -> Finding:
         if data.get("kind") not in KINDS:
             raise ValueError(f"unknown finding kind {data.get('kind')!r}")
         message = data.get("message") or {}
-        return cls(kind=data["kind"], function=data.get("function"), file=str(data["file"]),
-                   line=int(data["line"]), count=int(data.get("count", 1)),
-                   text=Text(zh=str(message.get("zh", "")), en=str(message.get("en", ""))),
-                   taught=Teaching(data.get("lesson"), data.get("cell")))
+        return cls(
+            kind=data["kind"],
+            function=data.get("function"),
+            file=str(data["file"]),
+            line=int(data["line"]),
+            count=int(data.get("count", 1)),
+            text=Text(zh=str(message.get("zh", "")), en=str(message.get("en", ""))),
+            taught=Teaching(data.get("lesson"), data.get("cell")),
+        )
 
     def key(self) -> tuple:
         return (self.kind, self.function, self.file, self.line)
@@ -250,8 +306,9 @@ def group(findings: list[Finding]) -> list[Finding]:
             for name, value in f.details.items():
                 merged[k].details.setdefault(name, value)
         else:
-            merged[k] = Finding(f.kind, f.function, f.file, f.line, f.count, f.reason, dict(f.details),
-                                f.text, f.taught)
+            merged[k] = Finding(
+                f.kind, f.function, f.file, f.line, f.count, f.reason, dict(f.details), f.text, f.taught
+            )
     return sorted(merged.values(), key=lambda f: (f.file, f.line, KINDS.index(f.kind)))
 
 
@@ -272,8 +329,7 @@ class Report:
 
     def decide_status(self, failed: bool, timed_out: bool = False) -> None:
         """timeout beats error beats findings beats ok."""
-        self.status = ("timeout" if timed_out else "error" if failed
-                       else "findings" if self.findings else "ok")
+        self.status = "timeout" if timed_out else "error" if failed else "findings" if self.findings else "ok"
 
     def cli_exit_code(self) -> int:
         """The doctor command's exit code: 0 no finding, 1 findings, 3 the script failed."""
@@ -282,32 +338,50 @@ class Report:
         return 1 if self.findings else 0
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {"script": self.script, "status": self.status, "exit_code": self.exit_code,
-                "duration_s": round(self.duration_s, 3),
-                "findings": [f.to_json(lang) for f in self.findings],
-                "stdout": self.stdout, "stderr": self.stderr}
+        return {
+            "script": self.script,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "duration_s": round(self.duration_s, 3),
+            "findings": [f.to_json(lang) for f in self.findings],
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+        }
 
     def to_wire(self) -> dict[str, Any]:
         """Language-neutral, for the worker pipe (the parent adds the captured output)."""
-        return {"script": self.script, "status": self.status, "exit_code": self.exit_code,
-                "duration_s": self.duration_s, "findings": [f.to_wire() for f in self.findings],
-                "traces": dict(self.traces)}
+        return {
+            "script": self.script,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "duration_s": self.duration_s,
+            "findings": [f.to_wire() for f in self.findings],
+            "traces": dict(self.traces),
+        }
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> "Report":
+    def from_wire(cls, data: dict[str, Any]) -> Report:
         if data.get("status") not in STATUSES:
             raise ValueError(f"unknown doctor status {data.get('status')!r}")
-        return cls(script=str(data["script"]), status=data["status"], exit_code=data.get("exit_code"),
-                   duration_s=float(data.get("duration_s", 0.0)),
-                   findings=[Finding.from_wire(f) for f in data.get("findings", [])],
-                   traces={str(k): int(v) for k, v in (data.get("traces") or {}).items()})
+        return cls(
+            script=str(data["script"]),
+            status=data["status"],
+            exit_code=data.get("exit_code"),
+            duration_s=float(data.get("duration_s", 0.0)),
+            findings=[Finding.from_wire(f) for f in data.get("findings", [])],
+            traces={str(k): int(v) for k, v in (data.get("traces") or {}).items()},
+        )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Report":
+    def from_json(cls, data: dict[str, Any]) -> Report:
         if data.get("status") not in STATUSES:
             raise ValueError(f"unknown doctor status {data.get('status')!r}")
-        return cls(script=str(data["script"]), status=data["status"], exit_code=data.get("exit_code"),
-                   duration_s=float(data.get("duration_s", 0.0)),
-                   findings=[Finding.from_json(f) for f in data.get("findings", [])],
-                   stdout=str(data.get("stdout", "")), stderr=str(data.get("stderr", "")))
-
+        return cls(
+            script=str(data["script"]),
+            status=data["status"],
+            exit_code=data.get("exit_code"),
+            duration_s=float(data.get("duration_s", 0.0)),
+            findings=[Finding.from_json(f) for f in data.get("findings", [])],
+            stdout=str(data.get("stdout", "")),
+            stderr=str(data.get("stderr", "")),
+        )

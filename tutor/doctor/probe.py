@@ -44,12 +44,46 @@ HOST_SYNC_MIN = 20  # pulls at one line before a per-step pull is worth a findin
 # jax.random functions that consume their key. fold_in is left out on purpose: JAX's own
 # checker treats it as a source only, and fold_in(base_key, step) is the idiomatic pattern.
 KEY_CONSUMERS = (
-    "split", "bits", "normal", "uniform", "bernoulli", "randint", "categorical", "permutation",
-    "choice", "truncated_normal", "gumbel", "exponential", "gamma", "beta", "dirichlet", "laplace",
-    "logistic", "poisson", "multivariate_normal", "cauchy", "t", "ball", "orthogonal", "rademacher",
-    "maxwell", "double_sided_maxwell", "pareto", "weibull_min", "loggamma", "chisquare", "f",
-    "geometric", "lognormal", "triangular", "rayleigh", "wald", "binomial", "generalized_normal",
-    "multinomial")
+    "split",
+    "bits",
+    "normal",
+    "uniform",
+    "bernoulli",
+    "randint",
+    "categorical",
+    "permutation",
+    "choice",
+    "truncated_normal",
+    "gumbel",
+    "exponential",
+    "gamma",
+    "beta",
+    "dirichlet",
+    "laplace",
+    "logistic",
+    "poisson",
+    "multivariate_normal",
+    "cauchy",
+    "t",
+    "ball",
+    "orthogonal",
+    "rademacher",
+    "maxwell",
+    "double_sided_maxwell",
+    "pareto",
+    "weibull_min",
+    "loggamma",
+    "chisquare",
+    "f",
+    "geometric",
+    "lognormal",
+    "triangular",
+    "rayleigh",
+    "wald",
+    "binomial",
+    "generalized_normal",
+    "multinomial",
+)
 KEY_MAKERS = ("PRNGKey", "key")
 
 TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
@@ -65,9 +99,16 @@ class _PersistentCacheChatter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = str(record.msg)
-        return not (text.startswith(("PERSISTENT COMPILATION CACHE MISS", "Persistent compilation cache hit",
-                                     "Not writing persistent cache entry"))
-                    or "to persistent compilation cache" in text)
+        return not (
+            text.startswith(
+                (
+                    "PERSISTENT COMPILATION CACHE MISS",
+                    "Persistent compilation cache hit",
+                    "Not writing persistent cache entry",
+                )
+            )
+            or "to persistent compilation cache" in text
+        )
 
 
 class Stopped(BaseException):
@@ -80,6 +121,7 @@ def _staging() -> bool:
     try:
         from jax._src import core
         from jax._src.interpreters import partial_eval as pe
+
         trace = core.trace_ctx.trace
         for _ in range(64):
             if trace is None:
@@ -90,6 +132,7 @@ def _staging() -> bool:
         return True
     except (ImportError, AttributeError):  # an older or newer JAX: fall back to "any trace"
         from jax._src import core
+
         return not core.trace_state_clean()
 
 
@@ -290,7 +333,7 @@ class Probe:
                 try:
                     data = jax.random.key_data(key) if _is_typed_key(key) else key
                     probe.seen.made[_fingerprint(data)] += 1
-                except Exception:  # noqa: BLE001
+                except Exception:  # noqa: BLE001 - a key we cannot read is left to JAX; never break the script
                     pass
             return key
 
@@ -322,7 +365,7 @@ class Probe:
                         top = self._last_top
                         name = top.name if top and top.call_line == frame.f_lineno else frame.f_code.co_name
                         self.seen.unusable.append((name, frame.f_lineno, found.group(1).strip()))
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - reading the warning must never break the script
                 pass
             return original(message, category, stacklevel + 1, *a, **k)
 
@@ -347,8 +390,12 @@ class Probe:
             self._globals = frame.f_globals
         code = self.code.function(miss.name, miss.def_line)
         if self._globals is not None and code is not None:
-            self._pending = Snapshot(miss.name, code, {n: id(v) for n, v in self._globals.items()},
-                                     {n: c for n, v in self._globals.items() if (c := _contents(v)) is not None})
+            self._pending = Snapshot(
+                miss.name,
+                code,
+                {n: id(v) for n, v in self._globals.items()},
+                {n: c for n, v in self._globals.items() if (c := _contents(v)) is not None},
+            )
 
     def _on_event(self, event: str, duration: float, **kwargs) -> None:
         if event == TRACE_EVENT and not _staging():
@@ -369,8 +416,9 @@ class Probe:
             if id(value) != ident:
                 lines = self.code.lines_of(snap.code, ("STORE_GLOBAL", "STORE_NAME"), name)
                 if lines:
-                    self.seen.effects.append(Finding("side-effect", snap.function, self.code.name, lines[0], 1,
-                                                     "global", {"name": name}))
+                    self.seen.effects.append(
+                        Finding("side-effect", snap.function, self.code.name, lines[0], 1, "global", {"name": name})
+                    )
                 continue
             before = snap.contents.get(name)
             after = _contents(value)
@@ -379,13 +427,15 @@ class Probe:
             lines = self.code.lines_of(snap.code, ("LOAD_GLOBAL", "LOAD_NAME"), name)
             if not lines and isinstance(getattr(value, "__dict__", None), dict):
                 changed = {k for k, v in dict(after).items() if dict(before).get(k) != v} | (
-                    set(dict(before)) - set(dict(after)))
+                    set(dict(before)) - set(dict(after))
+                )
                 for attr in sorted(changed):
                     lines += self.code.lines_of(snap.code, ("STORE_ATTR",), attr)
                 name = f"{name}.{sorted(changed)[0]}" if changed else name
             if lines:
-                self.seen.effects.append(Finding("side-effect", snap.function, self.code.name, min(lines), 1,
-                                                 "mutation", {"name": name}))
+                self.seen.effects.append(
+                    Finding("side-effect", snap.function, self.code.name, min(lines), 1, "mutation", {"name": name})
+                )
 
     def _on_pull(self, frame, via: str) -> None:
         key = (frame.f_code.co_name, frame.f_lineno)
@@ -431,7 +481,7 @@ class Probe:
                 sys.path[0] = old_path0
             try:
                 jax.effects_barrier()  # key callbacks still in flight
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - the script may have broken the runtime; the report still comes
                 pass
             self._close_snapshot()
 
@@ -443,8 +493,10 @@ class Probe:
         found += self.seen.effects
         found += [Finding("side-effect", fn, name, line, n, "print") for (fn, line), n in self.seen.prints.items()]
         found += self._key_findings()
-        found += [Finding("donation", fn, name, line, 1, "unusable", {"types": types})
-                  for fn, line, types in self.seen.unusable]
+        found += [
+            Finding("donation", fn, name, line, 1, "unusable", {"types": types})
+            for fn, line, types in self.seen.unusable
+        ]
         found += self._host_sync_findings()
         found += self._failure_findings()
         for f in found:
@@ -460,8 +512,7 @@ class Probe:
         for bits, sites in uses.items():
             allowed = max(1, self.seen.made.get(bits, 0))
             for fn, line in sites[allowed:]:
-                out.append(Finding("key-reuse", fn, self.code.name, line, 1, "reused",
-                                   {"first_line": sites[0][1]}))
+                out.append(Finding("key-reuse", fn, self.code.name, line, 1, "reused", {"first_line": sites[0][1]}))
         return out
 
     def _jitted_in(self, first: int, last: int) -> str | None:
@@ -476,9 +527,17 @@ class Probe:
         via: dict = defaultdict(set)
         for (fn, line, how), n in self.seen.pulls.items():
             per_site[(fn, line)] += n
-            via[(fn, line)].add({"__float__": "float()", "__int__": "int()", "item": ".item()",
-                                 "__array__": "np.asarray()", "tolist": ".tolist()",
-                                 "asarray": "np.asarray()", "array": "np.array()"}[how])
+            via[(fn, line)].add(
+                {
+                    "__float__": "float()",
+                    "__int__": "int()",
+                    "item": ".item()",
+                    "__array__": "np.asarray()",
+                    "tolist": ".tolist()",
+                    "asarray": "np.asarray()",
+                    "array": "np.array()",
+                }[how]
+            )
         out = []
         for (fn, line), n in per_site.items():
             if n < HOST_SYNC_MIN:
@@ -488,8 +547,17 @@ class Probe:
                 if loop is None:
                     continue  # not in a loop in this function: look at its caller
                 if loop.every_pass:
-                    out.append(Finding("host-sync", self._jitted_in(loop.first, loop.last), self.code.name, line, n,
-                                       "per-step", {"via": ", ".join(sorted(via[(fn, line)]))}))
+                    out.append(
+                        Finding(
+                            "host-sync",
+                            self._jitted_in(loop.first, loop.last),
+                            self.code.name,
+                            line,
+                            n,
+                            "per-step",
+                            {"via": ", ".join(sorted(via[(fn, line)]))},
+                        )
+                    )
                 break
         return out
 
@@ -506,8 +574,17 @@ class Probe:
             return [Finding("donation", last.name, self.code.name, last.lineno, 1, "deleted")]
         if self.nans and isinstance(exc, FloatingPointError):
             found = _NAN_IN.search(text)
-            return [Finding("nan", last.name, self.code.name, last.lineno, 1, "first",
-                            {"primitive": found.group(1) if found else "?"})]
+            return [
+                Finding(
+                    "nan",
+                    last.name,
+                    self.code.name,
+                    last.lineno,
+                    1,
+                    "first",
+                    {"primitive": found.group(1) if found else "?"},
+                )
+            ]
         return []
 
 
@@ -527,8 +604,7 @@ def examine(script: str, args: list[str] | None = None, nans: bool = False) -> R
         exit_code = probe.run()
     finally:
         probe.uninstall()
-    report = Report(script=os.path.basename(script), exit_code=exit_code,
-                    duration_s=time.monotonic() - start)
+    report = Report(script=os.path.basename(script), exit_code=exit_code, duration_s=time.monotonic() - start)
     report.findings = probe.findings()
     report.traces = retraces.traces_per_function(probe.seen.misses, probe.code.owns)
     stopped = isinstance(probe.failure, Stopped)
@@ -565,9 +641,11 @@ def _parse(argv: list[str]) -> dict:
             raise SystemExit(f"unknown option {flag}")
         i += 1
     if i >= len(argv):
-        raise SystemExit("usage: python -m tutor.doctor.probe [--report PATH | --report-fd N] "
-                         "[--json] [--nans] [--lang en|zh] SCRIPT [ARGS...]")
-    opts["script"], opts["args"] = argv[i], argv[i + 1:]
+        raise SystemExit(
+            "usage: python -m tutor.doctor.probe [--report PATH | --report-fd N] "
+            "[--json] [--nans] [--lang en|zh] SCRIPT [ARGS...]"
+        )
+    opts["script"], opts["args"] = argv[i], argv[i + 1 :]
     return opts
 
 

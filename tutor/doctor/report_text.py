@@ -10,30 +10,44 @@ from __future__ import annotations
 from tutor.doctor.findings import WHY, Finding, Report
 from tutor.i18n import table
 
-WORDS = table({
-    "title": {"en": "doctor: {script}", "zh": "doctor：{script}"},
-    "none": {"en": "No findings: nothing the chapter warns about was seen.",
-             "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。"},
-    "some": {"en": "{n} finding(s):", "zh": "发现 {n} 个问题："},
-    "times": {"en": "{n}×", "zh": "{n} 次"},
-    "why": {"en": "Why it costs you: ", "zh": "代价："},
-    "fix": {"en": "Fix shown in lesson {lesson}{title}{cell}.", "zh": "修法见第 {lesson} 课{title}{cell}。"},
-    "cell": {"en": ", demo cell {cell}", "zh": "，演示单元 {cell}"},
-    "open": {"en": "Open it: run `jaxstate-tutor`, press Ctrl+P and type {lesson}{cell_hint}.",
-             "zh": "打开它：运行 `jaxstate-tutor`，按 Ctrl+P，输入 {lesson}{cell_hint}。"},
-    "cell_hint": {"en": "; the cell is in that lesson", "zh": "；演示单元就在这一课里"},
-    "traces": {"en": "Traces per jitted function: ", "zh": "各 jit 函数的追踪次数："},
-    "ended_ok": {"en": "The script ended normally ({seconds:.1f} s).", "zh": "脚本正常结束（{seconds:.1f} 秒）。"},
-    "ended_exit": {"en": "The script exited with code {code} ({seconds:.1f} s).",
-                   "zh": "脚本以退出码 {code} 结束（{seconds:.1f} 秒）。"},
-    "ended_stopped": {"en": "The script was stopped after {seconds:.1f} s (Ctrl+C): this is what was seen until then.",
-                      "zh": "脚本在 {seconds:.1f} 秒后被停止（Ctrl+C）：以下是此前看到的情况。"},
-    "ended_timeout": {"en": "The script was stopped at the time limit ({seconds:.1f} s): this is what was seen until "
-                            "then. A longer run: --timeout SECONDS.",
-                      "zh": "脚本运行到时间上限（{seconds:.1f} 秒）被停止：以下是此前看到的情况。需要更长时间：--timeout 秒数。"},
-    "ended_error": {"en": "The script failed (exit code {code}, {seconds:.1f} s); its error is above.",
-                    "zh": "脚本运行失败（退出码 {code}，{seconds:.1f} 秒）；错误信息见上方。"},
-})
+WORDS = table(
+    {
+        "title": {"en": "doctor: {script}", "zh": "doctor：{script}"},
+        "none": {
+            "en": "No findings: nothing the chapter warns about was seen.",
+            "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。",
+        },
+        "some": {"en": "{n} finding(s):", "zh": "发现 {n} 个问题："},
+        "times": {"en": "{n}×", "zh": "{n} 次"},
+        "why": {"en": "Why it costs you: ", "zh": "代价："},
+        "fix": {"en": "Fix shown in lesson {lesson}{title}{cell}.", "zh": "修法见第 {lesson} 课{title}{cell}。"},
+        "cell": {"en": ", demo cell {cell}", "zh": "，演示单元 {cell}"},
+        "open": {
+            "en": "Open it: run `jaxstate-tutor`, press Ctrl+P and type {lesson}{cell_hint}.",
+            "zh": "打开它：运行 `jaxstate-tutor`，按 Ctrl+P，输入 {lesson}{cell_hint}。",
+        },
+        "cell_hint": {"en": "; the cell is in that lesson", "zh": "；演示单元就在这一课里"},
+        "traces": {"en": "Traces per jitted function: ", "zh": "各 jit 函数的追踪次数："},
+        "ended_ok": {"en": "The script ended normally ({seconds:.1f} s).", "zh": "脚本正常结束（{seconds:.1f} 秒）。"},
+        "ended_exit": {
+            "en": "The script exited with code {code} ({seconds:.1f} s).",
+            "zh": "脚本以退出码 {code} 结束（{seconds:.1f} 秒）。",
+        },
+        "ended_stopped": {
+            "en": "The script was stopped after {seconds:.1f} s (Ctrl+C): this is what was seen until then.",
+            "zh": "脚本在 {seconds:.1f} 秒后被停止（Ctrl+C）：以下是此前看到的情况。",
+        },
+        "ended_timeout": {
+            "en": "The script was stopped at the time limit ({seconds:.1f} s): this is what was seen until "
+            "then. A longer run: --timeout SECONDS.",
+            "zh": "脚本运行到时间上限（{seconds:.1f} 秒）被停止：以下是此前看到的情况。需要更长时间：--timeout 秒数。",
+        },
+        "ended_error": {
+            "en": "The script failed (exit code {code}, {seconds:.1f} s); its error is above.",
+            "zh": "脚本运行失败（退出码 {code}，{seconds:.1f} 秒）；错误信息见上方。",
+        },
+    }
+)
 
 
 def word(key: str, lang: str, **fields) -> str:
@@ -64,7 +78,7 @@ def what_and_why(f: Finding, lang: str) -> tuple[str, str | None]:
     for why in WHY.values():
         tail = why.get(lang)
         if message.endswith(tail) and len(message) > len(tail):
-            return message[:-len(tail)].rstrip(), tail
+            return message[: -len(tail)].rstrip(), tail
     return message, None
 
 

@@ -18,8 +18,10 @@ _HEAD = re.compile(r"TRACING CACHE MISS at (?P<file>.+?):(?P<line>\d+)(?::\d+)? 
 _NEW = re.compile(r"never seen function:\s*\n\s*(?P<name>\S+) id=\d+ defined at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
 _SEEN = re.compile(r"^\s*for (?P<name>\S+) defined at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
 _URL = re.compile(r"https?://\S+")
-_STATIC = re.compile(r"at input path (?P<path>\S+), now .*?Static\(val=(?P<now>.*?)\) and before .*?"
-                     r"Static\(val=(?P<before>.*?)\)")
+_STATIC = re.compile(
+    r"at input path (?P<path>\S+), now .*?Static\(val=(?P<now>.*?)\) and before .*?"
+    r"Static\(val=(?P<before>.*?)\)"
+)
 
 # How many retraces of one function for one reason before it is worth a finding. A function
 # compiled for two static flags, or for the train batch and then the eval set, is idiomatic;
@@ -53,10 +55,19 @@ def parse(message: str) -> Miss | None:
     match = new or seen
     first = new is not None
     same_line = first and "defined on the same line" in message
-    diff = message[match.end():] if not first else ""
+    diff = message[match.end() :] if not first else ""
     reason, explanation = ("new-function" if same_line else "", "") if first else classify(diff)
-    return Miss(match["name"], match["file"], int(match["line"]), head["file"], int(head["line"]),
-                first, same_line, reason, explanation)
+    return Miss(
+        match["name"],
+        match["file"],
+        int(match["line"]),
+        head["file"],
+        int(head["line"]),
+        first,
+        same_line,
+        reason,
+        explanation,
+    )
 
 
 def classify(diff: str) -> tuple[str, str]:

@@ -121,7 +121,8 @@ class ScriptCode:
                 if lo is not None and hi is not None and not lo <= line <= hi:
                     continue
                 if isinstance(child, (ast.For, ast.AsyncFor, ast.While)) and any(
-                        s.lineno <= line <= s.end_lineno for s in child.body):
+                    s.lineno <= line <= s.end_lineno for s in child.body
+                ):
                     best = (child, [])
                     visit(child, [])
                     continue

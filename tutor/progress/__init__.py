@@ -2,6 +2,8 @@
 
 The owner that CLI and UI call is tutor.progress.state.LearnerState (it also knows the path).
 """
+
+from .snapshot import ExerciseRecord, Prediction, Snapshot
 from .store import (
     SCHEMA,
     ProgressError,
@@ -9,7 +11,14 @@ from .store import (
     normalize,
     utc_now,
 )
-from .snapshot import ExerciseRecord, Prediction, Snapshot
 
-__all__ = ["SCHEMA", "ExerciseRecord", "Prediction", "ProgressError", "ProgressStore", "Snapshot", "normalize",
-           "utc_now"]
+__all__ = [
+    "SCHEMA",
+    "ExerciseRecord",
+    "Prediction",
+    "ProgressError",
+    "ProgressStore",
+    "Snapshot",
+    "normalize",
+    "utc_now",
+]

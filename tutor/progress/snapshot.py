@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from .store import EXERCISE_STATUSES, LESSON_STATUSES, normalize
 
@@ -39,9 +39,12 @@ class Snapshot:
         if not isinstance(entry, dict):
             return ExerciseRecord()
         status = entry.get("status") if entry.get("status") in EXERCISE_STATUSES else "new"
-        return ExerciseRecord(status=status, attempts=entry.get("attempts", 0),
-                              hints_shown=entry.get("hints_shown", 0),
-                              solution_viewed=bool(entry.get("solution_viewed")))
+        return ExerciseRecord(
+            status=status,
+            attempts=entry.get("attempts", 0),
+            hints_shown=entry.get("hints_shown", 0),
+            solution_viewed=bool(entry.get("solution_viewed")),
+        )
 
     def exercise_status(self, exercise_id: str) -> str:
         """'new' if never checked, else 'attempted' or 'passed'."""

@@ -15,8 +15,8 @@ import copy
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from tutor.progress.path import KINDS, Step, is_done, next_step, practice_of, step_status
 from tutor.watcher import FileWatch
@@ -68,7 +68,7 @@ class LearnerState(Snapshot):
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def refresh(self) -> "LearnerState":
+    def refresh(self) -> LearnerState:
         """Read the file again (the only read from disk); changes not yet saved stay applied."""
         self._file.seen()
         self._settle(self.store.load())
@@ -83,7 +83,7 @@ class LearnerState(Snapshot):
         self.refresh()
         return True
 
-    def ensure_loaded(self) -> "LearnerState":
+    def ensure_loaded(self) -> LearnerState:
         return self if self.loaded else self.refresh()
 
     @property
@@ -111,11 +111,17 @@ class LearnerState(Snapshot):
         made = self.predictions()
         answers = self.quiz_answers()
         return Summary(
-            lessons_done=sum(self.lesson_status(l.id) == "done" for l in course.lessons), lessons=len(course.lessons),
+            lessons_done=sum(self.lesson_status(l.id) == "done" for l in course.lessons),
+            lessons=len(course.lessons),
             exercises_passed=sum(self.exercise_status(e.id) == "passed" for e in course.exercises),
-            exercises=len(course.exercises), quiz_best=self.quiz_best_score(), quiz_questions=len(course.quiz),
-            quiz_answered=sum(1 for q in course.quiz if q.id in answers), quiz_attempts=self.quiz_attempts(),
-            predictions_made=len(made), predictions_right=sum(p.correct is True for p in made.values()))
+            exercises=len(course.exercises),
+            quiz_best=self.quiz_best_score(),
+            quiz_questions=len(course.quiz),
+            quiz_answered=sum(1 for q in course.quiz if q.id in answers),
+            quiz_attempts=self.quiz_attempts(),
+            predictions_made=len(made),
+            predictions_right=sum(p.correct is True for p in made.values()),
+        )
 
     # ---- writing ----------------------------------------------------------------------------
 
@@ -134,7 +140,7 @@ class LearnerState(Snapshot):
                 with self._lock:
                     if entry not in self._pending:
                         return  # written already, with a later change's save
-                    batch = self._pending[:self._pending.index(entry) + 1]
+                    batch = self._pending[: self._pending.index(entry) + 1]
                 try:
                     saved = self.store.update(lambda d: [f(d, *a) for _, f, a in batch])
                 except BaseException:
@@ -143,6 +149,7 @@ class LearnerState(Snapshot):
                     raise
                 self._forget(batch)
                 self._settle(saved)
+
         return save
 
     def _forget(self, batch: list) -> None:

@@ -1,4 +1,5 @@
 """Local JSON progress store: one file per home, locked updates, atomic writes, damage-tolerant reads."""
+
 from __future__ import annotations
 
 import copy
@@ -6,10 +7,11 @@ import fcntl
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any
 
 from tutor.i18n import Text
 
@@ -39,7 +41,7 @@ class ProgressError(Exception):
 
 def utc_now() -> str:
     """Current UTC time as ISO-8601 with a trailing 'Z'."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _is_count(v: Any) -> bool:
@@ -96,8 +98,9 @@ def normalize(doc: Any) -> tuple[dict, list[Text]]:
     """Return (clean data, list of problems found); salvages every good part of a damaged document."""
     problems: list[Text] = []
     if not isinstance(doc, dict):
-        problems.append(Text(en=f"top level is {type(doc).__name__}, not an object",
-                             zh=f"顶层是 {type(doc).__name__}，不是对象"))
+        problems.append(
+            Text(en=f"top level is {type(doc).__name__}, not an object", zh=f"顶层是 {type(doc).__name__}，不是对象")
+        )
         doc = {}
     data = dict(doc)  # shallow copy keeps unknown top-level keys untouched
     schema = data.get("schema", SCHEMA)
@@ -105,8 +108,11 @@ def normalize(doc: Any) -> tuple[dict, list[Text]]:
         problems.append(Text(en="'schema' is not a version number", zh="'schema' 不是版本号"))
         schema = SCHEMA
     data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
-    for section, fields in (("exercises", EXERCISE_FIELDS), ("lessons", LESSON_FIELDS),
-                            ("predictions", PREDICTION_FIELDS)):
+    for section, fields in (
+        ("exercises", EXERCISE_FIELDS),
+        ("lessons", LESSON_FIELDS),
+        ("predictions", PREDICTION_FIELDS),
+    ):
         entries = data.get(section, {})
         if not isinstance(entries, dict):
             problems.append(Text(en=f"'{section}' is not an object", zh=f"'{section}' 不是对象"))
@@ -142,7 +148,7 @@ def _exercise(data: dict, exercise_id: str) -> dict:
 class ProgressStore:
     """Progress kept in <home>/progress.json, safe against concurrent tutors, crashes and damaged files."""
 
-    def __init__(self, home: Path, on_wait: Optional[Callable[[Text], None]] = None):
+    def __init__(self, home: Path, on_wait: Callable[[Text], None] | None = None):
         """Remember where progress lives; nothing is touched on disk yet.
 
         `on_wait` is told (once per wait) when another process holds the lock, so a command
@@ -211,7 +217,7 @@ class ProgressStore:
     def record_quiz_result(self, score: int) -> dict:
         return self.update(lambda data: changes.quiz_result(data, score))
 
-    def reset(self) -> Optional[Path]:
+    def reset(self) -> Path | None:
         """Move the progress file aside as progress.json.bak-<UTC stamp> and start empty; return the backup."""
         with self._locked():
             refusal = self._read(repair=True)[1]
@@ -222,8 +228,10 @@ class ProgressStore:
             try:
                 backup = self._move_aside("bak")
             except OSError as exc:
-                raise ProgressError(f"Could not reset progress: cannot move {self.path} aside ({exc.strerror}).",
-                                    f"无法重置进度：不能把 {self.path} 移到一旁（{exc.strerror}）。") from None
+                raise ProgressError(
+                    f"Could not reset progress: cannot move {self.path} aside ({exc.strerror}).",
+                    f"无法重置进度：不能把 {self.path} 移到一旁（{exc.strerror}）。",
+                ) from None
             return backup
 
     # ---- internals --------------------------------------------------------------------------
@@ -241,9 +249,10 @@ class ProgressStore:
             # O_RDONLY is enough for flock and still works when the lock file exists in a read-only home.
             fd = os.open(self.lock_path, os.O_RDONLY | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise ProgressError(f"Cannot save progress to {self.path}: "
-                                f"{self.home} is not usable ({exc.strerror or exc}).",
-                                f"无法把进度保存到 {self.path}：{self.home} 不可用（{exc.strerror or exc}）。") from None
+            raise ProgressError(
+                f"Cannot save progress to {self.path}: {self.home} is not usable ({exc.strerror or exc}).",
+                f"无法把进度保存到 {self.path}：{self.home} 不可用（{exc.strerror or exc}）。",
+            ) from None
         try:
             self._wait_for_lock(fd)
             yield
@@ -258,8 +267,12 @@ class ProgressStore:
         holder = lock_holder(fd)
         if self.on_wait is not None:
             who = _who(holder)
-            self.on_wait(Text(en=f"waiting for {self.lock_path}: {who.en} holds it (at most {LOCK_WAIT_S:g} s)",
-                              zh=f"正在等待 {self.lock_path}：{who.zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）"))
+            self.on_wait(
+                Text(
+                    en=f"waiting for {self.lock_path}: {who.en} holds it (at most {LOCK_WAIT_S:g} s)",
+                    zh=f"正在等待 {self.lock_path}：{who.zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）",
+                )
+            )
         now = time.monotonic()
         deadline, next_look, pause = now + LOCK_WAIT_S, now + 0.25, 0.001
         while not _try_flock(fd):
@@ -275,11 +288,12 @@ class ProgressStore:
                     f"Progress not saved: {who.en} has held {self.lock_path} for over {LOCK_WAIT_S:g} s. "
                     "If no other jaxstate-tutor is running, that process is stuck; ending it frees the lock.",
                     f"进度未保存：{who.zh}占用 {self.lock_path} 已超过 {LOCK_WAIT_S:g} 秒。"
-                    "如果没有别的 jaxstate-tutor 在运行，说明那个进程卡住了；结束它即可释放锁。")
+                    "如果没有别的 jaxstate-tutor 在运行，说明那个进程卡住了；结束它即可释放锁。",
+                )
             time.sleep(pause)
             pause = min(pause * 2, 0.05)
 
-    def _read_clean(self) -> Optional[dict]:
+    def _read_clean(self) -> dict | None:
         """The data if the file is absent or sound; None if it needs the careful path."""
         try:
             raw = self.path.read_bytes()
@@ -294,7 +308,7 @@ class ProgressStore:
         data, problems = normalize(doc)
         return None if problems or data["schema"] > SCHEMA else data
 
-    def _read(self, repair: bool) -> tuple[dict, Optional[Text]]:
+    def _read(self, repair: bool) -> tuple[dict, Text | None]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
         try:
             raw = self.path.read_bytes()
@@ -302,25 +316,35 @@ class ProgressStore:
             return normalize({})[0], None
         except OSError as exc:
             # Unreadable is not the same as absent: writing now would destroy progress we cannot see.
-            msg = Text(en=f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable.",
-                       zh=f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。")
+            msg = Text(
+                en=f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable.",
+                zh=f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。",
+            )
             self._warn(msg)
             return normalize({})[0], msg
         try:
             doc = json.loads(raw.decode("utf-8"))
             reason = None
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            doc, reason = {}, (Text(en="file is empty", zh="文件是空的") if not raw.strip()
-                               else Text(en="not valid JSON", zh="不是有效的 JSON"))
+            doc, reason = (
+                {},
+                (
+                    Text(en="file is empty", zh="文件是空的")
+                    if not raw.strip()
+                    else Text(en="not valid JSON", zh="不是有效的 JSON")
+                ),
+            )
         data, problems = normalize(doc)
         if reason:
             problems.insert(0, reason)
         if data["schema"] > SCHEMA:
             # Newer tutor's file: show what we understand, but never write over it.
-            msg = Text(en=f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
-                          f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
-                       zh=f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
-                          "升级 tutor 后才能保存进度。")
+            msg = Text(
+                en=f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
+                f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
+                zh=f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
+                "升级 tutor 后才能保存进度。",
+            )
             self._warn(msg)
             return data, msg
         if not problems:
@@ -329,21 +353,29 @@ class ProgressStore:
         what = "; ".join(p.en for p in problems[:5]) + more
         what_zh = "；".join(p.zh for p in problems[:5]) + more
         if not repair:
-            msg = Text(en=f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved.",
-                       zh=f"{self.path} 已损坏（{what_zh}）；显示能恢复的部分，不会保存任何内容。")
+            msg = Text(
+                en=f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved.",
+                zh=f"{self.path} 已损坏（{what_zh}）；显示能恢复的部分，不会保存任何内容。",
+            )
             self._warn(msg)
             return data, msg
         try:
             backup = self._move_aside("corrupt")
         except OSError as exc:
-            msg = Text(en=f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); "
-                          "nothing will be saved.",
-                       zh=f"{self.path} 已损坏（{what_zh}），且无法移到一旁（{exc.strerror}）；不会保存任何内容。")
+            msg = Text(
+                en=f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); "
+                "nothing will be saved.",
+                zh=f"{self.path} 已损坏（{what_zh}），且无法移到一旁（{exc.strerror}）；不会保存任何内容。",
+            )
             self._warn(msg)
             return data, msg
-        self._warn(Text(en=f"{self.path} was damaged ({what}); the original was kept as {backup} "
-                           "and the progress that could be recovered is used.",
-                        zh=f"{self.path} 已损坏（{what_zh}）；原文件保存为 {backup}，现在使用能恢复的进度。"))
+        self._warn(
+            Text(
+                en=f"{self.path} was damaged ({what}); the original was kept as {backup} "
+                "and the progress that could be recovered is used.",
+                zh=f"{self.path} 已损坏（{what_zh}）；原文件保存为 {backup}，现在使用能恢复的进度。",
+            )
+        )
         # Put the salvaged data back so the next update builds on it instead of on nothing.
         with suppress(ProgressError):
             self._write(data)
@@ -351,7 +383,7 @@ class ProgressStore:
 
     def _move_aside(self, kind: str) -> Path:
         """Rename the progress file to progress.json.<kind>-<UTC stamp>[-n]; never overwrites a backup."""
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         target = self.home / f"{FILENAME}.{kind}-{stamp}"
         n = 1
         while target.exists():  # safe: only the lock holder creates backups
@@ -367,8 +399,10 @@ class ProgressStore:
         tmp = self.home / TMPNAME
         # Respect a file the user made read-only; check the mode bits too because root ignores them.
         if self.path.exists() and (not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222):
-            raise ProgressError(f"Could not save progress to {self.path}: the file is read-only.",
-                                f"无法把进度保存到 {self.path}：文件是只读的。")
+            raise ProgressError(
+                f"Could not save progress to {self.path}: the file is read-only.",
+                f"无法把进度保存到 {self.path}：文件是只读的。",
+            )
         try:
             with suppress(FileNotFoundError):
                 os.unlink(tmp)  # leftover of a writer that was killed mid-write
@@ -381,8 +415,10 @@ class ProgressStore:
         except OSError as exc:
             with suppress(OSError):
                 os.unlink(tmp)
-            raise ProgressError(f"Could not save progress to {self.path}: {exc.strerror or exc}.",
-                                f"无法把进度保存到 {self.path}：{exc.strerror or exc}。") from None
+            raise ProgressError(
+                f"Could not save progress to {self.path}: {exc.strerror or exc}.",
+                f"无法把进度保存到 {self.path}：{exc.strerror or exc}。",
+            ) from None
         self._fsync_dir()
 
     def _fsync_dir(self) -> None:
@@ -395,7 +431,7 @@ class ProgressStore:
                 os.close(fd)
 
 
-def _who(holder: Optional[str]) -> Text:
+def _who(holder: str | None) -> Text:
     """Who holds the lock, as a sentence's subject."""
     return Text(en=f"process {holder}", zh=f"进程 {holder} ") if holder else Text(en="another process", zh="另一个进程")
 
@@ -411,8 +447,8 @@ def _try_flock(fd: int) -> bool:
 from tutor.progress import changes  # noqa: E402 - changes builds on this module's helpers
 
 
-def lock_holder(fd: int) -> Optional[str]:
-    """"1234 (jaxstate-tutor watch)": who holds the flock on fd's file, from /proc/locks (Linux); else None."""
+def lock_holder(fd: int) -> str | None:
+    """ "1234 (jaxstate-tutor watch)": who holds the flock on fd's file, from /proc/locks (Linux); else None."""
     try:
         inode = os.fstat(fd).st_ino
         with open("/proc/locks", encoding="ascii", errors="replace") as f:

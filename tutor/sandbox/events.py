@@ -40,7 +40,7 @@ class Verdict:
     metrics: dict[str, list[float]]
     cell: CellResult | None = None
     output_truncated: bool = False
-    report: "Report | None" = None  # a doctor job's report (None for exercises and cells)
+    report: Report | None = None  # a doctor job's report (None for exercises and cells)
 
     @property
     def passed(self) -> bool:

@@ -24,13 +24,23 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator
 
 from tutor.paths import PACKAGE_DIR
-from tutor.protocol import (CellJob, CheckResult, Done, DoctorJob, ExerciseJob, Job, MetricPoints, ProtocolError,
-                            Ready, parse_event)
+from tutor.protocol import (
+    CellJob,
+    CheckResult,
+    DoctorJob,
+    Done,
+    ExerciseJob,
+    Job,
+    MetricPoints,
+    ProtocolError,
+    Ready,
+    parse_event,
+)
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.verdict import Ending, decide
 
@@ -103,13 +113,28 @@ class WorkerProcess:
         env.pop("JAXSTATE_TUTOR_HOME", None)
         if not accelerator:
             env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
-        cmd = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd),
-               "--parent", str(os.getpid()), "--run-dir", self.workdir]
+        cmd = [
+            sys.executable,
+            "-m",
+            "tutor.child.worker",
+            "--event-fd",
+            str(write_fd),
+            "--parent",
+            str(os.getpid()),
+            "--run-dir",
+            self.workdir,
+        ]
         if cache_dir is not None:
             cmd += ["--cache-dir", str(cache_dir)]
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(write_fd,), start_new_session=True, env=env, cwd=self.workdir,
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(write_fd,),
+            start_new_session=True,
+            env=env,
+            cwd=self.workdir,
         )
         os.close(write_fd)
         self.event_fd = read_fd
@@ -233,17 +258,24 @@ class Run:
             # folder and the process never outlive the run. (Usually a no-op by now.)
             w.close()
 
-    def _events(self, w: "WorkerProcess") -> Iterator[object]:
+    def _events(self, w: WorkerProcess) -> Iterator[object]:
         started = time.monotonic()
         # From a thread: a job bigger than the pipe buffer would otherwise block here, before
         # any deadline is enforced, until a worker that may be stuck starting up reads it.
-        threading.Thread(target=_send_job, args=(w.proc.stdin, (json.dumps(self.job.to_wire()) + "\n").encode()),
-                         name="send-job", daemon=True).start()
+        threading.Thread(
+            target=_send_job,
+            args=(w.proc.stdin, (json.dumps(self.job.to_wire()) + "\n").encode()),
+            name="send-job",
+            daemon=True,
+        ).start()
         state = _RunState(self.limits)
         yield from state.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
-        for name, fd in (("stdout", w.proc.stdout.fileno()), ("stderr", w.proc.stderr.fileno()),
-                         ("events", w.event_fd)):
+        for name, fd in (
+            ("stdout", w.proc.stdout.fileno()),
+            ("stderr", w.proc.stderr.fileno()),
+            ("events", w.event_fd),
+        ):
             os.set_blocking(fd, False)
             sel.register(fd, selectors.EVENT_READ, name)
         ready_at = None
@@ -294,11 +326,19 @@ class Run:
             sel.close()
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
         yield from state.flush_text()
-        ending = Ending(returncode=w.proc.returncode, cancelled=self._cancel.is_set(), flooded=state.flooded,
-                        truncated=state.truncated, protocol_error=state.protocol_error,
-                        duration_s=time.monotonic() - (ready_at or started), timeout_s=self.timeout,
-                        startup_s=self.limits.startup_s, output_limit_mb=self.limits.output_bytes // 2**20,
-                        setting_vars=_setting_vars(), **flags)
+        ending = Ending(
+            returncode=w.proc.returncode,
+            cancelled=self._cancel.is_set(),
+            flooded=state.flooded,
+            truncated=state.truncated,
+            protocol_error=state.protocol_error,
+            duration_s=time.monotonic() - (ready_at or started),
+            timeout_s=self.timeout,
+            startup_s=self.limits.startup_s,
+            output_limit_mb=self.limits.output_bytes // 2**20,
+            setting_vars=_setting_vars(),
+            **flags,
+        )
         self.verdict = decide(self.job, state.seen, ending)
         try:
             yield self.verdict
@@ -318,7 +358,7 @@ class Run:
         finally:
             sel.close()
 
-    def _read(self, key, sel, state: "_RunState"):
+    def _read(self, key, sel, state: _RunState):
         try:
             data = os.read(key.fd, 65536)
         except BlockingIOError:
@@ -336,7 +376,7 @@ class Run:
                 yield out
 
 
-def _interrupt(w: "WorkerProcess") -> None:
+def _interrupt(w: WorkerProcess) -> None:
     """SIGINT to the worker alone (the doctor's probe turns it into a stop that still reports)."""
     try:
         os.kill(w.proc.pid, signal.SIGINT)
@@ -410,8 +450,14 @@ class _RunState:
 class Sandbox:
     """Runs learner code in fresh worker processes, keeping one warm spare when asked."""
 
-    def __init__(self, home: Path | None = None, limits: Limits | None = None,
-                 keep_spare: bool = False, accelerator: bool | None = None, spare_early: bool = False):
+    def __init__(
+        self,
+        home: Path | None = None,
+        limits: Limits | None = None,
+        keep_spare: bool = False,
+        accelerator: bool | None = None,
+        spare_early: bool = False,
+    ):
         self.limits = limits or Limits()
         self.home = home
         # Outside the home (see cache_dir_for): the worker is never told where the home is.
@@ -475,9 +521,14 @@ class Sandbox:
             self.warm_up()
 
     def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
-        job = ExerciseJob(source=source, filename=filename, checks=tuple(c.to_job() for c in exercise.checks),
-                          setup=exercise.setup, setup_line=exercise.setup_line,
-                          origin=exercise.source.file if exercise.source else exercise.id)
+        job = ExerciseJob(
+            source=source,
+            filename=filename,
+            checks=tuple(c.to_job() for c in exercise.checks),
+            setup=exercise.setup,
+            setup_line=exercise.setup_line,
+            origin=exercise.source.file if exercise.source else exercise.id,
+        )
         return Run(self._take(), job, timeout or exercise.timeout, self.limits, self._after_run)
 
     def run_cell(self, cell, timeout: float | None = None) -> Run:

@@ -13,8 +13,20 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tutor.i18n import Text
-from tutor.protocol import (CHANNEL_LOST, CellJob, CellResult, CheckResult, Done, DoctorJob, DoctorReport,
-                            ExerciseJob, Job, MetricPoints, Ready, RunError)
+from tutor.protocol import (
+    CHANNEL_LOST,
+    CellJob,
+    CellResult,
+    CheckResult,
+    DoctorJob,
+    DoctorReport,
+    Done,
+    ExerciseJob,
+    Job,
+    MetricPoints,
+    Ready,
+    RunError,
+)
 from tutor.sandbox.events import Output, Verdict
 
 if TYPE_CHECKING:
@@ -49,9 +61,14 @@ CANCELLED = _message("the check was cancelled", "检查已取消")
 _OOM_PATTERN = re.compile(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED|^MemoryError", re.I | re.M)
 _SIGNAL_HINTS = {
     "SIGKILL": (" (this can be the system running out of memory)", "（可能是系统内存耗尽）"),
-    "SIGSEGV": (" (a crash in native code: ctypes, a C extension, or recursion too deep for the C stack)",
-                "（原生代码崩溃：ctypes、C 扩展，或递归深到超出了 C 栈）"),
-    "SIGABRT": (" (native code aborted, e.g. a failed assertion inside XLA)", "（原生代码中止，例如 XLA 内部断言失败）"),
+    "SIGSEGV": (
+        " (a crash in native code: ctypes, a C extension, or recursion too deep for the C stack)",
+        "（原生代码崩溃：ctypes、C 扩展，或递归深到超出了 C 栈）",
+    ),
+    "SIGABRT": (
+        " (native code aborted, e.g. a failed assertion inside XLA)",
+        "（原生代码中止，例如 XLA 内部断言失败）",
+    ),
 }
 
 
@@ -65,7 +82,7 @@ class _Seen:
     checks: dict[str, CheckResult]
     metrics: dict[str, list[float]]
     cell: CellResult | None
-    report: "Report | None"
+    report: Report | None
     bad_report: str  # why the doctor's report could not be read
     stdout: str
     stderr: str
@@ -101,8 +118,9 @@ def _gather(events) -> _Seen:
                 report = Report.from_wire(e.report)  # a new object for each decision
             except (ValueError, KeyError, TypeError) as exc:
                 bad_report = f"a doctor report it cannot read: {exc}"
-    return _Seen(ready, done, error, checks, metrics, cell, report, bad_report,
-                 "".join(text["stdout"]), "".join(text["stderr"]))
+    return _Seen(
+        ready, done, error, checks, metrics, cell, report, bad_report, "".join(text["stdout"]), "".join(text["stderr"])
+    )
 
 
 def decide(job: Job, events, ending: Ending) -> Verdict:
@@ -110,9 +128,19 @@ def decide(job: Job, events, ending: Ending) -> Verdict:
     seen = _gather(events)
     status, kind, message = _outcome(job, seen, ending)
     report = _report(job, seen, ending, status) if isinstance(job, DoctorJob) else None
-    return Verdict(status=status, kind=kind, message=message, checks=_all_checks(job, seen),
-                   stdout=seen.stdout, stderr=seen.stderr, duration_s=ending.duration_s,
-                   metrics=seen.metrics, cell=seen.cell, output_truncated=ending.truncated, report=report)
+    return Verdict(
+        status=status,
+        kind=kind,
+        message=message,
+        checks=_all_checks(job, seen),
+        stdout=seen.stdout,
+        stderr=seen.stderr,
+        duration_s=ending.duration_s,
+        metrics=seen.metrics,
+        cell=seen.cell,
+        output_truncated=ending.truncated,
+        report=report,
+    )
 
 
 def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
@@ -120,40 +148,73 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED
     if ending.startup_timed_out:
-        return "error", "startup", startup_message(
-            f"it did not get ready in {ending.startup_s:g} s (JAX import too slow or stuck)", ending.setting_vars)
+        return (
+            "error",
+            "startup",
+            startup_message(
+                f"it did not get ready in {ending.startup_s:g} s (JAX import too slow or stuck)", ending.setting_vars
+            ),
+        )
     if ending.internal_error:
-        return "error", "internal", _message(
-            f"the tutor failed while reading this run (not a fault in your code): {ending.internal_error}",
-            f"本教程在读取这次运行时自身出错（问题不在你的代码）：{ending.internal_error}")
+        return (
+            "error",
+            "internal",
+            _message(
+                f"the tutor failed while reading this run (not a fault in your code): {ending.internal_error}",
+                f"本教程在读取这次运行时自身出错（问题不在你的代码）：{ending.internal_error}",
+            ),
+        )
     if ending.stopped and isinstance(job, DoctorJob):
         if seen.report is None:
-            return "error", "stopped", _message("the script was stopped before the doctor could report",
-                                                "脚本在诊断报告生成前就被停止了")
-        return seen.report.status, "stopped", _message("the script was stopped; the report covers what ran",
-                                                          "脚本已停止；报告涵盖已运行的部分")
+            return (
+                "error",
+                "stopped",
+                _message("the script was stopped before the doctor could report", "脚本在诊断报告生成前就被停止了"),
+            )
+        return (
+            seen.report.status,
+            "stopped",
+            _message("the script was stopped; the report covers what ran", "脚本已停止；报告涵盖已运行的部分"),
+        )
     if ending.timed_out or (seen.ready and not seen.done and rc == -signal.SIGALRM):
         # ours, or the worker's own deadline (a little after ours) ended it first: a timeout all the same
-        return "timeout", "timeout", _message(
-            f"time limit of {ending.timeout_s:g} s exceeded: is there an endless loop, or a wait that never ends?",
-            f"超过了 {ending.timeout_s:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？")
+        return (
+            "timeout",
+            "timeout",
+            _message(
+                f"time limit of {ending.timeout_s:g} s exceeded: is there an endless loop, or a wait that never ends?",
+                f"超过了 {ending.timeout_s:g} 秒的时间限制：是否有死循环，或者永远等不到的等待？",
+            ),
+        )
     if ending.flooded:
         mb = ending.output_limit_mb
-        return "error", "output-limit", _message(f"the program printed more than {mb} MB; it was stopped",
-                                                 f"程序输出超过 {mb} MB，已被终止")
+        return (
+            "error",
+            "output-limit",
+            _message(f"the program printed more than {mb} MB; it was stopped", f"程序输出超过 {mb} MB，已被终止"),
+        )
     if ending.protocol_error or seen.bad_report:
         what = ending.protocol_error or seen.bad_report
-        return "error", "protocol", _message(
-            f"the worker sent an event the tutor cannot read ({what}), so the run was stopped; "
-            "if your program does not write to the tutor's pipes, this is a fault of the tutor",
-            f"工作进程发来了无法识别的事件（{what}），运行已停止；"
-            "如果你的程序没有向检查程序的管道写入内容，这是本教程自身的问题")
+        return (
+            "error",
+            "protocol",
+            _message(
+                f"the worker sent an event the tutor cannot read ({what}), so the run was stopped; "
+                "if your program does not write to the tutor's pipes, this is a fault of the tutor",
+                f"工作进程发来了无法识别的事件（{what}），运行已停止；"
+                "如果你的程序没有向检查程序的管道写入内容，这是本教程自身的问题",
+            ),
+        )
     if not seen.ready:  # it broke before any learner code ran
-        what = (seen.error.message.en if seen.error and seen.error.kind == "startup" else "") \
-            or seen.stderr
-        return "error", "startup", startup_message(
-            _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"),
-            ending.setting_vars)
+        what = (seen.error.message.en if seen.error and seen.error.kind == "startup" else "") or seen.stderr
+        return (
+            "error",
+            "startup",
+            startup_message(
+                _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"),
+                ending.setting_vars,
+            ),
+        )
     if seen.error is not None:
         return "error", seen.error.kind, seen.error.message
     if not seen.done:
@@ -162,11 +223,13 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
         return _cell_outcome(job, seen)
     if isinstance(job, DoctorJob):
         if seen.report is None:
-            return "error", "no-report", _message("the worker ended without the doctor's report",
-                                                  "工作进程结束了，却没有给出诊断报告")
+            return (
+                "error",
+                "no-report",
+                _message("the worker ended without the doctor's report", "工作进程结束了，却没有给出诊断报告"),
+            )
         n = len(seen.report.findings)
-        return seen.report.status, "doctor", _message(f"the script ran; {n} finding(s)",
-                                                         f"脚本已运行；发现 {n} 个问题")
+        return seen.report.status, "doctor", _message(f"the script ran; {n} finding(s)", f"脚本已运行；发现 {n} 个问题")
     checks = _all_checks(job, seen)
     if not checks or any(c.status != "pass" for c in checks):
         return "fail", "checks", _summary(checks)
@@ -178,14 +241,18 @@ def _all_checks(job: Job, seen: _Seen) -> list[CheckResult]:
     New objects: the ones already handed out as events stay as they were."""
     if not isinstance(job, ExerciseJob):
         return []
-    why = (_message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
-           if seen.ready else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动"))
-    return [replace(seen.checks.get(spec.id) or CheckResult(spec.id, "skipped", why), name=spec.name)
-            for spec in job.checks]
+    why = (
+        _message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
+        if seen.ready
+        else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动")
+    )
+    return [
+        replace(seen.checks.get(spec.id) or CheckResult(spec.id, "skipped", why), name=spec.name) for spec in job.checks
+    ]
 
 
 def _summary(checks: list[CheckResult]) -> Text:
-    """"2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
+    """ "2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
     counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
     en = [f"{counts['fail']} of {len(checks)} checks failed"]
     zh = [f"{len(checks)} 项检查中 {counts['fail']} 项未通过"]
@@ -203,23 +270,30 @@ def _early_exit(rc: int | None, stderr: str) -> tuple[str, Text]:
     if rc is not None and rc < 0:
         sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
         if _OOM_PATTERN.search(tail):
-            return "oom", _message(f"out of memory: the program was stopped by {sig} while allocating",
-                                   f"内存不足：程序在分配内存时被 {sig} 终止")
+            return "oom", _message(
+                f"out of memory: the program was stopped by {sig} while allocating",
+                f"内存不足：程序在分配内存时被 {sig} 终止",
+            )
         hint_en, hint_zh = _SIGNAL_HINTS.get(sig, ("", ""))
-        return "signal", _message(f"the program crashed: killed by signal {sig}{hint_en}",
-                                  f"程序崩溃：被信号 {sig} 终止{hint_zh}")
+        return "signal", _message(
+            f"the program crashed: killed by signal {sig}{hint_en}", f"程序崩溃：被信号 {sig} 终止{hint_zh}"
+        )
     if rc == CHANNEL_LOST:
         return "exit", _message(
             "the program closed the tutor's event pipe, so its results could not be reported; "
             "do not close file descriptors you did not open",
-            "程序关闭了检查程序的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符")
+            "程序关闭了检查程序的事件管道，结果无法上报；不要关闭不是你自己打开的文件描述符",
+        )
     if rc and _OOM_PATTERN.search(tail):
-        return "oom", _message(f"out of memory: the program stopped (exit code {rc}) while allocating",
-                               f"内存不足：程序在分配内存时停止（退出码 {rc}）")
+        return "oom", _message(
+            f"out of memory: the program stopped (exit code {rc}) while allocating",
+            f"内存不足：程序在分配内存时停止（退出码 {rc}）",
+        )
     return "exit", _message(
         f"the program ended the process (exit code {rc}) before the checks finished; "
         "do not call os._exit or sys.exit, and do not close the tutor's pipes",
-        f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道")
+        f"程序在检查完成前结束了进程（退出码 {rc}）；不要调用 os._exit 或 sys.exit，也不要关闭检查程序的管道",
+    )
 
 
 def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, Text]:
@@ -259,17 +333,22 @@ def startup_message(what: str, setting_vars: tuple[str, ...]) -> Text:
     names = sorted(setting_vars, key=lambda k: (k not in what, k))
     if names:
         shown = ", ".join(names)
-        en_do = (f"your shell sets {shown}: unset them (e.g. `env -u {names[0]} jaxstate-tutor ...`) and try again; "
-                 "if that is not it, reinstall the tutor and its JAX (`pip install -e .`)")
-        zh_do = (f"你的 shell 设置了 {shown}，请先取消这些设置（例如 `env -u {names[0]} jaxstate-tutor ...`）再试；"
-                 "若仍不行，请重新安装本教程及其 JAX（`pip install -e .`）")
+        en_do = (
+            f"your shell sets {shown}: unset them (e.g. `env -u {names[0]} jaxstate-tutor ...`) and try again; "
+            "if that is not it, reinstall the tutor and its JAX (`pip install -e .`)"
+        )
+        zh_do = (
+            f"你的 shell 设置了 {shown}，请先取消这些设置（例如 `env -u {names[0]} jaxstate-tutor ...`）再试；"
+            "若仍不行，请重新安装本教程及其 JAX（`pip install -e .`）"
+        )
     else:
         en_do = "reinstall the tutor and its JAX (`pip install -e .`), then try again"
         zh_do = "请重新安装本教程及其 JAX（`pip install -e .`）后再试"
-    return _message(f"the tutor could not start its worker, so your code did not run and nothing was judged "
-                    f"(this is not a fault in your code): {what}. To fix: {en_do}",
-                    f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。"
-                    f"解决办法：{zh_do}")
+    return _message(
+        f"the tutor could not start its worker, so your code did not run and nothing was judged "
+        f"(this is not a fault in your code): {what}. To fix: {en_do}",
+        f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。解决办法：{zh_do}",
+    )
 
 
 def _last_line(text: str) -> str:

@@ -6,8 +6,9 @@ import asyncio
 import os
 import signal
 import threading
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-from typing import Iterable
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -19,8 +20,8 @@ from tutor.i18n import LANGS
 from tutor.progress.path import Step, checkpoint_questions
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
-from tutor.ui.session import Session
 from tutor.ui.saving import save_in_background
+from tutor.ui.session import Session
 from tutor.ui.texts import say
 
 
@@ -247,15 +248,24 @@ class TutorApp(App):
         course = self.session.course
         if course is not None:
             for lesson in course.lessons:
-                yield SystemCommand(f"{lesson.id} {lesson.title.get(lang)}", say("lessons", lang),
-                                    lambda s=Step("lesson", lesson.id): self.open_step(s))
+                yield SystemCommand(
+                    f"{lesson.id} {lesson.title.get(lang)}",
+                    say("lessons", lang),
+                    partial(self.open_step, Step("lesson", lesson.id)),
+                )
             for ex in course.exercises:
-                yield SystemCommand(f"{ex.id}: {ex.title.get(lang)}", say("exercises", lang),
-                                    lambda s=Step("exercise", ex.id): self.open_step(s))
+                yield SystemCommand(
+                    f"{ex.id}: {ex.title.get(lang)}",
+                    say("exercises", lang),
+                    partial(self.open_step, Step("exercise", ex.id)),
+                )
             for lesson in course.lessons:
                 if checkpoint_questions(course, lesson.id):
-                    yield SystemCommand(say("step_checkpoint", lang, id=lesson.id), say("quiz", lang),
-                                        lambda s=Step("checkpoint", lesson.id): self.open_step(s))
+                    yield SystemCommand(
+                        say("step_checkpoint", lang, id=lesson.id),
+                        say("quiz", lang),
+                        partial(self.open_step, Step("checkpoint", lesson.id)),
+                    )
             if course.quiz:
                 yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step("quiz")))
         yield from super().get_system_commands(screen)
@@ -270,8 +280,9 @@ def make_app(home: Path, lang: str, mouse: bool = True, course=None, sandbox=Non
     problems = []
     if course is not None and isinstance(course, tuple):  # (course, problems) from read_course
         course, problems = course
-    app = TutorApp(Session(Path(home), course=course, problems=problems, sandbox=sandbox), lang,
-                   course_given=course is not None)
+    app = TutorApp(
+        Session(Path(home), course=course, problems=problems, sandbox=sandbox), lang, course_given=course is not None
+    )
     return app
 
 

@@ -25,4 +25,5 @@ def translate_bindings(node: DOMNode, lang: str, overrides: dict[str, str] | Non
     # Textual keeps a node's bindings in `_bindings`; a fresh map of relabelled copies is the
     # only way to change footer labels at run time (Textual is pinned in pyproject.toml).
     node._bindings = BindingsMap.from_keys(
-        {key: [label(b) for b in bindings] for key, bindings in node._bindings.key_to_bindings.items()})
+        {key: [label(b) for b in bindings] for key, bindings in node._bindings.key_to_bindings.items()}
+    )

@@ -6,13 +6,20 @@ import os
 
 from tutor.marks import Glyphs
 
-
 # Colours say the same as the glyphs, for those who see them. Under NO_COLOR Textual turns
 # colours into greys, and dark red on a dark background all but vanishes: keep only the bold.
 STYLES = {
-    "pass": "bold green", "passed": "bold green", "right": "bold green",
-    "fail": "bold red", "timeout": "bold red", "wrong": "bold red", "problem": "bold red",
-    "error": "bold yellow", "skipped": "dim", "traceback": "red", "bar": "bold green",
+    "pass": "bold green",
+    "passed": "bold green",
+    "right": "bold green",
+    "fail": "bold red",
+    "timeout": "bold red",
+    "wrong": "bold red",
+    "problem": "bold red",
+    "error": "bold yellow",
+    "skipped": "dim",
+    "traceback": "red",
+    "bar": "bold green",
 }
 
 

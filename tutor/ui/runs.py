@@ -4,7 +4,7 @@ widget that started the run handles with on_run_output, on_run_metrics, ... (too
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.message import Message
 from textual.widget import Widget
@@ -18,7 +18,7 @@ class RunMessage(Message, bubble=False):
     """Something a run did; for the widget that started it only (each kind says bubble=False:
     Textual sets it per class)."""
 
-    def __init__(self, handle: "RunHandle"):
+    def __init__(self, handle: RunHandle):
         super().__init__()
         self.handle = handle
 
@@ -26,7 +26,7 @@ class RunMessage(Message, bubble=False):
 class RunOutput(RunMessage, bubble=False):
     """A chunk of the program's stdout or stderr."""
 
-    def __init__(self, handle: "RunHandle", output: Output):
+    def __init__(self, handle: RunHandle, output: Output):
         super().__init__(handle)
         self.output = output
 
@@ -34,7 +34,7 @@ class RunOutput(RunMessage, bubble=False):
 class RunMetrics(RunMessage, bubble=False):
     """Points for the live chart."""
 
-    def __init__(self, handle: "RunHandle", metrics: MetricPoints):
+    def __init__(self, handle: RunHandle, metrics: MetricPoints):
         super().__init__(handle)
         self.metrics = metrics
 
@@ -42,7 +42,7 @@ class RunMetrics(RunMessage, bubble=False):
 class RunCheck(RunMessage, bubble=False):
     """One check's result, as it arrives."""
 
-    def __init__(self, handle: "RunHandle", check: CheckResult):
+    def __init__(self, handle: RunHandle, check: CheckResult):
         super().__init__(handle)
         self.check = check
 
@@ -50,7 +50,7 @@ class RunCheck(RunMessage, bubble=False):
 class RunFinished(RunMessage, bubble=False):
     """The verdict: always the last message of a run."""
 
-    def __init__(self, handle: "RunHandle", verdict: Verdict):
+    def __init__(self, handle: RunHandle, verdict: Verdict):
         super().__init__(handle)
         self.verdict = verdict
 
@@ -58,7 +58,7 @@ class RunFinished(RunMessage, bubble=False):
 _MESSAGES = {Output: RunOutput, MetricPoints: RunMetrics, CheckResult: RunCheck, Verdict: RunFinished}
 
 
-def message_for(handle: "RunHandle", event: object) -> RunMessage | None:
+def message_for(handle: RunHandle, event: object) -> RunMessage | None:
     """The Message for one event of a run (None for an event the UI does not show)."""
     for event_type, kind in _MESSAGES.items():
         if isinstance(event, event_type):
@@ -82,19 +82,24 @@ class RunHandle:
 
 def _failed_to_start(exc: Exception) -> Verdict:
     message = Text(en=f"could not start a worker process: {exc}", zh=f"无法启动工作进程：{exc}")
-    return Verdict(status="error", kind="spawn", message=message, checks=[], stdout="", stderr="",
-                   duration_s=0.0, metrics={})
+    return Verdict(
+        status="error", kind="spawn", message=message, checks=[], stdout="", stderr="", duration_s=0.0, metrics={}
+    )
 
 
 def _broke(exc: Exception) -> Verdict:
-    message = Text(en=f"the tutor failed while running this check (not a fault in your code): {exc!r}",
-                   zh=f"本教程在运行这次检查时自身出错（问题不在你的代码）：{exc!r}")
-    return Verdict(status="error", kind="internal", message=message, checks=[], stdout="", stderr="",
-                   duration_s=0.0, metrics={})
+    message = Text(
+        en=f"the tutor failed while running this check (not a fault in your code): {exc!r}",
+        zh=f"本教程在运行这次检查时自身出错（问题不在你的代码）：{exc!r}",
+    )
+    return Verdict(
+        status="error", kind="internal", message=message, checks=[], stdout="", stderr="", duration_s=0.0, metrics={}
+    )
 
 
-def start_run(widget: Widget, session, make_run: Callable[[], object],
-              before_verdict: Callable[[Verdict], None] | None = None) -> RunHandle:
+def start_run(
+    widget: Widget, session, make_run: Callable[[], object], before_verdict: Callable[[Verdict], None] | None = None
+) -> RunHandle:
     """Start make_run() in a thread worker; its events are posted to `widget` as RunMessages.
 
     `before_verdict` runs in the thread just before the verdict is posted (e.g. to record the

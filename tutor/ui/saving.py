@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from tutor.i18n import pick
 from tutor.progress import ProgressError

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tutor.progress import ProgressError, ProgressStore
 from tutor.progress.state import LearnerState

@@ -27,7 +27,9 @@ class ConfirmScreen(TutorModal):
             yield Static(id="confirm-keys")
 
     def render_texts(self) -> None:
-        self.query_one("#confirm-question", Static).update(Text(self.say(self.question_key, **self.fields), style="bold"))
+        self.query_one("#confirm-question", Static).update(
+            Text(self.say(self.question_key, **self.fields), style="bold")
+        )
         self.query_one("#confirm-keys", Static).update(self.say("confirm_keys"))
 
     def action_yes(self) -> None:

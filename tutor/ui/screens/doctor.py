@@ -13,33 +13,50 @@ from textual.binding import Binding
 from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.doctoring import DEFAULT_TIMEOUT_S, report_of, script_problem
 from tutor.doctor.report_text import ending, word
+from tutor.doctoring import DEFAULT_TIMEOUT_S, report_of, script_problem
 from tutor.i18n import table
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.screens.base import TutorScreen, footer
 
 CELL_SCROLL_DELAY_S = 0.6  # the lesson lays its Markdown out first (and scrolls home once)
 
-TEXTS = table({
-    "title": {"en": "Doctor: check your own script", "zh": "诊断：检查你自己的脚本"},
-    "placeholder": {"en": "path/to/train.py [arguments]  (Enter runs it)", "zh": "path/to/train.py [参数]（按 Enter 运行）"},
-    "intro": {"en": "Runs your script with instrumentation on and lists retraces, reused keys, side effects "
-                    "under tracing, donation problems and host syncs in hot loops.",
-              "zh": "带着检测运行你的脚本，列出重新追踪、重复使用的 key、追踪时的副作用、捐赠问题和热循环里的主机同步。"},
-    "running": {"en": "Running {script}... (Esc stops it and still reports)", "zh": "正在运行 {script}……（按 Esc 停止，仍会出报告）"},
-    "stopping": {"en": "Stopping {script}; the report of what was seen is on its way...",
-                 "zh": "正在停止 {script}；已看到的情况马上给出报告……"},
-    "no_report": {"en": "No report: {why}", "zh": "没有报告：{why}"},
-    "pick": {"en": "Enter on a finding opens the lesson that teaches the fix.", "zh": "在某个问题上按 Enter，打开讲解修法的那一课。"},
-    "no_lesson": {"en": "No lesson is about this one: its message says what to look at.",
-                  "zh": "没有专门讲这个问题的课：看它的说明即可。"},
-    "busy": {"en": "A doctor run is still going: Esc stops it first.", "zh": "诊断还在运行：先按 Esc 停止它。"},
-    "run": {"en": "Run", "zh": "运行"},
-    "stop": {"en": "Stop", "zh": "停止"},
-    "back": {"en": "Back", "zh": "返回"},
-    "open": {"en": "Open lesson", "zh": "打开课程"},
-})
+TEXTS = table(
+    {
+        "title": {"en": "Doctor: check your own script", "zh": "诊断：检查你自己的脚本"},
+        "placeholder": {
+            "en": "path/to/train.py [arguments]  (Enter runs it)",
+            "zh": "path/to/train.py [参数]（按 Enter 运行）",
+        },
+        "intro": {
+            "en": "Runs your script with instrumentation on and lists retraces, reused keys, side effects "
+            "under tracing, donation problems and host syncs in hot loops.",
+            "zh": "带着检测运行你的脚本，列出重新追踪、重复使用的 key、追踪时的副作用、捐赠问题和热循环里的主机同步。",
+        },
+        "running": {
+            "en": "Running {script}... (Esc stops it and still reports)",
+            "zh": "正在运行 {script}……（按 Esc 停止，仍会出报告）",
+        },
+        "stopping": {
+            "en": "Stopping {script}; the report of what was seen is on its way...",
+            "zh": "正在停止 {script}；已看到的情况马上给出报告……",
+        },
+        "no_report": {"en": "No report: {why}", "zh": "没有报告：{why}"},
+        "pick": {
+            "en": "Enter on a finding opens the lesson that teaches the fix.",
+            "zh": "在某个问题上按 Enter，打开讲解修法的那一课。",
+        },
+        "no_lesson": {
+            "en": "No lesson is about this one: its message says what to look at.",
+            "zh": "没有专门讲这个问题的课：看它的说明即可。",
+        },
+        "busy": {"en": "A doctor run is still going: Esc stops it first.", "zh": "诊断还在运行：先按 Esc 停止它。"},
+        "run": {"en": "Run", "zh": "运行"},
+        "stop": {"en": "Stop", "zh": "停止"},
+        "back": {"en": "Back", "zh": "返回"},
+        "open": {"en": "Open lesson", "zh": "打开课程"},
+    }
+)
 
 
 def text(key: str, lang: str, **fields) -> str:

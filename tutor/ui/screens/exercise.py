@@ -17,8 +17,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
 from tutor.i18n import pick
-from tutor.progress.path import Step
 from tutor.progress import changes
+from tutor.progress.path import Step
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
@@ -139,7 +139,9 @@ class ExerciseScreen(TutorScreen):
             where = rescue_copy(self.exercise.id, text)
             note = self.say("unsaved_rescued", path=str(self.path), why=self.save_problem, rescue=str(where))
         except LearnerFileError as exc:
-            note = self.say("unsaved_lost", path=str(self.path), why=self.save_problem, why_copy=pick(exc.message, self.lang))
+            note = self.say(
+                "unsaved_lost", path=str(self.path), why=self.save_problem, why_copy=pick(exc.message, self.lang)
+            )
             self.session.after_exit.append(note + "\n" + text)  # the last place the text can go
             self.app.notify(note, severity="error", timeout=15, markup=False)
             return
@@ -176,8 +178,11 @@ class ExerciseScreen(TutorScreen):
 
     def _passed_prompt(self) -> str:
         nxt = self.app.step_after(self.here)
-        return (self.say("check_passed", what=self.app.step_title(nxt)) if nxt.kind != "progress"
-                else self.say("check_passed_last"))
+        return (
+            self.say("check_passed", what=self.app.step_title(nxt))
+            if nxt.kind != "progress"
+            else self.say("check_passed_last")
+        )
 
     def _status(self) -> str:
         return self.session.progress.exercise_status(self.exercise.id)
@@ -185,9 +190,17 @@ class ExerciseScreen(TutorScreen):
     def render_status(self) -> None:
         rec = self.session.progress.exercise(self.exercise.id)
         status = rec.status
-        line = Text(self.say("status_line", mark=self.marks[status], status=self.say(f"st_{status}"),
-                             attempts=rec.attempts, hints=rec.hints_shown, total=len(self.exercise.hints)),
-                    style=self.marks.style(status, "bold") if status == "passed" else "bold")
+        line = Text(
+            self.say(
+                "status_line",
+                mark=self.marks[status],
+                status=self.say(f"st_{status}"),
+                attempts=rec.attempts,
+                hints=rec.hints_shown,
+                total=len(self.exercise.hints),
+            ),
+            style=self.marks.style(status, "bold") if status == "passed" else "bold",
+        )
         if self.notice is not None:
             line.append("  ")
             line.append_text(self.notice)
@@ -202,8 +215,10 @@ class ExerciseScreen(TutorScreen):
 
     def _render_hints(self, shown: int) -> None:
         total = len(self.exercise.hints)
-        parts = [f"**{self.say('hint_n', n=i + 1, total=total)}**\n\n{hint.get(self.lang)}"
-                 for i, hint in enumerate(self.exercise.hints[:shown])]
+        parts = [
+            f"**{self.say('hint_n', n=i + 1, total=total)}**\n\n{hint.get(self.lang)}"
+            for i, hint in enumerate(self.exercise.hints[:shown])
+        ]
         set_markdown(self.query_one("#hints", Markdown), "\n\n".join(parts))
 
     # ---- views -----------------------------------------------------------------------------
@@ -264,14 +279,16 @@ class ExerciseScreen(TutorScreen):
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise LearnerFileError(f"{self.path.parent}: {exc.strerror or exc}",
-                                       f"{self.path.parent}:{exc.strerror or exc}") from None
+                raise LearnerFileError(
+                    f"{self.path.parent}: {exc.strerror or exc}", f"{self.path.parent}:{exc.strerror or exc}"
+                ) from None
             write_atomically(self.path, text)  # all or nothing: a full disk leaves the old file whole
         except LearnerFileError as exc:
             self.save_problem = pick(exc.message, self.lang)
             if not quiet:
-                self.notify(self.say("save_failed_kept", why=self.save_problem), severity="error", timeout=10,
-                            markup=False)
+                self.notify(
+                    self.say("save_failed_kept", why=self.save_problem), severity="error", timeout=10, markup=False
+                )
             return False
         self.save_problem = None
         self.saved_text = text
@@ -349,8 +366,9 @@ class ExerciseScreen(TutorScreen):
         def record_attempt(verdict: Verdict) -> None:  # in the run's thread: saved before it is shown
             results.problem = session.record(changes.attempt, ex.id, verdict.passed)
 
-        self.handle = start_run(self, session, lambda: session.sandbox.run_exercise(ex, source, filename),
-                                before_verdict=record_attempt)
+        self.handle = start_run(
+            self, session, lambda: session.sandbox.run_exercise(ex, source, filename), before_verdict=record_attempt
+        )
         self.notice = None
         self.apply_lang()  # Cancel appears in the footer
 
@@ -418,8 +436,12 @@ class ExerciseScreen(TutorScreen):
             try:
                 backup = self.session.workspace.reset(self.exercise)
             except LearnerFileError as exc:  # the old code is still in place, and in the editor
-                self.notify(self.say("save_failed_kept", why=pick(exc.message, self.lang)), severity="error",
-                            timeout=10, markup=False)
+                self.notify(
+                    self.say("save_failed_kept", why=pick(exc.message, self.lang)),
+                    severity="error",
+                    timeout=10,
+                    markup=False,
+                )
                 return
             self.load_text(self._read_file() or "")
             self.results.clear(running=False)  # they judged the old file

@@ -7,8 +7,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
-from tutor.progress.path import Step, exercises_of
 from tutor.progress import changes
+from tutor.progress.path import Step, exercises_of
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
@@ -60,7 +60,9 @@ class LessonScreen(TutorScreen):
         lang = self.lang
         lessons = self.session.course.lessons
         index = next((i for i, l in enumerate(lessons) if l.id == self.lesson.id), 0)
-        self.set_title(f"{self.lesson.id} {self.lesson.title.get(lang)}", self.say("lesson_of", i=index + 1, n=len(lessons)))
+        self.set_title(
+            f"{self.lesson.id} {self.lesson.title.get(lang)}", self.say("lesson_of", i=index + 1, n=len(lessons))
+        )
         for i, block in enumerate(self.lesson.blocks):
             if block.text is not None:
                 set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
@@ -74,8 +76,10 @@ class LessonScreen(TutorScreen):
             for ex in exercises:
                 end.append(f"  {self.marks[progress.exercise_status(ex.id)]} {ex.title.get(lang)} ({ex.id})\n")
         nxt = self.app.step_after(self.here)
-        end.append(self.say("next_is", what=self.app.step_title(nxt)) if nxt.kind != "progress"
-                   else self.say("path_done"), style="bold")
+        end.append(
+            self.say("next_is", what=self.app.step_title(nxt)) if nxt.kind != "progress" else self.say("path_done"),
+            style="bold",
+        )
         self.query_one("#lesson-end", Static).update(end)
 
     @property

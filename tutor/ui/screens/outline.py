@@ -53,7 +53,7 @@ class OutlineScreen(TutorScreen):
             options.clear_options()
             return
         progress = self.session.progress
-        for warning in progress.warnings[self._warned:]:  # a damaged progress file, say
+        for warning in progress.warnings[self._warned :]:  # a damaged progress file, say
             self.notify(pick(warning, self.lang), severity="warning", timeout=10, markup=False)
         self._warned = len(progress.warnings)
         self._render_summary(course, progress)
@@ -67,14 +67,23 @@ class OutlineScreen(TutorScreen):
         line = Text()
         line.append(full * filled, style=self.marks.style("bar"))
         line.append(empty * (BAR_WIDTH - filled), style="dim")
-        said = self.say("summary", ld=summary.lessons_done, ln=summary.lessons, ep=summary.exercises_passed,
-                        en=summary.exercises, qb=f"{best}/{summary.quiz_questions}" if best is not None else "-")
+        said = self.say(
+            "summary",
+            ld=summary.lessons_done,
+            ln=summary.lessons,
+            ep=summary.exercises_passed,
+            en=summary.exercises,
+            qb=f"{best}/{summary.quiz_questions}" if best is not None else "-",
+        )
         pct = f" {round(100 * done / total) if total else 0:>3}%  "
         line.append(pct + said)
         self.query_one("#summary", Static).update(line)
         step = self.app.continue_step()
-        line = (self.say("continue_to", what=self.app.step_title(step)) + "  [c]" if step.kind != "progress"
-                else self.say("all_done"))
+        line = (
+            self.say("continue_to", what=self.app.step_title(step)) + "  [c]"
+            if step.kind != "progress"
+            else self.say("all_done")
+        )
         self.query_one("#continue", Static).update(Text(line, style="bold"))
 
     def _label(self, course, step: Step, progress) -> Text:
@@ -91,8 +100,12 @@ class OutlineScreen(TutorScreen):
         else:
             summary = progress.summary()
             best = summary.quiz_best
-            row = Text(f"{mark} " + self.say("quiz_item", n=len(course.quiz), answered=summary.quiz_answered,
-                                             best="-" if best is None else best))
+            row = Text(
+                f"{mark} "
+                + self.say(
+                    "quiz_item", n=len(course.quiz), answered=summary.quiz_answered, best="-" if best is None else best
+                )
+            )
         row.no_wrap, row.overflow = True, "ellipsis"
         return row
 

@@ -27,7 +27,8 @@ class ProblemsScreen(TutorScreen):
         problems = self.session.problems
         self.set_title(self.say("app_title"), self.say("problems_title"))
         self.query_one("#problems-intro", Static).update(
-            Text(self.say("problems_intro", n=len(problems)), style="bold"))
+            Text(self.say("problems_intro", n=len(problems)), style="bold")
+        )
         body = Text()
         for p in problems:
             body.append(f"{p.file}:{p.line}", style="bold")

@@ -45,8 +45,13 @@ class ProgressScreen(TutorScreen):
         table.add_column(self.say("col_solution"), justify="center")
         for ex in course.exercises:
             rec = progress.exercise(ex.id)
-            table.add_row(ex.id, f"{m[rec.status]} {self.say('st_' + rec.status)}", str(rec.attempts),
-                          f"{rec.hints_shown}/{len(ex.hints)}", self.say("yes") if rec.solution_viewed else "-")
+            table.add_row(
+                ex.id,
+                f"{m[rec.status]} {self.say('st_' + rec.status)}",
+                str(rec.attempts),
+                f"{rec.hints_shown}/{len(ex.hints)}",
+                self.say("yes") if rec.solution_viewed else "-",
+            )
         self.query_one("#progress-exercises", Static).update(table)
         lessons = Text()
         lessons.append("\n" + self.say("lessons") + "\n", style="bold")
@@ -56,14 +61,31 @@ class ProgressScreen(TutorScreen):
         self.query_one("#progress-lessons", Static).update(lessons)
         summary = progress.summary()
         best = summary.quiz_best
-        head = Text(self.say("summary", ld=summary.lessons_done, ln=summary.lessons, ep=summary.exercises_passed,
-                             en=summary.exercises, qb=f"{best}/{summary.quiz_questions}" if best is not None else "-")
-                    + "\n", style="bold")
-        head.append(self.say("quiz_score", best="-" if best is None else best, n=summary.quiz_questions,
-                             attempts=summary.quiz_attempts, answered=summary.quiz_answered))
+        head = Text(
+            self.say(
+                "summary",
+                ld=summary.lessons_done,
+                ln=summary.lessons,
+                ep=summary.exercises_passed,
+                en=summary.exercises,
+                qb=f"{best}/{summary.quiz_questions}" if best is not None else "-",
+            )
+            + "\n",
+            style="bold",
+        )
+        head.append(
+            self.say(
+                "quiz_score",
+                best="-" if best is None else best,
+                n=summary.quiz_questions,
+                attempts=summary.quiz_attempts,
+                answered=summary.quiz_answered,
+            )
+        )
         if summary.predictions_made:
-            head.append("\n" + self.say("predictions_score", right=summary.predictions_right,
-                                         n=summary.predictions_made))
+            head.append(
+                "\n" + self.say("predictions_score", right=summary.predictions_right, n=summary.predictions_made)
+            )
         self.query_one("#progress-quiz", Static).update(head)
         warnings = self.query_one("#progress-warnings", Static)
         warnings.update(Text("\n".join(pick(w, self.lang) for w in progress.warnings), style=m.style("error")))
@@ -78,8 +100,9 @@ class ProgressScreen(TutorScreen):
             try:
                 backup = self.session.state.reset()
             except ProgressError as exc:
-                self.app.call_from_thread(self.notify, self.say("progress_error", why=pick(exc.message, self.lang)),
-                                          severity="error")
+                self.app.call_from_thread(
+                    self.notify, self.say("progress_error", why=pick(exc.message, self.lang)), severity="error"
+                )
                 return
             self.app.call_from_thread(self._after_reset, backup)
 

@@ -15,8 +15,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
 from tutor.i18n import pick
-from tutor.progress.path import Step
 from tutor.progress import changes
+from tutor.progress.path import Step
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.cell_view import CellView
@@ -151,18 +151,27 @@ class QuizScreen(TutorScreen):
                 mark, style = " ", ""
             lines.append(f"{mark} ", style=style)
             lines.append(f"{shown}. ", style="bold")
-            lines.append(inline(q.options[letter].get(self.lang).strip(), style="bold" if letter == self.chosen else ""))
+            lines.append(
+                inline(q.options[letter].get(self.lang).strip(), style="bold" if letter == self.chosen else "")
+            )
             lines.append("\n")
         self.query_one("#q-options", Static).update(lines)
 
     def _feedback(self) -> str:
         q, lang, m = self.question, self.lang, self.marks
         right = self.chosen == q.answer
-        parts = [f"**{m['right']} {self.say('quiz_right')}**" if right
-                 else f"**{m['wrong']} {self.say('quiz_wrong', answer=self.shown(q.answer))}**"]
-        parts.append(f"**{self.say('quiz_your', letter=self.shown(self.chosen))}** {q.explanations[self.chosen].get(lang)}")
+        parts = [
+            f"**{m['right']} {self.say('quiz_right')}**"
+            if right
+            else f"**{m['wrong']} {self.say('quiz_wrong', answer=self.shown(q.answer))}**"
+        ]
+        parts.append(
+            f"**{self.say('quiz_your', letter=self.shown(self.chosen))}** {q.explanations[self.chosen].get(lang)}"
+        )
         if not right:
-            parts.append(f"**{self.say('quiz_answer', letter=self.shown(q.answer))}** {q.explanations[q.answer].get(lang)}")
+            parts.append(
+                f"**{self.say('quiz_answer', letter=self.shown(q.answer))}** {q.explanations[q.answer].get(lang)}"
+            )
         return "\n\n".join(parts)
 
     def _render_end(self) -> None:
@@ -172,8 +181,11 @@ class QuizScreen(TutorScreen):
             return
         wrong = self._wrong()
         score = len(everything) - len(wrong) if self.score is None else self.score
-        head = (self.say("checkpoint_done", id=self.checkpoint, score=score, n=len(everything)) if self.checkpoint
-                else self.say("quiz_done", score=score, n=len(everything)))
+        head = (
+            self.say("checkpoint_done", id=self.checkpoint, score=score, n=len(everything))
+            if self.checkpoint
+            else self.say("quiz_done", score=score, n=len(everything))
+        )
         lines = [f"## {head}", ""]
         if wrong:
             # Which questions to look at again, but not their letters: a retry reshuffles them.
@@ -181,15 +193,19 @@ class QuizScreen(TutorScreen):
             lines.append("")
             for q in wrong:
                 first = " ".join(q.prompt.get(self.lang).strip().split("\n\n")[0].split())
-                first = first if len(first) <= SUMMARY_CHARS else first[:SUMMARY_CHARS - 1] + "…"
+                first = first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
                 lines.append(f"- {self.marks['wrong']} **{q.id}** {first}")
         else:
             lines.append(self.say("quiz_all_right"))
         if self.checkpoint:
             lines += ["", self.say("checkpoint_note")]
         nxt = self.app.step_after(self.here)
-        lines += ["", f"**{self.say('next_is', what=self.app.step_title(nxt))}**" if nxt.kind != "progress"
-                  else f"**{self.say('path_done')}**"]
+        lines += [
+            "",
+            f"**{self.say('next_is', what=self.app.step_title(nxt))}**"
+            if nxt.kind != "progress"
+            else f"**{self.say('path_done')}**",
+        ]
         set_markdown(self.query_one("#q-prompt", Markdown), "\n".join(lines))
         self.query_one("#q-options", Static).update("")
         self.query_one("#q-help", Static).update(self.say("quiz_retry_hint" if wrong else "quiz_end_next"))

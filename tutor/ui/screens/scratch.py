@@ -133,8 +133,9 @@ class ScratchScreen(TutorScreen):
         if self.chart is None:
             from tutor.ui.widgets.loss_chart import LossChart
 
-            self.chart = LossChart(self.say("chart_title"), self.marks.ascii, self.say("chart_waiting"),
-                                   self.say("chart_log"))
+            self.chart = LossChart(
+                self.say("chart_title"), self.marks.ascii, self.say("chart_waiting"), self.say("chart_log")
+            )
             self.query_one("#scratch-output-box").mount(self.chart, before=0)
         return self.chart
 

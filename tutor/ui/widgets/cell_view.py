@@ -26,8 +26,9 @@ def code_view(code: str) -> Syntax:
     """A cell's code. Line numbers make a wrapped long line visible as one line: its continuation
     has no number, so it cannot be mistaken for a statement of its own."""
     # ansi_dark uses the terminal's own palette: right on 16-colour terminals and under NO_COLOR.
-    return Syntax(code.rstrip("\n"), "python", theme="ansi_dark", background_color="default", word_wrap=True,
-                  line_numbers=True)
+    return Syntax(
+        code.rstrip("\n"), "python", theme="ansi_dark", background_color="default", word_wrap=True, line_numbers=True
+    )
 
 
 class CellView(Vertical, can_focus=True):
@@ -125,7 +126,9 @@ class CellView(Vertical, can_focus=True):
             self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
         self.render_texts()
         # Bring what the run produced into view; the learner just asked for it.
-        shown = self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
+        shown = (
+            self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
+        )
         self.call_after_refresh(shown.scroll_visible, animate=False)
 
     # ---- predict, then run -------------------------------------------------------------------
@@ -179,16 +182,16 @@ class CellView(Vertical, can_focus=True):
             return
         self.shown = p.shown(verdict.stdout)
         if self.shown is not None:
-            self.screen.record(changes.reveal, self.cell.id, self.shown,
-                               p.is_right(self.guess, self.shown))
+            self.screen.record(changes.reveal, self.cell.id, self.shown, p.is_right(self.guess, self.shown))
 
     def _chart(self):
         if self.chart is None:
             from tutor.ui.widgets.loss_chart import LossChart
 
             lang = self.app.lang
-            self.chart = LossChart(say("chart_title", lang), self.app.marks.ascii, say("chart_waiting", lang),
-                                   say("chart_log", lang))
+            self.chart = LossChart(
+                say("chart_title", lang), self.app.marks.ascii, say("chart_waiting", lang), say("chart_log", lang)
+            )
             self.mount(self.chart)
         return self.chart
 
@@ -227,6 +230,7 @@ class CellView(Vertical, can_focus=True):
 
 # ---- shared with the scratch screen (a learner's edited copy of a cell) ----------------------
 
+
 def verdict_line(v: Verdict, lang: str, marks, raises: str | None = None, judged: bool = True) -> Text:
     """The status line of a finished run: what the cell did and, if `judged`, whether that is
     what the lesson says it does (a scratch copy has no such claim: raised or finished)."""
@@ -235,11 +239,15 @@ def verdict_line(v: Verdict, lang: str, marks, raises: str | None = None, judged
         status = "fail" if v.cell.raised else "pass"
         line = Text(f"{marks[status]} {what}", style=marks.style(status))
     elif v.status == "pass":
-        line = Text(f"{marks['pass']} {what}" + (f" ({say('cell_as_expected', lang)})" if raises else ""),
-                    style=marks.style("pass"))
+        line = Text(
+            f"{marks['pass']} {what}" + (f" ({say('cell_as_expected', lang)})" if raises else ""),
+            style=marks.style("pass"),
+        )
     elif v.status == "fail":
-        line = Text(f"{marks['fail']} {what} — {say('cell_not_as_expected', lang)}: {pick(v.message, lang)}",
-                    style=marks.style("fail"))
+        line = Text(
+            f"{marks['fail']} {what} — {say('cell_not_as_expected', lang)}: {pick(v.message, lang)}",
+            style=marks.style("fail"),
+        )
     else:
         line = Text(f"{marks[v.status]} {pick(v.message, lang)}", style=marks.style(v.status, "bold"))
     line.append(f"  ({v.duration_s:.2f} s)", style="dim")
@@ -257,14 +265,14 @@ def output_text(chunks: list[tuple[str, str]], v: Verdict | None, lang: str, mar
     if v is not None and v.cell is not None and v.cell.raised:
         if out and not out.plain.endswith("\n"):
             out.append("\n")
-        out.append((v.cell.traceback or f"{v.cell.raised}: {v.cell.message}").rstrip(),
-                   style=marks.style("traceback"))
+        out.append((v.cell.traceback or f"{v.cell.raised}: {v.cell.message}").rstrip(), style=marks.style("traceback"))
     if v is not None and not out:
         out = Text(say("no_output", lang), style="dim")
     return out
 
 
 # ---- the predict line ---------------------------------------------------------------------------
+
 
 def option_key(char: str, letters: list[str]) -> str | None:
     """The option a key picks: a-d or 1-4, as in the quiz."""
@@ -301,8 +309,7 @@ def predict_text(view: CellView, p, lang: str, marks) -> Text:
             keys = say("predict_keys_number", lang)
         else:
             letters = list(p.options)
-            keys = say("predict_keys_options", lang, first=letters[0].lower(), last=letters[-1].lower(),
-                       n=len(letters))
+            keys = say("predict_keys_options", lang, first=letters[0].lower(), last=letters[-1].lower(), n=len(letters))
         text.append("\n" + keys, style="dim")
         return text
     answer = p.describe(view.guess, lang)
@@ -314,6 +321,10 @@ def predict_text(view: CellView, p, lang: str, marks) -> Text:
     right = p.is_right(view.guess, view.shown)
     status = "pass" if right else "fail"
     # Right: the printed value is enough (the option was just named); wrong: name the option it is.
-    line = say("predict_right" if right else "predict_wrong", lang, answer=answer,
-               shown=view.shown if right else p.describe_shown(view.shown, lang))
+    line = say(
+        "predict_right" if right else "predict_wrong",
+        lang,
+        answer=answer,
+        shown=view.shown if right else p.describe_shown(view.shown, lang),
+    )
     return Text(f"{marks[status]} {line}", style=marks.style(status, "bold"))

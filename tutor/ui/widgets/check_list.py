@@ -35,5 +35,7 @@ class CheckList(Static):
             message = show_controls(pick(result.message, lang).rstrip(), not marks.ascii) if result.message else ""
             repeated, last_message = message == last_message, message
             if result.status != "pass" and message and not repeated:  # "not run: ..." once, not per check
-                rows.append(Padding(Text(message, style="dim" if result.status == "skipped" else ""), (0, 0, 0, INDENT)))
+                rows.append(
+                    Padding(Text(message, style="dim" if result.status == "skipped" else ""), (0, 0, 0, INDENT))
+                )
         self.update(Group(*rows))

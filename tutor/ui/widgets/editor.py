@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 
 from rich.style import Style
-
 from textual import events
 from textual.binding import Binding, BindingsMap
 from textual.containers import ScrollableContainer
@@ -62,7 +61,7 @@ def code_part(line: str) -> str:
         elif ch == "#":
             return line[:i]
         elif ch in "'\"":
-            quote = line[i:i + 3] if line[i:i + 3] in ("'''", '"""') else ch
+            quote = line[i : i + 3] if line[i : i + 3] in ("'''", '"""') else ch
             i += len(quote) - 1
         i += 1
     return line
@@ -74,16 +73,27 @@ def opens_block(line: str) -> bool:
 
 
 def leading_spaces(line: str) -> str:
-    return line[:len(line) - len(line.lstrip(" \t"))]
+    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 # Under NO_COLOR Textual turns colours into greys, and monokai's keywords become dark grey on
 # grey: there, keywords are bold and comments italic, everything else plain text.
-_BOLD = ("keyword", "keyword.function", "keyword.return", "keyword.operator", "conditional", "repeat",
-         "include", "exception", "boolean", "none", "constant.builtin")
+_BOLD = (
+    "keyword",
+    "keyword.function",
+    "keyword.return",
+    "keyword.operator",
+    "conditional",
+    "repeat",
+    "include",
+    "exception",
+    "boolean",
+    "none",
+    "constant.builtin",
+)
 MONOCHROME = TextAreaTheme(
-    "tutor-monochrome",
-    syntax_styles={**{name: Style(bold=True) for name in _BOLD}, "comment": Style(italic=True)})
+    "tutor-monochrome", syntax_styles={**{name: Style(bold=True) for name in _BOLD}, "comment": Style(italic=True)}
+)
 
 
 @dataclass
@@ -112,12 +122,12 @@ class CodeEditor(TextArea, inherit_bindings=False):
         """Esc in the editor: the learner wants out of it. The screen decides what that means
         (the exercise screen shows what was being read); the editor never closes a screen."""
 
-        def __init__(self, editor: "CodeEditor") -> None:
+        def __init__(self, editor: CodeEditor) -> None:
             super().__init__()
             self.editor = editor
 
         @property
-        def control(self) -> "CodeEditor":
+        def control(self) -> CodeEditor:
             return self.editor
 
     def on_mount(self) -> None:
@@ -235,7 +245,7 @@ class CodeEditor(TextArea, inherit_bindings=False):
             if line.startswith("\t"):
                 return line[1:]
             spaces = len(line) - len(line.lstrip(" "))
-            return line[min(spaces, width):]
+            return line[min(spaces, width) :]
 
         self._reindent(dedent)
 

@@ -47,7 +47,7 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 7) -> tuple[list[float], fl
     max_ticks = max(max_ticks, 2)
 
     def values(mantissas, first, last):
-        return [m * 10.0 ** e for e in range(first, last + 1) for m in mantissas]
+        return [m * 10.0**e for e in range(first, last + 1) for m in mantissas]
 
     first, last = math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1
     tolerance = 1e-9  # 0.3 * 10 ** -1 is not exactly 0.03
@@ -67,7 +67,7 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 7) -> tuple[list[float], fl
             break
     else:
         bottom_e, top_e, every = low_e, high_e, max(high_e - low_e, 1)
-    ticks = [10.0 ** e for e in range(bottom_e, top_e + 1, every)]
+    ticks = [10.0**e for e in range(bottom_e, top_e + 1, every)]
     return ticks, ticks[0], ticks[-1]
 
 
@@ -129,7 +129,7 @@ def draw(plt, series: dict, markers: list[str], width: int, height: int) -> bool
     # plotext's own yscale("log") transforms its data in place, so a second render of the same
     # figure (a resize, a repaint) would take the log of the log.
     scale = math.log10 if log else float
-    for i, (name, (xs, ys)) in enumerate(shown.items()):
+    for i, (xs, ys) in enumerate(shown.values()):
         xs, ys = thin(xs, ys, columns)
         if xs:
             plt.plot(xs, [scale(y) for y in ys], marker=markers[i % len(markers)], color=COLOURS[i % len(COLOURS)])
@@ -139,8 +139,7 @@ def draw(plt, series: dict, markers: list[str], width: int, height: int) -> bool
         ticks, bottom, top = linear_ticks(min(values), max(values), min(rows, 5))
     plt.ylim(scale(bottom), scale(top))
     plt.yticks([scale(t) for t in ticks], [tick_label(t) for t in ticks])
-    xticks, left, right = linear_ticks(min(all_x), max(max(all_x), min(all_x) + 1), max(columns // 10, 2),
-                                       integer=True)
+    xticks, left, right = linear_ticks(min(all_x), max(max(all_x), min(all_x) + 1), max(columns // 10, 2), integer=True)
     plt.xticks(xticks, [str(int(t)) for t in xticks])
     plt.xlim(left, right)
     return log
@@ -148,7 +147,7 @@ def draw(plt, series: dict, markers: list[str], width: int, height: int) -> bool
 
 def _import_plotext() -> None:
     try:
-        import textual_plotext  # noqa: F401
+        import textual_plotext  # noqa: F401 - imported early, off the UI thread, for its import cost
     except Exception:  # noqa: BLE001 - the first redraw imports it again and reports
         pass
 
@@ -246,7 +245,7 @@ class LossChart(Vertical):
         markers = self._markers()
         text = Text()
         if len(self.series) == 1:
-            (xs, ys), = self.series.values()
+            ((xs, ys),) = self.series.values()
             text.append(say("chart_latest", self._lang(), value=f"{ys[-1]:.4g}", step=xs[-1]))
         else:
             for i, (name, (_, ys)) in enumerate(self.series.items()):

@@ -21,7 +21,7 @@ def inline(source: str, style: str = "") -> Text:
     text = Text(style=style)
     pos = 0
     for match in _INLINE.finditer(source):
-        text.append(source[pos:match.start()])
+        text.append(source[pos : match.start()])
         if match.group(1) is not None:
             text.append(match.group(1), style="bold cyan")
         else:

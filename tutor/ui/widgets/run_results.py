@@ -37,8 +37,13 @@ class RunResults(VerticalScroll):
             from tutor.ui.widgets.loss_chart import LossChart
 
             lang = self.app.lang
-            self.chart = LossChart(self.exercise.chart.get(lang), self.app.marks.ascii,
-                                   say("chart_waiting", lang), say("chart_log", lang), id="chart")
+            self.chart = LossChart(
+                self.exercise.chart.get(lang),
+                self.app.marks.ascii,
+                say("chart_waiting", lang),
+                say("chart_log", lang),
+                id="chart",
+            )
             yield self.chart
         yield Static(id="output")
 
@@ -101,8 +106,10 @@ class RunResults(VerticalScroll):
             done = sum(1 for c in checks if c.id in self.results)
             head = Text(f"{marks['running']} " + say("checking", lang, done=done, total=len(checks)), style="bold")
         elif v is None:
-            head = Text(pick(self.problem, lang) if self.problem else say("press_check", lang),
-                        style=marks.style("problem") if self.problem else "dim")
+            head = Text(
+                pick(self.problem, lang) if self.problem else say("press_check", lang),
+                style=marks.style("problem") if self.problem else "dim",
+            )
         else:
             head = Text(f"{marks[v.status]} {say('verdict_' + v.status, lang)} ", style=marks.style(v.status, "bold"))
             head.append(self._shown(pick(v.message, lang)))  # may quote the learner's exception
@@ -114,8 +121,9 @@ class RunResults(VerticalScroll):
         self.query_one("#verdict", Static).update(head)
 
     def _render_checks(self) -> None:
-        self.query_one("#checks", CheckList).show(self.exercise.checks, self.results, self.app.lang,
-                                                  self.app.marks, self.running)
+        self.query_one("#checks", CheckList).show(
+            self.exercise.checks, self.results, self.app.lang, self.app.marks, self.running
+        )
 
     def _shown(self, text: str) -> str:
         """The learner's text with control sequences shown, not obeyed (a program cannot draw a PASS)."""
@@ -132,7 +140,9 @@ class RunResults(VerticalScroll):
         # stderr matters when the program itself broke; after ordinary check failures it is noise.
         if v is not None and not v.passed and v.kind != "checks" and stderr.strip():
             out.append(say("stderr", lang) + "\n", style="bold")
-            out.append(self._shown(stderr.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n", style=self.app.marks.style("traceback"))
+            out.append(
+                self._shown(stderr.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n", style=self.app.marks.style("traceback")
+            )
         if v is not None and v.output_truncated:
             out.append(say("truncated", lang), style="dim")
         widget = self.query_one("#output", Static)
