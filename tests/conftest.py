@@ -184,7 +184,7 @@ class FakeRun:
         verdict = replace(self._verdict)  # a run of its own: not the very object an earlier run gave
         if self._cancelled.wait(self.delay):
             verdict = replace(
-                verdict, status="error", kind="cancelled", message=Text(en="the check was cancelled", zh="检查已取消")
+                verdict, status="error", kind="cancelled", message=Text(en="Check cancelled.", zh="检查已取消。")
             )
         self.verdict = verdict
         yield verdict

@@ -239,3 +239,9 @@ def test_setting_variables_are_named_in_a_startup_failure():
         Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")),
     )
     assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message.en
+
+
+def test_a_cancelled_run_has_one_wording_per_kind_of_job():
+    """The CLI and every screen show the verdict's message: a check says check, a cell or doctor run says run."""
+    words = {job: decide(job, START, Ending(None, cancelled=True)).message.en for job in (EXERCISE, CELL, DOCTOR)}
+    assert words == {EXERCISE: "Check cancelled.", CELL: "Run cancelled.", DOCTOR: "Run cancelled."}

@@ -57,7 +57,9 @@ def _message(en: str, zh: str) -> Text:
     return Text(zh=zh, en=en)
 
 
-CANCELLED = _message("the check was cancelled", "检查已取消")
+# The one wording of a cancelled run; the CLI and every screen show the verdict's message.
+CANCELLED_CHECK = _message("Check cancelled.", "检查已取消。")
+CANCELLED_RUN = _message("Run cancelled.", "已取消运行。")  # a demo cell, the scratch editor, a doctor run
 _OOM_PATTERN = re.compile(r"bad_alloc|out of memory|Cannot allocate|RESOURCE_EXHAUSTED|^MemoryError", re.I | re.M)
 _SIGNAL_HINTS = {
     "SIGKILL": (" (this can be the system running out of memory)", "（可能是系统内存耗尽）"),
@@ -146,7 +148,7 @@ def decide(job: Job, events, ending: Ending) -> Verdict:
 def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
     rc = ending.returncode
     if ending.cancelled:  # first: the kill it caused must not read as a crash
-        return "error", "cancelled", CANCELLED
+        return "error", "cancelled", CANCELLED_CHECK if isinstance(job, ExerciseJob) else CANCELLED_RUN
     if ending.startup_timed_out:
         return (
             "error",

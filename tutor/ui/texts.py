@@ -134,7 +134,6 @@ UI = table(
             "zh": "按 F5（或 Ctrl+R）在新的工作进程中运行你的副本。",
         },
         "scratch_running": {"en": "Running… F5 cancels", "zh": "运行中……按 F5 取消"},
-        "scratch_cancelled": {"en": "Run cancelled.", "zh": "已取消运行。"},
         "scratch_no_run": {"en": "What the run prints appears here.", "zh": "运行时打印的内容会显示在这里。"},
         "scratch_reset": {
             "en": "The lesson's code is back (Ctrl+Z undoes this).",
@@ -221,7 +220,6 @@ UI = table(
             "en": "Pass this exercise first, then Ctrl+N opens the next one.",
             "zh": "先通过这个练习，再按 Ctrl+N 打开下一个。",
         },
-        "cancelled": {"en": "Check cancelled.", "zh": "检查已取消。"},
         "chart_title": {"en": "Live chart", "zh": "实时曲线"},
         "chart_waiting": {"en": "waiting for the first points…", "zh": "等待第一批数据点……"},
         "chart_log": {"en": " (log scale)", "zh": "（对数坐标）"},

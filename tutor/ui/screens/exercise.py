@@ -392,7 +392,8 @@ class ExerciseScreen(TutorScreen):
         self.results.finish(verdict)
         self.notice = None
         if verdict.kind == "cancelled":
-            self.say_status("cancelled")
+            self.notice = Text(pick(verdict.message, self.lang))  # the verdict's one wording of it
+            self.render_status()
         elif verdict.passed:
             self.notice = Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
         self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)

@@ -86,7 +86,7 @@ class ScratchScreen(TutorScreen):
         elif v is None:
             line = Text(self.say("scratch_idle"), style="dim")
         elif v.kind == "cancelled":
-            line = Text(f"{marks['skipped']} {self.say('scratch_cancelled')}", style="bold")
+            line = Text(f"{marks['skipped']} {pick(v.message, self.lang)}", style="bold")
         else:
             line = verdict_line(v, self.lang, marks, judged=False)
         self.query_one("#scratch-status", Static).update(line)
