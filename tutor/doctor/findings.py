@@ -130,6 +130,10 @@ WHY: dict[tuple[str, str], Text] = {
 }
 
 
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
+
+
 def _what(kind: str, reason: str, fn: str, count: int, details: dict[str, Any]) -> Text:
     """The first sentence of a finding: what was seen, how often."""
     d = details
@@ -141,27 +145,27 @@ def _what(kind: str, reason: str, fn: str, count: int, details: dict[str, Any]) 
                 zh=f"`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。",
             )
         return Text(
-            en=f"`{fn}` was traced again {count} time(s) from this call{': ' + seen if seen else ''}.",
+            en=f"`{fn}` was traced again {_times(count)} from this call{': ' + seen if seen else ''}.",
             zh=f"`{fn}` 在这次调用处被重新追踪了 {count} 次{'：' + seen if seen else ''}。",
         )
     if kind == "key-reuse":
         first = d.get("first_line")
         if first == d.get("line"):
             return Text(
-                en=f"A PRNG key consumed at this line on an earlier pass was consumed here again, {count} time(s).",
+                en=f"A PRNG key consumed at this line on an earlier pass was consumed here again, {_times(count)}.",
                 zh=f"同一个 PRNG key 在这一行之前的某一轮已经用过，这里又被使用了 {count} 次。",
             )
         where_en = f" (first consumed at line {first})" if first else ""
         where_zh = f"（第一次在第 {first} 行被使用）" if first else ""
         return Text(
-            en=f"A PRNG key already consumed{where_en} was consumed again here, {count} time(s).",
+            en=f"A PRNG key already consumed{where_en} was consumed again here, {_times(count)}.",
             zh=f"一个已经用过的 PRNG key{where_zh}在这里又被使用了 {count} 次。",
         )
     if kind == "side-effect":
         name = d.get("name", "")
         if reason == "print":
             return Text(
-                en=f"print was called while `{fn}` was being traced ({count} time(s)).",
+                en=f"print was called while `{fn}` was being traced ({_times(count)}).",
                 zh=f"`{fn}` 被追踪时调用了 print（{count} 次）。",
             )
         if reason == "global":
