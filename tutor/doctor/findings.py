@@ -276,7 +276,7 @@ class Finding:
             "file": self.file,
             "line": self.line,
             "count": self.count,
-            "message": {"en": self.message("en"), "zh": self.message("zh")},
+            "message": Text(zh=self.message("zh"), en=self.message("en")).to_dict(),
             "lesson": teaching.lesson,
             "cell": teaching.cell,
         }
