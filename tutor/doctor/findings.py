@@ -159,7 +159,7 @@ def _what(kind: str, reason: str, fn: str, count: int, details: dict[str, Any]) 
         where_zh = f"（第一次在第 {first} 行被使用）" if first else ""
         return Text(
             en=f"A PRNG key already consumed{where_en} was consumed again here, {_times(count)}.",
-            zh=f"一个已经用过的 PRNG key{where_zh}在这里又被使用了 {count} 次。",
+            zh=f"一个已经用过的 PRNG key{where_zh or ' '}在这里又被使用了 {count} 次。",
         )
     if kind == "side-effect":
         name = d.get("name", "")
