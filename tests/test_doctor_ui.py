@@ -1,5 +1,5 @@
 """The doctor screen, driven with Textual's Pilot at 80x24: opened with `d` from the outline, it
-runs a real script through the session's real sandbox, streams its output, lists the findings;
+runs a real script through a real sandbox, streams its output, lists the findings;
 Enter on a finding opens the lesson at its demo cell; Esc stops a running script gracefully."""
 
 from __future__ import annotations
@@ -26,6 +26,18 @@ async def until(pilot, condition, timeout: float = RUN_DEADLINE_S, what: str = "
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.05)
         await pilot.pause()
+
+
+@pytest.fixture(scope="module")
+def doctor_box(tmp_path_factory):
+    """A sandbox of these tests' own (as test_doctor_job has): the session's one has run hundreds
+    of checks by now, and a doctor run there once ended as an error in CI (not reproduced since)."""
+    from tutor.sandbox.runner import Sandbox
+
+    box = Sandbox(tmp_path_factory.mktemp("doctor-home"), keep_spare=True, spare_early=True)
+    box.warm_up()
+    yield box
+    box.close()
 
 
 def new_app(home: Path, sandbox=None, lang: str = "en"):
@@ -72,19 +84,20 @@ def test_d_opens_the_doctor_from_the_outline_and_says_so_in_footer_and_help(tmp_
 
 
 @pytest.mark.slow
-def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesson_cell(tmp_path, sandbox):
+def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesson_cell(tmp_path, doctor_box):
     from tutor.ui.screens.lesson import LessonScreen
     from tutor.ui.widgets.cell_view import CellView
 
     script = ROOT / "tests" / "doctor" / "side_effect_global_counter.py"
 
     async def go():
-        app = new_app(tmp_path, sandbox)
+        app = new_app(tmp_path, doctor_box)
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_doctor(pilot)
             await run_script(pilot, screen, str(script))
             await until(pilot, lambda: screen.verdict is not None, what="the report")
-            assert screen.report.status == "findings"
+            v = screen.verdict
+            assert screen.report.status == "findings", (v.status, v.kind, v.message.en, v.stderr[-2000:])
             assert [(f.kind, f.line) for f in screen.report.findings] == [("side-effect", 11)]
             log = "\n".join(str(line) for line in screen.query_one("#doctor-output").lines)
             assert screen.report.stdout.strip().splitlines()[0] in log  # streamed while it ran
@@ -106,7 +119,7 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
 
 
 @pytest.mark.slow
-def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_comes(tmp_path, sandbox):
+def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_comes(tmp_path, doctor_box):
     ready = tmp_path / "ready"
     script = tmp_path / "spin.py"
     script.write_text(
@@ -118,7 +131,7 @@ def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_com
     )
 
     async def go():
-        app = new_app(tmp_path, sandbox, lang="zh")
+        app = new_app(tmp_path, doctor_box, lang="zh")
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_doctor(pilot)
             await run_script(pilot, screen, f"{script} --fast")
