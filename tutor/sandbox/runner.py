@@ -44,6 +44,7 @@ from tutor.protocol import (
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.verdict import Ending, decide
 
+READ_PENDING_S = 1.0  # a run reads what its worker already sent before any start-up deadline applies
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
 STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time limit) has to send its report
 
@@ -286,7 +287,12 @@ class Run:
                 now = time.monotonic()
                 if ready_at is None and state.ready:
                     ready_at = now
-                deadline = (ready_at + self.timeout) if ready_at else (w.spawned_at + self.limits.startup_s)
+                if ready_at:
+                    deadline = ready_at + self.timeout
+                else:
+                    # A spare may have been ready for long before this run took it, its "ready" still
+                    # unread in the pipe: read the pipe before calling its start-up too slow.
+                    deadline = max(w.spawned_at + self.limits.startup_s, started + READ_PENDING_S)
                 if asked_to_stop is None and not ready_at and self._stop.is_set():
                     flags["stopped"] = True  # nothing ran yet: nothing to report
                     break
