@@ -822,3 +822,44 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
             assert body_.scroll_y == 0
 
     asyncio.run(body())
+
+
+def test_a_lesson_opened_at_a_cell_shows_it_after_the_layout_settles_and_keys_win_then(home, fake_sandbox, tui):
+    """The doctor's Enter on a finding opens the lesson at its demo cell: the cell must still be on
+    screen once every Markdown block above it has laid out, and the learner's Home must stick."""
+    lesson = max(COURSE.lessons, key=lambda l: len(l.cells))
+    cell = lesson.cells[-2]  # far down: every text block above it grows after mounting
+
+    async def body():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.containers import VerticalScroll
+            from textual.widgets import Markdown
+
+            from tutor.progress.path import Step
+            from tutor.ui.widgets.cell_view import CellView
+
+            app.push_screen(app.screen_for(Step("lesson", lesson.id), at_cell=cell.id))
+            await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is lesson, 10, "the lesson")
+            screen = app.screen
+            await tui.until(pilot, lambda: screen.query("#lesson-body"), 10, "the lesson's body")
+            body_ = screen.query_one("#lesson-body", VerticalScroll)
+            view = next(v for v in screen.query(CellView) if v.cell.id == cell.id)
+            texts = list(screen.query(".lesson-text").results(Markdown))
+            await tui.until(pilot, lambda: all(t.source and t.children for t in texts), 10, "the texts laid out")
+            for _ in range(3):
+                await pilot.pause()
+
+            def on_screen() -> bool:
+                top = body_.scroll_y
+                return top <= view.virtual_region.y < top + body_.scrollable_content_region.height
+
+            assert view.virtual_region.y > 2 * SIZE[1]  # far enough down that opening at the top would miss it
+            assert on_screen(), (view.virtual_region.y, body_.scroll_y)
+            assert app.focused is view
+            await pilot.press("home")  # the learner moves: the pin lets go
+            for _ in range(3):
+                await pilot.pause()
+            assert body_.scroll_y == 0
+
+    asyncio.run(body())

@@ -181,7 +181,8 @@ class TutorApp(App):
             # Where `continue` resumes; written off the UI thread (an fsync on a slow home must not stall it).
             save_in_background(self, self.session.state.set_position(step))
 
-    def screen_for(self, step: Step) -> Screen | None:
+    def screen_for(self, step: Step, at_cell: str | None = None) -> Screen | None:
+        """The screen of a step; a lesson opens at `at_cell` (a demo cell's id) when one is given."""
         course = self.session.course
         if step.kind == "progress":
             from tutor.ui.screens.progress import ProgressScreen
@@ -192,7 +193,7 @@ class TutorApp(App):
         if step.kind == "lesson" and course.lesson(step.id):
             from tutor.ui.screens.lesson import LessonScreen
 
-            return LessonScreen(course.lesson(step.id))
+            return LessonScreen(course.lesson(step.id), at_cell=at_cell)
         if step.kind == "exercise" and course.exercise(step.id):
             from tutor.ui.screens.exercise import ExerciseScreen
 

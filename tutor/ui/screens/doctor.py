@@ -19,8 +19,6 @@ from tutor.i18n import table
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.screens.base import TutorScreen, footer
 
-CELL_SCROLL_DELAY_S = 0.6  # the lesson lays its Markdown out first (and scrolls home once)
-
 TEXTS = table(
     {
         "title": {"en": "Doctor: check your own script", "zh": "诊断：检查你自己的脚本"},
@@ -215,26 +213,11 @@ class DoctorScreen(TutorScreen):
         self.open_lesson(finding.teaching.lesson, finding.teaching.cell)
 
     def open_lesson(self, lesson_id: str | None, cell_id: str | None) -> None:
-        """The lesson on top of this screen (Esc comes back to the findings), at the cell."""
+        """The lesson on top of this screen (Esc comes back to the findings), opened at the cell."""
         from tutor.progress.path import Step
 
-        screen = self.app.screen_for(Step("lesson", lesson_id)) if lesson_id else None
+        screen = self.app.screen_for(Step("lesson", lesson_id), at_cell=cell_id) if lesson_id else None
         if screen is None:
             self.notify(text("no_lesson", self.lang), timeout=5)
             return
         self.app.push_screen(screen)
-        if cell_id:
-            self.app.set_timer(CELL_SCROLL_DELAY_S, lambda: show_cell(screen, cell_id))
-
-
-def show_cell(screen, cell_id: str) -> None:
-    """Focus a lesson's demo cell and scroll it to the top (if the lesson is still open)."""
-    from tutor.ui.widgets.cell_view import CellView
-
-    if not screen.is_attached:
-        return
-    for view in screen.query(CellView):
-        if view.cell.id == cell_id:
-            view.focus(scroll_visible=False)
-            view.scroll_visible(top=True, animate=False)
-            return

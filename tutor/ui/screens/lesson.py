@@ -14,6 +14,7 @@ from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
 
 END_POLL_S = 0.3  # how often "has the learner reached the end?" is asked; a cheap comparison
+PIN_S = 3.0  # how long an opened-at cell is held at the top while the Markdown above it lays out
 
 
 class LessonScreen(TutorScreen):
@@ -31,9 +32,12 @@ class LessonScreen(TutorScreen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, lesson):
+    def __init__(self, lesson, at_cell: str | None = None):
+        """`at_cell`: the id of a demo cell to open at (focused, at the top) instead of the lesson's top."""
         super().__init__()
         self.lesson = lesson
+        self.at_cell = at_cell
+        self.pinned: CellView | None = None  # held at the top until the layout settles or the learner moves
         self.done = False
 
     def compose(self):
@@ -50,11 +54,40 @@ class LessonScreen(TutorScreen):
     def on_mount(self) -> None:
         self.record(changes.lesson, self.lesson.id, "started")
         body = self.query_one("#lesson-body", VerticalScroll)
-        body.focus()
-        # A lesson opens at its top, whatever focus or Markdown layout did meanwhile.
-        self.call_after_refresh(body.scroll_home, animate=False)
+        target = next((v for v in self.query(CellView) if v.cell.id == self.at_cell), None)
+        if target is None:
+            body.focus()
+            # A lesson opens at its top, whatever focus or Markdown layout did meanwhile.
+            self.call_after_refresh(body.scroll_home, animate=False)
+        else:
+            self._pin(body, target)
         # Markdown lays itself out after mounting, so "at the end" is only asked from then on.
         self.set_timer(0.5, lambda: self.set_interval(END_POLL_S, self._check_end))
+
+    def _pin(self, body: VerticalScroll, target: CellView) -> None:
+        """Open at `target`: every time the text above it grows (Markdown lays out after mounting,
+        later under load) scroll it back to the top, until the learner moves or PIN_S is over."""
+        self.pinned = target
+        target.focus(scroll_visible=False)
+
+        def hold(_size=None) -> None:
+            if self.pinned is not None:
+                self.call_after_refresh(lambda: self.pinned and self.pinned.scroll_visible(top=True, animate=False))
+
+        self.watch(body, "virtual_size", hold)
+        self.set_timer(PIN_S, self._unpin)
+
+    def _unpin(self) -> None:
+        self.pinned = None
+
+    def on_key(self) -> None:
+        self._unpin()  # the learner is moving: their scrolling wins from now on
+
+    def on_mouse_scroll_up(self) -> None:
+        self._unpin()
+
+    def on_mouse_scroll_down(self) -> None:
+        self._unpin()
 
     def render_texts(self) -> None:
         lang = self.lang
