@@ -6,6 +6,7 @@ the TUI read them back from JSON. Every text exists in English and Chinese.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -365,19 +366,18 @@ class Report:
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Report:
-        if data.get("status") not in STATUSES:
-            raise ValueError(f"unknown doctor status {data.get('status')!r}")
-        return cls(
-            script=str(data["script"]),
-            status=data["status"],
-            exit_code=data.get("exit_code"),
-            duration_s=float(data.get("duration_s", 0.0)),
-            findings=[Finding.from_wire(f) for f in data.get("findings", [])],
-            traces={str(k): int(v) for k, v in (data.get("traces") or {}).items()},
-        )
+        traces = {str(k): int(v) for k, v in (data.get("traces") or {}).items()}
+        return cls._from(data, Finding.from_wire, traces=traces)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Report:
+        return cls._from(
+            data, Finding.from_json, stdout=str(data.get("stdout", "")), stderr=str(data.get("stderr", ""))
+        )
+
+    @classmethod
+    def _from(cls, data: dict[str, Any], finding: Callable[[dict], Finding], **extra: Any) -> Report:
+        """The fields both forms share; `extra` holds what only one of them carries."""
         if data.get("status") not in STATUSES:
             raise ValueError(f"unknown doctor status {data.get('status')!r}")
         return cls(
@@ -385,7 +385,6 @@ class Report:
             status=data["status"],
             exit_code=data.get("exit_code"),
             duration_s=float(data.get("duration_s", 0.0)),
-            findings=[Finding.from_json(f) for f in data.get("findings", [])],
-            stdout=str(data.get("stdout", "")),
-            stderr=str(data.get("stderr", "")),
+            findings=[finding(f) for f in data.get("findings", [])],
+            **extra,
         )
