@@ -107,7 +107,7 @@ def _report() -> Report:
 
 def test_the_text_report_says_what_where_how_often_why_and_which_lesson_in_english():
     text = render_text(_report(), "en", titles={"6.3": "Stateful counters"})
-    assert "3 finding(s)" in text and "ended normally" in text
+    assert "3 findings:" in text and "ended normally" in text
     assert "train.py:14  [side-effect]  train_step  1×" in text
     assert "train.py:33  [host-sync]  train_step  50×" in text
     assert "The global `step_count` was rebound while `train_step` was being traced." in text
@@ -117,13 +117,23 @@ def test_the_text_report_says_what_where_how_often_why_and_which_lesson_in_engli
     assert not CJK.search(text)
 
 
+def test_the_count_of_findings_reads_as_a_sentence():
+    report = _report()
+    assert "3 findings:" in render_text(report, "en")
+    report.findings = report.findings[:1]
+    assert "\n1 finding:\n" in render_text(report, "en") and "发现 1 个问题：" in render_text(report, "zh")
+    report.findings = []
+    report.decide_status(failed=False)
+    assert "No findings" in render_text(report, "en")
+
+
 def test_the_text_report_in_chinese():
     text = render_text(_report(), "zh", titles={"6.3": "有状态的计数器"})
     assert "发现 3 个问题" in text and "脚本正常结束" in text
     assert "train.py:30  [key-reuse]  train_step  49 次" in text
     assert "`train_step` 被追踪时，全局变量 `step_count` 被重新赋值。" in text
     assert "代价：" in text and "修法见第 6.3 课《有状态的计数器》，演示单元 l63-functional-counter。" in text
-    assert "finding(s)" not in text and "Why it costs" not in text
+    assert "findings" not in text and "Why it costs" not in text
 
 
 def test_a_report_read_back_from_json_still_renders_its_message():

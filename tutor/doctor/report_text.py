@@ -17,7 +17,8 @@ WORDS = table(
             "en": "No findings: nothing the chapter warns about was seen.",
             "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。",
         },
-        "some": {"en": "{n} finding(s):", "zh": "发现 {n} 个问题："},
+        "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
+        "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
         "times": {"en": "{n}×", "zh": "{n} 次"},
         "why": {"en": "Why it costs you: ", "zh": "代价："},
         "fix": {"en": "Fix shown in lesson {lesson}{title}{cell}.", "zh": "修法见第 {lesson} 课{title}{cell}。"},
@@ -52,6 +53,12 @@ WORDS = table(
 
 def word(key: str, lang: str, **fields) -> str:
     return WORDS[key].get(lang).format(**fields)
+
+
+def how_many(report: Report, lang: str) -> str:
+    """ "No findings: ...", "1 finding:" or "3 findings:"."""
+    n = len(report.findings)
+    return word("none" if n == 0 else "one" if n == 1 else "some", lang, n=n)
 
 
 def ending(report: Report, lang: str, stopped: bool = False) -> str:
@@ -105,15 +112,13 @@ def render_text(report: Report, lang: str, titles: dict[str, str] | None = None,
     """The whole report: title, how the script ended, each finding, traces per function.
     `titles` maps lesson ids to their titles in `lang` (when the course is at hand)."""
     lines = [word("title", lang, script=report.script), ending(report, lang, stopped)]
+    lines.append(how_many(report, lang))
     if report.findings:
-        lines.append(word("some", lang, n=len(report.findings)))
         for i, f in enumerate(report.findings, 1):
             block = finding_lines(f, lang, titles)
             lines.append("")
             lines.append(f"{i}. {block[0]}")
             lines.extend(" " + line for line in block[1:])
-    else:
-        lines.append(word("none", lang))
     if report.traces:
         counts = ", ".join(f"{name} ×{n}" for name, n in sorted(report.traces.items()))
         lines.append("")

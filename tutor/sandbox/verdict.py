@@ -231,7 +231,11 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
                 _message("the worker ended without the doctor's report", "工作进程结束了，却没有给出诊断报告"),
             )
         n = len(seen.report.findings)
-        return seen.report.status, "doctor", _message(f"the script ran; {n} finding(s)", f"脚本已运行；发现 {n} 个问题")
+        return (
+            seen.report.status,
+            "doctor",
+            _message(f"the script ran; {n} finding{'' if n == 1 else 's'}", f"脚本已运行；发现 {n} 个问题"),
+        )
     checks = _all_checks(job, seen)
     if not checks or any(c.status != "pass" for c in checks):
         return "fail", "checks", _summary(checks)

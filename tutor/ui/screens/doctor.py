@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.doctor.report_text import ending, word
+from tutor.doctor.report_text import ending, how_many, word
 from tutor.doctoring import DEFAULT_TIMEOUT_S, report_of, script_problem
 from tutor.i18n import table
 from tutor.sandbox.events import Output, Verdict
@@ -181,7 +181,7 @@ class DoctorScreen(TutorScreen):
             line = ending(self.report, lang, stopped=self.stopping)
             if self.verdict.report is None:
                 line += " " + text("no_report", lang, why=self.verdict.message.get(lang))
-            count = word("some", lang, n=len(self.report.findings)) if self.report.findings else word("none", lang)
+            count = how_many(self.report, lang)
             tail = " " + text("pick", lang) if self.report.findings else ""
             status.update(Text(f"{line}\n{count}{tail}"))
         else:
