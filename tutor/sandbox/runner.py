@@ -21,7 +21,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -42,6 +41,7 @@ from tutor.protocol import (
     parse_event,
 )
 from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.run_dirs import make_run_dir, sweep_stale
 from tutor.sandbox.verdict import Ending, decide
 
 READ_PENDING_S = 1.0  # a run reads what its worker already sent before any start-up deadline applies
@@ -97,7 +97,7 @@ class WorkerProcess:
 
     def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool):
         read_fd, write_fd = os.pipe()
-        self.workdir = tempfile.mkdtemp(prefix="jaxstate-run-")
+        self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
         # The run's own temporary folder: what learner code makes there goes with the run.
         tmp = os.path.join(self.workdir, "tmp")
         os.mkdir(tmp)
@@ -127,17 +127,20 @@ class WorkerProcess:
         ]
         if cache_dir is not None:
             cmd += ["--cache-dir", str(cache_dir)]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(write_fd,),
-            start_new_session=True,
-            env=env,
-            cwd=self.workdir,
-        )
-        os.close(write_fd)
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(write_fd, lock_fd),
+                start_new_session=True,
+                env=env,
+                cwd=self.workdir,
+            )
+        finally:
+            os.close(write_fd)
+            os.close(lock_fd)  # the worker's copy holds the lock now
         self.event_fd = read_fd
         self.spawned_at = time.monotonic()
         self.ready = False
@@ -453,6 +456,16 @@ class _RunState:
                 yield event
 
 
+_swept = threading.Event()
+
+
+def _sweep_once() -> None:
+    """Once per process, in the background: the run folders that tutors killed outright left behind."""
+    if not _swept.is_set():
+        _swept.set()
+        threading.Thread(target=sweep_stale, name="sweep-run-dirs", daemon=True).start()
+
+
 class Sandbox:
     """Runs learner code in fresh worker processes, keeping one warm spare when asked."""
 
@@ -483,6 +496,7 @@ class Sandbox:
         self._workers: set[WorkerProcess] = set()  # every worker not yet closed, for close()
         self._workers_lock = threading.Lock()  # apart from _lock: warm_up spawns while holding that
         self._closed = False  # a run ending after close() must not start a new spare
+        _sweep_once()
 
     def _spawn(self) -> WorkerProcess:
         cache_dir = self.cache_dir
