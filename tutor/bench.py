@@ -113,10 +113,10 @@ def small_latencies(course, repeat: int = 5) -> dict[str, float]:
 def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     """The checks' own compute: load the learner module and run every check right here."""
     from tutor.child import harness
-    from tutor.child.worker import _configure_jax  # the worker's own JAX settings, its cache included
+    from tutor.child.worker import configure_jax  # the worker's own JAX settings, its cache included
     from tutor.sandbox.runner import cache_dir_for
 
-    _configure_jax(str(cache_dir_for(home)))
+    configure_jax(str(cache_dir_for(home)))
     start = time.perf_counter()
     module = harness.load_learner(source, filename)
     for check in exercise.checks:

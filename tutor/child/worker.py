@@ -17,7 +17,7 @@ from tutor.i18n import Text
 from tutor.protocol import DoctorJob, Done, ExerciseJob, Ready, RunError, Started, parse_job
 
 
-def _configure_jax(cache_dir: str | None) -> None:
+def configure_jax(cache_dir: str | None) -> None:
     import jax
 
     if cache_dir:
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
 
     channel.open_channel(args.event_fd)
     try:
-        _configure_jax(args.cache_dir)
+        configure_jax(args.cache_dir)
         from tutor.child import harness  # imports the check library (and JAX) before the job
     except BaseException as exc:  # noqa: BLE001 - whatever broke, the parent must hear it was us
         _startup_failed(exc)
