@@ -212,6 +212,7 @@ class FakeSandbox:
     def __init__(self):
         self.scripts: dict[str, tuple[list, float]] = {}
         self.asked: list[tuple[str, str]] = []  # (exercise or cell id, source) of every run started
+        self.doctor_options: list[dict] = []  # args, timeout and nans of every doctor run started
         self.warmed = 0
         self.closed = False
 
@@ -270,6 +271,7 @@ class FakeSandbox:
     def run_doctor(self, script, args, cwd, timeout: float, nans: bool) -> FakeRun:
         key = f"doctor:{Path(script).name}"
         self.asked.append((key, " ".join(map(str, args))))
+        self.doctor_options.append({"args": list(args), "timeout": timeout, "nans": nans})
         if key in self.scripts:
             return FakeRun(*self.scripts[key])
         missing = f"the fake sandbox has no script for {key}"

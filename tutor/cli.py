@@ -6,7 +6,6 @@ Exit codes: 0 success / pass, 1 fail / error / timeout, 2 unknown id or bad usag
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -110,12 +109,9 @@ class UsageError(Exception):
 def _seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives are refused)."""
     try:
-        value = float(text)
+        return doctoring.positive_seconds(text)
     except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(say("bad_seconds", default_lang(), value=text))
-    return value
+        raise argparse.ArgumentTypeError(say("bad_seconds", default_lang(), value=text)) from None
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ No JAX here: the probe runs in the worker; this side only reads events.
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 import threading
@@ -74,6 +75,14 @@ def add_parser(sub, common: argparse.ArgumentParser, seconds) -> argparse.Argume
     s.add_argument("--nans", action="store_true", help="also stop at the first NaN / inf and name its operation")
     s.set_defaults(doctor_seconds=seconds)
     return s
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0; ValueError otherwise (nan, inf, 0, negatives, words)."""
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"not a number of seconds above 0: {text!r}")
+    return value
 
 
 def split_args(args, seconds) -> tuple[list[str], dict]:

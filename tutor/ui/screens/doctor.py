@@ -14,7 +14,7 @@ from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.doctor.report_text import ending, how_many, word
-from tutor.doctoring import DEFAULT_TIMEOUT_S, report_of, script_problem
+from tutor.doctoring import DEFAULT_TIMEOUT_S, positive_seconds, report_of, script_problem, split_args
 from tutor.i18n import table
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.screens.base import TutorScreen, footer
@@ -23,13 +23,17 @@ TEXTS = table(
     {
         "title": {"en": "Doctor: check your own script", "zh": "诊断：检查你自己的脚本"},
         "placeholder": {
-            "en": "path/to/train.py [arguments]  (Enter runs it)",
-            "zh": "path/to/train.py [参数]（按 Enter 运行）",
+            "en": "path/to/train.py [arguments] [--nans] [--timeout S]  (Enter runs it)",
+            "zh": "path/to/train.py [参数] [--nans] [--timeout 秒]（按 Enter 运行）",
         },
         "intro": {
             "en": "Runs your script with instrumentation on and lists retraces, reused keys, side effects "
             "under tracing, donation problems and host syncs in hot loops.",
             "zh": "带着检测运行你的脚本，列出重新追踪、重复使用的 key、追踪时的副作用、捐赠问题和热循环里的主机同步。",
+        },
+        "bad_timeout": {
+            "en": "--timeout needs a number of seconds above 0.",
+            "zh": "--timeout 后面要写一个大于 0 的秒数。",
         },
         "running": {
             "en": "Running {script}... (Esc stops it and still reports)",
@@ -126,15 +130,20 @@ class DoctorScreen(TutorScreen):
         if problem:
             self.notify(problem, severity="error", timeout=8, markup=False)
             return
-        self.start(script.resolve(), words[1:])
+        try:  # the doctor's own options as on the command line; the rest is the script's
+            args, own = split_args(words[1:], positive_seconds)
+        except ValueError:
+            self.notify(text("bad_timeout", self.lang), severity="error", timeout=6)
+            return
+        self.start(script.resolve(), args, own.get("timeout", DEFAULT_TIMEOUT_S), own.get("nans", False))
 
-    def start(self, script: Path, args: list[str]) -> None:
+    def start(self, script: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S, nans: bool = False) -> None:
         self._script = script.name
         self.verdict = self.report = None
         self.stopping = False
         self.query_one("#doctor-output", Log).clear()
         # Asked for here, on the UI thread: the thread below only reads its events.
-        self.run = self.session.sandbox.run_doctor(script, args, Path.cwd(), DEFAULT_TIMEOUT_S, False)
+        self.run = self.session.sandbox.run_doctor(script, args, Path.cwd(), timeout, nans)
         self.session.runs.add(self.run)  # stopped if the tutor quits meanwhile
         self.apply_lang()
         self.run_worker(lambda run=self.run: self._follow(run), thread=True, group="doctor", exit_on_error=False)
