@@ -226,7 +226,7 @@ class FakeSandbox:
     def verdict(status: str = "pass", checks=(), kind: str = "checks", stdout: str = "", message=None, cell=None):
         from tutor.sandbox.events import Verdict
 
-        message = message or Text(en=f"{status} (scripted)", zh=f"{status}（脚本）")
+        message = message or Text(en=f"{status} (scripted)", zh=f"{status}（预设）")
         return Verdict(
             status=status,
             kind=kind,

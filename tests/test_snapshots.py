@@ -104,7 +104,10 @@ def test_exercise_with_a_failed_verdict(lang, no_color, snap_home, fake_sandbox,
         zh="update_counter(0, 1) 返回的计数是 0，新的计数应为 1",
     )
     checks = fake_sandbox.checks(exercise, failing={exercise.checks[0].id: message})
-    fake_sandbox.script("counter-jit", *checks, fake_sandbox.verdict("fail", checks, stdout="called once\n"))
+    n = len(checks)  # the summary a real verdict gives (tutor/sandbox/verdict.py)
+    summary = Text(en=f"1 of {n} checks failed", zh=f"{n} 项检查中 1 项未通过")
+    verdict = fake_sandbox.verdict("fail", checks, stdout="called once\n", message=summary)
+    fake_sandbox.script("counter-jit", *checks, verdict)
 
     async def check_it(pilot):
         screen = await tui.open_exercise(pilot, "counter-jit")

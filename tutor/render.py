@@ -22,6 +22,7 @@ WORDS = table(
         "fail": {"en": "FAIL", "zh": "未通过"},
         "error": {"en": "ERROR", "zh": "出错"},
         "timeout": {"en": "TIMEOUT", "zh": "超时"},
+        "after_word": {"en": ": ", "zh": "："},  # between the verdict's word and its message
         "stdout": {"en": "your program printed", "zh": "你的程序输出"},
         "stderr": {"en": "stderr", "zh": "标准错误"},
         "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},
@@ -81,7 +82,8 @@ class RunPrinter:
             c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
         word = pick(WORDS[v.status], lang)
         c.print(
-            f"[bold {STYLE[v.status]}]{word}[/] {self.shown(pick(v.message, lang))} [dim]({v.duration_s:.2f} s)[/dim]",
+            f"[bold {STYLE[v.status]}]{word}{pick(WORDS['after_word'], lang)}[/]{self.shown(pick(v.message, lang))}"
+            f" [dim]({v.duration_s:.2f} s)[/dim]",
             highlight=False,
         )
 

@@ -159,6 +159,7 @@ UI = table(
         "verdict_fail": {"en": "FAIL", "zh": "未通过"},
         "verdict_error": {"en": "ERROR", "zh": "出错"},
         "verdict_timeout": {"en": "TIMEOUT", "zh": "超时"},
+        "verdict_after_word": {"en": ": ", "zh": "："},  # between the verdict's word and its message
         "stdout": {"en": "Your program printed:", "zh": "你的程序输出："},
         "stderr": {"en": "Error output:", "zh": "错误输出："},
         "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},

@@ -111,7 +111,8 @@ class RunResults(VerticalScroll):
                 style=marks.style("problem") if self.problem else "dim",
             )
         else:
-            head = Text(f"{marks[v.status]} {say('verdict_' + v.status, lang)} ", style=marks.style(v.status, "bold"))
+            word = say("verdict_" + v.status, lang) + say("verdict_after_word", lang)
+            head = Text(f"{marks[v.status]} {word}", style=marks.style(v.status, "bold"))
             head.append(self._shown(pick(v.message, lang)))  # may quote the learner's exception
             head.append(f"  ({v.duration_s:.2f} s)", style="dim")
             if v.passed and self.after_pass:
