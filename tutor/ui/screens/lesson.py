@@ -14,7 +14,6 @@ from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
 
 END_POLL_S = 0.3  # how often "has the learner reached the end?" is asked; a cheap comparison
-PIN_S = 3.0  # how long an opened-at cell is held at the top while the Markdown above it lays out
 
 
 class LessonScreen(TutorScreen):
@@ -37,7 +36,7 @@ class LessonScreen(TutorScreen):
         super().__init__()
         self.lesson = lesson
         self.at_cell = at_cell
-        self.pinned: CellView | None = None  # held at the top until the layout settles or the learner moves
+        self.pinned: CellView | None = None  # held at the top until the learner moves
         self.done = False
 
     def compose(self):
@@ -66,7 +65,8 @@ class LessonScreen(TutorScreen):
 
     def _pin(self, body: VerticalScroll, target: CellView) -> None:
         """Open at `target`: every time the text above it grows (Markdown lays out after mounting,
-        later under load) scroll it back to the top, until the learner moves or PIN_S is over."""
+        seconds later on a busy machine) scroll it back to the top, until the learner moves. No
+        time limit: a 3 s one let go before the layout settled when the machine was loaded."""
         self.pinned = target
         target.focus(scroll_visible=False)
 
@@ -75,7 +75,6 @@ class LessonScreen(TutorScreen):
                 self.call_after_refresh(lambda: self.pinned and self.pinned.scroll_visible(top=True, animate=False))
 
         self.watch(body, "virtual_size", hold)
-        self.set_timer(PIN_S, self._unpin)
 
     def _unpin(self) -> None:
         self.pinned = None
@@ -87,6 +86,9 @@ class LessonScreen(TutorScreen):
         self._unpin()
 
     def on_mouse_scroll_down(self) -> None:
+        self._unpin()
+
+    def on_mouse_down(self) -> None:
         self._unpin()
 
     def render_texts(self) -> None:
