@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from tutor.doctor.report_text import ending, how_many, word
 from tutor.doctoring import DEFAULT_TIMEOUT_S, positive_seconds, report_of, script_problem, split_args
 from tutor.i18n import table
-from tutor.sandbox.events import Output, Verdict
+from tutor.ui.runs import RunFinished, RunHandle, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 
 TEXTS = table(
@@ -79,7 +79,7 @@ class DoctorScreen(TutorScreen):
     def __init__(self, command: str = ""):
         super().__init__()
         self.command = command
-        self.run = None  # the sandbox Run while the script runs
+        self.handle: RunHandle | None = None  # the latest run (started in a thread: see ui/runs.py)
         self.stopping = False
         self.verdict = None
         self.report = None
@@ -102,7 +102,7 @@ class DoctorScreen(TutorScreen):
 
     @property
     def running(self) -> bool:
-        return self.run is not None and self.verdict is None
+        return self.handle is not None and self.verdict is None
 
     def render_texts(self) -> None:
         lang = self.lang
@@ -142,33 +142,26 @@ class DoctorScreen(TutorScreen):
         self.verdict = self.report = None
         self.stopping = False
         self.query_one("#doctor-output", Log).clear()
-        # Asked for here, on the UI thread: the thread below only reads its events.
-        self.run = self.session.sandbox.run_doctor(script, args, Path.cwd(), timeout, nans)
-        self.session.runs.add(self.run)  # stopped if the tutor quits meanwhile
+        sandbox = self.session.sandbox
+        # Taken in a thread, as every run is: a spawn that fails (no room in /tmp, no processes
+        # left) comes back as an error verdict, and the UI thread never waits on it.
+        self.handle = start_run(self, self.session, lambda: sandbox.run_doctor(script, args, Path.cwd(), timeout, nans))
         self.apply_lang()
-        self.run_worker(lambda run=self.run: self._follow(run), thread=True, group="doctor", exit_on_error=False)
 
-    def _follow(self, run) -> None:
-        """In a thread: hand each event to the UI thread."""
-        try:
-            for event in run.events():
-                self.app.call_from_thread(self._on_event, run, event)
-        finally:
-            self.session.runs.discard(run)
+    def on_run_output(self, message: RunOutput) -> None:
+        if message.handle is self.handle:  # not an older run's last words
+            self.query_one("#doctor-output", Log).write(message.output.text)
 
-    def _on_event(self, run, event) -> None:
-        if run is not self.run:
-            return  # an older run's last words
-        if isinstance(event, Output):
-            self.query_one("#doctor-output", Log).write(event.text)
-        elif isinstance(event, Verdict):
-            self.verdict = event
-            self.report = report_of(event, Path(self._script))
-            self.apply_lang()
-            findings = self.query_one("#doctor-findings", OptionList)
-            if self.report.findings:
-                findings.focus()
-                findings.highlighted = 0
+    def on_run_finished(self, message: RunFinished) -> None:
+        if message.handle is not self.handle:
+            return
+        self.verdict = message.verdict
+        self.report = report_of(message.verdict, Path(self._script))
+        self.apply_lang()
+        findings = self.query_one("#doctor-findings", OptionList)
+        if self.report.findings:
+            findings.focus()
+            findings.highlighted = 0
 
     def action_stop_or_back(self) -> None:
         if self.running:
@@ -176,7 +169,7 @@ class DoctorScreen(TutorScreen):
                 self.stopping = True
                 self._render_status()
                 # stop() waits for the report (a few seconds at most): not on the UI thread
-                self.run_worker(self.run.stop, thread=True, group="doctor-stop", exit_on_error=False)
+                self.run_worker(lambda h=self.handle: _stop(h), thread=True, group="doctor-stop", exit_on_error=False)
             return
         self.dismiss()
 
@@ -230,3 +223,11 @@ class DoctorScreen(TutorScreen):
             self.notify(text("no_lesson", self.lang), timeout=5)
             return
         self.app.push_screen(screen)
+
+
+def _stop(handle: RunHandle) -> None:
+    """Stop gracefully (the probe still reports what it saw); a run not yet taken is cancelled."""
+    if handle.run is None:
+        handle.cancel()
+    else:
+        handle.run.stop()
