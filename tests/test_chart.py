@@ -5,15 +5,12 @@ screen. The end-to-end "visibly live" test is tests/test_chart_tmux.py."""
 from __future__ import annotations
 
 import asyncio
-import io
 import math
 import random
 import shutil
-import time
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from textual.app import App
 
 from tutor.course import read_course
@@ -29,21 +26,6 @@ CASES = ROOT / "tests" / "cases"
 COURSE, _ = read_course(ROOT)
 SIZE = (80, 24)
 RUN_DEADLINE_S = 180  # a check may have to wait for a worker's JAX import on a busy machine
-
-
-def plain(widget) -> str:
-    console = Console(width=200, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text().strip()
-
-
-async def until(pilot, condition, timeout: float = 10, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-        await pilot.pause()
 
 
 # ---- ticks and thinning: pure functions -------------------------------------------------------
@@ -145,37 +127,37 @@ def falling(n: int, start: int = 0):
     return [("loss", i, 0.3 * math.exp(-i / 40) + 1e-4) for i in range(start, start + n)]
 
 
-def test_clear_takes_the_old_curve_off_the_screen_at_once():
+def test_clear_takes_the_old_curve_off_the_screen_at_once(tui):
     async def body():
         app = ChartApp()
         async with app.run_test(size=SIZE) as pilot:
             chart = app.query_one(LossChart)
             chart.add(falling(500))
-            await until(pilot, lambda: chart.redraws >= 1, what="the first plot")
-            assert chart._plot.display and "latest: 0.0001" in plain(chart.query_one("#chart-note"))
+            await tui.until(pilot, lambda: chart.redraws >= 1, timeout=10, what="the first plot")
+            assert chart._plot.display and "latest: 0.0001" in tui.plain(chart.query_one("#chart-note"))
             chart.clear()  # a re-check starts
             await pilot.pause()
             assert not chart._plot.display and chart.point_count() == 0
-            assert plain(chart.query_one("#chart-note")) == "waiting…"
+            assert tui.plain(chart.query_one("#chart-note")).strip() == "waiting…"
             drawn = chart.redraws
             await asyncio.sleep(0.2)
             assert chart.redraws == drawn  # nothing to draw until new points come
             chart.add(falling(3))
-            await until(pilot, lambda: chart.redraws > drawn, what="the new plot")
-            assert chart._plot.display and "(step 2)" in plain(chart.query_one("#chart-note"))
+            await tui.until(pilot, lambda: chart.redraws > drawn, timeout=10, what="the new plot")
+            assert chart._plot.display and "(step 2)" in tui.plain(chart.query_one("#chart-note"))
 
     asyncio.run(body())
 
 
-def test_the_curve_grows_one_redraw_per_batch_without_a_legend_on_the_data():
+def test_the_curve_grows_one_redraw_per_batch_without_a_legend_on_the_data(tui):
     async def body():
         app = ChartApp()
         async with app.run_test(size=SIZE) as pilot:
             chart = app.query_one(LossChart)
             for batch in range(5):
                 chart.add(falling(100, start=100 * batch))
-                await until(pilot, lambda: chart.redraws == batch + 1, what=f"redraw {batch + 1}")
-                assert f"(step {100 * batch + 99})" in plain(chart.query_one("#chart-note"))
+                await tui.until(pilot, lambda: chart.redraws == batch + 1, timeout=10, what=f"redraw {batch + 1}")
+                assert f"(step {100 * batch + 99})" in tui.plain(chart.query_one("#chart-note"))
             plot = chart._plot.plt.build()
             assert "loss" not in plot  # no plotext legend box over the curve
             assert "0.001" in plot and "0.1" in plot and "0.30" not in plot  # 1-2-5 ticks, not 0.30018
@@ -185,15 +167,15 @@ def test_the_curve_grows_one_redraw_per_batch_without_a_legend_on_the_data():
 
 
 @pytest.mark.parametrize("ascii_marker,no_color", [(True, False), (False, True)])
-def test_without_colour_or_unicode_the_series_differ_by_marker(ascii_marker, no_color):
+def test_without_colour_or_unicode_the_series_differ_by_marker(ascii_marker, no_color, tui):
     async def body():
         app = ChartApp(ascii_marker=ascii_marker, no_color=no_color)
         async with app.run_test(size=SIZE) as pilot:
             chart = app.query_one(LossChart)
             chart.add(falling(300))
             chart.add([("ema", i, 0.2 * math.exp(-i / 200) + 1e-3) for i in range(300)])
-            await until(pilot, lambda: chart.redraws >= 1, what="the plot")
-            note = plain(chart.query_one("#chart-note"))
+            await tui.until(pilot, lambda: chart.redraws >= 1, timeout=10, what="the plot")
+            note = tui.plain(chart.query_one("#chart-note")).strip()
             assert note.startswith("* loss: ") and "+ ema: " in note and note.endswith("(log)")
             plot = chart._plot.plt.build()
             assert "*" in plot and "+" in plot
@@ -248,7 +230,7 @@ def verdict(exercise, statuses: dict, kind: str = "checks") -> Verdict:
         ({"trains": "fail"}, "checks", "chart_no_points"),
     ],
 )
-def test_a_run_that_drew_nothing_says_why(statuses, kind, key):
+def test_a_run_that_drew_nothing_says_why(statuses, kind, key, tui):
     exercise = needs_exercise("rnn")
     from tutor.ui.widgets.run_results import RunResults
 
@@ -259,22 +241,22 @@ def test_a_run_that_drew_nothing_says_why(statuses, kind, key):
             results.clear(running=True)
             await pilot.pause()
             note = results.chart.query_one("#chart-note")
-            assert plain(note) == say("chart_waiting", "en")
+            assert tui.plain(note).strip() == say("chart_waiting", "en")
             results.finish(verdict(exercise, statuses, kind))
             await pilot.pause()
-            assert plain(note) == say(key, "en")
+            assert tui.plain(note).strip() == say(key, "en")
             app.lang = "zh"  # Ctrl+L: the note follows the language
             results.render_all()
             await pilot.pause()
-            assert plain(note) == say(key, "zh")
+            assert tui.plain(note).strip() == say(key, "zh")
             results.clear(running=True)  # the next run waits again
             await pilot.pause()
-            assert plain(note) == say("chart_waiting", "zh")
+            assert tui.plain(note).strip() == say("chart_waiting", "zh")
 
     asyncio.run(body())
 
 
-def test_a_run_with_points_keeps_its_curve_after_the_verdict():
+def test_a_run_with_points_keeps_its_curve_after_the_verdict(tui):
     exercise = needs_exercise("rnn")
     from tutor.ui.widgets.run_results import RunResults
 
@@ -285,23 +267,13 @@ def test_a_run_with_points_keeps_its_curve_after_the_verdict():
             results.clear(running=True)
             results.add_metrics(MetricPoints(tuple(falling(200))))
             results.finish(verdict(exercise, {}))
-            await until(pilot, lambda: results.chart.redraws >= 1, what="the plot")
-            assert "latest:" in plain(results.chart.query_one("#chart-note"))
+            await tui.until(pilot, lambda: results.chart.redraws >= 1, timeout=10, what="the plot")
+            assert "latest:" in tui.plain(results.chart.query_one("#chart-note"))
 
     asyncio.run(body())
 
 
 # ---- through the real exercise screen ---------------------------------------------------------
-
-
-async def open_exercise(pilot, exercise_id: str):
-    from tutor.progress.path import Step
-    from tutor.ui.screens.exercise import ExerciseScreen
-
-    pilot.app.open_step(Step("exercise", exercise_id))
-    await until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), 10, "the exercise screen")
-    await pilot.pause()
-    return pilot.app.screen
 
 
 def tutor_app(home, sandbox):
@@ -312,7 +284,7 @@ def tutor_app(home, sandbox):
     return app
 
 
-def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(home, sandbox):
+def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(home, sandbox, tui):
     needs_exercise("rnn")
     workspace = home / "workspace"
     workspace.mkdir(parents=True)
@@ -321,25 +293,27 @@ def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(h
     async def body():
         app = tutor_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_exercise(pilot, "rnn")
+            screen = await tui.open_exercise(pilot, "rnn")
             chart = screen.query_one(LossChart)
             await pilot.press("f5")
-            await until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the verdict")
+            await tui.until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the verdict")
             assert screen.verdict.passed, screen.verdict.message
-            await until(pilot, lambda: chart.redraws >= 1 and not chart._dirty, what="the last plot")
+            await tui.until(pilot, lambda: chart.redraws >= 1 and not chart._dirty, timeout=10, what="the last plot")
             assert chart.point_count() > 0 and chart._plot.display
 
             await pilot.press("f5")  # check again: the old curve goes at once
-            await until(pilot, lambda: screen.verdict is None, what="the re-check to start")
+            await tui.until(pilot, lambda: screen.verdict is None, timeout=10, what="the re-check to start")
             assert chart.point_count() == 0 and not chart._plot.display
-            assert plain(chart.query_one("#chart-note")) == say("chart_waiting", "en")
-            await until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the second verdict")
-            await until(pilot, lambda: chart._plot.display and chart.point_count() > 0, what="the new curve")
+            assert tui.plain(chart.query_one("#chart-note")).strip() == say("chart_waiting", "en")
+            await tui.until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the second verdict")
+            await tui.until(
+                pilot, lambda: chart._plot.display and chart.point_count() > 0, timeout=10, what="the new curve"
+            )
 
             # A mistake an earlier check catches: the training check is skipped, and the chart says so.
             screen.editor.text = (CASES / "rnn" / "fail_carries-state__state_not_carried.py").read_text()
             await pilot.press("f5")
-            await until(
+            await tui.until(
                 pilot,
                 lambda: screen.verdict is not None and chart.ended is not None,
                 RUN_DEADLINE_S,
@@ -347,6 +321,6 @@ def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(h
             )
             assert not screen.verdict.passed
             assert not chart._plot.display
-            assert plain(chart.query_one("#chart-note")) == say("chart_skipped", "en")
+            assert tui.plain(chart.query_one("#chart-note")).strip() == say("chart_skipped", "en")
 
     asyncio.run(body())

@@ -5,7 +5,6 @@ Enter on a finding opens the lesson at its demo cell; Esc stops a running script
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 import pytest
@@ -16,16 +15,6 @@ from tutor.ui.app import make_app
 ROOT = Path(__file__).resolve().parent.parent
 COURSE, _PROBLEMS = read_course(ROOT)
 SIZE = (80, 24)
-RUN_DEADLINE_S = 180  # a worker's JAX import on a busy machine, then the script
-
-
-async def until(pilot, condition, timeout: float = RUN_DEADLINE_S, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-        await pilot.pause()
 
 
 @pytest.fixture(scope="module")
@@ -44,34 +33,35 @@ def new_app(home: Path, sandbox=None, lang: str = "en"):
     return make_app(home, lang, course=(COURSE, []), sandbox=sandbox)
 
 
-async def open_doctor(pilot):
+async def open_doctor(tui, pilot):
     from tutor.ui.screens.doctor import DoctorScreen
 
     await pilot.pause()
     await pilot.press("d")
-    await until(pilot, lambda: isinstance(pilot.app.screen, DoctorScreen), 10, "the doctor screen")
+    await tui.until(pilot, lambda: isinstance(pilot.app.screen, DoctorScreen), 10, "the doctor screen")
     return pilot.app.screen
 
 
-async def run_script(pilot, screen, command: str):
+async def run_script(tui, pilot, screen, command: str):
+    before = screen.handle
     screen.query_one("#doctor-command").value = command
     screen.query_one("#doctor-command").focus()
     await pilot.press("enter")
-    await until(pilot, lambda: screen.run is not None, 10, "the run to start")
+    await tui.until(pilot, lambda: screen.handle is not None and screen.handle is not before, 10, "the run to start")
 
 
-def test_d_opens_the_doctor_from_the_outline_and_says_so_in_footer_and_help(tmp_path):
+def test_d_opens_the_doctor_from_the_outline_and_says_so_in_footer_and_help(tmp_path, tui):
     async def go():
         app = new_app(tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             keys = {k: v.binding.description for k, v in app.screen.active_bindings.items()}
             assert keys.get("d") == "Doctor"  # in the footer
-            screen = await open_doctor(pilot)
+            screen = await open_doctor(tui, pilot)
             screen.query_one("#doctor-command").value = str(tmp_path / "missing.py")
             await pilot.press("enter")
             await pilot.pause()
-            assert screen.run is None  # nothing started for a script that is not there
+            assert screen.handle is None  # nothing started for a script that is not there
             assert any("does not exist" in n.message for n in app._notifications)
             await pilot.press("escape")
             await pilot.pause()
@@ -83,8 +73,62 @@ def test_d_opens_the_doctor_from_the_outline_and_says_so_in_footer_and_help(tmp_
     asyncio.run(go())
 
 
+def test_the_command_line_takes_the_doctors_own_options_as_the_cli_does(tmp_path, fake_sandbox, tui):
+    """`--nans` and `--timeout S` are the doctor's, wherever they stand; what follows `--` and
+    everything else are the script's. A bad --timeout starts nothing and says why."""
+    script = tmp_path / "train.py"
+    script.write_text("print('hi')\n", encoding="utf-8")
+    fake_sandbox.script("doctor:train.py", fake_sandbox.verdict("ok", kind="doctor"))
+
+    async def go():
+        app = new_app(tmp_path, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_doctor(tui, pilot)
+            screen.query_one("#doctor-command").value = f"{script} --timeout 0"
+            screen.query_one("#doctor-command").focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.handle is None and fake_sandbox.doctor_options == []
+            assert any("--timeout" in n.message for n in app._notifications)
+            await run_script(tui, pilot, screen, f"{script} --epochs 3 --nans --timeout 30 -- --nans")
+            assert fake_sandbox.doctor_options == [{"args": ["--epochs", "3", "--nans"], "timeout": 30.0, "nans": True}]
+            await tui.until(pilot, lambda: screen.verdict is not None, 10, "the report")
+            await run_script(tui, pilot, screen, str(script))
+            from tutor.doctoring import DEFAULT_TIMEOUT_S
+
+            assert fake_sandbox.doctor_options[-1] == {"args": [], "timeout": DEFAULT_TIMEOUT_S, "nans": False}
+
+    asyncio.run(go())
+
+
+def test_a_worker_that_cannot_be_spawned_is_an_error_on_screen_not_a_crash(tmp_path, fake_sandbox, tui):
+    """/tmp full or no processes left: the run is taken in a thread, and its failure is the verdict."""
+    script = tmp_path / "train.py"
+    script.write_text("print('hi')\n", encoding="utf-8")
+
+    def no_room(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    fake_sandbox.run_doctor = no_room
+
+    async def go():
+        app = new_app(tmp_path, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_doctor(tui, pilot)
+            await run_script(tui, pilot, screen, str(script))
+            await tui.until(pilot, lambda: screen.verdict is not None, 10, "the verdict")
+            assert (screen.verdict.status, screen.verdict.kind) == ("error", "spawn")
+            status = tui.plain(screen.query_one("#doctor-status"))
+            assert "No space left on device" in status and "failed" in status, status
+            assert not screen.running and app.is_running
+            await pilot.press("escape")  # back, as after any run
+            await tui.until(pilot, lambda: type(app.screen).__name__ == "OutlineScreen", 10, "the outline")
+
+    asyncio.run(go())
+
+
 @pytest.mark.slow
-def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesson_cell(tmp_path, doctor_box):
+def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesson_cell(tmp_path, doctor_box, tui):
     from tutor.ui.screens.lesson import LessonScreen
     from tutor.ui.widgets.cell_view import CellView
 
@@ -93,9 +137,9 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
     async def go():
         app = new_app(tmp_path, doctor_box)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_doctor(pilot)
-            await run_script(pilot, screen, str(script))
-            await until(pilot, lambda: screen.verdict is not None, what="the report")
+            screen = await open_doctor(tui, pilot)
+            await run_script(tui, pilot, screen, str(script))
+            await tui.until(pilot, lambda: screen.verdict is not None, what="the report")
             v = screen.verdict
             assert screen.report.status == "findings", (v.status, v.kind, v.message.en, v.stderr[-2000:])
             assert [(f.kind, f.line) for f in screen.report.findings] == [("side-effect", 11)]
@@ -103,10 +147,10 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
             assert screen.report.stdout.strip().splitlines()[0] in log  # streamed while it ran
             assert app.focused is screen.query_one("#doctor-findings")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
+            await tui.until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
             lesson = app.screen
             assert lesson.lesson.id == "6.3"
-            await until(
+            await tui.until(
                 pilot,
                 lambda: isinstance(app.focused, CellView) and app.focused.cell.id == "l63-functional-counter",
                 10,
@@ -114,7 +158,9 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
             )
             view, body = app.focused, lesson.query_one("#lesson-body")
             texts = list(lesson.query(".lesson-text"))
-            await until(pilot, lambda: all(t.source and t.children for t in texts), 10, "the lesson's texts laid out")
+            await tui.until(
+                pilot, lambda: all(t.source and t.children for t in texts), 10, "the lesson's texts laid out"
+            )
             for _ in range(3):
                 await pilot.pause()
             top = body.scroll_y  # on screen once the text above it has laid out, not just focused
@@ -124,13 +170,13 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
             )
             assert view.virtual_region.y > 0  # not the lesson's first block: the scroll did something
             await pilot.press("escape")
-            await until(pilot, lambda: app.screen is screen, 10, "back to the findings")
+            await tui.until(pilot, lambda: app.screen is screen, 10, "back to the findings")
 
     asyncio.run(go())
 
 
 @pytest.mark.slow
-def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_comes(tmp_path, doctor_box):
+def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_comes(tmp_path, doctor_box, tui):
     ready = tmp_path / "ready"
     script = tmp_path / "spin.py"
     script.write_text(
@@ -144,17 +190,17 @@ def test_escape_stops_a_running_script_and_the_report_of_what_was_seen_still_com
     async def go():
         app = new_app(tmp_path, doctor_box, lang="zh")
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_doctor(pilot)
-            await run_script(pilot, screen, f"{script} --fast")
-            await until(pilot, ready.exists, what="the script to get going")
+            screen = await open_doctor(tui, pilot)
+            await run_script(tui, pilot, screen, f"{script} --fast")
+            await tui.until(pilot, ready.exists, what="the script to get going")
             await pilot.press("escape")  # stop, not back: the run is going
             assert app.screen is screen and screen.stopping
-            await until(pilot, lambda: screen.verdict is not None, 30, "the partial report")
+            await tui.until(pilot, lambda: screen.verdict is not None, 30, "the partial report")
             assert screen.report.exit_code == 130
             assert [(f.kind, f.line) for f in screen.report.findings] == [("retrace", 6)]
             status = str(screen.query_one("#doctor-status").render())
             assert "停止" in status and "发现 1 个问题" in status
             await pilot.press("escape")
-            await until(pilot, lambda: type(app.screen).__name__ == "OutlineScreen", 10, "the outline")
+            await tui.until(pilot, lambda: type(app.screen).__name__ == "OutlineScreen", 10, "the outline")
 
     asyncio.run(go())

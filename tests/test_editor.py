@@ -9,14 +9,11 @@ UI's state against a deadline.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from tutor.course import read_course
 from tutor.ui.app import make_app
@@ -36,28 +33,13 @@ def new_app(home: Path, sandbox, lang: str = "en"):
     return app
 
 
-def plain(widget) -> str:
-    console = Console(width=200, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text()
-
-
-async def until(pilot, condition, timeout: float = 10, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-
-
 def screenshot(app, name: str) -> None:
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
         app.save_screenshot(f"{name}.svg", SCREENSHOTS)
 
 
-async def exercise_editor(pilot, text: str, cursor=None) -> CodeEditor:
+async def exercise_editor(tui, pilot, text: str, cursor=None) -> CodeEditor:
     """The pure-scale exercise's editor, focused (F2 goes from the task to the code), holding `text`."""
     from tutor.ui.screens.exercise import ExerciseScreen
 
@@ -65,11 +47,11 @@ async def exercise_editor(pilot, text: str, cursor=None) -> CodeEditor:
     if exercise is None:
         pytest.skip("exercise pure-scale is not in the course")
     pilot.app.push_screen(ExerciseScreen(exercise))
-    await until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), what="the exercise screen")
+    await tui.until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), timeout=10, what="the exercise screen")
     await pilot.pause()
     if not isinstance(pilot.app.focused, CodeEditor):
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(pilot.app.focused, CodeEditor), what="the editor")
+        await tui.until(pilot, lambda: isinstance(pilot.app.focused, CodeEditor), timeout=10, what="the editor")
     editor = pilot.app.focused
     editor.load_text(text)
     lines = text.split("\n")
@@ -95,11 +77,11 @@ def test_a_block_opens_after_a_colon_whatever_comment_follows():
 # ---- editing keys -----------------------------------------------------------------------------
 
 
-def test_enter_after_a_colon_indents_one_level(home, fake_sandbox):
+def test_enter_after_a_colon_indents_one_level(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            editor = await exercise_editor(pilot, "def f(x):")
+            editor = await exercise_editor(tui, pilot, "def f(x):")
             await pilot.press("enter")
             assert editor.text == "def f(x):\n    " and editor.cursor_location == (1, 4)
             await pilot.press("r", "e", "t", "u", "r", "n", "space", "x")
@@ -116,11 +98,11 @@ def test_enter_after_a_colon_indents_one_level(home, fake_sandbox):
     asyncio.run(body())
 
 
-def test_enter_keeps_the_indentation(home, fake_sandbox):
+def test_enter_keeps_the_indentation(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            editor = await exercise_editor(pilot, "def f(x):\n    y = 2 * x")
+            editor = await exercise_editor(tui, pilot, "def f(x):\n    y = 2 * x")
             await pilot.press("enter")
             assert editor.text == "def f(x):\n    y = 2 * x\n    " and editor.cursor_location == (2, 4)
             await pilot.press("enter")  # the line left holding only spaces is emptied
@@ -133,11 +115,11 @@ def test_enter_keeps_the_indentation(home, fake_sandbox):
     asyncio.run(body())
 
 
-def test_backspace_in_the_indentation_removes_one_level(home, fake_sandbox):
+def test_backspace_in_the_indentation_removes_one_level(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            editor = await exercise_editor(pilot, "        return x", cursor=(0, 8))
+            editor = await exercise_editor(tui, pilot, "        return x", cursor=(0, 8))
             await pilot.press("backspace")
             assert editor.text == "    return x" and editor.cursor_location == (0, 4)
             await pilot.press("backspace")
@@ -158,7 +140,7 @@ def test_backspace_in_the_indentation_removes_one_level(home, fake_sandbox):
     asyncio.run(body())
 
 
-def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, fake_sandbox):
+def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, fake_sandbox, tui):
     text = "a = 1\nif a:\n    b = 2\nc = 3"
 
     async def body():
@@ -166,7 +148,7 @@ def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, fa
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets.text_area import Selection
 
-            editor = await exercise_editor(pilot, text)
+            editor = await exercise_editor(tui, pilot, text)
             editor.selection = Selection((0, 0), (2, 9))
             await pilot.press("tab")
             assert editor.text == "    a = 1\n    if a:\n        b = 2\nc = 3"
@@ -194,11 +176,11 @@ def test_tab_and_shift_tab_indent_and_dedent_a_selection_of_three_lines(home, fa
     asyncio.run(body())
 
 
-def test_shift_tab_dedents_and_keeps_the_focus_in_the_editor(home, fake_sandbox):
+def test_shift_tab_dedents_and_keeps_the_focus_in_the_editor(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            editor = await exercise_editor(pilot, "def f(x):\n    return x")
+            editor = await exercise_editor(tui, pilot, "def f(x):\n    return x")
             await pilot.press("shift+tab")
             assert app.focused is editor
             assert editor.text == "def f(x):\nreturn x" and editor.cursor_location == (1, 8)
@@ -209,7 +191,7 @@ def test_shift_tab_dedents_and_keeps_the_focus_in_the_editor(home, fake_sandbox)
     asyncio.run(body())
 
 
-def test_escape_posts_leave_and_the_editor_does_not_close_the_screen(home, fake_sandbox):
+def test_escape_posts_leave_and_the_editor_does_not_close_the_screen(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
@@ -233,33 +215,33 @@ def test_escape_posts_leave_and_the_editor_does_not_close_the_screen(home, fake_
             editor.focus()
             await pilot.pause()
             await pilot.press("escape")
-            await until(pilot, lambda: host.left, what="CodeEditor.Leave")
+            await tui.until(pilot, lambda: host.left, timeout=10, what="CodeEditor.Leave")
             assert host.left[0].editor is editor and host.left[0].control is editor
             # the screen decides: this one does nothing, so the editor stays, focused and unchanged
             assert app.screen is host and app.focused is editor and editor.text == "x = 1"
 
             # In the exercise screen, Esc in the editor does not close the screen either.
-            editor = await exercise_editor(pilot, "x = 1")
+            editor = await exercise_editor(tui, pilot, "x = 1")
             screen = app.screen
             await pilot.press("escape")
-            await until(pilot, lambda: app.focused is not editor, what="Esc to leave the editor")
+            await tui.until(pilot, lambda: app.focused is not editor, timeout=10, what="Esc to leave the editor")
             assert app.screen is screen
 
     asyncio.run(body())
 
 
-def test_f_keys_reach_the_screen(home, fake_sandbox):
+def test_f_keys_reach_the_screen(home, fake_sandbox, tui):
     async def body():
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.widgets import TabbedContent
 
-            editor = await exercise_editor(pilot, "x = 1")
+            editor = await exercise_editor(tui, pilot, "x = 1")
             await pilot.press("f2")  # the exercise screen's key: from the code to what was being read
-            await until(pilot, lambda: app.focused is not editor, what="F2 to leave the editor")
+            await tui.until(pilot, lambda: app.focused is not editor, timeout=10, what="F2 to leave the editor")
             assert app.screen.query_one(TabbedContent).active != "code"
             await pilot.press("f2")
-            await until(pilot, lambda: app.focused is editor, what="F2 to come back")
+            await tui.until(pilot, lambda: app.focused is editor, timeout=10, what="F2 to come back")
             assert editor.text == "x = 1"
             bound = {key for key in CodeEditor._merge_bindings().key_to_bindings}
             assert not {k for k in bound if k[:1] == "f" and k[1:].isdigit()}, "the editor binds an F-key"
@@ -322,35 +304,36 @@ def _lesson(lesson_id: str = "6.1"):
     return lesson
 
 
-async def open_scratch(pilot, lesson):
+async def open_scratch(tui, pilot, lesson):
     """The lesson, Tab to its first cell, e: the scratch screen on a copy of that cell."""
     from tutor.ui.screens.lesson import LessonScreen
     from tutor.ui.screens.scratch import ScratchScreen
     from tutor.ui.widgets.cell_view import CellView
 
     pilot.app.push_screen(LessonScreen(lesson))
-    await until(
+    await tui.until(
         pilot,
         lambda: isinstance(pilot.app.screen, LessonScreen) and pilot.app.screen.query(CellView),
+        timeout=10,
         what="the lesson's cells",
     )
     lesson_screen = pilot.app.screen
     await pilot.press("tab")
-    await until(pilot, lambda: isinstance(pilot.app.focused, CellView), what="a focused cell")
+    await tui.until(pilot, lambda: isinstance(pilot.app.focused, CellView), timeout=10, what="a focused cell")
     cell = pilot.app.focused.cell
     await pilot.press("e")
-    await until(pilot, lambda: isinstance(pilot.app.screen, ScratchScreen), what="the scratch screen")
+    await tui.until(pilot, lambda: isinstance(pilot.app.screen, ScratchScreen), timeout=10, what="the scratch screen")
     await pilot.pause()
     return lesson_screen, cell, pilot.app.screen
 
 
-def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
+def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox, tui):
     lesson = _lesson()
 
     async def body():
         app = new_app(home, sandbox)
         async with app.run_test(size=SIZE) as pilot:
-            lesson_screen, cell, screen = await open_scratch(pilot, lesson)
+            lesson_screen, cell, screen = await open_scratch(tui, pilot, lesson)
             editor = screen.editor
             assert app.focused is editor and editor.text == cell.code
             editor.action_select_all()
@@ -360,30 +343,30 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
             for key in "1 / 0":
                 await pilot.press(key)
             await pilot.press("f5")
-            await until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the scratch run's verdict")
-            output = plain(screen.query_one("#scratch-output"))
+            await tui.until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the scratch run's verdict")
+            output = tui.plain(screen.query_one("#scratch-output"))
             assert "scratch says 42" in output, (
                 editor.text,
                 screen.verdict.status,
                 screen.verdict.kind,
                 screen.verdict.message,
-                plain(screen.query_one("#scratch-status")),
+                tui.plain(screen.query_one("#scratch-status")),
             )
             assert "ZeroDivisionError" in output  # the traceback, under what it printed
-            assert "raised ZeroDivisionError" in plain(screen.query_one("#scratch-status"))
+            assert "raised ZeroDivisionError" in tui.plain(screen.query_one("#scratch-status"))
             assert app.focused is editor  # keep editing right away
             editor.load_text('print("again")')
             await pilot.press("ctrl+r")
-            await until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the second verdict")
-            assert "again" in plain(screen.query_one("#scratch-output"))
-            assert "✓ finished" in plain(screen.query_one("#scratch-status"))
+            await tui.until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the second verdict")
+            assert "again" in tui.plain(screen.query_one("#scratch-output"))
+            assert "✓ finished" in tui.plain(screen.query_one("#scratch-status"))
             screenshot(app, "scratch-ran")
             # Esc leaves the editor, Esc again goes back: the lesson's cell is as it was
             await pilot.press("escape")
-            await until(pilot, lambda: app.focused is not editor, what="Esc to leave the editor")
+            await tui.until(pilot, lambda: app.focused is not editor, timeout=10, what="Esc to leave the editor")
             assert app.screen is screen
             await pilot.press("escape")
-            await until(pilot, lambda: app.screen is lesson_screen, what="the lesson again")
+            await tui.until(pilot, lambda: app.screen is lesson_screen, timeout=10, what="the lesson again")
             assert COURSE.lesson(lesson.id).cells[0].code == cell.code
             assert app.session.state.wait_saved(10)  # progress is saved off the UI thread
             progress = json.loads((home / "progress.json").read_text(encoding="utf-8"))
@@ -392,7 +375,7 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox):
     asyncio.run(body())
 
 
-def test_scratch_screen_fits_80x24_and_follows_the_language(home, fake_sandbox):
+def test_scratch_screen_fits_80x24_and_follows_the_language(home, fake_sandbox, tui):
     lesson = _lesson()
 
     async def body():
@@ -401,7 +384,7 @@ def test_scratch_screen_fits_80x24_and_follows_the_language(home, fake_sandbox):
             from textual.widgets import Footer
             from textual.widgets._footer import FooterKey
 
-            _, cell, screen = await open_scratch(pilot, lesson)
+            _, cell, screen = await open_scratch(tui, pilot, lesson)
             for lang in ("en", "zh"):
                 if app.lang != lang:
                     await pilot.press("ctrl+l")
@@ -415,7 +398,7 @@ def test_scratch_screen_fits_80x24_and_follows_the_language(home, fake_sandbox):
                 keys = list(screen.query_one(Footer).query(FooterKey))
                 labels = " ".join(k.description for k in keys)
                 assert keys and all(k.region.right <= 80 and k.region.width > 0 for k in keys), labels
-                note = plain(screen.query_one("#scratch-note"))
+                note = tui.plain(screen.query_one("#scratch-note"))
                 if lang == "zh":
                     assert "运行" in labels and "返回" in labels and "课程内容" in note
                 else:

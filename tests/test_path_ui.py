@@ -6,7 +6,6 @@ the others are recorded as passed, as a `check` in another terminal would."""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 from tutor.course import read_course
@@ -19,16 +18,7 @@ COURSE, _ = read_course(ROOT)
 DEADLINE_S = 180
 
 
-async def until(pilot, condition, what: str, timeout: float = DEADLINE_S):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-
-
-def test_the_c_key_walks_the_whole_path(home, sandbox):
+def test_the_c_key_walks_the_whole_path(home, sandbox, tui):
     from tutor.ui.screens.exercise import ExerciseScreen
     from tutor.ui.screens.lesson import LessonScreen
     from tutor.ui.screens.progress import ProgressScreen
@@ -47,43 +37,53 @@ def test_the_c_key_walks_the_whole_path(home, sandbox):
             await pilot.pause()
             await pilot.press("c")
             for expected in path:
-                await until(pilot, lambda: where(app.screen) == expected, f"{expected.key} to open")
+                await tui.until(
+                    pilot, lambda: where(app.screen) == expected, timeout=DEADLINE_S, what=f"{expected.key} to open"
+                )
                 visited.append(expected)
                 screen = app.screen
                 if isinstance(screen, LessonScreen):
                     # the lesson's end names the next step, so the learner knows what `c` does
-                    await until(
+                    await tui.until(
                         pilot,
                         lambda: (
                             "Press c to go on" in str(screen.query_one("#lesson-end").content)
                             or "last step" in str(screen.query_one("#lesson-end").content)
                         ),
-                        "the lesson end",
+                        timeout=DEADLINE_S,
+                        what="the lesson end",
                     )
                 elif isinstance(screen, ExerciseScreen) and not solved_for_real:
                     solution = COURSE.solution_path(expected.id).read_text(encoding="utf-8")
                     (home / "workspace" / f"{expected.id}.py").write_text(solution, encoding="utf-8")
-                    await until(
+                    await tui.until(
                         pilot,
                         lambda: screen.verdict is not None and screen.verdict.passed,
-                        f"{expected.id} to pass after the file was saved",
+                        timeout=DEADLINE_S,
+                        what=f"{expected.id} to pass after the file was saved",
                     )
                     solved_for_real.append(expected.id)
                 elif isinstance(screen, ExerciseScreen):
                     # The others count as passed as `check` in another terminal would record them:
                     # every solution passing is verify's job, this test walks the path.
                     app.session.store.record_attempt(expected.id, True)
-                    await until(
+                    await tui.until(
                         pilot,
                         lambda: app.session.progress.exercise_status(expected.id) == "passed",
-                        "the screen to see the pass",
+                        timeout=DEADLINE_S,
+                        what="the screen to see the pass",
                     )  # it looks at progress.json off the UI thread
                 elif isinstance(screen, QuizScreen):
                     while not screen.finished:
                         await pilot.press("1", "enter", "enter")
                         await pilot.pause()
                 await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, ProgressScreen), "the progress screen at the end")
+            await tui.until(
+                pilot,
+                lambda: isinstance(app.screen, ProgressScreen),
+                timeout=DEADLINE_S,
+                what="the progress screen at the end",
+            )
         assert visited == path
         data = app.session.store.load()  # what reached the disk
         assert all(data["exercises"][e.id]["status"] == "passed" for e in COURSE.exercises)
@@ -93,7 +93,7 @@ def test_the_c_key_walks_the_whole_path(home, sandbox):
     asyncio.run(body())
 
 
-def test_continue_resumes_where_the_learner_left_off(home, sandbox):
+def test_continue_resumes_where_the_learner_left_off(home, sandbox, tui):
     """The outline's `c` goes back to the step last opened, across a restart of the tutor."""
     target = next(s for s in course_path(COURSE) if s.kind == "exercise" and s != course_path(COURSE)[1])
 
@@ -105,19 +105,31 @@ def test_continue_resumes_where_the_learner_left_off(home, sandbox):
 
     async def open_target(app, pilot):
         app.open_step(target)
-        await until(pilot, lambda: getattr(app.screen, "here", None) == target, "the exercise")
-        await until(pilot, lambda: app.session.store.load().get("position") == target.key, "the position to be saved")
+        await tui.until(
+            pilot, lambda: getattr(app.screen, "here", None) == target, timeout=DEADLINE_S, what="the exercise"
+        )
+        await tui.until(
+            pilot,
+            lambda: app.session.store.load().get("position") == target.key,
+            timeout=DEADLINE_S,
+            what="the position to be saved",
+        )
 
     async def press_c(app, pilot):
         assert COURSE.exercise(target.id).title.en in str(app.screen.query_one("#continue").content)
         await pilot.press("c")
-        await until(pilot, lambda: getattr(app.screen, "here", None) == target, "continue to reopen the exercise")
+        await tui.until(
+            pilot,
+            lambda: getattr(app.screen, "here", None) == target,
+            timeout=DEADLINE_S,
+            what="continue to reopen the exercise",
+        )
 
     asyncio.run(session(open_target))
     asyncio.run(session(press_c))
 
 
-def test_c_pressed_while_the_course_loads_opens_the_first_step(home, sandbox):
+def test_c_pressed_while_the_course_loads_opens_the_first_step(home, sandbox, tui):
     """A learner who types `c` the moment the outline appears (the course is parsed off the UI
     thread) lands on the first lesson once it has loaded, not on the progress screen."""
     first = course_path(COURSE)[0]
@@ -127,7 +139,9 @@ def test_c_pressed_while_the_course_loads_opens_the_first_step(home, sandbox):
         async with app.run_test(size=(80, 24)) as pilot:
             assert app.session.course is None, "the course loaded before the first key: nothing was tested"
             await pilot.press("c")
-            await until(pilot, lambda: app.session.course is not None, "the course to load", timeout=60)
-            await until(pilot, lambda: getattr(app.screen, "here", None) == first, f"{first.key} to open", timeout=30)
+            await tui.until(pilot, lambda: app.session.course is not None, timeout=60, what="the course to load")
+            await tui.until(
+                pilot, lambda: getattr(app.screen, "here", None) == first, timeout=30, what=f"{first.key} to open"
+            )
 
     asyncio.run(body())
