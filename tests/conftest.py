@@ -373,9 +373,11 @@ def _mount(*args: str) -> None:
 
 
 @contextmanager
-def _tmpfs(where: Path, size_kb: int = 64):
+def _tmpfs(where: Path, size_kb: int = 64, inodes: int | None = None):
     where.mkdir(parents=True, exist_ok=True)
-    _mount("-t", "tmpfs", "-o", f"size={size_kb}k,mode=0755", "tmpfs", str(where))
+    # A tmpfs counts inodes apart from bytes: a folder or an empty file needs only an inode.
+    limit = f",nr_inodes={inodes}" if inodes else ""
+    _mount("-t", "tmpfs", "-o", f"size={size_kb}k,mode=0755{limit}", "tmpfs", str(where))
     try:
         yield where
     finally:
@@ -407,7 +409,8 @@ def _read_only(where: Path):
 
 @pytest.fixture(scope="session")
 def tmpfs():
-    """with tmpfs(where, size_kb=64) as where: a tmpfs of size_kb mounted at `where` (created)."""
+    """with tmpfs(where, size_kb=64, inodes=None) as where: a tmpfs of size_kb (and at most
+    `inodes` files and folders) mounted at `where` (created)."""
     return _tmpfs
 
 

@@ -5,6 +5,7 @@ And a home that fills up under the editor: no byte of the learner's text is lost
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -145,6 +146,71 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, fake_sandbox, monk
             assert any(str(rescued[0]) in note for note in app.session.after_exit)  # said again after exit
 
         asyncio.run(body())
+
+
+@pytest.mark.slow  # a real Sandbox (which, here, cannot start a single worker)
+def test_a_full_temporary_folder_is_a_named_error_for_every_kind_of_run(tmp_path, monkeypatch, tui, fill, tmpfs):
+    """No room for a run folder (a full /tmp): a check, a demo cell and a doctor run each end in
+    error / spawn on screen, naming the cause; the tutor keeps going and nothing is counted."""
+    import tempfile
+
+    from tutor.progress.path import Step
+    from tutor.sandbox.runner import Sandbox
+    from tutor.ui.screens.doctor import DoctorScreen
+    from tutor.ui.widgets.cell_view import CellView
+
+    home = tmp_path / "home"
+    script = tmp_path / "train.py"
+    script.write_text("print('hi')\n", encoding="utf-8")
+    with tmpfs(tmp_path / "tmp", size_kb=64, inodes=64) as full:
+        fill(full)  # no byte left
+        with contextlib.suppress(OSError):  # and no inode: not even an empty folder can be made
+            for i in range(1000):
+                (full / f"empty-{i}").touch()
+        monkeypatch.setattr(tempfile, "tempdir", str(full))
+        box = Sandbox(home, keep_spare=True)
+
+        async def body():
+            app = make_app(home, "en", course=(COURSE, []), sandbox=box)
+            app.marks = Marks(ascii_only=False)
+            async with app.run_test(size=SIZE) as pilot:
+                screen = await tui.open_exercise(pilot, "counter-jit")
+                verdict = await tui.check(pilot, screen)
+                assert (verdict.status, verdict.kind) == ("error", "spawn")
+                assert "No space left on device" in tui.plain(screen.query_one("#verdict"))
+                await pilot.press("escape")
+
+                lesson = next(l for l in COURSE.lessons if l.cells)
+                app.open_step(Step("lesson", lesson.id))
+                await tui.until(pilot, lambda: app.screen.query(CellView), 10, "the lesson's cells")
+                view = app.screen.query(CellView).first()
+                view.focus()
+                view.action_run_cell()
+                if view.asking:
+                    await pilot.press("escape")  # its predict question: skipped, so it runs
+                await tui.until(pilot, lambda: view.verdict is not None, 10, "the cell's verdict")
+                assert (view.verdict.status, view.verdict.kind) == ("error", "spawn")
+
+                app.push_screen(DoctorScreen(str(script)))
+                await tui.until(
+                    pilot,
+                    lambda: isinstance(app.screen, DoctorScreen) and app.screen.query("#doctor-command"),
+                    10,
+                    "the doctor",
+                )
+                doctor = app.screen
+                doctor.query_one("#doctor-command").focus()
+                await pilot.press("enter")
+                await tui.until(pilot, lambda: doctor.verdict is not None, 10, "the doctor's verdict")
+                assert (doctor.verdict.status, doctor.verdict.kind) == ("error", "spawn")
+                assert "No space left on device" in tui.plain(doctor.query_one("#doctor-status"))
+                assert app.is_running
+            assert tui.progress(home, app)["exercises"].get("counter-jit", {}).get("attempts", 0) == 0
+
+        try:
+            asyncio.run(body())
+        finally:
+            box.close()
 
 
 # ---- the TUI killed mid-check, in a real terminal ------------------------------------------------
