@@ -48,6 +48,7 @@ TEXTS = table(
             "en": "Enter on a finding opens the lesson that teaches the fix.",
             "zh": "在某个问题上按 Enter，打开讲解修法的那一课。",
         },
+        "gap": {"en": " ", "zh": ""},  # after a sentence's full stop or colon: none after "：" or "。"
         "no_lesson": {
             "en": "No lesson is about this one: its message says what to look at.",
             "zh": "没有专门讲这个问题的课：看它的说明即可。",
@@ -184,7 +185,7 @@ class DoctorScreen(TutorScreen):
             if self.verdict.report is None:
                 line += " " + text("no_report", lang, why=self.verdict.message.get(lang))
             count = how_many(self.report, lang)
-            tail = " " + text("pick", lang) if self.report.findings else ""
+            tail = text("gap", lang) + text("pick", lang) if self.report.findings else ""
             status.update(Text(f"{line}\n{count}{tail}"))
         else:
             status.update("")
