@@ -30,6 +30,11 @@ WORDS = table(
 )
 
 
+def verdict_head(status: str, lang: str) -> str:
+    """ "FAIL: " / "未通过：": what comes before a verdict's message, in the CLI and the TUI alike."""
+    return pick(WORDS[status], lang) + pick(WORDS["after_word"], lang)
+
+
 class RunPrinter:
     """Prints a run's events as they arrive: one line per check, then the verdict."""
 
@@ -80,9 +85,8 @@ class RunPrinter:
             c.print(self.shown(v.stderr.rstrip()[-2000:]), highlight=False)
         if v.output_truncated:
             c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
-        word = pick(WORDS[v.status], lang)
         c.print(
-            f"[bold {STYLE[v.status]}]{word}{pick(WORDS['after_word'], lang)}[/]{self.shown(pick(v.message, lang))}"
+            f"[bold {STYLE[v.status]}]{verdict_head(v.status, lang)}[/]{self.shown(pick(v.message, lang))}"
             f" [dim]({v.duration_s:.2f} s)[/dim]",
             highlight=False,
         )

@@ -155,11 +155,6 @@ UI = table(
             "zh": "请先通过检查（F5），或按 Esc 回到目录。",
         },
         "hint_shown": {"en": "Hint {n}/{total} is in the task view.", "zh": "提示 {n}/{total} 已显示在题目视图中。"},
-        "verdict_pass": {"en": "PASS", "zh": "通过"},
-        "verdict_fail": {"en": "FAIL", "zh": "未通过"},
-        "verdict_error": {"en": "ERROR", "zh": "出错"},
-        "verdict_timeout": {"en": "TIMEOUT", "zh": "超时"},
-        "verdict_after_word": {"en": ": ", "zh": "："},  # between the verdict's word and its message
         "stdout": {"en": "Your program printed:", "zh": "你的程序输出："},
         "stderr": {"en": "Error output:", "zh": "错误输出："},
         "truncated": {"en": "(output truncated)", "zh": "（输出已截断）"},

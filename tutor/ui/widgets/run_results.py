@@ -9,6 +9,7 @@ from textual.widgets import Static
 from tutor.controls import show_controls
 from tutor.i18n import pick
 from tutor.protocol import CheckResult, MetricPoints
+from tutor.render import verdict_head
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
@@ -111,8 +112,7 @@ class RunResults(VerticalScroll):
                 style=marks.style("problem") if self.problem else "dim",
             )
         else:
-            word = say("verdict_" + v.status, lang) + say("verdict_after_word", lang)
-            head = Text(f"{marks[v.status]} {word}", style=marks.style(v.status, "bold"))
+            head = Text(f"{marks[v.status]} {verdict_head(v.status, lang)}", style=marks.style(v.status, "bold"))
             head.append(self._shown(pick(v.message, lang)))  # may quote the learner's exception
             head.append(f"  ({v.duration_s:.2f} s)", style="dim")
             if v.passed and self.after_pass:
