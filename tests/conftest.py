@@ -339,6 +339,16 @@ class Tui:
             assert app.session.state.wait_saved(10), "a progress save still pending after 10 s"
         return json.loads((home / "progress.json").read_text(encoding="utf-8"))
 
+    async def where_shown(self, pilot, lesson_screen, view) -> tuple[int, float, int]:
+        """Once every text block of the lesson has laid out: (the cell's y, the view's top, the
+        view's height), for asserting that `view` is on screen and not merely focused."""
+        texts = list(lesson_screen.query(".lesson-text"))
+        await self.until(pilot, lambda: all(t.source and t.children for t in texts), 10, "the lesson's texts laid out")
+        for _ in range(3):
+            await pilot.pause()
+        body = lesson_screen.query_one("#lesson-body")
+        return view.virtual_region.y, body.scroll_y, body.scrollable_content_region.height
+
     async def open_exercise(self, pilot, exercise_id: str):
         from tutor.progress.path import Step
         from tutor.ui.screens.exercise import ExerciseScreen

@@ -156,19 +156,10 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
                 10,
                 "the demo cell focused",
             )
-            view, body = app.focused, lesson.query_one("#lesson-body")
-            texts = list(lesson.query(".lesson-text"))
-            await tui.until(
-                pilot, lambda: all(t.source and t.children for t in texts), 10, "the lesson's texts laid out"
-            )
-            for _ in range(3):
-                await pilot.pause()
-            top = body.scroll_y  # on screen once the text above it has laid out, not just focused
-            assert top <= view.virtual_region.y < top + body.scrollable_content_region.height, (
-                view.virtual_region,
-                top,
-            )
-            assert view.virtual_region.y > 0  # not the lesson's first block: the scroll did something
+            # on screen once the text above it has laid out, not just focused
+            y, top, height = await tui.where_shown(pilot, lesson, app.focused)
+            assert top <= y < top + height, (y, top)
+            assert y > 0  # not the lesson's first block: the scroll did something
             await pilot.press("escape")
             await tui.until(pilot, lambda: app.screen is screen, 10, "back to the findings")
 

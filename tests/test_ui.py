@@ -834,7 +834,6 @@ def test_a_lesson_opened_at_a_cell_shows_it_after_the_layout_settles_and_keys_wi
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from textual.containers import VerticalScroll
-            from textual.widgets import Markdown
 
             from tutor.progress.path import Step
             from tutor.ui.widgets.cell_view import CellView
@@ -845,17 +844,9 @@ def test_a_lesson_opened_at_a_cell_shows_it_after_the_layout_settles_and_keys_wi
             await tui.until(pilot, lambda: screen.query("#lesson-body"), 10, "the lesson's body")
             body_ = screen.query_one("#lesson-body", VerticalScroll)
             view = next(v for v in screen.query(CellView) if v.cell.id == cell.id)
-            texts = list(screen.query(".lesson-text").results(Markdown))
-            await tui.until(pilot, lambda: all(t.source and t.children for t in texts), 10, "the texts laid out")
-            for _ in range(3):
-                await pilot.pause()
-
-            def on_screen() -> bool:
-                top = body_.scroll_y
-                return top <= view.virtual_region.y < top + body_.scrollable_content_region.height
-
-            assert view.virtual_region.y > 2 * SIZE[1]  # far enough down that opening at the top would miss it
-            assert on_screen(), (view.virtual_region.y, body_.scroll_y)
+            y, top, height = await tui.where_shown(pilot, screen, view)
+            assert y > 2 * SIZE[1]  # far enough down that opening at the top would miss it
+            assert top <= y < top + height, (y, top)
             assert app.focused is view
             await pilot.press("home")  # the learner moves: the pin lets go
             for _ in range(3):
