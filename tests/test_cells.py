@@ -39,3 +39,31 @@ def test_cell_outcome(cell, sandbox):
         )
         wrong = [k for k in p.options if k != p.answer and p.is_right(k, shown)]
         assert not wrong, f"{cell.source}: options {wrong} also match what the run shows ({shown!r})"
+
+
+
+def _templates():
+    course = read_course(ROOT)[0]
+    return [pytest.param(q, id=q.id) for q in course.questions() if q.template]
+
+
+@pytest.mark.parametrize("question", _templates())
+def test_template_variants_answer_themselves(question, sandbox):
+    """Each variant of a template question runs and prints a number: the answer the learner is
+    graded against comes from this run, never from the author. And a retry asks something new:
+    the variants do not all share one answer."""
+    answers = set()
+    for variant in range(question.variants()):
+        cell = question.template.cell(question.id, variant)
+        verdict = sandbox.run_cell(cell).result()
+        where = f"{question.source}: variant {variant + 1}"
+        assert verdict.status == "pass", (
+            f"{where}: {verdict.kind}: {verdict.message.en}\nstdout:\n{verdict.stdout[-1500:]}\n"
+            f"stderr:\n{verdict.stderr[-1500:]}"
+        )
+        shown = question.template.shown(verdict.stdout)
+        assert shown is not None, (
+            f"{where}: reveal {question.template.reveal!r} finds no number in:\n{verdict.stdout[-1500:]}"
+        )
+        answers.add(float(shown))
+    assert len(answers) > 1, f"{question.source}: every variant has the answer {answers.pop()}"

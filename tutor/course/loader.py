@@ -12,6 +12,7 @@ from tutor.course.model import (
     Block,
     Cell,
     Check,
+    Checkpoint,
     Course,
     Exercise,
     Expectation,
@@ -19,12 +20,14 @@ from tutor.course.model import (
     Question,
     Source,
 )
+from tutor.course.giveaway import giveaways
 from tutor.course.predict import read_prediction
+from tutor.course.question import read_question
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Text
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
-OPTION_LETTERS = ("A", "B", "C", "D")
+TOP_KEYS = ("lesson", "exercise", "checkpoint", "quiz")
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ class _Reader:
         return value
 
 
-def _cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell | None:
+def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell | None:
     # Only lesson cells ask for a prediction: a quiz question is already one.
     optional = {"caption", "expect", "timeout"} | ({"predict"} if lesson else set())
     d = r.mapping(value, line, what, {"id", "code"}, optional)
@@ -209,7 +212,7 @@ def _lesson(r: _Reader, value, line: int) -> Lesson | None:
             if text:
                 blocks.append(Block(text=text))
         elif "cell" in b:
-            cell = _cell(r, b["cell"], b.line_of("cell"), f"cell in block {i + 1}", lesson=True)
+            cell = read_cell(r, b["cell"], b.line_of("cell"), f"cell in block {i + 1}", lesson=True)
             if cell:
                 blocks.append(Block(cell=cell))
     order = r.number(d.get("order"), d.line_of("order"), "lesson order", 0.0)
@@ -305,44 +308,34 @@ def _exercise(r: _Reader, value, line: int) -> Exercise | None:
     return result if ex_id else None
 
 
-def _quiz(r: _Reader, value, line: int) -> list[Question]:
-    d = r.mapping(value, line, "quiz", {"questions"}, set())
-    if d is None:
-        return []
-    raw = d.get("questions")
-    if not isinstance(raw, LineList):
-        r.problem(d.line_of("questions"), "quiz questions must be a list")
+def _questions(r: _Reader, value, line: int, what: str, lesson: str | None = None) -> list[Question]:
+    if not isinstance(value, LineList) or not value:
+        r.problem(line, f"{what} questions must be a non-empty list")
         return []
     questions = []
-    for i, q in enumerate(raw):
-        qline = raw.item_lines[i]
-        what = f"question {i + 1}"
-        qd = r.mapping(q, qline, what, {"id", "prompt", "options", "answer", "explain"}, {"evidence", "lesson"})
-        if qd is None:
-            continue
-        qid = r.string(qd.get("id"), qd.line_of("id"), f"{what} id", ID_PATTERN)
-        options = _lettered(r, qd.get("options"), qd.line_of("options"), f"{what} options")
-        explain = _lettered(r, qd.get("explain"), qd.line_of("explain"), f"{what} explain")
-        answer = qd.get("answer")
-        if answer not in OPTION_LETTERS:
-            r.problem(qd.line_of("answer"), f"{what} answer must be one of {', '.join(OPTION_LETTERS)}")
-        evidence = None
-        if "evidence" in qd:
-            evidence = _cell(r, qd["evidence"], qd.line_of("evidence"), f"{what} evidence")
-        prompt = r.text(qd.get("prompt"), qd.line_of("prompt"), f"{what} prompt")
-        lesson = r.string(qd["lesson"], qd.line_of("lesson"), f"{what} lesson", ID_PATTERN) if "lesson" in qd else None
-        if qid and prompt and options and explain and answer in OPTION_LETTERS:
-            questions.append(Question(qid, prompt, options, answer, explain, evidence, Source(r.file, qline), lesson))
+    for i, q in enumerate(value):
+        question = read_question(r, q, value.item_lines[i], f"{what} question {i + 1}", read_cell, lesson)
+        if question is not None:
+            questions.append(question)
     _unique(r, [(q.id, q.source.line) for q in questions], "question id")
     return questions
 
 
-def _lettered(r: _Reader, value, line: int, what: str) -> dict[str, Text] | None:
-    d = r.mapping(value, line, what, set(OPTION_LETTERS), set())
-    if d is None or set(d) != set(OPTION_LETTERS):
+def _quiz(r: _Reader, value, line: int) -> list[Question]:
+    d = r.mapping(value, line, "quiz", {"questions"}, set())
+    return _questions(r, d.get("questions"), d.line_of("questions"), "quiz") if d is not None else []
+
+
+def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
+    d = r.mapping(value, line, "checkpoint", {"lesson", "questions"}, set())
+    if d is None:
         return None
-    texts = {k: r.text(d[k], d.line_of(k), f"{what} {k}") for k in OPTION_LETTERS}
-    return texts if all(texts.values()) else None
+    lesson = r.string(d.get("lesson"), d.line_of("lesson"), "checkpoint lesson", ID_PATTERN)
+    questions = _questions(r, d.get("questions"), d.line_of("questions"), f"checkpoint {lesson}", lesson)
+    for q in questions:
+        if q.lesson != lesson:
+            r.problem(q.source.line, f"question '{q.id}' of checkpoint {lesson} names lesson '{q.lesson}'")
+    return Checkpoint(lesson, tuple(questions), Source(r.file, d.line)) if lesson and questions else None
 
 
 def _unique(r: _Reader, ids: list[tuple[str, int]], what: str) -> None:
@@ -361,6 +354,7 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
     lessons: list[Lesson] = []
     exercises: list[Exercise] = []
     quiz: list[Question] = []
+    checkpoints: list[Checkpoint] = []
     lessons_dir = root / "lessons"
     if not lessons_dir.is_dir():
         problems.append(Problem(str(lessons_dir), 0, "course folder 'lessons' not found"))
@@ -379,10 +373,10 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
         except OSError as exc:
             r.problem(0, f"cannot read file: {exc.strerror}")
             continue
-        if not isinstance(data, LineDict) or len(data) != 1 or next(iter(data)) not in ("lesson", "exercise", "quiz"):
+        if not isinstance(data, LineDict) or len(data) != 1 or next(iter(data)) not in TOP_KEYS:
             r.problem(
                 getattr(data, "line", 1),
-                "a course file must hold exactly one of 'lesson:', 'exercise:' or 'quiz:' at the top",
+                "a course file must hold exactly one of 'lesson:', 'exercise:', 'checkpoint:' or 'quiz:' at the top",
             )
             continue
         kind, body = next(iter(data.items()))
@@ -390,37 +384,48 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
         if kind == "lesson":
             if (lesson := _lesson(r, body, line)) is not None:
                 lessons.append(lesson)
+                if lint:  # a prediction whose answer the screen already shows
+                    for cell_line, message in giveaways(lesson):
+                        r.problem(cell_line, message)
         elif kind == "exercise":
             if (exercise := _exercise(r, body, line)) is not None:
                 exercises.append(exercise)
+        elif kind == "checkpoint":
+            if (checkpoint := _checkpoint(r, body, line)) is not None:
+                checkpoints.append(checkpoint)
         else:
             quiz.extend(_quiz(r, body, line))
-    _cross_check(root, lessons, exercises, quiz, problems)
+    _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
     course = Course(
         root=root,
         lessons=tuple(sorted(lessons, key=lambda l: (l.order, l.id))),
         exercises=tuple(sorted(exercises, key=lambda e: (e.order, e.id))),
         quiz=tuple(quiz),
+        checkpoints=tuple(sorted(checkpoints, key=lambda c: next((l.order for l in lessons if l.id == c.lesson), 0))),
     )
     return course, problems
 
 
-def _cross_check(root, lessons, exercises, quiz, problems) -> None:
+def _cross_check(root, lessons, exercises, quiz, checkpoints, problems) -> None:
     """Rules that span files: unique ids, lessons that exist, a solution per exercise."""
 
-    def unique(objs, what):
+    def unique(objs, what, key=lambda o: o.id):
         first: dict[str, Source] = {}
         for o in objs:
-            if o.id in first:
+            if key(o) in first:
                 problems.append(
-                    Problem(o.source.file, o.source.line, f"duplicate {what} '{o.id}' (first in {first[o.id]})")
+                    Problem(o.source.file, o.source.line, f"duplicate {what} '{key(o)}' (first in {first[key(o)]})")
                 )
             else:
-                first[o.id] = o.source
+                first[key(o)] = o.source
 
     unique(lessons, "lesson id")
     unique(exercises, "exercise id")
-    unique([c for l in lessons for c in l.cells] + [q.evidence for q in quiz if q.evidence], "cell id")
+    questions = [q for c in checkpoints for q in c.questions] + list(quiz)
+    unique(questions, "question id")
+    unique(checkpoints, "checkpoint of lesson", key=lambda c: c.lesson)
+    runs = [q.template.cell(q.id, i) for q in questions if q.template for i in range(q.variants())]
+    unique([c for l in lessons for c in l.cells] + [q.evidence for q in questions if q.evidence] + runs, "cell id")
     lesson_ids = {l.id for l in lessons}
     for e in exercises:
         if lessons and e.lesson not in lesson_ids:
@@ -431,6 +436,11 @@ def _cross_check(root, lessons, exercises, quiz, problems) -> None:
             )
         if not (root / "solutions" / f"{e.id}.py").is_file():
             problems.append(Problem(e.source.file, e.source.line, f"solution file missing: solutions/{e.id}.py"))
+    for c in checkpoints:
+        if lessons and c.lesson not in lesson_ids:
+            problems.append(
+                Problem(c.source.file, c.source.line, f"checkpoint names lesson '{c.lesson}', which does not exist")
+            )
     for q in quiz:
         if lessons and q.lesson is not None and q.lesson not in lesson_ids:
             problems.append(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tutor.course.predict import Prediction
+from tutor.course.predict import Prediction, parse_number
 from tutor.i18n import Text
 from tutor.protocol import CheckSpec, Expect
 
@@ -113,6 +115,50 @@ class Exercise:
     source: Source | None = None
 
 
+ANSWER = "answer"  # the placeholder an explanation may use for the number the run printed
+
+
+@dataclass(frozen=True)
+class Template:
+    """Variants of one numeric question. The answer is never typed by an author: a variant fills
+    the `$name` placeholders of the prompt and the code, the code runs in a worker, and group 1 of
+    `reveal` on its stdout is the number the learner must give. The test suite runs every variant
+    on each JAX version CI tests, so a template cannot ask what its own code does not answer."""
+
+    variants: tuple[dict[str, str], ...]
+    code: str
+    reveal: str  # regex (re.M) on the run's stdout; group 1 is the answer
+    explain: Text  # shown after the answer; may use the variant's placeholders and $answer
+    timeout: float = 60.0
+    source: Source | None = None
+
+    def fill(self, text: str, variant: int, answer: str | None = None) -> str:
+        values = dict(self.variants[variant])
+        if answer is not None:
+            values[ANSWER] = answer
+        return string.Template(text).safe_substitute(values)
+
+    def fill_text(self, text: Text, variant: int, answer: str | None = None) -> Text:
+        return Text(zh=self.fill(text.zh, variant, answer), en=self.fill(text.en, variant, answer))
+
+    def cell(self, question_id: str, variant: int) -> Cell:
+        """The run that answers one variant: a cell like any other, with the placeholders filled in."""
+        return Cell(
+            id=f"{question_id}-variant-{variant + 1}",
+            code=self.fill(self.code, variant),
+            timeout=self.timeout,
+            source=self.source,
+        )
+
+    def shown(self, stdout: str) -> str | None:
+        """The answer the run printed (group 1 of `reveal`), or None if it printed none."""
+        match = re.search(self.reveal, stdout or "", re.M)
+        if not match or match.group(1) is None:
+            return None
+        value = match.group(1).strip()
+        return value if parse_number(value) is not None else None
+
+
 @dataclass(frozen=True)
 class Question:
     id: str
@@ -122,7 +168,24 @@ class Question:
     explanations: dict[str, Text]
     evidence: Cell | None = None
     source: Source | None = None
-    lesson: str | None = None  # the lesson whose checkpoint also asks it
+    lesson: str | None = None  # the lesson it tests (a checkpoint's, or the quiz's review hint)
+    template: Template | None = None  # a numeric question whose numbers vary; then no options
+
+    @property
+    def numeric(self) -> bool:
+        return self.template is not None
+
+    def variants(self) -> int:
+        return len(self.template.variants) if self.template else 1
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A lesson's own questions, asked right after it on the path (not copies of the quiz)."""
+
+    lesson: str
+    questions: tuple[Question, ...]
+    source: Source | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +194,18 @@ class Course:
     lessons: tuple[Lesson, ...]
     exercises: tuple[Exercise, ...]
     quiz: tuple[Question, ...]
+    checkpoints: tuple[Checkpoint, ...] = ()
+
+    def checkpoint(self, lesson_id: str) -> tuple[Question, ...]:
+        """The questions of a lesson's checkpoint (none: the lesson has no checkpoint)."""
+        return next((c.questions for c in self.checkpoints if c.lesson == lesson_id), ())
+
+    def questions(self) -> list[Question]:
+        """Every question: each checkpoint's, then the quiz's."""
+        return [q for c in self.checkpoints for q in c.questions] + list(self.quiz)
+
+    def question(self, question_id: str) -> Question | None:
+        return next((q for q in self.questions() if q.id == question_id), None)
 
     def exercise(self, exercise_id: str) -> Exercise | None:
         return next((e for e in self.exercises if e.id == exercise_id), None)
@@ -144,5 +219,11 @@ class Course:
     def cells(self) -> list[Cell]:
         """Every runnable cell: lesson demos and quiz evidence."""
         found = [c for lesson in self.lessons for c in lesson.cells]
-        found += [q.evidence for q in self.quiz if q.evidence is not None]
+        found += [q.evidence for q in self.questions() if q.evidence is not None]
         return found
+
+    def template_runs(self) -> list[tuple[Question, int, Cell]]:
+        """Every variant of every template question, with the cell that answers it."""
+        return [
+            (q, i, q.template.cell(q.id, i)) for q in self.questions() if q.template for i in range(q.variants())
+        ]

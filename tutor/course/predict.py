@@ -32,6 +32,7 @@ class Prediction:
     reveal: str  # regex (re.M) on stdout; group 1 is what the run shows
     answer: str  # an option letter, or (without options) a number as text
     options: dict[str, Option] = field(default_factory=dict)  # empty: the learner types a number
+    explain: Text | None = None  # why the run shows what it shows: only once the guess is made and the run is over
 
     @property
     def numeric(self) -> bool:
@@ -94,7 +95,7 @@ def _scalar(value) -> str | None:
 def read_prediction(r, value, line: int, what: str) -> Prediction | None:
     """Parse a cell's `predict:` mapping with the loader's reader `r`, reporting file:line problems."""
     what = f"{what} predict"
-    d = r.mapping(value, line, what, {"question", "answer", "reveal"}, {"options"})
+    d = r.mapping(value, line, what, {"question", "answer", "reveal"}, {"options", "explain"})
     if d is None:
         return None
     question = r.text(d.get("question"), d.line_of("question"), f"{what} question")
@@ -154,9 +155,10 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
             ok = False
         else:
             answer = str(answer)
-    if not ok:
+    explain = r.text(d.get("explain"), d.line_of("explain"), f"{what} explain") if "explain" in d else None
+    if not ok or ("explain" in d and explain is None):
         return None
-    return Prediction(question=question, reveal=reveal, answer=answer, options=options)
+    return Prediction(question=question, reveal=reveal, answer=answer, options=options, explain=explain)
 
 
 def _option(r, value, line: int, what: str) -> Option | None:

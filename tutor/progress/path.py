@@ -1,7 +1,7 @@
 """The learner's path through the course, and the one rule for "what comes next".
 
-The path is: each lesson in order, then that lesson's checkpoint questions (the quiz
-questions tagged with it), then its exercises; after the last lesson, the full quiz.
+The path is: each lesson in order, then that lesson's checkpoint (its own questions), then
+its exercises; after the last lesson, the full quiz.
 Every "next" in the product (the outline's `c`, the lesson's and exercise's `c` / Ctrl+N,
 the passed prompt, `list` order, `watch`) asks `next_step`, through the progress owner
 (tutor.progress.state.LearnerState). Progress is read here only through a typed Snapshot.
@@ -36,8 +36,8 @@ class Step:
 
 
 def checkpoint_questions(course, lesson_id: str) -> list:
-    """The quiz questions a lesson's checkpoint asks, in quiz order."""
-    return [q for q in course.quiz if q.lesson == lesson_id]
+    """The questions of a lesson's own checkpoint (lessons/checkpoints/), in the order written."""
+    return list(course.checkpoint(lesson_id))
 
 
 def exercises_of(course, lesson_id: str) -> list:

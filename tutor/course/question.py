@@ -1,0 +1,167 @@
+"""A checkpoint or quiz question as YAML: lettered options with an authored answer, or a
+template whose numbers vary from one asking to the next.
+
+A template's answer is never typed by an author (see model.Template); here its placeholders
+are checked: every one the texts and the code use is given by every variant.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+from tutor.course.model import ANSWER, Question, Source, Template
+from tutor.course.yamlread import LineDict, LineList
+from tutor.i18n import Text
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
+OPTION_LETTERS = ("A", "B", "C", "D")
+PARAM_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+def read_question(r, value, line: int, what: str, read_cell, lesson_default: str | None = None) -> Question | None:
+    """One question: lettered (options, answer, explain) or a template (no options: a number).
+    `read_cell` reads its optional evidence cell (the loader's reader of cells)."""
+    templated = isinstance(value, LineDict) and "template" in value
+    required = {"id", "prompt"} | ({"template"} if templated else {"options", "answer", "explain"})
+    d = r.mapping(value, line, what, required, {"evidence", "lesson"})
+    if d is None:
+        return None
+    qid = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
+    if qid:
+        what = f"question '{qid}'"
+    prompt = r.text(d.get("prompt"), d.line_of("prompt"), f"{what} prompt")
+    lesson = lesson_default
+    if "lesson" in d:
+        lesson = r.string(d["lesson"], d.line_of("lesson"), f"{what} lesson", ID_PATTERN)
+    evidence = None
+    if "evidence" in d:
+        evidence = read_cell(r, d["evidence"], d.line_of("evidence"), f"{what} evidence")
+    source = Source(r.file, line)
+    if templated:
+        template = _template(r, d["template"], d.line_of("template"), what, prompt, source)
+        if qid and prompt and template:
+            return Question(qid, prompt, {}, "", {}, evidence, source, lesson, template)
+        return None
+    options = _lettered(r, d.get("options"), d.line_of("options"), f"{what} options")
+    explain = _lettered(r, d.get("explain"), d.line_of("explain"), f"{what} explain")
+    answer = d.get("answer")
+    if answer not in OPTION_LETTERS:
+        r.problem(d.line_of("answer"), f"{what} answer must be one of {', '.join(OPTION_LETTERS)}")
+    if qid and prompt and options and explain and answer in OPTION_LETTERS:
+        return Question(qid, prompt, options, answer, explain, evidence, source, lesson)
+    return None
+
+
+def _lettered(r, value, line: int, what: str) -> dict[str, Text] | None:
+    d = r.mapping(value, line, what, set(OPTION_LETTERS), set())
+    if d is None or set(d) != set(OPTION_LETTERS):
+        return None
+    texts = {k: r.text(d[k], d.line_of(k), f"{what} {k}") for k in OPTION_LETTERS}
+    return texts if all(texts.values()) else None
+
+
+def _template(r, value, line: int, what: str, prompt: Text | None, source: Source) -> Template | None:
+    what = f"{what} template"
+    d = r.mapping(value, line, what, {"variants", "code", "reveal", "explain"}, {"timeout"})
+    if d is None:
+        return None
+    ok = True
+    code = d.get("code", "")
+    if "code" in d and (not isinstance(code, str) or not code.strip()):
+        r.problem(d.line_of("code"), f"{what} code must be a block of Python code")
+        code, ok = "", False
+    explain = r.text(d.get("explain"), d.line_of("explain"), f"{what} explain")
+    reveal = d.get("reveal")
+    if "reveal" in d:
+        if not isinstance(reveal, str) or not reveal.strip():
+            r.problem(d.line_of("reveal"), f"{what} reveal must be a regex on the code's output")
+            ok = False
+        else:
+            try:
+                if re.compile(reveal).groups < 1:
+                    r.problem(d.line_of("reveal"), f"{what} reveal {reveal!r} has no group: put the answer in ( )")
+                    ok = False
+            except re.error as exc:
+                r.problem(d.line_of("reveal"), f"{what} reveal: bad regex {reveal!r}: {exc}")
+                ok = False
+    variants = _variants(r, d.get("variants"), d.line_of("variants"), what)
+    if variants is None:
+        return None
+    # Every placeholder the texts and the code use is given by every variant, and nothing more.
+    texts = [("code", code)]
+    if prompt:
+        texts += [("prompt (en)", prompt.en), ("prompt (zh)", prompt.zh)]
+    if explain:
+        texts += [("explain (en)", explain.en), ("explain (zh)", explain.zh)]
+    used: set[str] = set()
+    for label, text in texts:
+        names, bad = placeholders(text)
+        if bad:
+            r.problem(d.line, f"{what}: {label} has a '$' that is no placeholder ({bad!r}); write $$ for a dollar sign")
+            ok = False
+        if label == "code" and ANSWER in names:
+            r.problem(d.line_of("code"), f"{what}: the code cannot use ${ANSWER}: the answer is what it prints")
+            ok = False
+        used |= names - {ANSWER}
+    for i, variant in enumerate(variants):
+        missing, unused = sorted(used - variant.keys()), sorted(variant.keys() - used)
+        vline = d["variants"].item_lines[i]
+        if missing:
+            r.problem(vline, f"{what} variant {i + 1} gives no value for {', '.join('$' + m for m in missing)}")
+            ok = False
+        if unused:
+            r.problem(vline, f"{what} variant {i + 1}: {', '.join('$' + u for u in unused)} is used nowhere")
+            ok = False
+        if not missing:  # the code compiles once each variant is filled in
+            filled = string.Template(code).safe_substitute(variant)
+            try:
+                compile(filled, f"{r.file}:{what}", "exec")
+            except SyntaxError as exc:
+                r.problem(
+                    d.line_of("code") + (exc.lineno or 1),
+                    f"{what} code, filled with variant {i + 1}, has a Python syntax error: {exc.msg}",
+                )
+                ok = False
+    if len({tuple(sorted(v.items())) for v in variants}) != len(variants):
+        r.problem(d.line_of("variants"), f"{what} has two identical variants: a retry must ask something new")
+        ok = False
+    timeout = r.number(d.get("timeout"), d.line_of("timeout"), f"{what} timeout", 60.0)
+    if not (ok and code and explain and isinstance(reveal, str)):
+        return None
+    return Template(tuple(variants), code, reveal, explain, timeout, source)
+
+
+def _variants(r, value, line: int, what: str) -> list[dict[str, str]] | None:
+    if not isinstance(value, LineList) or len(value) < 2:
+        r.problem(line, f"{what} variants must be a list of at least 2 mappings (a retry draws another)")
+        return None
+    out = []
+    for i, raw in enumerate(value):
+        vline = value.item_lines[i]
+        if not isinstance(raw, LineDict) or not raw:
+            r.problem(vline, f"{what} variant {i + 1} must map placeholder names to values")
+            return None
+        variant = {}
+        for name, v in raw.items():
+            if not isinstance(name, str) or not PARAM_PATTERN.match(name) or name == ANSWER:
+                r.problem(raw.line_of(name), f"{what} variant {i + 1}: {name!r} is not a usable placeholder name")
+                return None
+            if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                r.problem(raw.line_of(name), f"{what} variant {i + 1}: ${name} must be text or a number")
+                return None
+            variant[name] = str(v)
+        out.append(variant)
+    return out
+
+
+def placeholders(text: str) -> tuple[set[str], str | None]:
+    """The $names a text uses, and the first '$' that is neither a placeholder nor '$$'."""
+    names: set[str] = set()
+    for match in string.Template.pattern.finditer(text):
+        if match.group("invalid") is not None:
+            return names, text[match.start() : match.start() + 12]
+        name = match.group("named") or match.group("braced")
+        if name:
+            names.add(name)
+    return names, None
