@@ -41,7 +41,6 @@ def test_cell_outcome(cell, sandbox):
         assert not wrong, f"{cell.source}: options {wrong} also match what the run shows ({shown!r})"
 
 
-
 def _templates():
     course = read_course(ROOT)[0]
     return [pytest.param(q, id=q.id) for q in course.questions() if q.template]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tutor.course import read_course
-from tutor.course.model import Course, Exercise, Lesson, Question
+from tutor.course.model import Checkpoint, Course, Exercise, Lesson, Question
 from tutor.i18n import Text
 from tutor.progress import Snapshot, normalize
-from tutor.progress.path import Step, course_path, is_done, next_step
+from tutor.progress.path import Step, course_path, is_done, next_step, step_status
 
 ROOT = Path(__file__).resolve().parent.parent
 T = Text(en="t", zh="t")
@@ -38,20 +38,25 @@ def question(ident, lesson_id=None):
     )
 
 
-# Lesson 1 has exercise a; lesson 2 a checkpoint (q1) and exercises b, c; lesson 3 only text.
+# Lesson 1 has exercise a; lesson 2 a checkpoint of its own (k1, k2) and exercises b, c; lesson 3
+# only text. The quiz (q1, tagged with lesson 2, and q2) is not lesson 2's checkpoint.
 SMALL = Course(
     root=Path("."),
     lessons=(lesson("1"), lesson("2"), lesson("3")),
     exercises=(exercise("a", "1", 1), exercise("b", "2", 2), exercise("c", "2", 3)),
     quiz=(question("q1", "2"), question("q2")),
+    checkpoints=(Checkpoint("2", (question("k1", "2"), question("k2", "2"))),),
 )
 L1, L2, L3 = Step("lesson", "1"), Step("lesson", "2"), Step("lesson", "3")
 A, B, C = Step("exercise", "a"), Step("exercise", "b"), Step("exercise", "c")
 CP2, QUIZ = Step("checkpoint", "2"), Step("quiz")
 
 
-def progress(done=(), position=None, answered=(), attempted=()):
-    doc = {"lessons": {}, "exercises": {}, "quiz": {"answers": {q: "A" for q in answered}}}
+def progress(done=(), position=None, answered=(), attempted=(), wrong=()):
+    """`answered`: questions answered right; `wrong`: answered wrong."""
+    questions = {q: {"answer": "A", "correct": True, "first_correct": True, "tries": 1} for q in answered}
+    questions |= {q: {"answer": "B", "correct": False, "first_correct": False, "tries": 1} for q in wrong}
+    doc = {"lessons": {}, "exercises": {}, "quiz": {"answers": {}}, "questions": questions}
     for step in done:
         if step.kind == "lesson":
             doc["lessons"][step.id] = {"status": "done"}
@@ -84,12 +89,12 @@ def test_the_path_is_each_lesson_then_its_checkpoint_and_exercises_then_the_quiz
         (progress(done=[L1]), L1, A),
         (progress(done=[L1, A]), A, L2),
         (progress(done=[L1, A, L2]), L2, CP2),
-        (progress(done=[L1, A, L2], answered=["q1"]), CP2, B),
-        (progress(done=[L1, A, L2, B, C], answered=["q1"]), C, L3),
-        (progress(done=[L1, A, L2, B, C, L3], answered=["q1"]), L3, QUIZ),
-        (progress(done=[L2, B, C, L3, QUIZ], answered=["q1"]), QUIZ, L1),  # wraps to what was skipped
-        (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["q1"]), QUIZ, None),  # all done
-        (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["q1"]), None, None),
+        (progress(done=[L1, A, L2], answered=["k1", "k2"]), CP2, B),
+        (progress(done=[L1, A, L2, B, C], answered=["k1", "k2"]), C, L3),
+        (progress(done=[L1, A, L2, B, C, L3], answered=["k1", "k2"]), L3, QUIZ),
+        (progress(done=[L2, B, C, L3, QUIZ], answered=["k1", "k2"]), QUIZ, L1),  # wraps to what was skipped
+        (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["k1", "k2"]), QUIZ, None),  # all done
+        (progress(done=[L1, A, L2, B, C, L3, QUIZ], answered=["k1", "k2"]), None, None),
         (progress(done=[L1]), Step("exercise", "unknown"), A),  # an unknown step starts from the top
     ],
 )
@@ -112,10 +117,24 @@ def test_next_exercise_for_watch(data, here, expected):
     assert next_step(SMALL, data, here, kinds=("exercise",)) == expected
 
 
-def test_a_checkpoint_is_done_when_each_of_its_questions_was_answered():
+def test_a_checkpoint_is_done_when_each_of_its_questions_is_answered_right():
     assert not is_done(SMALL, CP2, progress())
-    assert is_done(SMALL, CP2, progress(answered=["q1"]))
+    assert step_status(SMALL, CP2, progress()) == "new"
+    assert is_done(SMALL, CP2, progress(answered=["k1", "k2"]))
+    # half right is partly done, not done: the outline must not mark it as finished
+    half = progress(answered=["k1"], wrong=["k2"])
+    assert not is_done(SMALL, CP2, half) and step_status(SMALL, CP2, half) == "started"
+    # the quiz's questions are not the checkpoint's, even the one tagged with its lesson
+    assert not is_done(SMALL, CP2, progress(answered=["q1", "q2"]))
     assert not is_done(SMALL, QUIZ, progress(answered=["q1", "q2"]))  # only a finished quiz counts
+
+
+def test_an_old_quiz_answer_without_a_record_is_judged_by_its_letter():
+    """progress.json from before answers were judged as they were given holds only quiz.answers."""
+    from tutor.progress.asking import answered_right
+
+    old = Snapshot(normalize({"quiz": {"answers": {"q1": "A", "q2": "C"}}})[0])
+    assert answered_right(SMALL.quiz[0], old) and not answered_right(SMALL.quiz[1], old)
 
 
 def test_step_keys_round_trip_and_junk_is_ignored():

@@ -56,6 +56,7 @@ def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
         "exercises": {},
         "lessons": {},
         "predictions": {},
+        "questions": {},
         "quiz": {"answers": {}, "best_score": None, "attempts": 0},
     }
     assert s.warnings == []
@@ -96,11 +97,16 @@ def test_hints_solution_lessons_quiz(tmp_path):
     assert Snapshot(d).lesson_status("6.1") == "done"
     with pytest.raises(ValueError):
         s.mark_lesson("6.1", "finished")
-    s.record_quiz_answer("1", "A")
-    s.record_quiz_answer("1", "B")
+    s.record_answer("1", "A", False, True)
+    s.record_answer("1", "B", True, True)
+    s.record_answer("cp-1", "3", True, False)  # a checkpoint's: not among the quiz's answers
     s.record_quiz_result(7)
     d = s.record_quiz_result(5)
     assert d["quiz"] == {"answers": {"1": "B"}, "best_score": 7, "attempts": 2}
+    # the first answer's verdict stays; the latest is what a retry changed
+    one = Snapshot(d).question("1")
+    assert (one.answer, one.correct, one.first_correct, one.tries) == ("B", True, False, 2)
+    assert Snapshot(d).question("cp-1").first_correct is True
 
 
 def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):

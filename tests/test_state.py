@@ -88,18 +88,32 @@ def test_summary_and_documents_agree(tmp_path):
     state.save_now(changes.attempt, ex.id, True)
     state.save_now(changes.hint, ex.id, 1)
     state.save_now(changes.lesson, lesson.id, "done")
-    state.save_now(changes.quiz_answer, COURSE.quiz[0].id, "A")
+    state.save_now(changes.answer, COURSE.quiz[0].id, "A", False, True)
     state.save_now(changes.quiz_result, 3)
     summary = state.summary()
     assert (summary.exercises_passed, summary.lessons_done, summary.quiz_best, summary.quiz_answered) == (1, 1, 3, 1)
+    assert (summary.quiz_first, summary.quiz_now) == (None, 0)  # first try known once all were answered
     assert summary.steps_done == 1 + 1 + 3
     doc = progress_document(state)
     assert doc["exercises"] == {ex.id: {"status": "passed", "attempts": 1, "hints_shown": 1, "solution_viewed": False}}
     assert doc["lessons"] == {lesson.id: {"status": "done"}}
-    assert doc["quiz"] == {"answers": {COURSE.quiz[0].id: "A"}, "best_score": 3, "attempts": 1}
+    assert doc["quiz"] == {
+        "answers": {COURSE.quiz[0].id: "A"},
+        "best_score": 3,
+        "attempts": 1,
+        "first_score": None,
+        "score": 0,
+    }
+    assert doc["questions"][COURSE.quiz[0].id]["first_correct"] is False
     listed = list_document(state, "en")
-    assert set(listed) == {"lessons", "exercises", "quiz"}
-    assert listed["quiz"] == {"questions": len(COURSE.quiz), "answered": 1, "best_score": 3}
+    assert set(listed) == {"lessons", "exercises", "quiz", "checkpoints"}
+    assert listed["quiz"] == {
+        "questions": len(COURSE.quiz),
+        "answered": 1,
+        "best_score": 3,
+        "first_score": None,
+        "score": 0,
+    }
     assert [e["id"] for e in listed["exercises"]] == [s.id for s in course_path(COURSE) if s.kind == "exercise"]
     assert next(e for e in listed["exercises"] if e["id"] == ex.id)["status"] == "passed"
 

@@ -52,8 +52,8 @@ MSG = table(
             "zh": "通过！这是路线上的最后一道练习。按 Ctrl+C 停止监视。",
         },
         "checkpoint": {
-            "en": "checkpoint: quiz questions on this section ({n}, in the TUI)",
-            "zh": "小测：本节相关的测验题（{n} 道，在 TUI 中作答）",
+            "en": "checkpoint: {n} questions on this section, in the TUI ({score})",
+            "zh": "小测：本节 {n} 道题，在 TUI 中作答（{score}）",
         },
         "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件，没有问题。"},
         "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
@@ -259,8 +259,8 @@ def _record(ctx: Context, save) -> None:
 
 
 def cmd_list(ctx: Context) -> int:
-    from tutor.progress.path import checkpoint_questions, course_path
-    from tutor.progress.reports import list_document
+    from tutor.progress.path import course_path
+    from tutor.progress.reports import checkpoint_scores, list_document, score_text
 
     state = ctx.state
     ctx.warn_progress()
@@ -282,19 +282,18 @@ def cmd_list(ctx: Context) -> int:
             l = lessons[step.id]
             con.print(f"[{m[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
         elif step.kind == "checkpoint":
-            status = "done" if state.is_done(step) else "new"
-            con.print(f"    [{m[status]}] " + say("checkpoint", lang, n=len(checkpoint_questions(course, step.id))))
+            first, now, n, answered = checkpoint_scores(state, step.id)
+            score = score_text(first, now, n, answered, lang)
+            con.print(f"    [{m[state.step_status(step)]}] " + say("checkpoint", lang, n=n, score=score))
         elif step.kind == "exercise":
             e = exercise_rows[step.id]
             con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
     q = doc["quiz"]
-    best = "-" if q["best_score"] is None else q["best_score"]
+    score = score_text(q["first_score"], q["score"], q["questions"], q["answered"], lang)
     con.print(
-        (
-            "[bold]Quiz[/bold]: {a}/{n} answered, best score {b}"
-            if lang == "en"
-            else "[bold]测验[/bold]：已答 {a}/{n}，最高分 {b}"
-        ).format(a=q["answered"], n=q["questions"], b=best)
+        ("[bold]Quiz[/bold]: {a}/{n} answered, {s}" if lang == "en" else "[bold]测验[/bold]：已答 {a}/{n}，{s}").format(
+            a=q["answered"], n=q["questions"], s=score
+        )
     )
     return 0
 
@@ -383,7 +382,7 @@ def cmd_reset(ctx: Context) -> int:
 
 
 def cmd_progress(ctx: Context) -> int:
-    from tutor.progress.reports import progress_document
+    from tutor.progress.reports import checkpoint_scores, progress_document, score_text
 
     state = ctx.state
     ctx.warn_progress()
@@ -411,12 +410,13 @@ def cmd_progress(ctx: Context) -> int:
                 + (("，看过答案" if zh else ", solution viewed") if rec["solution_viewed"] else "")
             )
     q = doc["quiz"]
-    best = "-" if q["best_score"] is None else q["best_score"]
-    con.print(
-        f"测验：最高分 {best}/{len(course.quiz)}，作答 {q['attempts']} 轮"
-        if zh
-        else f"Quiz: best score {best}/{len(course.quiz)} over {q['attempts']} attempts"
-    )
+    score = score_text(summary.quiz_first, summary.quiz_now, summary.quiz_questions, summary.quiz_answered, ctx.lang)
+    con.print(f"测验：{score}，作答 {q['attempts']} 轮" if zh else f"Quiz: {score}, over {q['attempts']} rounds")
+    for c in course.checkpoints:
+        first, now, n, answered = checkpoint_scores(state, c.lesson)
+        if answered:
+            text = score_text(first, now, n, answered, ctx.lang)
+            con.print(f"第 {c.lesson} 节小测：{text}" if zh else f"Checkpoint {c.lesson}: {text}")
     made, right = summary.predictions_made, summary.predictions_right
     if made:
         con.print(f"预测：{made} 次，猜对 {right} 次" if zh else f"Predictions: {right} of {made} right")

@@ -87,9 +87,7 @@ def _reasons(p, seen: list[str]) -> list[str]:
     if not p.numeric:
         option = p.options[p.answer]
         if option.text is not None:
-            others = " ".join(
-                (o.text.en if o.text else o.value) for k, o in p.options.items() if k != p.answer
-            ).lower()
+            others = " ".join((o.text.en if o.text else o.value) for k, o in p.options.items() if k != p.answer).lower()
             question = p.question.en.lower()
             for word in _words(option.text.en):
                 if word not in others and word not in question and re.search(rf"\b{re.escape(word)}\b", lower):

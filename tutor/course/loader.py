@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.course.cjk import join_wrapped
+from tutor.course.giveaway import giveaways
 from tutor.course.kinds import CHECK_KINDS
 from tutor.course.model import (
     Block,
@@ -20,7 +21,6 @@ from tutor.course.model import (
     Question,
     Source,
 )
-from tutor.course.giveaway import giveaways
 from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml

@@ -224,6 +224,4 @@ class Course:
 
     def template_runs(self) -> list[tuple[Question, int, Cell]]:
         """Every variant of every template question, with the cell that answers it."""
-        return [
-            (q, i, q.template.cell(q.id, i)) for q in self.questions() if q.template for i in range(q.variants())
-        ]
+        return [(q, i, q.template.cell(q.id, i)) for q in self.questions() if q.template for i in range(q.variants())]

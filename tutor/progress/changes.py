@@ -6,7 +6,7 @@ the same one at once to its in-memory snapshot, so what the learner sees never w
 
 from __future__ import annotations
 
-from .store import LESSON_STATUSES, PREDICTION_FIELDS, _exercise, _fill, utc_now
+from .store import LESSON_STATUSES, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
 
 
 def attempt(data: dict, exercise_id: str, passed: bool) -> None:
@@ -60,9 +60,22 @@ def reveal(data: dict, cell_id: str, shown: str, correct: bool) -> None:
         entry.update(shown=shown, correct=correct)
 
 
-def quiz_answer(data: dict, question_id: str, answer: str) -> None:
-    """Remember the latest answer given to a quiz question."""
-    data["quiz"]["answers"][str(question_id)] = answer
+def question_drawn(data: dict, question_id: str, variant: int) -> None:
+    """Remember that a template question was asked with this variant (a retry draws another)."""
+    entry = data["questions"].setdefault(question_id, _fill({}, QUESTION_FIELDS, "", []))
+    if variant not in entry["variants"]:
+        entry["variants"].append(variant)
+
+
+def answer(data: dict, question_id: str, given: str, correct: bool, in_quiz: bool) -> None:
+    """Remember an answer to a checkpoint or quiz question: the latest one and whether it was
+    right; whether the first answer ever given was right is set once and never changes."""
+    entry = data["questions"].setdefault(question_id, _fill({}, QUESTION_FIELDS, "", []))
+    if entry["first_correct"] is None and not entry["tries"]:
+        entry["first_correct"] = correct
+    entry.update(answer=given, correct=correct, tries=entry["tries"] + 1, answered_at=utc_now())
+    if in_quiz:  # the quiz's answers stay where `progress --json` has always shown them
+        data["quiz"]["answers"][str(question_id)] = given
 
 
 def quiz_result(data: dict, score: int) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tutor.progress.asking import answered_right
 from tutor.progress.snapshot import Snapshot
 
 KINDS = ("lesson", "checkpoint", "exercise", "quiz")
@@ -66,9 +67,8 @@ def is_done(course, step: Step, progress: Snapshot) -> bool:
         return progress.lesson_status(step.id) == "done"
     if step.kind == "exercise":
         return progress.exercise_status(step.id) == "passed"
-    if step.kind == "checkpoint":
-        answers = progress.quiz_answers()
-        return all(q.id in answers for q in checkpoint_questions(course, step.id))
+    if step.kind == "checkpoint":  # done when every answer is right, not merely given
+        return all(answered_right(q, progress) for q in checkpoint_questions(course, step.id))
     if step.kind == "quiz":
         return progress.quiz_best_score() is not None
     return False
@@ -76,16 +76,16 @@ def is_done(course, step: Step, progress: Snapshot) -> bool:
 
 def step_status(course, step: Step, progress: Snapshot) -> str:
     """The mark in front of a step: a lesson's or exercise's own status; for a checkpoint or
-    the quiz, done / started (some question answered) / new."""
+    the quiz, done / started (some question answered: a checkpoint with a wrong answer left is
+    partly done) / new."""
     if step.kind == "lesson":
         return progress.lesson_status(step.id)
     if step.kind == "exercise":
         return progress.exercise_status(step.id)
     if is_done(course, step, progress):
         return "done"
-    answers = progress.quiz_answers()
     asked = checkpoint_questions(course, step.id) if step.kind == "checkpoint" else course.quiz
-    return "started" if any(q.id in answers for q in asked) else "new"
+    return "started" if any(progress.question(q.id).answered for q in asked) else "new"
 
 
 def next_step(course, progress: Snapshot, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:

@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
-from tutor.progress.path import course_path
+from tutor.i18n import table
+from tutor.progress.asking import answered_right, first_try_score
+from tutor.progress.path import Step, checkpoint_questions, course_path
 
 from .state import LearnerState
+
+WORDS = table(
+    {
+        "first_now": {"en": "first try {first}/{n}, now {now}/{n}", "zh": "首次 {first}/{n}，现在 {now}/{n}"},
+        "now": {"en": "now {now}/{n}", "zh": "现在 {now}/{n}"},
+    }
+)
+
+
+def score_text(first: int | None, now: int, n: int, answered: int, lang: str) -> str:
+    """A score as every screen and command says it: what the learner knew the first time beside
+    where they are now ("first try 4/8, now 8/8"); "-" before any answer."""
+    if first is not None:
+        return WORDS["first_now"].get(lang).format(first=first, now=now, n=n)
+    return WORDS["now"].get(lang).format(now=now, n=n) if answered else "-"
+
+
+def checkpoint_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, int, int]:
+    """(first-try score, right now, questions, answered) of a lesson's checkpoint."""
+    questions = checkpoint_questions(state.course, lesson_id)
+    now = sum(answered_right(q, state) for q in questions)
+    answered = sum(state.question(q.id).answered for q in questions)
+    return first_try_score(questions, state), now, len(questions), answered
 
 
 def list_document(state: LearnerState, lang: str) -> dict:
@@ -24,12 +49,26 @@ def list_document(state: LearnerState, lang: str) -> dict:
             "questions": summary.quiz_questions,
             "answered": summary.quiz_answered,
             "best_score": summary.quiz_best,
+            # beside the contract's keys: the first full try, and the latest answers
+            "first_score": summary.quiz_first,
+            "score": summary.quiz_now,
         },
+        "checkpoints": _checkpoints(state),
     }
+
+
+def _checkpoints(state: LearnerState) -> list[dict]:
+    out = []
+    for c in state.course.checkpoints:
+        first, now, n, _ = checkpoint_scores(state, c.lesson)
+        status = state.step_status(Step("checkpoint", c.lesson))
+        out.append({"lesson": c.lesson, "status": status, "questions": n, "first_score": first, "score": now})
+    return out
 
 
 def progress_document(state: LearnerState) -> dict:
     """Every recorded exercise and lesson, the quiz, and (beside the contract) each cell's guess."""
+    summary = state.summary()
     return {
         "exercises": {
             k: {
@@ -45,8 +84,23 @@ def progress_document(state: LearnerState) -> dict:
             "answers": dict(state.quiz_answers()),
             "best_score": state.quiz_best_score(),
             "attempts": state.quiz_attempts(),
+            "first_score": summary.quiz_first,
+            "score": summary.quiz_now,
         },
-        # an extra key beside the contract's: each cell's predict guess and what the run showed
+        # extra keys beside the contract's: every checkpoint and quiz question's record
+        "checkpoints": _checkpoints(state),
+        "questions": {
+            q.id: {
+                "answer": r.answer,
+                "correct": answered_right(q, state),
+                "first_correct": r.first_correct,
+                "tries": r.tries,
+                "variants": list(r.variants),
+            }
+            for q in state.course.questions()
+            if (r := state.question(q.id)).answered
+        },
+        # each cell's predict guess and what the run showed
         "predictions": {
             k: {"answer": p.answer, "shown": p.shown, "correct": p.correct} for k, p in state.predictions().items()
         },

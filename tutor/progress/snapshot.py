@@ -28,6 +28,21 @@ class Prediction:
     correct: bool | None = None
 
 
+@dataclass(frozen=True)
+class QuestionRecord:
+    """What progress knows about one checkpoint or quiz question."""
+
+    answer: str = ""  # the latest answer: an authored letter, or the number typed
+    correct: bool | None = None  # whether it was right (None: from a file that did not say)
+    first_correct: bool | None = None  # whether the first answer ever given was right
+    tries: int = 0
+    variants: tuple[int, ...] = ()  # template variants drawn so far, in order
+
+    @property
+    def answered(self) -> bool:
+        return bool(self.answer)
+
+
 class Snapshot:
     """Progress as read at one moment. Callers ask questions; they never see the dict."""
 
@@ -66,6 +81,21 @@ class Snapshot:
     def quiz_answers(self) -> Mapping[str, str]:
         """Latest answer per quiz question id (read-only)."""
         return MappingProxyType(self._data["quiz"]["answers"])
+
+    def question(self, question_id: str) -> QuestionRecord:
+        """A question's record; for a quiz answer saved before questions were recorded, its
+        letter alone (right or wrong is then the course's to say)."""
+        entry = self._data["questions"].get(question_id)
+        if isinstance(entry, dict):
+            return QuestionRecord(
+                answer=entry.get("answer", ""),
+                correct=entry.get("correct"),
+                first_correct=entry.get("first_correct"),
+                tries=entry.get("tries", 0),
+                variants=tuple(entry.get("variants", ())),
+            )
+        old = self._data["quiz"]["answers"].get(question_id)
+        return QuestionRecord(answer=old) if isinstance(old, str) else QuestionRecord()
 
     def quiz_best_score(self) -> int | None:
         return self._data["quiz"]["best_score"]

@@ -18,7 +18,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tutor.progress.path import KINDS, Step, is_done, next_step, practice_of, step_status
+from tutor.progress.asking import answered_right, first_try_score
+from tutor.progress.path import (
+    KINDS,
+    Step,
+    is_done,
+    next_step,
+    practice_of,
+    step_status,
+)
 from tutor.watcher import FileWatch
 
 from . import changes
@@ -38,6 +46,10 @@ class Summary:
     quiz_questions: int
     quiz_answered: int
     quiz_attempts: int
+    quiz_first: int | None  # right on the first try, once every question was answered
+    quiz_now: int  # right in the latest answers (a retry of the wrong ones adds to it)
+    checkpoints_done: int
+    checkpoints: int
     predictions_made: int
     predictions_right: int
 
@@ -109,7 +121,7 @@ class LearnerState(Snapshot):
     def summary(self) -> Summary:
         course = self.course
         made = self.predictions()
-        answers = self.quiz_answers()
+        checkpoints = [Step("checkpoint", c.lesson) for c in course.checkpoints]
         return Summary(
             lessons_done=sum(self.lesson_status(l.id) == "done" for l in course.lessons),
             lessons=len(course.lessons),
@@ -117,8 +129,12 @@ class LearnerState(Snapshot):
             exercises=len(course.exercises),
             quiz_best=self.quiz_best_score(),
             quiz_questions=len(course.quiz),
-            quiz_answered=sum(1 for q in course.quiz if q.id in answers),
+            quiz_answered=sum(1 for q in course.quiz if self.question(q.id).answered),
             quiz_attempts=self.quiz_attempts(),
+            quiz_first=first_try_score(course.quiz, self),
+            quiz_now=sum(answered_right(q, self) for q in course.quiz),
+            checkpoints_done=sum(self.is_done(s) for s in checkpoints),
+            checkpoints=len(checkpoints),
             predictions_made=len(made),
             predictions_right=sum(p.correct is True for p in made.values()),
         )
@@ -199,8 +215,8 @@ class LearnerState(Snapshot):
     def record_reveal(self, cell_id: str, shown: str, correct: bool) -> Callable[[], None]:
         return self.change(changes.reveal, cell_id, shown, correct)
 
-    def record_quiz_answer(self, question_id: str, answer: str) -> Callable[[], None]:
-        return self.change(changes.quiz_answer, question_id, answer)
+    def record_answer(self, question_id: str, given: str, correct: bool, in_quiz: bool) -> Callable[[], None]:
+        return self.change(changes.answer, question_id, given, correct, in_quiz)
 
     def record_quiz_result(self, score: int) -> Callable[[], None]:
         return self.change(changes.quiz_result, score)

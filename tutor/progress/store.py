@@ -76,6 +76,16 @@ PREDICTION_FIELDS = {
     "shown": (None, _is_opt_str),
     "correct": (None, lambda v: v is None or isinstance(v, bool)),
 }
+# A checkpoint or quiz question (keyed by question id): the latest answer and whether it was
+# right, whether the first answer ever given was, and which template variants were drawn.
+QUESTION_FIELDS = {
+    "answer": ("", lambda v: isinstance(v, str)),
+    "correct": (None, lambda v: v is None or isinstance(v, bool)),
+    "first_correct": (None, lambda v: v is None or isinstance(v, bool)),
+    "tries": (0, _is_count),
+    "variants": ([], lambda v: isinstance(v, list) and all(_is_count(i) for i in v)),
+    "answered_at": (None, _is_opt_str),
+}
 QUIZ_FIELDS = {
     "answers": ({}, lambda v: isinstance(v, dict)),
     "best_score": (None, _is_opt_count),
@@ -112,6 +122,7 @@ def normalize(doc: Any) -> tuple[dict, list[Text]]:
         ("exercises", EXERCISE_FIELDS),
         ("lessons", LESSON_FIELDS),
         ("predictions", PREDICTION_FIELDS),
+        ("questions", QUESTION_FIELDS),
     ):
         entries = data.get(section, {})
         if not isinstance(entries, dict):
@@ -211,8 +222,8 @@ class ProgressStore:
     def record_reveal(self, cell_id: str, shown: str, correct: bool) -> dict:
         return self.update(lambda data: changes.reveal(data, cell_id, shown, correct))
 
-    def record_quiz_answer(self, question_id: str, answer: str) -> dict:
-        return self.update(lambda data: changes.quiz_answer(data, question_id, answer))
+    def record_answer(self, question_id: str, given: str, correct: bool, in_quiz: bool) -> dict:
+        return self.update(lambda data: changes.answer(data, question_id, given, correct, in_quiz))
 
     def record_quiz_result(self, score: int) -> dict:
         return self.update(lambda data: changes.quiz_result(data, score))

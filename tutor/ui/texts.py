@@ -14,13 +14,13 @@ UI = table(
         "exercises": {"en": "Exercises", "zh": "练习"},
         "quiz": {"en": "Quiz", "zh": "测验"},
         "quiz_item": {
-            "en": "Quiz: {n} questions · {answered} answered · best {best}",
-            "zh": "测验：共 {n} 题 · 已答 {answered} · 最高分 {best}",
+            "en": "Quiz: {n} questions · {answered} answered · {score}",
+            "zh": "测验：共 {n} 题 · 已答 {answered} · {score}",
         },
         "quiz_missing": {"en": "Quiz (not available yet)", "zh": "测验（尚未提供）"},
         "summary": {
-            "en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed · Quiz best {qb}",
-            "zh": "章节 {ld}/{ln} · 练习通过 {ep}/{en} · 测验最高分 {qb}",
+            "en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed · Quiz {qb}",
+            "zh": "章节 {ld}/{ln} · 练习通过 {ep}/{en} · 测验 {qb}",
         },
         "continue_to": {"en": "Continue: {what}", "zh": "继续：{what}"},
         "continue_cmd": {"en": "Continue where I left off", "zh": "从上次的位置继续"},
@@ -34,8 +34,8 @@ UI = table(
         "step_exercise": {"en": "Exercise: {title}", "zh": "练习：{title}"},
         "step_checkpoint": {"en": "Checkpoint {id}", "zh": "第 {id} 节小测"},
         "checkpoint_item": {
-            "en": "Checkpoint: quiz questions on this section ({n})",
-            "zh": "小测：本节相关的测验题（{n} 道）",
+            "en": "Checkpoint: {n} questions on this section · {score}",
+            "zh": "小测：本节 {n} 道题 · {score}",
         },
         "next_is": {"en": "Next: {what}. Press c to go on.", "zh": "下一步：{what}。按 c 继续。"},
         "path_done": {
@@ -245,15 +245,32 @@ UI = table(
         "quiz_review": {"en": "To review:", "zh": "需要复习："},
         "quiz_all_right": {"en": "Every answer is right.", "zh": "全部答对。"},
         "quiz_retry_hint": {
-            "en": "r: retry the wrong ones (options reshuffled) · c: go on · Esc: back",
-            "zh": "r：重做答错的题（选项重新打乱）· c：继续 · Esc：返回",
+            "en": "r: retry the wrong ones (options reshuffled, new numbers) · c: go on · Esc: back",
+            "zh": "r：重做答错的题（选项重新打乱，换新数字）· c：继续 · Esc：返回",
         },
         "quiz_end_next": {"en": "c: go on · Esc: back", "zh": "c：继续 · Esc：返回"},
         "checkpoint_done": {"en": "Checkpoint {id}: {score} of {n} right", "zh": "第 {id} 节小测：答对 {score}/{n} 题"},
-        "checkpoint_note": {
-            "en": "These questions come back, reshuffled, in the full quiz at the end.",
-            "zh": "这些题目会在最后的完整测验中再次出现（选项重新打乱）。",
+        "checkpoint_not_done": {
+            "en": "The checkpoint is done once every answer is right: r asks the wrong ones again, "
+            "with new numbers where a question has them.",
+            "zh": "每道题都答对，小测才算完成：按 r 重做答错的题，能换数字的题会换一组新数字。",
         },
+        "quiz_type_number": {"en": "Type a number, then press Enter.", "zh": "输入一个数，然后按 Enter。"},
+        "quiz_your_number": {"en": "Your answer:", "zh": "你的答案："},
+        "quiz_computing": {
+            "en": "A worker is running this question's code to get the answer…",
+            "zh": "正在用工作进程运行本题的代码，求出答案……",
+        },
+        "quiz_number_right": {"en": "Right! The run printed {shown}.", "zh": "答对了！运行结果是 {shown}。"},
+        "quiz_number_wrong": {
+            "en": "Not quite: you said {given}, the run printed {shown}.",
+            "zh": "不对：你答的是 {given}，运行结果是 {shown}。",
+        },
+        "quiz_not_computed": {
+            "en": "The answer could not be worked out ({why}), so this question is not counted. Enter goes on.",
+            "zh": "没能求出答案（{why}），这道题不计分。按 Enter 继续。",
+        },
+        "review_lesson": {"en": "lesson {id}", "zh": "第 {id} 节"},
         "quiz_empty": {"en": "The quiz has no questions yet.", "zh": "测验还没有题目。"},
         "evidence": {"en": "Evidence", "zh": "佐证代码"},
         # progress
@@ -269,9 +286,10 @@ UI = table(
             "zh": "运行前的预测：{n} 次，猜对 {right} 次",
         },
         "quiz_score": {
-            "en": "Quiz: best score {best} of {n}, {attempts} rounds, {answered} answered",
-            "zh": "测验：最高分 {best}/{n}，共 {attempts} 轮，已答 {answered} 题",
+            "en": "Quiz: {score}, best {best} of {n}, {attempts} rounds, {answered} answered",
+            "zh": "测验：{score}，最高分 {best}/{n}，共 {attempts} 轮，已答 {answered} 题",
         },
+        "checkpoints_score": {"en": "Checkpoints done: {done} of {n}", "zh": "已完成小测：{done}/{n}"},
         "reset_progress_confirm": {
             "en": "Reset all progress? The current file is kept as a backup.",
             "zh": "重置全部进度吗？当前进度文件会保留为备份。",

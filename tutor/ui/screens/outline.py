@@ -9,7 +9,8 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.i18n import pick
-from tutor.progress.path import Step, checkpoint_questions, course_path
+from tutor.progress.path import Step, course_path
+from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.ui.screens.base import TutorScreen, footer
 
 BAR_WIDTH = 20
@@ -61,7 +62,7 @@ class OutlineScreen(TutorScreen):
 
     def _render_summary(self, course, progress) -> None:
         summary = progress.summary()
-        best, total, done = summary.quiz_best, summary.steps, summary.steps_done
+        total, done = summary.steps, summary.steps_done
         filled = round(BAR_WIDTH * done / total) if total else 0
         full, empty = ("#", ".") if self.marks.ascii else ("█", "░")
         line = Text()
@@ -73,7 +74,9 @@ class OutlineScreen(TutorScreen):
             ln=summary.lessons,
             ep=summary.exercises_passed,
             en=summary.exercises,
-            qb=f"{best}/{summary.quiz_questions}" if best is not None else "-",
+            qb=score_text(
+                summary.quiz_first, summary.quiz_now, summary.quiz_questions, summary.quiz_answered, self.lang
+            ),
         )
         pct = f" {round(100 * done / total) if total else 0:>3}%  "
         line.append(pct + said)
@@ -96,16 +99,13 @@ class OutlineScreen(TutorScreen):
             row = Text(f"    {mark} {ex.title.get(lang)}  ")
             row.append(f"({ex.id})", style="dim")
         elif step.kind == "checkpoint":
-            row = Text(f"    {mark} " + self.say("checkpoint_item", n=len(checkpoint_questions(course, step.id))))
+            first, now, n, answered = checkpoint_scores(progress, step.id)
+            score = score_text(first, now, n, answered, lang)
+            row = Text(f"    {mark} " + self.say("checkpoint_item", n=n, score=score))
         else:
-            summary = progress.summary()
-            best = summary.quiz_best
-            row = Text(
-                f"{mark} "
-                + self.say(
-                    "quiz_item", n=len(course.quiz), answered=summary.quiz_answered, best="-" if best is None else best
-                )
-            )
+            s = progress.summary()
+            score = score_text(s.quiz_first, s.quiz_now, s.quiz_questions, s.quiz_answered, lang)
+            row = Text(f"{mark} " + self.say("quiz_item", n=len(course.quiz), answered=s.quiz_answered, score=score))
         row.no_wrap, row.overflow = True, "ellipsis"
         return row
 

@@ -10,6 +10,7 @@ from textual.widgets import Header, Static
 
 from tutor.i18n import pick
 from tutor.progress import ProgressError
+from tutor.progress.reports import score_text
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
 
@@ -61,6 +62,9 @@ class ProgressScreen(TutorScreen):
         self.query_one("#progress-lessons", Static).update(lessons)
         summary = progress.summary()
         best = summary.quiz_best
+        score = score_text(
+            summary.quiz_first, summary.quiz_now, summary.quiz_questions, summary.quiz_answered, self.lang
+        )
         head = Text(
             self.say(
                 "summary",
@@ -68,7 +72,7 @@ class ProgressScreen(TutorScreen):
                 ln=summary.lessons,
                 ep=summary.exercises_passed,
                 en=summary.exercises,
-                qb=f"{best}/{summary.quiz_questions}" if best is not None else "-",
+                qb=score,
             )
             + "\n",
             style="bold",
@@ -76,12 +80,15 @@ class ProgressScreen(TutorScreen):
         head.append(
             self.say(
                 "quiz_score",
+                score=score,
                 best="-" if best is None else best,
                 n=summary.quiz_questions,
                 attempts=summary.quiz_attempts,
                 answered=summary.quiz_answered,
             )
         )
+        if summary.checkpoints:
+            head.append("\n" + self.say("checkpoints_score", done=summary.checkpoints_done, n=summary.checkpoints))
         if summary.predictions_made:
             head.append(
                 "\n" + self.say("predictions_score", right=summary.predictions_right, n=summary.predictions_made)

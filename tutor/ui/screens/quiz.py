@@ -1,8 +1,11 @@
-"""The quiz, whole or as one lesson's checkpoint: one question at a time, immediate feedback, a
-score, and a retry of the wrong ones.
+"""The quiz, or one lesson's checkpoint: one question at a time, immediate feedback, a score
+that keeps the first try apart, and a retry of the wrong ones.
 
-A question the learner has answered before shows its options in a new random order, so that a
-retry tests the idea, not the memory of a letter. Progress always records the authored letter.
+A lettered question answered before shows its options in a new random order, so that a retry
+tests the idea, not the memory of a letter; progress records the authored letter. A template
+question asks for a number: each try draws a variant the learner has not seen, and its answer
+is what a worker prints when it runs that variant (started as the question is shown, so it is
+ready by the time the learner has thought it through).
 """
 
 from __future__ import annotations
@@ -10,31 +13,33 @@ from __future__ import annotations
 import random
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
+from tutor.course.predict import parse_number, same_number
 from tutor.i18n import pick
 from tutor.progress import changes
+from tutor.progress.asking import answered_right, draw_variant
 from tutor.progress.path import Step
+from tutor.progress.reports import checkpoint_scores, score_text
+from tutor.sandbox.events import Verdict
+from tutor.ui.runs import RunFinished, RunHandle, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
-from tutor.ui.widgets.cell_view import CellView
+from tutor.ui.widgets.cell_view import CellView, number_text
 from tutor.ui.widgets.markup import inline, set_markdown
 
 LETTERS = ("A", "B", "C", "D")
 SUMMARY_CHARS = 90  # of a question's first paragraph, in the list of questions to review
-
-
-def latest_score(questions, answers: dict) -> int:
-    """Questions whose most recent answer is right: a retry round adds to the earlier ones."""
-    return sum(1 for q in questions if answers.get(q.id) == q.answer)
+MAX_TYPED = 12
 
 
 def option_order(question, answered_before: bool, rng: random.Random) -> tuple[str, ...]:
     """The authored letters in the order they are shown: as written the first time, shuffled
     (and never left as written) once the learner has seen the answer."""
-    if not answered_before:
+    if not answered_before or question.numeric:
         return LETTERS
     order = list(LETTERS)
     while tuple(order) == LETTERS:
@@ -60,9 +65,17 @@ class QuizScreen(TutorScreen):
         self.orders: dict[str, tuple[str, ...]] = {}  # question id -> authored letters in shown order
         self.index = 0
         self.chosen: str | None = None  # the authored letter of the chosen option
+        self.typed = ""  # a number being typed, for a template question
+        self.given: str | None = None  # the number given
         self.answered = False
         self.finished = False
         self.score: int | None = None
+        # The current template question: its variant and the run that answers it.
+        self.variant = 0
+        self.handle: RunHandle | None = None
+        self.verdict: Verdict | None = None
+        self.computed: str | None = None  # the number the run printed
+        self.graded: bool | None = None  # right or wrong, once both the answer and the run are in
 
     @property
     def question(self):
@@ -79,8 +92,8 @@ class QuizScreen(TutorScreen):
     def compose(self):
         if self.questions is None:
             self.questions = list(self.session.course.quiz)
-        answers = self.session.progress.quiz_answers()
-        self.orders = {q.id: option_order(q, q.id in answers, self.rng) for q in self.questions}
+        progress = self.session.progress
+        self.orders = {q.id: option_order(q, progress.question(q.id).answered, self.rng) for q in self.questions}
         yield Header()
         with VerticalScroll(id="quiz-body"):
             yield Markdown(id="q-prompt")
@@ -92,6 +105,7 @@ class QuizScreen(TutorScreen):
 
     def on_mount(self) -> None:
         self.query_one("#quiz-body").focus()
+        self._ask()
 
     def key_labels(self) -> dict[str, str]:
         return {"answer": pick(KEY_LABELS["next_question"], self.lang)} if self.answered else {}
@@ -99,25 +113,79 @@ class QuizScreen(TutorScreen):
     def check_action(self, action: str, parameters) -> bool | None:
         q = self.question
         if action == "evidence":
-            return self.answered and q is not None and q.evidence is not None
+            return self.answered and q is not None and (q.evidence is not None or q.numeric)
         if action == "retry":
             return self.finished and bool(self._wrong())
         if action == "go_on":
             return self.finished
-        if action in ("answer", "choose"):
+        if action == "choose":
+            return not self.finished and q is not None and not q.numeric
+        if action == "answer":
             return not self.finished
         return True
+
+    # ---- asking a template question -----------------------------------------------------------
+
+    def _ask(self) -> None:
+        """Start the run that answers the current question, if it is a template."""
+        q = self.question
+        self.handle = self.verdict = self.computed = self.graded = None
+        if q is None or not q.numeric:
+            return
+        self.variant = draw_variant(q, self.session.progress, self.rng)
+        self.record(changes.question_drawn, q.id, self.variant)
+        session = self.session
+        cell = q.template.cell(q.id, self.variant)
+        self.handle = start_run(self, session, lambda: session.sandbox.run_cell(cell))
+
+    def on_run_finished(self, message: RunFinished) -> None:
+        if message.handle is not self.handle:
+            return  # a run for a question already left
+        self.verdict = message.verdict
+        q = self.question
+        self.computed = q.template.shown(message.verdict.stdout) if message.verdict.status == "pass" else None
+        if self.answered:
+            self._grade()
+        self.render_texts()
+
+    def _grade(self) -> None:
+        """Both the learner's number and the run's are in: judge and record it once."""
+        q = self.question
+        if self.graded is not None or self.given is None or self.computed is None:
+            return
+        self.graded = same_number(self.given, self.computed)
+        self.record(changes.answer, q.id, self.given, self.graded, self.checkpoint is None)
+
+    def on_key(self, event: events.Key) -> None:
+        """A template question takes a typed number: digits, '.', '-', Backspace; Enter answers."""
+        q = self.question
+        if q is None or not q.numeric or self.answered or self.finished:
+            return
+        char = event.character or ""
+        if event.key == "backspace":
+            self.typed = self.typed[:-1]
+        elif char and char in "0123456789.-" and len(self.typed) < MAX_TYPED:
+            self.typed += char
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        self._render_options()
 
     # ---- rendering -------------------------------------------------------------------------
 
     def _all(self):
-        """Every question this quiz is about: the lesson's for a checkpoint, else the whole quiz."""
+        """Every question this quiz is about: the lesson's own for a checkpoint, else the quiz."""
         course = self.session.course
-        return [q for q in course.quiz if q.lesson == self.checkpoint] if self.checkpoint else list(course.quiz)
+        return list(course.checkpoint(self.checkpoint)) if self.checkpoint else list(course.quiz)
 
     def _wrong(self):
-        answers = self.session.progress.quiz_answers()
-        return [q for q in self._all() if answers.get(q.id) != q.answer]
+        progress = self.session.progress
+        return [q for q in self._all() if not answered_right(q, progress)]
+
+    def _prompt(self, q) -> str:
+        text = q.template.fill_text(q.prompt, self.variant) if q.numeric else q.prompt
+        return text.get(self.lang)
 
     def render_texts(self) -> None:
         title = self.say("step_checkpoint", id=self.checkpoint) if self.checkpoint else self.say("quiz")
@@ -128,18 +196,31 @@ class QuizScreen(TutorScreen):
         q = self.question
         counter = self.say("question_of", i=self.index + 1, n=len(self.questions))
         self.set_title(title, counter)
-        set_markdown(self.query_one("#q-prompt", Markdown), f"**{counter}**\n\n" + q.prompt.get(self.lang))
+        set_markdown(self.query_one("#q-prompt", Markdown), f"**{counter}**\n\n" + self._prompt(q))
         self._render_options()
-        help_key = "quiz_choose" if not self.answered else ("quiz_next" if q.evidence else "quiz_next_plain")
-        self.query_one("#q-help", Static).update(self.say(help_key))
+        self.query_one("#q-help", Static).update(self._help(q))
         set_markdown(self.query_one("#q-feedback", Markdown), self._feedback() if self.answered else "")
         for cell in self.query(CellView):
             cell.render_texts()
 
+    def _help(self, q) -> str:
+        if not self.answered:
+            return self.say("quiz_type_number" if q.numeric else "quiz_choose")
+        if q.numeric and self.graded is None:
+            return self.say("quiz_computing") if self.verdict is None else self.say("quiz_next_plain")
+        return self.say("quiz_next" if (q.evidence or q.numeric) else "quiz_next_plain")
+
     def _render_options(self) -> None:
-        """One line per option; the choice and, once answered, right and wrong are marked by glyph."""
+        """One line per option; the choice and, once answered, right and wrong are marked by glyph.
+        For a template question, the number as it is being typed."""
         q, m = self.question, self.marks
         lines = Text()
+        if q.numeric:
+            lines.append(self.say("quiz_your_number") + " ", style="bold")
+            cursor = "" if self.answered else ("_" if m.ascii else "▏")
+            lines.append((self.given if self.answered else self.typed) + cursor, style="bold")
+            self.query_one("#q-options", Static).update(lines)
+            return
         for shown, letter in zip(LETTERS, self.orders[q.id]):
             if self.answered and letter == q.answer:
                 mark, style = m["right"], m.style("right")
@@ -159,6 +240,8 @@ class QuizScreen(TutorScreen):
 
     def _feedback(self) -> str:
         q, lang, m = self.question, self.lang, self.marks
+        if q.numeric:
+            return self._number_feedback(q)
         right = self.chosen == q.answer
         parts = [
             f"**{m['right']} {self.say('quiz_right')}**"
@@ -174,31 +257,50 @@ class QuizScreen(TutorScreen):
             )
         return "\n\n".join(parts)
 
+    def _number_feedback(self, q) -> str:
+        m = self.marks
+        if self.verdict is None:
+            return ""
+        if self.computed is None:  # the run that answers it failed: nothing is judged or recorded
+            why = pick(self.verdict.message, self.lang) or self.verdict.status
+            return f"**{m['error']} {self.say('quiz_not_computed', why=why)}**"
+        if self.graded:
+            head = f"**{m['right']} {self.say('quiz_number_right', shown=self.computed)}**"
+        else:
+            head = f"**{m['wrong']} {self.say('quiz_number_wrong', given=self.given, shown=self.computed)}**"
+        explain = q.template.fill_text(q.template.explain, self.variant, self.computed).get(self.lang)
+        return f"{head}\n\n{explain}"
+
     def _render_end(self) -> None:
         everything = self._all()
         if not everything:
             set_markdown(self.query_one("#q-prompt", Markdown), self.say("quiz_empty"))
             return
         wrong = self._wrong()
-        score = len(everything) - len(wrong) if self.score is None else self.score
-        head = (
-            self.say("checkpoint_done", id=self.checkpoint, score=score, n=len(everything))
-            if self.checkpoint
-            else self.say("quiz_done", score=score, n=len(everything))
-        )
-        lines = [f"## {head}", ""]
+        now = len(everything) - len(wrong)
+        progress = self.session.progress
+        if self.checkpoint:
+            first, _, n, answered = checkpoint_scores(progress, self.checkpoint)
+            head = self.say("checkpoint_done", id=self.checkpoint, score=now, n=n)
+        else:
+            summary = progress.summary()
+            first, n, answered = summary.quiz_first, summary.quiz_questions, summary.quiz_answered
+            head = self.say("quiz_done", score=now, n=n)
+        lines = [f"## {head}", "", score_text(first, now, n, answered, self.lang), ""]
         if wrong:
             # Which questions to look at again, but not their letters: a retry reshuffles them.
             lines.append(f"**{self.say('quiz_review')}**")
             lines.append("")
             for q in wrong:
-                first = " ".join(q.prompt.get(self.lang).strip().split("\n\n")[0].split())
-                first = first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
-                lines.append(f"- {self.marks['wrong']} **{q.id}** {first}")
+                first_par = " ".join(self._prompt(q).strip().split("\n\n")[0].split())
+                if len(first_par) > SUMMARY_CHARS:
+                    first_par = first_par[: SUMMARY_CHARS - 1] + "…"
+                where = f" ({self.say('review_lesson', id=q.lesson)})" if q.lesson and not self.checkpoint else ""
+                lines.append(f"- {self.marks['wrong']} {first_par}{where}")
+            if self.checkpoint:
+                lines += ["", self.say("checkpoint_not_done")]
         else:
             lines.append(self.say("quiz_all_right"))
-        if self.checkpoint:
-            lines += ["", self.say("checkpoint_note")]
         nxt = self.app.step_after(self.here)
         lines += [
             "",
@@ -214,54 +316,71 @@ class QuizScreen(TutorScreen):
     # ---- actions ---------------------------------------------------------------------------
 
     def action_choose(self, shown: str) -> None:
-        if self.answered or self.finished or self.question is None:
+        q = self.question
+        if self.answered or self.finished or q is None or q.numeric:
             return
-        self.chosen = self.orders[self.question.id][LETTERS.index(shown)]
+        self.chosen = self.orders[q.id][LETTERS.index(shown)]
         self._render_options()
 
     def action_answer(self) -> None:
         q = self.question
         if self.finished or q is None:
             return
-        if not self.answered:
+        if self.answered:
+            if q.numeric and self.graded is None and self.verdict is None:
+                return  # the answer is still being worked out: Enter waits for it
+            self._next_question()
+            return
+        if q.numeric:
+            number = parse_number(self.typed)
+            if number is None:
+                self.query_one("#q-help", Static).update(Text(self.say("quiz_type_number"), style="bold"))
+                return
+            self.given = number_text(number)
+            self.answered = True
+            self._grade()
+        else:
             if self.chosen is None:
                 self.query_one("#q-help", Static).update(Text(self.say("quiz_choose"), style="bold"))
                 return
             self.answered = True
-            self.record(changes.quiz_answer, q.id, self.chosen)
-            self.apply_lang()  # feedback, and "Answer" becomes "Next" in the footer
-            return
-        self._next_question()
+            self.record(changes.answer, q.id, self.chosen, self.chosen == q.answer, self.checkpoint is None)
+        self.apply_lang()  # feedback, and "Answer" becomes "Next" in the footer
 
     def _next_question(self) -> None:
         self.query_one("#q-evidence").remove_children()
         self.index += 1
-        self.chosen, self.answered = None, False
+        self.chosen, self.given, self.typed, self.answered = None, None, "", False
         if self.index >= len(self.questions):
             self._finish()
+        else:
+            self._ask()
         self.apply_lang()
         self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
 
     def _finish(self) -> None:
         self.finished = True
         if self.checkpoint:
-            return  # answers are recorded one by one; only the full quiz has a score
-        quiz = self.session.course.quiz
-        self.score = latest_score(quiz, self.session.progress.quiz_answers())
+            return  # answers are recorded one by one; only the full quiz counts rounds
+        self.score = self.session.progress.summary().quiz_now
         self.record(changes.quiz_result, self.score)
 
     def action_evidence(self) -> None:
+        """The evidence cell; for a template question, the very run that answered it, to read and rerun."""
         q = self.question
-        if not self.answered or q is None or q.evidence is None:
+        if not self.answered or q is None:
+            return
+        cell = q.template.cell(q.id, self.variant) if q.numeric else q.evidence
+        if cell is None:
             return
         box = self.query_one("#q-evidence")
         cells = list(box.query(CellView))
         if cells:
             cells[0].action_run_cell()
             return
-        cell = CellView(q.evidence)
-        box.mount(cell)
-        self.call_after_refresh(cell.action_run_cell)
+        view = CellView(cell)
+        box.mount(view)
+        self.call_after_refresh(view.action_run_cell)
 
     def action_retry(self) -> None:
         wrong = self._wrong()
@@ -272,6 +391,10 @@ class QuizScreen(TutorScreen):
     def action_go_on(self) -> None:
         if self.finished:
             self.app.go_on_from(self.here)
+
+    def on_unmount(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
 
     def action_back(self) -> None:
         self.app.pop_screen()

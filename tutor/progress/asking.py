@@ -1,0 +1,37 @@
+"""How a checkpoint or quiz question is asked and judged: which template variant a try draws,
+whether the latest answer is right, and the score of the first tries. No Textual, no JAX."""
+
+from __future__ import annotations
+
+import random
+
+from tutor.progress.snapshot import Snapshot
+
+
+def draw_variant(question, progress: Snapshot, rng: random.Random) -> int:
+    """The variant of a template question to ask now: one the learner has not seen, at random;
+    once every one has been seen, any but the last one asked. 0 for a question without variants."""
+    count = question.variants()
+    if count < 2:
+        return 0
+    seen = progress.question(question.id).variants
+    fresh = [i for i in range(count) if i not in seen]
+    if not fresh:
+        fresh = [i for i in range(count) if i != seen[-1]]
+    return rng.choice(fresh)
+
+
+def answered_right(question, progress: Snapshot) -> bool:
+    """Whether the learner's latest answer to a question is right: as recorded when it was
+    given; for an answer saved before that was recorded, the authored letter decides."""
+    record = progress.question(question.id)
+    if record.correct is not None:
+        return record.correct
+    return record.answered and not question.numeric and record.answer == question.answer
+
+
+def first_try_score(questions, progress: Snapshot) -> int | None:
+    """How many questions the learner got right the first time; None until each was answered
+    (or when progress predates first answers being kept)."""
+    firsts = [progress.question(q.id).first_correct for q in questions]
+    return None if any(f is None for f in firsts) else sum(firsts)
