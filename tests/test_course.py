@@ -228,7 +228,7 @@ def test_quiz_evidence_cannot_ask_for_a_prediction(tmp_path):
             predict: {question: {en: Q, zh: 问}, answer: 1, reveal: '(1)'}
     """
     found = problems_of(tmp_path, {"quiz.yaml": quiz}, solutions=())
-    assert any("quiz.yaml:11: unknown key 'predict' in question 1 evidence" in p for p in found), found
+    assert any("quiz.yaml:11: unknown key 'predict' in question '1' evidence" in p for p in found), found
 
 
 def test_missing_solution_and_unknown_lesson(tmp_path):

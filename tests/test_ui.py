@@ -190,9 +190,14 @@ def test_predict_asks_first_then_the_run_reveals_and_progress_keeps_the_guess(ho
             assert cell.asking and cell.handle is None  # asked, not run
             asked = tui.plain(cell.query_one(".cell-predict"))
             assert "Predict first" in asked and p.question.en.split("`")[0][:20] in asked
+            assert not cell.query(".cell-explain")  # why it comes out so stays out of sight while asked
             await pilot.press("x", "c", *wrong, "enter")  # letters neither answer nor act on the lesson
             await tui.until(pilot, lambda: cell.verdict is not None, what="the cell's verdict")
             assert isinstance(app.screen, LessonScreen)
+            if p.explain is not None:  # ...and is shown once the run is over, under the guess
+                await pilot.pause()
+                explain = cell.query_one(".cell-explain")
+                assert explain.display and p.explain.en.strip()[:30] in explain.source
             line = tui.plain(cell.query_one(".cell-predict"))
             assert f"You predicted {wrong} — the run shows {cell.shown}" in line and "✗" in line
             assert p.is_right(p.answer, cell.shown)
@@ -226,7 +231,9 @@ def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, fak
             cell = await _open_cell(tui, pilot, app, lesson, index)
             await pilot.press("enter")
             asked = tui.plain(cell.query_one(".cell-predict"))
-            assert all(f"{k}) {o.label('en')}" in asked for k, o in p.options.items())
+            from tutor.ui.widgets.markup import inline
+
+            assert all(f"{k}) {inline(o.label('en')).plain}" in asked for k, o in p.options.items())
             await pilot.press("escape")  # skips the question and runs; the lesson stays open
             await tui.until(pilot, lambda: cell.verdict is not None, what="the skipped cell's run")
             assert isinstance(app.screen, LessonScreen) and not cell.query_one(".cell-predict").display
@@ -587,7 +594,7 @@ def test_quiz_answered_right_and_wrong_then_retried(home, fake_sandbox, tui):
                 await pilot.pause()
             assert screen.finished and screen.score == 1
             summary = screen.query_one("#q-prompt").source
-            assert f"**{quiz[1].id}**" in summary and f"({quiz[1].answer})" not in summary  # no letters given away
+            assert "To review" in summary and f"({quiz[1].answer})" not in summary  # no letters given away
             data = tui.progress(home, app)["quiz"]
             assert data["best_score"] == 1 and data["attempts"] == 1 and len(data["answers"]) == len(quiz)
             await pilot.press("r")  # retry the wrong ones, right this time

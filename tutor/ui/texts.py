@@ -86,6 +86,7 @@ UI = table(
             "zh": "输入一个数，按 Enter 作答，随后运行 · Esc 跳过，直接运行",
         },
         "predict_typed": {"en": "Your guess:", "zh": "你的预测："},
+        "predict_why": {"en": "Why:", "zh": "为什么："},
         "predict_made": {
             "en": "You predicted {answer}. Enter runs the cell to see.",
             "zh": "你预测的是 {answer}。按 Enter 运行，看看结果。",

@@ -1,5 +1,6 @@
 """A runnable demo cell: its code, a run action, and what the run printed or raised. A cell with
-a `predict:` asks for the learner's guess first, then sets it beside what the run showed."""
+a `predict:` asks for the learner's guess first, then sets it beside what the run showed, and
+only then explains the result (`predict.explain`, kept out of sight until the run is over)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 
 from tutor.course.predict import parse_number
 from tutor.i18n import pick
@@ -17,7 +18,7 @@ from tutor.sandbox.events import Verdict
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.texts import say
-from tutor.ui.widgets.markup import inline
+from tutor.ui.widgets.markup import inline, set_markdown
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
 
@@ -78,6 +79,8 @@ class CellView(Vertical, can_focus=True):
         self._render_status()
         self._render_predict()
         self._render_output()
+        if self.query(".cell-explain"):
+            self._render_explain()
         if self.chart is not None:
             self.chart.set_texts(say("chart_title", lang), say("chart_waiting", lang), say("chart_log", lang))
 
@@ -125,6 +128,7 @@ class CellView(Vertical, can_focus=True):
         if self.chart is not None:
             self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
         self.render_texts()
+        self._render_explain()
         # Bring what the run produced into view; the learner just asked for it.
         shown = (
             self.query_one(".cell-output") if self.query_one(".cell-output").display else self.query_one(".cell-status")
@@ -220,6 +224,24 @@ class CellView(Vertical, can_focus=True):
         widget.display = p is not None and (self.asking or self.guess is not None)
         if widget.display:
             widget.update(predict_text(self, p, self.app.lang, self.app.marks))
+
+    def _render_explain(self) -> None:
+        """Why the run showed what it did: a Markdown block mounted once the first run is over
+        (a lesson's cells stay light until then), shown only beside a finished run."""
+        p = self.cell.predict
+        if p is None or p.explain is None:
+            return
+        found = self.query(".cell-explain")
+        if self.verdict is None or self.running:
+            if found:
+                found.first().display = False
+            return
+        text = f"**{say('predict_why', self.app.lang)}** " + p.explain.get(self.app.lang)
+        if found:
+            found.first().display = True
+            set_markdown(found.first(), text)
+        else:
+            self.mount(Markdown(text, classes="cell-explain"), after=self.query_one(".cell-output"))
 
     def _render_output(self) -> None:
         out = output_text(self.chunks, self.verdict, self.app.lang, self.app.marks)
