@@ -36,7 +36,7 @@ TEACHES: dict[tuple[str, str], Teaching] = {
     ("side-effect", "global"): Teaching("6.3", "l63-functional-counter"),
     ("side-effect", "mutation"): Teaching("6.2", "l62-attr-fix"),
     ("side-effect", "print"): Teaching("6.1", "l61-debug-print"),
-    ("donation", "unusable"): Teaching("6.6", "l66-donate"),
+    ("donation", "unusable"): Teaching("6.6", "l66-donate-unusable"),
     ("donation", "deleted"): Teaching("6.6", "l66-donate"),
     ("host-sync", "per-step"): Teaching("6.5", "l65-pure-counter"),
     ("nan", "first"): Teaching(None, None),  # no lesson is about NaN; the finding stands alone

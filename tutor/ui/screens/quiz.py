@@ -147,6 +147,8 @@ class QuizScreen(TutorScreen):
         if self.answered:
             self._grade()
         self.render_texts()
+        if self.answered:
+            self._show_feedback()
 
     def _grade(self) -> None:
         """Both the learner's number and the run's are in: judge and record it once."""
@@ -216,7 +218,8 @@ class QuizScreen(TutorScreen):
         q, m = self.question, self.marks
         lines = Text()
         if q.numeric:
-            lines.append(self.say("quiz_your_number") + " ", style="bold")
+            label = self.say("quiz_your_number")
+            lines.append(label if label.endswith("：") else label + " ", style="bold")
             cursor = "" if self.answered else ("_" if m.ascii else "▏")
             lines.append((self.given if self.answered else self.typed) + cursor, style="bold")
             self.query_one("#q-options", Static).update(lines)
@@ -346,6 +349,12 @@ class QuizScreen(TutorScreen):
             self.answered = True
             self.record(changes.answer, q.id, self.chosen, self.chosen == q.answer, self.checkpoint is None)
         self.apply_lang()  # feedback, and "Answer" becomes "Next" in the footer
+        self._show_feedback()
+
+    def _show_feedback(self) -> None:
+        """Bring the verdict into view: at 80x24 it is often below the options."""
+        feedback = self.query_one("#q-feedback")
+        self.call_after_refresh(lambda: feedback.scroll_visible(animate=False))
 
     def _next_question(self) -> None:
         self.query_one("#q-evidence").remove_children()
