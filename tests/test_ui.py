@@ -664,7 +664,7 @@ def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
             table = tui.plain(app.screen.query_one("#progress-exercises"))
             row = next(line for line in table.splitlines() if line.startswith(first.id))
             assert "✓ passed" in row and " 2 " in row and f"1/{len(first.hints)}" in row
-            assert "best score 5" in tui.plain(app.screen.query_one("#progress-quiz"))
+            assert "best round 5/8" in tui.plain(app.screen.query_one("#progress-quiz"))
             assert "Predictions before running a cell: 1 of 2 right" in tui.plain(
                 app.screen.query_one("#progress-quiz")
             )
@@ -675,7 +675,7 @@ def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
             # the file is moved aside in a thread (it waits for the lock), then the screen redraws
             await tui.until(
                 pilot,
-                lambda: "best score -" in tui.plain(app.screen.query_one("#progress-quiz")),
+                lambda: "best round -/8" in tui.plain(app.screen.query_one("#progress-quiz")),
                 10,
                 "the reset progress on screen",
             )

@@ -287,8 +287,8 @@ UI = table(
             "zh": "运行前的预测：{n} 次，猜对 {right} 次",
         },
         "quiz_score": {
-            "en": "Quiz: {score}, best {best} of {n}, {attempts} rounds, {answered} answered",
-            "zh": "测验：{score}，最高分 {best}/{n}，共 {attempts} 轮，已答 {answered} 题",
+            "en": "Quiz: {answered} of {n} answered, {score} · best round {best}/{n} · {attempts} rounds",
+            "zh": "测验：已答 {answered}/{n} 题，{score} · 最好的一轮 {best}/{n} · 共 {attempts} 轮",
         },
         "checkpoints_score": {"en": "Checkpoints done: {done} of {n}", "zh": "已完成小测：{done}/{n}"},
         "reset_progress_confirm": {
