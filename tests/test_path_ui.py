@@ -1,7 +1,8 @@
 """A learner walks the whole chapter with the `c` key only: every lesson, its checkpoint and its
 exercises in order, then the quiz. The first exercise is solved the way a learner with their own
 editor does it: the solution is saved into the workspace file, the tutor re-checks it, then `c`;
-the others are recorded as passed, as a `check` in another terminal would."""
+the others are recorded as passed, as a `check` in another terminal would. Every checkpoint and
+quiz question is answered right."""
 
 from __future__ import annotations
 
@@ -74,8 +75,15 @@ def test_the_c_key_walks_the_whole_path(home, sandbox, tui):
                         what="the screen to see the pass",
                     )  # it looks at progress.json off the UI thread
                 elif isinstance(screen, QuizScreen):
+                    # Every answer right: a checkpoint with a wrong one is not done, and `c` would
+                    # come back to it. A template's number is the one its worker printed.
                     while not screen.finished:
-                        await pilot.press("1", "enter", "enter")
+                        q = screen.question
+                        if q.numeric:
+                            await tui.until(pilot, lambda: screen.verdict is not None, DEADLINE_S, f"{q.id}'s answer")
+                            await pilot.press(*screen.computed, "enter", "enter")
+                        else:
+                            await pilot.press(screen.shown(q.answer).lower(), "enter", "enter")
                         await pilot.pause()
                 await pilot.press("c")
             await tui.until(
