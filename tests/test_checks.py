@@ -3,6 +3,7 @@ gradients, exceptions. These run in-process (the library is child-side code)."""
 
 from __future__ import annotations
 
+import types
 from functools import partial
 
 import jax
@@ -387,6 +388,8 @@ def test_call_labels_exceptions_and_explains_unhashable_static_arguments():
 
 
 def _run_check(code, source="def f(x):\n    return x\n"):
+    """`code` as the body of a check function taking the learner module, run by the harness."""
+    import textwrap
     import types
 
     from tutor.child import harness
@@ -395,8 +398,36 @@ def _run_check(code, source="def f(x):\n    return x\n"):
     module = types.ModuleType("learner")
     module.__file__ = "/learner/learner.py"
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    check = CheckSpec("c", "python", origin="test.yaml:1", code=code)
-    return harness.run_check(check, module, module.__file__).to_wire()
+    scope = {k: v for k, v in vars(L).items() if not k.startswith("_")}
+    body = "def c(learner):\n" + textwrap.indent(code, "    ") + "\n"
+    exec(compile(body, "/course/checks.py", "exec"), scope)
+    return harness.run_check(
+        CheckSpec("c", origin="/course/checks.py:1"), scope["c"], module, module.__file__
+    ).to_wire()
+
+
+def test_a_check_function_takes_what_it_names_from_the_learner_file():
+    """Parameters name definitions; a missing one fails naming it, before the body runs."""
+    from tutor.child import harness
+    from tutor.protocol import CheckSpec
+
+    module = types.ModuleType("learner")
+    exec("def f(x):\n    return 2 * x\n", module.__dict__)
+
+    @L.check("doubles")
+    def doubles(f, learner):
+        L.expect(f(3) == 6 and learner.f is f, "f(3) should be 6")
+
+    @L.check("needs-g")
+    def needs_g(g):
+        raise AssertionError("never reached")
+
+    assert harness.run_check(CheckSpec("doubles"), doubles, module, "l.py").status == "pass"
+    missing = harness.run_check(CheckSpec("needs-g"), needs_g, module, "l.py")
+    assert missing.status == "fail" and "does not define `g`" in missing.message.en
+    gone = harness.run_check(CheckSpec("gone"), None, module, "l.py")
+    assert gone.status == "error" and "no @check function for 'gone'" in gone.message.en
+    assert doubles.__check__ == L.CheckDef("doubles", (), False)
 
 
 def test_harness_names_the_call_and_adds_the_static_argument_hint():
@@ -426,3 +457,47 @@ def test_harness_reports_check_error_as_error_not_fail(monkeypatch):
     monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
     result = _run_check("with TraceEvents() as ev:\n    learner.f(1)\nexpect(ev.count == 0, 'retraced')")
     assert result["status"] == "error" and "traces cannot be counted" in result["message"]["en"]
+
+
+def test_optimizer_helpers_carry_the_state_and_compare_update_sequences():
+    """The helpers adam's and rmsprop's checks share, on a tiny SGD-with-a-step-count optimizer."""
+    from tutor.child.optimizers import run_updates, same_updates, unpack
+
+    def init(params):
+        return {"count": jnp.int32(0)}
+
+    def update(grads, state, params):
+        scale = 1.0 + state["count"].astype(jnp.float32)  # the step number changes the update
+        return jax.tree.map(lambda g: -0.1 * scale * g, grads), {"count": state["count"] + 1}
+
+    class Opt:
+        pass
+
+    opt = Opt()
+    opt.init, opt.update = init, update
+    assert unpack(opt) == (init, update) and unpack((init, update)) == (init, update)
+    params = {"w": jnp.zeros(2, jnp.float32)}
+    grads = [{"w": np.array([1.0, -2.0])}] * 3
+    got = run_updates(update, init, params, grads)
+    want = [{"w": -0.1 * k * np.array([1.0, -2.0])} for k in (1, 2, 3)]
+    assert same_updates(got, want)
+    assert not same_updates(got, want[:1] * 3)  # a state that never advanced is told apart
+
+
+def test_every_exercise_checks_file_imports_what_the_library_has():
+    """A name a checks.py imports from the library that the library no longer has would turn
+    every check of that exercise into an error: caught here, before any learner meets it."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "lessons" / "exercises"
+    missing = []
+    for path in sorted(root.glob("*/checks.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tutor."):
+                module = importlib.import_module(node.module)
+                missing += [
+                    f"{path.parent.name}: {node.module}.{a.name}" for a in node.names if not hasattr(module, a.name)
+                ]
+    assert not missing, missing

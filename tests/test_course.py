@@ -21,23 +21,30 @@ exercise:
   lesson: "1.0"
   title: {en: Demo, zh: 演示}
   prompt: {en: Do it, zh: 做吧}
-  starter: |
-    def f():
-        return 0
   hints:
     - {en: think, zh: 想一想}
   checks:
     - id: defines
-      kind: defines
-      names: [f]
       name: {en: defines f, zh: 定义了 f}
     - id: value
-      kind: python
-      depends: [defines]
       name: {en: value, zh: 数值}
-      code: |
-        close(learner.f(), np.float64(1))
 """
+GOOD_CHECKS = """\
+import numpy as np
+
+from tutor.child.library import check, close, is_defined
+
+
+@check("defines")
+def check_defines(f):
+    is_defined(f=f)
+
+
+@check("value", depends=["defines"])
+def check_value(f):
+    close(f(), np.float64(1))
+"""
+GOOD_STARTER = "def f():\n    return 0\n"
 
 GOOD_LESSON = """\
 lesson:
@@ -55,6 +62,14 @@ lesson:
 
 
 def make_course(tmp_path: Path, files: dict[str, str], solutions=("demo",)) -> Path:
+    """Write a course: "exercises/<id>.yaml" is that exercise's folder, its exercise.yaml with the
+    good checks.py and starter.py beside it unless `files` gives them ("exercises/<id>/checks.py")."""
+    files = dict(files)
+    for name in [n for n in files if re.fullmatch(r"exercises/[^/]+\.yaml", n)]:
+        folder = name.removesuffix(".yaml")
+        files[f"{folder}/exercise.yaml"] = files.pop(name)
+        files.setdefault(f"{folder}/checks.py", GOOD_CHECKS)
+        files.setdefault(f"{folder}/starter.py", GOOD_STARTER)
     for name, text in files.items():
         path = tmp_path / "lessons" / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,7 +93,9 @@ def test_good_course_loads_into_typed_objects(tmp_path):
     ex = course.exercise("demo")
     assert ex.title == Text(zh="演示", en="Demo")
     assert [c.id for c in ex.checks] == ["defines", "value"]
-    assert ex.checks[1].depends == ("defines",)
+    assert ex.checks[1].depends == ("defines",) and ex.checks[1].needs == ("f",)
+    assert (ex.checks[1].function, ex.checks[1].line) == ("check_value", 12)
+    assert ex.starter == GOOD_STARTER and ex.checks_file.name == "checks.py"
     assert course.lesson("1.0").cells[0].expect.output_contains == ("hi",)
 
 
@@ -87,25 +104,32 @@ def test_good_course_loads_into_typed_objects(tmp_path):
     [
         (
             lambda s: s.replace("  title: {en: Demo, zh: 演示}", "  title: {en: Demo, zh: 演示}\n  colour: red"),
-            "exercises/demo.yaml:5: unknown key 'colour' in exercise",
+            "exercises/demo/exercise.yaml:5: unknown key 'colour' in exercise",
         ),
         (
             lambda s: s.replace("{en: Do it, zh: 做吧}", "{en: Do it}"),
-            "exercises/demo.yaml:5: exercise prompt is missing its 'zh' translation",
+            "exercises/demo/exercise.yaml:5: exercise prompt is missing its 'zh' translation",
         ),
         (
-            lambda s: s.replace("kind: python", "kind: pythn"),
-            "exercises/demo.yaml:17: check 'value' has unknown kind 'pythn'",
+            lambda s: s.replace(
+                "      name: {en: value, zh: 数值}", "      name: {en: value, zh: 数值}\n      kind: python"
+            ),
+            "exercises/demo/exercise.yaml:13: 'kind' does not belong in exercise.yaml: a check's code is a @check",
         ),
-        (lambda s: s.replace("id: value", "id: defines"), "duplicate check id 'defines'"),
+        (lambda s: s.replace("id: value", "id: defines"), "exercise.yaml:11: duplicate check id 'defines'"),
         (
-            lambda s: s.replace("depends: [defines]", "depends: [nothing]"),
-            "depends on 'nothing', which is not an earlier check",
+            lambda s: s.replace("    - id: value\n      name: {en: value, zh: 数值}\n", ""),
+            "exercises/demo/checks.py:12: check 'value' has no entry (name, advice) in exercise.yaml",
         ),
         (
-            lambda s: s.replace("close(learner.f(), np.float64(1))", "close(learner.f(, np.float64(1))"),
-            "exercises/demo.yaml:21: check 'value' code has a Python syntax error",
+            lambda s: s + "    - id: extra\n      name: {en: extra, zh: 额外}\n",
+            "exercises/demo/exercise.yaml:13: check 'extra' has no @check function in checks.py",
         ),
+        (
+            lambda s: s.replace("  prompt: {en: Do it, zh: 做吧}", "  prompt: {en: Do it, zh: 做吧}\n  starter: x"),
+            "exercises/demo/exercise.yaml:6: 'starter' does not belong in exercise.yaml: it is starter.py",
+        ),
+        (lambda s: s.replace("id: demo", "id: demo-two"), "exercise id 'demo-two' differs from its folder's name"),
         (
             lambda s: s.replace("  hints:\n    - {en: think, zh: 想一想}\n", ""),
             "exercise is missing required key 'hints'",
@@ -113,13 +137,56 @@ def test_good_course_loads_into_typed_objects(tmp_path):
         (lambda s: s.replace("title: {en: Demo, zh: 演示}", "title: Demo"), "must have a translation per language"),
         (
             lambda s: s.replace("prompt: {en: Do it, zh: 做吧}", "prompt: {en: Do it, zh: 做吧\n"),
-            "exercises/demo.yaml:",
+            "exercises/demo/exercise.yaml:",
         ),
     ],
 )
 def test_each_problem_names_file_and_line(tmp_path, mutate, expected):
     found = problems_of(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": mutate(GOOD_EXERCISE)})
     assert any(expected in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    "mutate, expected",
+    [
+        (lambda s: s.replace('@check("value"', '@check("defines"'), "checks.py:12: duplicate check id 'defines'"),
+        (
+            lambda s: s.replace('depends=["defines"]', 'depends=["nothing"]'),
+            "checks.py:12: check 'value' depends on 'nothing', which is not an earlier check",
+        ),
+        (
+            lambda s: s.replace("close(f(), np.float64(1))", "close(f(, np.float64(1))"),
+            "checks.py:13: Python syntax error",
+        ),
+        (
+            lambda s: s.replace('@check("value", depends=["defines"])', "@check(value)"),
+            "checks.py:12: @check on check_value needs",
+        ),
+        (
+            lambda s: s.replace("def check_value(f):", "def check_value(*names):"),
+            "checks.py:12: check function check_value takes plain",
+        ),
+    ],
+)
+def test_a_checks_file_problem_names_its_line(tmp_path, mutate, expected):
+    """checks.py is read as source, never imported (that would need JAX): what it declares is
+    checked against exercise.yaml, each problem at its own file and line."""
+    files = {
+        "1.0.yaml": GOOD_LESSON,
+        "exercises/demo.yaml": GOOD_EXERCISE,
+        "exercises/demo/checks.py": mutate(GOOD_CHECKS),
+    }
+    found = problems_of(tmp_path, files)
+    assert any(f"lessons/exercises/demo/{expected}" in p for p in found), found
+
+
+def test_a_missing_starter_or_checks_file_is_named(tmp_path):
+    course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE})
+    (course / "lessons/exercises/demo/starter.py").unlink()
+    (course / "lessons/exercises/demo/checks.py").unlink()
+    found = [str(p) for p in read_course(course)[1]]
+    assert any("starter missing: starter.py beside exercise.yaml" in p for p in found), found
+    assert any("check code missing: checks.py beside exercise.yaml" in p for p in found), found
 
 
 PREDICT_LESSON = (
@@ -243,7 +310,7 @@ def test_missing_solution_and_unknown_lesson(tmp_path):
 
 def test_duplicate_exercise_across_files(tmp_path):
     found = problems_of(tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE, "exercises/demo2.yaml": GOOD_EXERCISE})
-    assert any("duplicate exercise id 'demo'" in p for p in found)
+    assert any("duplicate exercise id 'demo'" in p or "differs from its folder" in p for p in found)
 
 
 @pytest.mark.parametrize(
@@ -263,7 +330,7 @@ def test_duplicate_exercise_across_files(tmp_path):
 )
 def test_broken_files_give_problems_not_tracebacks(tmp_path, text):
     found = problems_of(tmp_path, {"exercises/broken.yaml": text})
-    assert found and all(p.startswith("lessons/exercises/broken.yaml:") for p in found), found
+    assert found and all(p.startswith("lessons/exercises/broken/exercise.yaml:") for p in found), found
 
 
 def test_non_utf8_file(tmp_path):
@@ -274,7 +341,9 @@ def test_non_utf8_file(tmp_path):
 
 
 def test_validate_command_reports_and_exits_1(tmp_path, cli_env):
-    course = make_course(tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE.replace("kind: python", "kind: magic")})
+    course = make_course(
+        tmp_path, {"exercises/demo.yaml": GOOD_EXERCISE + "    - id: extra\n      name: {en: x, zh: x}\n"}
+    )
     proc = subprocess.run(
         [sys.executable, "-m", "tutor", "validate", str(course)],
         capture_output=True,
@@ -283,7 +352,7 @@ def test_validate_command_reports_and_exits_1(tmp_path, cli_env):
         timeout=60,
     )
     assert proc.returncode == 1
-    assert "lessons/exercises/demo.yaml:17: check 'value' has unknown kind 'magic'" in proc.stdout
+    assert "lessons/exercises/demo/exercise.yaml:13: check 'extra' has no @check function in checks.py" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
 
 
@@ -336,7 +405,7 @@ def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path
     course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh)})
     assert read_course(course)[1] == []  # only validate lints, loading stays fast
     found = [str(p) for p in read_course(course, lint=True)[1]]
-    assert len(found) == 1 and f"lessons/exercises/demo.yaml{expected}" in found[0], found
+    assert len(found) == 1 and f"lessons/exercises/demo/exercise.yaml{expected}" in found[0], found
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 from tutor.course import load_course
-from tutor.progress import ProgressStore
+from tutor.progress import ProgressStore, changes
 from tutor.protocol import ProtocolError, parse_event
 from tutor.sandbox.runner import WORKER_GRACE_S
 
@@ -199,7 +199,7 @@ def mini_course(tmp_path_factory):
     root = tmp_path_factory.mktemp("course")
     (root / "lessons" / "exercises").mkdir(parents=True)
     (root / "solutions").mkdir()
-    shutil.copy(ROOT / "lessons" / "exercises" / f"{EXERCISE}.yaml", root / "lessons" / "exercises")
+    shutil.copytree(ROOT / "lessons" / "exercises" / EXERCISE, root / "lessons" / "exercises" / EXERCISE)
     shutil.copy(ROOT / "solutions" / f"{EXERCISE}.py", root / "solutions")
     return root
 
@@ -224,7 +224,7 @@ def _cli_case(fault: Fault, course_root: Path, home: Path, cli_env) -> Outcome:
     env = cli_env(home)
     env["JAXSTATE_TUTOR_COURSE"] = str(course_root)
     env["FAULT_RUN_TAG"] = tag.split("=", 1)[1]
-    ProgressStore(home).mark_lesson("6.1", "started")  # a home with a progress.json, for progress_write
+    ProgressStore(home).apply(changes.lesson, "6.1", "started")  # a home with a progress.json, for progress_write
     cmd = [
         sys.executable,
         "-m",
@@ -256,7 +256,7 @@ def _cli_case(fault: Fault, course_root: Path, home: Path, cli_env) -> Outcome:
 def outcomes(sandbox, mini_course, tmp_path_factory, run_source, cli_env):
     exercise = load_course(mini_course).exercise(EXERCISE)
     results: dict[tuple[str, str], Outcome] = {}
-    ProgressStore(sandbox.home).mark_lesson("6.1", "started")  # a progress.json for progress_write to find
+    ProgressStore(sandbox.home).apply(changes.lesson, "6.1", "started")  # a progress.json for progress_write to find
 
     def one(where: str, fault: Fault) -> None:
         try:

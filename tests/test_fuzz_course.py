@@ -14,7 +14,7 @@ from tutor.course import read_course
 ROOT = Path(__file__).resolve().parent.parent
 
 SEEDS = sorted((ROOT / "lessons").rglob("*.yaml"))
-SEED_TEXT = {p.name: p.read_bytes() for p in SEEDS}
+SEED_TEXT = {str(p.relative_to(ROOT / "lessons")): p.read_bytes() for p in SEEDS}
 
 
 def mutate(data: bytes, ops: list[tuple[int, int, bytes]]) -> bytes:
@@ -44,7 +44,7 @@ yaml_values = st.recursive(
 
 
 def check_course(tmp: Path, name: str, content: bytes) -> None:
-    (tmp / "lessons").mkdir(parents=True, exist_ok=True)
+    (tmp / "lessons" / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp / "solutions").mkdir(exist_ok=True)
     (tmp / "lessons" / name).write_bytes(content)
     _, problems = read_course(tmp, lint=True)

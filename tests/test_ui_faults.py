@@ -264,7 +264,7 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     course = tmp_path / "course"  # counter-jit alone: other exercises being edited cannot break this
     (course / "lessons" / "exercises").mkdir(parents=True)
     (course / "solutions").mkdir()
-    shutil.copy(ROOT / "lessons" / "exercises" / "counter-jit.yaml", course / "lessons" / "exercises")
+    shutil.copytree(ROOT / "lessons" / "exercises" / "counter-jit", course / "lessons" / "exercises" / "counter-jit")
     shutil.copy(ROOT / "solutions" / "counter-jit.py", course / "solutions")
     (home / "workspace").mkdir(parents=True)
     (home / "workspace" / "counter-jit.py").write_text(ENDLESS)

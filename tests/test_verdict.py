@@ -30,8 +30,8 @@ EXERCISE = ExerciseJob(
     source="",
     filename="learner.py",
     checks=(
-        CheckSpec("a", "code", name=Text(en="check a", zh="检查 a")),
-        CheckSpec("b", "code", name=Text(en="check b", zh="检查 b"), depends=("a",)),
+        CheckSpec("a", name=Text(en="check a", zh="检查 a")),
+        CheckSpec("b", name=Text(en="check b", zh="检查 b"), depends=("a",)),
     ),
 )
 CELL = CellJob(id="c", code="", expect=Expect(raises="ValueError", output_contains=("hi",)))

@@ -19,6 +19,7 @@ from tutor.i18n import Text
 
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 CHECK_STATUSES = ("pass", "fail", "error", "skipped")
+RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 
 
 class ProtocolError(ValueError):
@@ -65,7 +66,7 @@ def _message(value, what: str = "message") -> Text:
     en, zh = texts.get("en"), texts.get("zh")
     if en is None and zh is None:
         raise ProtocolError(f"{what} has neither an en nor a zh text")
-    return Text(zh=zh if zh is not None else en, en=en if en is not None else zh)
+    return Text(zh=zh or en or "", en=en or zh or "")
 
 
 def _object(value, what: str) -> dict:
@@ -79,29 +80,22 @@ def _object(value, what: str) -> dict:
 
 @dataclass(frozen=True)
 class CheckSpec:
-    """One check of an exercise, as the worker runs it."""
+    """One check of an exercise, as the worker runs it: the `@check` function of that id in the
+    job's checks.py, with the texts a skip or a failure needs."""
 
     id: str
-    kind: str  # "defines" (names must exist) or "code" (check code to execute)
     name: Text | None = None
-    code: str = ""
-    names: tuple[str, ...] = ()
     depends: tuple[str, ...] = ()
     advice: Text | None = None
-    origin: str = ""  # "file:check-id": where the check's code lives, for its tracebacks
-    code_line: int = 1
+    origin: str = ""  # "path/checks.py:line" of its function, for messages about the check itself
 
     def to_wire(self) -> dict:
         return {
             "id": self.id,
-            "kind": self.kind,
             "name": self.name.to_dict() if self.name else None,
-            "code": self.code,
-            "names": list(self.names),
             "depends": list(self.depends),
             "advice": self.advice.to_dict() if self.advice else None,
             "origin": self.origin,
-            "code_line": self.code_line,
         }
 
     @classmethod
@@ -110,14 +104,10 @@ class CheckSpec:
         advice = obj.get("advice")
         return cls(
             _text(obj.get("id"), "check id"),
-            _text(obj.get("kind"), "check kind"),
             _message(obj["name"], "check name") if obj.get("name") else None,
-            _text(obj.get("code", ""), "check code"),
-            _texts(obj.get("names", []), "check names"),
             _texts(obj.get("depends", []), "check depends"),
             _message(advice, "check advice") if advice else None,
             _text(obj.get("origin", ""), "check origin"),
-            _integer(obj.get("code_line", 1), "check code_line"),
         )
 
 
@@ -154,9 +144,7 @@ class ExerciseJob:
     source: str
     filename: str
     checks: tuple[CheckSpec, ...]
-    setup: str | None = None  # the exercise's shared helpers, run before each check
-    setup_line: int = 1
-    origin: str = "<setup>"
+    checks_file: str = ""  # the exercise's checks.py, whose @check functions judge the file
     deadline_s: float | None = None  # the worker ends itself after this long, whatever happens
 
     def to_wire(self) -> dict:
@@ -165,9 +153,7 @@ class ExerciseJob:
             "source": self.source,
             "filename": self.filename,
             "checks": [c.to_wire() for c in self.checks],
-            "setup": self.setup,
-            "setup_line": self.setup_line,
-            "origin": self.origin,
+            "checks_file": self.checks_file,
             "deadline_s": self.deadline_s,
         }
 
@@ -180,9 +166,7 @@ class ExerciseJob:
             _text(obj.get("source"), "exercise source"),
             _text(obj.get("filename"), "exercise filename"),
             tuple(CheckSpec.from_wire(c) for c in checks),
-            _optional_text(obj.get("setup"), "exercise setup"),
-            _integer(obj.get("setup_line", 1), "exercise setup_line"),
-            _text(obj.get("origin", "<setup>"), "exercise origin"),
+            _text(obj.get("checks_file", ""), "exercise checks_file"),
             _deadline(obj),
         )
 
@@ -265,7 +249,7 @@ _JOBS = {cls.wire_type: cls for cls in (ExerciseJob, CellJob, DoctorJob)}
 def parse_job(obj: object) -> Job:
     """One decoded JSON job line as a typed job; ProtocolError if it is not one."""
     obj = _object(obj, "a job")
-    cls = _JOBS.get(obj.get("type"))
+    cls = _JOBS.get(str(obj.get("type")))
     if cls is None:
         raise ProtocolError(f"unknown job type {obj.get('type')!r}")
     return cls.from_wire(obj)
@@ -472,7 +456,7 @@ def parse_event(obj: object) -> Event:
     """One decoded JSON line from a worker as a typed event; ProtocolError if it is not one."""
     if not isinstance(obj, dict):
         raise ProtocolError(f"an event is {type(obj).__name__}, not an object")
-    cls = _EVENTS.get(obj.get("type"))
+    cls = _EVENTS.get(str(obj.get("type")))
     if cls is None:
         raise ProtocolError(f"unknown event type {obj.get('type')!r}")
     return cls.from_wire(obj)

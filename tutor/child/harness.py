@@ -1,9 +1,13 @@
-"""Child side of a run: load the learner's module, run each check, report events."""
+"""Child side of a run: import the exercise's checks.py, load the learner's module, run each
+check (a `@check` function whose parameters name what it takes from the learner's file),
+report events."""
 
 from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
+import inspect
 import linecache
 import os
 import re
@@ -11,6 +15,7 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Callable
 from dataclasses import replace
 
 from tutor.child import library
@@ -275,28 +280,45 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
     return module
 
 
-def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=None) -> CheckResult:
+def load_checks(path: str) -> dict[str, Callable]:
+    """The @check functions of an exercise's checks.py, by check id. Imported before the
+    learner's file runs, and guarded like the library: a learner cannot rebind what judges it."""
+    spec = importlib.util.spec_from_file_location("exercise_checks", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["exercise_checks"] = module  # dataclasses and pickling look modules up by name
+    spec.loader.exec_module(module)
+    _SNAPSHOTS.append((module, dict(vars(module))))
+    return {fn.__check__.id: fn for fn in vars(module).values() if isinstance(getattr(fn, "__check__", None), tuple)}
+
+
+def _where_in_checks(frames, fn: Callable | None) -> str:
+    """ " (checks.py line 17)": the last line of the exercise's checks.py the error passed through."""
+    code = getattr(fn, "__code__", None)
+    lines = [f.lineno for f in frames if code is not None and f.filename == code.co_filename]
+    return f" (checks.py line {lines[-1]})" if lines else ""
+
+
+def _arguments(fn: Callable, module: types.ModuleType) -> list:
+    """What a check function asks for: `learner` is the module, any other name its definition."""
+    return [
+        module if name == "learner" else library.learner_attr(module, name) for name in inspect.signature(fn).parameters
+    ]
+
+
+def run_check(check: CheckSpec, fn: Callable | None, module: types.ModuleType, filename: str) -> CheckResult:
     """Run one check; return its result (status, bilingual message)."""
     restore_environment()
     started = time.perf_counter()
     status, en, zh = "pass", "", ""
     learner_raised = False
     try:
-        if check.kind == "defines":
-            for name in check.names:
-                value = library.learner_attr(module, name)
-                library.expect(
-                    callable(value),
-                    f"`{name}` should be a function or class, got {type(value).__name__}",
-                    f"`{name}` 应当是函数或类，实际是 {type(value).__name__}",
-                )
-        else:
-            origin_file = check.origin.rsplit(":", 1)[0]
-            padded = "\n" * max(check.code_line - 1, 0) + check.code
-            namespace = library.exports() | {"learner": module}
-            if setup is not None:
-                exec(setup, namespace)  # the exercise's shared helpers, fresh for each check
-            exec(compile(padded, origin_file, "exec"), namespace)
+        if fn is None:
+            raise library.CheckError(
+                f"checks.py has no @check function for '{check.id}'", f"checks.py 里没有 '{check.id}' 的 @check 函数"
+            )
+        fn(*_arguments(fn, module))
     except BaseException as exc:  # noqa: BLE001 - any exception is reported, never a pass
         restore_environment()  # before formatting: the learner may have broken builtins
         flush_metrics()
@@ -322,7 +344,7 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
             elif isinstance(exc, (NameError, ImportError, SyntaxError)):
                 # Only the check's own code can be missing a name: it could not judge, which
                 # is not the learner's fault.
-                text = exception_text(exc)
+                text = exception_text(exc) + _where_in_checks(frames, fn)
                 status = "error"
                 en, zh = f"the check could not judge your code: {text}", f"检查无法评判你的代码：{text}"
             else:
@@ -353,14 +375,25 @@ def run_check(check: CheckSpec, module: types.ModuleType, filename: str, setup=N
 
 
 def run_exercise(job: ExerciseJob) -> None:
-    """Load the learner's file and run every check, honoring declared dependencies."""
+    """Import the checks, load the learner's file and run every check, honoring declared dependencies."""
     filename = job.filename
     try:
+        try:
+            functions = load_checks(job.checks_file)
+        except Exception as exc:  # noqa: BLE001 - the course's own bug: every check says it could not judge
+            text = exception_text(exc)
+            for check in job.checks:
+                send(
+                    CheckResult(
+                        check.id,
+                        "error",
+                        Text(
+                            en=f"the exercise's checks could not be loaded: {text}", zh=f"无法加载本练习的检查：{text}"
+                        ),
+                    )
+                )
+            return
         module = load_learner(job.source, filename)
-        setup = None
-        if job.setup:
-            padded = "\n" * max(job.setup_line - 1, 0) + job.setup
-            setup = compile(padded, job.origin, "exec")
         passed: set[str] = set()
         names = {c.id: c.name for c in job.checks}
         pending = [static_note(job.source)]  # notes said once, before the next failure's own message
@@ -380,7 +413,7 @@ def run_exercise(job: ExerciseJob) -> None:
                     )
                 )
                 continue
-            result = run_check(check, module, filename, setup)
+            result = run_check(check, functions.get(check.id), module, filename)
             if result.status != "pass":
                 if not config_said and config_note():
                     pending.append(config_note())

@@ -1,4 +1,4 @@
-"""The check library: what check code in the course YAML calls. Runs inside the worker.
+"""The check library: what each exercise's `checks.py` imports. Runs inside the worker.
 
 Every helper judges meaning (values, trace counts, jaxpr primitives, gradients, structure)
 and, when it fails, raises CheckFailed with an English and a Chinese message that says
@@ -21,7 +21,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.channel import metric
+from tutor.child.channel import metric  # noqa: F401 - part of the library: a training check streams its loss with it
+from tutor.jax_signals import DONATION_UNUSABLE, TRACE_EVENT
 
 # Originals, kept before any learner code runs: learners may monkey-patch jax.
 _jit = jax.jit
@@ -72,6 +73,41 @@ def fail(en: str, zh: str | None = None):
 def expect(condition: Any, en: str, zh: str | None = None) -> None:
     if not condition:
         raise CheckFailed(en, zh)
+
+
+# ---------------------------------------------------------------- declaring checks
+
+
+class CheckDef(NamedTuple):
+    """What `@check` says about a check function (the loader reads the same from the source)."""
+
+    id: str
+    depends: tuple[str, ...]
+    plots: bool
+
+
+def check(check_id: str, *, depends: tuple[str, ...] | list[str] = (), plots: bool = False):
+    """Declare a check of an exercise: `@check("counts-up", depends=["defines"])` on a function
+    whose parameters name what it needs from the learner's file (`learner` is the module itself).
+    It passes when it returns; it fails when a helper raises CheckFailed or the learner's code
+    raises. `depends`: skipped unless these earlier checks passed; `plots`: it streams `metric`
+    points (the exercise's chart). Its name and advice are prose, in exercise.yaml."""
+
+    def register(fn: Callable) -> Callable:
+        fn.__check__ = CheckDef(check_id, tuple(depends), plots)
+        return fn
+
+    return register
+
+
+def is_defined(**named: Any) -> None:
+    """Each value (a name from the learner's file) is a function or a class."""
+    for name, value in named.items():
+        expect(
+            callable(value),
+            f"`{name}` should be a function or class, got {type(value).__name__}",
+            f"`{name}` 应当是函数或类，实际是 {type(value).__name__}",
+        )
 
 
 def _label(what: Label) -> tuple[str, str]:
@@ -515,7 +551,7 @@ class TraceEvents:
     checks that JAX still reports traces, and raises CheckError if it does not: a renamed
     monitoring event must not turn into a silent pass."""
 
-    EVENT = "/jax/core/compile/jaxpr_trace_duration"
+    EVENT = TRACE_EVENT
     EAGER_CONTROL_FLOW = ("cond", "while", "scan")
 
     def __init__(self):
@@ -759,9 +795,6 @@ def fresh_key(key: Any) -> Any:
     return jax.random.wrap_key_data(jnp.asarray(key, jnp.uint32))
 
 
-_UNUSABLE = re.compile(r"donated buffers were not usable:\s*(.*?)\.?\s*(?:\n|$)", re.S)
-
-
 def aval_text(x: Any) -> str:
     """How JAX names an array's type in its messages: float32[128,1]."""
     return f"{jnp.result_type(x)}[{','.join(str(d) for d in np.shape(x))}]"
@@ -777,49 +810,7 @@ def donation_warnings(fn: Callable, *args, **kwargs) -> tuple[Any, list[str]]:
         out = fn(*args, **kwargs)
     unusable: list[str] = []
     for w in caught:
-        m = _UNUSABLE.search(str(w.message))
+        m = DONATION_UNUSABLE.search(str(w.message))
         if m:
             unusable += [t.strip() for t in m.group(1).split(", ") if t.strip()]
     return out, unusable
-
-
-def exports() -> dict[str, Any]:
-    """The names check code sees."""
-    from jax import lax
-
-    return {
-        "jax": jax,
-        "jnp": jnp,
-        "np": np,
-        "lax": lax,
-        "math": math,
-        "CheckFailed": CheckFailed,
-        "fail": fail,
-        "expect": expect,
-        "on_failure": on_failure,
-        "close": close,
-        "structure": structure,
-        "dtypes": dtypes,
-        "type_of": type_of,
-        "global_snapshot": global_snapshot,
-        "global_changes": global_changes,
-        "call": call,
-        "is_jitted": is_jitted,
-        "traced": traced,
-        "expect_traces": expect_traces,
-        "TraceEvents": TraceEvents,
-        "outputs_from_jit": outputs_from_jit,
-        "primitives": primitives,
-        "primitive_names": primitive_names,
-        "expect_primitive": expect_primitive,
-        "raises": raises,
-        "grad_check": grad_check,
-        "metric": metric,
-        "key_reuse_checker": key_reuse_checker,
-        "fresh_key": fresh_key,
-        "checker_sees_across_jit_calls": checker_sees_across_jit_calls,
-        "aval_text": aval_text,
-        "donation_warnings": donation_warnings,
-        "state_follows_params": state_follows_params,
-        "finite": finite,
-    }

@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.course.checks_source import read_checks
 from tutor.course.cjk import join_wrapped
 from tutor.course.giveaway import giveaways
-from tutor.course.kinds import CHECK_KINDS
 from tutor.course.model import (
     Block,
     Cell,
@@ -218,53 +218,122 @@ def _lesson(r: _Reader, value, line: int) -> Lesson | None:
     order = r.number(d.get("order"), d.line_of("order"), "lesson order", 0.0)
     if lesson_id is None or title is None:
         return None
-    _unique(r, [(c.id, c.source.line) for c in (b.cell for b in blocks if b.cell)], "cell id")
+    _unique(r, [(c.id, c.source.line if c.source else 0) for c in (b.cell for b in blocks if b.cell)], "cell id")
     return Lesson(id=lesson_id, title=title, order=order, blocks=tuple(blocks), source=Source(r.file, d.line))
 
 
-def _check(r: _Reader, value, line: int, index: int) -> Check | None:
+# Keys a check had when its code lived in the YAML: say where they went.
+_MOVED = {
+    "kind": "a check's code is a @check function in checks.py",
+    "code": "a check's code is a @check function in checks.py",
+    "names": "what a check needs from the learner's file are its function's parameters in checks.py",
+    "depends": "depends= is given to @check in checks.py",
+}
+
+
+def _check_texts(r: _Reader, value, line: int, index: int) -> tuple[str, int, Text | None, Text | None] | None:
+    """A check's entry in exercise.yaml: its id, line, name and advice (prose only)."""
     what = f"check {index + 1}"
-    d = r.mapping(value, line, what, {"id", "name", "kind"}, {"code", "names", "depends", "advice"})
+    if isinstance(value, LineDict):
+        for key in [k for k in value if k in _MOVED]:
+            r.problem(value.line_of(key), f"'{key}' does not belong in exercise.yaml: {_MOVED[key]}")
+    d = r.mapping(value, line, what, {"id", "name"}, {"advice"} | set(_MOVED))  # moved keys: said above
     if d is None:
         return None
     check_id = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
-    if check_id:
-        what = f"check '{check_id}'"
-    kind = d.get("kind")
-    if kind not in CHECK_KINDS:
-        r.problem(d.line_of("kind"), f"{what} has unknown kind {kind!r} (known kinds: {', '.join(CHECK_KINDS)})")
-    code, names = "", ()
-    if kind == "python":
-        code = r.code(d.get("code"), d.line_of("code"), f"{what} code")
-    if kind == "defines":
-        names = r.strings(d.get("names"), d.line_of("names"), f"{what} names")
-        if not names:
-            r.problem(d.line_of("names"), f"{what} of kind 'defines' needs a non-empty list 'names'")
-    check = Check(
-        id=check_id or "",
-        kind=kind if isinstance(kind, str) else "",
-        name=r.text(d.get("name"), d.line_of("name"), f"{what} name") or Text.same(""),
-        code=code,
-        names=names,
-        depends=r.strings(d.get("depends"), d.line_of("depends"), f"{what} depends"),
-        advice=r.text(d.get("advice"), d.line_of("advice"), f"{what} advice"),
-        code_line=d.line_of("code") + 1,
-        source=Source(r.file, d.line),
-    )
-    return check if check_id else None
+    if check_id is None:
+        return None
+    what = f"check '{check_id}'"
+    name = r.text(d.get("name"), d.line_of("name"), f"{what} name")
+    advice = r.text(d.get("advice"), d.line_of("advice"), f"{what} advice")
+    return check_id, d.line, name, advice
 
 
-def _exercise(r: _Reader, value, line: int) -> Exercise | None:
+def _read_file(r: _Reader, path: Path, what: str) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        r.problem(1, f"{what} missing: {path.name} beside exercise.yaml")
+    except (OSError, UnicodeDecodeError) as exc:
+        r.problem(1, f"cannot read {path.name}: {exc}")
+    return None
+
+
+def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
+    """The exercise's checks: each @check function of checks.py, in its order, with the name and
+    advice its exercise.yaml entry gives it; a function without an entry, or an entry without a
+    function, is a problem named at its own line."""
+    texts: dict[str, tuple[int, Text | None, Text | None]] = {}
+    if not isinstance(entries, LineList) or not entries:
+        r.problem(line, "exercise checks must be a non-empty list of {id, name, advice}")
+        entries = LineList()
+    for i, raw in enumerate(entries):
+        read = _check_texts(r, raw, entries.item_lines[i], i)
+        if read is None:
+            continue
+        check_id, cline, name, advice = read
+        if check_id in texts:
+            r.problem(cline, f"duplicate check id '{check_id}' (first on line {texts[check_id][0]})")
+        texts.setdefault(check_id, (cline, name, advice))
+    code_file = folder / "checks.py"
+    code_reader = _Reader(str(Path(r.file).parent / "checks.py"), r.problems, r.lint)
+    source = _read_file(r, code_file, "check code")
+    if source is None:
+        return ()
+    decls, problems = read_checks(source)
+    for pline, message in problems:
+        code_reader.problem(pline, message)
+    checks: list[Check] = []
+    seen: dict[str, int] = {}
+    for decl in decls:
+        if decl.id in seen:
+            code_reader.problem(decl.line, f"duplicate check id '{decl.id}' (first on line {seen[decl.id]})")
+            continue
+        seen[decl.id] = decl.line
+        if not ID_PATTERN.match(decl.id):
+            code_reader.problem(decl.line, f"check id {decl.id!r} may use only a-z, 0-9, '.' and '-'")
+        for dep in decl.depends:
+            if dep not in seen or dep == decl.id:
+                code_reader.problem(decl.line, f"check '{decl.id}' depends on '{dep}', which is not an earlier check")
+        if decl.id not in texts:
+            code_reader.problem(decl.line, f"check '{decl.id}' has no entry (name, advice) in exercise.yaml")
+            continue
+        cline, name, advice = texts[decl.id]
+        checks.append(
+            Check(
+                id=decl.id,
+                name=name or Text.same(decl.id),
+                function=decl.function,
+                needs=decl.needs,
+                depends=decl.depends,
+                advice=advice,
+                plots=decl.plots,
+                line=decl.line,
+                source=Source(r.file, cline),
+            )
+        )
+    for check_id, (cline, _, _) in texts.items():
+        if check_id not in seen:
+            r.problem(cline, f"check '{check_id}' has no @check function in checks.py")
+    return tuple(checks)
+
+
+def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
     d = r.mapping(
         value,
         line,
         "exercise",
-        {"id", "lesson", "title", "prompt", "starter", "hints", "checks"},
-        {"order", "timeout", "chart", "setup"},
+        {"id", "lesson", "title", "prompt", "hints", "checks"},
+        {"order", "timeout", "chart"},
     )
     if d is None:
         return None
+    for key, where in (("starter", "starter.py"), ("setup", "checks.py, at module level")):
+        if key in d:
+            r.problem(d.line_of(key), f"'{key}' does not belong in exercise.yaml: it is {where}")
     ex_id = r.string(d.get("id"), d.line_of("id"), "exercise id", ID_PATTERN)
+    if ex_id and ex_id != folder.name:
+        r.problem(d.line_of("id"), f"exercise id '{ex_id}' differs from its folder's name '{folder.name}'")
     hints_raw = d.get("hints")
     hints: list[Text] = []
     if not isinstance(hints_raw, LineList) or not hints_raw:
@@ -274,37 +343,35 @@ def _exercise(r: _Reader, value, line: int) -> Exercise | None:
             t = r.text(h, hints_raw.item_lines[i], f"hint {i + 1}")
             if t:
                 hints.append(t)
-    checks: list[Check] = []
-    checks_raw = d.get("checks")
-    if not isinstance(checks_raw, LineList) or not checks_raw:
-        r.problem(d.line_of("checks"), "exercise checks must be a non-empty list")
-    else:
-        for i, c in enumerate(checks_raw):
-            check = _check(r, c, checks_raw.item_lines[i], i)
-            if check:
-                checks.append(check)
-    _unique(r, [(c.id, c.source.line) for c in checks], "check id")
-    seen: set[str] = set()
-    for c in checks:
-        for dep in c.depends:
-            if dep not in seen:
-                r.problem(c.source.line, f"check '{c.id}' depends on '{dep}', which is not an earlier check")
-        seen.add(c.id)
+    checks = _checks(r, d.get("checks"), d.line_of("checks"), folder)
+    starter = _read_file(r, folder / "starter.py", "starter") or ""
+    if starter:
+        try:
+            compile(starter, str(folder / "starter.py"), "exec")
+        except SyntaxError as exc:
+            r.problems.append(
+                Problem(
+                    str(Path(r.file).parent / "starter.py"),
+                    exc.lineno or 1,
+                    f"starter has a Python syntax error: {exc.msg}",
+                )
+            )
     result = Exercise(
         id=ex_id or "",
         lesson=r.string(d.get("lesson"), d.line_of("lesson"), "exercise lesson") or "",
         order=r.number(d.get("order"), d.line_of("order"), "exercise order", 100.0),
         title=r.text(d.get("title"), d.line_of("title"), "exercise title") or Text.same(ex_id or ""),
         prompt=r.text(d.get("prompt"), d.line_of("prompt"), "exercise prompt") or Text.same(""),
-        starter=r.code(d.get("starter"), d.line_of("starter"), "exercise starter"),
+        starter=starter,
         hints=tuple(hints),
-        checks=tuple(checks),
+        checks=checks,
         timeout=r.number(d.get("timeout"), d.line_of("timeout"), "exercise timeout", 60.0),
         chart=r.text(d.get("chart"), d.line_of("chart"), "exercise chart"),
-        setup=r.code(d.get("setup"), d.line_of("setup"), "exercise setup", required=False),
-        setup_line=d.line_of("setup") + 1,
+        folder=folder,
         source=Source(r.file, d.line),
     )
+    if checks and any(c.plots for c in checks) and result.chart is None:
+        r.problem(d.line, "a check plots (plots=True) but the exercise has no chart: title")
     return result if ex_id else None
 
 
@@ -317,7 +384,7 @@ def _questions(r: _Reader, value, line: int, what: str, lesson: str | None = Non
         question = read_question(r, q, value.item_lines[i], f"{what} question {i + 1}", read_cell, lesson)
         if question is not None:
             questions.append(question)
-    _unique(r, [(q.id, q.source.line) for q in questions], "question id")
+    _unique(r, [(q.id, q.source.line if q.source else 0) for q in questions], "question id")
     return questions
 
 
@@ -334,7 +401,9 @@ def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
     questions = _questions(r, d.get("questions"), d.line_of("questions"), f"checkpoint {lesson}", lesson)
     for q in questions:
         if q.lesson != lesson:
-            r.problem(q.source.line, f"question '{q.id}' of checkpoint {lesson} names lesson '{q.lesson}'")
+            r.problem(
+                q.source.line if q.source else 0, f"question '{q.id}' of checkpoint {lesson} names lesson '{q.lesson}'"
+            )
     return Checkpoint(lesson, tuple(questions), Source(r.file, d.line)) if lesson and questions else None
 
 
@@ -388,7 +457,13 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
                     for cell_line, message in giveaways(lesson):
                         r.problem(cell_line, message)
         elif kind == "exercise":
-            if (exercise := _exercise(r, body, line)) is not None:
+            if path.name != "exercise.yaml" or path.parent.parent.name != "exercises":
+                r.problem(
+                    line,
+                    "an exercise is a folder: lessons/exercises/<id>/exercise.yaml beside starter.py and checks.py",
+                )
+                continue
+            if (exercise := _exercise(r, body, line, path.parent)) is not None:
                 exercises.append(exercise)
         elif kind == "checkpoint":
             if (checkpoint := _checkpoint(r, body, line)) is not None:

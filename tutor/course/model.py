@@ -25,30 +25,27 @@ class Source:
 
 @dataclass(frozen=True)
 class Check:
-    """One judged property of a learner's solution; runs inside the worker."""
+    """One judged property of a learner's solution: a `@check` function in the exercise's
+    checks.py (run inside the worker), named and advised in its exercise.yaml."""
 
     id: str
-    kind: str
     name: Text
-    code: str = ""
-    names: tuple[str, ...] = ()
+    function: str = ""  # the function's name in checks.py
+    needs: tuple[str, ...] = ()  # its parameters: what it takes from the learner's file
     depends: tuple[str, ...] = ()
     advice: Text | None = None
-    code_line: int = 0  # first line of `code` in the YAML file, for tracebacks
-    source: Source | None = None
+    plots: bool = False  # it streams `metric` points to the exercise's chart
+    line: int = 0  # of its `def` in checks.py
+    source: Source | None = None  # its entry in exercise.yaml
 
-    def to_job(self) -> CheckSpec:
+    def to_job(self, checks_file: Path) -> CheckSpec:
         """The check as the worker receives it."""
         return CheckSpec(
             id=self.id,
-            kind=self.kind,
             name=self.name,
-            code=self.code,
-            names=tuple(self.names),
             depends=tuple(self.depends),
             advice=self.advice,
-            origin=f"{self.source.file}:{self.id}" if self.source else self.id,
-            code_line=self.code_line,
+            origin=f"{checks_file}:{self.line}",
         )
 
 
@@ -110,9 +107,12 @@ class Exercise:
     checks: tuple[Check, ...]
     timeout: float = 60.0
     chart: Text | None = None  # title of the live loss chart, for training exercises
-    setup: str = ""  # check code shared by every check (helpers, data), run before each one
-    setup_line: int = 0
+    folder: Path | None = None  # lessons/exercises/<id>/: exercise.yaml, starter.py, checks.py
     source: Source | None = None
+
+    @property
+    def checks_file(self) -> Path | None:
+        return self.folder / "checks.py" if self.folder else None
 
 
 ANSWER = "answer"  # the placeholder an explanation may use for the number the run printed

@@ -208,6 +208,8 @@ class WorkerProcess:
             return  # a descriptor closed twice could be someone else's by now
         self._closed = True
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is None:
+                continue
             try:
                 stream.close()
             except OSError:
@@ -275,6 +277,7 @@ class Run:
         state = _RunState(self.limits)
         yield from state.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
+        assert w.proc.stdout is not None and w.proc.stderr is not None  # spawned with pipes
         for name, fd in (
             ("stdout", w.proc.stdout.fileno()),
             ("stderr", w.proc.stderr.fileno()),
@@ -544,10 +547,8 @@ class Sandbox:
         job = ExerciseJob(
             source=source,
             filename=filename,
-            checks=tuple(c.to_job() for c in exercise.checks),
-            setup=exercise.setup,
-            setup_line=exercise.setup_line,
-            origin=exercise.source.file if exercise.source else exercise.id,
+            checks=tuple(c.to_job(exercise.checks_file) for c in exercise.checks),
+            checks_file=str(exercise.checks_file),
         )
         return Run(self._take(), job, timeout or exercise.timeout, self.limits, self._after_run)
 

@@ -82,7 +82,7 @@ class RunResults(VerticalScroll):
         """Why a finished run would have drawn nothing (the chart says it only if it has no points):
         the training check was skipped after an earlier check failed, the run stopped before it
         (crash, timeout, cancel: its checks are marked skipped too), or it stopped before a point."""
-        plotting = [c.id for c in self.exercise.checks if "metric(" in c.code]
+        plotting = [c.id for c in self.exercise.checks if c.plots]
         statuses = [self.results[i].status for i in plotting if i in self.results]
         if verdict.kind != "checks" and all(s == "skipped" for s in statuses):
             return "chart_not_reached"

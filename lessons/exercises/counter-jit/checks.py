@@ -1,0 +1,110 @@
+"""The checks of `counter-jit`: A jitted counter with explicit state."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import (
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    global_changes,
+    global_snapshot,
+    is_defined,
+    traced,
+    type_of,
+)
+
+
+@check("defines")
+def check_defines(update_counter):
+    is_defined(update_counter=update_counter)
+
+
+@check("returns-pair", depends=["defines"])
+def check_returns_pair(update_counter):
+    out = call(update_counter, jnp.int32(0), jnp.int32(7), label="update_counter(0, 7)")
+    expect(
+        isinstance(out, (tuple, list)) and len(out) == 2,
+        f"update_counter(0, 7) should return a pair (new_count, increment), got {type(out).__name__}"
+        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else f" ({type_of(out)})"),
+        f"update_counter(0, 7) 应返回二元组 (new_count, increment)，实际返回 {type(out).__name__}"
+        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else f"({type_of(out)})"),
+    )
+
+
+@check("counts-up", depends=["returns-pair"])
+def check_counts_up(update_counter):
+    count = jnp.int32(0)
+    for step, inc in enumerate([0, 3, -1, 10, -5, 2]):
+        count, _ = call(update_counter, count, jnp.int32(inc), label=f"update_counter(count, {inc})")
+        close(
+            count,
+            np.float64(step + 1),
+            what=(
+                f"count after call {step + 1} (increment={inc})",
+                f"第 {step + 1} 次调用（increment={inc}）之后的计数",
+            ),
+        )
+
+
+@check("increment-passthrough", depends=["returns-pair"])
+def check_increment_passthrough(update_counter):
+    for count, inc in [(0, 0), (4, 3), (9, -2), (2, 2.5)]:
+        given = jnp.float32(inc) if isinstance(inc, float) else jnp.int32(inc)
+        _, back = call(update_counter, jnp.int32(count), given, label=f"update_counter({count}, {inc})")
+        close(
+            back,
+            np.float64(inc),
+            what=(
+                f"increment returned by update_counter({count}, {inc})",
+                f"update_counter({count}, {inc}) 返回的 increment",
+            ),
+        )
+        expect(
+            type_of(back) == type_of(given),
+            f"update_counter({count}, {inc}) got an increment of type {type_of(given)} "
+            f"and returned it as {type_of(back)}: it must come back unchanged, dtype included",
+            f"update_counter({count}, {inc}) 收到的 increment 类型是 {type_of(given)}，"
+            f"返回时却成了 {type_of(back)}：它必须原样返回，dtype 也不能变",
+        )
+
+
+@check("pure", depends=["returns-pair"])
+def check_pure(learner):
+    before = global_snapshot(learner)
+    first = call(learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")[0]
+    second = call(learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")[0]
+    expect(
+        np.array_equal(np.asarray(first), np.asarray(second)),
+        f"update_counter(4, 1) gave {first} the first time and {second} the second time: "
+        "the result depends on something other than the arguments",
+        f"update_counter(4, 1) 第一次返回 {first}，第二次返回 {second}：结果依赖于参数以外的东西",
+    )
+    changed = global_changes(learner, before)
+    expect(
+        not changed,
+        "calling update_counter(4, 1) twice changed your module's globals: it "
+        + changed.en
+        + ". The count must travel only through the arguments and the return value; under jax.jit "
+        "whatever you store there is a tracer that escapes the trace",
+        "调用两次 update_counter(4, 1) 改动了模块的全局变量：它"
+        + changed.zh
+        + "。计数只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
+    )
+
+
+@check("jit-once", depends=["counts-up"])
+def check_jit_once(update_counter):
+    step = traced(update_counter, "update_counter")
+    count = jnp.int32(0)
+    for i in range(5):
+        count, back = call(step, count, jnp.int32(i), label=f"jitted update_counter, call {i + 1}")
+        close(
+            back,
+            np.float64(i),
+            what=(f"increment returned by jitted call {i + 1}", f"jit 后第 {i + 1} 次调用返回的 increment"),
+        )
+    close(count, np.float64(5), what=("count after 5 jitted calls", "jit 后调用 5 次之后的计数"))
+    expect_traces(step, 1, calls=5)

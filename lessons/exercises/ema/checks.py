@@ -1,0 +1,305 @@
+"""The checks of `ema`: A train state with an exponential moving average of the params."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import (
+    TraceEvents,
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    fail,
+    is_defined,
+    is_jitted,
+    metric,
+    outputs_from_jit,
+    traced,
+)
+
+
+@check("defines")
+def check_defines(TrainState, ema_train_step):
+    is_defined(TrainState=TrainState, ema_train_step=ema_train_step)
+
+
+@check("state-type", depends=["defines"])
+def check_state_type(TrainState):
+    params = {"w": jnp.float32(1.5), "b": jnp.float32(-0.5)}
+    ema = {"w": jnp.float32(0.2), "b": jnp.float32(0.3)}
+    try:
+        state = TrainState(step=jnp.int32(3), params=params, ema_params=ema)
+    except TypeError as exc:
+        fail(
+            f"TrainState(step=..., params=..., ema_params=...) raised TypeError: {exc}; it needs exactly these three fields",
+            f"TrainState(step=..., params=..., ema_params=...) 抛出 TypeError：{exc}；它需要且只需要这三个字段",
+        )
+    for field in ("step", "params", "ema_params"):
+        expect(hasattr(state, field), f"a TrainState has no attribute `{field}`", f"TrainState 没有属性 `{field}`")
+    leaves = jax.tree.leaves(state)
+    n = len(leaves)
+
+    def found(a):
+        return any(leaf is a for leaf in leaves)
+
+    if n == 4 and not found(state.step) and all(found(a) for a in (*params.values(), *ema.values())):
+        fail(
+            "JAX sees 4 leaves in a TrainState holding a step, 2 params and 2 EMA params (expected 5): `step` is "
+            "not a leaf but metadata (a meta / static field), so it is part of the tree structure. Every new step "
+            "value is then a new structure, and jax.jit compiles the step function again on every call. "
+            "Register step as a data field",
+            "一个装有 step、2 个参数和 2 个 EMA 参数的 TrainState，JAX 在其中只看到 4 个叶子（应为 5 个）："
+            "`step` 不是叶子，而是元数据（meta / 静态字段），因而属于树结构的一部分。于是每个新的 step 值都是"
+            "新的结构，jax.jit 每次调用都要重新编译训练步。请把 step 注册为数据字段",
+        )
+    expect(
+        n == 5,
+        f"JAX sees {n} leaves in a TrainState holding a step, 2 params and 2 EMA params (expected 5): "
+        "JAX does not know how to look inside it, so it cannot pass through jax.jit",
+        f"一个装有 step、2 个参数和 2 个 EMA 参数的 TrainState，JAX 在其中只看到 {n} 个叶子（应为 5 个）："
+        "JAX 不知道如何拆开它，所以它无法穿过 jax.jit",
+    )
+
+
+@check("jitted", depends=["defines"])
+def check_jitted(ema_train_step, TrainState):
+    fn = ema_train_step
+    if not is_jitted(fn):
+        # A thin wrapper around a jitted call is fine: every output must come out of a compiled program.
+        x = jnp.array([0.5, -1.0, 2.0], jnp.float32)
+        y = jnp.array([1.0, 0.0, 4.0], jnp.float32)
+
+        def zero():
+            return {"w": jnp.float32(0.0), "b": jnp.float32(0.0)}
+
+        try:
+            state = TrainState(step=jnp.int32(0), params=zero(), ema_params=zero())
+        except TypeError:
+            state = None  # the state-type check reports this
+        expect(
+            state is not None and outputs_from_jit(lambda s, xx, yy: fn(s, xx, yy, 0.1, 0.9), state, x, y),
+            f"ema_train_step is a plain {type(fn).__name__}, not compiled: it is not the result of `jax.jit`, "
+            "and its results do not come out of a jitted call inside it",
+            f"ema_train_step 是普通的 {type(fn).__name__} 对象，没有经过编译：它不是 `jax.jit` 的结果，"
+            "其结果也不是由它内部的 jit 调用产生的",
+        )
+
+
+@check("step", depends=["state-type"])
+def check_step(TrainState, ema_train_step):
+    x = jnp.array([0.5, -1.0, 2.0, 3.0, -2.5, 1.0], jnp.float32)
+    y = jnp.array([1.0, 0.0, 4.0, 7.5, -4.0, 3.0], jnp.float32)
+    state = TrainState(
+        step=jnp.int32(3),
+        params={"w": jnp.float32(1.5), "b": jnp.float32(-0.5)},
+        ema_params={"w": jnp.float32(0.2), "b": jnp.float32(0.3)},
+    )
+    new = call(ema_train_step, state, x, y, 0.1, 0.8, label="ema_train_step(state, x, y, 0.1, 0.8)")
+    for field in ("step", "params", "ema_params"):
+        expect(
+            hasattr(new, field),
+            f"ema_train_step returned a {type(new).__name__} without `{field}`; return a new TrainState",
+            f"ema_train_step 返回的 {type(new).__name__} 没有 `{field}`；应返回新的 TrainState",
+        )
+    kind = np.asarray(new.step).dtype
+    expect(
+        np.issubdtype(kind, np.integer),
+        f"the new step has dtype {kind}; the step counter should stay an integer (add the int 1)",
+        f"新的 step 的 dtype 是 {kind}；步数计数器应保持为整数（加整数 1）",
+    )
+    close(new.step, np.float64(4), what=("step after one call starting from step=3", "从 step=3 开始调用一次后的 step"))
+
+
+@check("sgd", depends=["step"])
+def check_sgd(TrainState, ema_train_step):
+    xn = np.array([0.5, -1.0, 2.0, 3.0, -2.5, 1.0])
+    yn = np.array([1.0, 0.0, 4.0, 7.5, -4.0, 3.0])
+    x, y = jnp.asarray(xn, jnp.float32), jnp.asarray(yn, jnp.float32)
+    w, b = 1.5, -0.5
+    state = TrainState(
+        step=jnp.int32(0),
+        params={"w": jnp.float32(w), "b": jnp.float32(b)},
+        ema_params={"w": jnp.float32(0.0), "b": jnp.float32(0.0)},
+    )
+    for k, (lr, decay) in enumerate([(0.1, 0.8), (0.05, 0.9), (0.02, 0.5)], start=1):
+        state = ema_train_step(state, x, y, lr, decay)
+        r = w * xn + b - yn
+        gw, gb = 2 * np.mean(r * xn), 2 * np.mean(r)
+        got = np.array([float(state.params["w"]), float(state.params["b"])])
+        if np.allclose(got, [w - lr * gw / 2, b - lr * gb / 2], rtol=1e-5, atol=1e-6):
+            fail(
+                f"step {k}: params moved to {np.round(got, 6).tolist()}, half the SGD step: the gradient misses the "
+                "factor 2 of d/dp (pred - y)^2. Let `jax.grad(loss_fn)` derive it",
+                f"第 {k} 步：参数变成 {np.round(got, 6).tolist()}，只走了 SGD 的一半：梯度漏掉了 "
+                "d/dp (pred - y)^2 中的因子 2。请让 `jax.grad(loss_fn)` 来求导",
+            )
+        if k == 1:
+            ew, eb = 0.0, 0.0  # the EMA params of this first step
+            re = ew * xn + eb - yn
+            if np.allclose(got, [w - lr * 2 * np.mean(re * xn), b - lr * 2 * np.mean(re)], rtol=1e-5, atol=1e-6):
+                fail(
+                    f"step {k}: params moved to {np.round(got, 6).tolist()}: the gradient was taken at the EMA params. "
+                    "Differentiate the loss at the current params, `jax.grad(loss_fn)(state.params, x, y)`",
+                    f"第 {k} 步：参数变成 {np.round(got, 6).tolist()}：梯度是在 EMA 参数处求的。"
+                    "应在当前参数处对损失求导，`jax.grad(loss_fn)(state.params, x, y)`",
+                )
+        for fixed in (0.1, 0.01, 0.001):
+            if fixed != lr and np.allclose(got, [w - fixed * gw, b - fixed * gb], rtol=1e-5, atol=1e-6):
+                fail(
+                    f"step {k}: params moved to {np.round(got, 6).tolist()}, a step with learning rate {fixed}, but "
+                    f"this call passed lr={lr}: the `lr` argument is ignored (a hard-coded constant?)",
+                    f"第 {k} 步：参数变成 {np.round(got, 6).tolist()}，对应学习率 {fixed}，而本次调用传入的是 "
+                    f"lr={lr}：`lr` 参数被忽略了（是否写死了常数？）",
+                )
+        if np.allclose(got, [w + lr * gw, b + lr * gb], rtol=1e-5, atol=1e-6):
+            fail(
+                f"step {k}: params moved to {np.round(got, 6).tolist()} = p + lr * grad: that climbs the loss; subtract the gradient",
+                f"第 {k} 步：参数变成 {np.round(got, 6).tolist()} = p + lr * grad：这是沿损失上升；应减去梯度",
+            )
+        w, b = w - lr * gw, b - lr * gb
+        close(
+            state.params, {"w": w, "b": b}, what=(f"params after step {k} (lr={lr})", f"第 {k} 步后的参数（lr={lr}）")
+        )
+
+
+@check("ema", depends=["sgd"])
+def check_ema(TrainState, ema_train_step):
+    xn = np.array([0.5, -1.0, 2.0, 3.0, -2.5, 1.0])
+    yn = np.array([1.0, 0.0, 4.0, 7.5, -4.0, 3.0])
+    x, y = jnp.asarray(xn, jnp.float32), jnp.asarray(yn, jnp.float32)
+
+    def as_np(tree):
+        return np.array([float(tree["w"]), float(tree["b"])])
+
+    state = TrainState(
+        step=jnp.int32(0),
+        params={"w": jnp.float32(1.5), "b": jnp.float32(-0.5)},
+        ema_params={"w": jnp.float32(0.2), "b": jnp.float32(0.3)},
+    )
+    for k, (lr, decay) in enumerate([(0.1, 0.8), (0.05, 0.9), (0.2, 0.6)], start=1):
+        before, ema = as_np(state.params), as_np(state.ema_params)
+        state = ema_train_step(state, x, y, lr, decay)
+        after, got = as_np(state.params), as_np(state.ema_params)
+
+        def same(want):
+            return np.allclose(got, want, rtol=1e-5, atol=1e-6)
+
+        from_before = decay * ema + (1 - decay) * before
+        from_after = decay * ema + (1 - decay) * after
+        if same(from_before) or same(from_after):
+            continue
+        if same((1 - decay) * ema + decay * before) or same((1 - decay) * ema + decay * after):
+            fail(
+                f"step {k} (decay={decay}): ema_params = {np.round(got, 6).tolist()} = (1 - decay) * ema + decay * params; "
+                "the weights are swapped, so the EMA mostly follows the current params. It should keep `decay` of the old EMA",
+                f"第 {k} 步（decay={decay}）：ema_params = {np.round(got, 6).tolist()} = (1 - decay) * ema + decay * params;"
+                "权重弄反了，EMA 基本上跟着当前参数走。应保留旧 EMA 的 `decay` 倍",
+            )
+        for fixed in (0.9, 0.99, 0.999):
+            if fixed != decay and (same(fixed * ema + (1 - fixed) * before) or same(fixed * ema + (1 - fixed) * after)):
+                fail(
+                    f"step {k}: ema_params = {np.round(got, 6).tolist()} is an EMA with decay {fixed}, but this call "
+                    f"passed decay={decay}: the `decay` argument is ignored (a hard-coded constant?)",
+                    f"第 {k} 步：ema_params = {np.round(got, 6).tolist()} 对应的衰减率是 {fixed}，而本次调用传入的是 "
+                    f"decay={decay}：`decay` 参数被忽略了（是否写死了常数？）",
+                )
+        if same(ema):
+            fail(
+                f"step {k}: ema_params did not change ({np.round(got, 6).tolist()}); the new state must carry the updated EMA",
+                f"第 {k} 步：ema_params 没有变化（{np.round(got, 6).tolist()}）；新状态必须带上更新后的 EMA",
+            )
+        fail(
+            f"step {k} (decay={decay}): ema_params (w, b) = {np.round(got, 6).tolist()}; expected "
+            f"{np.round(from_after, 6).tolist()} (EMA of the updated params) or {np.round(from_before, 6).tolist()} "
+            "(EMA of the params before the update)",
+            f"第 {k} 步（decay={decay}）：ema_params (w, b) = {np.round(got, 6).tolist()}；应为 "
+            f"{np.round(from_after, 6).tolist()}（对更新后参数取 EMA）或 {np.round(from_before, 6).tolist()}"
+            "（对更新前参数取 EMA）",
+        )
+
+
+@check("dynamic", depends=["jitted", "ema"])
+def check_dynamic(ema_train_step, TrainState):
+    x = jnp.array([0.5, -1.0, 2.0, 3.0, -2.5, 1.0], jnp.float32)
+    y = jnp.array([1.0, 0.0, 4.0, 7.5, -4.0, 3.0], jnp.float32)
+    state = TrainState(
+        step=jnp.int32(0),
+        params={"w": jnp.float32(1.5), "b": jnp.float32(-0.5)},
+        ema_params={"w": jnp.float32(1.5), "b": jnp.float32(-0.5)},
+    )
+    settings = [(0.1, 0.9), (0.05, 0.8), (0.2, 0.95), (0.01, 0.5)]
+    fn = ema_train_step
+    if is_jitted(fn):
+        step = traced(fn, "ema_train_step")
+        for lr, decay in settings:
+            state = step(state, x, y, lr, decay)
+        expect_traces(step, 1, calls=len(settings))
+    else:
+        with TraceEvents() as seen:  # a wrapper: count every trace JAX performs over the calls
+            for lr, decay in settings:
+                state = fn(state, x, y, lr, decay)
+        expect(
+            seen.count <= 1,
+            f"ema_train_step was traced and compiled {seen.count} times over 4 calls with new (lr, decay) values, "
+            "expected at most once: each new value builds a new program (a static argument, or a compiled "
+            "step cached per value)",
+            f"在 4 次使用新 (lr, decay) 值的调用中，ema_train_step 被追踪并编译了 {seen.count} 次，应当至多 1 次："
+            "每个新值都构造了一个新程序（静态参数，或按取值缓存的编译函数）",
+        )
+    close(state.step, np.float64(len(settings)), what=("step after 4 calls", "调用 4 次后的 step"))
+
+
+@check("training", depends=["dynamic"], plots=True)
+def check_training(TrainState, ema_train_step):
+    rng = np.random.default_rng(8)
+    xn = rng.uniform(-1.0, 1.0, 32)
+    true_w, true_b = 2.5, 1.0
+    x, y = jnp.asarray(xn, jnp.float32), jnp.asarray(true_w * xn + true_b, jnp.float32)
+
+    def zero():
+        return {"w": jnp.float32(0.0), "b": jnp.float32(0.0)}  # separate buffers: the step may donate them
+
+    state = TrainState(step=jnp.int32(0), params=zero(), ema_params=zero())
+
+    def dist(tree):
+        return float(np.hypot(float(tree["w"]) - true_w, float(tree["b"]) - true_b))
+
+    start = dist({"w": 0.0, "b": 0.0})
+    p_hist, e_hist = [], []
+    for t in range(1, 101):
+        state = ema_train_step(state, x, y, 0.1, 0.9)
+        p_hist.append(dist(state.params))
+        e_hist.append(dist(state.ema_params))
+        metric("params", t, p_hist[-1])
+        metric("ema", t, e_hist[-1])
+    close(state.step, np.float64(100), what=("step after 100 calls", "调用 100 次后的 step"))
+    expect(
+        p_hist[-1] < 0.05 * start,
+        f"after 100 steps the params are still {p_hist[-1]:.4g} away from the true (w, b) (they started {start:.4g} away); "
+        "expected under 5% of the starting distance",
+        f"100 步后参数离真实 (w, b) 仍有 {p_hist[-1]:.4g}（起点距离 {start:.4g}）；应降到起点距离的 5% 以下",
+    )
+    expect(
+        e_hist[-1] < 0.2 * start,
+        f"after 100 steps the EMA is still {e_hist[-1]:.4g} away from the true (w, b) (start {start:.4g}); "
+        "expected under 20% of the starting distance",
+        f"100 步后 EMA 离真实 (w, b) 仍有 {e_hist[-1]:.4g}（起点距离 {start:.4g}）；应降到起点距离的 20% 以下",
+    )
+    lead = [t + 1 for t in range(100) if e_hist[t] < p_hist[t] - 1e-4]
+    expect(
+        not lead,
+        f"at step {lead[0] if lead else 0} the EMA is closer to the truth than the params themselves "
+        f"({e_hist[lead[0] - 1] if lead else 0:.4g} < {p_hist[lead[0] - 1] if lead else 0:.4g}); "
+        "an average of past params should lag behind them",
+        f"第 {lead[0] if lead else 0} 步时 EMA 比参数本身更接近真值"
+        f"({e_hist[lead[0] - 1] if lead else 0:.4g} < {p_hist[lead[0] - 1] if lead else 0:.4g});"
+        "对历史参数的平均应当落后于参数本身",
+    )
+    jumps = [t + 1 for t in range(1, 100) if e_hist[t] > e_hist[t - 1] + 1e-4]
+    expect(
+        not jumps,
+        f"the EMA moved away from the truth at step {jumps[0] if jumps else 0}; on this smooth problem it should approach steadily",
+        f"EMA 在第 {jumps[0] if jumps else 0} 步远离了真值；在这个平滑的问题上它应当稳步接近",
+    )

@@ -1,0 +1,187 @@
+"""The checks of `gradient-descent`: One gradient-descent step, learning rate kept dynamic."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import (
+    TraceEvents,
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    fail,
+    global_changes,
+    global_snapshot,
+    is_defined,
+    on_failure,
+    traced,
+    type_of,
+)
+
+
+@check("defines")
+def check_defines(gradient_descent_step):
+    is_defined(gradient_descent_step=gradient_descent_step)
+
+
+@check("gradient", depends=["defines"])
+def check_gradient(gradient_descent_step):
+    lr = 0.1
+    for x in [5.0, -3.0, 0.5, 12.0, -0.25, 0.0]:
+        out = call(gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x:g}, {lr})")
+        several = isinstance(out, (tuple, list, dict))
+        expect(
+            np.shape(out) == () and not several,
+            f"gradient_descent_step({x:g}, {lr}) should return only the new params (a scalar here), got "
+            + (f"a {type(out).__name__} of {len(out)} values" if several else f"{type(out).__name__} ({type_of(out)})"),
+            f"gradient_descent_step({x:g}, {lr}) 应当只返回新的参数（这里是标量），实际返回"
+            + (f"含 {len(out)} 个值的 {type(out).__name__}" if several else f" {type(out).__name__}({type_of(out)})"),
+        )
+        got = float(np.asarray(out, dtype=np.float64))
+        want = x - lr * 2.0 * x
+        if not np.isclose(got, want, rtol=1e-5, atol=1e-6):
+            used = (x - got) / lr
+            uphill = np.isclose(used, -2.0 * x, rtol=1e-4)
+            fail(
+                f"gradient_descent_step({x:g}, {lr}) returned {got:.6g}, expected {want:.6g} = {x:g} - {lr} * f'({x:g}), "
+                f"with f'(x) = 2x = {2 * x:g}. Your step used a gradient of {used:.6g}"
+                + (": it went uphill (it added the gradient instead of subtracting it)" if uphill else "")
+                + ". The gradient of x² depends on x: take it with `jax.grad(f)(params)`, "
+                "and subtract `learning_rate * gradient` from params",
+                f"gradient_descent_step({x:g}, {lr}) 返回 {got:.6g}，应为 {want:.6g} = {x:g} - {lr} * f'({x:g}),"
+                f"其中 f'(x) = 2x = {2 * x:g}。你的这一步相当于用了梯度 {used:.6g}"
+                + ("：它在往上坡走（加上了梯度，而不是减去）" if uphill else "")
+                + "。x² 的梯度随 x 变化：用 `jax.grad(f)(params)` 求出它，再从 params 中减去 `learning_rate * 梯度`",
+            )
+
+
+@check("uses-grad", depends=["gradient"])
+def check_uses_grad(learner):
+    import ast
+    import linecache
+
+    # On x² a hand-written 2 * params gives the right numbers, so swap in another f: code that
+    # differentiates the module's f follows it. Code that differentiates its own copy of x²
+    # (a lambda, a helper) cannot follow, so then the file must at least call jax's AD.
+    x, lr = 3.0, 0.1
+    follows_f = False
+    if callable(getattr(learner, "f", None)):
+        original = learner.f
+        learner.f = lambda v: v**3 / 3.0  # f'(x) = x²
+        try:
+            with jax.disable_jit():  # a jitted step would reuse the program traced with the old f
+                got = float(np.asarray(learner.gradient_descent_step(jnp.float32(x), lr), np.float64))
+        finally:
+            learner.f = original
+        follows_f = bool(np.isclose(got, x - lr * x**2, rtol=1e-5))
+    source = "".join(linecache.getlines(learner.__file__))
+    ad = {"grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "jacobian", "hessian", "linearize"}
+    calls = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            fn = node.func
+            calls.add(fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", ""))
+    expect(
+        follows_f or calls & ad,
+        "your step gives 2x for f(x) = x², but nothing in your file calls jax.grad (or value_and_grad, vjp...): "
+        "the derivative is written by hand, so it would be wrong for any other f. Take it with "
+        "jax.grad(f)(params), as the task asks",
+        "你的这一步对 f(x) = x² 给出了 2x，但文件里没有任何地方调用 jax.grad（或 value_and_grad、vjp……）："
+        "导数是手写的，换一个 f 就错了。请按题目要求用 jax.grad(f)(params) 求导",
+    )
+
+
+@check("five-steps", depends=["gradient"])
+def check_five_steps(gradient_descent_step):
+    params = jnp.float32(5.0)
+    ref = np.float64(5.0)
+    for step in range(1, 6):
+        params = call(gradient_descent_step, params, 0.1, label=f"gradient_descent_step, step {step}")
+        ref = ref - 0.1 * 2.0 * ref
+        with on_failure(
+            "Each step must start from the params the previous step returned, and nothing may be "
+            "remembered between calls",
+            "每一步都应从上一步返回的参数出发，两次调用之间不能记住任何东西",
+        ):
+            close(params, ref, what=(f"params after step {step}", f"第 {step} 步之后的参数"))
+        expect(
+            type_of(params) == "float32[]",
+            f"after step {step} the params are {type_of(params)}, but they came in as float32[]: "
+            "a training loop that feeds them back would change type every step (and, under jit, compile again). "
+            "Keep the update in the params' dtype: a Python-float learning rate does that by itself, while "
+            "`jnp.asarray(learning_rate, jnp.float64)` or a NumPy float64 promotes the params",
+            f"第 {step} 步之后参数的类型是 {type_of(params)}，但传入时是 float32[]：把它们传回去的训练循环"
+            "每一步都会改变类型（在 jit 下还会重新编译）。更新要保持参数原来的 dtype：Python 浮点数学习率本身"
+            "就能做到，而 `jnp.asarray(learning_rate, jnp.float64)` 或 NumPy float64 会提升参数的类型",
+        )
+
+
+@check("learning-rates", depends=["gradient"])
+def check_learning_rates(gradient_descent_step):
+    for x in [3.0, -2.0]:
+        for lr in [0.01, 0.05, 0.25, 0.4, 0.7]:
+            out = call(
+                gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x:g}, learning_rate={lr})"
+            )
+            got = float(np.asarray(out, dtype=np.float64))
+            want = x - lr * 2.0 * x
+            if not np.isclose(got, want, rtol=1e-5, atol=1e-6):
+                used = (x - got) / (2.0 * x)
+                fail(
+                    f"gradient_descent_step({x:g}, learning_rate={lr}) returned {got:.6g}, expected {want:.6g}; "
+                    f"that step matches a learning rate of {used:.6g}, not {lr}",
+                    f"gradient_descent_step({x:g}, learning_rate={lr}) 返回 {got:.6g}，应为 {want:.6g}；"
+                    f"这一步对应的学习率是 {used:.6g}，而不是 {lr}",
+                )
+
+
+@check("no-global-writes", depends=["gradient"])
+def check_no_global_writes(learner):
+    before = global_snapshot(learner)
+    for x, lr in [(2.0, 0.1), (2.0, 0.3), (-1.0, 0.05)]:
+        call(learner.gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x:g}, {lr})")
+    changed = global_changes(learner, before)
+    expect(
+        not changed,
+        "calling gradient_descent_step changed your module's globals: it "
+        + changed.en
+        + ". A step must only return the new params; under jax.jit whatever it stores is a tracer that "
+        "escapes the trace",
+        "调用 gradient_descent_step 改动了模块的全局变量：它"
+        + changed.zh
+        + "。一步更新只应返回新参数；在 jax.jit 下，它存下的是一个逃出追踪的追踪值",
+    )
+
+
+@check("dynamic-lr", depends=["learning-rates"])
+def check_dynamic_lr(gradient_descent_step):
+    step = traced(gradient_descent_step, "gradient_descent_step")
+    for lr in [0.1, 0.05, 0.2, 0.01, 0.3]:
+        out = call(step, jnp.float32(5.0), lr, label=f"jitted gradient_descent_step(5.0, {lr})")
+        close(
+            out,
+            np.float64(5.0) * (1.0 - 2.0 * lr),
+            what=(f"jitted step from 5.0 with learning_rate={lr}", f"jit 后从 5.0 出发、learning_rate={lr} 的一步"),
+        )
+    expect_traces(step, 1, calls=5)
+    # The function as written, called directly: new learning rates must not build new programs.
+    call(gradient_descent_step, jnp.float32(5.0), 0.3, label="gradient_descent_step(5.0, 0.3)")
+    rates = [0.15, 0.35, 0.45, 0.02]
+    with TraceEvents() as traces:
+        for lr in rates:
+            call(gradient_descent_step, jnp.float32(5.0), lr, label=f"gradient_descent_step(5.0, {lr})")
+    count, which = traces.count, ", ".join(sorted(set(traces.names)))
+    expect(
+        count == 0,
+        f"called directly with {len(rates)} new learning rates, gradient_descent_step traced and compiled "
+        f"{count} new program(s) (functions traced: {which}): every new learning rate costs a compilation. Typical causes: a `jax.jit(...)` "
+        "created inside the function body (a new jit on every call compiles again), or one built with the "
+        "learning rate baked in, such as `jax.jit(partial(step, learning_rate=learning_rate))`. Jit once, "
+        "at module level, with learning_rate as an ordinary argument",
+        f"用 {len(rates)} 个新的学习率直接调用时，gradient_descent_step 追踪并编译了 {count} 个新程序（被追踪的函数：{which}）："
+        "每换一个学习率就要编译一次。常见原因：在函数体内创建 `jax.jit(...)`(每次调用都是新的 jit，"
+        "都要重新编译)，或者把学习率固化进编译函数，例如 `jax.jit(partial(step, learning_rate=learning_rate))`。"
+        "请在模块顶层只 jit 一次，并让 learning_rate 作为普通参数传入",
+    )

@@ -1,0 +1,183 @@
+"""The checks of `moving-average`: A running average with tuple state."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import (
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    fail,
+    global_changes,
+    global_snapshot,
+    is_defined,
+    traced,
+    type_of,
+)
+
+
+def leaves_text(tree):
+    try:
+        return "(" + ", ".join(f"{float(np.asarray(leaf)):g}" for leaf in jax.tree.leaves(tree)) + ")"
+    except Exception:  # noqa: BLE001 - e.g. a donated, deleted buffer: shown as it is
+        return repr(tree)[:80]
+
+
+@check("defines")
+def check_defines(update_moving_average):
+    is_defined(update_moving_average=update_moving_average)
+
+
+@check("initial-state", depends=["defines"])
+def check_initial_state(learner):
+    expect(
+        hasattr(learner, "initial_state"),
+        "your file does not define `initial_state` at module level",
+        "你的文件没有在模块顶层定义 `initial_state`",
+    )
+    init = learner.initial_state
+    leaves = jax.tree.leaves(init)
+    expect(
+        isinstance(init, (tuple, list)) and len(init) == 2 and len(leaves) == 2,
+        f"initial_state should be a pair (sum, count), got {type(init).__name__}"
+        + (f" with {len(init)} entries" if isinstance(init, (tuple, list)) else f" ({type_of(init)})"),
+        f"initial_state 应当是二元组 (sum, count)，实际是 {type(init).__name__}"
+        + (f"，含 {len(init)} 个元素" if isinstance(init, (tuple, list)) else f"({type_of(init)})"),
+    )
+    for i, (label, label_zh) in enumerate([("sum", "总和"), ("count", "计数")]):
+        expect(
+            np.shape(init[i]) == (),
+            f"initial_state[{i}] ({label}) should be a scalar, got shape {np.shape(init[i])}",
+            f"initial_state[{i}]({label_zh})应当是标量，实际形状为 {np.shape(init[i])}",
+        )
+        close(init[i], np.float64(0), what=(f"initial_state[{i}] ({label})", f"initial_state[{i}]({label_zh})"))
+
+
+@check("state-structure", depends=["initial-state"])
+def check_state_structure(initial_state, update_moving_average):
+    like = jax.tree.structure(initial_state)
+    state = jax.tree.unflatten(like, [jnp.float32(0.0), jnp.int32(0)])
+    out = call(update_moving_average, state, jnp.float32(2.0), label="update_moving_average((0, 0), 2.0)")
+    expect(
+        isinstance(out, (tuple, list)) and len(out) == 2,
+        f"update_moving_average should return a pair (new_state, average), got {type(out).__name__}"
+        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else f" ({type_of(out)})")
+        + ". End it with `return (new_sum, new_count), average`",
+        f"update_moving_average 应返回二元组 (new_state, average)，实际返回 {type(out).__name__}"
+        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else f"({type_of(out)})")
+        + "。函数最后应写 `return (new_sum, new_count), average`",
+    )
+    new_state, average = out
+    expect(
+        isinstance(new_state, (tuple, list)) and len(jax.tree.leaves(new_state)) == 2,
+        f"the first element (new_state) should be a (sum, count) pair, got {type(new_state).__name__} "
+        f"({type_of(new_state)}): return the state first, then the average",
+        f"第一个元素 new_state 应当是二元组 (sum, count)，实际是 {type(new_state).__name__}"
+        f"({type_of(new_state)})：先返回状态，再返回平均值",
+    )
+    got_def, want_def = jax.tree.structure(new_state), jax.tree.structure(state)
+    expect(
+        got_def == want_def,
+        f"new_state is a {type(new_state).__name__} ({got_def}), but the state passed in was a "
+        f"{type(state).__name__} ({want_def}): return the same kind of container you received, "
+        "otherwise the next jitted step sees a new structure and compiles again",
+        f"new_state 是 {type(new_state).__name__}({got_def})，但传入的状态是 {type(state).__name__}"
+        f"({want_def})：返回与收到的相同类型的容器，否则下一步 jit 会看到新的结构而重新编译",
+    )
+    expect(
+        np.shape(average) == (),
+        f"the second element (average) should be a scalar, got shape {np.shape(average)}",
+        f"第二个元素 average 应当是标量，实际形状为 {np.shape(average)}",
+    )
+
+
+@check("input-untouched", depends=["state-structure"])
+def check_input_untouched(learner):
+    like = jax.tree.structure(learner.initial_state)
+    state = jax.tree.unflatten(like, [jnp.float32(6.0), jnp.int32(2)])
+    kept = jax.tree.leaves(state)
+    before = global_snapshot(learner)
+    new_state, _ = call(
+        learner.update_moving_average, state, jnp.float32(6.0), label="update_moving_average((6, 2), 6.0)"
+    )
+    now = jax.tree.leaves(state)
+    if not (len(now) == len(kept) and all(a is b for a, b in zip(now, kept))):
+        fail(
+            f"after update_moving_average(state, 6.0) the caller's state is {leaves_text(state)}, it was (6, 2): "
+            "your function changed its input in place. Build a new pair instead: `(total + new_value, count + 1)`",
+            f"调用 update_moving_average(state, 6.0) 之后，调用方的 state 变成了 {leaves_text(state)}，原来是 (6, 2):"
+            "你的函数原地修改了它的输入。应当构造一个新的二元组：`(total + new_value, count + 1)`",
+        )
+    expect(
+        new_state is not state,
+        "update_moving_average returned the very container it was given; return a new (sum, count) pair",
+        "update_moving_average 返回的就是传入的那个容器；应当返回一个新的 (sum, count) 二元组",
+    )
+    changed = global_changes(learner, before)
+    expect(
+        not changed,
+        "calling update_moving_average changed your module's globals: it "
+        + changed.en
+        + ". The state must travel only through the arguments and the return value; under jax.jit "
+        "whatever you store there is a tracer that escapes the trace",
+        "调用 update_moving_average 改动了模块的全局变量：它"
+        + changed.zh
+        + "。状态只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
+    )
+
+
+@check("averages", depends=["state-structure"])
+def check_averages(initial_state, update_moving_average):
+    like = jax.tree.structure(initial_state)
+    for data in ([2.0, 4.0, 6.0, 8.0, 10.0], [1.5, -0.5, 3.25]):
+        ref_sum, ref_count = 0.0, 0
+        for v in data:
+            state = jax.tree.unflatten(like, [jnp.float32(ref_sum), jnp.int32(ref_count)])
+            before = f"({ref_sum:g}, {ref_count})"
+            _, average = call(
+                update_moving_average, state, jnp.float32(v), label=f"update_moving_average({before}, {v:g})"
+            )
+            ref_sum, ref_count = ref_sum + v, ref_count + 1
+            close(
+                average,
+                np.float64(ref_sum) / np.float64(ref_count),
+                what=(
+                    f"average returned for state {before} and new_value {v:g}",
+                    f"状态为 {before}、new_value 为 {v:g} 时返回的平均值",
+                ),
+            )
+
+
+@check("state-values", depends=["state-structure"])
+def check_state_values(initial_state, update_moving_average):
+    like = jax.tree.structure(initial_state)
+    state = jax.tree.unflatten(like, [jnp.float32(0.0), jnp.int32(0)])
+    ref_sum, ref_count = np.float64(0), np.float64(0)
+    for step, v in enumerate([2.0, 4.0, 6.0, 8.0, 10.0], start=1):
+        state, _ = call(update_moving_average, state, jnp.float32(v), label=f"update_moving_average, step {step}")
+        ref_sum, ref_count = ref_sum + v, ref_count + 1
+        got_sum, got_count = jax.tree.leaves(state)
+        close(
+            got_sum,
+            ref_sum,
+            what=(f"sum in the state after step {step} (value {v:g})", f"第 {step} 步（输入 {v:g}）之后状态中的总和"),
+        )
+        close(
+            got_count,
+            ref_count,
+            what=(f"count in the state after step {step} (value {v:g})", f"第 {step} 步（输入 {v:g}）之后状态中的计数"),
+        )
+
+
+@check("jit-once", depends=["state-values", "averages"])
+def check_jit_once(initial_state, update_moving_average):
+    step = traced(update_moving_average, "update_moving_average")
+    state = initial_state
+    data = jnp.asarray([2.0, 4.0, 6.0, 8.0, 10.0], dtype=jnp.float32)
+    for i in range(5):
+        state, average = call(step, state, data[i], label=f"jitted update_moving_average, step {i + 1}")
+    close(average, np.float64(30.0) / 5, what=("average after 5 jitted steps", "jit 下走 5 步之后的平均值"))
+    expect_traces(step, 1, calls=5)

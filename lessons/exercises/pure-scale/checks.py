@@ -1,0 +1,144 @@
+"""The checks of `pure-scale`: Make a function pure - pass the scale in."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import (
+    TraceEvents,
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    fail,
+    global_changes,
+    global_snapshot,
+    is_defined,
+    on_failure,
+    traced,
+)
+
+
+@check("defines")
+def check_defines(scaled):
+    is_defined(scaled=scaled)
+
+
+@check("values", depends=["defines"])
+def check_values(learner):
+    pairs = [(3.0, 2.0), (3.0, 10.0), (-1.5, 0.5), ([1.0, -2.0, 4.0], -3.0), (0.25, 4.0), (2.0, 0.0)]
+    for x, s in pairs:
+        x_ref = np.asarray(x, dtype=np.float64)
+        got = call(learner.scaled, jnp.asarray(x, dtype=jnp.float32), s, label=f"scaled({x}, {float(s):g})")
+        want = x_ref * np.float64(s)
+        got64 = np.asarray(got, dtype=np.float64)
+        if got64.shape == want.shape and not np.allclose(got64, want, rtol=1e-5, atol=1e-6):
+            numbers = []  # module-level numbers, also one level inside module-level dicts
+            for name, v in vars(learner).items():
+                if name.startswith("_"):
+                    continue
+                inner = v.items() if isinstance(v, dict) else [(None, v)]
+                for key, n in inner:
+                    if isinstance(n, (int, float)) and not isinstance(n, bool):
+                        numbers.append((name if key is None else f"{name}[{key!r}]", n))
+            globals_used = [(g, n) for g, n in numbers if np.allclose(got64, x_ref * n, rtol=1e-5, atol=1e-6)]
+            if globals_used:
+                g, n = globals_used[0]
+                # When the global and the parameter share a name, say which one was read.
+                same = g == "scale"
+                read_en = (
+                    f"the module-level `scale` ({n!r}), not the `scale` argument ({float(s):g})"
+                    if same
+                    else f"the global `{g}` ({n!r}), not the `scale` argument ({float(s):g})"
+                )
+                read_zh = (
+                    f"模块级的 `scale`({n!r})，而不是参数 `scale`({float(s):g})"
+                    if same
+                    else f"全局变量 `{g}`({n!r})，而不是参数 `scale`({float(s):g})"
+                )
+                fail(
+                    f"scaled({x}, {float(s):g}) returned {np.round(got64, 6).tolist()}, expected {want.tolist()}: "
+                    f"it multiplied by {read_en}. A function that reads a global gives the same answer "
+                    "whatever scale you pass"
+                    + (
+                        ": the parameter must shadow the global, so check the "
+                        "function's signature and the name you multiply by"
+                        if same
+                        else ": use the `scale` argument"
+                    ),
+                    f"scaled({x}, {float(s):g}) 返回 {np.round(got64, 6).tolist()}，应为 {want.tolist()}："
+                    f"它乘的是{read_zh}。读取全局变量的函数，不管传入什么 scale 都给出同样的答案"
+                    + (
+                        "：参数应当遮蔽同名的全局变量，请检查函数签名和相乘时用的名字"
+                        if same
+                        else "：请使用参数 `scale`"
+                    ),
+                )
+        with on_failure(
+            "Return `x * scale`: the shape of x, every element multiplied by the `scale` argument "
+            "(sign included), kept in floating point",
+            "应返回 `x * scale`：形状与 x 相同，每个元素都乘以参数 `scale`（包括符号），结果保持浮点类型",
+        ):
+            close(got, want, what=f"scaled({x}, {float(s):g})")
+
+
+@check("no-global-writes", depends=["values"])
+def check_no_global_writes(learner):
+    before = global_snapshot(learner)
+    for x, s in [(1.0, 2.0), (1.0, 7.0), (2.0, -1.0)]:
+        call(learner.scaled, jnp.float32(x), s, label=f"scaled({x:g}, {s:g})")
+    changed = global_changes(learner, before)
+    expect(
+        not changed,
+        "calling scaled changed your module's globals: it " + changed.en,
+        "调用 scaled 改动了模块的全局变量：它" + changed.zh,
+    )
+
+
+@check("jit-follows-scale", depends=["defines"])
+def check_jit_follows_scale(scaled):
+    step = traced(scaled, "scaled")
+    x_ref = np.asarray([1.0, -2.0, 0.5], dtype=np.float64)
+    previous = None
+    for s in [2.0, 10.0, 0.5, -3.0]:
+        x = jnp.asarray([1.0, -2.0, 0.5], dtype=jnp.float32)  # a fresh x each call: donating it is fine
+        got = np.asarray(call(step, x, s, label=f"jitted scaled(x, {s:g})"), dtype=np.float64)
+        if previous is not None and got.shape == previous[1].shape and np.allclose(got, previous[1]):
+            fail(
+                f"under jax.jit, scaled(x, {s:g}) returned {got.tolist()}, the same as scaled(x, {previous[0]:g}): "
+                "the compiled program does not depend on scale",
+                f"在 jax.jit 下，scaled(x, {s:g}) 返回 {got.tolist()}，与 scaled(x, {previous[0]:g}) 相同："
+                "编译出的程序与 scale 无关",
+            )
+        close(
+            got,
+            x_ref * s,
+            what=(f"jitted scaled(x, {s:g}) for x = [1, -2, 0.5]", f"jit 后的 scaled(x, {s:g})(x = [1, -2, 0.5])"),
+        )
+        previous = (s, got)
+
+
+@check("no-retrace", depends=["jit-follows-scale"])
+def check_no_retrace(scaled):
+    step = traced(scaled, "scaled")
+    for s in [1.0, 2.5, -4.0, 0.125, 8.0]:
+        call(step, jnp.asarray([1.0, -2.0, 0.5], dtype=jnp.float32), s, label=f"jitted scaled(x, {s:g})")
+    expect_traces(step, 1, calls=5)
+    # The function as written, called directly: new scales must not build new programs.
+    call(scaled, jnp.asarray([1.0, -2.0, 0.5], dtype=jnp.float32), 3.0, label="scaled(x, 3)")
+    scales = [1.5, -0.5, 6.0, 0.75]
+    with TraceEvents() as traces:
+        for s in scales:
+            call(scaled, jnp.asarray([1.0, -2.0, 0.5], dtype=jnp.float32), s, label=f"scaled(x, {s:g})")
+    count, which = traces.count, ", ".join(sorted(set(traces.names)))
+    expect(
+        count == 0,
+        f"called directly with {len(scales)} new scales, scaled traced and compiled {count} new program(s) (functions traced: {which}): "
+        "every new scale costs a compilation. Typical causes: a `jax.jit(...)` created inside the function "
+        "body (a new jit on every call compiles again), or one built with the scale baked in, such as "
+        "`jax.jit(lambda v: v * scale)`. Jit once, at module level, with scale as an ordinary argument",
+        f"用 {len(scales)} 个新的 scale 直接调用时，scaled 追踪并编译了 {count} 个新程序（被追踪的函数：{which}）：每换一个 scale "
+        "就要编译一次。常见原因：在函数体内创建 `jax.jit(...)`（每次调用都是新的 jit，都要重新编译），"
+        "或者把 scale 固化进编译函数，例如 `jax.jit(lambda v: v * scale)`。请在模块顶层只 jit 一次，"
+        "并让 scale 作为普通参数传入",
+    )

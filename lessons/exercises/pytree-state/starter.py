@@ -1,0 +1,12 @@
+class StateHolder:
+    """Holds one value. TODO: make this a PyTree (e.g. a NamedTuple)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def update_state(state, increment):
+    """Return a new StateHolder whose value is state.value + increment."""
+    # TODO: build a new StateHolder instead of changing the one passed in.
+    state.value = state.value + increment
+    return state

@@ -1,0 +1,141 @@
+"""The checks of `ref-meter`: A metrics meter that lives in a Ref."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import call, check, close, expect, expect_traces, is_defined, raises, traced, type_of
+
+
+def contents(meter, what):
+    """The meter's value as float64 NumPy, judged as a Ref of float32[2]."""
+    expect(
+        isinstance(meter, jax.Ref),
+        f"{what} is {type_of(meter)}, not a jax.Ref: nothing can be written into it in place",
+        f"{what} 是 {type_of(meter)}，不是 jax.Ref：没有办法就地往里写",
+    )
+    return np.asarray(meter[...], dtype=np.float64)
+
+
+batches = [np.array([1.0, 2.0, 3.0]), np.array([6.0]), np.array([-2.5, 0.5, 4.0, 10.0, 1.0])]
+
+
+@check("defines")
+def check_defines(new_meter, record):
+    is_defined(new_meter=new_meter, record=record)
+
+
+@check("fresh-meter", depends=["defines"])
+def check_fresh_meter(new_meter):
+    cannot_return = call(raises, new_meter, types=("ValueError",), match="cannot be returned", label="new_meter()")
+    expect(
+        cannot_return is None,
+        "new_meter() raised ValueError: a function under jax.jit cannot return a Ref. Leave new_meter "
+        "unjitted; creating the Ref is not computation, and it must live outside every jitted call",
+        "new_meter() 抛出了 ValueError：jax.jit 下的函数不能返回 Ref。new_meter 不要用 jit 编译；"
+        "创建 Ref 不是计算，而且它必须活在所有 jit 调用之外",
+    )
+    meter = call(new_meter, label="new_meter()")
+    expect(
+        isinstance(meter, jax.Ref),
+        f"new_meter() returned {type_of(meter)} ({type(meter).__name__}), not a jax.Ref. A JAX array "
+        "is immutable, so record() could never change it; jax.new_ref(...) makes a mutable reference",
+        f"new_meter() 返回的是 {type_of(meter)}（{type(meter).__name__}），不是 jax.Ref。JAX 数组不可变，"
+        "record() 永远改不了它；要用 jax.new_ref(...) 创建可变引用",
+    )
+    expect(
+        meter.shape == (2,) and meter.dtype == jnp.float32,
+        f"new_meter() holds {type_of(meter)}; expected Ref{{float32[2]}}: [values seen, their sum]",
+        f"new_meter() 里装的是 {type_of(meter)}；应为 Ref{{float32[2]}}：[见过的个数，总和]",
+    )
+    close(np.asarray(meter[...]), np.zeros(2), what=("the contents of a new meter", "新统计表的内容"))
+
+
+@check("accumulates", depends=["fresh-meter"])
+def check_accumulates(new_meter, record):
+    meter = new_meter()
+    count = total = 0.0
+    for k, batch in enumerate(batches, start=1):
+        call(record, meter, jnp.asarray(batch, jnp.float32), label=f"record(meter, batch {k})")
+        count, total = count + batch.size, total + batch.sum()
+        close(
+            contents(meter, "the meter"),
+            np.array([count, total]),
+            what=(
+                f"the meter after batch {k} of {batch.size} values ([count, sum])",
+                f"记录第 {k} 批（{batch.size} 个数）之后的统计表（[个数，总和]）",
+            ),
+        )
+
+
+@check("returns-mean", depends=["accumulates"])
+def check_returns_mean(new_meter, record):
+    meter = new_meter()
+    seen = np.zeros(0)
+    for k, batch in enumerate(batches, start=1):
+        out = call(record, meter, jnp.asarray(batch, jnp.float32), label=f"record(meter, batch {k})")
+        seen = np.concatenate([seen, batch])
+        expect(
+            out is not None and not isinstance(out, jax.Ref),
+            f"record(meter, batch {k}) returned {'None' if out is None else type_of(out)}: it should return "
+            "the running mean as an array (the meter itself stays with the caller)",
+            f"record(meter, batch {k}) 返回了 {'None' if out is None else type_of(out)}：应当以数组形式返回"
+            "当前的平均值（统计表本身留在调用方手里）",
+        )
+        close(
+            out,
+            np.float64(seen.mean()),
+            what=(
+                f"the mean returned after batch {k} (all {seen.size} values so far)",
+                f"第 {k} 批之后返回的平均值（迄今全部 {seen.size} 个数）",
+            ),
+        )
+
+
+@check("meters-independent", depends=["accumulates"])
+def check_meters_independent(record, new_meter):
+    a, b = new_meter(), new_meter()
+    expect(
+        a is not b,
+        "new_meter() returned the same Ref object twice: each call must create a meter of its own",
+        "new_meter() 两次返回了同一个 Ref 对象：每次调用都必须新建一个统计表",
+    )
+    call(record, a, jnp.asarray(batches[0], jnp.float32), label="record(a, [1, 2, 3])")
+    close(
+        contents(b, "meter b"),
+        np.zeros(2),
+        what=("meter b after recording [1, 2, 3] into meter a", "往 a 里记录 [1, 2, 3] 之后的统计表 b"),
+    )
+    call(record, b, jnp.asarray(batches[1], jnp.float32), label="record(b, [6])")
+    close(
+        contents(a, "meter a"),
+        np.array([3.0, 6.0]),
+        what=("meter a after recording [6] into meter b", "往 b 里记录 [6] 之后的统计表 a"),
+    )
+    close(
+        contents(b, "meter b"),
+        np.array([1.0, 6.0]),
+        what=("meter b after recording [6] into it", "往 b 里记录 [6] 之后的统计表 b"),
+    )
+
+
+@check("jit-once", depends=["accumulates"])
+def check_jit_once(record, new_meter):
+    step = traced(record, "record")
+    meter = new_meter()
+    count = total = 0.0
+    for k in range(1, 6):
+        batch = np.array([k, -1.5, 2.0 * k, 0.25])
+        out = call(step, meter, jnp.asarray(batch, jnp.float32), label=f"jitted record, call {k}")
+        count, total = count + batch.size, total + batch.sum()
+        close(
+            contents(meter, "the meter"),
+            np.array([count, total]),
+            what=(f"the meter after jitted call {k}", f"jit 后第 {k} 次调用之后的统计表"),
+        )
+        close(
+            out,
+            np.float64(total / count),
+            what=(f"the mean returned by jitted call {k}", f"jit 后第 {k} 次调用返回的平均值"),
+        )
+    expect_traces(step, 1, calls=5)

@@ -1,0 +1,272 @@
+"""The checks of `rnn`: An RNN's hidden state as the carry of lax.scan."""
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from tutor.child.library import check, close, expect, expect_primitive, fail, grad_check, is_defined, metric, structure
+
+
+@check("defines")
+def check_defines(rnn_forward):
+    is_defined(rnn_forward=rnn_forward)
+
+
+@check("output-shape", depends=["defines"])
+def check_output_shape(rnn_forward):
+    rng = np.random.default_rng(3)
+    params = {
+        "Wh": jnp.asarray(0.4 * rng.standard_normal((5, 5)), jnp.float32),
+        "Wx": jnp.asarray(rng.standard_normal((2, 5)), jnp.float32),
+        "b": jnp.asarray(0.1 * rng.standard_normal(5), jnp.float32),
+        "Wo": jnp.asarray(rng.standard_normal((5, 1)), jnp.float32),
+    }
+    xs = jnp.asarray(rng.uniform(-1, 1, (7, 2)), jnp.float32)
+    ys = jax.jit(rnn_forward)(params, xs)
+    shape = np.shape(ys)
+    if shape != (7, 1):
+        why_en, why_zh = "", ""
+        if shape in ((), (1,), (1, 1), (5,), (1, 5)):
+            why_en = (
+                ": that is only one step. Return the outputs stacked over all the steps (the second result of lax.scan)"
+            )
+            why_zh = "：这只是一步的结果。请返回所有步堆叠起来的输出（lax.scan 的第二个返回值）"
+        elif shape == (7, 5):
+            why_en = ": these look like the hidden states h_t (H = 5). Multiply each by Wo: y_t = h_t @ Wo"
+            why_zh = "：这看起来是隐藏状态 h_t(H = 5)。还要乘以 Wo：y_t = h_t @ Wo"
+        elif shape == (7,):
+            why_en = ": each y_t should keep its shape (1,), as h_t @ Wo gives with Wo of shape (H, 1); do not squeeze or index it"
+            why_zh = (
+                "：每个 y_t 应保持 (1,) 的形状，正如 Wo 形状为 (H, 1) 时 h_t @ Wo 给出的那样；不要 squeeze 或取下标"
+            )
+        elif len(shape) == 3 and shape[0] == 7:
+            why_en = ": each step emits a 2-D y_t. Keep the hidden state a vector of shape (H,): h_0 = jnp.zeros(H), not (1, H)"
+            why_zh = "：每一步输出的 y_t 是二维的。隐藏状态应是形状为 (H,) 的向量：h_0 = jnp.zeros(H)，而不是 (1, H)"
+        fail(
+            f"for xs of shape (7, 2) and H = 5 the output should have shape (7, 1), one y_t per step; got {shape}{why_en}",
+            f"xs 形状为 (7, 2)、H = 5 时输出应为 (7, 1)，每步一个 y_t；实际为 {shape}{why_zh}",
+        )
+
+
+@check("first-step", depends=["output-shape"])
+def check_first_step(rnn_forward):
+    rng = np.random.default_rng(31)
+    P = {
+        "Wh": 0.5 * rng.standard_normal((6, 6)),
+        "Wx": rng.standard_normal((3, 6)),
+        "b": 0.5 * rng.standard_normal(6),
+        "Wo": rng.standard_normal((6, 1)),
+    }
+    xs = rng.uniform(-1.5, 1.5, (4, 3))
+    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    ys = np.asarray(jax.jit(rnn_forward)(params, jnp.asarray(xs, jnp.float32)), np.float64)
+    pre = xs[0] @ P["Wx"] + P["b"]
+    want = np.tanh(pre) @ P["Wo"]
+
+    def backwards(column):
+        h, out = np.zeros(6), []
+        for x in xs[::-1]:
+            h = np.tanh((P["Wh"] @ h if column else h @ P["Wh"]) + x @ P["Wx"] + P["b"])
+            out.append(h @ P["Wo"])
+        return out[::-1][0]
+
+    if not np.allclose(ys[0], want, rtol=1e-4, atol=1e-5):
+        ones = np.ones(6)
+        mistakes = [
+            (
+                np.zeros(1),
+                "y_1 is 0: the output comes from the OLD hidden state h_0 = 0. Emit the NEW one: return h, h @ Wo after computing h",
+                "y_1 是 0：输出来自【旧】的隐藏状态 h_0 = 0。应在算出新的 h 之后输出它：return h，h @ Wo",
+            ),
+            (
+                pre @ P["Wo"],
+                "y_1 = (x_1 Wx + b) Wo: tanh is missing on the hidden state",
+                "y_1 = (x_1 Wx + b) Wo：隐藏状态上缺少 tanh",
+            ),
+            (
+                np.tanh(xs[0] @ P["Wx"]) @ P["Wo"],
+                "y_1 = tanh(x_1 Wx) Wo: the bias b is missing inside tanh",
+                "y_1 = tanh(x_1 Wx) Wo：tanh 里缺少偏置 b",
+            ),
+            (
+                np.tanh(np.tanh(pre) @ P["Wo"]),
+                "y_1 = tanh(h_1 Wo): the output is linear, y_t = h_t Wo, without tanh",
+                "y_1 = tanh(h_1 Wo)：输出是线性的，y_t = h_t Wo，不要套 tanh",
+            ),
+            (
+                np.tanh(ones @ P["Wh"] + pre) @ P["Wo"],
+                "your y_1 matches a start from h_0 = ones: the hidden state starts at zeros",
+                "你的 y_1 对应的是 h_0 = 全 1 的起点：隐藏状态应从全零开始",
+            ),
+            (
+                np.tanh(P["Wh"] @ ones + pre) @ P["Wo"],
+                "your y_1 matches a start from h_0 = ones: the hidden state starts at zeros",
+                "你的 y_1 对应的是 h_0 = 全 1 的起点：隐藏状态应从全零开始",
+            ),
+            (
+                backwards(False),
+                "your outputs match a scan that runs backwards over xs (reverse=True): read xs from t = 1 to T",
+                "你的输出对应的是倒着遍历 xs 的 scan(reverse=True)：应从 t = 1 读到 T",
+            ),
+            (
+                backwards(True),
+                "your outputs match a scan that runs backwards over xs (reverse=True): read xs from t = 1 to T",
+                "你的输出对应的是倒着遍历 xs 的 scan(reverse=True)：应从 t = 1 读到 T",
+            ),
+        ]
+        for value, en, zh in mistakes:
+            if np.allclose(ys[0], value, rtol=1e-4, atol=1e-5):
+                fail(
+                    f"first output: expected y_1 = tanh(x_1 Wx + b) Wo = {want[0]:.6g}, got {ys[0][0]:.6g}. {en}",
+                    f"第一个输出：应为 y_1 = tanh(x_1 Wx + b) Wo = {want[0]:.6g}，得到 {ys[0][0]:.6g}。{zh}",
+                )
+    close(ys[0], want, what="y_1 (the first output)", rtol=1e-4, atol=1e-5)
+
+
+@check("carries-state", depends=["first-step"])
+def check_carries_state(rnn_forward):
+    rng = np.random.default_rng(32)
+    H, D, T = 6, 2, 9
+    P = {
+        "Wh": 0.6 * rng.standard_normal((H, H)),
+        "Wx": rng.standard_normal((D, H)),
+        "b": 0.3 * rng.standard_normal(H),
+        "Wo": rng.standard_normal((H, 1)),
+    }
+    xs = rng.uniform(-1, 1, (T, D))
+    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    got = np.asarray(jax.jit(rnn_forward)(params, jnp.asarray(xs, jnp.float32)), np.float64)
+
+    def reference(mode):
+        h, ys = np.zeros(H), []
+        for x in xs:
+            if mode == "reset":
+                h = np.zeros(H)
+            rec = P["Wh"] @ h if mode == "column" else h @ P["Wh"]
+            h = np.tanh(rec + x @ P["Wx"] + P["b"])
+            ys.append(h @ P["Wo"])
+        return np.array(ys)
+
+    errors = {mode: float(np.max(np.abs(got - reference(mode)))) for mode in ("row", "column", "reset")}
+    if min(errors["row"], errors["column"]) > 1e-4:
+        best = "row" if errors["row"] <= errors["column"] else "column"
+        diff = np.abs(got - reference(best)).reshape(-1)
+        t_bad = int(np.argmax(diff > 1e-4)) + 1
+        if errors["reset"] < 1e-4:
+            fail(
+                f"your outputs equal those of an RNN whose hidden state is reset to zero at every step "
+                f"(first mismatch at t={t_bad}): the step must return the new h as the carry and use it next time",
+                f"你的输出与每一步都把隐藏状态清零的 RNN 完全相同（第一次不一致出现在 t={t_bad}）："
+                "step 必须把新的 h 作为 carry 返回，并在下一步使用它",
+            )
+        fail(
+            f"outputs differ from h_t = tanh(h_(t-1) Wh + x_t Wx + b), y_t = h_t Wo (either orientation of Wh) "
+            f"from t={t_bad} on: largest error {min(errors['row'], errors['column']):.3g}; got {got[:, 0].round(4).tolist()}, "
+            f"expected {reference(best)[:, 0].round(4).tolist()}",
+            f"从 t={t_bad} 开始，输出与 h_t = tanh(h_(t-1) Wh + x_t Wx + b)、y_t = h_t Wo（Wh 两种方向均可）不符："
+            f"最大误差 {min(errors['row'], errors['column']):.3g}；得到 {got[:, 0].round(4).tolist()}，"
+            f"应为 {reference(best)[:, 0].round(4).tolist()}",
+        )
+
+
+@check("uses-scan", depends=["output-shape"])
+def check_uses_scan(rnn_forward):
+    params = {
+        "Wh": jnp.asarray(0.5 * np.eye(3), jnp.float32),
+        "Wx": jnp.asarray(np.ones((1, 3)), jnp.float32),
+        "b": jnp.asarray(np.zeros(3), jnp.float32),
+        "Wo": jnp.asarray(np.ones((3, 1)), jnp.float32),
+    }
+    xs = jnp.asarray(np.linspace(-1.0, 1.0, 5).reshape(5, 1), jnp.float32)
+    expect_primitive(rnn_forward, (params, xs), "scan", what="rnn_forward")
+
+
+@check("gradients", depends=["carries-state", "uses-scan"])
+def check_gradients(rnn_forward):
+    rng = np.random.default_rng(33)
+    H, T = 5, 8
+    P = {
+        "Wh": 0.5 * rng.standard_normal((H, H)),
+        "Wx": rng.standard_normal((1, H)),
+        "b": 0.2 * rng.standard_normal(H),
+        "Wo": rng.standard_normal((H, 1)),
+    }
+    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    xs = jnp.asarray(rng.uniform(-1, 1, (T, 1)), jnp.float32)
+    weights = jnp.asarray(np.linspace(0.2, 1.0, T), jnp.float32)
+
+    def loss(p):
+        return jnp.sum(weights * rnn_forward(p, xs)[:, 0] ** 2)
+
+    grads = jax.jit(jax.grad(loss))(params)
+    structure(grads, params, what="jax.grad(loss)(params)")
+    for k in ("Wo", "b", "Wx", "Wh"):  # one parameter at a time, so the message names it
+        loss_k = jax.jit(lambda leaf, k=k: loss({**params, k: leaf}))
+        grad_check(loss_k, params[k], grads[k], what=f"jax.grad(loss)(params)['{k}']", directions=2)
+    grad_check(jax.jit(loss), params, grads, what="gradient of a loss on rnn_forward", directions=4)
+
+
+@check("trains", depends=["carries-state", "uses-scan"], plots=True)
+def check_trains(rnn_forward):
+    rng = np.random.default_rng(21)
+    H, T, N = 16, 12, 32
+    X = rng.uniform(-1, 1, (N, T, 1))
+    Xj = jnp.asarray(X, jnp.float32)
+    Yj = jnp.asarray(0.3 * np.cumsum(X, axis=1), jnp.float32)
+    P = {
+        "Wh": rng.standard_normal((H, H)) * 0.5 / np.sqrt(H),
+        "Wx": rng.standard_normal((1, H)),
+        "b": np.zeros(H),
+        "Wo": rng.standard_normal((H, 1)) / np.sqrt(H),
+    }
+    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    batched = jax.vmap(rnn_forward, in_axes=(None, 0))
+    lr = 0.01
+
+    def loss_fn(p):
+        return jnp.mean((batched(p, Xj) - Yj) ** 2)
+
+    @jax.jit
+    def twenty_steps(p, m, v, t):
+        def body(carry, _):
+            p, m, v, t = carry
+            loss, g = jax.value_and_grad(loss_fn)(p)
+            t = t + 1
+            m = jax.tree.map(lambda a, b: 0.9 * a + 0.1 * b, m, g)
+            v = jax.tree.map(lambda a, b: 0.999 * a + 0.001 * b * b, v, g)
+            p = jax.tree.map(
+                lambda q, a, b: q - lr * (a / (1 - 0.9**t)) / (jnp.sqrt(b / (1 - 0.999**t)) + 1e-8), p, m, v
+            )
+            return (p, m, v, t), loss
+
+        (p, m, v, t), losses = lax.scan(body, (p, m, v, t), None, length=20)
+        return p, m, v, t, losses
+
+    m = jax.tree.map(jnp.zeros_like, params)
+    v = jax.tree.map(jnp.zeros_like, params)
+    t = jnp.float32(0)
+    steps = 3000  # long enough to watch the loss fall on the live chart, chunk by chunk
+    losses = []
+    while len(losses) < steps:
+        params, m, v, t, chunk_losses = twenty_steps(params, m, v, t)
+        for value in np.asarray(chunk_losses).tolist():
+            metric("loss", len(losses), value)
+            losses.append(value)
+        if not all(math.isfinite(l) for l in losses[-20:]):
+            break
+    bad = [i for i, l in enumerate(losses) if not math.isfinite(l)]
+    expect(
+        not bad,
+        f"the loss became NaN or inf during training (first at step {bad[0] if bad else 0})",
+        f"训练过程中损失变成了 NaN 或 inf（第一次出现在第 {bad[0] if bad else 0} 步）",
+    )
+    final = float(np.median(losses[-100:]))  # the median: robust to Adam's brief late spikes
+    expect(
+        final < 0.01 * losses[0],
+        f"after {steps} Adam steps the loss went from {losses[0]:.4g} to {final:.4g} (median of the last 100 steps); "
+        "expected below 1% of the start",
+        f"Adam 训练 {steps} 步后损失从 {losses[0]:.4g} 变为 {final:.4g}（最后 100 步的中位数）；应降到初始值的 1% 以下",
+    )

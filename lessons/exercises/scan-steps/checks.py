@@ -1,0 +1,221 @@
+"""The checks of `scan-steps`: A jitted loop whose length you choose per call."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import TraceEvents, check, close, expect, fail, is_defined, is_jitted
+
+
+def final_state(got, call, call_zh=None, steps=None):
+    """The returned final state as a NumPy array, after checking it is one scalar like init_state."""
+    call_zh = call_zh or call
+    if got is None:
+        fail(
+            f"{call} returned None; return the final state (the carry after the last step)",
+            f"{call_zh} 返回了 None；应返回最终状态（最后一步之后的 carry）",
+        )
+    if isinstance(got, (tuple, list)):
+        fail(
+            f"{call} returned a {type(got).__name__} of {len(got)} items; return only the final state. "
+            "`lax.scan` returns a pair (final_carry, ys): unpack it with `final, _ = lax.scan(...)`",
+            f"{call_zh} 返回了含 {len(got)} 个元素的 {type(got).__name__}；只应返回最终状态。"
+            "`lax.scan` 返回二元组 (final_carry, ys)：用 `final, _ = lax.scan(...)` 解包",
+        )
+    arr = np.asarray(got)
+    if arr.shape != ():
+        if steps is not None and arr.shape[:1] == (steps,):
+            fail(
+                f"{call} returned an array of shape {arr.shape}, one value per step: that is scan's stacked `ys`, "
+                "not the final carry. Return the first element of scan's result, `final, _ = lax.scan(...)`",
+                f"{call_zh} 返回了形状为 {arr.shape} 的数组，每步一个值：这是 scan 堆叠起来的 `ys`，"
+                "而不是最终的 carry。应返回 scan 结果的第一个元素，`final, _ = lax.scan(...)`",
+            )
+        fail(
+            f"{call} returned an array of shape {arr.shape}; the state is a scalar like init_state (shape ())",
+            f"{call_zh} 返回了形状为 {arr.shape} 的数组；状态应与 init_state 一样是标量（形状 ()）",
+        )
+    return arr
+
+
+@check("defines")
+def check_defines(run_scan_jitted):
+    is_defined(run_scan_jitted=run_scan_jitted)
+
+
+@check("static-steps", depends=["defines"])
+def check_static_steps(run_scan_jitted):
+    try:
+        run_scan_jitted(jnp.float32(0.0), 3)
+    except TypeError as exc:
+        kinds = {c.__name__ for c in type(exc).__mro__}
+        if not kinds & {"ConcretizationTypeError", "TracerIntegerConversionError"}:
+            raise
+        name = type(exc).__name__
+        fail(
+            f"run_scan_jitted(0.0, 3) raised {name}: inside the jitted function `steps` is a tracer "
+            "(an abstract int32[] without a value), but scan's `length` (or Python's `range`) needs a "
+            "concrete Python int, because the number of steps fixes the shape of the compiled loop. "
+            "A traced steps cannot be a scan length.",
+            f"run_scan_jitted(0.0, 3) 抛出了 {name}：在 jit 编译的函数里，`steps` 是一个追踪值"
+            "（只有 int32[] 这样的抽象类型，没有具体数值），而 scan 的 `length`（或 Python 的 `range`）"
+            "需要具体的 Python 整数，因为步数决定了编译出的循环的形状。被追踪的 steps 不能当作 scan 的长度。",
+        )
+    except ValueError as exc:
+        if "Non-hashable static arguments" not in str(exc):
+            raise
+        fail(
+            "run_scan_jitted(jnp.float32(0.0), 3) raised ValueError (non-hashable static argument): the array "
+            "`init_state` was passed to an argument marked static, and a static argument must be a hashable "
+            "Python value. The static one should be `steps`: `static_argnums` counts from 0, so steps is "
+            '`static_argnums=1` (or write `static_argnames="steps"`)',
+            "run_scan_jitted(jnp.float32(0.0), 3) 抛出 ValueError（静态参数不可哈希）：数组 `init_state` "
+            "被传给了标成静态的参数，而静态参数必须是可哈希的 Python 值。应当设为静态的是 `steps`："
+            '`static_argnums` 从 0 开始数，steps 是 `static_argnums=1`（或写 `static_argnames="steps"`）',
+        )
+
+
+@check("values", depends=["static-steps"])
+def check_values(run_scan_jitted):
+    earlier = [3]  # the previous check called run_scan_jitted(0.0, 3)
+    for init, steps in [(0.0, 1), (0.0, 3), (0.0, 10), (2.5, 3), (-4.0, 10), (1.5, 1)]:
+        got = run_scan_jitted(jnp.float32(init), steps)
+        g = np.asarray(final_state(got, f"run_scan_jitted({init}, {steps})", steps=steps), dtype=np.float64)
+        want = np.float64(init) + steps
+        if np.isfinite(g) and abs(g - want) > 1e-4:
+            ran = float(g) - init
+            if abs(ran - round(ran)) < 1e-4 and round(ran) in earlier:
+                fail(
+                    f"run_scan_jitted({init}, {steps}) returned {float(g):g}, expected {want:g}: the loop body ran "
+                    f"{round(ran)} times, the steps of an earlier call, so a loop compiled for an old steps "
+                    "value was reused",
+                    f"run_scan_jitted({init}, {steps}) 返回 {float(g):g}，应为 {want:g}：循环体执行了 {round(ran)} 次，"
+                    "正是之前某次调用的 steps，说明复用了为旧 steps 编译的循环",
+                )
+            if abs(ran - round(ran)) < 1e-4:
+                fail(
+                    f"run_scan_jitted({init}, {steps}) returned {float(g):g}, expected {want:g}: "
+                    f"the loop body ran {round(ran)} times instead of {steps}",
+                    f"run_scan_jitted({init}, {steps}) 返回 {float(g):g}，应为 {want:g}："
+                    f"循环体执行了 {round(ran)} 次，而不是 {steps} 次",
+                )
+        close(got, want, what=f"run_scan_jitted({init}, {steps})")
+        earlier.append(steps)
+
+
+@check("int-state", depends=["values"])
+def check_int_state(run_scan_jitted):
+    for init, steps in [(7, 3), (-2, 10), (0, 1)]:
+        try:
+            got = run_scan_jitted(jnp.int32(init), steps)
+        except TypeError as exc:
+            if "carry" not in str(exc):
+                raise
+            fail(
+                f"run_scan_jitted(int32 {init}, {steps}) raised TypeError: the loop carry changed type "
+                f"(an int32 state came back as a float). {str(exc).splitlines()[0]}",
+                f"run_scan_jitted(int32 {init}, {steps}) 抛出 TypeError：循环的 carry 改变了类型"
+                f"（int32 状态变成了浮点数）。{str(exc).splitlines()[0]}",
+            )
+        kind = final_state(got, f"run_scan_jitted(int32 {init}, {steps})", steps=steps).dtype
+        expect(
+            np.issubdtype(kind, np.integer),
+            f"run_scan_jitted(int32 {init}, {steps}) returned dtype {kind}: an integer state should stay an integer",
+            f"run_scan_jitted(int32 {init}, {steps}) 返回的 dtype 是 {kind}：整数状态应保持为整数",
+        )
+        close(got, np.float64(init + steps), what=f"run_scan_jitted(int32 {init}, {steps})")
+
+
+@check("new-steps", depends=["static-steps"])
+def check_new_steps(run_scan_jitted):
+    for steps in [4, 6, 4, 2, 9, 6]:
+        got = run_scan_jitted(jnp.float32(1.0), steps)
+        final_state(got, f"run_scan_jitted(1.0, {steps})", steps=steps)
+        close(
+            got,
+            np.float64(1.0 + steps),
+            what=(
+                f"run_scan_jitted(1.0, {steps}) in the sequence of steps 4, 6, 4, 2, 9, 6",
+                f"按 4、6、4、2、9、6 的顺序调用时，run_scan_jitted(1.0, {steps})",
+            ),
+        )
+
+
+@check("jitted", depends=["static-steps"])
+def check_jitted(run_scan_jitted):
+    fn = run_scan_jitted
+    if not is_jitted(fn):
+        closed = jax.make_jaxpr(lambda s: fn(s, 3))(jnp.float32(0.0))
+        made_by = {}
+        for eqn in closed.jaxpr.eqns:
+            for var in eqn.outvars:
+                made_by[id(var)] = eqn.primitive.name
+        outs = closed.jaxpr.outvars
+        found = sorted({e.primitive.name for e in closed.jaxpr.eqns})
+        expect(
+            outs and all(made_by.get(id(v)) in ("jit", "pjit") for v in outs),
+            "run_scan_jitted is not compiled: it is not a `jax.jit` function, and its result is not produced "
+            f"by a jitted call inside it (top-level operations: {', '.join(found) or 'none'})",
+            "run_scan_jitted 没有经过编译：它本身不是 `jax.jit` 函数，结果也不是由其内部的 jit 调用产生的"
+            f"（顶层操作：{'、'.join(found) or '无'}）",
+        )
+
+
+@check("loop", depends=["values"])
+def check_loop(run_scan_jitted):
+    closed = jax.make_jaxpr(lambda s: run_scan_jitted(s, 10))(jnp.float32(0.0))
+    counts, stack = {}, [closed.jaxpr]
+    while stack:  # every equation, including those inside jit / scan / while sub-programs
+        for eqn in stack.pop().eqns:
+            counts[eqn.primitive.name] = counts.get(eqn.primitive.name, 0) + 1
+            for value in eqn.params.values():
+                for item in value if isinstance(value, (tuple, list)) else (value,):
+                    if hasattr(item, "jaxpr") and hasattr(item, "consts"):
+                        stack.append(item.jaxpr)
+                    elif hasattr(item, "eqns"):
+                        stack.append(item)
+    if "scan" not in counts and "while" not in counts:
+        found = ", ".join(f"{n}×{k}" for n, k in sorted(counts.items())) or "nothing"
+        adds = counts.get("add", 0)
+        if adds >= 10:
+            fail(
+                f"the program of run_scan_jitted(s, 10) holds {adds} separate additions and no loop "
+                f"(operations: {found}): a Python `for` loop runs while tracing and pastes its body into the "
+                "program once per step, so the program grows with steps (10,000 copies for steps=10000) and "
+                "compiles ever more slowly. Build the loop with `lax.scan(..., length=steps)` or "
+                "`lax.fori_loop(0, steps, ...)`: one loop body, whatever steps is",
+                f"run_scan_jitted(s, 10) 的程序里有 {adds} 个独立的加法，却没有循环（操作：{found}）："
+                "Python 的 `for` 循环在追踪时执行，每一步都把循环体复制进程序一次，程序随 steps 变大"
+                "（steps=10000 时就有 10000 份），编译也越来越慢。请用 `lax.scan(..., length=steps)` 或 "
+                "`lax.fori_loop(0, steps, ...)` 构造循环：无论 steps 多大，都只有一份循环体",
+            )
+        fail(
+            f"the program of run_scan_jitted(s, 10) contains no loop (operations: {found}): it computes the "
+            "answer in closed form, like `init_state + steps`. The number is right, but the adding-one step "
+            "stands for a real per-step update that has no closed form: run it `steps` times with "
+            "`lax.scan(..., length=steps)` or `lax.fori_loop(0, steps, ...)`",
+            f"run_scan_jitted(s, 10) 的程序里没有循环（操作：{found}）：它用闭式公式(例如 "
+            "`init_state + steps`)直接算出了答案。数值没错，但“加一”代表的是没有闭式解的真实逐步更新："
+            "请用 `lax.scan(..., length=steps)` 或 `lax.fori_loop(0, steps, ...)` 把它执行 `steps` 次",
+        )
+
+
+@check("reuses-compile", depends=["new-steps", "jitted"])
+def check_reuses_compile(run_scan_jitted):
+    fn = run_scan_jitted
+    starts = [jnp.float32(v) for v in (0.5, -2.0, 3.0)]
+    fn(starts[0], 13)  # the first call with steps=13 may trace and compile
+    with TraceEvents() as seen:
+        results = [fn(s, 13) for s in starts[1:]]
+    expect(
+        seen.count == 0,
+        f"run_scan_jitted(x, 13) was traced and compiled again {seen.count} time(s) over 2 more calls with the "
+        "same steps=13: the jitted function is rebuilt on every call (a `jax.jit` or a closure created inside "
+        "run_scan_jitted is a new function each time), so jit's cache never hits and each call pays a full "
+        "compile. Build the compiled loop once per steps value",
+        f"在 steps=13 不变的情况下又调用了 2 次，run_scan_jitted(x, 13) 却又被追踪并编译了 {seen.count} 次："
+        "jit 函数在每次调用时都被重新构造（在 run_scan_jitted 内部创建的 `jax.jit` 或闭包每次都是新函数），"
+        "jit 的缓存永远命中不了，每次调用都要完整编译一遍。应当为每个 steps 值只构造一次编译好的循环",
+    )
+    for s, got in zip((-2.0, 3.0), results):
+        close(got, np.float64(s + 13), what=f"run_scan_jitted({s}, 13)")

@@ -1,0 +1,298 @@
+"""The checks of `static-lr`: Momentum SGD that never recompiles for a new learning rate."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import (
+    TraceEvents,
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    fail,
+    is_defined,
+    is_jitted,
+    outputs_from_jit,
+    structure,
+    traced,
+)
+
+
+@check("defines")
+def check_defines(momentum_update, jitted_momentum_update):
+    is_defined(momentum_update=momentum_update, jitted_momentum_update=jitted_momentum_update)
+
+
+@check("returns-state", depends=["defines"])
+def check_returns_state(momentum_update):
+    import collections
+
+    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+    p0 = jnp.array([1.0, -2.0, 0.5], jnp.float32)
+    v0 = jnp.array([0.2, 0.0, -0.1], jnp.float32)
+    state = MomentumState(params=p0, velocity=v0)
+    out = momentum_update(state, jnp.array([0.5, 1.0, -1.0], jnp.float32), 0.1, 0.9)
+    got = type(out).__name__
+    expect(
+        not isinstance(out, dict),
+        "momentum_update returned a dict; return a state of the same kind as the input, e.g. `state._replace(params=..., velocity=...)`",
+        "momentum_update 返回了字典；应返回与输入同类的状态，例如 `state._replace(params=..., velocity=...)`",
+    )
+    expect(
+        hasattr(out, "params") and hasattr(out, "velocity"),
+        f"momentum_update returned a {got} without the fields `params` and `velocity`; return the new state (a NamedTuple like the input)",
+        f"momentum_update 返回的 {got} 没有 `params` 和 `velocity` 字段；应返回新的状态（与输入相同的 NamedTuple）",
+    )
+    expect(
+        len(jax.tree.leaves(out)) == 2,
+        f"the returned {got} should be a PyTree holding exactly the params and the velocity (2 arrays here), "
+        f"but JAX sees {len(jax.tree.leaves(out))} leaves in it; use a NamedTuple",
+        f"返回的 {got} 应是只装有 params 和 velocity 的 PyTree（此处共 2 个数组），"
+        f"但 JAX 在其中看到 {len(jax.tree.leaves(out))} 个叶子；请使用 NamedTuple",
+    )
+    structure(out.params, p0, what=("new state.params", "新状态的 params"))
+    structure(out.velocity, v0, what=("new state.velocity", "新状态的 velocity"))
+    expect(
+        np.shape(out.params) == (3,) and np.shape(out.velocity) == (3,),
+        f"new params / velocity have shapes {np.shape(out.params)} / {np.shape(out.velocity)}, expected (3,) / (3,)",
+        f"新的 params / velocity 形状为 {np.shape(out.params)} / {np.shape(out.velocity)}，应为 (3,) / (3,)",
+    )
+    close(
+        state.params,
+        np.array([1.0, -2.0, 0.5]),
+        what=(
+            "the input state.params after the call (must stay unchanged)",
+            "调用之后传入的 state.params（应保持不变）",
+        ),
+    )
+    close(
+        state.velocity,
+        np.array([0.2, 0.0, -0.1]),
+        what=(
+            "the input state.velocity after the call (must stay unchanged)",
+            "调用之后传入的 state.velocity（应保持不变）",
+        ),
+    )
+
+
+@check("velocity", depends=["returns-state"])
+def check_velocity(momentum_update):
+    import collections
+
+    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+
+    def fmt(a):
+        return "[" + ", ".join(f"{x:.6g}" for x in np.ravel(a)) + "]"
+
+    p = np.array([1.0, -2.0, 0.5])
+    v = np.array([0.2, 0.0, -0.1])
+    state = MomentumState(params=jnp.asarray(p, jnp.float32), velocity=jnp.asarray(v, jnp.float32))
+    plan = [([0.5, 1.0, -1.0], 0.1, 0.9), ([-0.3, 0.4, 2.0], 0.05, 0.5), ([1.5, -0.5, 0.25], 0.2, 0.8)]
+    for k, (g, lr, mu) in enumerate(plan, start=1):
+        g = np.array(g)
+        state = momentum_update(state, jnp.asarray(g, jnp.float32), lr, mu)
+        got = np.asarray(state.velocity, np.float64)
+        want = mu * v + lr * g
+
+        def same(ref):
+            return got.shape == ref.shape and np.allclose(got, ref, rtol=1e-5, atol=1e-6)
+
+        if got.shape == want.shape and not same(want):
+            if same(v):
+                fail(
+                    f"step {k}: the velocity did not change (still {fmt(v)}); the new state must carry the new velocity",
+                    f"第 {k} 步：速度没有变化（仍为 {fmt(v)}）；新状态必须带上新的速度",
+                )
+            if same(mu * v + g):
+                fail(
+                    f"step {k}: velocity {fmt(got)} is momentum * v + g (the PyTorch/Optax form); this exercise uses the "
+                    "Sutskever form, where the learning rate goes into the velocity: momentum * v + learning_rate * g",
+                    f"第 {k} 步：速度 {fmt(got)} 等于 momentum * v + g（PyTorch/Optax 写法）；本练习用 Sutskever 写法，"
+                    "学习率要乘进速度里：momentum * v + learning_rate * g",
+                )
+            if same(mu * v - lr * g):
+                fail(
+                    f"step {k}: velocity {fmt(got)} is momentum * v - learning_rate * g, the opposite sign convention "
+                    "(the velocity holds the step itself and the params add it). This exercise stores "
+                    "v_new = momentum * v + learning_rate * g and subtracts it: p_new = p - v_new",
+                    f"第 {k} 步：速度 {fmt(got)} 等于 momentum * v - learning_rate * g，是相反的符号约定"
+                    "（速度就是这一步的位移，参数加上它）。本练习保存的是 v_new = momentum * v + learning_rate * g,"
+                    "再把它减掉：p_new = p - v_new",
+                )
+            if same(p - want):
+                fail(
+                    f"step {k}: the returned velocity {fmt(got)} is p - v_new, the new params: the two fields are swapped. "
+                    "A NamedTuple built positionally takes (params, velocity) in that order; build it with keywords, "
+                    "e.g. `state._replace(params=new_params, velocity=new_velocity)`",
+                    f"第 {k} 步：返回的速度 {fmt(got)} 等于 p - v_new，也就是新参数：两个字段放反了。"
+                    "按位置构造 NamedTuple 时顺序是 (params, velocity)；请用关键字构造，"
+                    "例如 `state._replace(params=new_params, velocity=new_velocity)`",
+                )
+        close(
+            state.velocity,
+            want,
+            what=(
+                f"velocity after step {k} (learning_rate={lr}, momentum={mu})",
+                f"第 {k} 步后的速度（learning_rate={lr},momentum={mu}）",
+            ),
+        )
+        p, v = np.asarray(state.params, np.float64), want
+
+
+@check("params", depends=["velocity"])
+def check_params(momentum_update):
+    import collections
+
+    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+
+    def fmt(a):
+        return "[" + ", ".join(f"{x:.6g}" for x in np.ravel(a)) + "]"
+
+    p = np.array([1.0, -2.0, 0.5])
+    v = np.array([0.2, 0.0, -0.1])
+    state = MomentumState(params=jnp.asarray(p, jnp.float32), velocity=jnp.asarray(v, jnp.float32))
+    plan = [([0.5, 1.0, -1.0], 0.1, 0.9), ([-0.3, 0.4, 2.0], 0.05, 0.5), ([1.5, -0.5, 0.25], 0.2, 0.8)]
+    for k, (g, lr, mu) in enumerate(plan, start=1):
+        g = np.array(g)
+        state = momentum_update(state, jnp.asarray(g, jnp.float32), lr, mu)
+        v_new = mu * v + lr * g
+        want = p - v_new
+        got = np.asarray(state.params, np.float64)
+        if got.shape == want.shape and not np.allclose(got, want, rtol=1e-5, atol=1e-6):
+            if np.allclose(got, p - v, rtol=1e-5, atol=1e-6):
+                fail(
+                    f"step {k}: params {fmt(got)} equal p - v_old: they moved by the OLD velocity. "
+                    "Compute the new velocity first, then subtract the new one",
+                    f"第 {k} 步：参数 {fmt(got)} 等于 p - v_old，用的是**旧**速度。应先算出新速度，再减去新速度",
+                )
+            if np.allclose(got, p + v_new, rtol=1e-5, atol=1e-6):
+                fail(
+                    f"step {k}: params {fmt(got)} equal p + v_new: the sign is flipped, so they climb the gradient. "
+                    "Subtract the velocity",
+                    f"第 {k} 步：参数 {fmt(got)} 等于 p + v_new：符号反了，参数沿梯度上升。应减去速度",
+                )
+        close(
+            state.params,
+            want,
+            what=(
+                f"params after step {k} (learning_rate={lr}, momentum={mu})",
+                f"第 {k} 步后的参数（learning_rate={lr},momentum={mu}）",
+            ),
+        )
+        p, v = want, v_new
+
+
+@check("pytree-params", depends=["params"])
+def check_pytree_params(momentum_update):
+    import collections
+
+    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+    rng = np.random.default_rng(6)
+    p = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
+    v = {"w": 0.1 * rng.standard_normal((2, 3)), "b": np.zeros(3)}
+
+    def f32(tree):
+        return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
+
+    state = MomentumState(params=f32(p), velocity=f32(v))
+    for k, (lr, mu) in enumerate([(0.1, 0.9), (0.05, 0.9), (0.02, 0.5)], start=1):
+        g = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
+        before = state
+        kept = (dict(before.params), dict(before.velocity))
+        try:
+            state = momentum_update(state, f32(g), lr, mu)
+        except TypeError as exc:
+            if "dict" not in str(exc):
+                raise
+            fail(
+                f"momentum_update raised TypeError on dict params ({exc}): arithmetic does not apply to a dict "
+                "as a whole; apply the formula to each leaf with `jax.tree.map`",
+                f"参数是字典时 momentum_update 抛出了 TypeError({exc})：算术运算不能直接作用于整个字典；"
+                "请用 `jax.tree.map` 对每个叶子应用公式",
+            )
+        for name, tree, copy in (("params", before.params, kept[0]), ("velocity", before.velocity, kept[1])):
+            expect(
+                set(tree) == set(copy) and all(tree[n] is copy[n] for n in copy),
+                f"step {k}: momentum_update changed the input state's {name} dict in place; build new dicts instead",
+                f"第 {k} 步：momentum_update 原地修改了输入状态中的 {name} 字典；应当构造新的字典",
+            )
+        v = {k2: mu * v[k2] + lr * g[k2] for k2 in v}
+        p = {k2: p[k2] - v[k2] for k2 in p}
+        close(state.velocity, v, what=(f"velocity after step {k}", f"第 {k} 步后的速度"))
+        close(state.params, p, what=(f"params after step {k}", f"第 {k} 步后的参数"))
+
+
+@check("jitted", depends=["pytree-params"])
+def check_jitted(jitted_momentum_update):
+    import collections
+
+    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+    fn = jitted_momentum_update
+    p = {"w": np.array([[1.0, -1.0], [0.5, 2.0]]), "b": np.array([0.3, -0.2])}
+    v = {"w": np.zeros((2, 2)), "b": np.array([0.1, 0.1])}
+    g = {"w": np.array([[0.2, 0.4], [-0.6, 1.0]]), "b": np.array([1.0, -2.0])}
+
+    def f32(tree):
+        return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
+
+    state = MomentumState(params=f32(p), velocity=f32(v))
+    if not is_jitted(fn):
+        # A thin wrapper around a jitted call is fine: every output must come out of a compiled program.
+        expect(
+            outputs_from_jit(lambda s, gr: fn(s, gr, 0.1, 0.9), state, f32(g)),
+            f"jitted_momentum_update is a plain {type(fn).__name__}, not compiled: it is not the result of "
+            "`jax.jit`, and its results do not come out of a jitted call inside it",
+            f"jitted_momentum_update 是普通的 {type(fn).__name__} 对象，没有经过编译：它不是 `jax.jit` 的结果，"
+            "其结果也不是由它内部的 jit 调用产生的",
+        )
+    for k in range(1, 3):
+        state = call(fn, state, f32(g), 0.1, 0.9, label=f"jitted_momentum_update(state, grads, 0.1, 0.9), step {k}")
+        v = {n: 0.9 * v[n] + 0.1 * g[n] for n in v}
+        p = {n: p[n] - v[n] for n in p}
+        close(state.params, p, what=(f"params after jitted step {k}", f"jit 版本第 {k} 步后的参数"))
+        close(state.velocity, v, what=(f"velocity after jitted step {k}", f"jit 版本第 {k} 步后的速度"))
+
+
+@check("lr-dynamic", depends=["jitted"])
+def check_lr_dynamic(jitted_momentum_update, momentum_update):
+    import collections
+
+    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+
+    def f32(tree):
+        return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
+
+    p = {"w": np.array([0.0, 1.0, -1.0]), "b": np.array(0.5)}
+    v = {"w": np.zeros(3), "b": np.array(0.0)}
+    g = {"w": np.array([1.0, -0.5, 0.25]), "b": np.array(2.0)}
+    # One plain call first, so the counted loop starts from the learner's own state type.
+    state = momentum_update(MomentumState(params=f32(p), velocity=f32(v)), f32(g), 0.1, 0.5)
+    v = {n: 0.5 * v[n] + 0.1 * g[n] for n in v}
+    p = {n: p[n] - v[n] for n in p}
+    schedule = [0.1, 0.09, 0.08, 0.07, 0.06]
+    grads = [f32(g) for _ in schedule]
+    fn = jitted_momentum_update
+    if is_jitted(fn):
+        step = traced(fn, "jitted_momentum_update")
+        for lr, gr in zip(schedule, grads):
+            state = step(state, gr, lr, 0.5)
+        expect_traces(step, 1, calls=len(schedule))
+    else:
+        with TraceEvents() as seen:  # a wrapper: count every trace JAX performs during the schedule
+            for lr, gr in zip(schedule, grads):
+                state = fn(state, gr, lr, 0.5)
+        expect(
+            seen.count <= 1,
+            f"jitted_momentum_update was traced and compiled {seen.count} times over the 5 learning rates "
+            "0.1, 0.09, 0.08, 0.07, 0.06, expected once: each new learning rate builds a new program "
+            "(a static argument, or a compiled function cached per learning rate)",
+            f"在 0.1、0.09、0.08、0.07、0.06 这 5 个学习率上，jitted_momentum_update 被追踪并编译了 "
+            f"{seen.count} 次，应当只有 1 次：每个新的学习率都构造了一个新程序"
+            "（静态参数，或按学习率缓存的编译函数）",
+        )
+    for lr in schedule:
+        v = {n: 0.5 * v[n] + lr * g[n] for n in v}
+        p = {n: p[n] - v[n] for n in p}
+    close(state.params, p, what=("params after the 5-step schedule", "5 步调度之后的参数"))

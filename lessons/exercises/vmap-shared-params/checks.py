@@ -1,0 +1,267 @@
+"""The checks of `vmap-shared-params`: Batch the data, share the params (vmap in_axes / out_axes)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import check, close, expect, fail, is_defined, structure
+
+
+@check("defines")
+def check_defines(batched_predict):
+    is_defined(batched_predict=batched_predict)
+
+
+@check("runs", depends=["defines"])
+def check_runs(batched_predict):
+    params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
+    xs = jnp.array([1.0, 2.0, 3.0, -1.0, 0.5], jnp.float32)
+    try:
+        out = batched_predict(params, xs)
+    except ValueError as exc:
+        text = str(exc)
+        first = text.splitlines()[0].rstrip("; ")
+        if "requested to map" in text and "its shape is (5,)" in text:
+            fail(
+                "batched_predict(params with scalar w and b, xs of shape (5,)) raised ValueError: vmap was asked to "
+                f"map xs along an axis it does not have ({first}). The examples are stacked along axis 0 of xs, "
+                "so the entry for xs in in_axes must be 0",
+                "batched_predict（w、b 为标量的 params，形状 (5,) 的 xs）抛出 ValueError：vmap 被要求沿 xs 并不存在的"
+                f"维度映射（{first}）。样本沿 xs 的第 0 维堆叠，所以 xs 在 in_axes 中对应的值应为 0",
+            )
+        if "requested to map" in text:
+            fail(
+                "batched_predict(params with scalar w and b, xs of shape (5,)) raised ValueError: vmap tried to map "
+                f"the params along an axis ({first}). The params are shared, not batched: "
+                "their entry in in_axes must be None",
+                "batched_predict（w、b 为标量的 params，形状 (5,) 的 xs）抛出 ValueError：vmap 试图沿某一维映射 params"
+                f"({first})。params 是共享的，不带批维度：它在 in_axes 中对应的值应为 None",
+            )
+        if "out_axes" in text and "tree prefix" in text:
+            if "<class 'list'>" in text:
+                fail(
+                    "batched_predict raised ValueError: out_axes was given as a list, but the per-example function "
+                    "returns a tuple (pred, params). out_axes must have the same container type as the outputs: "
+                    "write the tuple `out_axes=(0, None)`",
+                    "batched_predict 抛出 ValueError：out_axes 写成了列表，而逐样本函数返回的是元组 (pred, params)。"
+                    "out_axes 的容器类型必须与输出一致：请写成元组 `out_axes=(0, None)`",
+                )
+            fail(
+                f"batched_predict raised ValueError: {first}. out_axes must mirror what the per-example function "
+                "returns, one entry per output: `(0, None)` for `(pred, params)`",
+                f"batched_predict 抛出 ValueError：{first}。out_axes 必须与逐样本函数的返回值一一对应："
+                "对 `(pred, params)` 写 `(0, None)`",
+            )
+        if "out_axes[1]" in text:
+            fail(
+                f"batched_predict raised ValueError: {first}. The params output has out_axes None, but it depends "
+                "on the example: the per-example function must hand the params back untouched, not mixed with x",
+                f"batched_predict 抛出 ValueError：{first}。params 这个输出的 out_axes 为 None，它却依赖于样本："
+                "逐样本函数应原样交回 params，而不是把 x 混进去",
+            )
+        if "out_axes" in text:
+            fail(
+                f"batched_predict raised ValueError: {first}. An output that differs per example "
+                "(the predictions) needs out_axes 0; only the shared params can use None",
+                f"batched_predict 抛出 ValueError：{first}。随样本变化的输出（预测值）"
+                "需要 out_axes 为 0；只有共享的 params 可以用 None",
+            )
+        if "in_axes" in text:
+            fail(
+                f"batched_predict raised ValueError: {first}. in_axes needs one entry per positional argument of "
+                "the per-example function: `(None, 0)` for `predict(params, x)`",
+                f"batched_predict 抛出 ValueError：{first}。in_axes 要为逐样本函数的每个位置参数各给一项："
+                "对 `predict(params, x)` 写 `(None, 0)`",
+            )
+        raise
+    expect(
+        isinstance(out, (tuple, list)) and len(out) == 2,
+        f"batched_predict should return a pair (preds, params), got {type(out).__name__}"
+        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else ""),
+        f"batched_predict 应返回二元组 (preds, params)，实际返回 {type(out).__name__}"
+        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else ""),
+    )
+    expect(
+        not (isinstance(out[0], dict) and not isinstance(out[1], dict)),
+        "batched_predict returned (params, preds): the pair is in the wrong order. Return the predictions "
+        "first and the params second, `(preds, params)`",
+        "batched_predict 返回的是 (params, preds)：二元组的顺序反了。应先返回预测值、再返回参数，即 `(preds, params)`",
+    )
+
+
+@check("preds", depends=["runs"])
+def check_preds(batched_predict):
+    xs = np.array([1.0, 2.0, 3.0, -1.0, 0.5])
+    preds, _ = batched_predict({"w": jnp.float32(2.0), "b": jnp.float32(1.0)}, jnp.asarray(xs, jnp.float32))
+    close(
+        preds,
+        2.0 * xs + 1.0,
+        what=("preds for w=2, b=1, xs=[1, 2, 3, -1, 0.5]", "w=2、b=1、xs=[1, 2, 3, -1, 0.5] 时的 preds"),
+    )
+    rng = np.random.default_rng(9)
+    w, b, X = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal((6, 3))
+
+    def f32(a):
+        return jnp.asarray(a, jnp.float32)
+
+    preds, _ = batched_predict({"w": f32(w), "b": f32(b)}, f32(X))
+    got, want = np.asarray(preds, np.float64), X * w + b
+    label = "preds for w, b of shape (3,) and xs of shape (6, 3)"
+    label_zh = "w、b 形状为 (3,)、xs 形状为 (6, 3) 时的 preds"
+    if (
+        got.shape != want.shape
+        and got.ndim == 2
+        and got.shape == want.T.shape
+        and np.allclose(got.T, want, rtol=1e-5, atol=1e-6)
+    ):
+        fail(
+            f"{label} has shape {got.shape}, expected {want.shape}: the values are right, but the batch axis came out "
+            "last instead of first. The predictions' entry in out_axes must be 0",
+            f"{label_zh} 的形状是 {got.shape}，应为 {want.shape}：数值没错，但批维度跑到了最后而不是最前。"
+            "预测值在 out_axes 中对应的值应为 0",
+        )
+    if got.shape == want.shape and not np.allclose(got, want, rtol=1e-5, atol=1e-6):
+        if np.allclose(got, (X @ w)[:, None] + b, rtol=1e-5, atol=1e-6):
+            fail(
+                f"{label}: each prediction is dot(w, x) + b, a dot product that sums over the features. The model is "
+                "elementwise: `params['w'] * x + params['b']`",
+                f"{label_zh}：每个预测值都等于 dot(w, x) + b，即对特征求和的点积。模型是逐元素的："
+                "`params['w'] * x + params['b']`",
+            )
+    close(preds, want, what=(label, label_zh))
+
+
+@check("params-unbatched", depends=["runs"])
+def check_params_unbatched(batched_predict):
+    rng = np.random.default_rng(10)
+
+    def f32(a):
+        return jnp.asarray(a, jnp.float32)
+
+    cases = [
+        (
+            {"w": np.array(2.0), "b": np.array(1.0)},
+            rng.standard_normal(5),
+            "scalar w, b; xs of shape (5,)",
+            "w、b 为标量；xs 形状为 (5,)",
+        ),
+        (
+            {"w": rng.standard_normal(3), "b": rng.standard_normal(3)},
+            rng.standard_normal((4, 3)),
+            "w, b of shape (3,); xs of shape (4, 3)",
+            "w、b 形状为 (3,)；xs 形状为 (4, 3)",
+        ),
+    ]
+    for given, xs, label, label_zh in cases:
+        _, back = batched_predict({k: f32(v) for k, v in given.items()}, f32(xs))
+        structure(back, given, what=(f"returned params ({label})", f"返回的 params({label_zh})"))
+        for name in ("w", "b"):
+            got_shape, want_shape = np.shape(back[name]), np.shape(given[name])
+            if got_shape != want_shape:
+                n = xs.shape[0]
+                if got_shape == (n,) + want_shape:
+                    fail(
+                        f"returned params['{name}'] has shape {got_shape}, but was given with shape {want_shape} ({label}): "
+                        f"vmap stacked one copy per example along a new leading axis of {n}, because out_axes defaults to 0",
+                        f"返回的 params['{name}'] 形状为 {got_shape}，传入时是 {want_shape}({label_zh}):"
+                        f"out_axes 默认为 0，vmap 沿新增的长度为 {n} 的前导维度为每个样本堆叠了一份拷贝",
+                    )
+                fail(
+                    f"returned params['{name}'] has shape {got_shape}, expected {want_shape} ({label})",
+                    f"返回的 params['{name}'] 形状为 {got_shape}，应为 {want_shape}({label_zh})",
+                )
+        for name in ("w", "b"):
+            got, want = np.asarray(back[name], np.float64), given[name]
+            expect(
+                np.allclose(got, want, rtol=1e-6, atol=1e-7),
+                f"returned params['{name}'] is {np.round(got, 6).tolist()}, but was given as {np.round(want, 6).tolist()} "
+                f"({label}): the shared params must come back unchanged",
+                f"返回的 params['{name}'] 是 {np.round(got, 6).tolist()}，而传入的是 {np.round(want, 6).tolist()}"
+                f"({label_zh})：共享的参数必须原样返回",
+            )
+
+
+@check("per-example", depends=["preds"])
+def check_per_example(batched_predict):
+    rng = np.random.default_rng(11)
+
+    def f32(a):
+        return jnp.asarray(a, jnp.float32)
+
+    cases = [
+        (
+            rng.standard_normal(3),
+            rng.standard_normal(3),
+            rng.standard_normal(4),
+            "w, b of shape (3,) and xs of shape (4,): each scalar xs[i] gives a prediction of shape (3,)",
+            "w、b 形状为 (3,)，xs 形状为 (4,)：每个标量 xs[i] 给出形状为 (3,) 的预测",
+        ),
+        (
+            rng.standard_normal((2, 3)),
+            rng.standard_normal(3),
+            rng.standard_normal((5, 3)),
+            "w of shape (2, 3), b of shape (3,), xs of shape (5, 3): each row xs[i] gives a prediction of shape (2, 3)",
+            "w 形状为 (2, 3)，b 形状为 (3,)，xs 形状为 (5, 3)：每一行 xs[i] 给出形状为 (2, 3) 的预测",
+        ),
+        (
+            rng.standard_normal(4),
+            rng.standard_normal(4),
+            rng.standard_normal(4),
+            "w, b of shape (4,) and xs of shape (4,): each scalar xs[i] gives a prediction of shape (4,)",
+            "w、b 形状为 (4,)，xs 形状为 (4,)：每个标量 xs[i] 给出形状为 (4,) 的预测",
+        ),
+    ]
+    for w, b, xs, label, label_zh in cases:
+        want = np.stack([w * x + b for x in xs])
+        try:
+            preds, _ = batched_predict({"w": f32(w), "b": f32(b)}, f32(xs))
+        except (TypeError, ValueError) as exc:
+            first = str(exc).splitlines()[0].rstrip(".")
+            fail(
+                f"batched_predict failed for {label}: {type(exc).__name__}: {first}. "
+                "Broadcasting the whole batch against the params at once is not the same as applying the model "
+                "to each example",
+                f"batched_predict 在以下情形失败：{label_zh}。{type(exc).__name__}：{first}。"
+                "把整批数据直接与参数做广播，并不等于把模型逐个应用到每个样本上",
+            )
+        if np.shape(preds) != want.shape:
+            fail(
+                f"for {label}, preds has shape {np.shape(preds)}, expected {want.shape}: the model was not applied "
+                "to each example separately",
+                f"对于「{label_zh}」，preds 的形状是 {np.shape(preds)}，应为 {want.shape}：模型没有被逐个应用到每个样本上",
+            )
+        close(preds, want, what=(f"preds ({label})", f"preds({label_zh})"))
+
+
+@check("vectorized", depends=["per-example"])
+def check_vectorized(batched_predict):
+    def size_of_program(n):
+        """How many operations the program of batched_predict has for a batch of n examples."""
+        rng = np.random.default_rng(12)
+        params = {
+            "w": jnp.asarray(rng.standard_normal(3), jnp.float32),
+            "b": jnp.asarray(rng.standard_normal(3), jnp.float32),
+        }
+        closed = jax.make_jaxpr(batched_predict)(params, jnp.asarray(rng.standard_normal((n, 3)), jnp.float32))
+        total, stack = 0, [closed.jaxpr]
+        while stack:  # count the operations of nested programs (jit, scan, ...) too
+            for eqn in stack.pop().eqns:
+                total += 1
+                for value in eqn.params.values():
+                    for item in value if isinstance(value, (tuple, list)) else (value,):
+                        if hasattr(item, "jaxpr") and hasattr(item, "consts"):
+                            stack.append(item.jaxpr)
+                        elif hasattr(item, "eqns"):
+                            stack.append(item)
+        return total
+
+    small, large = size_of_program(3), size_of_program(12)
+    expect(
+        large <= small,
+        f"the program of batched_predict grows with the batch: {small} operations for 3 examples, {large} for 12. "
+        "The model is applied in a Python loop, one copy per example, so a batch of 10,000 traces 10,000 copies. "
+        "Let `jax.vmap` batch it: one vectorized program, whatever the batch size",
+        f"batched_predict 的程序随批大小增长：3 个样本时有 {small} 个操作，12 个样本时有 {large} 个。"
+        "模型是在 Python 循环里逐个样本应用的，每个样本复制一份，10000 个样本就要追踪 10000 份。"
+        "请交给 `jax.vmap` 来加批维度：无论批多大，都只有一个向量化的程序",
+    )

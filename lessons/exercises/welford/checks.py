@@ -1,0 +1,169 @@
+"""The checks of `welford`: Welford's online variance with scan and vmap."""
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library import check, close, expect, fail, is_defined, primitives
+
+
+@check("defines")
+def check_defines(welford_step, online_var):
+    is_defined(welford_step=welford_step, online_var=online_var)
+
+
+@check("step-body", depends=["defines"])
+def check_step_body(welford_step):
+    cases = [
+        ((3.0, 2.0, 8.0), 6.0, (4.0, 3.0, 20.0)),  # [0, 2, 4] then 6
+        ((1.0, 10.0, 0.0), 12.0, (2.0, 11.0, 2.0)),  # [10] then 12
+        ((2.0, -1.0, 2.0), 5.0, (3.0, 1.0, 26.0)),
+    ]  # [-2, 0] then 5
+    for state, x, (n, mean, m2) in cases:
+        label = f"welford_step(({state[0]:g}, {state[1]:g}, {state[2]:g}), {x:g})"
+        out = welford_step(tuple(jnp.float32(v) for v in state), jnp.float32(x))
+        expect(
+            isinstance(out, (tuple, list)) and len(out) == 2,
+            f"{label} should return a pair (new_state, var), got {type(out).__name__}",
+            f"{label} 应返回二元组 (new_state, var)，实际返回 {type(out).__name__}",
+        )
+        new_state, var = out
+        expect(
+            isinstance(new_state, (tuple, list)) and len(new_state) == 3,
+            f"{label}: new_state should be the tuple (n, mean, m2), got {type(new_state).__name__}",
+            f"{label}：new_state 应为元组 (n, mean, m2)，实际是 {type(new_state).__name__}",
+        )
+        close(new_state[0], np.float64(n), what=f"{label} → n")
+        close(new_state[1], np.float64(mean), what=f"{label} → mean")
+        close(new_state[2], np.float64(m2), what=f"{label} → m2")
+        close(var, np.float64(m2 / n), what=f"{label} → var = m2 / n")
+
+
+@check("returns-triple", depends=["defines"])
+def check_returns_triple(online_var):
+    xs = jnp.asarray([1.0, 3.0, 2.0, 6.0, 4.0], jnp.float32)
+    out = online_var(xs)
+    expect(
+        isinstance(out, (tuple, list)) and len(out) == 3,
+        f"online_var should return three values (mean, var, var_trace), got {type(out).__name__}"
+        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else ""),
+        f"online_var 应返回三个值 (mean, var, var_trace)，实际返回 {type(out).__name__}"
+        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else ""),
+    )
+    mean, var, trace = out
+    for value, label in ((mean, "mean"), (var, "var")):
+        expect(
+            np.shape(value) == (),
+            f"{label} should be a scalar, got shape {np.shape(value)}",
+            f"{label} 应为标量，实际形状为 {np.shape(value)}",
+        )
+    expect(
+        np.shape(trace) == (5,),
+        f"var_trace should have the shape of xs, (5,), got {np.shape(trace)}",
+        f"var_trace 的形状应与 xs 相同，即 (5,)，实际为 {np.shape(trace)}",
+    )
+
+
+@check("values", depends=["returns-triple"])
+def check_values(online_var):
+    rng = np.random.default_rng(8)
+    xs = (2.0 + 1.5 * rng.standard_normal(40)).astype(np.float32)
+    x64 = xs.astype(np.float64)
+    mean, var, trace = online_var(jnp.asarray(xs))
+    close(mean, x64.mean(), what="online_var(xs) mean", rtol=1e-5, atol=1e-5)
+    close(var, x64.var(), what="online_var(xs) variance (population, ddof=0)", rtol=1e-4, atol=1e-5)
+    running = np.array([x64[: k + 1].var() for k in range(len(x64))])
+    close(trace, running, what="var_trace (variance of xs[:k+1], ddof=0)", rtol=1e-4, atol=1e-5)
+
+
+@check("uses-scan", depends=["returns-triple"])
+def check_uses_scan(learner):
+    import traceback
+
+    xs = jnp.arange(6, dtype=jnp.float32)
+    try:
+        found = primitives(learner.online_var, xs)
+    except (
+        jax.errors.ConcretizationTypeError,
+        jax.errors.TracerBoolConversionError,
+        jax.errors.TracerIntegerConversionError,
+        jax.errors.TracerArrayConversionError,
+    ) as exc:
+        mine = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == getattr(learner, "__file__", None)]
+        at = f" at line {mine[-1].lineno}: `{mine[-1].line}`" if mine else ""
+        at_zh = f"，位于第 {mine[-1].lineno} 行：`{mine[-1].line}`" if mine else ""
+        fail(
+            f"online_var cannot be traced: it needs the concrete value of the data ({type(exc).__name__}){at}. "
+            "Under jax.jit, jax.vmap and lax.scan the values of xs are abstract: no float(), int(), bool() or Python `if` on them",
+            f"online_var 无法被追踪：它需要数据的具体数值（{type(exc).__name__}{at_zh}）。"
+            "在 jax.jit、jax.vmap 和 lax.scan 中，xs 的值是抽象的：不能对它们用 float()、int()、bool() 或 Python 的 `if`",
+        )
+    expect(
+        "scan" in found,
+        f"no `scan` primitive in the compiled program of online_var; found only: {', '.join(sorted(found))}. "
+        "A Python loop is unrolled into one copy of the body per element",
+        f"online_var 编译出的程序里没有 `scan` 原语；只找到：{'、'.join(sorted(found))}。"
+        "Python 循环会被展开成每个元素一份循环体",
+    )
+
+
+@check("stable", depends=["values", "uses-scan"])
+def check_stable(online_var):
+    rng = np.random.default_rng(1000)
+    xs = (1000.0 + 0.5 * rng.standard_normal(1000)).astype(np.float32)
+    x64 = xs.astype(np.float64)
+    want = x64.var()
+    n = np.arange(1, xs.size + 1, dtype=np.float32)
+    s1 = np.cumsum(xs, dtype=np.float32)
+    s2 = np.cumsum(xs * xs, dtype=np.float32)
+    naive = s2 / n - (s1 / n) ** 2
+    naive_err = abs(float(naive[-1]) - want) / want
+    mean, var, trace = jax.jit(online_var)(jnp.asarray(xs))
+    err = abs(float(var) - want) / want
+    expect(
+        math.isfinite(err) and err < 1e-3,
+        f"variance of 1000 float32 values near 1000: expected {want:.6f}, got {float(var):.6f} "
+        f"(relative error {err:.2e}). The sum-of-squares formula E[x²]-E[x]² is off by {naive_err:.0%} "
+        "here; Welford's update should be within 0.1%",
+        f"对 1000 个约为 1000 的 float32 数据求方差：应为 {want:.6f}，得到 {float(var):.6f}"
+        f"（相对误差 {err:.2e}）。平方和公式 E[x²]-E[x]² 在这里的误差是 {naive_err:.0%}；"
+        "Welford 更新的误差应在 0.1% 以内",
+    )
+    running = np.array([x64[: k + 1].var() for k in range(0, xs.size, 50)])
+    close(
+        np.asarray(trace)[::50],
+        running,
+        what="var_trace on the large-offset data (every 50th entry)",
+        rtol=5e-3,
+        atol=2e-3,
+    )
+    close(mean, x64.mean(), what="mean on the large-offset data", rtol=1e-6, atol=1e-4)
+
+
+@check("vmap", depends=["values", "uses-scan"])
+def check_vmap(online_var):
+    rng = np.random.default_rng(9)
+    offsets = np.array([0.0, 10.0, -5.0, 100.0])[:, None]
+    scales = np.array([1.0, 2.0, 0.5, 3.0])[:, None]
+    batch = (offsets + scales * rng.standard_normal((4, 200))).astype(np.float32)
+    b64 = batch.astype(np.float64)
+    out = jax.jit(jax.vmap(online_var))(jnp.asarray(batch))
+    expect(
+        isinstance(out, (tuple, list)) and len(out) == 3,
+        "jax.vmap(online_var) should return three batched values",
+        "jax.vmap(online_var) 应返回三个带批维度的值",
+    )
+    mean, var, trace = out
+    expect(
+        np.shape(mean) == (4,) and np.shape(var) == (4,) and np.shape(trace) == (4, 200),
+        f"over a batch of 4 streams of 200 values the shapes should be (4,), (4,), (4, 200); "
+        f"got {np.shape(mean)}, {np.shape(var)}, {np.shape(trace)}",
+        f"对 4 条长度为 200 的数据流，输出形状应为 (4,)、（4，）、(4, 200);"
+        f"实际为 {np.shape(mean)}、{np.shape(var)}、{np.shape(trace)}",
+    )
+    close(mean, b64.mean(axis=1), what="batched mean", rtol=1e-5, atol=1e-4)
+    close(var, b64.var(axis=1), what="batched variance", rtol=1e-4, atol=1e-5)
+    running = np.stack([np.array([row[: k + 1].var() for k in range(0, 200, 20)]) for row in b64])
+    close(np.asarray(trace)[:, ::20], running, what="batched var_trace (every 20th entry)", rtol=1e-4, atol=1e-5)

@@ -1,0 +1,83 @@
+"""What an exercise's checks.py declares, read from its source without running it.
+
+The loader never imports checks.py (that needs JAX): it parses it. Every top-level function
+decorated `@check("id", depends=[...], plots=True)` is a check; its parameters name what it
+takes from the learner's file. The worker runs the same functions (tutor.child.harness).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CheckDecl:
+    id: str
+    function: str
+    needs: tuple[str, ...]
+    depends: tuple[str, ...]
+    plots: bool
+    line: int
+
+
+def _decorator(node: ast.expr) -> ast.Call | None:
+    """The `check(...)` call of a decorator, however `check` was imported."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name == "check":
+            return node
+    return None
+
+
+def _strings(node: ast.expr) -> tuple[str, ...] | None:
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    values = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return tuple(values) if len(values) == len(node.elts) else None
+
+
+def read_checks(source: str) -> tuple[list[CheckDecl], list[tuple[int, str]]]:
+    """The checks a checks.py declares, in order, and (line, message) for what is wrong."""
+    problems: list[tuple[int, str]] = []
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return [], [(exc.lineno or 1, f"Python syntax error: {exc.msg}")]
+    found: list[CheckDecl] = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        calls = [c for c in map(_decorator, node.decorator_list) if c is not None]
+        if not calls:
+            continue
+        call = calls[0]
+        if not call.args or not isinstance(call.args[0], ast.Constant) or not isinstance(call.args[0].value, str):
+            problems.append((node.lineno, f"@check on {node.name} needs the check id as its first argument, a string"))
+            continue
+        depends: tuple[str, ...] = ()
+        plots = False
+        for kw in call.keywords:
+            if kw.arg == "depends" and (value := _strings(kw.value)) is not None:
+                depends = value
+            elif kw.arg == "plots" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
+                plots = kw.value.value
+            else:
+                problems.append(
+                    (
+                        node.lineno,
+                        f"@check on {node.name}: {kw.arg}= must be a list of check ids (depends) or True (plots)",
+                    )
+                )
+        args = node.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
+            problems.append(
+                (
+                    node.lineno,
+                    f"check function {node.name} takes plain parameters only: each names a learner definition",
+                )
+            )
+        needs = tuple(a.arg for a in args.posonlyargs + args.args)
+        found.append(CheckDecl(call.args[0].value, node.name, needs, depends, plots, node.lineno))
+    return found, problems
