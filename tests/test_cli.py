@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tutor.progress import changes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A forged screen: clear it, draw a green PASS (CSI both as ESC [ and as the one-byte C1 0x9b),
@@ -63,7 +65,7 @@ def test_check_workspace_starter_fails_then_solution_passes(tmp_path, course, tu
 
     # The learner has worked on it before, and the file is gone (a program that deleted itself):
     # it is written again from the starter, and that is said.
-    ProgressStore(tmp_path).record_attempt("counter-jit", False)
+    ProgressStore(tmp_path).apply(changes.attempt, "counter-jit", False)
     proc = tutor(tmp_path, "check", "counter-jit", "--json")
     assert proc.returncode == 1, proc.stderr
     assert "was missing" in proc.stderr and "starter" in proc.stderr
@@ -178,9 +180,9 @@ def test_progress_lists_predictions_beside_the_contract_keys(tmp_path, tutor):
     from tutor.progress import ProgressStore
 
     store = ProgressStore(tmp_path)
-    store.record_prediction("l61-global-write", "3")
-    store.record_reveal("l61-global-write", "1", False)
-    store.record_prediction("l64-leaves-order", "B")
+    store.apply(changes.prediction, "l61-global-write", "3")
+    store.apply(changes.reveal, "l61-global-write", "1", False)
+    store.apply(changes.prediction, "l64-leaves-order", "B")
     doc = json.loads(tutor(tmp_path, "progress", "--json").stdout)
     assert {"exercises", "lessons", "quiz"} <= doc.keys()
     assert doc["predictions"] == {

@@ -96,3 +96,19 @@ def test_the_protocol_is_a_leaf():
 def test_the_parent_side_imports_no_child_module():
     parent = {_unit(m) for p in (PACKAGE / "sandbox").rglob("*.py") for m in _imports(p)}
     assert "tutor.sandbox" in parent and "tutor.child" not in parent
+
+
+def test_no_import_cycle_between_modules():
+    """Inside a package too: every module's imports, also those inside functions, form no cycle
+    (a package's own __init__ re-exporting its modules is not an edge back)."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {
+        name: {
+            t
+            for t in _imports(path)
+            if t in modules and t != name and not (modules[t].name == "__init__.py" and name.startswith(t + "."))
+        }
+        for name, path in modules.items()
+    }
+    assert "tutor.progress.store" in graph["tutor.progress.changes"]
+    assert cycles(graph) == []

@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 
 from tutor.course import read_course
+from tutor.progress import changes
 from tutor.progress.path import Step, course_path
 from tutor.ui.app import make_app
 from tutor.ui.marks import Marks
@@ -67,7 +68,7 @@ def test_the_c_key_walks_the_whole_path(home, sandbox, tui):
                 elif isinstance(screen, ExerciseScreen):
                     # The others count as passed as `check` in another terminal would record them:
                     # every solution passing is verify's job, this test walks the path.
-                    app.session.store.record_attempt(expected.id, True)
+                    app.session.store.apply(changes.attempt, expected.id, True)
                     await tui.until(
                         pilot,
                         lambda: app.session.progress.exercise_status(expected.id) == "passed",

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tutor.i18n import pick
-from tutor.progress import SCHEMA, ProgressError, ProgressStore, Snapshot, normalize
+from tutor.progress import SCHEMA, ProgressError, ProgressStore, Snapshot, changes, normalize
 from tutor.progress import store as store_mod
 
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -60,23 +60,23 @@ def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
         "quiz": {"answers": {}, "best_score": None, "attempts": 0},
     }
     assert s.warnings == []
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     assert json.loads((home / "progress.json").read_text())["exercises"]["x"]["attempts"] == 1
 
 
 def test_record_attempt_pass_never_downgraded(tmp_path):
     s = ProgressStore(tmp_path)
     assert Snapshot(s.load()).exercise_status("counter-jit") == "new"
-    d = s.record_attempt("counter-jit", False)
+    d = s.apply(changes.attempt, "counter-jit", False)
     ex = d["exercises"]["counter-jit"]
     assert (ex["status"], ex["attempts"], ex["first_passed_at"]) == ("attempted", 1, None)
     assert ISO_Z.match(ex["last_attempt_at"])
-    d = s.record_attempt("counter-jit", True)
+    d = s.apply(changes.attempt, "counter-jit", True)
     first = d["exercises"]["counter-jit"]["first_passed_at"]
     assert ISO_Z.match(first) and Snapshot(d).exercise_status("counter-jit") == "passed"
     s.update(lambda data: data["exercises"]["counter-jit"].__setitem__("first_passed_at", "2000-01-01T00:00:00Z"))
-    d = s.record_attempt("counter-jit", False)
-    d = s.record_attempt("counter-jit", True)
+    d = s.apply(changes.attempt, "counter-jit", False)
+    d = s.apply(changes.attempt, "counter-jit", True)
     ex = d["exercises"]["counter-jit"]
     assert ex["status"] == "passed" and ex["attempts"] == 4
     assert ex["first_passed_at"] == "2000-01-01T00:00:00Z"  # set only once
@@ -85,23 +85,23 @@ def test_record_attempt_pass_never_downgraded(tmp_path):
 
 def test_hints_solution_lessons_quiz(tmp_path):
     s = ProgressStore(tmp_path)
-    s.record_hint("e", 2)
-    d = s.record_hint("e", 1)
+    s.apply(changes.hint, "e", 2)
+    d = s.apply(changes.hint, "e", 1)
     assert d["exercises"]["e"]["hints_shown"] == 2 and Snapshot(d).exercise_status("e") == "new"
-    d = s.record_solution_viewed("e")
+    d = s.apply(changes.solution_viewed, "e")
     assert d["exercises"]["e"]["solution_viewed"] is True
     assert Snapshot(d).lesson_status("6.1") == "new"
-    s.mark_lesson("6.1", "started")
-    s.mark_lesson("6.1", "done")
-    d = s.mark_lesson("6.1", "started")
+    s.apply(changes.lesson, "6.1", "started")
+    s.apply(changes.lesson, "6.1", "done")
+    d = s.apply(changes.lesson, "6.1", "started")
     assert Snapshot(d).lesson_status("6.1") == "done"
     with pytest.raises(ValueError):
-        s.mark_lesson("6.1", "finished")
-    s.record_answer("1", "A", False, True)
-    s.record_answer("1", "B", True, True)
-    s.record_answer("cp-1", "3", True, False)  # a checkpoint's: not among the quiz's answers
-    s.record_quiz_result(7)
-    d = s.record_quiz_result(5)
+        s.apply(changes.lesson, "6.1", "finished")
+    s.apply(changes.answer, "1", "A", False, True)
+    s.apply(changes.answer, "1", "B", True, True)
+    s.apply(changes.answer, "cp-1", "3", True, False)  # a checkpoint's: not among the quiz's answers
+    s.apply(changes.quiz_result, 7)
+    d = s.apply(changes.quiz_result, 5)
     assert d["quiz"] == {"answers": {"1": "B"}, "best_score": 7, "attempts": 2}
     # the first answer's verdict stays; the latest is what a retry changed
     one = Snapshot(d).question("1")
@@ -113,11 +113,11 @@ def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):
     write_raw(tmp_path, {"schema": 1, "lessons": {"6.1": {"status": "done"}}})  # written before predictions
     s = ProgressStore(tmp_path)
     assert s.load()["predictions"] == {} and Snapshot(s.load()).prediction("c") is None
-    s.record_reveal("c", "1", True)  # no guess yet: nothing to judge
+    s.apply(changes.reveal, "c", "1", True)  # no guess yet: nothing to judge
     assert Snapshot(s.load()).prediction("c") is None
-    s.record_prediction("c", "B")
-    s.record_prediction("c", "A")  # a second guess, made after seeing the run, does not replace the first
-    data = s.record_reveal("c", "True", False)
+    s.apply(changes.prediction, "c", "B")
+    s.apply(changes.prediction, "c", "A")  # a second guess, made after seeing the run, does not replace the first
+    data = s.apply(changes.reveal, "c", "True", False)
     entry = Snapshot(data).prediction("c")
     assert (entry.answer, entry.shown, entry.correct) == ("B", "True", False)
     assert ISO_Z.match(data["predictions"]["c"]["predicted_at"]) and s.warnings == []
@@ -130,12 +130,12 @@ def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):
 def test_reset_moves_file_aside(tmp_path):
     s = ProgressStore(tmp_path)
     assert s.reset() is None  # nothing to back up yet
-    s.record_attempt("x", True)
+    s.apply(changes.attempt, "x", True)
     before = s.path.read_bytes()
     backup = s.reset()
     assert backup.name.startswith("progress.json.bak-") and backup.read_bytes() == before
     assert s.load()["exercises"] == {}
-    s.record_attempt("y", False)
+    s.apply(changes.attempt, "y", False)
     second = s.reset()
     assert second != backup and backup.exists() and second.exists()  # same-second resets do not clobber
 
@@ -150,7 +150,7 @@ def test_unknown_ids_and_keys_survive_round_trip(tmp_path):
     }
     write_raw(tmp_path, doc)
     s = ProgressStore(tmp_path)
-    s.record_attempt("counter-jit", True)
+    s.apply(changes.attempt, "counter-jit", True)
     on_disk = json.loads(s.path.read_text())
     assert on_disk["future_feature"] == {"x": [1, 2]}
     assert on_disk["exercises"]["mystery"]["notes"] == "keep me"
@@ -166,7 +166,7 @@ def test_unknown_ids_and_keys_survive_round_trip(tmp_path):
 def _attempt_worker(home: str, n: int) -> None:
     s = ProgressStore(Path(home))
     for _ in range(n):
-        s.record_attempt("shared", False)
+        s.apply(changes.attempt, "shared", False)
 
 
 @pytest.mark.slow  # four processes racing for the lock, 800 writes
@@ -184,7 +184,7 @@ def _endless_writer(home: str, writing) -> None:
     s = ProgressStore(Path(home))
     writing.set()
     while True:
-        s.record_attempt("crashy", False)
+        s.apply(changes.attempt, "crashy", False)
 
 
 @pytest.mark.slow  # kills a writer process again and again
@@ -211,7 +211,7 @@ def test_sigkill_mid_write_never_corrupts(tmp_path):
         assert len(list(tmp_path.glob("progress.json.tmp*"))) <= 1
     assert last > 0, "the writer never managed to write; the test did not exercise anything"
     s = ProgressStore(tmp_path)
-    s.record_attempt("crashy", False)  # the lock is free again and the stale temp file is reused
+    s.apply(changes.attempt, "crashy", False)  # the lock is free again and the stale temp file is reused
     assert s.load()["exercises"]["crashy"]["attempts"] == last + 1
     assert s.warnings == [] and backups(tmp_path, "corrupt") == []
     assert list(tmp_path.glob("progress.json.tmp*")) == []
@@ -220,7 +220,7 @@ def test_sigkill_mid_write_never_corrupts(tmp_path):
 def test_stale_temp_file_is_replaced(tmp_path):
     (tmp_path / "progress.json.tmp").write_text("half a wri")
     s = ProgressStore(tmp_path)
-    s.record_hint("x", 1)
+    s.apply(changes.hint, "x", 1)
     assert not (tmp_path / "progress.json.tmp").exists()
     assert s.load()["exercises"]["x"]["hints_shown"] == 1
 
@@ -251,7 +251,7 @@ def test_bad_file_is_moved_aside_and_store_continues(tmp_path, name):
     [backup] = backups(tmp_path, "corrupt")
     assert backup.read_bytes() == original  # moved aside, never deleted
     assert len(s.warnings) == 1 and str(backup) in s.warnings[0].en
-    d = s.record_attempt("x", True)
+    d = s.apply(changes.attempt, "x", True)
     assert d["exercises"]["x"]["status"] == "passed"
     assert json.loads(s.path.read_text())["exercises"]["x"]["attempts"] == 1
     s.load()
@@ -285,7 +285,7 @@ def test_partially_bad_file_keeps_good_data(tmp_path):
     assert json.loads(backup.read_text())["exercises"]["bad"] == "oops"
     assert str(backup) in s.warnings[0].en and "'bad'" in s.warnings[0].en
     # the salvage is what the next update builds on
-    d = s.record_attempt("good", False)
+    d = s.apply(changes.attempt, "good", False)
     assert d["exercises"]["good"]["attempts"] == 4 and d["exercises"]["good"]["status"] == "passed"
 
 
@@ -302,7 +302,7 @@ def test_future_schema_is_read_but_never_written(tmp_path):
     assert Snapshot(data).exercise_status("counter-jit") == "passed"
     assert len(s.warnings) == 1 and "newer version" in s.warnings[0].en
     with pytest.raises(ProgressError, match="newer version"):
-        s.record_attempt("counter-jit", True)
+        s.apply(changes.attempt, "counter-jit", True)
     with pytest.raises(ProgressError):
         s.reset()
     assert path.read_bytes() == original
@@ -314,13 +314,13 @@ def test_future_schema_is_read_but_never_written(tmp_path):
 
 def test_read_only_progress_file(tmp_path):
     s = ProgressStore(tmp_path)
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     original = s.path.read_bytes()
     s.path.chmod(0o444)
     try:
         assert s.load()["exercises"]["x"]["attempts"] == 1
         with pytest.raises(ProgressError) as err:
-            s.record_attempt("x", True)
+            s.apply(changes.attempt, "x", True)
         assert str(s.path) in str(err.value) and "read-only" in str(err.value)
         assert s.path.read_bytes() == original
     finally:
@@ -330,12 +330,12 @@ def test_read_only_progress_file(tmp_path):
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
 def test_read_only_home_directory(tmp_path):
     s = ProgressStore(tmp_path / "home")
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     (tmp_path / "home").chmod(0o555)
     try:
         assert s.load()["exercises"]["x"]["attempts"] == 1
         with pytest.raises(ProgressError) as err:
-            s.record_attempt("x", False)
+            s.apply(changes.attempt, "x", False)
         assert str(s.path) in str(err.value)
     finally:
         (tmp_path / "home").chmod(0o755)
@@ -345,12 +345,12 @@ def test_read_only_home_mount(tmp_path, read_only):
     """A really read-only home (a read-only mount, which root cannot write either): progress is
     read, and saving fails with a plain message in both languages, the file untouched."""
     s = ProgressStore(tmp_path / "home")
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     original = s.path.read_bytes()
     with read_only(tmp_path / "home"):
         assert s.load()["exercises"]["x"]["attempts"] == 1
         with pytest.raises(ProgressError) as err:
-            s.record_attempt("x", True)
+            s.apply(changes.attempt, "x", True)
         assert "read-only" in str(err.value).lower() and str(s.path) in str(err.value)
         assert "无法把进度保存到" in pick(err.value.message, "zh")
         assert s.path.read_bytes() == original
@@ -365,7 +365,7 @@ def test_every_warning_and_error_reads_in_both_languages(tmp_path):
     newer = ProgressStore(tmp_path / "b")
     newer.load()
     with pytest.raises(ProgressError) as err:
-        newer.record_attempt("e", True)
+        newer.apply(changes.attempt, "e", True)
     for w, en, zh in [
         (damaged.warnings[0], "was damaged", "已损坏"),
         (newer.warnings[0], "newer version", "更新版本"),
@@ -384,18 +384,18 @@ def test_a_stuck_lock_holder_is_named_and_given_up_on(tmp_path, monkeypatch):
     monkeypatch.setattr(store_mod, "LOCK_WAIT_S", 0.5)
     told = []
     s = ProgressStore(tmp_path, on_wait=told.append)
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     with open(tmp_path / "progress.lock") as held:  # a lock of its own open file: it blocks this process too
         fcntl.flock(held, fcntl.LOCK_EX)
         start = time.monotonic()
         with pytest.raises(ProgressError) as err:
-            s.record_attempt("x", True)
+            s.apply(changes.attempt, "x", True)
         waited = time.monotonic() - start
     assert 0.5 <= waited < 3, waited
     assert len(told) == 1 and f"process {os.getpid()}" in told[0].en and "progress.lock" in told[0].en
     assert "进程" in pick(told[0], "zh")
     assert f"process {os.getpid()}" in str(err.value) and "for over 0.5 s" in str(err.value)
-    assert s.record_attempt("x", True)["exercises"]["x"]["attempts"] == 2  # the lock is free again: saved
+    assert s.apply(changes.attempt, "x", True)["exercises"]["x"]["attempts"] == 2  # the lock is free again: saved
 
 
 def test_home_that_cannot_be_created(tmp_path):
@@ -404,7 +404,7 @@ def test_home_that_cannot_be_created(tmp_path):
     s = ProgressStore(blocker / "home")
     assert s.load()["exercises"] == {}  # load still works
     with pytest.raises(ProgressError) as err:
-        s.record_attempt("x", False)
+        s.apply(changes.attempt, "x", False)
     assert str(blocker / "home") in str(err.value)
     assert "Traceback" not in str(err.value)
 
@@ -412,7 +412,7 @@ def test_home_that_cannot_be_created(tmp_path):
 def test_read_only_home_without_lock_file(tmp_path, monkeypatch):
     """Simulates a read-only home (the lock file cannot be created) even when running as root."""
     s = ProgressStore(tmp_path)
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     (tmp_path / "progress.lock").unlink()
     real_open = store_mod.os.open
 
@@ -424,13 +424,13 @@ def test_read_only_home_without_lock_file(tmp_path, monkeypatch):
     monkeypatch.setattr(store_mod.os, "open", deny_create)
     assert s.load()["exercises"]["x"]["attempts"] == 1  # falls back to an unlocked read
     with pytest.raises(ProgressError) as err:
-        s.record_attempt("x", False)
+        s.apply(changes.attempt, "x", False)
     assert str(s.path) in str(err.value) and "Permission denied" in str(err.value)
 
 
 def test_write_failure_is_a_plain_error_and_leaves_file_intact(tmp_path, monkeypatch):
     s = ProgressStore(tmp_path)
-    s.record_attempt("x", False)
+    s.apply(changes.attempt, "x", False)
     original = s.path.read_bytes()
 
     def boom(*args, **kwargs):
@@ -438,7 +438,7 @@ def test_write_failure_is_a_plain_error_and_leaves_file_intact(tmp_path, monkeyp
 
     monkeypatch.setattr(store_mod.os, "replace", boom)
     with pytest.raises(ProgressError) as err:
-        s.record_attempt("x", True)
+        s.apply(changes.attempt, "x", True)
     monkeypatch.undo()
     assert str(s.path) in str(err.value) and "Permission denied" in str(err.value)
     assert s.path.read_bytes() == original
@@ -451,7 +451,7 @@ def test_unreadable_file_is_never_overwritten(tmp_path):
     assert s.load()["exercises"] == {}
     assert len(s.warnings) == 1 and str(s.path) in s.warnings[0].en
     with pytest.raises(ProgressError):
-        s.record_attempt("x", False)
+        s.apply(changes.attempt, "x", False)
     assert (tmp_path / "progress.json").is_dir()
 
 
@@ -487,9 +487,9 @@ def test_any_json_loads_normalized(tmp_path, doc):
     assert normalize(data)[1] == []  # what load returns is always clean
     if data["schema"] > SCHEMA:
         with pytest.raises(ProgressError):
-            s.record_quiz_result(1)
+            s.apply(changes.quiz_result, 1)
         return
-    d = s.record_quiz_result(1)  # and can always be updated
+    d = s.apply(changes.quiz_result, 1)  # and can always be updated
     assert d["quiz"]["attempts"] >= 1
     if isinstance(doc, dict) and normalize(doc)[1] == []:
         assert backups(home, "corrupt") == []  # a clean file is never moved aside

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tutor.course import read_course
-from tutor.progress import ProgressStore, Snapshot
+from tutor.progress import ProgressStore, Snapshot, changes
 from tutor.progress.path import Step
 from tutor.ui.app import make_app
 
@@ -56,7 +56,7 @@ class ProgressOpens:
 
 def test_hint_key_reads_and_writes_progress_off_the_ui_thread(tmp_path, monkeypatch):
     exercise = next(e for e in COURSE.exercises if e.hints)
-    ProgressStore(tmp_path).record_attempt(exercise.id, False)  # a real file, as a learner has
+    ProgressStore(tmp_path).apply(changes.attempt, exercise.id, False)  # a real file, as a learner has
 
     async def body():
         app = make_app(tmp_path, "en", course=(COURSE, []), sandbox=NoWorkers())

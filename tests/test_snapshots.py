@@ -19,7 +19,7 @@ import pytest
 
 from tutor.course import read_course
 from tutor.i18n import Text
-from tutor.progress import ProgressStore
+from tutor.progress import ProgressStore, changes
 from tutor.progress.path import Step
 from tutor.ui.app import make_app
 from tutor.ui.marks import Marks
@@ -133,11 +133,11 @@ def test_quiz(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
 def test_progress(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
     store = ProgressStore(snap_home)
     first, second = COURSE.exercises[0], COURSE.exercises[1]
-    store.record_attempt(first.id, False)
-    store.record_attempt(first.id, True)
-    store.record_hint(second.id, 1)
-    store.record_attempt(second.id, False)
-    store.record_quiz_result(5)
+    store.apply(changes.attempt, first.id, False)
+    store.apply(changes.attempt, first.id, True)
+    store.apply(changes.hint, second.id, 1)
+    store.apply(changes.attempt, second.id, False)
+    store.apply(changes.quiz_result, 5)
 
     async def open_progress(pilot):
         from tutor.ui.screens.progress import ProgressScreen

@@ -29,7 +29,7 @@ def on_disk(home: Path) -> dict:
 def test_a_change_is_seen_at_once_and_saved_by_its_save(tmp_path):
     state = state_of(tmp_path)
     ex = COURSE.exercises[0].id
-    save = state.record_hint(ex, 2)
+    save = state.change(changes.hint, ex, 2)
     assert state.exercise(ex).hints_shown == 2  # before any disk write
     assert not (tmp_path / "progress.json").exists()
     save()
@@ -48,7 +48,7 @@ def test_reads_come_from_memory_until_refreshed(tmp_path):
 def test_a_refresh_keeps_changes_still_waiting_to_save(tmp_path):
     state = state_of(tmp_path)
     first, second = COURSE.lessons[0].id, COURSE.lessons[1].id
-    save = state.mark_lesson(first, "done")
+    save = state.change(changes.lesson, first, "done")
     state_of(tmp_path).save_now(changes.lesson, second, "started")  # another tutor, meanwhile
     state.refresh()
     assert (state.lesson_status(first), state.lesson_status(second)) == ("done", "started")
@@ -61,7 +61,7 @@ def test_a_failed_save_raises_and_the_snapshot_goes_back_to_the_file(tmp_path):
     ex = COURSE.exercises[0].id
     state.save_now(changes.attempt, ex, False)
     (tmp_path / "progress.json").chmod(0o444)
-    save = state.record_attempt(ex, True)
+    save = state.change(changes.attempt, ex, True)
     assert state.exercise_status(ex) == "passed"
     with pytest.raises(ProgressError, match="read-only"):
         save()
@@ -125,7 +125,7 @@ def test_an_unknown_step_kind_is_never_done(tmp_path):
 def test_changes_reach_the_file_in_the_order_they_were_made(tmp_path):
     state = state_of(tmp_path)
     path = course_path(COURSE)
-    first, second = state.set_position(path[0]), state.set_position(path[1])
+    first, second = state.change(changes.position, path[0].key), state.change(changes.position, path[1].key)
     second()  # its thread ran first: it writes the earlier change too, then its own
     assert on_disk(tmp_path)["position"] == path[1].key
     first()  # already written: writes nothing, so the later position stays

@@ -20,7 +20,7 @@ pytest.importorskip("textual")
 from tutor.course import read_course
 from tutor.course.loader import Problem
 from tutor.i18n import Text, pick
-from tutor.progress import ProgressStore
+from tutor.progress import ProgressStore, changes
 from tutor.sandbox.events import Output
 from tutor.ui.app import make_app
 from tutor.ui.marks import Marks
@@ -647,13 +647,13 @@ def test_progress_screen_shows_and_resets_progress(home, fake_sandbox, tui):
 
     async def body():
         store = ProgressStore(home)
-        store.record_attempt(first.id, False)
-        store.record_attempt(first.id, True)
-        store.record_hint(first.id, 1)
-        store.record_quiz_result(5)
-        store.record_prediction("l61-global-write", "1")
-        store.record_reveal("l61-global-write", "1", True)
-        store.record_prediction("l64-leaves-order", "A")
+        store.apply(changes.attempt, first.id, False)
+        store.apply(changes.attempt, first.id, True)
+        store.apply(changes.hint, first.id, 1)
+        store.apply(changes.quiz_result, 5)
+        store.apply(changes.prediction, "l61-global-write", "1")
+        store.apply(changes.reveal, "l61-global-write", "1", True)
+        store.apply(changes.prediction, "l64-leaves-order", "A")
         app = new_app(home, fake_sandbox)
         async with app.run_test(size=SIZE) as pilot:
             from tutor.ui.screens.confirm import ConfirmScreen

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tutor import __version__, doctoring
 from tutor.i18n import LANGS, default_lang, pick, table
+from tutor.progress import changes
 from tutor.render import print_json
 
 MSG = table(
@@ -316,7 +317,7 @@ def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeo
     printer = None if as_json else RunPrinter(ctx.console(), ctx.lang)
     for event in run.events():
         if event is run.verdict:  # the last event: save progress before showing the result
-            _record(ctx, ctx.state.record_attempt(exercise.id, run.verdict.passed))
+            _record(ctx, ctx.state.change(changes.attempt, exercise.id, run.verdict.passed))
         if printer:
             printer.event(event)
     verdict = run.verdict
@@ -349,7 +350,7 @@ def cmd_hint(ctx: Context) -> int:
         )
     if shown >= total:
         con.print(say("no_more_hints", ctx.lang, id=exercise.id))
-    _record(ctx, ctx.state.record_hint(exercise.id, upto))
+    _record(ctx, ctx.state.change(changes.hint, exercise.id, upto))
     return 0
 
 
@@ -362,7 +363,7 @@ def cmd_solution(ctx: Context) -> int:
             print(say("solution_declined", ctx.lang, id=exercise.id))
             return 1
     print(ctx.course.solution_path(exercise.id).read_text(encoding="utf-8"), end="")
-    _record(ctx, ctx.state.record_solution_viewed(exercise.id))
+    _record(ctx, ctx.state.change(changes.solution_viewed, exercise.id))
     return 0
 
 

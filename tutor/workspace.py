@@ -14,6 +14,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
+from tutor.atomic import replace_atomically
 from tutor.i18n import Text
 
 MAX_FILE_BYTES = 1_000_000  # a solution is a few kB; anything this big is a mistake
@@ -63,32 +64,14 @@ def write_atomically(path: Path, text: str) -> Path:
     A symbolic link is followed (the learner's own file elsewhere stays where it is and stays
     linked). Raises WorkspaceError, and then the old content is untouched."""
     target = Path(os.path.realpath(path))
-    data = text.encode("utf-8")
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         try:
             mode = stat.S_IMODE(target.stat().st_mode)
         except FileNotFoundError:
             mode = 0o644
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)  # the bytes are on disk before the name points at them
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
+        replace_atomically(target, text.encode("utf-8"), target.with_name(f".{target.name}.{os.getpid()}.tmp"), mode)
     except OSError as exc:
-        with suppress(OSError):
-            os.unlink(tmp)
         raise write_error(path, exc) from None
-    with suppress(OSError):  # make the rename durable; some filesystems cannot fsync a folder
-        dfd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
     return target
 
 

@@ -23,6 +23,8 @@ import shutil
 import signal
 import threading
 
+from tutor.protocol import RUN_DIR_PREFIX
+
 _PR_SET_PDEATHSIG = 1
 _fd: int | None = None  # the parent's end of the pipe, as this process holds it
 _identity: tuple[int, int] | None = None  # (st_dev, st_ino) of that pipe
@@ -31,7 +33,7 @@ _run_dir: str | None = None
 
 def _die(run_dir: str | None) -> None:
     """The parent is gone: nobody else will clean up or stop this process group."""
-    if run_dir and os.path.basename(run_dir).startswith("jaxstate-run-"):
+    if run_dir and os.path.basename(run_dir).startswith(RUN_DIR_PREFIX):
         shutil.rmtree(run_dir, ignore_errors=True)
     try:
         if os.getpgrp() == os.getpid():  # our own group (start_new_session): the learner's children too

@@ -11,11 +11,11 @@ import re
 import string
 
 from tutor.course.model import ANSWER, Question, Source, Template
+from tutor.course.predict import OPTION_LETTERS
 from tutor.course.yamlread import LineDict, LineList
 from tutor.i18n import Text
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
-OPTION_LETTERS = ("A", "B", "C", "D")
 PARAM_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 

@@ -35,6 +35,7 @@ from tutor.doctor import retraces
 from tutor.doctor.findings import Finding, Report, group
 from tutor.doctor.report_text import render_text
 from tutor.doctor.script_code import ScriptCode
+from tutor.jax_signals import DONATION_UNUSABLE, TRACE_EVENT
 
 # Host pulls: the methods of a jax Array that copy it to Python / NumPy.
 HOST_PULLS = ("__float__", "__int__", "item", "__array__", "tolist")
@@ -86,8 +87,6 @@ KEY_CONSUMERS = (
 )
 KEY_MAKERS = ("PRNGKey", "key")
 
-TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
-_UNUSABLE = re.compile(r"donated buffers were not usable:\s*(.*?)\.?\s*(?:\n|$)", re.S)
 _NAN_IN = re.compile(r"encountered in (\S+?)[.:,]?(?:\s|$)")
 
 
@@ -357,7 +356,7 @@ class Probe:
         def warn(message, category=None, stacklevel=1, *a, **k):
             try:
                 text = str(message)
-                found = _UNUSABLE.search(text)
+                found = DONATION_UNUSABLE.search(text)
                 if found:
                     frame = self.code.frame_here()
                     if frame is not None:

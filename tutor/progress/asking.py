@@ -34,4 +34,4 @@ def first_try_score(questions, progress: Snapshot) -> int | None:
     """How many questions the learner got right the first time; None until each was answered
     (or when progress predates first answers being kept)."""
     firsts = [progress.question(q.id).first_correct for q in questions]
-    return None if any(f is None for f in firsts) else sum(firsts)
+    return None if any(f is None for f in firsts) else sum(1 for f in firsts if f)

@@ -53,7 +53,7 @@ class Snapshot:
         entry = self._data["exercises"].get(exercise_id)
         if not isinstance(entry, dict):
             return ExerciseRecord()
-        status = entry.get("status") if entry.get("status") in EXERCISE_STATUSES else "new"
+        status = entry["status"] if entry.get("status") in EXERCISE_STATUSES else "new"
         return ExerciseRecord(
             status=status,
             attempts=entry.get("attempts", 0),

@@ -29,7 +29,6 @@ from tutor.progress.path import (
 )
 from tutor.watcher import FileWatch
 
-from . import changes
 from .snapshot import Snapshot
 from .store import ProgressStore
 
@@ -61,6 +60,11 @@ class Summary:
     @property
     def steps(self) -> int:
         return self.lessons + self.exercises + self.quiz_questions
+
+
+def _apply_all(data: dict, batch: list) -> None:
+    for _, change, args in batch:
+        change(data, *args)
 
 
 class LearnerState(Snapshot):
@@ -158,7 +162,7 @@ class LearnerState(Snapshot):
                         return  # written already, with a later change's save
                     batch = self._pending[: self._pending.index(entry) + 1]
                 try:
-                    saved = self.store.update(lambda d: [f(d, *a) for _, f, a in batch])
+                    saved = self.store.update(lambda d: _apply_all(d, batch))
                 except BaseException:
                     self._forget(batch)
                     self._settle(None)
@@ -192,34 +196,6 @@ class LearnerState(Snapshot):
             for _, fn, args in self._pending:
                 fn(current, *args)
             self._data = current
-
-    # Named changes, for readability at the call sites.
-    def record_attempt(self, exercise_id: str, passed: bool) -> Callable[[], None]:
-        return self.change(changes.attempt, exercise_id, passed)
-
-    def record_hint(self, exercise_id: str, shown: int) -> Callable[[], None]:
-        return self.change(changes.hint, exercise_id, shown)
-
-    def record_solution_viewed(self, exercise_id: str) -> Callable[[], None]:
-        return self.change(changes.solution_viewed, exercise_id)
-
-    def mark_lesson(self, lesson_id: str, status: str) -> Callable[[], None]:
-        return self.change(changes.lesson, lesson_id, status)
-
-    def set_position(self, step: Step) -> Callable[[], None]:
-        return self.change(changes.position, step.key)
-
-    def record_prediction(self, cell_id: str, answer: str) -> Callable[[], None]:
-        return self.change(changes.prediction, cell_id, answer)
-
-    def record_reveal(self, cell_id: str, shown: str, correct: bool) -> Callable[[], None]:
-        return self.change(changes.reveal, cell_id, shown, correct)
-
-    def record_answer(self, question_id: str, given: str, correct: bool, in_quiz: bool) -> Callable[[], None]:
-        return self.change(changes.answer, question_id, given, correct, in_quiz)
-
-    def record_quiz_result(self, score: int) -> Callable[[], None]:
-        return self.change(changes.quiz_result, score)
 
     def reset(self):
         """Move the progress file aside (returns the backup path) and start from empty progress."""

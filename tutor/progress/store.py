@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tutor.atomic import fsync_dir, replace_atomically
 from tutor.i18n import Text
 
 SCHEMA = 1
@@ -78,7 +79,8 @@ PREDICTION_FIELDS = {
 }
 # A checkpoint or quiz question (keyed by question id): the latest answer and whether it was
 # right, whether the first answer ever given was, and which template variants were drawn.
-QUESTION_FIELDS = {
+Fields = dict[str, tuple[Any, Callable[[Any], bool]]]
+QUESTION_FIELDS: Fields = {
     "answer": ("", lambda v: isinstance(v, str)),
     "correct": (None, lambda v: v is None or isinstance(v, bool)),
     "first_correct": (None, lambda v: v is None or isinstance(v, bool)),
@@ -86,7 +88,7 @@ QUESTION_FIELDS = {
     "variants": ([], lambda v: isinstance(v, list) and all(_is_count(i) for i in v)),
     "answered_at": (None, _is_opt_str),
 }
-QUIZ_FIELDS = {
+QUIZ_FIELDS: Fields = {
     "answers": ({}, lambda v: isinstance(v, dict)),
     "best_score": (None, _is_opt_count),
     "attempts": (0, _is_count),
@@ -197,36 +199,9 @@ class ProgressStore:
             self._write(data)
             return data
 
-    # One method per change (tutor.progress.changes), for callers that save at once.
-
-    def record_attempt(self, exercise_id: str, passed: bool) -> dict:
-        return self.update(lambda data: changes.attempt(data, exercise_id, passed))
-
-    def record_hint(self, exercise_id: str, shown: int) -> dict:
-        return self.update(lambda data: changes.hint(data, exercise_id, shown))
-
-    def record_solution_viewed(self, exercise_id: str) -> dict:
-        return self.update(lambda data: changes.solution_viewed(data, exercise_id))
-
-    def mark_lesson(self, lesson_id: str, status: str) -> dict:
-        if status not in LESSON_STATUSES:
-            raise ValueError(f"lesson status must be one of {LESSON_STATUSES}, not {status!r}")
-        return self.update(lambda data: changes.lesson(data, lesson_id, status))
-
-    def set_position(self, step_key: str) -> dict:
-        return self.update(lambda data: changes.position(data, step_key))
-
-    def record_prediction(self, cell_id: str, answer: str) -> dict:
-        return self.update(lambda data: changes.prediction(data, cell_id, answer))
-
-    def record_reveal(self, cell_id: str, shown: str, correct: bool) -> dict:
-        return self.update(lambda data: changes.reveal(data, cell_id, shown, correct))
-
-    def record_answer(self, question_id: str, given: str, correct: bool, in_quiz: bool) -> dict:
-        return self.update(lambda data: changes.answer(data, question_id, given, correct, in_quiz))
-
-    def record_quiz_result(self, score: int) -> dict:
-        return self.update(lambda data: changes.quiz_result(data, score))
+    def apply(self, change: Callable, *args) -> dict:
+        """Apply one change (a tutor.progress.changes function) and save it at once."""
+        return self.update(lambda data: change(data, *args))
 
     def reset(self) -> Path | None:
         """Move the progress file aside as progress.json.bak-<UTC stamp> and start empty; return the backup."""
@@ -401,7 +376,7 @@ class ProgressStore:
             n += 1
             target = self.home / f"{FILENAME}.{kind}-{stamp}-{n}"
         os.replace(self.path, target)
-        self._fsync_dir()
+        fsync_dir(self.home)
         return target
 
     def _write(self, data: dict) -> None:
@@ -415,31 +390,12 @@ class ProgressStore:
                 f"无法把进度保存到 {self.path}：文件是只读的。",
             )
         try:
-            with suppress(FileNotFoundError):
-                os.unlink(tmp)  # leftover of a writer that was killed mid-write
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            replace_atomically(self.path, text.encode("utf-8"), tmp)
         except OSError as exc:
-            with suppress(OSError):
-                os.unlink(tmp)
             raise ProgressError(
                 f"Could not save progress to {self.path}: {exc.strerror or exc}.",
                 f"无法把进度保存到 {self.path}：{exc.strerror or exc}。",
             ) from None
-        self._fsync_dir()
-
-    def _fsync_dir(self) -> None:
-        """Make the rename durable; some filesystems cannot fsync a directory, which is harmless."""
-        with suppress(OSError):
-            fd = os.open(self.home, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
 
 
 def _who(holder: str | None) -> Text:
@@ -453,9 +409,6 @@ def _try_flock(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
-
-
-from tutor.progress import changes  # noqa: E402 - changes builds on this module's helpers
 
 
 def lock_holder(fd: int) -> str | None:

@@ -18,7 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-PREFIX = "jaxstate-run-"
+from tutor.protocol import RUN_DIR_PREFIX
+
+PREFIX = RUN_DIR_PREFIX
 LOCK_NAME = ".in-use"
 # A folder younger than this is left alone: its lock may not be taken yet (between mkdtemp and
 # the lock), and a sweep must never race a spawn.
@@ -39,7 +41,7 @@ def sweep_stale(tmp: str | None = None, now: float | None = None) -> list[str]:
     """Remove this user's run folders whose worker is gone; returns what was removed."""
     tmp = tmp or tempfile.gettempdir()
     now = time.time() if now is None else now
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(tmp))
     except OSError:

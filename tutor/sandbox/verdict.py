@@ -96,7 +96,7 @@ def _gather(events) -> _Seen:
     bad_report = ""
     checks: dict[str, CheckResult] = {}
     metrics: dict[str, list[float]] = {}
-    text = {"stdout": [], "stderr": []}
+    text: dict[str, list[str]] = {"stdout": [], "stderr": []}
     for e in events:
         if isinstance(e, Output):
             text[e.stream].append(e.text)

@@ -17,6 +17,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.i18n import LANGS
+from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
@@ -162,6 +163,12 @@ class TutorApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def open_scratch(self, cell) -> None:
+        """A copy of a demo cell to change and run (`e` on a cell)."""
+        from tutor.ui.screens.scratch import ScratchScreen
+
+        self.push_screen(ScratchScreen(cell))
+
     def open_step(self, step: Step) -> None:
         """Open a lesson, checkpoint, exercise, the quiz or the progress screen on top of the outline."""
         if self.session.course is None and step.kind != "progress":
@@ -179,7 +186,7 @@ class TutorApp(App):
         self.push_screen(screen)
         if step.kind != "progress":
             # Where `continue` resumes; written off the UI thread (an fsync on a slow home must not stall it).
-            save_in_background(self, self.session.state.set_position(step))
+            save_in_background(self, self.session.state.change(changes.position, step.key))
 
     def screen_for(self, step: Step, at_cell: str | None = None) -> Screen | None:
         """The screen of a step; a lesson opens at `at_cell` (a demo cell's id) when one is given."""

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
-from tutor.course.predict import parse_number, same_number
+from tutor.course.predict import OPTION_LETTERS, parse_number, same_number
 from tutor.i18n import pick
 from tutor.progress import changes
 from tutor.progress.asking import answered_right, draw_variant
@@ -31,7 +31,7 @@ from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.cell_view import CellView, number_text
 from tutor.ui.widgets.markup import inline, set_markdown
 
-LETTERS = ("A", "B", "C", "D")
+LETTERS = OPTION_LETTERS  # as authored; a retry shows them in another order
 SUMMARY_CHARS = 90  # of a question's first paragraph, in the list of questions to review
 MAX_TYPED = 12
 

@@ -106,10 +106,9 @@ class CellView(Vertical, can_focus=True):
         self.call_after_refresh(self.query_one(".cell-status").scroll_visible, animate=False)
 
     def action_scratch(self) -> None:
-        """e: a copy of this cell to change and run, on a screen of its own (the lesson is not changed)."""
-        from tutor.ui.screens.scratch import ScratchScreen
-
-        self.app.push_screen(ScratchScreen(self.cell))
+        """e: a copy of this cell to change and run, on a screen of its own (the lesson is not changed).
+        The app opens screens: a widget that imported one would close an import cycle."""
+        self.app.open_scratch(self.cell)
 
     def on_run_output(self, message: RunOutput) -> None:
         if message.handle is self.handle:  # not an older run of this cell
