@@ -861,3 +861,22 @@ def test_a_lesson_opened_at_a_cell_shows_it_after_the_layout_settles_and_keys_wi
             assert body_.scroll_y == 0
 
     asyncio.run(body())
+
+
+def test_a_file_that_cannot_be_read_is_said_in_the_language_on_screen(home, fake_sandbox, tui):
+    """The reason is kept in both languages and picked when shown: after Ctrl+L it is Chinese."""
+    (home / "workspace").mkdir(parents=True)
+    (home / "workspace" / "counter-jit.py").write_bytes(b"def update_counter(c, i):\n    return '\xff'\n")
+
+    async def body():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await tui.open_exercise(pilot, "counter-jit")
+            problem = screen.load_problem
+            assert problem is not None and problem.en != problem.zh
+            assert pick(screen.results.problem, "en") == problem.en
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            assert app.lang == "zh" and pick(screen.results.problem, app.lang) == problem.zh
+
+    asyncio.run(body())

@@ -16,7 +16,6 @@ from tutor.course.model import (
     Checkpoint,
     Course,
     Exercise,
-    Expectation,
     Lesson,
     Question,
     Source,
@@ -25,6 +24,7 @@ from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Text
+from tutor.protocol import Expect
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 TOP_KEYS = ("lesson", "exercise", "checkpoint", "quiz")
@@ -150,7 +150,7 @@ def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> 
         return None
     cell_id = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
     code = r.code(d.get("code"), d.line_of("code"), f"{what} code")
-    expect = Expectation()
+    expect = Expect()
     if "expect" in d:
         e = r.mapping(
             d["expect"], d.line_of("expect"), f"{what} expect", set(), {"raises", "output_contains", "output_matches"}
@@ -168,7 +168,7 @@ def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> 
                     r.problem(
                         e.line_of("output_matches"), f"{what} expect.output_matches: bad regex {pattern!r}: {exc}"
                     )
-            expect = Expectation(
+            expect = Expect(
                 raises=raises,
                 output_contains=r.strings(
                     e.get("output_contains"), e.line_of("output_contains"), f"{what} expect.output_contains"

@@ -50,25 +50,13 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Expectation:
-    """What a demo cell must do when run: raise a named exception, print given text."""
-
-    raises: str | None = None
-    output_contains: tuple[str, ...] = ()
-    output_matches: tuple[str, ...] = ()
-
-    def to_job(self) -> Expect:
-        return Expect(self.raises, tuple(self.output_contains), tuple(self.output_matches))
-
-
-@dataclass(frozen=True)
 class Cell:
     """A runnable demonstration inside a lesson or a quiz question."""
 
     id: str
     code: str
     caption: Text | None = None
-    expect: Expectation = field(default_factory=Expectation)
+    expect: Expect = field(default_factory=Expect)  # what it must do when run: the wire's own type
     timeout: float = 60.0
     source: Source | None = None
     predict: Prediction | None = None  # asked before the cell runs; answered by its output

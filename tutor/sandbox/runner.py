@@ -553,7 +553,7 @@ class Sandbox:
         return Run(self._take(), job, timeout or exercise.timeout, self.limits, self._after_run)
 
     def run_cell(self, cell, timeout: float | None = None) -> Run:
-        job = CellJob(id=cell.id, code=cell.code, expect=cell.expect.to_job())
+        job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)
         return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
 
     def run_doctor(self, script: Path, args: list[str], cwd: Path, timeout: float, nans: bool) -> Run:

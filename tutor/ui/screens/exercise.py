@@ -58,7 +58,8 @@ class ExerciseScreen(TutorScreen):
         self.saved_text = ""  # the file's text as we last loaded or saved it
         self.watch: FileWatch | None = None  # outside edits of the file, by polling it
         self.handle: RunHandle | None = None
-        self.load_problem: str | None = None  # why the file could not be read when opened
+        # Why the file could not be read when opened: both languages, picked when shown (Ctrl+L).
+        self.load_problem = None
         self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
         self.save_problem: str | None = None  # why the last save failed (the editor keeps the text)
         self.typed: str | None = None  # the editor's text as last changed: still there once the editor is gone
@@ -71,7 +72,7 @@ class ExerciseScreen(TutorScreen):
             text = self._read_file()
         except LearnerFileError as exc:  # e.g. a read-only home: show the starter, say why it cannot be saved
             self.path = self.session.workspace.path(self.exercise.id)
-            self.load_problem = pick(exc.message, self.lang)
+            self.load_problem = exc.message
             text = self.exercise.starter
         self.saved_text = text or ""
         self.watch = FileWatch(self.path)
@@ -261,7 +262,7 @@ class ExerciseScreen(TutorScreen):
         try:
             return read_learner_file(self.path)
         except LearnerFileError as exc:
-            self.load_problem = pick(exc.message, self.lang)
+            self.load_problem = exc.message
             return None
 
     def load_text(self, text: str) -> None:

@@ -14,8 +14,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
-from tutor.course.model import Expectation
 from tutor.i18n import pick
+from tutor.protocol import Expect
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
@@ -106,7 +106,7 @@ class ScratchScreen(TutorScreen):
         if self.running:
             self.handle.cancel()
             return
-        copy = replace(self.cell, code=self.editor.text, expect=Expectation())
+        copy = replace(self.cell, code=self.editor.text, expect=Expect())
         self.verdict = None
         self.chunks = []
         if self.chart is not None:
