@@ -446,3 +446,22 @@ def rmsprop(lr, rho=0.9, eps=1e-8):
     assert doc["status"] == "fail"
     losses = doc["metrics"]["loss"]
     assert None in losses, "the diverging run should have produced non-finite losses"
+
+
+def test_accelerator_is_asked_for_by_the_flag_or_the_variable_and_reaches_the_sandbox(tmp_path, monkeypatch):
+    """The command line reads --accelerator and JAXSTATE_TUTOR_ACCELERATOR once; the sandbox is
+    told by an argument, never by the environment the CLI changed."""
+    from tutor.cli import Context, _parser, _sandbox
+
+    monkeypatch.delenv("JAXSTATE_TUTOR_ACCELERATOR", raising=False)
+    home = ["--home", str(tmp_path)]
+    assert not Context(_parser().parse_args([*home, "list"])).accelerator
+    flagged = Context(_parser().parse_args([*home, "--accelerator", "list"]))
+    assert flagged.accelerator and "JAXSTATE_TUTOR_ACCELERATOR" not in os.environ
+    box = _sandbox(flagged)
+    try:
+        assert box.accelerator is True
+    finally:
+        box.close()
+    monkeypatch.setenv("JAXSTATE_TUTOR_ACCELERATOR", "1")
+    assert Context(_parser().parse_args([*home, "list"])).accelerator

@@ -16,6 +16,8 @@ from tutor.i18n import LANGS, default_lang, pick, table
 from tutor.progress import changes
 from tutor.render import print_json
 
+ACCELERATOR_VAR = "JAXSTATE_TUTOR_ACCELERATOR"  # =1: as --accelerator, for every command of a shell
+
 MSG = table(
     {
         "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
@@ -177,6 +179,8 @@ class Context:
         self.lang = getattr(args, "lang", None) or default_lang()
         home = getattr(args, "home", None)
         self.home = Path(home).expanduser() if home else default_home()
+        # Workers may use the GPU/TPU only when asked: the flag, or the variable for a whole shell.
+        self.accelerator = bool(getattr(args, "accelerator", False)) or os.environ.get(ACCELERATOR_VAR) == "1"
         self._course = None
         self._store = None
         self._state = None
@@ -302,7 +306,7 @@ def cmd_list(ctx: Context) -> int:
 def _sandbox(ctx: Context, keep_spare: bool = False):
     from tutor.sandbox.runner import Sandbox
 
-    return Sandbox(ctx.home, keep_spare=keep_spare)
+    return Sandbox(ctx.home, keep_spare=keep_spare, accelerator=ctx.accelerator)
 
 
 def _run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeout: float | None) -> int:
@@ -430,7 +434,7 @@ def cmd_verify(ctx: Context) -> int:
     from tutor.verify import verify_course
 
     with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home:  # not the learner's home
-        results = verify_course(ctx.course, Path(home))
+        results = verify_course(ctx.course, Path(home), accelerator=ctx.accelerator)
     bad = [r for r in results if not r["ok"]]
     if ctx.args.json:
         print_json({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]})
@@ -564,7 +568,7 @@ def cmd_tui(ctx: Context) -> int:
     if why is not None:
         print(say("no_tui", ctx.lang, why=why), file=sys.stderr)
         return 2
-    return run_app(home=ctx.home, lang=ctx.lang, mouse=not ctx.args.no_mouse)
+    return run_app(home=ctx.home, lang=ctx.lang, mouse=not ctx.args.no_mouse, accelerator=ctx.accelerator)
 
 
 COMMANDS = {
@@ -596,8 +600,6 @@ def _tolerate_narrow_encodings() -> None:
 def main(argv: list[str] | None = None) -> int:
     _tolerate_narrow_encodings()
     args = _parser().parse_args(argv)
-    if args.accelerator:
-        os.environ["JAXSTATE_TUTOR_ACCELERATOR"] = "1"  # every Sandbox, CLI or TUI, reads it
     ctx = Context(args)
     try:
         return COMMANDS[args.command](ctx)

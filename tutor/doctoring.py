@@ -197,7 +197,7 @@ def run(ctx) -> int:
     from tutor.sandbox.events import Output
     from tutor.sandbox.runner import Sandbox
 
-    sandbox = Sandbox(ctx.home)
+    sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
         job = sandbox.run_doctor(script, rest, Path.cwd(), timeout, nans)
         with GracefulStop(job, lang) as stop:

@@ -9,11 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 
-def verify_course(course, home: Path, jobs: int = 2) -> list[dict]:
+def verify_course(course, home: Path, jobs: int = 2, accelerator: bool = False) -> list[dict]:
     """Run every reference solution (must pass) and every starter (must fail)."""
     from tutor.sandbox.runner import Sandbox  # imported here: `--help` and `list` need no sandbox
 
-    sandbox = Sandbox(home)
+    sandbox = Sandbox(home, accelerator=accelerator)
     scratch = Path(tempfile.mkdtemp(prefix="jaxstate-verify-"))
 
     def one(task):

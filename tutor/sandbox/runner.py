@@ -477,7 +477,7 @@ class Sandbox:
         home: Path | None = None,
         limits: Limits | None = None,
         keep_spare: bool = False,
-        accelerator: bool | None = None,
+        accelerator: bool = False,
         spare_early: bool = False,
     ):
         self.limits = limits or Limits()
@@ -489,10 +489,8 @@ class Sandbox:
         # for this verdict, and on 2 cores a JAX import next door slows it), or at once
         # (spare_early: back-to-back runs, as in verify and the test suite).
         self.spare_early = spare_early
-        # CPU unless asked (`--accelerator` / JAXSTATE_TUTOR_ACCELERATOR=1): a tutor must not
-        # take the GPU memory the learner's own jobs need.
-        if accelerator is None:
-            accelerator = os.environ.get("JAXSTATE_TUTOR_ACCELERATOR") == "1"
+        # CPU unless asked (the CLI's `--accelerator`, passed down as this argument): a tutor
+        # must not take the GPU memory the learner's own jobs need.
         self.accelerator = accelerator
         self._spare: WorkerProcess | None = None
         self._lock = threading.Lock()

@@ -279,7 +279,9 @@ class TutorApp(App):
         yield from super().get_system_commands(screen)
 
 
-def make_app(home: Path, lang: str, mouse: bool = True, course=None, sandbox=None) -> TutorApp:
+def make_app(
+    home: Path, lang: str, mouse: bool = True, course=None, sandbox=None, accelerator: bool = False
+) -> TutorApp:
     """Build the app for a learner home.
 
     `course` skips loading (a Course, or read_course's (course, problems)); `sandbox` shares one
@@ -289,16 +291,18 @@ def make_app(home: Path, lang: str, mouse: bool = True, course=None, sandbox=Non
     if course is not None and isinstance(course, tuple):  # (course, problems) from read_course
         course, problems = course
     app = TutorApp(
-        Session(Path(home), course=course, problems=problems, sandbox=sandbox), lang, course_given=course is not None
+        Session(Path(home), course=course, problems=problems, sandbox=sandbox, accelerator=accelerator),
+        lang,
+        course_given=course is not None,
     )
     return app
 
 
-def run_app(home: Path, lang: str, mouse: bool = True) -> int:
+def run_app(home: Path, lang: str, mouse: bool = True, accelerator: bool = False) -> int:
     """Run the TUI until the learner quits; the exit code for the command line."""
     import sys
 
-    app = make_app(home, lang, mouse=mouse)
+    app = make_app(home, lang, mouse=mouse, accelerator=accelerator)
     app.run(mouse=mouse)
     for note in app.session.after_exit:  # e.g. where unsaved code was kept: said once the terminal is back
         print(note, file=sys.stderr)

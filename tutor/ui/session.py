@@ -16,8 +16,9 @@ SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this lo
 class Session:
     """The learner's home and the course, plus a sandbox created on first use."""
 
-    def __init__(self, home: Path, course=None, problems=None, sandbox=None):
+    def __init__(self, home: Path, course=None, problems=None, sandbox=None, accelerator: bool = False):
         self.home = Path(home)
+        self.accelerator = accelerator  # workers may use the GPU/TPU (--accelerator)
         self.problems = list(problems or [])
         self.store = ProgressStore(self.home)
         self.state = LearnerState(self.store, course)  # every screen reads and changes progress through it
@@ -35,7 +36,7 @@ class Session:
             if self._sandbox is None:
                 from tutor.sandbox.runner import Sandbox
 
-                self._sandbox = Sandbox(self.home, keep_spare=True)
+                self._sandbox = Sandbox(self.home, keep_spare=True, accelerator=self.accelerator)
             return self._sandbox
 
     def warm_up(self) -> None:
