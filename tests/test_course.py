@@ -469,3 +469,38 @@ def test_every_text_has_both_languages():
         prose = re.sub(r"`[^`]*`", "", t.en)  # code reads the same in both languages
         if t.zh == t.en and re.search(r"\b[A-Za-z]+ [a-z]+ [a-z]+ [a-z]+\b", prose):
             raise AssertionError(f"untranslated text: {t.en[:60]!r}")
+
+
+def test_the_programs_own_chinese_follows_the_course_rules():
+    """The UI's, the CLI's and the reports' own zh strings are linted like the course's prose:
+    full-width punctuation, no space between Chinese characters, the glossary's terms."""
+    import importlib
+
+    from tutor.course.markdown_lint import markdown_problems
+
+    found = []
+    modules = ("tutor.cli", "tutor.render", "tutor.progress.reports", "tutor.doctor.report_text", "tutor.ui.texts")
+    for name in (*modules, "tutor.ui.screens.doctor"):
+        module = importlib.import_module(name)
+        for table_name in ("MSG", "WORDS", "UI", "KEY_LABELS", "TEXTS"):
+            for key, text in getattr(module, table_name, {}).items():
+                zh = re.sub(r"\{[^{}]*\}", "x", text.zh)  # a placeholder reads as a word
+                found += [f"{name}.{table_name}[{key!r}]: {m}" for _, m in markdown_problems(zh, "zh")]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "zh, expected",
+    [
+        ("先跟踪一次。", "跟踪 is written 追踪"),
+        ("每次都重编译。", "重编译 is written 重新编译"),
+        ("【新】状态", "【新】 is written **新**"),
+        ('报错（"shape mismatch"）', "ASCII quote in Chinese prose"),
+        ("写成 `f(a，b)` 即可。", "full-width '，' inside code `f(a，b)`"),
+    ],
+)
+def test_the_chinese_glossary_and_punctuation_are_enforced(zh, expected):
+    from tutor.course.markdown_lint import markdown_problems
+
+    found = [m for _, m in markdown_problems(zh, "zh")]
+    assert any(expected in m for m in found), found

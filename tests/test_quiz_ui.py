@@ -214,3 +214,23 @@ def test_variants_are_drawn_unseen_first_then_never_the_last_one_again():
 
     assert {draw_variant(q, seen(0, 2), rng) for _ in range(20)} == {1}
     assert {draw_variant(q, seen(0, 2, 1), rng) for _ in range(40)} == {0, 2}  # all seen: any but the last
+
+
+def test_chinese_feedback_has_no_space_after_a_full_width_colon(home, fake_sandbox, tui):
+    quiz = lettered_quiz()
+    q = quiz[0]
+
+    async def body():
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, fake_sandbox, lang="zh")
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(QuizScreen([q]))
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press(screen.shown(wrong_letter(q)).lower(), "enter")
+            await pilot.pause()
+            feedback = screen.query_one("#q-feedback").source
+            assert "：** " not in feedback and "你的选择" in feedback and "正确答案" in feedback
+
+    asyncio.run(body())

@@ -5,7 +5,8 @@ as Textual's Markdown widget), and the token stream is searched for what a reade
 wrongly: code indented instead of fenced, stray backticks and asterisks, a formula turned bold,
 `<name>` swallowed as HTML, a fence left open, a table that is not read as one. In Chinese
 texts also spaces between Chinese characters, and ASCII punctuation where ，。：；？！（） belong
-(code spans and fences are separate tokens, so code is never judged).
+(code spans and fences are separate tokens, so code is never judged, except for full-width
+punctuation typed inside a Chinese text's code span), and the glossary's one term for each idea.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ _ASCII_PUNCT = re.compile(f"[{CJK}][,;:?!.]|[,;:?!][{CJK}]")
 _ASCII_PARENS = re.compile(r"\(([^()]*)\)")
 _HAS_CJK = re.compile(f"[{CJK}]")
 _STUCK_STAR = re.compile(r"[A-Za-z0-9]\*|\*[A-Za-z0-9]")
+_ASCII_QUOTE = re.compile(f'[{CJK}]"|"[{CJK}]')
+_FULL_WIDTH_IN_CODE = re.compile("[，。：；（）]")
+# One term each in Chinese (lessons/README.md lists them): a variant found -> the course's term.
+ZH_GLOSSARY = {
+    "跟踪": "追踪",
+    "重编译": "重新编译",
+    "【旧】": "**旧**",
+    "【新】": "**新**",
+}
 
 
 def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
@@ -82,6 +92,8 @@ def _inline_problems(tok: Token, start: int, lang: str) -> list[tuple[int, str]]
                 )
         elif child.type == "text":
             problems.extend((line, m) for m in _text_problems(child.content, lang))
+        elif child.type == "code_inline" and lang == "zh" and (m := _FULL_WIDTH_IN_CODE.search(child.content)):
+            problems.append((line, f"full-width {m.group()!r} inside code `{child.content}`: code keeps ASCII"))
     for offset, text in enumerate(tok.content.split("\n")):
         stripped = text.strip()
         if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
@@ -117,6 +129,11 @@ def _text_problems(text: str, lang: str) -> list[str]:
             found.append("导师 reads as a human mentor: the program is 本教程, what runs the learner's code 检查程序")
         if m := _ASCII_PUNCT.search(text):
             found.append(f"ASCII punctuation in Chinese prose ({m.group()!r}): use ，。：；？！")
+        if m := _ASCII_QUOTE.search(text):
+            found.append(f"ASCII quote in Chinese prose ({m.group()!r}): use “”")
+        for variant, term in ZH_GLOSSARY.items():
+            if variant in text:
+                found.append(f"{variant} is written {term} in this course (the glossary in lessons/README.md)")
         for m in _ASCII_PARENS.finditer(text):
             if _HAS_CJK.search(m.group(1)):
                 found.append(f"ASCII parentheses around Chinese text ({m.group()!r}): use （）")

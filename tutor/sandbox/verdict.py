@@ -268,7 +268,7 @@ def _summary(checks: list[CheckResult]) -> Text:
     if counts["skipped"]:
         en.append(f"{counts['skipped']} skipped (they wait on a failed one)")
         zh.append(f"{counts['skipped']} 项被跳过（它们依赖未通过的检查）")
-    return _message(", ".join(en), ",".join(zh))
+    return _message(", ".join(en), "，".join(zh))
 
 
 def _early_exit(rc: int | None, stderr: str) -> tuple[str, Text]:

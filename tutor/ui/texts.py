@@ -429,6 +429,11 @@ KEY_LABELS = table(
 )
 
 
+def spaced(label: str) -> str:
+    """A label and the space before what follows; a full-width colon (zh) already has it."""
+    return label if label.endswith("：") else label + " "
+
+
 def say(key: str, lang: str, **fields) -> str:
     """The UI text `key` in `lang`, with fields filled in."""
     text = pick(UI[key], lang)

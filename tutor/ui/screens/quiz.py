@@ -27,7 +27,7 @@ from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunFinished, RunHandle, start_run
 from tutor.ui.screens.base import TutorScreen, footer
-from tutor.ui.texts import KEY_LABELS
+from tutor.ui.texts import KEY_LABELS, spaced
 from tutor.ui.widgets.cell_view import CellView, number_text
 from tutor.ui.widgets.markup import inline, set_markdown
 
@@ -45,6 +45,11 @@ def option_order(question, answered_before: bool, rng: random.Random) -> tuple[s
     while tuple(order) == LETTERS:
         rng.shuffle(order)
     return tuple(order)
+
+
+def _labelled(label: str, text: str) -> str:
+    """**Label:** text, with no space after a full-width colon (zh)."""
+    return f"**{label}**" + ("" if label.endswith("：") else " ") + text
 
 
 class QuizScreen(TutorScreen):
@@ -218,8 +223,7 @@ class QuizScreen(TutorScreen):
         q, m = self.question, self.marks
         lines = Text()
         if q.numeric:
-            label = self.say("quiz_your_number")
-            lines.append(label if label.endswith("：") else label + " ", style="bold")
+            lines.append(spaced(self.say("quiz_your_number")), style="bold")
             cursor = "" if self.answered else ("_" if m.ascii else "▏")
             lines.append((self.given if self.answered else self.typed) + cursor, style="bold")
             self.query_one("#q-options", Static).update(lines)
@@ -251,13 +255,11 @@ class QuizScreen(TutorScreen):
             if right
             else f"**{m['wrong']} {self.say('quiz_wrong', answer=self.shown(q.answer))}**"
         ]
-        parts.append(
-            f"**{self.say('quiz_your', letter=self.shown(self.chosen))}** {q.explanations[self.chosen].get(lang)}"
-        )
+        your = self.say("quiz_your", letter=self.shown(self.chosen))
+        parts.append(_labelled(your, q.explanations[self.chosen].get(lang)))
         if not right:
-            parts.append(
-                f"**{self.say('quiz_answer', letter=self.shown(q.answer))}** {q.explanations[q.answer].get(lang)}"
-            )
+            answer = self.say("quiz_answer", letter=self.shown(q.answer))
+            parts.append(_labelled(answer, q.explanations[q.answer].get(lang)))
         return "\n\n".join(parts)
 
     def _number_feedback(self, q) -> str:

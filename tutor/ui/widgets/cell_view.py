@@ -17,7 +17,7 @@ from tutor.progress import changes
 from tutor.sandbox.events import Verdict
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
-from tutor.ui.texts import say
+from tutor.ui.texts import say, spaced
 from tutor.ui.widgets.markup import inline, set_markdown
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
@@ -309,23 +309,18 @@ def number_text(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
-def _spaced(label: str) -> str:
-    """A label and the space before what follows; a full-width colon (zh) already has it."""
-    return label if label.endswith("：") else label + " "
-
-
 def predict_text(view: CellView, p, lang: str, marks) -> Text:
     """The question with its keys while it is open; afterwards the guess beside what the run showed."""
     if view.asking:
         text = Text()
         # the question in the plain style, so that its `code` stands out (under NO_COLOR too)
-        text.append(_spaced(say("predict_ask", lang)), style="bold")
+        text.append(spaced(say("predict_ask", lang)), style="bold")
         text.append_text(inline(p.question.get(lang)))
         for letter, option in p.options.items():
             text.append(f"\n  {letter}) ")
             text.append_text(inline(option.label(lang)))
         if p.numeric:
-            text.append("\n  " + _spaced(say("predict_typed", lang)))
+            text.append("\n  " + spaced(say("predict_typed", lang)))
             text.append(view.typed + "▏" if not marks.ascii else view.typed + "_", style="bold")
             keys = say("predict_keys_number", lang)
         else:
