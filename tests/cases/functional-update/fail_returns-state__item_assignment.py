@@ -1,0 +1,5 @@
+# says: JAX arrays are immutable
+def update(state, index, value):
+    buffer = state["buffer"]
+    buffer[index] = value
+    return {"buffer": buffer, "writes": state["writes"] + 1}
