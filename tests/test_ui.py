@@ -273,13 +273,15 @@ def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
             )
             lessons = tui.progress(home, app)["lessons"]
             assert lessons[first.id]["status"] == "done" and lessons[second.id]["status"] == "started"
-            app.screen.query_one("#lesson-body").scroll_end(animate=False)
-            await tui.until(
-                pilot,
-                lambda: tui.progress(home, app)["lessons"][second.id]["status"] == "done",
-                10,
-                "reaching the end to mark the lesson done",
-            )
+            body = app.screen.query_one("#lesson-body")
+
+            def at_the_end() -> bool:
+                # Under load the lesson's text may still be laying out, which moves the end down:
+                # scroll to it again on every look, as a reader pressing End would.
+                body.scroll_end(animate=False)
+                return tui.progress(home, app)["lessons"][second.id]["status"] == "done"
+
+            await tui.until(pilot, at_the_end, 60, "reaching the end to mark the lesson done")
             await pilot.press("b")
             await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is first, 10, "the previous lesson")
 
