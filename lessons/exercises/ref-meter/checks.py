@@ -31,9 +31,9 @@ def check_fresh_meter(new_meter):
     expect(
         cannot_return is None,
         "new_meter() raised ValueError: a function under jax.jit cannot return a Ref. Leave new_meter "
-        "unjitted; creating the Ref is not computation, and it must live outside every jitted call",
-        "new_meter() 抛出了 ValueError：jax.jit 下的函数不能返回 Ref。new_meter 不要用 jit 编译；"
-        "创建 Ref 不是计算，而且它必须活在所有 jit 调用之外",
+        "unjitted: a Ref made inside a jitted call can be used there, but only its value can leave it",
+        "new_meter() 抛出了 ValueError：jax.jit 下的函数不能返回 Ref。new_meter 不要用 jit 编译："
+        "在 jit 调用里创建的 Ref 可以在里面使用，但能离开调用的只有它的值",
     )
     meter = call(new_meter, label="new_meter()")
     expect(
