@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.i18n import Text  # standard library only: safe at collection
+from tutor.i18n import Bilingual  # standard library only: safe at collection
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -184,7 +184,7 @@ class FakeRun:
         verdict = replace(self._verdict)  # a run of its own: not the very object an earlier run gave
         if self._cancelled.wait(self.delay):
             verdict = replace(
-                verdict, status="error", kind="cancelled", message=Text(en="Check cancelled.", zh="检查已取消。")
+                verdict, status="error", kind="cancelled", message=Bilingual(en="Check cancelled.", zh="检查已取消。")
             )
         self.verdict = verdict
         yield verdict
@@ -226,7 +226,7 @@ class FakeSandbox:
     def verdict(status: str = "pass", checks=(), kind: str = "checks", stdout: str = "", message=None, cell=None):
         from tutor.sandbox.events import Verdict
 
-        message = message or Text(en=f"{status} (scripted)", zh=f"{status}（预设）")
+        message = message or Bilingual(en=f"{status} (scripted)", zh=f"{status}（预设）")
         return Verdict(
             status=status,
             kind=kind,
@@ -241,7 +241,7 @@ class FakeSandbox:
 
     @staticmethod
     def checks(exercise, failing: dict | None = None) -> list:
-        """CheckResults for every check of `exercise`: those in `failing` (id -> Text) fail."""
+        """CheckResults for every check of `exercise`: those in `failing` (id -> Bilingual) fail."""
         from tutor.sandbox.events import CheckResult
 
         failing = failing or {}
@@ -249,7 +249,7 @@ class FakeSandbox:
             CheckResult(
                 id=c.id,
                 status="fail" if c.id in failing else "pass",
-                message=failing.get(c.id) or Text(en="ok", zh="通过"),
+                message=failing.get(c.id) or Bilingual(en="ok", zh="通过"),
                 name=c.name,
             )
             for c in exercise.checks
@@ -260,7 +260,7 @@ class FakeSandbox:
         if exercise.id in self.scripts:
             return FakeRun(*self.scripts[exercise.id])
         missing = f"the fake sandbox has no script for exercise {exercise.id}"
-        return FakeRun([self.verdict("error", kind="internal", message=Text.same(missing))], 0.0)
+        return FakeRun([self.verdict("error", kind="internal", message=Bilingual.same(missing))], 0.0)
 
     def run_cell(self, cell, timeout: float | None = None) -> FakeRun:
         self.asked.append((cell.id, cell.code))
@@ -275,7 +275,7 @@ class FakeSandbox:
         if key in self.scripts:
             return FakeRun(*self.scripts[key])
         missing = f"the fake sandbox has no script for {key}"
-        return FakeRun([self.verdict("error", kind="internal", message=Text.same(missing))], 0.0)
+        return FakeRun([self.verdict("error", kind="internal", message=Bilingual.same(missing))], 0.0)
 
     def _as_declared(self, cell) -> list:
         from tutor.sandbox.events import CellResult, Output

@@ -14,7 +14,7 @@ import pytest
 from textual.app import App
 
 from tutor.course import read_course
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Verdict
 from tutor.ui.marks import Marks
@@ -207,10 +207,17 @@ class ResultsApp(App):
 
 
 def verdict(exercise, statuses: dict, kind: str = "checks") -> Verdict:
-    checks = [CheckResult(c.id, statuses.get(c.id, "pass"), Text.same("")) for c in exercise.checks]
+    checks = [CheckResult(c.id, statuses.get(c.id, "pass"), Bilingual.same("")) for c in exercise.checks]
     status = "pass" if kind == "checks" and all(c.status == "pass" for c in checks) else "fail"
     return Verdict(
-        status=status, kind=kind, message=Text.same(""), checks=checks, stdout="", stderr="", duration_s=1.0, metrics={}
+        status=status,
+        kind=kind,
+        message=Bilingual.same(""),
+        checks=checks,
+        stdout="",
+        stderr="",
+        duration_s=1.0,
+        metrics={},
     )
 
 

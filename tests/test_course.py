@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tutor.course import read_course
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,7 +91,7 @@ def test_good_course_loads_into_typed_objects(tmp_path):
     )
     assert problems == []
     ex = course.exercise("demo")
-    assert ex.title == Text(zh="演示", en="Demo")
+    assert ex.title == Bilingual(zh="演示", en="Demo")
     assert [c.id for c in ex.checks] == ["defines", "value"]
     assert ex.checks[1].depends == ("defines",) and ex.checks[1].needs == ("f",)
     assert (ex.checks[1].function, ex.checks[1].line) == ("check_value", 12)

@@ -11,12 +11,12 @@ import pytest
 
 from tutor.course import read_course
 from tutor.course.model import Checkpoint, Course, Exercise, Lesson, Question
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.progress import Snapshot, normalize
 from tutor.progress.path import Step, course_path, is_done, next_step, step_status
 
 ROOT = Path(__file__).resolve().parent.parent
-T = Text(en="t", zh="t")
+T = Bilingual(en="t", zh="t")
 
 
 def lesson(i):

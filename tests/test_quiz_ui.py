@@ -199,14 +199,14 @@ def test_a_template_retry_draws_a_new_variant_answered_by_a_worker(home, sandbox
 
 def test_variants_are_drawn_unseen_first_then_never_the_last_one_again():
     from tutor.course.model import Question, Template
-    from tutor.i18n import Text
+    from tutor.i18n import Bilingual
     from tutor.progress import Snapshot, normalize
     from tutor.progress.asking import draw_variant
 
     t = Template(
-        variants=({"n": "1"}, {"n": "2"}, {"n": "3"}), code="print($n)", reveal="(\\d)", explain=Text.same("x")
+        variants=({"n": "1"}, {"n": "2"}, {"n": "3"}), code="print($n)", reveal="(\\d)", explain=Bilingual.same("x")
     )
-    q = Question("t", Text.same("$n"), {}, "", {}, template=t)
+    q = Question("t", Bilingual.same("$n"), {}, "", {}, template=t)
     rng = random.Random(0)
 
     def seen(*drawn):

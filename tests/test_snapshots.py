@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tutor.course import read_course
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.progress import ProgressStore, changes
 from tutor.progress.path import Step
 from tutor.ui.app import make_app
@@ -99,13 +99,13 @@ def test_lesson_with_a_demo_cell_that_ran(lang, snap_home, fake_sandbox, monkeyp
 @pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
 def test_exercise_with_a_failed_verdict(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
     exercise = COURSE.exercise("counter-jit")
-    message = Text(
+    message = Bilingual(
         en="update_counter(0, 1) returned count 0; the new count should be 1",
         zh="update_counter(0, 1) 返回的计数是 0，新的计数应为 1",
     )
     checks = fake_sandbox.checks(exercise, failing={exercise.checks[0].id: message})
     n = len(checks)  # the summary a real verdict gives (tutor/sandbox/verdict.py)
-    summary = Text(en=f"1 of {n} checks failed", zh=f"{n} 项检查中 1 项未通过")
+    summary = Bilingual(en=f"1 of {n} checks failed", zh=f"{n} 项检查中 1 项未通过")
     verdict = fake_sandbox.verdict("fail", checks, stdout="called once\n", message=summary)
     fake_sandbox.script("counter-jit", *checks, verdict)
 

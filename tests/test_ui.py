@@ -19,7 +19,7 @@ pytest.importorskip("textual")
 
 from tutor.course import read_course
 from tutor.course.loader import Problem
-from tutor.i18n import Text, pick
+from tutor.i18n import Bilingual, pick
 from tutor.progress import ProgressStore, changes
 from tutor.sandbox.events import Output
 from tutor.ui.app import make_app
@@ -377,7 +377,7 @@ def test_a_streamed_failure_shows_its_output_checks_and_message(home, fake_sandb
     """The fake tier's twin of the real failing check: events arrive one by one, as a worker's do."""
     exercise = needs_exercise("counter-jit")
     failed = exercise.checks[0]
-    message = Text(en="update_counter returned 0 for count 0; it should add 1", zh="计数没有加 1")
+    message = Bilingual(en="update_counter returned 0 for count 0; it should add 1", zh="计数没有加 1")
     checks = fake_sandbox.checks(exercise, failing={failed.id: message})
     fake_sandbox.script(
         "counter-jit",

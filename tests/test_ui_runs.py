@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import CellResult, CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, message_for
@@ -10,11 +10,11 @@ from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutpu
 
 def test_one_message_class_per_event_type():
     handle = RunHandle()
-    verdict = Verdict("pass", "checks", Text(en="ok", zh="好"), [], "", "", 0.1, {})
+    verdict = Verdict("pass", "checks", Bilingual(en="ok", zh="好"), [], "", "", 0.1, {})
     cases = [
         (Output("stdout", "hi\n"), RunOutput, "output"),
         (MetricPoints((("loss", 0, 1.0),)), RunMetrics, "metrics"),
-        (CheckResult("a", "pass", Text.same("")), RunCheck, "check"),
+        (CheckResult("a", "pass", Bilingual.same("")), RunCheck, "check"),
         (verdict, RunFinished, "verdict"),
     ]
     for event, kind, field in cases:

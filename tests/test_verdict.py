@@ -6,7 +6,7 @@ import signal
 
 import pytest
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import (
     CHANNEL_LOST,
     CellJob,
@@ -30,14 +30,14 @@ EXERCISE = ExerciseJob(
     source="",
     filename="learner.py",
     checks=(
-        CheckSpec("a", name=Text(en="check a", zh="检查 a")),
-        CheckSpec("b", name=Text(en="check b", zh="检查 b"), depends=("a",)),
+        CheckSpec("a", name=Bilingual(en="check a", zh="检查 a")),
+        CheckSpec("b", name=Bilingual(en="check b", zh="检查 b"), depends=("a",)),
     ),
 )
 CELL = CellJob(id="c", code="", expect=Expect(raises="ValueError", output_contains=("hi",)))
 PLAIN_CELL = CellJob(id="c", code="")
 DOCTOR = DoctorJob(script="/s/train.py")
-OK = Text.same("")
+OK = Bilingual.same("")
 
 
 def check(id: str, status: str = "pass") -> CheckResult:
@@ -90,7 +90,7 @@ ROWS = [
     (
         "error event",
         EXERCISE,
-        START + [RunError("syntax", Text(en="syntax error", zh="语法错误")), Done()],
+        START + [RunError("syntax", Bilingual(en="syntax error", zh="语法错误")), Done()],
         Ending(0),
         "error",
         "syntax",
@@ -130,7 +130,7 @@ ROWS = [
     ("output flood", EXERCISE, START, Ending(None, flooded=True, output_limit_mb=8), "error", "output-limit"),
     ("parent's own failure", EXERCISE, PASSED, Ending(0, internal_error="KeyError: x"), "error", "internal"),
     ("never ready", EXERCISE, [Output("stderr", "ImportError: no jax\n")], Ending(1), "error", "startup"),
-    ("startup error event", EXERCISE, [RunError("startup", Text.same("Boom: x"))], Ending(1), "error", "startup"),
+    ("startup error event", EXERCISE, [RunError("startup", Bilingual.same("Boom: x"))], Ending(1), "error", "startup"),
     ("startup too slow", EXERCISE, [], Ending(None, startup_timed_out=True, startup_s=120), "error", "startup"),
     (
         "cell raised as declared",
@@ -204,7 +204,7 @@ def test_completing_the_checks_makes_new_objects():
     given = [check("a", "fail")]
     verdict = decide(EXERCISE, START + given + [Done()], Ending(0))
     assert given[0].name is None and verdict.checks[0] is not given[0]
-    assert verdict.checks[0].name == Text(en="check a", zh="检查 a")
+    assert verdict.checks[0].name == Bilingual(en="check a", zh="检查 a")
     assert verdict.checks[1].status == "skipped" and verdict.checks[1].message.en.startswith("not run")
     assert decide(EXERCISE, [], Ending(1)).checks[0].message.en == "not run: the tutor's worker did not start"
 

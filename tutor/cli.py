@@ -101,8 +101,7 @@ MSG = table(
 )
 
 
-def say(key: str, lang: str, **fields) -> str:
-    return pick(MSG[key], lang).format(**fields)
+say = MSG.say
 
 
 class UsageError(Exception):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tutor.doctor.findings import Report
 from tutor.doctor.report_text import render_text
-from tutor.i18n import pick
+from tutor.i18n import pick, table
 
 # A learner's training script, instrumented, on a CPU: minutes are normal. 15 minutes lets a
 # real but small run finish, yet a script that hangs does not hold a worker for hours; a longer
@@ -28,27 +28,33 @@ from tutor.i18n import pick
 DEFAULT_TIMEOUT_S = 900.0
 INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `check` / `watch`
 
-MSG = {
-    "missing": ("doctor: {path} does not exist.", "doctor：{path} 不存在。"),
-    "folder": (
-        "doctor: {path} is a folder; give the Python script to run (e.g. {path}/train.py).",
-        "doctor：{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。",
-    ),
-    "not_py": (
-        "doctor: {path} is not a Python script (.py); doctor runs Python scripts.",
-        "doctor：{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
-    ),
-    "stopping": (
-        "\ndoctor: stopping the script (Ctrl+C again kills it without a report)...",
-        "\ndoctor：正在停止脚本（再按一次 Ctrl+C 将直接结束，不出报告）……",
-    ),
-    "no_report": ("doctor: no report: {why}", "doctor：没有报告：{why}"),
-}
+MSG = table(
+    {
+        "missing": {
+            "en": "doctor: {path} does not exist.",
+            "zh": "doctor：{path} 不存在。",
+        },
+        "folder": {
+            "en": "doctor: {path} is a folder; give the Python script to run (e.g. {path}/train.py).",
+            "zh": "doctor：{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。",
+        },
+        "not_py": {
+            "en": "doctor: {path} is not a Python script (.py); doctor runs Python scripts.",
+            "zh": "doctor：{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
+        },
+        "stopping": {
+            "en": "\ndoctor: stopping the script (Ctrl+C again kills it without a report)...",
+            "zh": "\ndoctor：正在停止脚本（再按一次 Ctrl+C 将直接结束，不出报告）……",
+        },
+        "no_report": {
+            "en": "doctor: no report: {why}",
+            "zh": "doctor：没有报告：{why}",
+        },
+    }
+)
 
 
-def say(key: str, lang: str, **fields) -> str:
-    en, zh = MSG[key]
-    return (zh if lang == "zh" else en).format(**fields)
+say = MSG.say
 
 
 def add_parser(sub, common: argparse.ArgumentParser, seconds) -> argparse.ArgumentParser:

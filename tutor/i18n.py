@@ -1,4 +1,4 @@
-"""Languages: the bilingual Text value and how the learner's language is chosen."""
+"""Languages: the Bilingual value, message tables, and how the learner's language is chosen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ LANGS = ("zh", "en")
 
 
 @dataclass(frozen=True)
-class Text:
+class Bilingual:
     """One human-readable text in every supported language."""
 
     zh: str
@@ -23,7 +23,7 @@ class Text:
         return {"zh": self.zh, "en": self.en}
 
     @classmethod
-    def same(cls, s: str) -> Text:
+    def same(cls, s: str) -> Bilingual:
         """A text that reads the same in every language (code, numbers)."""
         return cls(zh=s, en=s)
 
@@ -44,23 +44,32 @@ def default_lang() -> str:
     return "zh" if loc.lower().startswith("zh") else "en"
 
 
-def pick(message: Text | str, lang: str) -> str:
-    """A message in `lang` from a Text (the one bilingual type, on both sides of the worker pipe)
-    or a plain string. A {"en", "zh"} dict exists only on the wire: tutor.protocol reads it into a Text."""
-    if isinstance(message, Text):
+def pick(message: Bilingual | str, lang: str) -> str:
+    """A message in `lang` from a Bilingual (the one bilingual type, on both sides of the worker pipe)
+    or a plain string. A {"en", "zh"} dict exists only on the wire: tutor.protocol reads it into a Bilingual."""
+    if isinstance(message, Bilingual):
         return message.get(lang)
     if isinstance(message, str):
         return message
-    raise TypeError(f"pick() takes a Text or a str, not {type(message).__name__}")
+    raise TypeError(f"pick() takes a Bilingual or a str, not {type(message).__name__}")
 
 
-def table(entries: dict[str, dict[str, str]]) -> dict[str, Text]:
-    """A module's message table written as {"key": {"en": ..., "zh": ...}}, as Texts; a missing
-    language is a bug found at import, not a blank on the learner's screen."""
-    out = {}
+class Messages(dict[str, Bilingual]):
+    """A module's message table: key -> Bilingual, and `say` to word one of them."""
+
+    def say(self, key: str, lang: str, **fields) -> str:
+        """Message `key` in `lang`, with `fields` filled in ({name} placeholders)."""
+        text = self[key].get(lang)
+        return text.format(**fields) if fields else text
+
+
+def table(entries: dict[str, dict[str, str]]) -> Messages:
+    """A module's message table written as {"key": {"en": ..., "zh": ...}}; a missing language is
+    a bug found at import, not a blank on the learner's screen."""
+    out = Messages()
     for key, texts in entries.items():
         missing = [lang for lang in LANGS if not isinstance(texts.get(lang), str)]
         if missing:
             raise ValueError(f"message {key!r} has no {', '.join(missing)} text")
-        out[key] = Text(zh=texts["zh"], en=texts["en"])
+        out[key] = Bilingual(zh=texts["zh"], en=texts["en"])
     return out

@@ -4,8 +4,8 @@ A job is one JSON line on the worker's stdin; events are JSON lines on a private
 Each side builds what it sends with these dataclasses and `to_wire()`, and reads what it
 receives with `parse_job` / `parse_event`, which validate and raise ProtocolError, so nothing
 malformed reaches the harness, the verdict, the CLI or the UI. This is the only module that
-spells a job or event "type". Bilingual messages are tutor.i18n.Text on both sides and travel as
-{"en": ..., "zh": ...} objects (`Text.to_dict()`).
+spells a job or event "type". Bilingual messages are tutor.i18n.Bilingual on both sides and travel as
+{"en": ..., "zh": ...} objects (`Bilingual.to_dict()`).
 Standard library only (and tutor.i18n): both the JAX-free parent and the worker import it.
 """
 
@@ -15,7 +15,7 @@ import numbers
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 CHECK_STATUSES = ("pass", "fail", "error", "skipped")
@@ -57,8 +57,8 @@ def _texts(value, what: str) -> tuple[str, ...]:
     return tuple(_text(v, f"an item of {what}") for v in value)
 
 
-def _message(value, what: str = "message") -> Text:
-    """A bilingual message: a non-empty {lang: text} object, as a Text. One language missing reads
+def _message(value, what: str = "message") -> Bilingual:
+    """A bilingual message: a non-empty {lang: text} object, as a Bilingual. One language missing reads
     as the other (the worker always sends both; this is leniency, not a second format)."""
     if not isinstance(value, dict) or not value:
         raise ProtocolError(f"{what} is not a {{lang: text}} object")
@@ -66,7 +66,7 @@ def _message(value, what: str = "message") -> Text:
     en, zh = texts.get("en"), texts.get("zh")
     if en is None and zh is None:
         raise ProtocolError(f"{what} has neither an en nor a zh text")
-    return Text(zh=zh or en or "", en=en or zh or "")
+    return Bilingual(zh=zh or en or "", en=en or zh or "")
 
 
 def _object(value, what: str) -> dict:
@@ -84,9 +84,9 @@ class CheckSpec:
     job's checks.py, with the texts a skip or a failure needs."""
 
     id: str
-    name: Text | None = None
+    name: Bilingual | None = None
     depends: tuple[str, ...] = ()
-    advice: Text | None = None
+    advice: Bilingual | None = None
     origin: str = ""  # "path/checks.py:line" of its function, for messages about the check itself
 
     def to_wire(self) -> dict:
@@ -308,7 +308,7 @@ class RunError:
 
     wire_type: ClassVar[str] = "error"
     kind: str
-    message: Text
+    message: Bilingual
 
     def to_wire(self) -> dict:
         return {"type": self.wire_type, "kind": self.kind, "message": self.message.to_dict()}
@@ -350,8 +350,8 @@ class CheckResult:
     wire_type: ClassVar[str] = "check"
     id: str
     status: str  # pass | fail | error | skipped
-    message: Text
-    name: Text | None = None
+    message: Bilingual
+    name: Bilingual | None = None
     duration_s: float | None = None
 
     def to_wire(self) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.progress.path import Step
 from tutor.watcher import CHANGED, DELETED, FileWatch
 from tutor.workspace import LearnerFileError, read_learner_file, write_atomically
@@ -20,7 +20,7 @@ class Face(Protocol):
     def watching(self, path: Path) -> None: ...
     def check(self, exercise, path: Path) -> bool: ...  # run, show and record one check; True if passed
     def offer(self, next_exercise) -> None: ...  # after a pass: what Enter opens (None: that was the last)
-    def put_back(self, path: Path, why_not: Text | str | None) -> None: ...  # why_not None: written back
+    def put_back(self, path: Path, why_not: Bilingual | str | None) -> None: ...  # why_not None: written back
     def enter_pressed(self, timeout: float) -> bool: ...  # waits up to `timeout` s
 
 
@@ -48,7 +48,7 @@ def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
                 break
 
 
-def put_back(path: Path, text: str | None) -> Text | str | None:
+def put_back(path: Path, text: str | None) -> Bilingual | str | None:
     """Write the text last checked back to a deleted file; None if done, else why not."""
     if text is None:
         return "-"

@@ -15,7 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from tutor.atomic import replace_atomically
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 
 MAX_FILE_BYTES = 1_000_000  # a solution is a few kB; anything this big is a mistake
 
@@ -25,7 +25,7 @@ class LearnerFileError(Exception):
 
     def __init__(self, en: str, zh: str):
         super().__init__(en)
-        self.message = Text(en=en, zh=zh)
+        self.message = Bilingual(en=en, zh=zh)
 
 
 class WorkspaceError(LearnerFileError):

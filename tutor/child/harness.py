@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from tutor.child import library
 from tutor.child.channel import flush_metrics, send
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
 
 
@@ -32,7 +32,7 @@ class Abort(Exception):
         self.kind, self.en, self.zh = kind, en, zh
 
     def event(self) -> RunError:
-        return RunError(self.kind, Text(zh=self.zh, en=self.en))
+        return RunError(self.kind, Bilingual(zh=self.zh, en=self.en))
 
 
 _JAX_TRAILER = re.compile(r"\n-{10,}\nFor simplicity, JAX has removed its internal frames.*", re.S)
@@ -371,7 +371,7 @@ def run_check(check: CheckSpec, fn: Callable | None, module: types.ModuleType, f
         flush_metrics()
     if status != "pass" and check.advice and not learner_raised:
         en, zh = (en + "\n" + check.advice.en).strip(), (zh + "\n" + check.advice.zh).strip()
-    return CheckResult(check.id, status, Text(zh=zh, en=en), duration_s=round(time.perf_counter() - started, 4))
+    return CheckResult(check.id, status, Bilingual(zh=zh, en=en), duration_s=round(time.perf_counter() - started, 4))
 
 
 def run_exercise(job: ExerciseJob) -> None:
@@ -387,7 +387,7 @@ def run_exercise(job: ExerciseJob) -> None:
                     CheckResult(
                         check.id,
                         "error",
-                        Text(
+                        Bilingual(
                             en=f"the exercise's checks could not be loaded: {text}", zh=f"无法加载本练习的检查：{text}"
                         ),
                     )
@@ -401,12 +401,12 @@ def run_exercise(job: ExerciseJob) -> None:
         for check in job.checks:
             missing = [d for d in check.depends if d not in passed]
             if missing:
-                name = names.get(missing[0]) or Text.same(missing[0])
+                name = names.get(missing[0]) or Bilingual.same(missing[0])
                 send(
                     CheckResult(
                         check.id,
                         "skipped",
-                        Text(
+                        Bilingual(
                             en=f"waits for “{name.en}” ({missing[0]}) to pass",
                             zh=f"已跳过：需要先通过“{name.zh}”({missing[0]})",
                         ),
@@ -420,7 +420,7 @@ def run_exercise(job: ExerciseJob) -> None:
                     config_said = True
                 message = result.message
                 for en, zh in reversed([n for n in pending if n]):
-                    message = Text(zh=zh + "\n" + message.zh, en=en + "\n" + message.en)
+                    message = Bilingual(zh=zh + "\n" + message.zh, en=en + "\n" + message.en)
                 result = replace(result, message=message)
                 pending = []
             send(result)

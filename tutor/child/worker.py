@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import DoctorJob, Done, ExerciseJob, Ready, RunError, Started, parse_job
 
 
@@ -51,7 +51,7 @@ def _report_broken(exc: BaseException, harness) -> None:
         channel.send(
             RunError(
                 "internal",
-                Text(
+                Bilingual(
                     en="the tutor itself failed while judging this program; the checks found no fault in your code. "
                     "If your file does not replace parts of JAX, NumPy or the tutor, please report this "
                     f"with the text below:\n{text}",
@@ -73,7 +73,7 @@ def _startup_failed(exc: BaseException) -> None:
 
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-3000:]
     print(text, file=sys.stderr, flush=True)  # the whole traceback, shown with the verdict
-    channel.send(RunError("startup", Text.same(text)))
+    channel.send(RunError("startup", Bilingual.same(text)))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,7 +23,7 @@ from tutor.course.model import (
 from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
-from tutor.i18n import LANGS, Text
+from tutor.i18n import LANGS, Bilingual
 from tutor.protocol import Expect
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
@@ -71,7 +71,7 @@ class _Reader:
             self.problem(value.line, f"{what} is missing required key '{key}'")
         return value
 
-    def text(self, value, line: int, what: str) -> Text | None:
+    def text(self, value, line: int, what: str) -> Bilingual | None:
         if value is None:
             return None
         if isinstance(value, str):
@@ -90,7 +90,7 @@ class _Reader:
                 ok = False
             elif self.lint:
                 self.markdown(value, lang, what)
-        return Text(zh=join_wrapped(value["zh"]), en=value["en"]) if ok else None
+        return Bilingual(zh=join_wrapped(value["zh"]), en=value["en"]) if ok else None
 
     def markdown(self, value: LineDict, lang: str, what: str) -> None:
         # Parsing every text costs ~1 s for the course: done by `validate`, not on every load.
@@ -231,7 +231,9 @@ _MOVED = {
 }
 
 
-def _check_texts(r: _Reader, value, line: int, index: int) -> tuple[str, int, Text | None, Text | None] | None:
+def _check_texts(
+    r: _Reader, value, line: int, index: int
+) -> tuple[str, int, Bilingual | None, Bilingual | None] | None:
     """A check's entry in exercise.yaml: its id, line, name and advice (prose only)."""
     what = f"check {index + 1}"
     if isinstance(value, LineDict):
@@ -263,7 +265,7 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
     """The exercise's checks: each @check function of checks.py, in its order, with the name and
     advice its exercise.yaml entry gives it; a function without an entry, or an entry without a
     function, is a problem named at its own line."""
-    texts: dict[str, tuple[int, Text | None, Text | None]] = {}
+    texts: dict[str, tuple[int, Bilingual | None, Bilingual | None]] = {}
     if not isinstance(entries, LineList) or not entries:
         r.problem(line, "exercise checks must be a non-empty list of {id, name, advice}")
         entries = LineList()
@@ -302,7 +304,7 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
         checks.append(
             Check(
                 id=decl.id,
-                name=name or Text.same(decl.id),
+                name=name or Bilingual.same(decl.id),
                 function=decl.function,
                 needs=decl.needs,
                 depends=decl.depends,
@@ -335,7 +337,7 @@ def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
     if ex_id and ex_id != folder.name:
         r.problem(d.line_of("id"), f"exercise id '{ex_id}' differs from its folder's name '{folder.name}'")
     hints_raw = d.get("hints")
-    hints: list[Text] = []
+    hints: list[Bilingual] = []
     if not isinstance(hints_raw, LineList) or not hints_raw:
         r.problem(d.line_of("hints"), "exercise hints must be a non-empty list of {zh, en} texts")
     else:
@@ -360,8 +362,8 @@ def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
         id=ex_id or "",
         lesson=r.string(d.get("lesson"), d.line_of("lesson"), "exercise lesson") or "",
         order=r.number(d.get("order"), d.line_of("order"), "exercise order", 100.0),
-        title=r.text(d.get("title"), d.line_of("title"), "exercise title") or Text.same(ex_id or ""),
-        prompt=r.text(d.get("prompt"), d.line_of("prompt"), "exercise prompt") or Text.same(""),
+        title=r.text(d.get("title"), d.line_of("title"), "exercise title") or Bilingual.same(ex_id or ""),
+        prompt=r.text(d.get("prompt"), d.line_of("prompt"), "exercise prompt") or Bilingual.same(""),
         starter=starter,
         hints=tuple(hints),
         checks=checks,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutor.course.predict import Prediction, parse_number
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import CheckSpec, Expect
 
 
@@ -29,11 +29,11 @@ class Check:
     checks.py (run inside the worker), named and advised in its exercise.yaml."""
 
     id: str
-    name: Text
+    name: Bilingual
     function: str = ""  # the function's name in checks.py
     needs: tuple[str, ...] = ()  # its parameters: what it takes from the learner's file
     depends: tuple[str, ...] = ()
-    advice: Text | None = None
+    advice: Bilingual | None = None
     plots: bool = False  # it streams `metric` points to the exercise's chart
     line: int = 0  # of its `def` in checks.py
     source: Source | None = None  # its entry in exercise.yaml
@@ -55,7 +55,7 @@ class Cell:
 
     id: str
     code: str
-    caption: Text | None = None
+    caption: Bilingual | None = None
     expect: Expect = field(default_factory=Expect)  # what it must do when run: the wire's own type
     timeout: float = 60.0
     source: Source | None = None
@@ -66,14 +66,14 @@ class Cell:
 class Block:
     """A piece of a lesson: either Markdown text or a cell."""
 
-    text: Text | None = None
+    text: Bilingual | None = None
     cell: Cell | None = None
 
 
 @dataclass(frozen=True)
 class Lesson:
     id: str
-    title: Text
+    title: Bilingual
     order: float
     blocks: tuple[Block, ...]
     source: Source | None = None
@@ -88,13 +88,13 @@ class Exercise:
     id: str
     lesson: str
     order: float
-    title: Text
-    prompt: Text
+    title: Bilingual
+    prompt: Bilingual
     starter: str
-    hints: tuple[Text, ...]
+    hints: tuple[Bilingual, ...]
     checks: tuple[Check, ...]
     timeout: float = 60.0
-    chart: Text | None = None  # title of the live loss chart, for training exercises
+    chart: Bilingual | None = None  # title of the live loss chart, for training exercises
     folder: Path | None = None  # lessons/exercises/<id>/: exercise.yaml, starter.py, checks.py
     source: Source | None = None
 
@@ -116,7 +116,7 @@ class Template:
     variants: tuple[dict[str, str], ...]
     code: str
     reveal: str  # regex (re.M) on the run's stdout; group 1 is the answer
-    explain: Text  # shown after the answer; may use the variant's placeholders and $answer
+    explain: Bilingual  # shown after the answer; may use the variant's placeholders and $answer
     timeout: float = 60.0
     source: Source | None = None
 
@@ -126,8 +126,8 @@ class Template:
             values[ANSWER] = answer
         return string.Template(text).safe_substitute(values)
 
-    def fill_text(self, text: Text, variant: int, answer: str | None = None) -> Text:
-        return Text(zh=self.fill(text.zh, variant, answer), en=self.fill(text.en, variant, answer))
+    def fill_text(self, text: Bilingual, variant: int, answer: str | None = None) -> Bilingual:
+        return Bilingual(zh=self.fill(text.zh, variant, answer), en=self.fill(text.en, variant, answer))
 
     def cell(self, question_id: str, variant: int) -> Cell:
         """The run that answers one variant: a cell like any other, with the placeholders filled in."""
@@ -150,10 +150,10 @@ class Template:
 @dataclass(frozen=True)
 class Question:
     id: str
-    prompt: Text
-    options: dict[str, Text]
+    prompt: Bilingual
+    options: dict[str, Bilingual]
     answer: str
-    explanations: dict[str, Text]
+    explanations: dict[str, Bilingual]
     evidence: Cell | None = None
     source: Source | None = None
     lesson: str | None = None  # the lesson it tests (a checkpoint's, or the quiz's review hint)

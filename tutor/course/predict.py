@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 
 OPTION_LETTERS = ("A", "B", "C", "D")
 
@@ -20,7 +20,7 @@ class Option:
     """One choice: `value` is compared with what the run shows; `text` (optional) words it."""
 
     value: str
-    text: Text | None = None
+    text: Bilingual | None = None
 
     def label(self, lang: str) -> str:
         return self.text.get(lang) if self.text else self.value
@@ -28,11 +28,11 @@ class Option:
 
 @dataclass(frozen=True)
 class Prediction:
-    question: Text
+    question: Bilingual
     reveal: str  # regex (re.M) on stdout; group 1 is what the run shows
     answer: str  # an option letter, or (without options) a number as text
     options: dict[str, Option] = field(default_factory=dict)  # empty: the learner types a number
-    explain: Text | None = None  # why the run shows what it shows: only once the guess is made and the run is over
+    explain: Bilingual | None = None  # why the run shows what it shows: only once the guess is made and the run is over
 
     @property
     def numeric(self) -> bool:

@@ -13,7 +13,7 @@ import string
 from tutor.course.model import ANSWER, Question, Source, Template
 from tutor.course.predict import OPTION_LETTERS
 from tutor.course.yamlread import LineDict, LineList
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 PARAM_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -53,7 +53,7 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     return None
 
 
-def _lettered(r, value, line: int, what: str) -> dict[str, Text] | None:
+def _lettered(r, value, line: int, what: str) -> dict[str, Bilingual] | None:
     d = r.mapping(value, line, what, set(OPTION_LETTERS), set())
     if d is None or set(d) != set(OPTION_LETTERS):
         return None
@@ -61,7 +61,7 @@ def _lettered(r, value, line: int, what: str) -> dict[str, Text] | None:
     return texts if all(texts.values()) else None
 
 
-def _template(r, value, line: int, what: str, prompt: Text | None, source: Source) -> Template | None:
+def _template(r, value, line: int, what: str, prompt: Bilingual | None, source: Source) -> Template | None:
     what = f"{what} template"
     d = r.mapping(value, line, what, {"variants", "code", "reveal", "explain"}, {"timeout"})
     if d is None:

@@ -51,8 +51,7 @@ WORDS = table(
 )
 
 
-def word(key: str, lang: str, **fields) -> str:
-    return WORDS[key].get(lang).format(**fields)
+word = WORDS.say
 
 
 def how_many(report: Report, lang: str) -> str:

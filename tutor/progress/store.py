@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.atomic import fsync_dir, replace_atomically
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 
 SCHEMA = 1
 FILENAME = "progress.json"
@@ -33,11 +33,11 @@ LESSON_STATUSES = ("started", "done")
 class ProgressError(Exception):
     """Progress could not be saved; the message says why, in plain words, in both languages.
 
-    str(error) is the English text; `error.message` is a Text for pick()."""
+    str(error) is the English text; `error.message` is a Bilingual for pick()."""
 
     def __init__(self, en: str, zh: str):
         super().__init__(en)
-        self.message = Text(en=en, zh=zh)
+        self.message = Bilingual(en=en, zh=zh)
 
 
 def utc_now() -> str:
@@ -95,29 +95,31 @@ QUIZ_FIELDS: Fields = {
 }
 
 
-def _fill(record: dict, fields: dict, where: str, problems: list[Text]) -> dict:
+def _fill(record: dict, fields: dict, where: str, problems: list[Bilingual]) -> dict:
     """Fill missing known fields with defaults and replace invalid ones, noting each replacement."""
     for name, (default, valid) in fields.items():
         if name in record and not valid(record[name]):
-            problems.append(Text(en=f"{where}.{name} had an invalid value", zh=f"{where}.{name} 的值无效"))
+            problems.append(Bilingual(en=f"{where}.{name} had an invalid value", zh=f"{where}.{name} 的值无效"))
             del record[name]
         if name not in record:
             record[name] = copy.deepcopy(default)
     return record
 
 
-def normalize(doc: Any) -> tuple[dict, list[Text]]:
+def normalize(doc: Any) -> tuple[dict, list[Bilingual]]:
     """Return (clean data, list of problems found); salvages every good part of a damaged document."""
-    problems: list[Text] = []
+    problems: list[Bilingual] = []
     if not isinstance(doc, dict):
         problems.append(
-            Text(en=f"top level is {type(doc).__name__}, not an object", zh=f"顶层是 {type(doc).__name__}，不是对象")
+            Bilingual(
+                en=f"top level is {type(doc).__name__}, not an object", zh=f"顶层是 {type(doc).__name__}，不是对象"
+            )
         )
         doc = {}
     data = dict(doc)  # shallow copy keeps unknown top-level keys untouched
     schema = data.get("schema", SCHEMA)
     if not _is_count(schema) or schema < 1:
-        problems.append(Text(en="'schema' is not a version number", zh="'schema' 不是版本号"))
+        problems.append(Bilingual(en="'schema' is not a version number", zh="'schema' 不是版本号"))
         schema = SCHEMA
     data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
     for section, fields in (
@@ -128,18 +130,18 @@ def normalize(doc: Any) -> tuple[dict, list[Text]]:
     ):
         entries = data.get(section, {})
         if not isinstance(entries, dict):
-            problems.append(Text(en=f"'{section}' is not an object", zh=f"'{section}' 不是对象"))
+            problems.append(Bilingual(en=f"'{section}' is not an object", zh=f"'{section}' 不是对象"))
             entries = {}
         clean = {}
         for key, entry in entries.items():
             if isinstance(entry, dict):
                 clean[key] = _fill(dict(entry), fields, f"{section}[{key!r}]", problems)
             else:
-                problems.append(Text(en=f"{section}[{key!r}] is not an object", zh=f"{section}[{key!r}] 不是对象"))
+                problems.append(Bilingual(en=f"{section}[{key!r}] is not an object", zh=f"{section}[{key!r}] 不是对象"))
         data[section] = clean
     quiz = data.get("quiz", {})
     if not isinstance(quiz, dict):
-        problems.append(Text(en="'quiz' is not an object", zh="'quiz' 不是对象"))
+        problems.append(Bilingual(en="'quiz' is not an object", zh="'quiz' 不是对象"))
         quiz = {}
     quiz = _fill(dict(quiz), QUIZ_FIELDS, "quiz", problems)
     answers = {}
@@ -147,7 +149,9 @@ def normalize(doc: Any) -> tuple[dict, list[Text]]:
         if isinstance(answer, str):
             answers[qid] = answer
         else:
-            problems.append(Text(en=f"quiz.answers[{qid!r}] is not a string", zh=f"quiz.answers[{qid!r}] 不是字符串"))
+            problems.append(
+                Bilingual(en=f"quiz.answers[{qid!r}] is not a string", zh=f"quiz.answers[{qid!r}] 不是字符串")
+            )
     quiz["answers"] = answers
     data["quiz"] = quiz
     return data, problems
@@ -161,7 +165,7 @@ def _exercise(data: dict, exercise_id: str) -> dict:
 class ProgressStore:
     """Progress kept in <home>/progress.json, safe against concurrent tutors, crashes and damaged files."""
 
-    def __init__(self, home: Path, on_wait: Callable[[Text], None] | None = None):
+    def __init__(self, home: Path, on_wait: Callable[[Bilingual], None] | None = None):
         """Remember where progress lives; nothing is touched on disk yet.
 
         `on_wait` is told (once per wait) when another process holds the lock, so a command
@@ -169,7 +173,7 @@ class ProgressStore:
         self.home = Path(home)
         self.path = self.home / FILENAME
         self.lock_path = self.home / LOCKNAME
-        self.warnings: list[Text] = []  # pick(w, lang) for the learner's language
+        self.warnings: list[Bilingual] = []  # pick(w, lang) for the learner's language
         self.on_wait = on_wait
 
     # ---- public API -------------------------------------------------------------------------
@@ -222,7 +226,7 @@ class ProgressStore:
 
     # ---- internals --------------------------------------------------------------------------
 
-    def _warn(self, message: Text) -> None:
+    def _warn(self, message: Bilingual) -> None:
         """Add a warning once (repeated loads must not pile up copies)."""
         if message not in self.warnings:
             self.warnings.append(message)
@@ -254,7 +258,7 @@ class ProgressStore:
         if self.on_wait is not None:
             who = _who(holder)
             self.on_wait(
-                Text(
+                Bilingual(
                     en=f"waiting for {self.lock_path}: {who.en} holds it (at most {LOCK_WAIT_S:g} s)",
                     zh=f"正在等待 {self.lock_path}：{who.zh}占用着它（最多等 {LOCK_WAIT_S:g} 秒）",
                 )
@@ -294,7 +298,7 @@ class ProgressStore:
         data, problems = normalize(doc)
         return None if problems or data["schema"] > SCHEMA else data
 
-    def _read(self, repair: bool) -> tuple[dict, Text | None]:
+    def _read(self, repair: bool) -> tuple[dict, Bilingual | None]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
         try:
             raw = self.path.read_bytes()
@@ -302,7 +306,7 @@ class ProgressStore:
             return normalize({})[0], None
         except OSError as exc:
             # Unreadable is not the same as absent: writing now would destroy progress we cannot see.
-            msg = Text(
+            msg = Bilingual(
                 en=f"Cannot read {self.path} ({exc.strerror}); progress will not be saved until it is readable.",
                 zh=f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。",
             )
@@ -315,9 +319,9 @@ class ProgressStore:
             doc, reason = (
                 {},
                 (
-                    Text(en="file is empty", zh="文件是空的")
+                    Bilingual(en="file is empty", zh="文件是空的")
                     if not raw.strip()
-                    else Text(en="not valid JSON", zh="不是有效的 JSON")
+                    else Bilingual(en="not valid JSON", zh="不是有效的 JSON")
                 ),
             )
         data, problems = normalize(doc)
@@ -325,7 +329,7 @@ class ProgressStore:
             problems.insert(0, reason)
         if data["schema"] > SCHEMA:
             # Newer tutor's file: show what we understand, but never write over it.
-            msg = Text(
+            msg = Bilingual(
                 en=f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
                 f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
                 zh=f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
@@ -339,7 +343,7 @@ class ProgressStore:
         what = "; ".join(p.en for p in problems[:5]) + more
         what_zh = "；".join(p.zh for p in problems[:5]) + more
         if not repair:
-            msg = Text(
+            msg = Bilingual(
                 en=f"{self.path} is damaged ({what}); showing what could be recovered, nothing will be saved.",
                 zh=f"{self.path} 已损坏（{what_zh}）；显示能恢复的部分，不会保存任何内容。",
             )
@@ -348,7 +352,7 @@ class ProgressStore:
         try:
             backup = self._move_aside("corrupt")
         except OSError as exc:
-            msg = Text(
+            msg = Bilingual(
                 en=f"{self.path} is damaged ({what}) and could not be moved aside ({exc.strerror}); "
                 "nothing will be saved.",
                 zh=f"{self.path} 已损坏（{what_zh}），且无法移到一旁（{exc.strerror}）；不会保存任何内容。",
@@ -356,7 +360,7 @@ class ProgressStore:
             self._warn(msg)
             return data, msg
         self._warn(
-            Text(
+            Bilingual(
                 en=f"{self.path} was damaged ({what}); the original was kept as {backup} "
                 "and the progress that could be recovered is used.",
                 zh=f"{self.path} 已损坏（{what_zh}）；原文件保存为 {backup}，现在使用能恢复的进度。",
@@ -398,9 +402,13 @@ class ProgressStore:
             ) from None
 
 
-def _who(holder: str | None) -> Text:
+def _who(holder: str | None) -> Bilingual:
     """Who holds the lock, as a sentence's subject."""
-    return Text(en=f"process {holder}", zh=f"进程 {holder} ") if holder else Text(en="another process", zh="另一个进程")
+    return (
+        Bilingual(en=f"process {holder}", zh=f"进程 {holder} ")
+        if holder
+        else Bilingual(en="another process", zh="另一个进程")
+    )
 
 
 def _try_flock(fd: int) -> bool:

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import CellResult, CheckResult
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ class Verdict:
 
     status: str  # pass | fail | error | timeout
     kind: str  # what decided it: checks, syntax, exception, exit, signal, oom, timeout, ...
-    message: Text
+    message: Bilingual
     checks: list[CheckResult]
     stdout: str
     stderr: str

@@ -12,7 +12,7 @@ import signal
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import (
     CHANNEL_LOST,
     CellJob,
@@ -53,8 +53,8 @@ class Ending:
     setting_vars: tuple[str, ...] = ()  # JAX_* / XLA_* ... set in the tutor's environment
 
 
-def _message(en: str, zh: str) -> Text:
-    return Text(zh=zh, en=en)
+def _message(en: str, zh: str) -> Bilingual:
+    return Bilingual(zh=zh, en=en)
 
 
 # The one wording of a cancelled run; the CLI and every screen show the verdict's message.
@@ -145,7 +145,7 @@ def decide(job: Job, events, ending: Ending) -> Verdict:
     )
 
 
-def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Text]:
+def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual]:
     rc = ending.returncode
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED_CHECK if isinstance(job, ExerciseJob) else CANCELLED_RUN
@@ -257,7 +257,7 @@ def _all_checks(job: Job, seen: _Seen) -> list[CheckResult]:
     ]
 
 
-def _summary(checks: list[CheckResult]) -> Text:
+def _summary(checks: list[CheckResult]) -> Bilingual:
     """ "2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
     counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
     en = [f"{counts['fail']} of {len(checks)} checks failed"]
@@ -271,7 +271,7 @@ def _summary(checks: list[CheckResult]) -> Text:
     return _message(", ".join(en), "，".join(zh))
 
 
-def _early_exit(rc: int | None, stderr: str) -> tuple[str, Text]:
+def _early_exit(rc: int | None, stderr: str) -> tuple[str, Bilingual]:
     tail = stderr[-20000:]
     if rc is not None and rc < 0:
         sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
@@ -302,7 +302,7 @@ def _early_exit(rc: int | None, stderr: str) -> tuple[str, Text]:
     )
 
 
-def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, Text]:
+def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, Bilingual]:
     expect, cell = job.expect, seen.cell
     if cell is None:
         return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")
@@ -334,7 +334,7 @@ def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
     return report
 
 
-def startup_message(what: str, setting_vars: tuple[str, ...]) -> Text:
+def startup_message(what: str, setting_vars: tuple[str, ...]) -> Bilingual:
     """A worker that broke before any learner code ran: what broke and what to do, no advice on code."""
     names = sorted(setting_vars, key=lambda k: (k not in what, k))
     if names:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from textual.message import Message
 from textual.widget import Widget
 
-from tutor.i18n import Text
+from tutor.i18n import Bilingual
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 
@@ -81,14 +81,14 @@ class RunHandle:
 
 
 def _failed_to_start(exc: Exception) -> Verdict:
-    message = Text(en=f"could not start a worker process: {exc}", zh=f"无法启动工作进程：{exc}")
+    message = Bilingual(en=f"could not start a worker process: {exc}", zh=f"无法启动工作进程：{exc}")
     return Verdict(
         status="error", kind="spawn", message=message, checks=[], stdout="", stderr="", duration_s=0.0, metrics={}
     )
 
 
 def _broke(exc: Exception) -> Verdict:
-    message = Text(
+    message = Bilingual(
         en=f"the tutor failed while running this check (not a fault in your code): {exc!r}",
         zh=f"本教程在运行这次检查时自身出错（问题不在你的代码）：{exc!r}",
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.i18n import pick, table
+from tutor.i18n import table
 
 UI = table(
     {
@@ -434,7 +434,4 @@ def spaced(label: str) -> str:
     return label if label.endswith("：") else label + " "
 
 
-def say(key: str, lang: str, **fields) -> str:
-    """The UI text `key` in `lang`, with fields filled in."""
-    text = pick(UI[key], lang)
-    return text.format(**fields) if fields else text
+say = UI.say

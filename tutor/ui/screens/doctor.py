@@ -62,8 +62,7 @@ TEXTS = table(
 )
 
 
-def text(key: str, lang: str, **fields) -> str:
-    return TEXTS[key].get(lang).format(**fields)
+text = TEXTS.say
 
 
 class DoctorScreen(TutorScreen):
