@@ -1,0 +1,209 @@
+"""Everything a learner's code can reach and change, and what a call changed in it.
+
+A purity check compares a snapshot taken before calling the learner's functions with one taken
+after. One level of module globals is not enough: a history hides in a mutable default argument
+(`def f(x, _log=[])`), in a closure cell, in a function attribute, two dicts down in a global, or
+in a `jax.Ref`. So the walk starts at the module's globals and follows, through containers of any
+depth, the learner's own functions (defaults, closure cells, attributes, `__wrapped__`), classes
+and instances, `functools.partial` objects and bound methods. It does not enter other modules
+(jax, numpy): their state is not the learner's. Each mutable thing found is recorded under a path
+that a learner can read ("LOG['runs']['calls']", "update_counter's default _log").
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import hashlib
+import types
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+# A module with a large table must not make every purity check slow: the walk stops here, and
+# what it has seen by then is still compared.
+MAX_OBJECTS = 20_000
+MAX_DEPTH = 8
+MAX_ITEMS = 2_000  # elements of one container that are followed (all are counted)
+CELL = "\x00cell"  # a closure cell is recorded apart from the value it holds, under the same name
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One mutable object at one path: its identity and a fingerprint of what it holds."""
+
+    obj_id: int
+    kind: str
+    fingerprint: tuple
+
+
+def _is_tracer(x: Any) -> bool:
+    return isinstance(x, jax.core.Tracer)
+
+
+def _array_print(a: np.ndarray) -> tuple:
+    return (a.shape, a.dtype.str, hashlib.blake2b(np.ascontiguousarray(a).tobytes(), digest_size=16).digest())
+
+
+class _Walk:
+    def __init__(self, home: str):
+        self.home = home  # the learner module's __name__: only its functions and classes are entered
+        self.found: dict[str, Seen] = {}
+        self.visited: set[int] = set()
+        self.keep: list[Any] = []  # keeps walked objects alive, so an id is not reused mid-walk
+
+    def own(self, obj: Any) -> bool:
+        return getattr(obj, "__module__", None) == self.home
+
+    def record(self, path: str, obj: Any, kind: str, fingerprint: tuple) -> None:
+        self.found.setdefault(path, Seen(id(obj), kind, fingerprint))
+
+    def visit(self, path: str, obj: Any, depth: int) -> None:
+        if depth > MAX_DEPTH or len(self.visited) >= MAX_OBJECTS:
+            return
+        if isinstance(obj, (str, bytes, int, float, complex, bool, type(None), types.ModuleType)):
+            return
+        if isinstance(obj, jax.Array) and not _is_tracer(obj):
+            return  # immutable; a rebinding is seen at the path that holds it
+        if id(obj) in self.visited:
+            return
+        self.visited.add(id(obj))
+        self.keep.append(obj)
+        if isinstance(obj, jax.Ref):
+            try:
+                value = np.asarray(obj[...])
+            except Exception:  # noqa: BLE001 - a Ref that cannot be read (freed, frozen) is still named
+                self.record(path, obj, "ref", ("unreadable",))
+            else:
+                self.record(path, obj, "ref", _array_print(value))
+            return
+        if isinstance(obj, np.ndarray):
+            self.record(path, obj, "array", _array_print(obj))
+            return
+        if isinstance(obj, bytearray):
+            self.record(path, obj, "bytes", (bytes(obj),))
+            return
+        if isinstance(obj, dict):
+            self.container(path, obj, "dict", list(obj.items()), keyed=True, depth=depth)
+            return
+        if isinstance(obj, (list, collections.deque)):
+            self.container(path, obj, "list", list(enumerate(obj)), keyed=False, depth=depth)
+            return
+        if isinstance(obj, (set, frozenset)):
+            items = sorted(obj, key=repr) if len(obj) <= MAX_ITEMS else list(obj)
+            self.container(
+                path, obj, "set", list(enumerate(items)), keyed=False, depth=depth, mutable=isinstance(obj, set)
+            )
+            return
+        if isinstance(obj, tuple):  # immutable itself, but it may hold a list (a NamedTuple state)
+            for i, item in enumerate(obj[:MAX_ITEMS]):
+                self.visit(f"{path}[{i}]", item, depth + 1)
+            return
+        if isinstance(obj, functools.partial):
+            self.visit(f"{path}.func", obj.func, depth + 1)
+            for i, arg in enumerate(obj.args):
+                self.visit(f"{path}.args[{i}]", arg, depth + 1)
+            self.visit(f"{path}.keywords", obj.keywords, depth + 1)
+            return
+        if isinstance(obj, types.MethodType):
+            self.visit(path, obj.__func__, depth)
+            self.visit(f"{path}.__self__", obj.__self__, depth + 1)
+            return
+        if isinstance(obj, types.FunctionType):
+            self.function(path, obj, depth)
+            return
+        wrapped = getattr(obj, "__wrapped__", None)  # jax.jit(f), functools.wraps
+        if wrapped is not None and not isinstance(obj, type):
+            self.visit(path, wrapped, depth)
+        if isinstance(obj, type):
+            if self.own(obj):
+                self.attributes(path, obj, dict(vars(obj)), depth)
+            return
+        if self.own(type(obj)) or self.own(obj):  # an instance of the learner's class
+            attrs = getattr(obj, "__dict__", None)
+            if isinstance(attrs, dict):
+                self.attributes(path, obj, attrs, depth)
+
+    def container(self, path, obj, kind, items, *, keyed, depth, mutable=True) -> None:
+        if mutable:
+            self.record(path, obj, kind, _fingerprint(items, keyed))
+        for key, item in items[:MAX_ITEMS]:
+            self.visit(f"{path}[{key!r}]", item, depth + 1)
+
+    def attributes(self, path: str, obj: Any, attrs: dict, depth: int) -> None:
+        shown = {k: v for k, v in attrs.items() if not (k.startswith("__") and k.endswith("__"))}
+        self.record(path, obj, "attributes", _fingerprint(list(shown.items()), keyed=True))
+        for name, value in shown.items():
+            self.visit(f"{path}.{name}", value, depth + 1)
+
+    def function(self, path: str, fn: types.FunctionType, depth: int) -> None:
+        if not self.own(fn):
+            return
+        self.attributes(path, fn, dict(fn.__dict__), depth)
+        code = fn.__code__
+        names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        positional = names[: code.co_argcount]
+        for name, value in zip(positional[len(positional) - len(fn.__defaults__ or ()) :], fn.__defaults__ or ()):
+            self.visit(f"{path}'s default {name}", value, depth + 1)
+        for name, value in (fn.__kwdefaults__ or {}).items():
+            self.visit(f"{path}'s default {name}", value, depth + 1)
+        for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell: a name not yet bound in the enclosing function
+                continue
+            shown = f"{name} (closed over by {path})"
+            self.record(shown + CELL, cell, "cell", (id(value),))  # the binding: `nonlocal` rebinds it
+            self.visit(shown, value, depth + 1)  # and what it holds
+
+
+def _fingerprint(items: list, keyed: bool) -> tuple:
+    """The length and, per element, the identity of what is held (and the key): replacing an
+    element counts as a change even when the new one compares equal."""
+    rows = []
+    for key, value in items:
+        rows.append((repr(key) if keyed else key, id(value), "tracer" if _is_tracer(value) else ""))
+    return (len(items), tuple(rows))
+
+
+def snapshot(module: Any) -> dict[str, Seen]:
+    """Every mutable object the module's globals (or an object's attributes) lead to, by path."""
+    home = getattr(module, "__name__", None) if isinstance(module, types.ModuleType) else type(module).__module__
+    walk = _Walk(home or "")
+    names = vars(module) if hasattr(module, "__dict__") else {}
+    for name, value in list(names.items()):
+        if name.startswith("__"):
+            continue
+        walk.visit(name, value, 0)
+    return walk.found
+
+
+@dataclass(frozen=True)
+class Changed:
+    """One path whose contents a call changed; `tracers` when what was added is a tracer."""
+
+    path: str
+    kind: str
+    tracers: bool
+
+
+def changed_since(module: Any, before: dict[str, Seen], after: dict[str, Seen] | None = None) -> list[Changed]:
+    """The paths, reachable both before and after, whose object holds something else now. (A path
+    that appears, disappears or points at another object is a consequence of a change at its
+    parent, which is reported.)"""
+    after = snapshot(module) if after is None else after
+    out = []
+    for path in sorted(set(before) & set(after)):
+        b, a = before[path], after[path]
+        if b.obj_id != a.obj_id:
+            continue  # rebinding: the parent's fingerprint (or the global itself) has changed
+        if b.fingerprint != a.fingerprint:
+            tracers = a.kind in ("dict", "list", "set", "attributes") and any(
+                r[2] == "tracer" for r in a.fingerprint[1]
+            )
+            shown = path.removesuffix(CELL)
+            if not any(c.path == shown for c in out):
+                out.append(Changed(shown, a.kind, tracers))
+    return out
