@@ -17,7 +17,14 @@ def contents(meter, what):
     return np.asarray(meter[...], dtype=np.float64)
 
 
-batches = [np.array([1.0, 2.0, 3.0]), np.array([6.0]), np.array([-2.5, 0.5, 4.0, 10.0, 1.0])]
+# Batches of different sizes, with zeros (a meter counts values, not nonzero values), negatives,
+# and a sum past float16's largest value (65504) that float32 holds exactly.
+batches = [
+    np.array([1.0, 2.0, 3.0]),
+    np.array([6.0]),
+    np.array([-2.5, 0.0, 4.0, 10.0, 0.0, 1.0]),
+    np.array([40000.0, 30000.0, 0.0, -5000.0]),
+]
 
 
 @check("defines")
@@ -48,7 +55,7 @@ def check_fresh_meter(new_meter):
         f"new_meter() holds {type_of(meter)}; expected Ref{{float32[2]}}: [values seen, their sum]",
         f"new_meter() 里装的是 {type_of(meter)}；应为 Ref{{float32[2]}}：[见过的个数，总和]",
     )
-    close(np.asarray(meter[...]), np.zeros(2), what=("the contents of a new meter", "新统计表的内容"))
+    close(np.asarray(meter[...]), np.zeros(2), what=("the contents of a new meter", "新统计器的内容"))
 
 
 @check("accumulates", depends=["fresh-meter"])
@@ -58,12 +65,34 @@ def check_accumulates(new_meter, record):
     for k, batch in enumerate(batches, start=1):
         call(record, meter, jnp.asarray(batch, jnp.float32), label=f"record(meter, batch {k})")
         count, total = count + batch.size, total + batch.sum()
+        got = contents(meter, "the meter")
+        zeros = int(np.sum(batch == 0))
+        expect(
+            not (zeros and got.shape == (2,) and got[0] == count - zeros),
+            f"after batch {k} ({batch.size} values, {zeros} of them 0.0) the count is {got[0]:g}, not "
+            f"{count:g}: the zeros were not counted. A meter counts every value recorded (batch.size), "
+            "not the nonzero ones",
+            f"记录第 {k} 批（{batch.size} 个数，其中 {zeros} 个是 0.0）之后，个数是 {got[0]:g} 而不是 "
+            f"{count:g}：0 没有被计入。统计器要数的是记录过的每一个值（batch.size），而不是非零值",
+        )
+        expect(
+            not (
+                got.shape == (2,)
+                and got[0] == count
+                and abs(got[1] - total) > 1e-5 * abs(total)
+                and abs(got[1] - total) < 1e-2 * abs(total)
+            ),
+            f"after batch {k} the sum is {got[1]:.6g}, not {total:.6g}: close, but rounded. Sum in "
+            "float32 (the meter's dtype): float16 or bfloat16 cannot hold these values exactly",
+            f"记录第 {k} 批之后，总和是 {got[1]:.6g} 而不是 {total:.6g}：接近，但被舍入了。要用 float32"
+            "（统计器的 dtype）求和：float16 或 bfloat16 无法精确表示这些值",
+        )
         close(
-            contents(meter, "the meter"),
+            got,
             np.array([count, total]),
             what=(
                 f"the meter after batch {k} of {batch.size} values ([count, sum])",
-                f"记录第 {k} 批（{batch.size} 个数）之后的统计表（[个数，总和]）",
+                f"记录第 {k} 批（{batch.size} 个数）之后的统计器（[个数，总和]）",
             ),
         )
 
@@ -80,7 +109,7 @@ def check_returns_mean(new_meter, record):
             f"record(meter, batch {k}) returned {'None' if out is None else type_of(out)}: it should return "
             "the running mean as an array (the meter itself stays with the caller)",
             f"record(meter, batch {k}) 返回了 {'None' if out is None else type_of(out)}：应当以数组形式返回"
-            "当前的平均值（统计表本身留在调用方手里）",
+            "当前的平均值（统计器本身留在调用方手里）",
         )
         close(
             out,
@@ -98,24 +127,24 @@ def check_meters_independent(record, new_meter):
     expect(
         a is not b,
         "new_meter() returned the same Ref object twice: each call must create a meter of its own",
-        "new_meter() 两次返回了同一个 Ref 对象：每次调用都必须新建一个统计表",
+        "new_meter() 两次返回了同一个 Ref 对象：每次调用都必须新建一个统计器",
     )
     call(record, a, jnp.asarray(batches[0], jnp.float32), label="record(a, [1, 2, 3])")
     close(
         contents(b, "meter b"),
         np.zeros(2),
-        what=("meter b after recording [1, 2, 3] into meter a", "往 a 里记录 [1, 2, 3] 之后的统计表 b"),
+        what=("meter b after recording [1, 2, 3] into meter a", "往 a 里记录 [1, 2, 3] 之后的统计器 b"),
     )
     call(record, b, jnp.asarray(batches[1], jnp.float32), label="record(b, [6])")
     close(
         contents(a, "meter a"),
         np.array([3.0, 6.0]),
-        what=("meter a after recording [6] into meter b", "往 b 里记录 [6] 之后的统计表 a"),
+        what=("meter a after recording [6] into meter b", "往 b 里记录 [6] 之后的统计器 a"),
     )
     close(
         contents(b, "meter b"),
         np.array([1.0, 6.0]),
-        what=("meter b after recording [6] into it", "往 b 里记录 [6] 之后的统计表 b"),
+        what=("meter b after recording [6] into it", "往 b 里记录 [6] 之后的统计器 b"),
     )
 
 
@@ -125,13 +154,13 @@ def check_jit_once(record, new_meter):
     meter = new_meter()
     count = total = 0.0
     for k in range(1, 6):
-        batch = np.array([k, -1.5, 2.0 * k, 0.25])
+        batch = np.array([k, -1.5, 0.0, 2.0 * k])
         out = call(step, meter, jnp.asarray(batch, jnp.float32), label=f"jitted record, call {k}")
         count, total = count + batch.size, total + batch.sum()
         close(
             contents(meter, "the meter"),
             np.array([count, total]),
-            what=(f"the meter after jitted call {k}", f"jit 后第 {k} 次调用之后的统计表"),
+            what=(f"the meter after jitted call {k}", f"jit 后第 {k} 次调用之后的统计器"),
         )
         close(
             out,
