@@ -27,11 +27,30 @@ def check_defines(loss_with_stats, loss_stats_and_grads):
     is_defined(loss_with_stats=loss_with_stats, loss_stats_and_grads=loss_stats_and_grads)
 
 
+# Batches of different sizes: a loss or a mean that divides by the example's size (6) is wrong
+# for the others.
+X6, Y6 = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0]), np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
+X4, Y4 = np.array([0.5, -1.0, 2.0, 3.0]), np.array([1.0, -2.5, 4.0, 6.5])
+X9, Y9 = np.linspace(-2.0, 3.0, 9), np.linspace(-2.0, 3.0, 9) ** 2
+
+
+def divisor_note(got, total, n, what):
+    """A bilingual failure when `got` is total / m for a whole m other than the batch size n."""
+    if got is None or got == 0 or total == 0:
+        return
+    m = total / got
+    if abs(m - round(m)) < 1e-4 * abs(m) and round(m) not in (n, 0):
+        fail(
+            f"{what[0]} is {got:.6g} = (sum) / {round(m)}, but this batch has {n} values: a fixed divisor "
+            f"is right for one batch size only. Take the mean over the batch (`jnp.mean`), whatever its size",
+            f"{what[1]} 为 {got:.6g} = （总和）/ {round(m)}，但这一批有 {n} 个值：固定的除数只对一种批大小成立。"
+            "请对整批取平均（`jnp.mean`），不管它有多大",
+        )
+
+
 @check("loss-value", depends=["defines"])
 def check_loss_value(loss_with_stats):
-    x = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0])
-    y = np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
-    for w, b in [(2.0, 1.0), (-0.5, 0.3), (2.5, 1.0)]:
+    for w, b, x, y in [(2.0, 1.0, X6, Y6), (-0.5, 0.3, X4, Y4), (2.5, 1.0, X9, Y9)]:
         params = {"w": jnp.float32(w), "b": jnp.float32(b)}
         stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
         try:
@@ -73,14 +92,17 @@ def check_loss_value(loss_with_stats):
                     f"w={w}, b={b} 时损失为 {got:.6g} = mean(pred - y) ** 2，是平均误差的平方；MSE 是平方的平均，"
                     f"`jnp.mean((pred - y) ** 2)` = {np.mean(r**2):.6g}：请检查括号",
                 )
-        close(out[0], np.mean(r**2), what=(f"loss for w={w}, b={b}", f"w={w}、b={b} 时的损失"))
+            divisor_note(got, np.sum(r**2), x.size, (f"loss for w={w}, b={b}", f"w={w}、b={b} 时的损失"))
+        close(
+            out[0],
+            np.mean(r**2),
+            what=(f"loss for w={w}, b={b} on {x.size} examples", f"w={w}、b={b} 时 {x.size} 个样本上的损失"),
+        )
 
 
 @check("pred-mean", depends=["loss-value"])
 def check_pred_mean(loss_with_stats):
-    x = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0])
-    y = np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
-    for w, b, old in [(2.0, 1.0, 0.5), (-0.5, 0.3, 4.0), (1.0, -2.0, 0.0)]:
+    for w, b, old, x, y in [(2.0, 1.0, 0.5, X6, Y6), (-0.5, 0.3, 4.0, X4, Y4), (1.0, -2.0, 0.0, X9, Y9)]:
         params = {"w": jnp.float32(w), "b": jnp.float32(b)}
         stats = {"pred_mean": jnp.float32(old), "calls": jnp.int32(0)}
         _, new_stats = loss_with_stats(params, jnp.asarray(x, jnp.float32), jnp.asarray(y, jnp.float32), stats)
@@ -103,6 +125,13 @@ def check_pred_mean(loss_with_stats):
                     f"pred_mean 为 {got:.6g} = 0.9 * 旧值 + 0.1 * mean(y)：它平均的是目标值 y，而不是模型的预测 "
                     f"pred = w * x + b；应为 {want:.6g}(mean(pred)={mean_pred:.6g})",
                 )
+            part = (got - 0.9 * old) / 0.1  # what was taken as mean(pred)
+            divisor_note(
+                part if abs(part) > 1e-9 else None,
+                np.sum(w * x + b),
+                x.size,
+                ("the mean of pred in pred_mean", "pred_mean 里 pred 的平均值"),
+            )
         close(
             new_stats["pred_mean"],
             want,
