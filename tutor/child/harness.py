@@ -18,7 +18,7 @@ import types
 from collections.abc import Callable
 from dataclasses import replace
 
-from tutor.child import library
+from tutor.child import library, witness
 from tutor.child.channel import flush_metrics, send
 from tutor.i18n import Bilingual
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
@@ -112,6 +112,7 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
 # accidents, not a security boundary: code in the same process can always reach further.
 
 _GUARDED = [builtins, time, library.jax, library.jnp, library.np, library]
+witness.install()  # before the snapshot below, which restore_environment puts back after learner code
 _SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
 # JAX's configuration as the worker set it. A learner who debugs with jax_disable_jit or
 # jax_debug_nans would otherwise make correct code fail checks that count traces or look

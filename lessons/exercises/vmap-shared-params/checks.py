@@ -4,7 +4,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, expect, fail, is_defined, structure
+from tutor.child import witness
+from tutor.child.library import call, check, close, expect, fail, is_defined, primitives, structure
 
 
 @check("defines")
@@ -265,3 +266,26 @@ def check_vectorized(batched_predict):
         "模型是在 Python 循环里逐个样本应用的，每个样本复制一份，10000 个样本就要追踪 10000 份。"
         "请交给 `jax.vmap` 来加批维度：无论批多大，都只有一个向量化的程序",
     )
+    # Right numbers and a program that does not grow are not yet "built with jax.vmap": lax.map
+    # loops in a scan, and a broadcast can be written by hand. What ran decides.
+    rng = np.random.default_rng(5)
+    params = {"w": jnp.asarray(rng.standard_normal(2), jnp.float32), "b": jnp.float32(0.5)}
+    xs = jnp.asarray(rng.standard_normal(7), jnp.float32)
+    with witness.ran() as ran:
+        call(batched_predict, params, xs, label="batched_predict(params, xs of shape (7,))")
+    if "vmap" not in ran:
+        loops = "scan" in primitives(batched_predict, params, xs)
+        fail(
+            "batched_predict gives the right predictions, but no function made by jax.vmap ran while it computed "
+            + (
+                "them: it loops over the examples with a scan (jax.lax.map is one), one example after another. "
+                if loops
+                else "them: the batching is written by hand. "
+            )
+            + "The task asks for `jax.vmap(predict, in_axes=(None, 0), out_axes=(0, None))`: vmap writes the batched "
+            "program for you, and in_axes / out_axes say which values are shared",
+            "batched_predict 的预测是对的，但它计算时没有运行任何由 jax.vmap 生成的函数："
+            + ("它用 scan 逐个样本循环（jax.lax.map 就是 scan）。" if loops else "批处理是手写的。")
+            + "题目要求用 `jax.vmap(predict, in_axes=(None, 0), out_axes=(0, None))`：批处理程序由 vmap 替你写出，"
+            "in_axes / out_axes 说明哪些值是共享的",
+        )

@@ -1,0 +1,66 @@
+"""Which JAX transformations ran (tutor.child.witness), in-process with real JAX: a task's "built
+with jax.vmap" or "with jax.grad" is judged by what runs, whatever the file's text says."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from tutor.child import witness
+
+pytestmark = pytest.mark.slow  # JAX in-process
+
+witness.install()
+
+import jax  # noqa: E402 - after install, as the learner's file is loaded after it
+import jax.numpy as jnp  # noqa: E402
+
+
+def learner(source: str) -> types.ModuleType:
+    module = types.ModuleType("learner_under_test")
+    exec(compile(source, "learner_under_test.py", "exec"), module.__dict__)
+    return module
+
+
+def ran_in(source: str, *args) -> set[str]:
+    module = learner(source)
+    with witness.ran() as ran:
+        module.f(*args)
+    return ran
+
+
+def test_install_is_idempotent_and_keeps_the_results():
+    witness.install()
+    assert jax.grad(lambda x: x**2)(3.0) == 6.0
+    assert jax.vmap(lambda x: x + 1)(jnp.arange(3.0)).tolist() == [1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import jax\n@jax.grad\ndef g(x):\n    return x ** 2\ndef f(x):\n    return x - 0.1 * g(x)\n", {"grad"}),
+        (
+            "from jax import value_and_grad\ndef f(x):\n    return value_and_grad(lambda v: v ** 2)(x)\n",
+            {"value_and_grad"},
+        ),
+        ("import jax\ndef f(x):\n    return jax.vjp(lambda v: v ** 2, x)[0]\n", {"vjp"}),
+        ("import jax\nstep = jax.jit(jax.vmap(lambda x: x * 2))\ndef f(xs):\n    return step(xs)\n", {"vmap"}),
+    ],
+)
+def test_what_ran_is_seen_also_through_jit_and_from_imports(source, expected):
+    arg = jnp.arange(3.0) if "vmap" in expected else jnp.float32(3.0)
+    assert ran_in(source, arg) == expected
+    assert ran_in(source, arg) == expected  # again: the jit cache does not hide it
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import jax\ndef f(x):\n    return x - 0.1 * 2 * x\nif True:\n    jax.grad(lambda v: v ** 2)(1.0)\n",
+        "import jax\ndef f(xs):\n    return jax.lax.map(lambda x: x * 2, xs)\n",
+        "import jax\nunused = jax.vmap(lambda x: x)\ndef f(xs):\n    return xs * 2\n",
+    ],
+)
+def test_a_transformation_that_did_not_run_in_the_call_is_not_seen(source):
+    assert ran_in(source, jnp.arange(3.0)) == set()
