@@ -38,7 +38,17 @@ def check_returns_pair(update_counter):
 def check_counts_up(update_counter):
     count = jnp.int32(0)
     for step, inc in enumerate([0, 3, -1, 10, -5, 2]):
-        count, _ = call(update_counter, count, jnp.int32(inc), label=f"update_counter(count, {inc})")
+        new, back = call(update_counter, count, jnp.int32(inc), label=f"update_counter(count, {inc})")
+        expect(
+            not (
+                inc != step + 1 and np.array_equal(np.asarray(new), inc) and np.array_equal(np.asarray(back), step + 1)
+            ),
+            f"update_counter({step}, {inc}) returned ({inc}, {step + 1}): the pair is swapped. The new count "
+            "comes first and the increment second: `return count + 1, increment`",
+            f"update_counter({step}, {inc}) 返回了 ({inc}, {step + 1})：二元组的顺序反了。新的计数在前，"
+            "increment 在后：`return count + 1, increment`",
+        )
+        count = new
         close(
             count,
             np.float64(step + 1),

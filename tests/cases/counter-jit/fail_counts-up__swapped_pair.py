@@ -1,0 +1,3 @@
+# says: swapped
+def update_counter(count, increment):
+    return increment, count + 1

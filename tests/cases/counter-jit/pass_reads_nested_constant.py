@@ -1,0 +1,5 @@
+CONFIG = {"counter": {"step": 1}}
+
+
+def update_counter(count, increment):
+    return count + CONFIG["counter"]["step"], increment
