@@ -44,17 +44,35 @@ def check_gradient(gradient_descent_step):
         want = x - lr * 2.0 * x
         if not np.isclose(got, want, rtol=1e-5, atol=1e-6):
             used = (x - got) / lr
-            uphill = np.isclose(used, -2.0 * x, rtol=1e-4)
+            factor = used / x if x else None  # the gradient as a multiple of x
+            if factor is not None and np.isclose(factor, -2.0, rtol=1e-4):
+                why_en = (
+                    ": it went uphill (it added the gradient instead of subtracting it). Subtract "
+                    "`learning_rate * gradient` from params"
+                )
+                why_zh = "：它在往上坡走（加上了梯度，而不是减去）。请从 params 中减去 `learning_rate * 梯度`"
+            elif factor is not None and abs(factor) > 1e-6 and np.isclose(used, factor * x, rtol=1e-4):
+                why_en = (
+                    f", {factor:.4g}x: that is the derivative of {factor / 2:.4g}x², not of x². Differentiate "
+                    "f(x) = x² itself (no extra factor, no 0.5), then subtract `learning_rate * gradient`"
+                )
+                why_zh = (
+                    f"，即 {factor:.4g}x：这是 {factor / 2:.4g}x² 的导数，而不是 x² 的。请对 f(x) = x² 本身求导"
+                    "（不要多乘系数，也不要乘 0.5），再减去 `learning_rate * 梯度`"
+                )
+            else:
+                why_en = (
+                    ". The gradient of x² depends on x: take it with `jax.grad(f)(params)`, and subtract "
+                    "`learning_rate * gradient` from params"
+                )
+                why_zh = (
+                    "。x² 的梯度随 x 变化：用 `jax.grad(f)(params)` 求出它，再从 params 中减去 `learning_rate * 梯度`"
+                )
             fail(
                 f"gradient_descent_step({x:g}, {lr}) returned {got:.6g}, expected {want:.6g} = {x:g} - {lr} * f'({x:g}), "
-                f"with f'(x) = 2x = {2 * x:g}. Your step used a gradient of {used:.6g}"
-                + (": it went uphill (it added the gradient instead of subtracting it)" if uphill else "")
-                + ". The gradient of x² depends on x: take it with `jax.grad(f)(params)`, "
-                "and subtract `learning_rate * gradient` from params",
-                f"gradient_descent_step({x:g}, {lr}) 返回 {got:.6g}，应为 {want:.6g} = {x:g} - {lr} * f'({x:g}),"
-                f"其中 f'(x) = 2x = {2 * x:g}。你的这一步相当于用了梯度 {used:.6g}"
-                + ("：它在往上坡走（加上了梯度，而不是减去）" if uphill else "")
-                + "。x² 的梯度随 x 变化：用 `jax.grad(f)(params)` 求出它，再从 params 中减去 `learning_rate * 梯度`",
+                f"with f'(x) = 2x = {2 * x:g}. Your step used a gradient of {used:.6g}" + why_en,
+                f"gradient_descent_step({x:g}, {lr}) 返回 {got:.6g}，应为 {want:.6g} = {x:g} - {lr} * f'({x:g})，"
+                f"其中 f'(x) = 2x = {2 * x:g}。你的这一步相当于用了梯度 {used:.6g}" + why_zh,
             )
 
 

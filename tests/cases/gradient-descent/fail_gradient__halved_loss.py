@@ -1,3 +1,4 @@
+# says: the derivative of 0.5x²
 # never-says: by hand
 import jax
 
