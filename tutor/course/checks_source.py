@@ -8,6 +8,7 @@ takes from the learner's file. The worker runs the same functions (tutor.child.h
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 
@@ -81,3 +82,28 @@ def read_checks(source: str) -> tuple[list[CheckDecl], list[tuple[int, str]]]:
         needs = tuple(a.arg for a in args.posonlyargs + args.args)
         found.append(CheckDecl(call.args[0].value, node.name, needs, depends, plots, node.lineno))
     return found, problems
+
+
+def chinese_strings(source: str) -> list[tuple[int, str]]:
+    """Every string literal of checks.py that holds Chinese (the zh half of its messages), as
+    (line, text); in an f-string each {field} reads as 0."""
+    from tutor.course.cjk import CJK
+
+    has_cjk = re.compile(f"[{CJK}]")
+    found = []
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # read_checks reports it
+    inner: set[int] = set()  # the constant parts of f-strings are read with their f-string
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            inner.update(id(v) for v in node.values)
+            text = "".join(str(v.value) if isinstance(v, ast.Constant) else "0" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in inner:
+            text = node.value
+        else:
+            continue
+        if has_cjk.search(text):
+            found.append((node.lineno, text))
+    return sorted(found)

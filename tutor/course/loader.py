@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutor.course.checks_source import read_checks
+from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
 from tutor.course.giveaway import giveaways
 from tutor.course.model import (
@@ -285,6 +285,12 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
     decls, problems = read_checks(source)
     for pline, message in problems:
         code_reader.problem(pline, message)
+    if r.lint:  # the zh half of the checks' messages follows the course's Chinese rules too
+        from tutor.course.markdown_lint import zh_plain_problems
+
+        for sline, text in chinese_strings(source):
+            for message in zh_plain_problems(text):
+                code_reader.problem(sline, message)
     checks: list[Check] = []
     seen: dict[str, int] = {}
     for decl in decls:

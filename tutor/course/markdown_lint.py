@@ -23,10 +23,12 @@ _CJK_SPACE_CJK = re.compile(f"[{CJK}] +[{CJK}]")
 # ASCII , ; : ? ! touching a Chinese character, or a period ending a Chinese sentence.
 _ASCII_PUNCT = re.compile(f"[{CJK}][,;:?!.]|[,;:?!][{CJK}]")
 _ASCII_PARENS = re.compile(r"\(([^()]*)\)")
+_ASCII_PAREN_AT_CJK = re.compile("[\u4e00-\u9fff][()]|[()][\u4e00-\u9fff]")  # ideographs, not punctuation
 _HAS_CJK = re.compile(f"[{CJK}]")
 _STUCK_STAR = re.compile(r"[A-Za-z0-9]\*|\*[A-Za-z0-9]")
 _ASCII_QUOTE = re.compile(f'[{CJK}]"|"[{CJK}]')
 _FULL_WIDTH_IN_CODE = re.compile("[，。：；（）]")
+_CODE_SPAN = re.compile(r"`([^`]*)`")
 # One term each in Chinese (lessons/README.md lists them): a variant found -> the course's term.
 ZH_GLOSSARY = {
     "跟踪": "追踪",
@@ -123,19 +125,41 @@ def _text_problems(text: str, lang: str) -> list[str]:
             "the text between them bold; put the formula in `code`"
         )
     if lang == "zh":
-        if m := _CJK_SPACE_CJK.search(text):
-            found.append(f"space between Chinese characters ({m.group()!r}) splits the words on screen")
-        if "导师" in text:
-            found.append("导师 reads as a human mentor: the program is 本教程, what runs the learner's code 检查程序")
-        if m := _ASCII_PUNCT.search(text):
-            found.append(f"ASCII punctuation in Chinese prose ({m.group()!r}): use ，。：；？！")
-        if m := _ASCII_QUOTE.search(text):
-            found.append(f"ASCII quote in Chinese prose ({m.group()!r}): use “”")
-        for variant, term in ZH_GLOSSARY.items():
-            if variant in text:
-                found.append(f"{variant} is written {term} in this course (the glossary in lessons/README.md)")
-        for m in _ASCII_PARENS.finditer(text):
-            if _HAS_CJK.search(m.group(1)):
-                found.append(f"ASCII parentheses around Chinese text ({m.group()!r}): use （）")
-                break
+        found.extend(_zh_rules(text))
+    return found
+
+
+def zh_plain_problems(text: str) -> list[str]:
+    """Problems of a Chinese plain text that is not Markdown (a check's message in checks.py):
+    the same punctuation and glossary rules, with `code spans` set aside and checked for
+    full-width punctuation typed inside them."""
+    found = [
+        f"full-width {m.group()!r} inside code `{span}`: code keeps ASCII"
+        for span in _CODE_SPAN.findall(text)
+        if (m := _FULL_WIDTH_IN_CODE.search(span))
+    ]
+    return found + _zh_rules(_CODE_SPAN.sub("`code`", text))
+
+
+def _zh_rules(text: str) -> list[str]:
+    """The Chinese-text rules: spacing, punctuation, quotes, parentheses, the glossary."""
+    found = []
+    if m := _CJK_SPACE_CJK.search(text):
+        found.append(f"space between Chinese characters ({m.group()!r}) splits the words on screen")
+    if "导师" in text:
+        found.append("导师 reads as a human mentor: the program is 本教程, what runs the learner's code 检查程序")
+    if m := _ASCII_PUNCT.search(text):
+        found.append(f"ASCII punctuation in Chinese prose ({m.group()!r}): use ，。：；？！")
+    if m := _ASCII_QUOTE.search(text):
+        found.append(f"ASCII quote in Chinese prose ({m.group()!r}): use “”")
+    for variant, term in ZH_GLOSSARY.items():
+        if variant in text:
+            found.append(f"{variant} is written {term} in this course (the glossary in lessons/README.md)")
+    for m in _ASCII_PARENS.finditer(text):
+        if _HAS_CJK.search(m.group(1)):
+            found.append(f"ASCII parentheses around Chinese text ({m.group()!r}): use （）")
+            break
+    else:
+        if m := _ASCII_PAREN_AT_CJK.search(text):
+            found.append(f"ASCII parenthesis against a Chinese character ({m.group()!r}): use （）")
     return found

@@ -16,7 +16,7 @@ def static_hash(exc, fn_name):
             "value. Static means 'a compile-time constant', not 'left out of the gradient': value_and_grad "
             "differentiates only argnums (0, the params), so the stats need nothing special. Remove the static marking",
             f"{fn_name} 抛出 ValueError：一个装着数组的参数（例如 stats 或 params 这样的字典）在 jax.jit 中被标成了静态"
-            "(static_argnums / static_argnames)，而静态参数必须是可哈希的 Python 值。静态的意思是“编译期常量”,"
+            "（static_argnums / static_argnames），而静态参数必须是可哈希的 Python 值。静态的意思是“编译期常量”，"
             "而不是“不参与求导”：value_and_grad 只对 argnums（0，即 params）求导，stats 不需要任何特殊处理。"
             "请去掉静态标记",
         )
@@ -115,8 +115,8 @@ def check_pred_mean(loss_with_stats):
                 fail(
                     f"pred_mean is {got:.6g} = 0.1 * old + 0.9 * mean(pred); the weights are swapped: keep 0.9 of the old "
                     f"value and add 0.1 of the new mean, which gives {want:.6g} (old={old}, mean(pred)={mean_pred:.6g})",
-                    f"pred_mean 为 {got:.6g} = 0.1 * 旧值 + 0.9 * mean(pred)；两个权重弄反了：应保留旧值的 0.9,"
-                    f"再加上新均值的 0.1，结果应为 {want:.6g}（旧值={old},mean(pred)={mean_pred:.6g}）",
+                    f"pred_mean 为 {got:.6g} = 0.1 * 旧值 + 0.9 * mean(pred)；两个权重弄反了：应保留旧值的 0.9，"
+                    f"再加上新均值的 0.1，结果应为 {want:.6g}（旧值={old}，mean(pred)={mean_pred:.6g}）",
                 )
             if abs(got - (0.9 * old + 0.1 * np.mean(y))) < 1e-5 * max(1.0, abs(want)):
                 fail(
@@ -137,7 +137,7 @@ def check_pred_mean(loss_with_stats):
             want,
             what=(
                 f"new_stats['pred_mean'] (old={old}, mean(pred)={mean_pred:.6g})",
-                f"new_stats['pred_mean'](旧值={old},mean(pred)={mean_pred:.6g})",
+                f"new_stats['pred_mean']（旧值={old}，mean(pred)={mean_pred:.6g}）",
             ),
         )
 

@@ -192,7 +192,7 @@ def check_dynamic_lr(gradient_descent_step):
         "learning rate baked in, such as `jax.jit(partial(step, learning_rate=learning_rate))`. Jit once, "
         "at module level, with learning_rate as an ordinary argument",
         f"用 {len(rates)} 个新的学习率直接调用时，gradient_descent_step 追踪并编译了 {count} 个新程序（被追踪的函数：{which}）："
-        "每换一个学习率就要编译一次。常见原因：在函数体内创建 `jax.jit(...)`(每次调用都是新的 jit，"
-        "都要重新编译)，或者把学习率固化进编译函数，例如 `jax.jit(partial(step, learning_rate=learning_rate))`。"
+        "每换一个学习率就要编译一次。常见原因：在函数体内创建 `jax.jit(...)`（每次调用都是新的 jit，"
+        "都要重新编译），或者把学习率固化进编译函数，例如 `jax.jit(partial(step, learning_rate=learning_rate))`。"
         "请在模块顶层只 jit 一次，并让 learning_rate 作为普通参数传入",
     )

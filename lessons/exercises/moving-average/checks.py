@@ -51,9 +51,9 @@ def check_initial_state(learner):
         expect(
             np.shape(init[i]) == (),
             f"initial_state[{i}] ({label}) should be a scalar, got shape {np.shape(init[i])}",
-            f"initial_state[{i}]({label_zh})应当是标量，实际形状为 {np.shape(init[i])}",
+            f"initial_state[{i}]（{label_zh}）应当是标量，实际形状为 {np.shape(init[i])}",
         )
-        close(init[i], np.float64(0), what=(f"initial_state[{i}] ({label})", f"initial_state[{i}]({label_zh})"))
+        close(init[i], np.float64(0), what=(f"initial_state[{i}] ({label})", f"initial_state[{i}]（{label_zh}）"))
 
 
 @check("state-structure", depends=["initial-state"])
@@ -108,7 +108,7 @@ def check_input_untouched(learner):
         fail(
             f"after update_moving_average(state, 6.0) the caller's state is {leaves_text(state)}, it was (6, 2): "
             "your function changed its input in place. Build a new pair instead: `(total + new_value, count + 1)`",
-            f"调用 update_moving_average(state, 6.0) 之后，调用方的 state 变成了 {leaves_text(state)}，原来是 (6, 2):"
+            f"调用 update_moving_average(state, 6.0) 之后，调用方的 state 变成了 {leaves_text(state)}，原来是 (6, 2)："
             "你的函数原地修改了它的输入。应当构造一个新的二元组：`(total + new_value, count + 1)`",
         )
     expect(

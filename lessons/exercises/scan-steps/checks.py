@@ -194,8 +194,8 @@ def check_loop(run_scan_jitted):
             "answer in closed form, like `init_state + steps`. The number is right, but the adding-one step "
             "stands for a real per-step update that has no closed form: run it `steps` times with "
             "`lax.scan(..., length=steps)` or `lax.fori_loop(0, steps, ...)`",
-            f"run_scan_jitted(s, 10) 的程序里没有循环（操作：{found}）：它用闭式公式(例如 "
-            "`init_state + steps`)直接算出了答案。数值没错，但“加一”代表的是没有闭式解的真实逐步更新："
+            f"run_scan_jitted(s, 10) 的程序里没有循环（操作：{found}）：它用闭式公式（例如 "
+            "`init_state + steps`）直接算出了答案。数值没错，但“加一”代表的是没有闭式解的真实逐步更新："
             "请用 `lax.scan(..., length=steps)` 或 `lax.fori_loop(0, steps, ...)` 把它执行 `steps` 次",
         )
 

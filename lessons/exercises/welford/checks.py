@@ -160,7 +160,7 @@ def check_vmap(online_var):
         np.shape(mean) == (4,) and np.shape(var) == (4,) and np.shape(trace) == (4, 200),
         f"over a batch of 4 streams of 200 values the shapes should be (4,), (4,), (4, 200); "
         f"got {np.shape(mean)}, {np.shape(var)}, {np.shape(trace)}",
-        f"对 4 条长度为 200 的数据流，输出形状应为 (4,)、（4，）、(4, 200);"
+        f"对 4 条长度为 200 的数据流，输出形状应为 `(4,)`、`(4,)`、`(4, 200)`；"
         f"实际为 {np.shape(mean)}、{np.shape(var)}、{np.shape(trace)}",
     )
     close(mean, b64.mean(axis=1), what="batched mean", rtol=1e-5, atol=1e-4)
