@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import errno
 import fcntl
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -13,12 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tutor.atomic import fsync_dir, replace_atomically
+from tutor.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
 from tutor.i18n import Bilingual
 
 SCHEMA = 1
 FILENAME = "progress.json"
 LOCKNAME = "progress.lock"
+# Far above any real progress file (a few KB); a bigger one is not read whole into memory.
+MAX_PROGRESS_BYTES = 16 << 20
 # Fixed temp name: only the lock holder writes it, so a writer killed mid-write leaves at most
 # one stale temp file, which the next writer simply replaces.
 TMPNAME = FILENAME + ".tmp"
@@ -237,7 +241,11 @@ class ProgressStore:
         try:
             self.home.mkdir(parents=True, exist_ok=True)
             # O_RDONLY is enough for flock and still works when the lock file exists in a read-only home.
-            fd = os.open(self.lock_path, os.O_RDONLY | os.O_CREAT, 0o644)
+            # O_NONBLOCK: a FIFO planted as progress.lock must not hang the tutor in open().
+            fd = os.open(self.lock_path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o644)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise NotARegularFile(errno.EINVAL, f"{LOCKNAME} is not a regular file", str(self.lock_path))
         except OSError as exc:
             raise ProgressError(
                 f"Cannot save progress to {self.path}: {self.home} is not usable ({exc.strerror or exc}).",
@@ -286,7 +294,7 @@ class ProgressStore:
     def _read_clean(self) -> dict | None:
         """The data if the file is absent or sound; None if it needs the careful path."""
         try:
-            raw = self.path.read_bytes()
+            raw = read_regular(self.path, MAX_PROGRESS_BYTES)
         except FileNotFoundError:
             return normalize({})[0]
         except OSError:
@@ -301,7 +309,7 @@ class ProgressStore:
     def _read(self, repair: bool) -> tuple[dict, Bilingual | None]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
         try:
-            raw = self.path.read_bytes()
+            raw = read_regular(self.path, MAX_PROGRESS_BYTES)
         except FileNotFoundError:
             return normalize({})[0], None
         except OSError as exc:

@@ -1,0 +1,53 @@
+"""A progress file or lock that is a FIFO, a folder or a huge file never blocks or crashes the
+tutor: it is refused by name, and nothing is written over what could not be read."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tutor.atomic import NotARegularFile, read_regular
+from tutor.progress import ProgressStore
+
+
+def test_read_regular_refuses_a_fifo_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(NotARegularFile, match="FIFO"):
+        read_regular(fifo, 100)  # would hang forever in a plain open()
+
+
+def test_read_regular_refuses_folders_devices_and_oversize(tmp_path):
+    with pytest.raises(NotARegularFile, match="folder"):
+        read_regular(tmp_path, 100)
+    with pytest.raises(NotARegularFile, match="device"):
+        read_regular("/dev/zero", 100)  # reports size 0 and never ends
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(OSError, match="more than the 100"):
+        read_regular(big, 100)
+    assert read_regular(big, 101) == b"x" * 101
+
+
+@pytest.mark.parametrize("name", ["progress.json", "progress.lock"])
+def test_a_fifo_in_the_home_is_named_and_progress_is_not_written(tmp_path, name):
+    os.mkfifo(tmp_path / name)
+    store = ProgressStore(tmp_path)
+    if name == "progress.json":
+        store.load()
+        assert any("FIFO" in w.en for w in store.warnings)
+    with pytest.raises(Exception, match="not a regular file|will not be saved|FIFO") as err:
+        store.update(lambda data: data)
+    assert "Traceback" not in str(err.value)
+    assert (tmp_path / name).is_fifo()  # left as it was: it may be the user's
+
+
+def test_list_with_a_fifo_for_progress_returns_and_warns(tmp_path):
+    os.mkfifo(tmp_path / "progress.json")
+    env = dict(os.environ, JAXSTATE_TUTOR_HOME=str(tmp_path), JAXSTATE_TUTOR_LANG="en")
+    out = subprocess.run([sys.executable, "-m", "tutor", "list"], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "a pipe (FIFO), not a regular file" in out.stderr
