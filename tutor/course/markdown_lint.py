@@ -35,7 +35,12 @@ ZH_GLOSSARY = {
     "重编译": "重新编译",
     "【旧】": "**旧**",
     "【新】": "**新**",
+    "主体函数": "循环体",
+    "初始代码": "起始代码",
+    "统计表": "统计器",
 }
+# English terms that zh prose writes in Chinese, except once in （） right after the Chinese term.
+ZH_FOR_ENGLISH = {"tracer": "追踪值", "primitive": "原语"}
 
 
 def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
@@ -155,6 +160,14 @@ def _zh_rules(text: str) -> list[str]:
     for variant, term in ZH_GLOSSARY.items():
         if variant in text:
             found.append(f"{variant} is written {term} in this course (the glossary in lessons/README.md)")
+    for english, term in ZH_FOR_ENGLISH.items():
+        for m in re.finditer(f"{english}s?\\b", text):
+            before = text[max(0, m.start() - 8) : m.start()]
+            # a gloss: （tracer right after the Chinese term (in bold, the term is another token)
+            glossed = before.endswith("（") and (term in before or before == "（")
+            if not glossed:
+                found.append(f"{english} is written {term} in Chinese prose (the glossary in lessons/README.md)")
+                break
     for m in _ASCII_PARENS.finditer(text):
         if _HAS_CJK.search(m.group(1)):
             found.append(f"ASCII parentheses around Chinese text ({m.group()!r}): use （）")
