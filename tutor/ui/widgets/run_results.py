@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tutor.controls import show_controls
-from tutor.i18n import pick
+from tutor.i18n import Bilingual, pick
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.render import verdict_head
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from tutor.ui.app import TutorApp
+
 SHOWN_OUTPUT_CHARS = 4000  # of each stream; the verdict keeps more, the screen does not need it
 
 
 class RunResults(VerticalScroll):
     """The Results view of an exercise. Feed it run events with `take()`; it renders itself."""
+
+    if TYPE_CHECKING:  # for mypy: it lives in the TutorApp (Textual types it as any App)
+        app = getters.app(TutorApp)
 
     def __init__(self, exercise, **kwargs):
         super().__init__(**kwargs)
@@ -27,7 +37,8 @@ class RunResults(VerticalScroll):
         self.verdict: Verdict | None = None
         self.output: list[tuple[str, str]] = []
         self.running = False
-        self.problem: str | None = None  # a file or progress problem (str or Bilingual), shown with the verdict
+        # A file or progress problem, shown with the verdict: both languages, picked when shown (Ctrl+L).
+        self.problem: Bilingual | None = None
         self.after_pass = ""  # what to do next once passed, e.g. "Ctrl+N opens the next exercise"
         self.chart = None
 
