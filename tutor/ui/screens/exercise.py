@@ -12,7 +12,7 @@ import os
 import shlex
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -31,11 +31,6 @@ from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.run_results import RunResults
 from tutor.workspace import LearnerFileError
-
-if TYPE_CHECKING:
-    from textual import getters
-
-    from tutor.ui.app import TutorApp
 
 POLL_S = 0.5  # how often the workspace file is checked for outside edits
 VIEWS = ("task", "code", "results")
@@ -59,8 +54,8 @@ class ExerciseScreen(TutorScreen):
         Binding("ctrl+l", "app.toggle_lang", show=False),
     ]
 
-    if TYPE_CHECKING:  # for mypy: it lives in the TutorApp (Textual types it as any App)
-        app = getters.app(TutorApp)
+    if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
+        app: Any
 
     def __init__(self, exercise):
         super().__init__()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -16,19 +16,14 @@ from tutor.sandbox.events import Output, Verdict
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
 
-if TYPE_CHECKING:
-    from textual import getters
-
-    from tutor.ui.app import TutorApp
-
 SHOWN_OUTPUT_CHARS = 4000  # of each stream; the verdict keeps more, the screen does not need it
 
 
 class RunResults(VerticalScroll):
     """The Results view of an exercise. Feed it run events with `take()`; it renders itself."""
 
-    if TYPE_CHECKING:  # for mypy: it lives in the TutorApp (Textual types it as any App)
-        app = getters.app(TutorApp)
+    if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
+        app: Any
 
     def __init__(self, exercise, **kwargs):
         super().__init__(**kwargs)
