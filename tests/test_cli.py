@@ -451,14 +451,14 @@ def rmsprop(lr, rho=0.9, eps=1e-8):
 def test_accelerator_is_asked_for_by_the_flag_or_the_variable_and_reaches_the_sandbox(tmp_path, monkeypatch):
     """The command line reads --accelerator and JAXSTATE_TUTOR_ACCELERATOR once; the sandbox is
     told by an argument, never by the environment the CLI changed."""
-    from tutor.cli import Context, _parser, _sandbox
+    from tutor.cli import Context, _parser
 
     monkeypatch.delenv("JAXSTATE_TUTOR_ACCELERATOR", raising=False)
     home = ["--home", str(tmp_path)]
     assert not Context(_parser().parse_args([*home, "list"])).accelerator
     flagged = Context(_parser().parse_args([*home, "--accelerator", "list"]))
     assert flagged.accelerator and "JAXSTATE_TUTOR_ACCELERATOR" not in os.environ
-    box = _sandbox(flagged)
+    box = flagged.sandbox()
     try:
         assert box.accelerator is True
     finally:
