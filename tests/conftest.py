@@ -37,7 +37,7 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # A test that asks for one of these starts a worker process (JAX) or drives a terminal: slow tier.
-SLOW_FIXTURES = {"sandbox", "tmux"}
+SLOW_FIXTURES = {"sandbox", "tmux", "installed_wheel"}
 
 
 def pytest_addoption(parser):
@@ -119,6 +119,49 @@ def cli_env():
         return env
 
     return make
+
+
+@pytest.fixture(scope="session")
+def installed_wheel(tmp_path_factory):
+    """The tutor built as a wheel and installed in a venv of its own, as a learner's `pip install`
+    gets it (no checkout, no tests/ beside it): `.python`, `.bin` and `.env(home)`, an environment
+    without this checkout on PYTHONPATH. Built once per test run."""
+    import sys
+    import sysconfig
+    from types import SimpleNamespace
+
+    pytest.importorskip("hatchling")
+    where = tmp_path_factory.mktemp("wheel")
+    dist = where / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-w", str(dist), "-q"],
+        check=True,
+        timeout=300,
+        cwd=where,
+    )
+    wheel = next(dist.glob("jaxstate_tutor-*.whl"))
+    venv = where / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    # Dependencies (JAX, Textual, ...) come from the test environment's site-packages, added
+    # as a plain path: its .pth files (e.g. an editable install of this repo) stay inactive.
+    target = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    (target / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True, timeout=300)
+
+    def env(home: Path) -> dict:
+        out = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JAXSTATE_TUTOR_COURSE")}
+        out["JAXSTATE_TUTOR_HOME"] = str(home)
+        return out
+
+    return SimpleNamespace(venv=venv, python=python, bin=venv / "bin", env=env)
 
 
 # ---- the real sandbox ---------------------------------------------------------------------------

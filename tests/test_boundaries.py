@@ -29,6 +29,7 @@ CORE = [
     "tutor.watcher",
     "tutor.verify",
     "tutor.watching",
+    "tutor.edited_file",
 ]
 
 

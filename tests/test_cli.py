@@ -451,17 +451,58 @@ def rmsprop(lr, rho=0.9, eps=1e-8):
 def test_accelerator_is_asked_for_by_the_flag_or_the_variable_and_reaches_the_sandbox(tmp_path, monkeypatch):
     """The command line reads --accelerator and JAXSTATE_TUTOR_ACCELERATOR once; the sandbox is
     told by an argument, never by the environment the CLI changed."""
-    from tutor.cli import Context, _parser, _sandbox
+    from tutor.cli import Context, _parser
 
     monkeypatch.delenv("JAXSTATE_TUTOR_ACCELERATOR", raising=False)
     home = ["--home", str(tmp_path)]
     assert not Context(_parser().parse_args([*home, "list"])).accelerator
     flagged = Context(_parser().parse_args([*home, "--accelerator", "list"]))
     assert flagged.accelerator and "JAXSTATE_TUTOR_ACCELERATOR" not in os.environ
-    box = _sandbox(flagged)
+    box = flagged.sandbox()
     try:
         assert box.accelerator is True
     finally:
         box.close()
     monkeypatch.setenv("JAXSTATE_TUTOR_ACCELERATOR", "1")
     assert Context(_parser().parse_args([*home, "list"])).accelerator
+
+
+def test_progress_and_list_speak_each_language_whole(tmp_path, course, tutor):
+    """The human-readable `progress` and `list` in English and in Chinese, line by line as a
+    learner reads them (their words come from the CLI's message table)."""
+    from tutor.progress import ProgressStore
+
+    store = ProgressStore(tmp_path)
+    store.apply(changes.attempt, "counter-jit", False)
+    store.apply(changes.attempt, "counter-jit", True)
+    store.apply(changes.hint, "pure-scale", 2)
+    store.apply(changes.solution_viewed, "pure-scale")
+    store.apply(changes.prediction, "l61-global-write", "3")
+    store.apply(changes.reveal, "l61-global-write", "3", True)
+    store.apply(changes.answer, course.quiz[0].id, "A", False, True)
+    store.apply(changes.quiz_result, 0)
+    lines = {lang: tutor(tmp_path, "--lang", lang, "progress").stdout.splitlines() for lang in ("en", "zh")}
+    assert lines["en"][0].startswith("Exercises passed: 1/")
+    assert "  pure-scale           new        0 attempts, 2 hints, solution viewed" in lines["en"]
+    assert "  counter-jit          passed     2 attempts, 0 hints" in lines["en"]
+    assert lines["en"][-2:] == ["Quiz: now 0/8, over 1 rounds", "Predictions: 1 of 1 right"]
+    assert lines["zh"][0].startswith("练习：通过 1/")
+    assert "  pure-scale           new        尝试 0 次，提示 2 条，看过答案" in lines["zh"]
+    assert "  counter-jit          passed     尝试 2 次，提示 0 条" in lines["zh"]
+    assert lines["zh"][-2:] == ["测验：现在 0/8，作答 1 轮", "预测：1 次，猜对 1 次"]
+    assert tutor(tmp_path, "--lang", "en", "list").stdout.splitlines()[-1] == "Quiz: 1/8 answered, now 0/8"
+    assert tutor(tmp_path, "--lang", "zh", "list").stdout.splitlines()[-1] == "测验：已答 1/8，现在 0/8"
+
+
+def test_the_command_line_has_no_inline_language_branch():
+    """Its words live in tutor/cli_commands/texts.py: no `lang == "zh"` (or "en") test in its code."""
+    import ast
+
+    found = []
+    for path in [ROOT / "tutor" / "cli.py", *sorted((ROOT / "tutor" / "cli_commands").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(
+                isinstance(side, ast.Constant) and side.value in ("zh", "en") for side in [node.left, *node.comparators]
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

@@ -882,3 +882,41 @@ def test_a_file_that_cannot_be_read_is_said_in_the_language_on_screen(home, fake
             assert app.lang == "zh" and pick(screen.results.problem, app.lang) == problem.zh
 
     asyncio.run(body())
+
+
+def test_why_a_save_failed_is_said_in_the_language_on_screen(home, fake_sandbox, tui, tmp_path, monkeypatch):
+    """The save's reason is kept in both languages too: a failure seen in English is said in
+    Chinese after Ctrl+L, when leaving asks to press Esc again and when the text is rescued."""
+    import shutil
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the rescued copy goes
+
+    workspace = home / "workspace"
+
+    async def body():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await tui.open_exercise(pilot, "counter-jit")
+            shutil.rmtree(workspace)
+            workspace.write_text("a file where the workspace folder was")  # the next save cannot happen
+            screen.editor.load_text("# typed, not saved\n")  # as if typed
+            await pilot.press("ctrl+s")
+            await tui.until(pilot, lambda: app._notifications, 5, "the save failure")
+            assert "Not saved: cannot write" in str(list(app._notifications)[-1].message)
+            why = screen.file.save_problem
+            assert isinstance(why, Bilingual) and why.en != why.zh
+            app.clear_notifications()
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            screen.show_view("task")
+            await pilot.press("escape")
+            await tui.until(pilot, lambda: app._notifications, 5, "the note that Esc again leaves")
+            assert app.lang == "zh" and str(list(app._notifications)[-1].message).startswith("没有保存：" + why.zh)
+            await pilot.press("escape")
+            await tui.until(pilot, lambda: app.session.after_exit, 5, "the rescue note")
+            assert f"（{why.zh}）" in app.session.after_exit[-1], app.session.after_exit
+        rescued = list((tmp_path / "jaxstate-tutor-unsaved").glob("counter-jit-*.py"))
+        assert [p.read_text() for p in rescued] == ["# typed, not saved\n"]
+
+    asyncio.run(body())

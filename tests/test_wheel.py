@@ -3,47 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("hatchling")
 pytestmark = pytest.mark.slow  # builds a wheel, installs it in a venv, checks with a worker
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_wheel_installs_and_checks_outside_the_repo(tmp_path):
-    dist = tmp_path / "dist"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-w", str(dist), "-q"],
-        check=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    wheel = next(dist.glob("jaxstate_tutor-*.whl"))
-
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    py = venv / "bin" / "python"
-    # Dependencies (JAX, Textual, ...) come from the test environment's site-packages, added
-    # as a plain path: its .pth files (e.g. an editable install of this repo) stay inactive.
-    target = Path(
-        subprocess.run(
-            [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
-    (target / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True, timeout=300)
-
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JAXSTATE_TUTOR_COURSE")}
-    env["JAXSTATE_TUTOR_HOME"] = str(tmp_path / "home")
+def test_wheel_installs_and_checks_outside_the_repo(tmp_path, installed_wheel):
+    py, venv = installed_wheel.python, installed_wheel.venv
+    env = installed_wheel.env(tmp_path / "home")
     where = subprocess.run(
         [str(py), "-c", "import tutor, tutor.paths; print(tutor.__file__); print(tutor.paths.course_root())"],
         capture_output=True,

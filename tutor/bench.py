@@ -3,11 +3,16 @@
     python -m tutor.bench            a readable table
     python -m tutor.bench --json     one JSON object (seconds / MB)
 
+What it measures comes from the course itself (no exercise is named here): the small exercise
+is the one with the shortest reference solution among those that train nothing, the heavy one
+the one with the shortest solution among those that plot a training loss (see `choose`); the
+JSON says which (small_exercise, heavy_exercise). Its other programs are in tutor/bench_inputs.py.
+
 Figures (medians of repeated runs):
-  small_cold_s       counter-jit verdict latency, spawning a fresh worker (Python + JAX import)
+  small_cold_s       the small exercise's verdict latency, spawning a fresh worker (Python + JAX import)
   small_warm_s       the same through a warm spare worker that is already waiting
   small_inprocess_s  the same checks computed in this process, with no worker at all
-  heavy_first_s      rnn (training + gradient check) on an empty compilation cache, warm worker
+  heavy_first_s      the heavy exercise (training, plotted live) on an empty compilation cache, warm worker
   heavy_cached_s     the same re-run with the persistent compilation cache filled
   stream_on_s        a cell of 1000 jitted training steps, every loss (a JAX scalar) streamed
                      to a chart drawn as the TUI draws it: the whole run, start to verdict
@@ -21,7 +26,7 @@ Figures (medians of repeated runs):
                      (median over 3 runs of each run's worst gap)
   chart_redraws      in those runs, times the loss chart was redrawn before the verdict (median)
   chart_batches      and metric batches it received (median)
-  doctor_plain_s     tests/doctor/clean_adam_mlp.py (200 Adam steps) run plainly: the script's own
+  doctor_plain_s     bench_inputs.DOCTOR_SCRIPT (200 Adam steps) run plainly: the script's own
                      time, JAX already imported (fresh process each time)
   doctor_probe_s     the same script under the doctor's probe (what `doctor` runs in its worker)
   doctor_overhead    doctor_probe_s / doctor_plain_s (goal: at most 1.5)
@@ -45,9 +50,7 @@ import tempfile
 import time
 from pathlib import Path
 
-SMALL = "counter-jit"
-HEAVY = "rnn"
-DOCTOR_SCRIPT = Path(__file__).resolve().parent.parent / "tests" / "doctor" / "clean_adam_mlp.py"
+from tutor.bench_inputs import DOCTOR_SCRIPT, DOCTOR_SCRIPT_NAME, STREAM_CELL
 
 _homes: list[Path] = []  # every home made here: removed, with its compilation cache, by cleanup()
 
@@ -68,15 +71,31 @@ def cleanup() -> None:
     _homes.clear()
 
 
+def choose(course) -> tuple:
+    """(small, heavy): the exercises the figures measure. Small: the shortest reference solution
+    of those that train nothing, so the checks compute little and the loop's own cost shows.
+    Heavy: the shortest solution of those whose checks plot a training loss (compiling, training
+    and streaming to the chart); ties go to the first on the path."""
+
+    def size(exercise) -> int:
+        return len(course.solution_path(exercise.id).read_text(encoding="utf-8"))
+
+    def plots(exercise) -> bool:
+        return any(check.plots for check in exercise.checks)
+
+    small = min((e for e in course.exercises if not plots(e)), key=size)
+    heavy = min((e for e in course.exercises if plots(e)), key=size)
+    return small, heavy
+
+
 def _median(fn, repeat: int) -> float:
     return statistics.median(fn() for _ in range(repeat))
 
 
-def small_latencies(course, repeat: int = 5) -> dict[str, float]:
+def small_latencies(course, exercise, repeat: int = 5) -> dict[str, float]:
     from tutor.sandbox.runner import Sandbox
 
-    exercise = course.exercise(SMALL)
-    path = course.solution_path(SMALL)
+    path = course.solution_path(exercise.id)
     source = path.read_text(encoding="utf-8")
     home = _new_home("jaxstate-bench-")
 
@@ -126,13 +145,12 @@ def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     return time.perf_counter() - start
 
 
-def heavy_cache(course, repeat: int = 3) -> dict[str, float]:
-    """The rnn exercise (training + gradient check): first run on an empty compilation cache
-    vs a re-run that finds it filled. Both through a warm worker, so only compiling differs."""
+def heavy_cache(course, exercise, repeat: int = 3) -> dict[str, float]:
+    """The heavy exercise (it trains): first run on an empty compilation cache vs a re-run that
+    finds it filled. Both through a warm worker, so only compiling differs."""
     from tutor.sandbox.runner import Sandbox
 
-    exercise = course.exercise(HEAVY)
-    path = course.solution_path(HEAVY)
+    path = course.solution_path(exercise.id)
     source = path.read_text(encoding="utf-8")
     firsts, cached = [], []
     for _ in range(repeat):
@@ -148,36 +166,6 @@ def heavy_cache(course, repeat: int = 3) -> dict[str, float]:
         finally:
             box.close()
     return {"heavy_first_s": statistics.median(firsts), "heavy_cached_s": statistics.median(cached)}
-
-
-STREAM_CELL = """
-import jax, jax.numpy as jnp
-STREAM = {stream}
-key = jax.random.PRNGKey(0)
-xs = jnp.linspace(-3, 3, 64)[:, None]
-ys = jnp.sin(xs)
-params = {{"w1": jax.random.normal(key, (1, 16)) * 0.5, "b1": jnp.zeros(16),
-           "w2": jax.random.normal(jax.random.PRNGKey(1), (16, 1)) * 0.5, "b2": jnp.zeros(1)}}
-
-def loss_fn(p):
-    h = jnp.tanh(xs @ p["w1"] + p["b1"])
-    return jnp.mean((h @ p["w2"] + p["b2"] - ys) ** 2)
-
-@jax.jit
-def step(p):
-    loss, g = jax.value_and_grad(loss_fn)(p)
-    return jax.tree.map(lambda a, b: a - 0.05 * b, p, g), loss
-
-params, loss = step(params)  # compiled (or loaded from the cache) before the clock starts
-float(loss)
-import time
-print("loop_start", repr(time.monotonic()), flush=True)
-for i in range(1000):
-    params, loss = step(params)
-    if STREAM:
-        metric("loss", i, loss)
-print("final", float(loss))
-"""
 
 
 def streaming(repeat: int = 3) -> dict[str, float]:
@@ -331,7 +319,7 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
     }
 
 
-def ui_stall(course) -> dict[str, float]:
+def ui_stall(course, exercise) -> dict[str, float]:
     """The longest gap in the TUI's event loop while the heavy exercise is checked in it, and
     how live its loss chart was: redraws before the verdict, metric batches received."""
     import asyncio
@@ -348,12 +336,12 @@ def ui_stall(course) -> dict[str, float]:
     box.wait_ready()
     workspace = home / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
-    (workspace / f"{HEAVY}.py").write_text(course.solution_path(HEAVY).read_text(encoding="utf-8"))
+    (workspace / f"{exercise.id}.py").write_text(course.solution_path(exercise.id).read_text(encoding="utf-8"))
     app = make_app(home, "en", course=course, sandbox=box)
 
     async def drive() -> dict[str, float]:
         async with app.run_test(size=(80, 24)) as pilot:
-            app.open_step(Step("exercise", HEAVY))
+            app.open_step(Step("exercise", exercise.id))
             while not isinstance(app.screen, ExerciseScreen):
                 await asyncio.sleep(0.05)
             await pilot.pause()
@@ -390,9 +378,9 @@ def ui_stall(course) -> dict[str, float]:
         box.close()
 
 
-def ui_stalls(course, repeat: int = 3) -> dict[str, float]:
+def ui_stalls(course, exercise, repeat: int = 3) -> dict[str, float]:
     """Medians over runs (of each run's worst stall): one VM hiccup should not decide a figure."""
-    runs = [ui_stall(course) for _ in range(repeat)]
+    runs = [ui_stall(course, exercise) for _ in range(repeat)]
     return {
         "ui_max_stall_s": statistics.median(r["stall"] for r in runs),
         "chart_redraws": statistics.median(r["redraws"] for r in runs),
@@ -414,12 +402,15 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
     with JAX imported before the clock starts: the probe's cost on the script's own time. Plain
     and doctor runs alternate, so that drift on a busy machine falls on both alike."""
     env = dict(os.environ, JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"))
+    # The tutor being measured, wherever it is installed (a checkout, or a wheel's site-packages).
     root = Path(__file__).resolve().parent.parent
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
-    script = str(DOCTOR_SCRIPT)
+    report_dir = _new_home("jaxstate-bench-doctor-")  # the script, and the probe's reports
+    folder = report_dir / "script"
+    folder.mkdir()
+    (folder / DOCTOR_SCRIPT_NAME).write_text(DOCTOR_SCRIPT, encoding="utf-8")
+    script = str(folder / DOCTOR_SCRIPT_NAME)
     plain, probed, plain_wall, doctor_wall = [], [], [], []
-    report_dir = Path(tempfile.mkdtemp(prefix="jaxstate-bench-doctor-"))
-    _homes.append(report_dir)
     for i in range(repeat):
         done = subprocess.run(
             [sys.executable, "-c", PLAIN_RUN, script],
@@ -427,7 +418,7 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
             text=True,
             env=env,
             timeout=600,
-            cwd=DOCTOR_SCRIPT.parent,
+            cwd=folder,
         )
         assert done.returncode == 0, done.stderr[-2000:]
         plain.append(float(done.stdout.rsplit("PLAIN_S ", 1)[1]))
@@ -438,7 +429,7 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
             text=True,
             env=env,
             timeout=600,
-            cwd=DOCTOR_SCRIPT.parent,
+            cwd=folder,
         )
         data = json.loads(report.read_text(encoding="utf-8"))
         assert data["status"] == "ok" and not data["findings"], (data, done.stderr[-2000:])
@@ -446,9 +437,7 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
         # What the learner waits for: `python train.py` vs `jaxstate-tutor doctor train.py`, start to
         # end (a new home each time: its compilation cache starts empty, like the plain run's).
         start = time.monotonic()
-        done = subprocess.run(
-            [sys.executable, script], capture_output=True, env=env, timeout=600, cwd=DOCTOR_SCRIPT.parent
-        )
+        done = subprocess.run([sys.executable, script], capture_output=True, env=env, timeout=600, cwd=folder)
         plain_wall.append(time.monotonic() - start)
         assert done.returncode == 0, done.stderr[-2000:]
         start = time.monotonic()
@@ -467,7 +456,7 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
             text=True,
             env=env,
             timeout=600,
-            cwd=DOCTOR_SCRIPT.parent,
+            cwd=folder,
         )
         doctor_wall.append(time.monotonic() - start)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -487,12 +476,14 @@ def run(repeat: int = 5) -> dict:
     from tutor.course import load_course
 
     course = load_course()
+    small, heavy = choose(course)
     few = min(repeat, 3)  # the slow figures
-    figures = small_latencies(course, repeat)
-    figures.update(heavy_cache(course, few))
+    figures: dict = {"small_exercise": small.id, "heavy_exercise": heavy.id}
+    figures.update(small_latencies(course, small, repeat))
+    figures.update(heavy_cache(course, heavy, few))
     figures.update(streaming(repeat))  # short runs, a small ratio: more pairs against the noise
     figures.update(tui_figures(repeat))
-    figures.update(ui_stalls(course, few))
+    figures.update(ui_stalls(course, heavy, few))
     figures.update(doctor_overhead(few))
     figures["repeat"] = repeat
     return figures

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
+from tutor.edited_file import EditedFile
 from tutor.i18n import Bilingual
 from tutor.progress.path import Step
-from tutor.watcher import CHANGED, DELETED, FileWatch
-from tutor.workspace import LearnerFileError, read_learner_file, write_atomically
+from tutor.watcher import CHANGED, DELETED
 
 
 class Face(Protocol):
@@ -29,14 +29,13 @@ def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
     interrupted (KeyboardInterrupt goes to the caller)."""
     while True:  # one exercise per round
         face.watching(path)
-        news_of, offered, checked = FileWatch(path, seen_now=False), None, None  # first round: check it now
+        file, offered, checked = EditedFile(path, seen_now=False), None, None  # first round: check it now
         while True:
-            news = news_of.poll()
+            news = file.poll()
             if news == DELETED:  # most likely by the program itself
-                face.put_back(path, put_back(path, checked))
-                news_of.seen()  # writing it back must not trigger a check (a program deleting itself would loop)
+                face.put_back(path, file.put_back(checked))
             elif news == CHANGED:
-                checked = _text_or_none(path)
+                checked = file.read()
                 offered = None
                 if face.check(exercise, path):
                     nxt = state.refresh().next_step(Step("exercise", exercise.id), kinds=("exercise",))
@@ -46,21 +45,3 @@ def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
                 exercise = offered
                 path = face.file_for(exercise)
                 break
-
-
-def put_back(path: Path, text: str | None) -> Bilingual | str | None:
-    """Write the text last checked back to a deleted file; None if done, else why not."""
-    if text is None:
-        return "-"
-    try:
-        write_atomically(path, text)
-    except LearnerFileError as exc:
-        return exc.message
-    return None
-
-
-def _text_or_none(path: Path) -> str | None:
-    try:
-        return read_learner_file(path)
-    except LearnerFileError:
-        return None

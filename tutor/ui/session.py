@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from tutor.i18n import Bilingual
 from tutor.progress import ProgressError, ProgressStore
 from tutor.progress.state import LearnerState
 from tutor.workspace import Workspace
@@ -56,7 +57,7 @@ class Session:
         """The owner of progress and of the path; read from disk once, then kept current in memory."""
         return self.state.ensure_loaded()
 
-    def record(self, fn: Callable, *args) -> str | None:
+    def record(self, fn: Callable, *args) -> Bilingual | None:
         """Apply a change (tutor.progress.changes) and save it in this thread (never the UI's);
         return the reason if it could not be saved."""
         try:

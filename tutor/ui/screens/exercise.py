@@ -2,7 +2,8 @@
 
 Keys are F-keys and Ctrl combinations so that none of them steals typing in the editor.
 The workspace file is the source of truth: a check saves the editor first, and edits made
-in another editor (or via F9) are picked up by polling the file's mtime.
+in another editor (or via F9) are picked up by polling it. How the file is read, saved,
+watched and rescued is tutor.edited_file's; this screen lays out the views and wires keys to it.
 """
 
 from __future__ import annotations
@@ -10,13 +11,16 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
-from tutor.i18n import pick
+from tutor.edited_file import EditedFile
+from tutor.i18n import Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step
 from tutor.sandbox.events import Verdict
@@ -26,8 +30,7 @@ from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.run_results import RunResults
-from tutor.watcher import DELETED, FileWatch
-from tutor.workspace import LearnerFileError, read_learner_file, rescue_copy, write_atomically
+from tutor.workspace import LearnerFileError
 
 POLL_S = 0.5  # how often the workspace file is checked for outside edits
 VIEWS = ("task", "code", "results")
@@ -51,31 +54,21 @@ class ExerciseScreen(TutorScreen):
         Binding("ctrl+l", "app.toggle_lang", show=False),
     ]
 
+    if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
+        app: Any
+
     def __init__(self, exercise):
         super().__init__()
         self.exercise = exercise
-        self.path = None
-        self.saved_text = ""  # the file's text as we last loaded or saved it
-        self.watch: FileWatch | None = None  # outside edits of the file, by polling it
+        self.file: EditedFile  # the learner's file, opened in compose()
         self.handle: RunHandle | None = None
-        # Why the file could not be read when opened: both languages, picked when shown (Ctrl+L).
-        self.load_problem = None
         self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
-        self.save_problem: str | None = None  # why the last save failed (the editor keeps the text)
         self.typed: str | None = None  # the editor's text as last changed: still there once the editor is gone
 
     # ---- layout ----------------------------------------------------------------------------
 
     def compose(self):
-        try:
-            self.path = self.session.workspace.ensure(self.exercise)
-            text = self._read_file()
-        except LearnerFileError as exc:  # e.g. a read-only home: show the starter, say why it cannot be saved
-            self.path = self.session.workspace.path(self.exercise.id)
-            self.load_problem = exc.message
-            text = self.exercise.starter
-        self.saved_text = text or ""
-        self.watch = FileWatch(self.path)
+        self.file = EditedFile.open(self.session.workspace, self.exercise)
         first = "task" if self._status() == "new" else "code"
         yield Header()
         yield Static(id="ex-status")
@@ -86,10 +79,19 @@ class ExerciseScreen(TutorScreen):
                     yield Markdown(id="prompt")
                     yield Markdown(id="hints")
             with TabPane("Code", id="code"):
-                yield make_editor(self.saved_text, id="editor")
+                yield make_editor(self.file.saved_text, id="editor")
             with TabPane("Results", id="results"):
                 yield RunResults(self.exercise, id="results-view")
         yield footer()
+
+    @property
+    def path(self) -> Path:
+        return self.file.path
+
+    @property
+    def load_problem(self) -> Bilingual | None:
+        """Why the file could not be read: both languages, picked when shown (Ctrl+L)."""
+        return self.file.load_problem
 
     @property
     def editor(self) -> TextArea:
@@ -136,13 +138,12 @@ class ExerciseScreen(TutorScreen):
         text = self._editor_text()
         if text is None:
             return
+        why = self._save_problem()
         try:
-            where = rescue_copy(self.exercise.id, text)
-            note = self.say("unsaved_rescued", path=str(self.path), why=self.save_problem, rescue=str(where))
+            where = self.file.rescue(text)
+            note = self.say("unsaved_rescued", path=str(self.path), why=why, rescue=str(where))
         except LearnerFileError as exc:
-            note = self.say(
-                "unsaved_lost", path=str(self.path), why=self.save_problem, why_copy=pick(exc.message, self.lang)
-            )
+            note = self.say("unsaved_lost", path=str(self.path), why=why, why_copy=pick(exc.message, self.lang))
             self.session.after_exit.append(note + "\n" + text)  # the last place the text can go
             self.app.notify(note, severity="error", timeout=15, markup=False)
             return
@@ -257,44 +258,20 @@ class ExerciseScreen(TutorScreen):
 
     # ---- the file --------------------------------------------------------------------------
 
-    def _read_file(self) -> str | None:
-        """The file's text, or None (and the reason in self.load_problem)."""
-        try:
-            return read_learner_file(self.path)
-        except LearnerFileError as exc:
-            self.load_problem = exc.message
-            return None
-
-    def load_text(self, text: str) -> None:
-        """Put the file's text in the editor and remember it as saved."""
-        self.saved_text = text
-        self.watch.seen()
-        self.editor.load_text(text)
+    def _save_problem(self) -> str:
+        """Why the last save failed, in the language on screen now."""
+        problem = self.file.save_problem
+        return pick(problem, self.lang) if problem is not None else ""
 
     def save(self, quiet: bool = False) -> bool:
         """Write the editor's text to the workspace file if it changed; False if that failed."""
-        text = self._editor_text()
-        if text is None or (text == self.saved_text and self.path.exists()):
+        if self.file.save(self._editor_text()):
             return True
-        try:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise LearnerFileError(
-                    f"{self.path.parent}: {exc.strerror or exc}", f"{self.path.parent}:{exc.strerror or exc}"
-                ) from None
-            write_atomically(self.path, text)  # all or nothing: a full disk leaves the old file whole
-        except LearnerFileError as exc:
-            self.save_problem = pick(exc.message, self.lang)
-            if not quiet:
-                self.notify(
-                    self.say("save_failed_kept", why=self.save_problem), severity="error", timeout=10, markup=False
-                )
-            return False
-        self.save_problem = None
-        self.saved_text = text
-        self.watch.seen()
-        return True
+        if not quiet:
+            self.notify(
+                self.say("save_failed_kept", why=self._save_problem()), severity="error", timeout=10, markup=False
+            )
+        return False
 
     def action_save(self) -> None:
         if self.save():
@@ -302,24 +279,17 @@ class ExerciseScreen(TutorScreen):
 
     def _poll_file(self) -> None:
         """Outside edits: reload and re-check, unless the editor holds unsaved typing."""
-        news = self.watch.poll()
-        if news is None:
+        edit = self.file.outside_edit(self.editor.text)
+        if edit is None:
             return
-        if news == DELETED:  # by the learner's own program, say: the editor still has the text
+        if edit.kind == "deleted":  # by the learner's own program, say: the editor still has the text
             self.say_status("file_deleted", style=self.marks.style("problem", "bold"), name=self.path.name)
-            return
-        try:
-            text = read_learner_file(self.path)
-        except LearnerFileError:
-            return  # mid-write or broken; the next check will say what is wrong
-        if text == self.saved_text:
-            return
-        if self.editor.text != self.saved_text:
+        elif edit.kind == "kept":
             self.say_status("file_changed_kept", style=self.marks.style("problem", "bold"))
-            return
-        self.load_text(text)
-        self.say_status("file_changed")
-        self.start_check()
+        else:
+            self.editor.load_text(edit.text)
+            self.say_status("file_changed")
+            self.start_check()
 
     def _poll_progress(self) -> None:
         """A pass recorded elsewhere (`check` in another terminal) shows here too; the file is
@@ -354,8 +324,7 @@ class ExerciseScreen(TutorScreen):
         self.handle = None
         if not self.save():
             return
-        self.load_problem = None
-        source = self._read_file()
+        source = self.file.read()
         results = self.results
         results.problem = self.load_problem
         results.clear(running=source is not None)
@@ -417,7 +386,11 @@ class ExerciseScreen(TutorScreen):
         if self._status() == "passed":
             self.show_solution()
         else:
-            self.app.push_screen(ConfirmScreen("solution_confirm"), lambda ok: ok and self.show_solution())
+            self.app.push_screen(ConfirmScreen("solution_confirm"), self._solution_confirmed)
+
+    def _solution_confirmed(self, ok: bool | None) -> None:
+        if ok:
+            self.show_solution()
 
     def show_solution(self) -> None:
         from tutor.ui.screens.solution import SolutionScreen
@@ -432,11 +405,11 @@ class ExerciseScreen(TutorScreen):
         self.app.push_screen(SolutionScreen(self.exercise.id, code))
 
     def action_reset(self) -> None:
-        def reset(ok: bool) -> None:
+        def reset(ok: bool | None) -> None:
             if not ok:
                 return
             try:
-                backup = self.session.workspace.reset(self.exercise)
+                backup, text = self.file.reset(self.session.workspace, self.exercise)
             except LearnerFileError as exc:  # the old code is still in place, and in the editor
                 self.notify(
                     self.say("save_failed_kept", why=pick(exc.message, self.lang)),
@@ -445,7 +418,7 @@ class ExerciseScreen(TutorScreen):
                     markup=False,
                 )
                 return
-            self.load_text(self._read_file() or "")
+            self.editor.load_text(text)
             self.results.clear(running=False)  # they judged the old file
             self.show_view("code")
             self.say_status("reset_done", path=str(backup))
@@ -463,10 +436,9 @@ class ExerciseScreen(TutorScreen):
         except Exception as exc:  # noqa: BLE001 - no editor, or a terminal that cannot suspend
             self.notify(self.say("no_editor", cmd=cmd, why=exc), severity="error", timeout=8)
             return
-        text = self._read_file()
-        if text is not None and text != self.saved_text:
-            self.load_text(text)
-        self.watch.seen()
+        text = self.file.reload()
+        if text is not None:
+            self.editor.load_text(text)
         self.start_check()
 
     def action_next_exercise(self) -> None:
@@ -487,6 +459,6 @@ class ExerciseScreen(TutorScreen):
         """Esc: save and leave; if the save fails, stay (the text is in the editor) until Esc again."""
         if not self.save(quiet=True) and not self._leave_unsaved:
             self._leave_unsaved = True
-            self.notify(self.say("leave_unsaved", why=self.save_problem), severity="error", timeout=10, markup=False)
+            self.notify(self.say("leave_unsaved", why=self._save_problem()), severity="error", timeout=10, markup=False)
             return
         self.app.pop_screen()

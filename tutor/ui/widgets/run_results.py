@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tutor.controls import show_controls
-from tutor.i18n import pick
+from tutor.i18n import Bilingual, pick
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.render import verdict_head
 from tutor.sandbox.events import Output, Verdict
@@ -20,6 +22,9 @@ SHOWN_OUTPUT_CHARS = 4000  # of each stream; the verdict keeps more, the screen 
 class RunResults(VerticalScroll):
     """The Results view of an exercise. Feed it run events with `take()`; it renders itself."""
 
+    if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
+        app: Any
+
     def __init__(self, exercise, **kwargs):
         super().__init__(**kwargs)
         self.exercise = exercise
@@ -27,7 +32,8 @@ class RunResults(VerticalScroll):
         self.verdict: Verdict | None = None
         self.output: list[tuple[str, str]] = []
         self.running = False
-        self.problem: str | None = None  # a file or progress problem (str or Bilingual), shown with the verdict
+        # A file or progress problem, shown with the verdict: both languages, picked when shown (Ctrl+L).
+        self.problem: Bilingual | None = None
         self.after_pass = ""  # what to do next once passed, e.g. "Ctrl+N opens the next exercise"
         self.chart = None
 

@@ -1,0 +1,117 @@
+"""What every command works with: the parsed arguments, the language, the home, and the course,
+progress and sandbox, each built only when a command first needs it (`--help` and `validate` stay fast)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from tutor.cli_commands.texts import say
+from tutor.i18n import default_lang, pick
+
+ACCELERATOR_VAR = "JAXSTATE_TUTOR_ACCELERATOR"  # =1: as --accelerator, for every command of a shell
+
+
+class UsageError(Exception):
+    """Bad usage or an unknown id: exit code 2."""
+
+
+class Context:
+    """What every command needs, built lazily so `--help` and `validate` stay fast."""
+
+    def __init__(self, args: argparse.Namespace):
+        from tutor.paths import default_home
+
+        self.args = args
+        self.lang = getattr(args, "lang", None) or default_lang()
+        home = getattr(args, "home", None)
+        self.home = Path(home).expanduser() if home else default_home()
+        # Workers may use the GPU/TPU only when asked: the flag, or the variable for a whole shell.
+        self.accelerator = bool(getattr(args, "accelerator", False)) or os.environ.get(ACCELERATOR_VAR) == "1"
+        self._course = None
+        self._store = None
+        self._state = None
+
+    @property
+    def course(self):
+        if self._course is None:
+            from tutor.course import CourseError, load_course
+
+            try:
+                self._course = load_course()
+            except CourseError as exc:
+                lines = [say("course_broken", self.lang)] + [f"  {p}" for p in exc.problems]
+                raise UsageError("\n".join(lines)) from None
+        return self._course
+
+    @property
+    def store(self):
+        if self._store is None:
+            from tutor.progress import ProgressStore
+
+            self._store = ProgressStore(self.home, on_wait=lambda msg: print(pick(msg, self.lang), file=sys.stderr))
+        return self._store
+
+    @property
+    def state(self):
+        """The owner of progress and of the path, read once per command (then kept current)."""
+        if self._state is None:
+            from tutor.progress.state import LearnerState
+
+            self._state = LearnerState(self.store, self.course).refresh()
+        return self._state
+
+    def exercise(self, exercise_id: str):
+        ex = self.course.exercise(exercise_id)
+        if ex is None:
+            known = ", ".join(e.id for e in self.course.exercises)
+            raise UsageError(say("unknown_id", self.lang, id=exercise_id, known=known))
+        return ex
+
+    def console(self):
+        from rich.console import Console
+
+        return Console(highlight=False, soft_wrap=True)
+
+    def sandbox(self, keep_spare: bool = False):
+        """A sandbox for this command's runs (the caller closes it)."""
+        from tutor.sandbox.runner import Sandbox
+
+        return Sandbox(self.home, keep_spare=keep_spare, accelerator=self.accelerator)
+
+    def warn_progress(self) -> None:
+        for w in self.store.warnings:
+            print(say("progress_warning", self.lang, w=pick(w, self.lang)), file=sys.stderr)
+
+    def record(self, save) -> None:
+        """Save a change made through self.state; a store that cannot be written warns instead of failing the command."""
+        from tutor.progress import ProgressError
+
+        try:
+            save()
+        except ProgressError as exc:
+            print(say("progress_warning", self.lang, w=pick(exc.message, self.lang)), file=sys.stderr)
+        self.warn_progress()
+
+    def workspace_file(self, exercise) -> Path:
+        """The learner's file, created from the starter if missing (said: a file that vanished
+        after attempts was most likely deleted); a home that cannot hold it is a usage error."""
+        from tutor.workspace import LearnerFileError, Workspace
+
+        ws = Workspace(self.home)
+        existed = ws.exists(exercise.id)
+        try:
+            path = ws.ensure(exercise)
+        except LearnerFileError as exc:
+            raise UsageError(pick(exc.message, self.lang)) from None
+        if not existed:
+            attempted = self.state.exercise(exercise.id).attempts > 0
+            print(
+                say("file_was_missing", self.lang, path=path, backups=ws.dir / ".backup")
+                if attempted
+                else say("file_created", self.lang, path=path),
+                file=sys.stderr,
+            )
+        return path

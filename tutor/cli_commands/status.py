@@ -1,0 +1,76 @@
+"""`list` and `progress`: the path with the learner's status, and what the learner has done so far."""
+
+from __future__ import annotations
+
+from tutor.cli_commands.context import Context
+from tutor.cli_commands.texts import say
+from tutor.render import print_json
+
+
+def cmd_list(ctx: Context) -> int:
+    from tutor.progress.path import course_path
+    from tutor.progress.reports import checkpoint_scores, list_document, score_text
+
+    state = ctx.state
+    ctx.warn_progress()
+    course, lang = ctx.course, ctx.lang
+    doc = list_document(state, lang)
+    if ctx.args.json:
+        print_json(doc)
+        return 0
+    from rich.markup import escape
+
+    from tutor.marks import marks
+
+    m = marks()
+    lessons = {l["id"]: l for l in doc["lessons"]}
+    exercise_rows = {e["id"]: e for e in doc["exercises"]}
+    con = ctx.console()
+    for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
+        if step.kind == "lesson":
+            l = lessons[step.id]
+            con.print(f"[{m[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
+        elif step.kind == "checkpoint":
+            first, now, n, answered = checkpoint_scores(state, step.id)
+            score = score_text(first, now, n, answered, lang)
+            con.print(f"    [{m[state.step_status(step)]}] " + say("checkpoint", lang, n=n, score=score))
+        elif step.kind == "exercise":
+            e = exercise_rows[step.id]
+            con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
+    q = doc["quiz"]
+    score = score_text(q["first_score"], q["score"], q["questions"], q["answered"], lang)
+    con.print(say("list_quiz", lang, a=q["answered"], n=q["questions"], s=score))
+    return 0
+
+
+def cmd_progress(ctx: Context) -> int:
+    from tutor.progress.reports import checkpoint_scores, progress_document, score_text
+
+    state = ctx.state
+    ctx.warn_progress()
+    doc = progress_document(state)
+    if ctx.args.json:
+        print_json(doc)
+        return 0
+    con, lang = ctx.console(), ctx.lang
+    course, summary = ctx.course, state.summary()
+    con.print(say("exercises_passed", lang, passed=summary.exercises_passed, total=len(course.exercises)))
+    for e in course.exercises:
+        rec = doc["exercises"].get(e.id)
+        if rec:
+            con.print(
+                f"  {e.id:<20} {rec['status']:<10} "
+                + say("exercise_tries", lang, attempts=rec["attempts"], hints=rec["hints_shown"])
+                + (say("solution_viewed", lang) if rec["solution_viewed"] else "")
+            )
+    q = doc["quiz"]
+    score = score_text(summary.quiz_first, summary.quiz_now, summary.quiz_questions, summary.quiz_answered, lang)
+    con.print(say("quiz_rounds", lang, score=score, rounds=q["attempts"]))
+    for c in course.checkpoints:
+        first, now, n, answered = checkpoint_scores(state, c.lesson)
+        if answered:
+            con.print(say("checkpoint_score", lang, lesson=c.lesson, score=score_text(first, now, n, answered, lang)))
+    made, right = summary.predictions_made, summary.predictions_right
+    if made:
+        con.print(say("predictions", lang, made=made, right=right))
+    return 0

@@ -1,0 +1,106 @@
+"""Every sentence the command line prints, in both languages; `say(key, lang, **fields)` picks one."""
+
+from __future__ import annotations
+
+from tutor.i18n import table
+
+MSG = table(
+    {
+        "unknown_id": {"en": "unknown exercise '{id}'. Known: {known}", "zh": "没有名为 '{id}' 的练习。已有：{known}"},
+        "course_broken": {
+            "en": "the course has problems (run `jaxstate-tutor validate`):",
+            "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）：",
+        },
+        "bad_seconds": {
+            "en": "must be a number of seconds above 0, not {value!r}",
+            "zh": "必须是大于 0 的秒数，而不是 {value!r}",
+        },
+        "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
+        "file_created": {
+            "en": "Created {path} from the starter code; edit it, then check again.",
+            "zh": "已用初始代码创建 {path}；修改它，然后再检查。",
+        },
+        "file_was_missing": {
+            "en": "note: {path} was missing (deleted?), so it was written again from the starter code; "
+            "older versions, if any, are in {backups}.",
+            "zh": "注意：{path} 不见了（被删除了？），所以重新写入了初始代码；以前的版本（如果有）在 {backups}。",
+        },
+        # list
+        "checkpoint": {
+            "en": "checkpoint: {n} questions on this section, in the TUI ({score})",
+            "zh": "小测：本节 {n} 道题，在 TUI 中作答（{score}）",
+        },
+        "list_quiz": {"en": "[bold]Quiz[/bold]: {a}/{n} answered, {s}", "zh": "[bold]测验[/bold]：已答 {a}/{n}，{s}"},
+        # progress
+        "exercises_passed": {"en": "Exercises passed: {passed}/{total}", "zh": "练习：通过 {passed}/{total}"},
+        "exercise_tries": {
+            "en": "{attempts} attempts, {hints} hints",
+            "zh": "尝试 {attempts} 次，提示 {hints} 条",
+        },
+        "solution_viewed": {"en": ", solution viewed", "zh": "，看过答案"},
+        "quiz_rounds": {"en": "Quiz: {score}, over {rounds} rounds", "zh": "测验：{score}，作答 {rounds} 轮"},
+        "checkpoint_score": {"en": "Checkpoint {lesson}: {score}", "zh": "第 {lesson} 节小测：{score}"},
+        "predictions": {"en": "Predictions: {right} of {made} right", "zh": "预测：{made} 次，猜对 {right} 次"},
+        # hint, solution, reset
+        "hint_of": {"en": "Hint {n} of {total}", "zh": "提示 {n}/{total}"},
+        "no_more_hints": {
+            "en": "That was the last hint; `jaxstate-tutor solution {id}` shows the reference solution.",
+            "zh": "提示已经全部给出；`jaxstate-tutor solution {id}` 可以查看参考答案。",
+        },
+        "solution_confirm": {
+            "en": "You have not passed '{id}' yet. Show the reference solution anyway? [y/N] ",
+            "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗？[y/N] ",
+        },
+        "solution_declined": {
+            "en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
+            "zh": "未显示。继续加油；`jaxstate-tutor hint {id}` 可以给你提示。",
+        },
+        "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为初始代码。"},
+        "reset_backup": {"en": "Your previous code is kept at {path}", "zh": "你之前的代码保存在 {path}"},
+        # watch
+        "watching": {
+            "en": "Watching {path}; every save re-runs the checks. Ctrl+C stops.",
+            "zh": "正在监视 {path}；每次保存都会重新检查。按 Ctrl+C 退出。",
+        },
+        "all_passed": {"en": "Every exercise is passed. Well done!", "zh": "所有练习都已通过，干得漂亮！"},
+        "watch_next": {
+            "en": "Passed! Next on the path: {id} ({title}). Press Enter to watch it, or Ctrl+C to stop.",
+            "zh": "通过！路线上的下一道练习：{id}（{title}）。按 Enter 开始监视它，或按 Ctrl+C 停止。",
+        },
+        "watch_last": {
+            "en": "Passed! That was the last exercise on the path. Ctrl+C stops watching.",
+            "zh": "通过！这是路线上的最后一道练习。按 Ctrl+C 停止监视。",
+        },
+        "file_vanished": {
+            "en": "{path} was deleted (by your program?); it was written back as last checked.",
+            "zh": "{path} 被删除了（是你的程序删的吗？）；已按最近一次检查时的内容写回。",
+        },
+        "file_vanished_lost": {
+            "en": "{path} was deleted (by your program?) and could not be written back: {why}",
+            "zh": "{path} 被删除了（是你的程序删的吗？），且无法写回：{why}",
+        },
+        # validate, verify
+        "valid": {"en": "{n} files, no problems.", "zh": "{n} 个文件，没有问题。"},
+        "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
+        "verify_ok": {
+            "en": "verify: {n} exercises, every solution passes and every starter fails.",
+            "zh": "verify：{n} 个练习，参考答案全部通过，初始代码全部不通过。",
+        },
+        "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
+        "verify_ok_pass": {"en": "(passes, as it should)", "zh": "（通过，符合预期）"},
+        "verify_ok_fail": {"en": "(fails, as it should)", "zh": "（不通过，符合预期）"},
+        "verify_bad_pass": {"en": "[red]should pass[/red]", "zh": "[red]应当通过[/red]"},
+        "verify_bad_fail": {"en": "[red]should fail[/red]", "zh": "[red]应当不通过[/red]"},
+        # the TUI
+        "no_tui": {
+            "en": "The terminal UI cannot run here ({why}). Use the headless commands: "
+            "`jaxstate-tutor list`, `check ID`, `watch ID`, `hint ID`.",
+            "zh": "这里无法运行终端界面（{why}）。请使用命令行子命令："
+            "`jaxstate-tutor list`、`check ID`、`watch ID`、`hint ID`。",
+        },
+        "not_a_terminal": {"en": "not a terminal", "zh": "不是终端"},
+        "no_textual": {"en": "the textual package is not installed", "zh": "没有安装 textual 包"},
+    }
+)
+
+say = MSG.say

@@ -1,0 +1,144 @@
+"""The learner's file as an editor holds it: read, saved atomically, watched for outside edits,
+rescued when it cannot be saved. The rules the TUI's exercise screen and `jaxstate-tutor watch`
+share; the text being typed stays with the editor, which hands it in. No Textual, no JAX.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tutor.i18n import Bilingual
+from tutor.watcher import CHANGED, DELETED, FileWatch
+from tutor.workspace import LearnerFileError, Workspace, read_learner_file, rescue_copy, write_atomically, write_error
+
+
+@dataclass(frozen=True)
+class OutsideEdit:
+    """What another program did to the file since we last looked."""
+
+    kind: Literal["deleted", "reloaded", "kept"]  # kept: changed, but the editor has unsaved typing
+    text: str = ""  # reloaded: the file's new text, now the saved text
+
+
+class EditedFile:
+    """One exercise's workspace file and the text last read from or written to it."""
+
+    def __init__(self, path: Path, text: str = "", load_problem: Bilingual | None = None, seen_now: bool = True):
+        """`seen_now=False`: the file counts as never seen, so the first `poll()` reports it as changed."""
+        self.path = Path(path)
+        self.saved_text = text  # the file's text as we last loaded or saved it
+        self.load_problem = load_problem  # why the file could not be read, in both languages
+        self.save_problem: Bilingual | None = None  # why the last save failed (the editor keeps the text)
+        self._watch = FileWatch(self.path, seen_now)
+
+    @classmethod
+    def open(cls, workspace: Workspace, exercise) -> EditedFile:
+        """The exercise's file, created from the starter if missing. A file that cannot be read
+        opens empty (so leaving never overwrites it); a home that cannot hold it opens with the
+        starter (saving it will say why it cannot be written). Either way load_problem says why."""
+        try:
+            path = workspace.ensure(exercise)
+        except LearnerFileError as exc:  # e.g. a read-only home
+            return cls(workspace.path(exercise.id), exercise.starter, exc.message)
+        edited = cls(path)
+        edited.saved_text = edited.read() or ""
+        return edited
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def read(self) -> str | None:
+        """The file's text as it is now (what a check judges), or None with the reason in load_problem."""
+        try:
+            text = read_learner_file(self.path)
+        except LearnerFileError as exc:
+            self.load_problem = exc.message
+            return None
+        self.load_problem = None
+        return text
+
+    def loaded(self, text: str) -> None:
+        """The editor now shows `text`, as the file has it: not unsaved, and not news when polled."""
+        self.saved_text = text
+        self._watch.seen()
+
+    def reload(self) -> str | None:
+        """After another editor had the file (F9): its text if it differs from the saved one, else None."""
+        text = self.read()
+        self._watch.seen()
+        if text is None or text == self.saved_text:
+            return None
+        self.saved_text = text
+        return text
+
+    # ---- saving --------------------------------------------------------------------------
+
+    def save(self, text: str | None) -> bool:
+        """Write the editor's `text` if it differs from the file's (or the file is gone), all or
+        nothing: a full disk leaves the old file whole. False, with save_problem, if that failed."""
+        if text is None or (text == self.saved_text and self.path.exists()):
+            return True
+        try:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise write_error(self.path, exc) from None
+            write_atomically(self.path, text)
+        except LearnerFileError as exc:
+            self.save_problem = exc.message
+            return False
+        self.save_problem = None
+        self.loaded(text)
+        return True
+
+    def rescue(self, text: str) -> Path:
+        """Keep text that could not be saved in a file of the temporary folder (often another
+        filesystem); returns it, or raises LearnerFileError if that fails too."""
+        return rescue_copy(self.path.stem, text)  # the file is <exercise-id>.py
+
+    def put_back(self, text: str | None) -> Bilingual | str | None:
+        """Write `text` (what was last checked) back to a deleted file: None if done, else why not
+        ("-": there was no text to write). Writing it back is not news for `poll()`, so that a
+        program deleting its own file does not loop."""
+        try:
+            if text is None:
+                return "-"
+            return None if self.save(text) else self.save_problem
+        finally:
+            self._watch.seen()
+
+    # ---- outside edits -------------------------------------------------------------------
+
+    def poll(self) -> str | None:
+        """tutor.watcher's CHANGED or DELETED since we last looked, or None."""
+        return self._watch.poll()
+
+    def outside_edit(self, editor_text: str | None) -> OutsideEdit | None:
+        """What another program did to the file, given what the editor holds: deleted (the editor
+        still has the text), reloaded (the editor had nothing unsaved) or kept (it had). None when
+        nothing changed, or the file is unreadable for now (mid-write: the next check will say)."""
+        news = self.poll()
+        if news is None:
+            return None
+        if news == DELETED:
+            return OutsideEdit("deleted")
+        assert news == CHANGED
+        try:
+            text = read_learner_file(self.path)
+        except LearnerFileError:
+            return None
+        if text == self.saved_text:
+            return None
+        if editor_text != self.saved_text:
+            return OutsideEdit("kept")
+        self.loaded(text)
+        return OutsideEdit("reloaded", text)
+
+    def reset(self, workspace: Workspace, exercise) -> tuple[Path | None, str]:
+        """Put the starter back (the old file kept under workspace/.backup/): (the backup, the
+        new text). Raises LearnerFileError, and then the old file is still in place."""
+        backup = workspace.reset(exercise)
+        text = self.read() or ""
+        self.loaded(text)
+        return backup, text
