@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tutor.doctor import options
 from tutor.doctor.findings import Finding, Report
 from tutor.doctor.report_text import render_text
 
@@ -80,13 +81,66 @@ def test_a_bad_time_limit_is_a_usage_error(tmp_path):
         assert "Traceback" not in done.stderr
 
 
-def test_doctor_options_after_the_script_and_the_script_own_after_a_double_dash():
-    from tutor.cli import _parser, _seconds
-    from tutor.doctoring import split_args
+def _asked(*words: str) -> options.DoctorOptions:
+    """The options as the command line reads them: its argparse, then the one doctor parser."""
+    from tutor.cli import _parser
+    from tutor.doctoring import options_of
 
-    args = _parser().parse_args(["doctor", "train.py", "--epochs", "3", "--json", "--timeout", "5", "--", "--json"])
-    rest, own = split_args(args.args, _seconds)
-    assert rest == ["--epochs", "3", "--json"] and own == {"json": True, "timeout": 5.0}
+    return options_of(_parser().parse_args(["doctor", *words]))
+
+
+def test_doctor_options_after_the_script_and_the_script_own_after_a_double_dash():
+    asked = _asked("train.py", "--epochs", "3", "--json", "--timeout", "5", "--", "--json")
+    assert asked.args == ("--epochs", "3", "--json") and asked.json and asked.timeout_s == 5.0
+    assert (asked.script.name, asked.nans, asked.lang) == ("train.py", False, None)
+
+
+@pytest.mark.parametrize(
+    "words, script_args",
+    [
+        (["s.py", "--", "--lr", "0.5", "--timeout", "5"], ("--lr", "0.5", "--timeout", "5")),  # the issue's bug
+        (["s.py", "--lr", "0.5", "--", "--nans", "--", "x"], ("--lr", "0.5", "--nans", "--", "x")),
+        (["--timeout", "5", "--", "s.py", "--json"], ("--json",)),
+        (["--json", "s.py", "-"], ("-",)),
+    ],
+    ids=["double-dash-first", "double-dash-later", "before-the-script", "a-dash"],
+)
+def test_everything_after_a_double_dash_is_the_scripts(words, script_args):
+    asked = _asked(*words)
+    assert asked.script.name == "s.py" and asked.args == script_args
+    assert options.parse(words) == asked  # the TUI's command field reads the same words alike
+
+
+def test_the_doctors_own_options_wherever_they_stand():
+    before = _asked("--json", "--timeout=7", "--nans", "s.py", "--epochs", "2")
+    after = _asked("s.py", "--epochs", "2", "--timeout", "7", "--nans", "--json")
+    assert before == after and after.args == ("--epochs", "2") and after.timeout_s == 7.0
+    assert _asked("--lang", "zh", "s.py").lang is None  # before SCRIPT, the global option (ctx.lang)
+    assert _asked("s.py", "--lang", "zh").lang == "zh"
+    assert _asked("s.py").timeout_s == options.DEFAULT_TIMEOUT_S
+
+
+@pytest.mark.parametrize(
+    "words, says",
+    [
+        ([], "give the Python script"),
+        (["--"], "give the Python script"),
+        (["s.py", "--timeout"], "--timeout needs a value"),
+        (["s.py", "--timeout", "nan"], "above 0"),
+        (["s.py", "--lang", "fr"], "en or zh"),
+        (["--epochs", "3", "s.py"], "--epochs is not an option of doctor"),
+    ],
+)
+def test_words_that_make_no_run_say_why_in_both_languages(words, says):
+    with pytest.raises(options.OptionsError) as caught:
+        options.parse(words)
+    assert says in caught.value.message.en and CJK.search(caught.value.message.zh)
+
+
+def test_bad_words_are_usage_errors_without_a_worker(tmp_path):
+    for words, says in ((["--epochs", "3", "x.py"], "unrecognized arguments"), (["x.py", "--lang", "fr"], "en or zh")):
+        done = doctor(tmp_path, *words)
+        assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
 def _report() -> Report:
@@ -189,9 +243,9 @@ def test_the_report_in_chinese_with_arguments_passed_to_the_script(tmp_path):
         step(jnp.ones(3))
         """,
     )
-    done = doctor(tmp_path, "--lang", "zh", str(script), "--epochs", "3")
+    done = doctor(tmp_path, "--lang", "zh", str(script), "--epochs", "3", "--", "--lr", "0.5", "--timeout", "5")
     assert done.returncode == 1, done.stderr
-    assert "args ['--epochs', '3']" in done.stdout
+    assert "args ['--epochs', '3', '--lr', '0.5', '--timeout', '5']" in done.stdout
     assert "argv_step.py:9  [side-effect]  step  1 次" in done.stdout
     assert "全局变量 `total` 被重新赋值" in done.stdout and "修法见第 6.3 课" in done.stdout
 

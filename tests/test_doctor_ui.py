@@ -94,7 +94,7 @@ def test_the_command_line_takes_the_doctors_own_options_as_the_cli_does(tmp_path
             assert fake_sandbox.doctor_options == [{"args": ["--epochs", "3", "--nans"], "timeout": 30.0, "nans": True}]
             await tui.until(pilot, lambda: screen.verdict is not None, 10, "the report")
             await run_script(tui, pilot, screen, str(script))
-            from tutor.doctoring import DEFAULT_TIMEOUT_S
+            from tutor.doctor.options import DEFAULT_TIMEOUT_S
 
             assert fake_sandbox.doctor_options[-1] == {"args": [], "timeout": DEFAULT_TIMEOUT_S, "nans": False}
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from tutor import __version__, doctoring
+from tutor.doctor.options import positive_seconds
 from tutor.i18n import LANGS, default_lang, pick, table
 from tutor.progress import changes
 from tutor.render import print_json
@@ -111,7 +112,7 @@ class UsageError(Exception):
 def _seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives are refused)."""
     try:
-        return doctoring.positive_seconds(text)
+        return positive_seconds(text)
     except ValueError:
         raise argparse.ArgumentTypeError(say("bad_seconds", default_lang(), value=text)) from None
 
@@ -164,7 +165,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
-    doctoring.add_parser(sub, common, _seconds)  # its body: tutor/doctoring.py
+    doctoring.add_parser(sub, common)  # its body: tutor/doctoring.py
     return p
 
 

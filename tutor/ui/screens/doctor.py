@@ -13,9 +13,11 @@ from textual.binding import Binding
 from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.doctor import options
+from tutor.doctor.options import DoctorOptions
 from tutor.doctor.report_text import ending, how_many, word
-from tutor.doctoring import DEFAULT_TIMEOUT_S, positive_seconds, report_of, script_problem, split_args
-from tutor.i18n import table
+from tutor.doctoring import report_of
+from tutor.i18n import pick, table
 from tutor.ui.runs import RunFinished, RunHandle, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 
@@ -30,10 +32,6 @@ TEXTS = table(
             "en": "Runs your script with instrumentation on and lists retraces, reused keys, side effects "
             "under tracing, donation problems and host syncs in hot loops.",
             "zh": "带着检测运行你的脚本，列出重新追踪、重复使用的 key、追踪时的副作用、捐赠问题和热循环里的主机同步。",
-        },
-        "bad_timeout": {
-            "en": "--timeout needs a number of seconds above 0.",
-            "zh": "--timeout 后面要写一个大于 0 的秒数。",
         },
         "running": {
             "en": "Running {script}... (Esc stops it and still reports)",
@@ -125,27 +123,30 @@ class DoctorScreen(TutorScreen):
             return
         if not words:
             return
-        script = Path(words[0]).expanduser()
-        problem = script_problem(script, self.lang)
-        if problem:
-            self.notify(problem, severity="error", timeout=8, markup=False)
-            return
         try:  # the doctor's own options as on the command line; the rest is the script's
-            args, own = split_args(words[1:], positive_seconds)
-        except ValueError:
-            self.notify(text("bad_timeout", self.lang), severity="error", timeout=6)
+            asked = options.parse(words)
+        except options.OptionsError as exc:
+            self.notify(pick(exc.message, self.lang), severity="error", timeout=6, markup=False)
             return
-        self.start(script.resolve(), args, own.get("timeout", DEFAULT_TIMEOUT_S), own.get("nans", False))
+        problem = options.script_problem(asked.script)
+        if problem:
+            self.notify(pick(problem, self.lang), severity="error", timeout=8, markup=False)
+            return
+        self.start(asked)
 
-    def start(self, script: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S, nans: bool = False) -> None:
-        self._script = script.name
+    def start(self, asked: DoctorOptions) -> None:
+        self._script = asked.script.name
         self.verdict = self.report = None
         self.stopping = False
         self.query_one("#doctor-output", Log).clear()
-        sandbox = self.session.sandbox
+        sandbox, script = self.session.sandbox, asked.script.resolve()
         # Taken in a thread, as every run is: a spawn that fails (no room in /tmp, no processes
         # left) comes back as an error verdict, and the UI thread never waits on it.
-        self.handle = start_run(self, self.session, lambda: sandbox.run_doctor(script, args, Path.cwd(), timeout, nans))
+        self.handle = start_run(
+            self,
+            self.session,
+            lambda: sandbox.run_doctor(script, list(asked.args), Path.cwd(), asked.timeout_s, asked.nans),
+        )
         self.apply_lang()
 
     def on_run_output(self, message: RunOutput) -> None:
