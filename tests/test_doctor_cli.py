@@ -18,9 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tutor.doctor import options
-from tutor.doctor.findings import Finding, Report
+from tutor.doctor import options, wording
+from tutor.doctor.findings import Report
+from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
+from tutor.protocol import Finding, TraceCount
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "doctor"
@@ -149,11 +151,11 @@ def _report() -> Report:
         exit_code=0,
         duration_s=2.5,
         findings=[
-            Finding("side-effect", "train_step", "train.py", 14, 1, "global", {"name": "step_count"}),
-            Finding("key-reuse", "train_step", "train.py", 30, 49, "reused", {"first_line": 29}),
-            Finding("host-sync", "train_step", "train.py", 33, 50, "per-step", {"via": "float()"}),
+            Finding("side-effect", "global", "train.py", 14, function="train_step", name="step_count"),
+            Finding("key-reuse", "reused", "train.py", 30, function="train_step", count=49, first_line=29),
+            Finding("host-sync", "per-step", "train.py", 33, function="train_step", count=50, via=("float()",)),
         ],
-        traces={"train_step:12": 1},
+        traces=(TraceCount("train_step", 12, 1),),
     )
     report.decide_status(failed=False)
     return report
@@ -190,13 +192,15 @@ def test_the_text_report_in_chinese():
     assert "findings" not in text and "Why it costs" not in text
 
 
-def test_a_report_read_back_from_json_still_renders_its_message():
-    data = _report().to_json("zh")
-    text = render_text(Report.from_json(data), "zh")
-    in_process = _report()
-    in_process.traces = {}  # kept out of the JSON contract
-    assert text == render_text(in_process, "zh")  # what and why still on their own lines
-    assert "代价：这次赋值只在追踪时执行了一次" in text and "修法见第 6.3 课" in text
+def test_the_json_the_text_and_the_tui_word_a_finding_alike():
+    """One wording: the JSON message is the text report's what and why, from the same data."""
+    report = _report()
+    for lang in ("en", "zh"):
+        text = render_text(report, lang)
+        for f, data in zip(report.findings, report_json(report, lang)["findings"]):
+            assert data["message"] == wording.message(f, lang)
+            assert "  " + wording.what(f, lang) in text and wording.why(f, lang) in text
+    assert "Traces per jitted function: train_step:12 ×1" in render_text(report, "en")
 
 
 # ---- a real worker -----------------------------------------------------------------------------
@@ -270,7 +274,7 @@ def test_a_script_that_crashes_exits_3_with_its_error(tmp_path, body, says):
     assert set(data) == CONTRACT_KEYS and data["status"] == "error" and data["exit_code"] != 0
     assert "before" in data["stdout"]
     if says:
-        assert says in data["stderr"] and "probe.py" not in data["stderr"]
+        assert says in data["stderr"] and "tutor/child" not in data["stderr"]
     print(f"crash {body!r}: {elapsed:.1f} s")
 
 

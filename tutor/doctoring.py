@@ -1,7 +1,7 @@
 """`jaxstate-tutor doctor SCRIPT [ARGS...]`, the command line's glue: its argparse entry, the
 learner's Ctrl+C, the script's output passed through live, then the report printed (text in
-the learner's language, or the `doctor --json` object of DESIGN.md). The options are
-tutor.doctor.options', shared with the TUI.
+the learner's language, or the `doctor --json` object of DESIGN.md). Options, running and
+wording are tutor.doctor's, shared with the TUI.
 
 Exit codes: 0 no finding, 1 findings, 2 bad usage (no such script, a folder, not a .py file),
 3 the script failed or hit the time limit, 130 stopped by Ctrl+C (like `check` and `watch`; the
@@ -18,8 +18,9 @@ import sys
 import threading
 from pathlib import Path
 
-from tutor.doctor import options
+from tutor.doctor import options, running
 from tutor.doctor.findings import Report
+from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
 from tutor.i18n import pick, table
 
@@ -115,18 +116,6 @@ def _titles(ctx) -> dict[str, str]:
         return {}
 
 
-def report_of(verdict, script: Path) -> Report:
-    """The verdict's report, or (no report came: a crash before it, a startup failure) one that
-    says the script failed, with what it printed."""
-    if verdict.report is not None:
-        return verdict.report
-    report = Report(
-        script=script.name, exit_code=None, duration_s=verdict.duration_s, stdout=verdict.stdout, stderr=verdict.stderr
-    )
-    report.decide_status(failed=True, timed_out=verdict.status == "timeout")
-    return report
-
-
 def exit_code(report: Report, stopped: bool) -> int:
     return INTERRUPTED if stopped else report.cli_exit_code()
 
@@ -154,7 +143,7 @@ def run(ctx) -> int:
 
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
-        job = sandbox.run_doctor(asked.script.resolve(), list(asked.args), Path.cwd(), asked.timeout_s, asked.nans)
+        job = running.start_doctor(sandbox, asked, Path.cwd())
         with GracefulStop(job, lang) as stop:
             for event in job.events():
                 if not asked.json and isinstance(event, Output):
@@ -165,11 +154,11 @@ def run(ctx) -> int:
         verdict = job.verdict
     finally:
         sandbox.close()
-    report = report_of(verdict, asked.script)
+    report = running.report_of(verdict, asked.script.name)
     if asked.json:
         from tutor.render import print_json
 
-        print_json(report.to_json(lang))
+        print_json(report_json(report, lang))
         return exit_code(report, stopped)
     sys.stdout.flush()
     if verdict.report is None:
