@@ -1,22 +1,27 @@
 """doctor's instrumentation core: each script in tests/doctor/ runs under the probe (real JAX,
 in a separate process) and must give exactly the findings its `# finding: <kind>` markers name,
-kind and line; the clean training scripts must give none. All scripts share one process."""
+kind and line; the clean training scripts must give none. All scripts share one process, and
+each report crosses the worker pipe's encoding as data before the parent words it."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
-from tutor.doctor.findings import KINDS, TEACHES, Finding, Report, group
+from tutor.doctor import wording
+from tutor.doctor.findings import Report, group
+from tutor.doctor.report_json import report_json
+from tutor.doctor.teaching import TEACHES
+from tutor.protocol import FINDING_CODES, FINDING_KINDS, DoctorReport, Finding, ScriptReport, TraceCount, parse_event
+
+KINDS = FINDING_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "doctor"
@@ -42,14 +47,22 @@ ALL = sorted(SCRIPTS.glob("*.py"), key=lambda p: (not wants_nans(p), p.name))
 CLEAN = [p for p in ALL if not expected(p)]
 
 BATCH = textwrap.dedent("""
-    import json, sys
+    import contextlib, io, json, sys
     sys.path.insert(0, sys.argv[1])
-    from tutor.doctor.probe import examine_captured
+    from tutor.child.doctor.probe import examine
+    from tutor.doctor.findings import Report
+    from tutor.doctor.report_json import report_json
+    from tutor.protocol import DoctorReport, parse_event
     out = {}
     for item in json.loads(sys.argv[2]):
-        report = examine_captured(item["path"], [], item["nans"])
-        data = report.to_json("en")
-        data["reasons"] = [f.reason for f in report.findings]
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            sent = examine(item["path"], [], item["nans"])
+        line = json.dumps(DoctorReport(sent).to_wire())  # what the worker writes on its pipe
+        report = Report.from_wire(parse_event(json.loads(line)).report)
+        report.stdout, report.stderr = stdout.getvalue(), stderr.getvalue()
+        data = report_json(report, "en")
+        data["codes"] = [f.code for f in report.findings]
         out[item["path"]] = data
     print("REPORTS " + json.dumps(out))
 """)
@@ -90,7 +103,7 @@ def test_findings_match_markers(reports, path):
     )
     for f in report["findings"]:
         assert f["file"] == path.name and f["count"] >= 1 and f["message"]
-    assert set(report) - {"reasons"} == CONTRACT_KEYS
+    assert set(report) - {"codes"} == CONTRACT_KEYS
     assert report["status"] in ("findings", "error") if got else report["status"] == "ok"
 
 
@@ -106,18 +119,18 @@ def test_script_output_and_exit_code_pass_through(reports):
     assert clean["exit_code"] == 0 and "lr 0.05: first" in clean["stdout"]
     used_after = reports[str(SCRIPTS / "donation_used_after.py")]
     assert used_after["status"] == "error" and used_after["exit_code"] == 1
-    assert "RuntimeError" in used_after["stderr"] and "probe.py" not in used_after["stderr"]
+    assert "RuntimeError" in used_after["stderr"] and "tutor/child" not in used_after["stderr"]
 
 
 @pytest.mark.slow
 def test_retrace_reasons_follow_jax_explanations(reports):
-    def reasons(name):
-        return reports[str(SCRIPTS / name)]["reasons"]
+    def codes(name):
+        return reports[str(SCRIPTS / name)]["codes"]
 
-    assert reasons("retrace_weak_start.py") == ["weak-type"]
-    assert reasons("retrace_jit_in_loop.py") == ["new-function"]
-    assert reasons("retrace_growing_shape.py") == ["shape"]
-    assert reasons("retrace_static_lr.py")[0] in ("static", "unexplained")  # JAX 0.12 gives no reason
+    assert codes("retrace_weak_start.py") == ["weak-type"]
+    assert codes("retrace_jit_in_loop.py") == ["new-function"]
+    assert codes("retrace_growing_shape.py") == ["shape"]
+    assert codes("retrace_static_lr.py")[0] in ("static", "unexplained")  # JAX 0.12 gives no reason
     weak = reports[str(SCRIPTS / "retrace_weak_start.py")]["findings"][0]
     assert weak["lesson"] == "6.8" and "weak_type" in weak["message"]
 
@@ -138,109 +151,113 @@ def _cells(lesson):
     return [block.cell for block in lesson.blocks if block.cell is not None]
 
 
-def test_messages_in_both_languages():
-    for kind, reason in TEACHES:
-        f = Finding(
-            kind,
-            "step",
-            "train.py",
-            3,
-            2,
-            reason,
-            {"name": "total", "types": "float32[3]", "via": "float()", "primitive": "log", "first_line": 2},
-        )
-        en, zh = f.message("en"), f.message("zh")
-        assert en and zh and en != zh
-        assert re.search(r"[\u4e00-\u9fff]", zh), (kind, reason, zh)
-        assert f.why() is not None
+def _every_finding() -> list[Finding]:
+    """One finding of every (kind, code), with every field its words may use, and the variants
+    whose words differ (a key first consumed elsewhere, on this line, or where unknown; a host
+    pull outside any jitted call's loop; a retrace JAX did not explain)."""
+    full = dict(name="total", types="float32[3]", via=("float()",), primitive="log", first_line=2, explanation="x")
+    found = [Finding(kind, code, "train.py", 3, function="step", count=2, **full) for kind, code in TEACHES]
+    found += [
+        Finding("key-reuse", "reused", "train.py", 3, function="step", count=1, first_line=3),
+        Finding("key-reuse", "reused", "train.py", 3, function="step", count=1),
+        Finding("host-sync", "per-step", "train.py", 3, count=40, via=("float()", ".item()")),
+        Finding("retrace", "shape", "train.py", 3, function="step", count=1),
+    ]
+    return found
 
 
-def test_json_round_trip_and_grouping():
-    a = Finding("host-sync", "step", "t.py", 9, 30, "per-step", {"via": "float()"})
-    b = Finding("host-sync", "step", "t.py", 9, 5, "per-step", {"via": "float()"})
-    c = Finding("retrace", "step", "t.py", 4, 1, "weak-type")
-    merged = group([a, b, c])
-    assert [(f.kind, f.line, f.count) for f in merged] == [("retrace", 4, 1), ("host-sync", 9, 35)]
+def test_every_code_of_the_protocol_has_a_lesson_entry_and_words_in_both_languages():
+    assert {code for _, code in TEACHES} == set(FINDING_CODES)
+    for f in _every_finding():
+        en, zh = wording.message(f, "en"), wording.message(f, "zh")
+        assert en and zh and en != zh, f
+        assert re.search(r"[\u4e00-\u9fff]", zh), (f, zh)
+        assert not re.search(r"[\u4e00-\u9fff]", en), (f, en)
+        assert "{" not in en + zh and "None" not in en + zh, (f, en, zh)  # every placeholder filled
+        assert en.startswith(wording.what(f, "en")) and en.endswith(wording.why(f, "en"))
+
+
+def test_the_words_follow_the_data():
+    def what(lang="en", **fields):
+        kind, code = fields.pop("kind", "key-reuse"), fields.pop("code", "reused")
+        return wording.what(Finding(kind, code, "t.py", 7, **fields), lang)
+
+    assert what(function="step", first_line=5) == (
+        "A PRNG key already consumed (first consumed at line 5) was consumed again here, once."
+    )
+    assert "at this line on an earlier pass" in what(function="step", first_line=7, count=3)
+    assert what(count=2) == "A PRNG key already consumed was consumed again here, 2 times."
+    pulls = dict(kind="host-sync", code="per-step", count=40, via=("float()", ".item()"))
+    assert what(**pulls) == "A device value was pulled to the host (float(), .item()) 40 times at this line in a loop."
+    assert what(**pulls, function="step").endswith("in the loop around `step`.")
+    assert what(kind="retrace", code="shape", function="f") == "`f` was traced again once from this call."
+    weak = dict(kind="retrace", code="weak-type", function="f", count=2, explanation="weak_type=True")
+    assert what("zh", **weak) == "`f` 在这次调用处被重新追踪了 2 次：weak_type=True。"
+
+
+def test_grouping_and_the_json_contract():
+    a = Finding("host-sync", "per-step", "t.py", 9, function="step", count=30, via=("float()",))
+    b = Finding("host-sync", "per-step", "t.py", 9, function="step", count=5, via=("float()",))
+    c = Finding("retrace", "weak-type", "t.py", 4, function="step")
+    top = Finding("side-effect", "print", "t.py", 2, function="<module>")
+    merged = group([a, b, c, top])
+    assert [(f.kind, f.line, f.count, f.function) for f in merged] == [
+        ("side-effect", 2, 1, None),
+        ("retrace", 4, 1, "step"),
+        ("host-sync", 9, 35, "step"),
+    ]
     report = Report("t.py", exit_code=0, duration_s=1.25, findings=merged)
     report.decide_status(failed=False)
-    data = report.to_json("zh")
+    data = report_json(report, "zh")
     assert set(data) == CONTRACT_KEYS and data["status"] == "findings" and report.cli_exit_code() == 1
     assert all(FINDING_KEYS <= set(f) for f in data["findings"])
-    back = Report.from_json(json.loads(json.dumps(data)))
-    assert back.to_json("zh") == data
+    assert data["findings"][1]["message"] == wording.message(c, "zh") and data["findings"][1]["lesson"] == "6.8"
+    assert json.loads(json.dumps(data)) == data
 
 
-def test_the_core_imports_no_jax_and_no_textual():
+def test_the_report_crosses_the_pipe_as_data_without_words():
+    sent = ScriptReport(
+        "t.py",
+        "findings",
+        0,
+        1.5,
+        (
+            Finding("key-reuse", "reused", "t.py", 7, function="step", count=3, first_line=5),
+            Finding("host-sync", "per-step", "t.py", 9, count=40, via=("float()", ".item()")),
+        ),
+        (TraceCount("step", 4, 2),),
+    )
+    wire = json.loads(json.dumps(DoctorReport(sent).to_wire()))
+    assert parse_event(wire) == DoctorReport(sent)
+    assert "message" not in json.dumps(wire) and "lesson" not in json.dumps(wire)
+    for broken in ({"status": "weird"}, {"findings": [{**wire["report"]["findings"][0], "code": "soon"}]}):
+        with pytest.raises(ValueError):
+            parse_event({**wire, "report": {**wire["report"], **broken}})
+
+
+def test_the_parent_side_imports_no_jax_and_no_textual():
+    modules = (
+        "tutor.doctor",
+        "tutor.doctor.findings",
+        "tutor.doctor.wording",
+        "tutor.doctor.teaching",
+        "tutor.doctor.options",
+        "tutor.doctor.running",
+        "tutor.doctor.report_text",
+        "tutor.doctor.report_json",
+        "tutor.doctoring",
+        "tutor.child.doctor.script_code",
+    )
     code = (
-        "import sys; import tutor.doctor, tutor.doctor.findings, tutor.doctor.retraces, "
-        "tutor.doctor.script_code; bad = [m for m in ('jax', 'textual') if m in sys.modules]; "
+        f"import sys; import {', '.join(modules)}; bad = [m for m in ('jax', 'textual') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.slow  # the probe runs a script with JAX
-@pytest.mark.parametrize(
-    "signum, status, exit_code, probe_exit",
-    [
-        (signal.SIGTERM, "timeout", None, 3),  # how the tutor stops a run at its time limit
-        (signal.SIGINT, "findings", 130, 1),  # Ctrl+C
-    ],
-    ids=["sigterm", "sigint"],
-)
-def test_entry_point_reports_apart_from_the_output_and_stops_cleanly(tmp_path, signum, status, exit_code, probe_exit):
-    """The probe's own command: the script's output passes through, the report goes to the file;
-    stopped mid-run, it still writes what was seen so far."""
-    script = tmp_path / "spin.py"
-    script.write_text(
-        textwrap.dedent("""\
-        import sys, time
-        import jax
-        import jax.numpy as jnp
-        print("args", sys.argv[1:], flush=True)
-        x = jnp.ones(4)
-        for i in range(4):
-            x = jax.jit(lambda v: v + 1)(x)
-        print("ready", flush=True)
-        while True:
-            time.sleep(0.05)
-        """),
-        encoding="utf-8",
-    )
-    report_path = tmp_path / "report.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tutor.doctor.probe", "--report", str(report_path), str(script), "--json", "a b"],
-        cwd=ROOT,
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        lines = []
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            lines.append(line)
-            if line.startswith("ready") or not line:
-                break
-        proc.send_signal(signum)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert lines[0].strip() == "args ['--json', 'a b']", lines
-    assert proc.returncode == probe_exit, err
-    data = json.loads(report_path.read_text(encoding="utf-8"))
-    assert set(data) == CONTRACT_KEYS and data["script"] == "spin.py"
-    assert (data["status"], data["exit_code"]) == (status, exit_code)
-    assert [(f["kind"], f["line"]) for f in data["findings"]] == [("retrace", 7)]
-    assert "TRACING CACHE MISS" not in err  # JAX's explanations are read, never printed
-
-
 def test_loop_analysis_tells_every_pass_from_sometimes(tmp_path):
-    from tutor.doctor.script_code import ScriptCode
+    from tutor.child.doctor.script_code import ScriptCode
 
     source = textwrap.dedent("""\
         def log(v):

@@ -18,8 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tutor.doctor.findings import Finding, Report
+from tutor.doctor import options, wording
+from tutor.doctor.findings import Report
+from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
+from tutor.protocol import Finding, TraceCount
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "doctor"
@@ -80,13 +83,66 @@ def test_a_bad_time_limit_is_a_usage_error(tmp_path):
         assert "Traceback" not in done.stderr
 
 
-def test_doctor_options_after_the_script_and_the_script_own_after_a_double_dash():
-    from tutor.cli import _parser, _seconds
-    from tutor.doctoring import split_args
+def _asked(*words: str) -> options.DoctorOptions:
+    """The options as the command line reads them: its argparse, then the one doctor parser."""
+    from tutor.cli import _parser
+    from tutor.doctoring import options_of
 
-    args = _parser().parse_args(["doctor", "train.py", "--epochs", "3", "--json", "--timeout", "5", "--", "--json"])
-    rest, own = split_args(args.args, _seconds)
-    assert rest == ["--epochs", "3", "--json"] and own == {"json": True, "timeout": 5.0}
+    return options_of(_parser().parse_args(["doctor", *words]))
+
+
+def test_doctor_options_after_the_script_and_the_script_own_after_a_double_dash():
+    asked = _asked("train.py", "--epochs", "3", "--json", "--timeout", "5", "--", "--json")
+    assert asked.args == ("--epochs", "3", "--json") and asked.json and asked.timeout_s == 5.0
+    assert (asked.script.name, asked.nans, asked.lang) == ("train.py", False, None)
+
+
+@pytest.mark.parametrize(
+    "words, script_args",
+    [
+        (["s.py", "--", "--lr", "0.5", "--timeout", "5"], ("--lr", "0.5", "--timeout", "5")),  # the issue's bug
+        (["s.py", "--lr", "0.5", "--", "--nans", "--", "x"], ("--lr", "0.5", "--nans", "--", "x")),
+        (["--timeout", "5", "--", "s.py", "--json"], ("--json",)),
+        (["--json", "s.py", "-"], ("-",)),
+    ],
+    ids=["double-dash-first", "double-dash-later", "before-the-script", "a-dash"],
+)
+def test_everything_after_a_double_dash_is_the_scripts(words, script_args):
+    asked = _asked(*words)
+    assert asked.script.name == "s.py" and asked.args == script_args
+    assert options.parse(words) == asked  # the TUI's command field reads the same words alike
+
+
+def test_the_doctors_own_options_wherever_they_stand():
+    before = _asked("--json", "--timeout=7", "--nans", "s.py", "--epochs", "2")
+    after = _asked("s.py", "--epochs", "2", "--timeout", "7", "--nans", "--json")
+    assert before == after and after.args == ("--epochs", "2") and after.timeout_s == 7.0
+    assert _asked("--lang", "zh", "s.py").lang is None  # before SCRIPT, the global option (ctx.lang)
+    assert _asked("s.py", "--lang", "zh").lang == "zh"
+    assert _asked("s.py").timeout_s == options.DEFAULT_TIMEOUT_S
+
+
+@pytest.mark.parametrize(
+    "words, says",
+    [
+        ([], "give the Python script"),
+        (["--"], "give the Python script"),
+        (["s.py", "--timeout"], "--timeout needs a value"),
+        (["s.py", "--timeout", "nan"], "above 0"),
+        (["s.py", "--lang", "fr"], "en or zh"),
+        (["--epochs", "3", "s.py"], "--epochs is not an option of doctor"),
+    ],
+)
+def test_words_that_make_no_run_say_why_in_both_languages(words, says):
+    with pytest.raises(options.OptionsError) as caught:
+        options.parse(words)
+    assert says in caught.value.message.en and CJK.search(caught.value.message.zh)
+
+
+def test_bad_words_are_usage_errors_without_a_worker(tmp_path):
+    for words, says in ((["--epochs", "3", "x.py"], "unrecognized arguments"), (["x.py", "--lang", "fr"], "en or zh")):
+        done = doctor(tmp_path, *words)
+        assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
 def _report() -> Report:
@@ -95,11 +151,11 @@ def _report() -> Report:
         exit_code=0,
         duration_s=2.5,
         findings=[
-            Finding("side-effect", "train_step", "train.py", 14, 1, "global", {"name": "step_count"}),
-            Finding("key-reuse", "train_step", "train.py", 30, 49, "reused", {"first_line": 29}),
-            Finding("host-sync", "train_step", "train.py", 33, 50, "per-step", {"via": "float()"}),
+            Finding("side-effect", "global", "train.py", 14, function="train_step", name="step_count"),
+            Finding("key-reuse", "reused", "train.py", 30, function="train_step", count=49, first_line=29),
+            Finding("host-sync", "per-step", "train.py", 33, function="train_step", count=50, via=("float()",)),
         ],
-        traces={"train_step:12": 1},
+        traces=(TraceCount("train_step", 12, 1),),
     )
     report.decide_status(failed=False)
     return report
@@ -136,13 +192,15 @@ def test_the_text_report_in_chinese():
     assert "findings" not in text and "Why it costs" not in text
 
 
-def test_a_report_read_back_from_json_still_renders_its_message():
-    data = _report().to_json("zh")
-    text = render_text(Report.from_json(data), "zh")
-    in_process = _report()
-    in_process.traces = {}  # kept out of the JSON contract
-    assert text == render_text(in_process, "zh")  # what and why still on their own lines
-    assert "代价：这次赋值只在追踪时执行了一次" in text and "修法见第 6.3 课" in text
+def test_the_json_the_text_and_the_tui_word_a_finding_alike():
+    """One wording: the JSON message is the text report's what and why, from the same data."""
+    report = _report()
+    for lang in ("en", "zh"):
+        text = render_text(report, lang)
+        for f, data in zip(report.findings, report_json(report, lang)["findings"]):
+            assert data["message"] == wording.message(f, lang)
+            assert "  " + wording.what(f, lang) in text and wording.why(f, lang) in text
+    assert "Traces per jitted function: train_step:12 ×1" in render_text(report, "en")
 
 
 # ---- a real worker -----------------------------------------------------------------------------
@@ -189,9 +247,9 @@ def test_the_report_in_chinese_with_arguments_passed_to_the_script(tmp_path):
         step(jnp.ones(3))
         """,
     )
-    done = doctor(tmp_path, "--lang", "zh", str(script), "--epochs", "3")
+    done = doctor(tmp_path, "--lang", "zh", str(script), "--epochs", "3", "--", "--lr", "0.5", "--timeout", "5")
     assert done.returncode == 1, done.stderr
-    assert "args ['--epochs', '3']" in done.stdout
+    assert "args ['--epochs', '3', '--lr', '0.5', '--timeout', '5']" in done.stdout
     assert "argv_step.py:9  [side-effect]  step  1 次" in done.stdout
     assert "全局变量 `total` 被重新赋值" in done.stdout and "修法见第 6.3 课" in done.stdout
 
@@ -216,7 +274,7 @@ def test_a_script_that_crashes_exits_3_with_its_error(tmp_path, body, says):
     assert set(data) == CONTRACT_KEYS and data["status"] == "error" and data["exit_code"] != 0
     assert "before" in data["stdout"]
     if says:
-        assert says in data["stderr"] and "probe.py" not in data["stderr"]
+        assert says in data["stderr"] and "tutor/child" not in data["stderr"]
     print(f"crash {body!r}: {elapsed:.1f} s")
 
 

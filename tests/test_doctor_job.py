@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tutor.doctor import wording
+from tutor.doctor.teaching import teaching
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.runner import STOP_GRACE_S, Sandbox
 
@@ -55,8 +57,23 @@ def test_a_finding_comes_back_in_both_languages_with_the_scripts_output(box):
     assert "15.625" in printed and verdict.report.stdout == verdict.stdout == printed
     (finding,) = verdict.report.findings
     assert (finding.kind, finding.file, finding.line) == ("retrace", "retrace_jit_in_loop.py", 7)
-    assert "traced anew" in finding.message("en") and "重新" in finding.message("zh")
-    assert finding.teaching.lesson and verdict.checks == [] and verdict.report.exit_code == 0
+    assert "traced anew" in wording.message(finding, "en") and "重新" in wording.message(finding, "zh")
+    assert teaching(finding).lesson and verdict.checks == [] and verdict.report.exit_code == 0
+
+
+def test_the_script_gets_its_arguments_as_given_and_jaxs_explanations_stay_out_of_its_output(box, tmp_path):
+    """The probe's own command is gone: the worker runs it. Arguments that look like the
+    doctor's reach the script untouched, and the report travels apart from the output."""
+    script = tmp_path / "argv.py"
+    script.write_text(
+        "import sys\nimport jax\nimport jax.numpy as jnp\nprint('args', sys.argv[1:], flush=True)\n"
+        "x = jnp.ones(4)\nfor i in range(4):\n    x = jax.jit(lambda v: v + 1)(x)\n"
+    )
+    verdict, printed, _ = run_doctor(box, script, ["--json", "a b", "--timeout", "5"])
+    assert printed.splitlines()[0] == "args ['--json', 'a b', '--timeout', '5']", printed
+    assert [(f.kind, f.code, f.line) for f in verdict.report.findings] == [("retrace", "new-function", 7)]
+    assert "TRACING CACHE MISS" not in verdict.stderr and "doctor-report" not in verdict.stdout + verdict.stderr
+    assert verdict.report.traces and all(t.function == "<lambda>" for t in verdict.report.traces)
 
 
 def test_a_clean_script_is_ok(box):

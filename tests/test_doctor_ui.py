@@ -94,11 +94,27 @@ def test_the_command_line_takes_the_doctors_own_options_as_the_cli_does(tmp_path
             assert fake_sandbox.doctor_options == [{"args": ["--epochs", "3", "--nans"], "timeout": 30.0, "nans": True}]
             await tui.until(pilot, lambda: screen.verdict is not None, 10, "the report")
             await run_script(tui, pilot, screen, str(script))
-            from tutor.doctoring import DEFAULT_TIMEOUT_S
+            from tutor.doctor.options import DEFAULT_TIMEOUT_S
 
             assert fake_sandbox.doctor_options[-1] == {"args": [], "timeout": DEFAULT_TIMEOUT_S, "nans": False}
 
     asyncio.run(go())
+
+
+def test_the_ui_shares_the_doctor_with_the_cli_but_never_imports_the_cli():
+    """Options, running and wording are tutor.doctor's; tutor.doctoring and tutor.cli are the
+    command line's own glue (read from the source: every import, also inside functions)."""
+    import ast
+
+    imported = set()
+    for path in (ROOT / "tutor" / "ui").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+            elif isinstance(node, ast.Import):
+                imported |= {a.name for a in node.names}
+    assert "tutor.doctor.options" in imported and "tutor.doctor.wording" in imported
+    assert not {"tutor.doctoring", "tutor.cli"} & imported
 
 
 def test_a_worker_that_cannot_be_spawned_is_an_error_on_screen_not_a_crash(tmp_path, fake_sandbox, tui):

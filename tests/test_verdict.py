@@ -18,9 +18,11 @@ from tutor.protocol import (
     Done,
     ExerciseJob,
     Expect,
+    Finding,
     MetricPoints,
     Ready,
     RunError,
+    ScriptReport,
     Started,
 )
 from tutor.sandbox.events import Output
@@ -45,28 +47,8 @@ def check(id: str, status: str = "pass") -> CheckResult:
 
 
 def report(status: str = "findings") -> DoctorReport:
-    findings = [
-        {
-            "kind": "retrace",
-            "function": "step",
-            "file": "train.py",
-            "line": 4,
-            "count": 3,
-            "message": {"en": "retraced", "zh": "重新追踪"},
-            "lesson": "6.3",
-            "cell": None,
-        }
-    ]
-    return DoctorReport(
-        {
-            "script": "train.py",
-            "status": status,
-            "exit_code": 0,
-            "duration_s": 1.0,
-            "findings": findings if status == "findings" else [],
-            "traces": {},
-        }
-    )
+    findings = (Finding("retrace", "shape", "train.py", 4, function="step", count=3),)
+    return DoctorReport(ScriptReport("train.py", status, 0, 1.0, findings if status == "findings" else ()))
 
 
 START = [Ready(1), Started()]
@@ -172,7 +154,7 @@ ROWS = [
     (
         "doctor unreadable report",
         DOCTOR,
-        START + [DoctorReport({"status": "weird", "findings": []}), Done()],
+        START + [DoctorReport(ScriptReport("train.py", "weird", 0, 1.0)), Done()],  # type: ignore[arg-type]
         Ending(0),
         "error",
         "protocol",
@@ -221,7 +203,7 @@ def test_the_verdict_keeps_output_metrics_and_the_doctors_report():
     assert (verdict.stdout, verdict.stderr, verdict.metrics) == ("step 1\n", "warn\n", {"loss": [2.0, 1.0]})
     assert verdict.output_truncated and verdict.duration_s == 1.5
     found = verdict.report.findings[0]
-    assert (found.message("en"), found.message("zh"), found.teaching.lesson) == ("retraced", "重新追踪", "6.3")
+    assert (found.kind, found.code, found.function, found.line, found.count) == ("retrace", "shape", "step", 4, 3)
     assert (verdict.report.stdout, verdict.report.stderr) == ("step 1\n", "warn\n")
     timed_out = decide(DOCTOR, events[:-1], Ending(None, timed_out=True))
     assert timed_out.report.status == "timeout" and timed_out.report.findings

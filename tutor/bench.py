@@ -396,6 +396,15 @@ runpy.run_path(sys.argv[1], run_name="__main__")
 print("PLAIN_S", time.monotonic() - start)
 """
 
+# The probe as the worker calls it (tutor.child.doctor_job), JAX imported before it starts.
+PROBE_RUN = """
+import json, sys
+import jax
+from tutor.child.doctor.probe import examine
+report = examine(sys.argv[1])
+print("PROBE " + json.dumps([report.status, len(report.findings), report.duration_s]))
+"""
+
 
 def doctor_overhead(repeat: int = 3) -> dict[str, float]:
     """A clean training script run plainly vs under the doctor's probe, each in a fresh process
@@ -405,13 +414,13 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
     # The tutor being measured, wherever it is installed (a checkout, or a wheel's site-packages).
     root = Path(__file__).resolve().parent.parent
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
-    report_dir = _new_home("jaxstate-bench-doctor-")  # the script, and the probe's reports
+    report_dir = _new_home("jaxstate-bench-doctor-")  # a copy of the script, run from there
     folder = report_dir / "script"
     folder.mkdir()
     (folder / DOCTOR_SCRIPT_NAME).write_text(DOCTOR_SCRIPT, encoding="utf-8")
     script = str(folder / DOCTOR_SCRIPT_NAME)
     plain, probed, plain_wall, doctor_wall = [], [], [], []
-    for i in range(repeat):
+    for _ in range(repeat):
         done = subprocess.run(
             [sys.executable, "-c", PLAIN_RUN, script],
             capture_output=True,
@@ -422,18 +431,18 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
         )
         assert done.returncode == 0, done.stderr[-2000:]
         plain.append(float(done.stdout.rsplit("PLAIN_S ", 1)[1]))
-        report = report_dir / f"report-{i}.json"
         done = subprocess.run(
-            [sys.executable, "-m", "tutor.doctor.probe", "--report", str(report), script],
+            [sys.executable, "-c", PROBE_RUN, script],
             capture_output=True,
             text=True,
             env=env,
             timeout=600,
             cwd=folder,
         )
-        data = json.loads(report.read_text(encoding="utf-8"))
-        assert data["status"] == "ok" and not data["findings"], (data, done.stderr[-2000:])
-        probed.append(float(data["duration_s"]))
+        assert "PROBE " in done.stdout, done.stderr[-2000:]
+        status, findings, probe_s = json.loads(done.stdout.rsplit("PROBE ", 1)[1])
+        assert status == "ok" and not findings, (status, findings, done.stderr[-2000:])
+        probed.append(float(probe_s))
         # What the learner waits for: `python train.py` vs `jaxstate-tutor doctor train.py`, start to
         # end (a new home each time: its compilation cache starts empty, like the plain run's).
         start = time.monotonic()

@@ -19,13 +19,14 @@ from tutor.cli_commands.status import cmd_list, cmd_progress
 from tutor.cli_commands.texts import MSG
 from tutor.cli_commands.tui import cmd_tui
 from tutor.cli_commands.watch import cmd_watch
+from tutor.doctor.options import positive_seconds
 from tutor.i18n import LANGS, default_lang
 
 
 def _seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives are refused)."""
     try:
-        return doctoring.positive_seconds(text)
+        return positive_seconds(text)
     except ValueError:
         raise argparse.ArgumentTypeError(MSG.say("bad_seconds", default_lang(), value=text)) from None
 
@@ -78,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
-    doctoring.add_parser(sub, common, _seconds)  # its body: tutor/doctoring.py
+    doctoring.add_parser(sub, common)  # its body: tutor/doctoring.py
     return p
 
 

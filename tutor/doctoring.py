@@ -1,6 +1,7 @@
-"""`jaxstate-tutor doctor SCRIPT [ARGS...]`: run the learner's own script in a worker with the
-probe on, pass its output through live, then print the report (text in the learner's language,
-or the `doctor --json` object of DESIGN.md).
+"""`jaxstate-tutor doctor SCRIPT [ARGS...]`, the command line's glue: its argparse entry, the
+learner's Ctrl+C, the script's output passed through live, then the report printed (text in
+the learner's language, or the `doctor --json` object of DESIGN.md). Options, running and
+wording are tutor.doctor's, shared with the TUI.
 
 Exit codes: 0 no finding, 1 findings, 2 bad usage (no such script, a folder, not a .py file),
 3 the script failed or hit the time limit, 130 stopped by Ctrl+C (like `check` and `watch`; the
@@ -12,36 +13,22 @@ No JAX here: the probe runs in the worker; this side only reads events.
 from __future__ import annotations
 
 import argparse
-import math
 import signal
 import sys
 import threading
 from pathlib import Path
 
+from tutor.doctor import options, running
 from tutor.doctor.findings import Report
+from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
 from tutor.i18n import pick, table
 
-# A learner's training script, instrumented, on a CPU: minutes are normal. 15 minutes lets a
-# real but small run finish, yet a script that hangs does not hold a worker for hours; a longer
-# run takes --timeout, and Ctrl+C or the limit still print what was seen so far.
-DEFAULT_TIMEOUT_S = 900.0
 INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `check` / `watch`
 
 MSG = table(
     {
-        "missing": {
-            "en": "doctor: {path} does not exist.",
-            "zh": "doctor：{path} 不存在。",
-        },
-        "folder": {
-            "en": "doctor: {path} is a folder; give the Python script to run (e.g. {path}/train.py).",
-            "zh": "doctor：{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。",
-        },
-        "not_py": {
-            "en": "doctor: {path} is not a Python script (.py); doctor runs Python scripts.",
-            "zh": "doctor：{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
-        },
+        "usage": {"en": "doctor: {problem}", "zh": "doctor：{problem}"},
         "stopping": {
             "en": "\ndoctor: stopping the script (Ctrl+C again kills it without a report)...",
             "zh": "\ndoctor：正在停止脚本（再按一次 Ctrl+C 将直接结束，不出报告）……",
@@ -57,76 +44,40 @@ MSG = table(
 say = MSG.say
 
 
-def add_parser(sub, common: argparse.ArgumentParser, seconds) -> argparse.ArgumentParser:
-    """The `doctor` subcommand's arguments. The doctor's own options go before SCRIPT (or after
-    it, unless the script takes an option of the same name); everything after `--` is the script's."""
+class _AsWritten(argparse.Action):
+    """A doctor option met before SCRIPT: argparse keeps it as written, for options.parse to
+    read with the words after it (argparse knows the names only to show them in --help)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        value = [values] if isinstance(values, str) else []
+        namespace.doctor_words = [*namespace.doctor_words, option_string, *value]
+
+
+def add_parser(sub, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The `doctor` subcommand: every word after it is read by tutor.doctor.options.parse."""
     s = sub.add_parser(
         "doctor",
         parents=[common],
         help="run your own script and report state problems",
         description="Run your own JAX script with instrumentation on and report retraces, "
         "reused keys, side effects under tracing, donation problems, host syncs "
-        "in hot loops (and NaNs with --nans). Exit 0 no finding, 1 findings, "
+        "in hot loops (and NaNs with --nans). The doctor's options may also follow SCRIPT; "
+        "everything after `--` is the script's. Exit 0 no finding, 1 findings, "
         "2 bad usage, 3 the script failed or timed out, 130 Ctrl+C.",
     )
-    s.add_argument("script", type=Path, help="the Python script to run")
-    s.add_argument("args", nargs=argparse.REMAINDER, help="its arguments (after `--` all of them go to it)")
-    s.add_argument("--json", action="store_true", help="print one JSON object (the script's output inside)")
     s.add_argument(
-        "--timeout",
-        type=seconds,
-        default=None,
-        help=f"seconds before the script is stopped (default {DEFAULT_TIMEOUT_S:.0f})",
+        "words",
+        nargs=argparse.REMAINDER,
+        metavar="SCRIPT [ARGS...]",
+        help="the Python script to run, and its arguments",
     )
-    s.add_argument("--nans", action="store_true", help="also stop at the first NaN / inf and name its operation")
-    s.set_defaults(doctor_seconds=seconds)
+    for option in options.OPTIONS:
+        if option.name == "--lang":
+            continue  # before SCRIPT it is the global option; after it, the doctor's
+        nargs = 0 if option.value is None else None
+        s.add_argument(option.name, action=_AsWritten, nargs=nargs, metavar=option.value, help=option.help)
+    s.set_defaults(doctor_words=[])
     return s
-
-
-def positive_seconds(text: str) -> float:
-    """A finite number of seconds above 0; ValueError otherwise (nan, inf, 0, negatives, words)."""
-    value = float(text)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"not a number of seconds above 0: {text!r}")
-    return value
-
-
-def split_args(args, seconds) -> tuple[list[str], dict]:
-    """The script's arguments, and the doctor's own options written after SCRIPT (before `--`)."""
-    own: dict = {}
-    rest: list[str] = []
-    items = list(args)
-    i = 0
-    while i < len(items):
-        item = items[i]
-        if item == "--":
-            rest.extend(items[i + 1 :])
-            break
-        if item in ("--json", "--nans"):
-            own[item[2:]] = True
-        elif item == "--timeout" and i + 1 < len(items):
-            own["timeout"] = seconds(items[i + 1])
-            i += 1
-        elif item.startswith("--timeout="):
-            own["timeout"] = seconds(item.split("=", 1)[1])
-        elif item in ("--lang",) and i + 1 < len(items) and items[i + 1] in ("en", "zh"):
-            own["lang"] = items[i + 1]
-            i += 1
-        else:
-            rest.append(item)
-        i += 1
-    return rest, own
-
-
-def script_problem(path: Path, lang: str) -> str | None:
-    """Why `path` cannot be run by doctor, or None."""
-    if path.is_dir():
-        return say("folder", lang, path=path)
-    if not path.exists():
-        return say("missing", lang, path=path)
-    if path.suffix != ".py":
-        return say("not_py", lang, path=path)
-    return None
 
 
 class GracefulStop:
@@ -165,50 +116,37 @@ def _titles(ctx) -> dict[str, str]:
         return {}
 
 
-def report_of(verdict, script: Path) -> Report:
-    """The verdict's report, or (no report came: a crash before it, a startup failure) one that
-    says the script failed, with what it printed."""
-    if verdict.report is not None:
-        return verdict.report
-    report = Report(
-        script=script.name, exit_code=None, duration_s=verdict.duration_s, stdout=verdict.stdout, stderr=verdict.stderr
-    )
-    report.decide_status(failed=True, timed_out=verdict.status == "timeout")
-    return report
-
-
 def exit_code(report: Report, stopped: bool) -> int:
     return INTERRUPTED if stopped else report.cli_exit_code()
 
 
+def options_of(args: argparse.Namespace) -> options.DoctorOptions:
+    """The doctor's options from what argparse kept: the words before SCRIPT, then the rest."""
+    return options.parse([*args.doctor_words, *args.words])
+
+
 def run(ctx) -> int:
     """The `doctor` command; returns the exit code."""
-    a = ctx.args
     try:
-        rest, own = split_args(a.args, a.doctor_seconds)
-    except argparse.ArgumentTypeError as exc:
-        print(f"doctor: --timeout {exc}", file=sys.stderr)
+        asked = options_of(ctx.args)
+    except options.OptionsError as exc:
+        print(say("usage", ctx.lang, problem=pick(exc.message, ctx.lang)), file=sys.stderr)
         return 2
-    lang = own.get("lang", ctx.lang)
-    as_json = a.json or own.get("json", False)
-    timeout = own.get("timeout") or a.timeout or DEFAULT_TIMEOUT_S
-    nans = a.nans or own.get("nans", False)
-    script = Path(a.script).expanduser()
-    problem = script_problem(script, lang)
+    lang = asked.lang or ctx.lang
+    problem = options.script_problem(asked.script)
     if problem:
-        print(problem, file=sys.stderr)
+        print(say("usage", lang, problem=pick(problem, lang)), file=sys.stderr)
         return 2
-    script = script.resolve()
 
     from tutor.sandbox.events import Output
     from tutor.sandbox.runner import Sandbox
 
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
-        job = sandbox.run_doctor(script, rest, Path.cwd(), timeout, nans)
+        job = running.start_doctor(sandbox, asked, Path.cwd())
         with GracefulStop(job, lang) as stop:
             for event in job.events():
-                if not as_json and isinstance(event, Output):
+                if not asked.json and isinstance(event, Output):
                     stream = sys.stdout if event.stream == "stdout" else sys.stderr
                     stream.write(event.text)
                     stream.flush()
@@ -216,11 +154,11 @@ def run(ctx) -> int:
         verdict = job.verdict
     finally:
         sandbox.close()
-    report = report_of(verdict, script)
-    if as_json:
+    report = running.report_of(verdict, asked.script.name)
+    if asked.json:
         from tutor.render import print_json
 
-        print_json(report.to_json(lang))
+        print_json(report_json(report, lang))
         return exit_code(report, stopped)
     sys.stdout.flush()
     if verdict.report is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal, get_args
 
 from tutor.i18n import Bilingual
 
@@ -419,31 +419,151 @@ class CellResult:
         )
 
 
-@dataclass(frozen=True)
-class DoctorReport:
-    """The doctor's report on a script, language-neutral (`tutor.doctor.findings.Report.to_wire`):
-    status, exit_code, duration_s, traces, and findings whose message is {"en", "zh"}."""
+# ---- the doctor's report: findings as data (kinds, codes, places, counts, names), never words;
+# the parent words them (tutor.doctor.wording), in both languages, for the text, the JSON and the TUI.
 
-    wire_type: ClassVar[str] = "doctor-report"
-    report: dict
+FindingKind = Literal["retrace", "key-reuse", "side-effect", "donation", "host-sync", "nan"]
+# Which problem of its kind: it picks the words and the lesson that teaches the fix.
+FindingCode = Literal[
+    "weak-type",  # retrace
+    "shape",
+    "structure",
+    "static",
+    "new-function",
+    "unexplained",
+    "reused",  # key-reuse
+    "global",  # side-effect
+    "mutation",
+    "print",
+    "unusable",  # donation
+    "deleted",
+    "per-step",  # host-sync
+    "first",  # nan
+]
+DoctorStatus = Literal["ok", "findings", "error", "timeout"]
+FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
+FINDING_CODES: tuple[str, ...] = get_args(FindingCode)
+DOCTOR_STATUSES: tuple[str, ...] = get_args(DoctorStatus)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One state problem at one place in the learner's script. Besides where and how often, a
+    finding carries what its words need: each field below names the kinds that fill it."""
+
+    kind: FindingKind
+    code: FindingCode
+    file: str
+    line: int
+    function: str | None = None  # None: the script's top level
+    count: int = 1
+    name: str = ""  # side-effect: the global, or object.attribute, that changed
+    first_line: int | None = None  # key-reuse: where the key was consumed first
+    explanation: str = ""  # retrace: JAX's own words for what changed (may be empty)
+    types: str = ""  # donation: the buffers JAX could not reuse, as JAX spells them
+    via: tuple[str, ...] = ()  # host-sync: how the value was pulled ("float()", ".item()", ...)
+    primitive: str = ""  # nan: the operation that produced the first NaN / inf
 
     def to_wire(self) -> dict:
-        return {"type": self.wire_type, "report": self.report}
+        return {**{f: getattr(self, f) for f in _FINDING_FIELDS}, "via": list(self.via)}
+
+    @classmethod
+    def from_wire(cls, obj) -> Finding:
+        obj = _object(obj, "a doctor finding")
+        kind, code = obj.get("kind"), obj.get("code")
+        if kind not in FINDING_KINDS or code not in FINDING_CODES:
+            raise ProtocolError(f"a doctor finding of kind {kind!r} and code {code!r} is not one the tutor knows")
+        function, first_line = obj.get("function"), obj.get("first_line")
+        return cls(
+            kind,
+            code,
+            _text(obj.get("file"), "a finding's file"),
+            _integer(obj.get("line"), "a finding's line"),
+            _optional_text(function, "a finding's function"),
+            _integer(obj.get("count"), "a finding's count"),
+            _text(obj.get("name"), "a finding's name"),
+            None if first_line is None else _integer(first_line, "a finding's first_line"),
+            _text(obj.get("explanation"), "a finding's explanation"),
+            _text(obj.get("types"), "a finding's types"),
+            _texts(obj.get("via"), "a finding's via"),
+            _text(obj.get("primitive"), "a finding's primitive"),
+        )
+
+
+_FINDING_FIELDS = tuple(Finding.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class TraceCount:
+    """How many times one of the script's jitted functions was traced (defined at `line`)."""
+
+    function: str
+    line: int
+    count: int
+
+    @classmethod
+    def from_wire(cls, obj) -> TraceCount:
+        obj = _object(obj, "a doctor trace count")
+        return cls(
+            _text(obj.get("function"), "a trace count's function"),
+            _integer(obj.get("line"), "a trace count's line"),
+            _integer(obj.get("count"), "a trace count's count"),
+        )
+
+
+@dataclass(frozen=True)
+class ScriptReport:
+    """What the doctor saw of one run of the script (its output travels apart, as Output events)."""
+
+    script: str  # the file's name
+    status: DoctorStatus
+    exit_code: int | None  # None: stopped before it ended
+    duration_s: float
+    findings: tuple[Finding, ...] = ()
+    traces: tuple[TraceCount, ...] = ()
+
+    def to_wire(self) -> dict:
+        return {
+            "script": self.script,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "duration_s": self.duration_s,
+            "findings": [f.to_wire() for f in self.findings],
+            "traces": [{"function": t.function, "line": t.line, "count": t.count} for t in self.traces],
+        }
+
+    @classmethod
+    def from_wire(cls, obj) -> ScriptReport:
+        obj = _object(obj, "doctor report")
+        status, exit_code = obj.get("status"), obj.get("exit_code")
+        if status not in DOCTOR_STATUSES:
+            raise ProtocolError(f"doctor report status {status!r} is not one of {', '.join(DOCTOR_STATUSES)}")
+        findings, traces = obj.get("findings"), obj.get("traces")
+        if not isinstance(findings, list) or not isinstance(traces, list):
+            raise ProtocolError("doctor report findings or traces is not a list")
+        return cls(
+            _text(obj.get("script"), "doctor report script"),
+            status,
+            None if exit_code is None else _integer(exit_code, "doctor report exit_code"),
+            _number(obj.get("duration_s"), "doctor report duration_s"),
+            tuple(Finding.from_wire(f) for f in findings),
+            tuple(TraceCount.from_wire(t) for t in traces),
+        )
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    """The doctor's report on a script, as data (tutor.doctor.findings.Report reads it in the parent)."""
+
+    wire_type: ClassVar[str] = "doctor-report"
+    report: ScriptReport
+
+    def to_wire(self) -> dict:
+        return {"type": self.wire_type, "report": self.report.to_wire()}
 
     @classmethod
     def from_wire(cls, obj: dict) -> DoctorReport:
-        report = _object(obj.get("report"), "doctor report")
-        _text(report.get("status"), "doctor report status")
-        findings = report.get("findings")
-        if not isinstance(findings, list):
-            raise ProtocolError("doctor report findings is not a list")
-        for f in findings:
-            f = _object(f, "a doctor finding")
-            _text(f.get("kind"), "a finding's kind")
-            _text(f.get("file"), "a finding's file")
-            _integer(f.get("line"), "a finding's line")
-            _message(f.get("message"), "a finding's message")
-        return cls(report)
+        return cls(ScriptReport.from_wire(obj.get("report")))
 
 
 Event = Ready | Started | Done | RunError | MetricPoints | CheckResult | CellResult | DoctorReport

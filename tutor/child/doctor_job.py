@@ -15,14 +15,14 @@ from tutor.protocol import DoctorJob, DoctorReport
 
 
 def run(job: DoctorJob) -> None:
-    from tutor.doctor.probe import examine
+    from tutor.child.doctor.probe import examine
 
     if job.cwd:
         os.chdir(job.cwd)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the worker starts with it ignored
     try:
-        report = examine(job.script, list(job.args), job.nans)
+        report = examine(job.script, job.args, job.nans)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second stop must not cut the report short
         flush_std_streams()
-    send(DoctorReport(report.to_wire()))
+    send(DoctorReport(report))

@@ -1,61 +1,17 @@
-"""`jaxstate-tutor doctor`: run the learner's own script with instrumentation on and report the
-state problems seen (issue #14).
+"""`jaxstate-tutor doctor`, the parent's side (no JAX, no Textual): run the learner's own script
+with instrumentation on and report the state problems seen (issue #14). The probe itself runs
+in the worker: tutor/child/doctor/ (its docstring says what each detector can and cannot see).
 
-Design
-------
-- `findings.py` (no JAX, no Textual): Finding / Report, the JSON contract of DESIGN.md (plus a
-  `cell` key beside `lesson`), each kind's message and "why it costs you" in en and zh, the
-  lesson and demo cell that teach the fix, grouping (one finding per kind + function + line).
-- `retraces.py`, `script_code.py` (no JAX): parsing JAX's cache-miss explanations; the script
-  as code (its frames, its functions' bytecode, its loops). Every file:line is resolved here,
-  so it points into the script, never into JAX or the tutor.
-- `probe.py` (imports JAX, runs where the script runs): installs the hooks below, runs the
-  script with runpy as `__main__` and its argv, lets its stdout / stderr pass through, and
-  writes the report apart from them (`--report PATH` / `--report-fd N`). SIGTERM and Ctrl+C
-  stop the script and still report. `examine()` is the in-process API the worker can call.
-- `report_text.py` (no JAX): the report for a person, en / zh (what, where, how often, why, the
-  lesson and cell, how to open them). `tutor/doctoring.py` (no JAX, outside this package so that
-  the probe's package imports neither the CLI nor the sandbox): `jaxstate-tutor doctor`, which runs
-  the probe through `Sandbox.run_doctor` (a worker, like a check), passes the script's output
-  through, and prints the text or the JSON; the first Ctrl+C asks the run to stop (the report
-  still comes, exit 130), a second kills it. `tutor/ui/screens/doctor.py` is the TUI's face of
-  the same run (`d` on the outline); it shares the script checks and the default time limit.
+- `options.py`: the doctor's options, parsed once for the command line and the TUI.
+- `running.py`: starting a run in the sandbox and reading its report, for both.
+- `findings.py`: the report as the parent keeps it (the worker's tutor.protocol.ScriptReport,
+  findings as data, plus the script's output) and the exit code it means.
+- `wording.py`: every word said about a finding or a report, in en and zh: the one place
+  findings are worded, for the text report, the JSON and the TUI alike.
+- `teaching.py`: the lesson and demo cell that teach each fix.
+- `report_text.py`, `report_json.py`: the report for a person, and the `doctor --json` object.
 
-What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/test_doctor.py)
------------------------------------------------------------------------------------
-retrace       JAX's own words: `jax_explain_cache_misses` logs "TRACING CACHE MISS" on the
-              `jax._src.interpreters.partial_eval` logger in both versions (read with a handler,
-              never printed). Counted for the script's functions traced from eager code (a jit
-              nested in another trace retraces with its caller). Reasons: weak type -> strong
-              (flagged at the first retrace), shape / dtype, PyTree structure, static value (3+
-              retraces, so a train/eval pair is not flagged), a new function object on the same
-              line (jit inside a loop, 2+). On 0.12 a changed static argument is explained as
-              "cache miss explanation unavailable": reported as an unexplained retrace.
-key-reuse     Not `jax_debug_key_reuse`: it raises (the script would stop), sees typed keys only
-              and on 0.10.2 misses reuse across jitted calls. Instead the public jax.random
-              consumers (split, normal, ... not fold_in, which JAX's checker treats as a source)
-              report the key's bits each time they run: read directly when eager, through
-              `jax.debug.callback` inside jit / scan / vmap. A key is reused when its bits are
-              consumed more often than PRNGKey / key made them. Typed and raw uint32 keys.
-              Cannot see consumers called inside libraries through jax._src; `jax.checkpoint`
-              may replay a callback. A jitted function that consumes a key carries a host
-              callback, so it is dispatched by JAX's Python path (slower per call).
-side-effect   print: builtins.print called from the script while JAX stages a jaxpr (jit, scan
-              bodies). Globals: the script's module globals are snapshotted (shallowly) when a
-              top-level trace of one of its functions starts and compared when it ends
-              (jax.monitoring's trace-duration event); a change counts only if the traced
-              function's own bytecode (with nested functions) stores that global, loads the
-              changed name, or stores the changed attribute. Cannot see objects not reachable
-              from module globals (locals of main()), callable objects, or helpers defined
-              outside the traced function.
-donation      JAX's "donated buffers were not usable" warning, caught at warnings.warn before
-              any filter; an array used after donation ends the script with JAX's RuntimeError,
-              reported at the script's line.
-host-sync     float / int / .item() / .tolist() / __array__ on a jax Array, and np.asarray /
-              np.array of one, called directly from a script line; flagged when one line pulls
-              20+ times and runs on every pass of its innermost loop (not under an if / else /
-              try handler inside it; a helper's line is judged by its caller's loop). Printing
-              an array or formatting it in an f-string is not counted.
-nan (--nans)  `jax_debug_nans` + `jax_debug_infs`: the script stops at the first NaN / inf;
-              the primitive comes from JAX's message, the line from the script's frame.
+`tutor/doctoring.py` is the command (`jaxstate-tutor doctor`: output passed through live, the
+first Ctrl+C asks the run to stop, the report still comes, exit 130); `tutor/ui/screens/doctor.py`
+is the TUI's face of the same run (`d` on the outline).
 """

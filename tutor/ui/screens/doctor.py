@@ -13,9 +13,11 @@ from textual.binding import Binding
 from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.doctor.report_text import ending, how_many, word
-from tutor.doctoring import DEFAULT_TIMEOUT_S, positive_seconds, report_of, script_problem, split_args
-from tutor.i18n import table
+from tutor.doctor import options, wording
+from tutor.doctor.options import DoctorOptions
+from tutor.doctor.running import report_of, start_doctor
+from tutor.doctor.teaching import teaching
+from tutor.i18n import pick, table
 from tutor.ui.runs import RunFinished, RunHandle, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 
@@ -30,10 +32,6 @@ TEXTS = table(
             "en": "Runs your script with instrumentation on and lists retraces, reused keys, side effects "
             "under tracing, donation problems and host syncs in hot loops.",
             "zh": "带着检测运行你的脚本，列出重新追踪、重复使用的 key、追踪时的副作用、捐赠问题和热循环里的主机同步。",
-        },
-        "bad_timeout": {
-            "en": "--timeout needs a number of seconds above 0.",
-            "zh": "--timeout 后面要写一个大于 0 的秒数。",
         },
         "running": {
             "en": "Running {script}... (Esc stops it and still reports)",
@@ -125,27 +123,26 @@ class DoctorScreen(TutorScreen):
             return
         if not words:
             return
-        script = Path(words[0]).expanduser()
-        problem = script_problem(script, self.lang)
-        if problem:
-            self.notify(problem, severity="error", timeout=8, markup=False)
-            return
         try:  # the doctor's own options as on the command line; the rest is the script's
-            args, own = split_args(words[1:], positive_seconds)
-        except ValueError:
-            self.notify(text("bad_timeout", self.lang), severity="error", timeout=6)
+            asked = options.parse(words)
+        except options.OptionsError as exc:
+            self.notify(pick(exc.message, self.lang), severity="error", timeout=6, markup=False)
             return
-        self.start(script.resolve(), args, own.get("timeout", DEFAULT_TIMEOUT_S), own.get("nans", False))
+        problem = options.script_problem(asked.script)
+        if problem:
+            self.notify(pick(problem, self.lang), severity="error", timeout=8, markup=False)
+            return
+        self.start(asked)
 
-    def start(self, script: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S, nans: bool = False) -> None:
-        self._script = script.name
+    def start(self, asked: DoctorOptions) -> None:
+        self._script = asked.script.name
         self.verdict = self.report = None
         self.stopping = False
         self.query_one("#doctor-output", Log).clear()
         sandbox = self.session.sandbox
         # Taken in a thread, as every run is: a spawn that fails (no room in /tmp, no processes
         # left) comes back as an error verdict, and the UI thread never waits on it.
-        self.handle = start_run(self, self.session, lambda: sandbox.run_doctor(script, args, Path.cwd(), timeout, nans))
+        self.handle = start_run(self, self.session, lambda: start_doctor(sandbox, asked, Path.cwd()))
         self.apply_lang()
 
     def on_run_output(self, message: RunOutput) -> None:
@@ -156,7 +153,7 @@ class DoctorScreen(TutorScreen):
         if message.handle is not self.handle:
             return
         self.verdict = message.verdict
-        self.report = report_of(message.verdict, Path(self._script))
+        self.report = report_of(message.verdict, self._script)
         self.apply_lang()
         findings = self.query_one("#doctor-findings", OptionList)
         if self.report.findings:
@@ -180,10 +177,10 @@ class DoctorScreen(TutorScreen):
         if self.running:
             status.update(text("stopping" if self.stopping else "running", lang, script=self._script))
         elif self.verdict is not None:
-            line = ending(self.report, lang, stopped=self.stopping)
+            line = wording.ending(self.report, lang, stopped=self.stopping)
             if self.verdict.report is None:
                 line += " " + text("no_report", lang, why=self.verdict.message.get(lang))
-            count = how_many(self.report, lang)
+            count = wording.how_many(self.report, lang)
             tail = text("gap", lang) + text("pick", lang) if self.report.findings else ""
             status.update(Text(f"{line}\n{count}{tail}"))
         else:
@@ -198,9 +195,9 @@ class DoctorScreen(TutorScreen):
             row.append(f"[{f.kind}] ", style="yellow")
             if f.function:
                 row.append(f"{f.function} ")
-            row.append(word("times", self.lang, n=f.count) + "\n", style="dim")
-            row.append(f.message(self.lang))
-            t = f.teaching
+            row.append(wording.times(f.count, self.lang) + "\n", style="dim")
+            row.append(wording.message(f, self.lang))
+            t = teaching(f)
             if t.lesson:
                 row.append("\n→ " + t.lesson + (f" · {t.cell}" if t.cell else ""), style="dim")
             items.append(Option(row, id=str(i)))
@@ -211,8 +208,8 @@ class DoctorScreen(TutorScreen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.report is None or event.option.id is None:
             return
-        finding = self.report.findings[int(event.option.id)]
-        self.open_lesson(finding.teaching.lesson, finding.teaching.cell)
+        taught = teaching(self.report.findings[int(event.option.id)])
+        self.open_lesson(taught.lesson, taught.cell)
 
     def open_lesson(self, lesson_id: str | None, cell_id: str | None) -> None:
         """The lesson on top of this screen (Esc comes back to the findings), opened at the cell."""

@@ -10,6 +10,7 @@ import ast
 import dis
 import os
 import sys
+import traceback
 import types
 from dataclasses import dataclass
 
@@ -71,6 +72,13 @@ class ScriptCode:
                 out.append((frame.f_code.co_name, frame.f_lineno))
             frame = frame.f_back
         return out
+
+    def last_frame(self, exc: BaseException | None) -> traceback.FrameSummary | None:
+        """The innermost frame of the script's own code in the exception's traceback, or None."""
+        if exc is None:
+            return None
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if self.owns(f.filename)]
+        return frames[-1] if frames else None
 
     # ------------------------------------------------------------ bytecode
 

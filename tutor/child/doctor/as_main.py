@@ -1,0 +1,50 @@
+"""Runs the learner's script as `__main__`, as `python SCRIPT ARGS...` would: its argv, its
+folder first on sys.path, its output where output goes, its traceback starting at its own code."""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tutor.child.doctor.script_code import ScriptCode
+
+
+@dataclass(frozen=True)
+class Ran:
+    """How the script ended: its exit code, and the exception that ended it (Ctrl+C included)."""
+
+    exit_code: int
+    failure: BaseException | None = None
+
+
+def run_as_main(code: ScriptCode, args: Sequence[str]) -> Ran:
+    old_argv, old_path0 = sys.argv, sys.path[0] if sys.path else None
+    sys.argv = [code.path, *args]
+    if sys.path:
+        sys.path[0] = os.path.dirname(code.path)
+    try:
+        runpy.run_path(code.path, run_name="__main__")
+        return Ran(0)
+    except SystemExit as exc:
+        if exc.code is None:
+            return Ran(0)
+        if isinstance(exc.code, int):
+            return Ran(exc.code)
+        print(exc.code, file=sys.stderr)
+        return Ran(1)
+    except KeyboardInterrupt as exc:  # the parent's stop, or its time limit: still report
+        return Ran(130, exc)
+    except BaseException as exc:  # noqa: BLE001 - the script's own failure, shown like Python would
+        tb = exc.__traceback__
+        while tb is not None and not code.owns(tb.tb_frame.f_code.co_filename):
+            tb = tb.tb_next  # start the traceback at the script, as Python would
+        traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
+        return Ran(1, exc)
+    finally:
+        sys.argv = old_argv
+        if old_path0 is not None:
+            sys.path[0] = old_path0

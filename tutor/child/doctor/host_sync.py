@@ -1,0 +1,94 @@
+"""Detector: a device value pulled to the host on every step. float / int / .item() /
+.tolist() / __array__ on a jax Array, and np.asarray / np.array of one, called directly from a
+script line; flagged when one line pulls HOST_SYNC_MIN+ times and runs on every pass of its
+innermost loop (a helper's line is judged by its caller's loop). Printing an array or
+formatting it in an f-string is not counted."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections import Counter, defaultdict
+
+import numpy as np
+
+from tutor.child.doctor.hooks import Hooks
+from tutor.child.doctor.retraces import Retraces
+from tutor.child.doctor.script_code import ScriptCode
+from tutor.protocol import Finding
+
+# The methods of a jax Array that copy it to Python / NumPy, and how a finding names each.
+HOST_PULLS = {
+    "__float__": "float()",
+    "__int__": "int()",
+    "item": ".item()",
+    "__array__": "np.asarray()",
+    "tolist": ".tolist()",
+}
+# np.asarray / np.array read a jax Array through the buffer protocol, never __array__
+NUMPY_PULLS = {"asarray": "np.asarray()", "array": "np.array()"}
+HOST_SYNC_MIN = 20  # pulls at one line before a per-step pull is worth a finding
+
+
+class HostSync:
+    def __init__(self, code: ScriptCode, retraces: Retraces):
+        self.code = code
+        self.retraces = retraces
+        self.pulls: Counter = Counter()  # (function, line, how) -> n
+        self.chains: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (function, line) -> script frames outwards
+
+    def install(self, hooks: Hooks) -> None:
+        from jax._src.array import ArrayImpl
+
+        for name, how in HOST_PULLS.items():
+            original = ArrayImpl.__dict__[name]
+
+            def pull(array, *a, _original=original, _how=how, **k):
+                frame = sys._getframe(1)
+                if self.code.owns(frame.f_code.co_filename):
+                    self._on_pull(frame, _how)
+                return _original(array, *a, **k)
+
+            functools.update_wrapper(pull, original)
+            hooks.patch(ArrayImpl, name, pull)
+        for name, how in NUMPY_PULLS.items():
+            original = getattr(np, name)
+
+            def convert(obj, *a, _original=original, _how=how, **k):
+                if isinstance(obj, ArrayImpl):
+                    frame = sys._getframe(1)
+                    if self.code.owns(frame.f_code.co_filename):
+                        self._on_pull(frame, _how)
+                return _original(obj, *a, **k)
+
+            functools.update_wrapper(convert, original)
+            hooks.patch(np, name, convert)
+
+    def _on_pull(self, frame, how: str) -> None:
+        site = (frame.f_code.co_name, frame.f_lineno)
+        self.pulls[(*site, how)] += 1
+        if site not in self.chains:
+            self.chains[site] = self.code.script_lines(frame)
+
+    def findings(self, failure: BaseException | None) -> list[Finding]:
+        per_site: Counter = Counter()
+        via: dict[tuple[str, int], set[str]] = defaultdict(set)
+        for (fn, line, how), n in self.pulls.items():
+            per_site[(fn, line)] += n
+            via[(fn, line)].add(how)
+        out = []
+        for (fn, line), n in per_site.items():
+            if n < HOST_SYNC_MIN:
+                continue
+            for _outer_fn, outer_line in self.chains.get((fn, line), [(fn, line)]):
+                loop = self.code.loop_around(outer_line)
+                if loop is None:
+                    continue  # not in a loop in this function: look at its caller
+                if loop.every_pass:
+                    jitted = self.retraces.jitted_in(loop.first, loop.last)
+                    hows = tuple(sorted(via[(fn, line)]))
+                    out.append(
+                        Finding("host-sync", "per-step", self.code.name, line, function=jitted, count=n, via=hows)
+                    )
+                break
+        return out

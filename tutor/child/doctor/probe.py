@@ -1,0 +1,70 @@
+"""The doctor's probe: runs the learner's script in this process (the worker) with every
+detector installed, then turns what they saw into the report the worker sends, as data."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from typing import Protocol
+
+import jax
+
+from tutor.child.doctor.as_main import run_as_main
+from tutor.child.doctor.donation import Donation
+from tutor.child.doctor.hooks import Hooks
+from tutor.child.doctor.host_sync import HostSync
+from tutor.child.doctor.keys import KeyReuse
+from tutor.child.doctor.nans import Nans
+from tutor.child.doctor.retraces import Retraces
+from tutor.child.doctor.script_code import ScriptCode
+from tutor.child.doctor.side_effects import SideEffects
+from tutor.doctor.findings import group, status_of
+from tutor.protocol import Finding, ScriptReport
+
+
+class Detector(Protocol):
+    def install(self, hooks: Hooks) -> None: ...
+
+    def findings(self, failure: BaseException | None) -> list[Finding]:
+        """What it saw, once the script ended (`failure`: what ended it, if anything did)."""
+        ...
+
+
+def examine(script: str, args: Sequence[str] = (), nans: bool = False) -> ScriptReport:
+    """Run one script under the probe in this process. Its output goes where output normally
+    goes; Ctrl+C (SIGINT) stops it, and the report still says what was seen until then."""
+    start = time.monotonic()
+    code = ScriptCode(os.path.abspath(script))
+    retraces = Retraces(code)
+    detectors: list[Detector] = [
+        retraces,
+        SideEffects(code, retraces),
+        KeyReuse(code),
+        Donation(code, retraces),
+        HostSync(code, retraces),
+    ]
+    if nans:
+        detectors.append(Nans(code))
+    hooks = Hooks()
+    try:
+        for detector in detectors:
+            detector.install(hooks)
+        ran = run_as_main(code, args)
+        try:
+            jax.effects_barrier()  # key callbacks still in flight
+        except Exception:  # noqa: BLE001 - the script may have broken the runtime; the report still comes
+            pass
+    finally:
+        hooks.undo()
+    found = group([f for d in detectors for f in d.findings(ran.failure)])
+    nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
+    failed = ran.exit_code not in (0, 130) and not nan_stop
+    return ScriptReport(
+        script=code.name,
+        status=status_of(found, failed),
+        exit_code=ran.exit_code,
+        duration_s=time.monotonic() - start,
+        findings=tuple(found),
+        traces=retraces.traces(),
+    )

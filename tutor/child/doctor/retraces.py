@@ -1,0 +1,223 @@
+"""Detector: the script's jitted functions traced again, from JAX's own words. With
+`jax_explain_cache_misses` on, JAX logs a "TRACING CACHE MISS" explanation of every trace
+(logger `jax._src.interpreters.partial_eval` on JAX 0.10.2 and 0.12.0.1); a log handler reads
+them, never prints them. The other detectors ask this one which function is being traced.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tutor.child.doctor.hooks import Hooks, staging
+from tutor.child.doctor.script_code import ScriptCode
+from tutor.protocol import Finding, FindingCode, TraceCount
+
+LOGGER = "jax._src.interpreters.partial_eval"
+MARK = "TRACING CACHE MISS"
+
+_HEAD = re.compile(r"TRACING CACHE MISS at (?P<file>.+?):(?P<line>\d+)(?::\d+)? \((?P<caller>[^)]*)\):")
+_NEW = re.compile(r"never seen function:\s*\n\s*(?P<name>\S+) id=\d+ defined at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
+_SEEN = re.compile(r"^\s*for (?P<name>\S+) defined at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
+_URL = re.compile(r"https?://\S+")
+_STATIC = re.compile(
+    r"at input path (?P<path>\S+), now .*?Static\(val=(?P<now>.*?)\) and before .*?"
+    r"Static\(val=(?P<before>.*?)\)"
+)
+
+# How many retraces of one function for one reason before it is worth a finding. A function
+# compiled for two static flags, or for the train batch and then the eval set, is idiomatic;
+# a weak-typed start retraces once and is always a mistake.
+THRESHOLD: dict[str, int] = {
+    "weak-type": 1,
+    "shape": 3,
+    "structure": 3,
+    "static": 3,
+    "unexplained": 3,
+    "new-function": 2,
+}
+
+
+@dataclass(frozen=True)
+class Miss:
+    """One trace of a jitted function, as JAX explained it."""
+
+    name: str
+    def_file: str
+    def_line: int
+    call_file: str
+    call_line: int
+    first: bool  # never seen before (the first trace, or a new function object)
+    same_line: bool  # ... while another function defined on this line was seen: re-created
+    reason: (
+        FindingCode | None
+    )  # weak-type | shape | structure | static | unexplained | new-function; None: a first trace
+    explanation: str  # JAX's own words for the difference, one line
+
+
+def parse(message: str) -> Miss | None:
+    """A Miss from one log message, or None if it is not a cache-miss explanation."""
+    head = _HEAD.search(message)
+    if head is None:
+        return None
+    new, seen = _NEW.search(message), _SEEN.search(message)
+    match = new or seen
+    if match is None:
+        return None
+    first = new is not None
+    same_line = first and "defined on the same line" in message
+    diff = message[match.end() :] if not first else ""
+    reason: FindingCode | None
+    reason, explanation = ("new-function" if same_line else None, "") if first else classify(diff)
+    return Miss(
+        match["name"],
+        match["file"],
+        int(match["line"]),
+        head["file"],
+        int(head["line"]),
+        first,
+        same_line,
+        reason,
+        explanation,
+    )
+
+
+def classify(diff: str) -> tuple[FindingCode, str]:
+    """(reason, JAX's explanation in one line) from the part of a message after "for f ..."."""
+    lines = [ln.strip() for ln in diff.splitlines() if ln.strip()]
+    starred = [ln.lstrip("* ").strip() for ln in lines if ln.startswith("*")]
+    explanation = _URL.sub("", starred[0] if starred else (lines[-1] if lines else "")).strip()
+    static = _STATIC.search(explanation)
+    if static:  # JAX 0.10 spells a static value out as pytree metadata: say it plainly
+        explanation = f"static argument {static['path']} was {static['before']}, now {static['now']}"
+    if len(explanation) > 200:
+        explanation = explanation[:197] + "..."
+    text = "\n".join(lines)
+    if "weak_type=" in text:
+        return "weak-type", explanation
+    if "Static(" in text or "static" in text.lower():
+        return "static", explanation
+    if "different input types" in text:
+        return "shape", explanation
+    if "different input pytree" in text:
+        return "structure", explanation
+    return "unexplained", ""
+
+
+PERSISTENT_CACHE_LOGGERS = ("jax._src.compiler", "jax._src.compilation_cache")
+
+
+class _PersistentCacheChatter(logging.Filter):
+    """Drops the persistent compilation cache's per-program messages (miss, hit, writing)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = str(record.msg)
+        return not (
+            text.startswith(
+                (
+                    "PERSISTENT COMPILATION CACHE MISS",
+                    "Persistent compilation cache hit",
+                    "Not writing persistent cache entry",
+                )
+            )
+            or "to persistent compilation cache" in text
+        )
+
+
+class Retraces:
+    """Every trace JAX explained while the script ran. `on_trace` listeners hear each top-level
+    one (a jit traced inside another trace retraces with its caller, and is not one)."""
+
+    def __init__(self, code: ScriptCode):
+        self.code = code
+        self.misses: list[Miss] = []
+        self.last_own: Miss | None = None  # the latest top-level trace of one of the script's functions
+        self.on_trace: list[Callable[[Miss], None]] = []
+
+    def install(self, hooks: Hooks) -> None:
+        retraces = self
+
+        class MissHandler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                try:
+                    retraces._on_message(record.getMessage())
+                except Exception:  # noqa: BLE001 - never break the learner's run
+                    pass
+
+        logger = logging.getLogger(LOGGER)
+        handler = MissHandler(logging.WARNING)
+        old_propagate, old_level = logger.propagate, logger.level
+        logger.addHandler(handler)
+        logger.propagate = False  # the script's own logging setup must not print JAX's explanations
+        if logger.getEffectiveLevel() > logging.WARNING:
+            logger.setLevel(logging.WARNING)
+
+        def restore() -> None:
+            logger.removeHandler(handler)
+            logger.propagate = old_propagate
+            logger.setLevel(old_level)
+
+        hooks.on_undo(restore)
+        # With a persistent compilation cache (the worker has one), jax_explain_cache_misses also
+        # raises JAX's per-program cache messages to warnings: not the script's output, dropped.
+        quiet = _PersistentCacheChatter()
+        for name in PERSISTENT_CACHE_LOGGERS:
+            chatty = logging.getLogger(name)
+            chatty.addFilter(quiet)
+            hooks.on_undo(functools.partial(chatty.removeFilter, quiet))
+        hooks.option("jax_explain_cache_misses", True)
+
+    def _on_message(self, message: str) -> None:
+        miss = parse(message)
+        if miss is None or staging():
+            return  # not an explanation, or traced as part of an outer trace: the outer one retraced
+        self.misses.append(miss)
+        if self.code.owns(miss.def_file):
+            self.last_own = miss
+        for listener in self.on_trace:
+            listener(miss)
+
+    def jitted_in(self, first: int, last: int) -> str | None:
+        """The script's jitted function first called within these lines (a loop), if any."""
+        owns = self.code.owns
+        for m in self.misses:
+            if owns(m.def_file) and owns(m.call_file) and first <= m.call_line <= last:
+                return m.name
+        return None
+
+    def findings(self, failure: BaseException | None) -> list[Finding]:
+        """The script's functions traced more often than their reason allows, each at the call
+        that retraced (or at the function's definition when that call is not in the script)."""
+        owns = self.code.owns
+        retraced = [m for m in self.misses if owns(m.def_file) and (not m.first or m.same_line)]
+        totals = Counter((m.name, m.def_line, m.reason) for m in retraced)
+        counts: Counter = Counter()
+        explained: dict[tuple, str] = {}
+        for m in retraced:
+            if totals[(m.name, m.def_line, m.reason)] < THRESHOLD.get(m.reason or "", 2):
+                continue
+            key = (m.name, m.call_line if owns(m.call_file) else m.def_line, m.reason or "unexplained")
+            counts[key] += 1
+            if m.explanation:
+                explained.setdefault(key, m.explanation)
+        return [
+            Finding(
+                "retrace",
+                reason,
+                self.code.name,
+                line,
+                function=name,
+                count=n,
+                explanation=explained.get((name, line, reason), ""),
+            )
+            for (name, line, reason), n in counts.items()
+        ]
+
+    def traces(self) -> tuple[TraceCount, ...]:
+        """How many times each of the script's jitted functions was traced."""
+        counts = Counter((m.name, m.def_line) for m in self.misses if self.code.owns(m.def_file))
+        return tuple(TraceCount(name, line, n) for (name, line), n in counts.items())

@@ -1,0 +1,170 @@
+"""The doctor's options, parsed here and nowhere else (the command line and the TUI's command
+field both call `parse`; the worker receives them as a typed DoctorJob):
+
+    SCRIPT [ARGS...] [--json] [--timeout S] [--nans] [--lang en|zh] [-- SCRIPT-ARGS...]
+
+The doctor's own options may stand before SCRIPT or after it; any other word after SCRIPT is the
+script's, and everything after `--` is the script's, whatever it looks like.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tutor.i18n import LANGS, Bilingual, table
+
+# A learner's training script, instrumented, on a CPU: minutes are normal. 15 minutes lets a
+# real but small run finish, yet a script that hangs does not hold a worker for hours; a longer
+# run takes --timeout, and Ctrl+C or the limit still print what was seen so far.
+DEFAULT_TIMEOUT_S = 900.0
+
+
+@dataclass(frozen=True)
+class Option:
+    """One of the doctor's own options: its name, its value's name (None for a flag), its help."""
+
+    name: str
+    value: str | None
+    help: str
+
+
+OPTIONS = (
+    Option("--json", None, "print one JSON object (the script's output inside)"),
+    Option("--timeout", "S", f"seconds before the script is stopped (default {DEFAULT_TIMEOUT_S:.0f})"),
+    Option("--nans", None, "also stop at the first NaN / inf and name its operation"),
+    Option("--lang", "en|zh", "language of the report"),
+)
+_BY_NAME = {o.name: o for o in OPTIONS}
+
+MSG = table(
+    {
+        "no_script": {
+            "en": "give the Python script to run (doctor SCRIPT [ARGS...]).",
+            "zh": "请给出要运行的 Python 脚本（doctor 脚本 [参数...]）。",
+        },
+        "needs_value": {"en": "{option} needs a value ({value}).", "zh": "{option} 后面要写一个值（{value}）。"},
+        "bad_timeout": {
+            "en": "--timeout needs a number of seconds above 0, not {value!r}.",
+            "zh": "--timeout 后面要写一个大于 0 的秒数，而不是 {value!r}。",
+        },
+        "bad_lang": {"en": "--lang takes en or zh, not {value!r}.", "zh": "--lang 只能是 en 或 zh，而不是 {value!r}。"},
+        "unknown": {
+            "en": "{option} is not an option of doctor; the script's own options go after SCRIPT (or after --).",
+            "zh": "{option} 不是 doctor 的选项；脚本自己的选项写在脚本之后（或 -- 之后）。",
+        },
+        "missing": {"en": "{path} does not exist.", "zh": "{path} 不存在。"},
+        "folder": {
+            "en": "{path} is a folder; give the Python script to run (e.g. {path}/train.py).",
+            "zh": "{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。",
+        },
+        "not_py": {
+            "en": "{path} is not a Python script (.py); doctor runs Python scripts.",
+            "zh": "{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
+        },
+    }
+)
+
+
+class OptionsError(ValueError):
+    """Words the doctor cannot run: bad usage (exit 2 on the command line), said in both languages."""
+
+    def __init__(self, message: Bilingual):
+        super().__init__(message.en)
+        self.message = message
+
+
+def _error(key: str, **fields) -> OptionsError:
+    return OptionsError(Bilingual(zh=MSG.say(key, "zh", **fields), en=MSG.say(key, "en", **fields)))
+
+
+@dataclass(frozen=True)
+class DoctorOptions:
+    """One doctor run as asked for: the script, its own arguments, the doctor's options."""
+
+    script: Path
+    args: tuple[str, ...] = ()
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    nans: bool = False
+    json: bool = False
+    lang: str | None = None  # None: the tutor's language
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0; ValueError otherwise (nan, inf, 0, negatives, words)."""
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"not a number of seconds above 0: {text!r}")
+    return value
+
+
+def parse(words: Sequence[str]) -> DoctorOptions:
+    """SCRIPT, its arguments and the doctor's options from the words after `doctor`;
+    OptionsError if they do not make a run."""
+    script: str | None = None
+    args: list[str] = []
+    own: dict[str, str | bool] = {}
+    i = 0
+    while i < len(words):
+        item = words[i]
+        if item == "--":
+            rest = list(words[i + 1 :])
+            if script is None and rest:
+                script = rest.pop(0)
+            args += rest
+            break
+        name, eq, value = item.partition("=")
+        option = _BY_NAME.get(name)
+        if option is not None and (option.value is not None or not eq):
+            if option.value is None:
+                own[name] = True
+            elif eq:
+                own[name] = value
+            elif i + 1 < len(words):
+                own[name] = words[i + 1]
+                i += 1
+            else:
+                raise _error("needs_value", option=name, value=option.value)
+        elif script is None:
+            if item.startswith("-") and item != "-":
+                raise _error("unknown", option=item)
+            script = item
+        else:
+            args.append(item)
+        i += 1
+    if script is None:
+        raise _error("no_script")
+    return DoctorOptions(
+        Path(script).expanduser(),
+        tuple(args),
+        _seconds(own["--timeout"]) if "--timeout" in own else DEFAULT_TIMEOUT_S,
+        bool(own.get("--nans", False)),
+        bool(own.get("--json", False)),
+        _lang(own["--lang"]) if "--lang" in own else None,
+    )
+
+
+def _seconds(value: str | bool) -> float:
+    try:
+        return positive_seconds(str(value))
+    except ValueError:
+        raise _error("bad_timeout", value=value) from None
+
+
+def _lang(value: str | bool) -> str:
+    if value not in LANGS:
+        raise _error("bad_lang", value=value)
+    return str(value)
+
+
+def script_problem(path: Path) -> Bilingual | None:
+    """Why `path` cannot be run by doctor, or None."""
+    if path.is_dir():
+        return _error("folder", path=path).message
+    if not path.exists():
+        return _error("missing", path=path).message
+    if path.suffix != ".py":
+        return _error("not_py", path=path).message
+    return None

@@ -1,0 +1,37 @@
+"""The `doctor --json` object of DESIGN.md (plus a `cell` key beside `lesson`): the report's
+data, each finding's `message` worded in the learner's language by tutor.doctor.wording."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.doctor.findings import Report
+from tutor.doctor.teaching import teaching
+from tutor.doctor.wording import message
+from tutor.protocol import Finding
+
+
+def finding_json(f: Finding, lang: str) -> dict[str, Any]:
+    taught = teaching(f)
+    return {
+        "kind": f.kind,
+        "function": f.function,
+        "file": f.file,
+        "line": f.line,
+        "count": f.count,
+        "message": message(f, lang),
+        "lesson": taught.lesson,
+        "cell": taught.cell,
+    }
+
+
+def report_json(report: Report, lang: str) -> dict[str, Any]:
+    return {
+        "script": report.script,
+        "status": report.status,
+        "exit_code": report.exit_code,
+        "duration_s": round(report.duration_s, 3),
+        "findings": [finding_json(f, lang) for f in report.findings],
+        "stdout": report.stdout,
+        "stderr": report.stderr,
+    }

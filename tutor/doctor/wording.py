@@ -1,0 +1,262 @@
+"""Every word the doctor says, in English and Chinese, from the findings' data: what was seen,
+why it costs you, how the script ended, how many findings. The text report, the JSON `message`
+and the TUI screen all word findings here, and only here.
+
+No JAX, no Textual. The worker sends findings as data (tutor.protocol.Finding); their words
+exist only in the parent.
+"""
+
+from __future__ import annotations
+
+from tutor.doctor.findings import Report
+from tutor.i18n import table
+from tutor.protocol import Finding
+
+# One table: what each finding says ("kind/code", a variant after a second "/"), why it costs
+# the learner ("why:kind/code"), and the report's own sentences.
+WORDS = table(
+    {
+        # ---- what was seen: the first sentence of a finding
+        "retrace/new-function": {
+            "en": "`{fn}` was jitted and traced anew {count} more times at this line.",
+            "zh": "`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。",
+        },
+        "retrace": {
+            "en": "`{fn}` was traced again {times} from this call{seen}.",
+            "zh": "`{fn}` 在这次调用处被重新追踪了 {times}{seen}。",
+        },
+        "retrace/seen": {"en": ": {explanation}", "zh": "：{explanation}"},
+        "key-reuse/reused/same-line": {
+            "en": "A PRNG key consumed at this line on an earlier pass was consumed here again, {times}.",
+            "zh": "同一个 PRNG key 在这一行之前的某一轮已经用过，这里又被使用了 {times}。",
+        },
+        "key-reuse/reused/first-at": {
+            "en": "A PRNG key already consumed (first consumed at line {first}) was consumed again here, {times}.",
+            "zh": "一个已经用过的 PRNG key（第一次在第 {first} 行被使用）在这里又被使用了 {times}。",
+        },
+        "key-reuse/reused": {
+            "en": "A PRNG key already consumed was consumed again here, {times}.",
+            "zh": "一个已经用过的 PRNG key 在这里又被使用了 {times}。",
+        },
+        "side-effect/print": {
+            "en": "print was called while `{fn}` was being traced ({times}).",
+            "zh": "`{fn}` 被追踪时调用了 print（{times}）。",
+        },
+        "side-effect/global": {
+            "en": "The global `{name}` was rebound while `{fn}` was being traced.",
+            "zh": "`{fn}` 被追踪时，全局变量 `{name}` 被重新赋值。",
+        },
+        "side-effect/mutation": {
+            "en": "`{name}` was changed in place while `{fn}` was being traced.",
+            "zh": "`{fn}` 被追踪时，`{name}` 被原地修改。",
+        },
+        "donation/deleted": {
+            "en": "A donated array was used after the call that consumed it.",
+            "zh": "一个被捐赠的数组在消耗它的调用之后又被使用了。",
+        },
+        "donation/unusable": {
+            "en": "Donated buffers were not usable: {types} ({count} compile(s)).",
+            "zh": "被捐赠的缓冲区没能被复用：{types}（编译 {count} 次）。",
+        },
+        "host-sync/per-step": {
+            "en": "A device value was pulled to the host ({via}) {count} times at this line in the loop around `{fn}`.",
+            "zh": "在调用 `{fn}` 的循环里，这一行把设备上的值拉回主机（{via}）共 {count} 次。",
+        },
+        "host-sync/per-step/no-jit": {
+            "en": "A device value was pulled to the host ({via}) {count} times at this line in a loop.",
+            "zh": "在循环里，这一行把设备上的值拉回主机（{via}）共 {count} 次。",
+        },
+        "nan/first": {
+            "en": "The first NaN/inf came out of `{primitive}`.",
+            "zh": "第一个 NaN/inf 出自 `{primitive}`。",
+        },
+        "once": {"en": "once", "zh": "1 次"},
+        "n_times": {"en": "{n} times", "zh": "{n} 次"},
+        # ---- why it costs you, in the learner's terms
+        "why:retrace/weak-type": {
+            "en": "The first call got a weakly typed value (a Python number), later calls a typed array, so "
+            "JAX compiled the function again. Start the state with its final dtype (jnp.float32(0.0), "
+            "jnp.zeros_like).",
+            "zh": "第一次调用传入的是弱类型的值（Python 数字），之后传入的是有确定 dtype 的数组，于是 JAX "
+            "又编译了一遍。初始状态直接给出最终的 dtype（jnp.float32(0.0)、jnp.zeros_like）。",
+        },
+        "why:retrace/shape": {
+            "en": "Each new shape or dtype is a new program: JAX traces and compiles again, every time. Keep "
+            "shapes fixed (pad the last batch, or drop it).",
+            "zh": "每出现一种新的形状或 dtype，就是一个新程序：JAX 每次都要重新追踪、重新编译。让形状保持不变"
+            "（把最后一个批次补齐，或者丢掉）。",
+        },
+        "why:retrace/structure": {
+            "en": "The argument's PyTree structure changed (keys, fields, list length), and each structure is "
+            "compiled separately. Give the state the same structure on every call.",
+            "zh": "参数的 PyTree 结构变了（键、字段、列表长度），每种结构都要单独编译一次。让状态在每次调用时结构都一样。",
+        },
+        "why:retrace/static": {
+            "en": "A static argument took a new value, and every new value costs a full compile. Static is for "
+            "structure (shapes, flags); pass numbers such as a learning rate as ordinary arguments.",
+            "zh": "静态参数换了一个新值，每个新值都要完整编译一次。静态参数只适合结构（形状、开关）；学习率这样"
+            "的数值应作为普通参数传入。",
+        },
+        "why:retrace/new-function": {
+            "en": "jax.jit is applied to a new function object on every pass (jit inside a loop, or a lambda made "
+            "per call), so the compile cache never hits. Jit once, outside the loop, and call the result.",
+            "zh": "每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda），编译缓存永远"
+            "命中不了。在循环外 jit 一次，然后反复调用它。",
+        },
+        "why:retrace/unexplained": {
+            "en": "JAX compiled it again without saying why (on this JAX version that is usually a new value for "
+            "a static argument). Each retrace costs a full compile.",
+            "zh": "JAX 又编译了一遍，却没有说明原因（在这个 JAX 版本上，通常是静态参数换了新值）。每次重新追踪"
+            "都要付出一次完整编译的代价。",
+        },
+        "why:key-reuse/reused": {
+            "en": "A key that was already consumed gives the same random numbers again: your 'new' noise, "
+            "dropout mask or sample repeats. Split the key and use each subkey once.",
+            "zh": "已经用过的 key 会再次给出同样的随机数：你以为的“新”噪声、dropout 掩码或样本其实是重复的。"
+            "先 split，每个子 key 只用一次。",
+        },
+        "why:side-effect/global": {
+            "en": "That assignment ran once, at trace time; later calls run the compiled program and skip it, "
+            "so the global stops changing. Return the new value instead.",
+            "zh": "这次赋值只在追踪时执行了一次；之后的调用运行的是编译好的程序，会跳过它，全局变量也就不再变化。"
+            "改为把新值作为返回值交出去。",
+        },
+        "why:side-effect/mutation": {
+            "en": "That change happened once, at trace time, and what it stored may be a tracer, not a value. "
+            "Take the state in as an argument and return the new state.",
+            "zh": "这次修改只在追踪时发生了一次，而且存进去的可能是 tracer，而不是数值。把状态作为参数传入，再把新状态返回。",
+        },
+        "why:side-effect/print": {
+            "en": "A Python print runs only while tracing: it shows tracers, once per trace, and stays silent on "
+            "later calls. Use jax.debug.print to see values on every call.",
+            "zh": "Python 的 print 只在追踪时执行：它打印的是 tracer，每次追踪只打印一次，之后的调用不再输出。"
+            "想在每次调用时看到数值，用 jax.debug.print。",
+        },
+        "why:donation/unusable": {
+            "en": "You donated these buffers but no output could reuse them (a different shape or dtype), so the "
+            "memory is not saved. Donate the state that the step returns in the same form.",
+            "zh": "这些缓冲区被捐赠了，但没有哪个输出能复用它们（形状或 dtype 不同），所以并没有省下内存。"
+            "只捐赠那份会以同样形式返回的状态。",
+        },
+        "why:donation/deleted": {
+            "en": "An array was used after it was donated: its buffer now belongs to the call's output. Rebind "
+            "the name to the returned state at once (state = step(state, ...)).",
+            "zh": "一个数组在被捐赠之后又被使用了：它的缓冲区已经归这次调用的输出所有。调用后立即把名字重新绑定"
+            "到返回的状态上（state = step(state, ...)）。",
+        },
+        "why:host-sync/per-step": {
+            "en": "Every step pulls a value from the device to Python (`float()`, `.item()`, `np.asarray`): the loop "
+            "waits for the device each time instead of queueing work ahead. Keep values on the device and "
+            "read them every N steps, or collect them with lax.scan.",
+            "zh": "每一步都把一个值从设备拉回 Python（`float()`、`.item()`、`np.asarray`）：循环每次都要等设备算完，"
+            "没法提前排队后续的计算。让数值留在设备上，每隔 N 步读一次，或用 lax.scan 收集起来。",
+        },
+        "why:nan/first": {
+            "en": "From here on the values are NaN or inf, and everything computed from them is too. Look at "
+            "this operation's inputs (a log of 0, a division by 0, a step size that diverges).",
+            "zh": "从这里开始数值变成了 NaN 或 inf，之后由它算出的一切也都是。检查这个运算的输入（对 0 取 "
+            "log、除以 0、发散的步长）。",
+        },
+        # ---- the report
+        "title": {"en": "doctor: {script}", "zh": "doctor：{script}"},
+        "none": {
+            "en": "No findings: nothing the chapter warns about was seen.",
+            "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。",
+        },
+        "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
+        "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
+        "times": {"en": "{n}×", "zh": "{n} 次"},
+        "why": {"en": "Why it costs you: ", "zh": "代价："},
+        "fix": {"en": "Fix shown in lesson {lesson}{title}{cell}.", "zh": "修法见第 {lesson} 课{title}{cell}。"},
+        "cell": {"en": ", demo cell {cell}", "zh": "，演示单元 {cell}"},
+        "open": {
+            "en": "Open it: run `jaxstate-tutor`, press Ctrl+P and type {lesson}{cell_hint}.",
+            "zh": "打开它：运行 `jaxstate-tutor`，按 Ctrl+P，输入 {lesson}{cell_hint}。",
+        },
+        "cell_hint": {"en": "; the cell is in that lesson", "zh": "；演示单元就在这一课里"},
+        "traces": {"en": "Traces per jitted function: ", "zh": "各 jit 函数的追踪次数："},
+        "ended_ok": {"en": "The script ended normally ({seconds:.1f} s).", "zh": "脚本正常结束（{seconds:.1f} 秒）。"},
+        "ended_exit": {
+            "en": "The script exited with code {code} ({seconds:.1f} s).",
+            "zh": "脚本以退出码 {code} 结束（{seconds:.1f} 秒）。",
+        },
+        "ended_stopped": {
+            "en": "The script was stopped after {seconds:.1f} s (Ctrl+C): this is what was seen until then.",
+            "zh": "脚本在 {seconds:.1f} 秒后被停止（Ctrl+C）：以下是此前看到的情况。",
+        },
+        "ended_timeout": {
+            "en": "The script was stopped at the time limit ({seconds:.1f} s): this is what was seen until "
+            "then. A longer run: --timeout SECONDS.",
+            "zh": "脚本运行到时间上限（{seconds:.1f} 秒）被停止：以下是此前看到的情况。需要更长时间：--timeout 秒数。",
+        },
+        "ended_error": {
+            "en": "The script failed (exit code {code}, {seconds:.1f} s); its error is above.",
+            "zh": "脚本运行失败（退出码 {code}，{seconds:.1f} 秒）；错误信息见上方。",
+        },
+    }
+)
+
+
+word = WORDS.say
+
+
+def _times(count: int, lang: str) -> str:
+    return word("once", lang) if count == 1 else word("n_times", lang, n=count)
+
+
+def what(f: Finding, lang: str) -> str:
+    """The finding's first sentence: what was seen, and how often."""
+    fields = {
+        "fn": f.function or "",
+        "count": f.count,
+        "times": _times(f.count, lang),
+        "name": f.name,
+        "types": f.types,
+        "via": ("、" if lang == "zh" else ", ").join(f.via),
+        "primitive": f.primitive or "?",
+        "first": f.first_line,
+    }
+    key = f"{f.kind}/{f.code}"
+    if f.kind == "retrace" and f.code != "new-function":
+        seen = word("retrace/seen", lang, explanation=f.explanation) if f.explanation else ""
+        return word("retrace", lang, seen=seen, **fields)
+    if f.kind == "key-reuse":
+        key += "/same-line" if f.first_line == f.line else "/first-at" if f.first_line else ""
+    if f.kind == "host-sync" and not f.function:
+        key += "/no-jit"
+    return word(key, lang, **fields)
+
+
+def why(f: Finding, lang: str) -> str:
+    """Why this problem costs the learner something, and what to do instead."""
+    return word(f"why:{f.kind}/{f.code}", lang)
+
+
+def message(f: Finding, lang: str) -> str:
+    """What, then why (the JSON `message`, and the TUI's text of a finding)."""
+    return what(f, lang) + ("" if lang == "zh" else " ") + why(f, lang)
+
+
+def times(count: int, lang: str) -> str:
+    """How often, short: "3×" / "3 次"."""
+    return word("times", lang, n=count)
+
+
+def how_many(report: Report, lang: str) -> str:
+    """ "No findings: ...", "1 finding:" or "3 findings:"."""
+    n = len(report.findings)
+    return word("none" if n == 0 else "one" if n == 1 else "some", lang, n=n)
+
+
+def ending(report: Report, lang: str, stopped: bool = False) -> str:
+    """One sentence on how the script ended."""
+    seconds = report.duration_s
+    if report.status == "timeout":
+        return word("ended_timeout", lang, seconds=seconds)
+    if stopped or report.exit_code == 130:
+        return word("ended_stopped", lang, seconds=seconds)
+    if report.status == "error":
+        return word("ended_error", lang, code=report.exit_code, seconds=seconds)
+    if report.exit_code not in (0, None):
+        return word("ended_exit", lang, code=report.exit_code, seconds=seconds)
+    return word("ended_ok", lang, seconds=seconds)
