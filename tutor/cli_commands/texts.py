@@ -18,12 +18,12 @@ MSG = table(
         "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
         "file_created": {
             "en": "Created {path} from the starter code; edit it, then check again.",
-            "zh": "已用初始代码创建 {path}；修改它，然后再检查。",
+            "zh": "已用起始代码创建 {path}；修改它，然后再检查。",
         },
         "file_was_missing": {
             "en": "note: {path} was missing (deleted?), so it was written again from the starter code; "
             "older versions, if any, are in {backups}.",
-            "zh": "注意：{path} 不见了（被删除了？），所以重新写入了初始代码；以前的版本（如果有）在 {backups}。",
+            "zh": "注意：{path} 不见了（被删除了？），所以重新写入了起始代码；以前的版本（如果有）在 {backups}。",
         },
         # list
         "checkpoint": {
@@ -55,7 +55,7 @@ MSG = table(
             "en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
             "zh": "未显示。继续加油；`jaxstate-tutor hint {id}` 可以给你提示。",
         },
-        "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为初始代码。"},
+        "reset_done": {"en": "Reset {path} to the starter code.", "zh": "已把 {path} 恢复为起始代码。"},
         "reset_backup": {"en": "Your previous code is kept at {path}", "zh": "你之前的代码保存在 {path}"},
         # watch
         "watching": {
@@ -84,7 +84,7 @@ MSG = table(
         "problems": {"en": "{n} problems found.", "zh": "发现 {n} 个问题。"},
         "verify_ok": {
             "en": "verify: {n} exercises, every solution passes and every starter fails.",
-            "zh": "verify：{n} 个练习，参考答案全部通过，初始代码全部不通过。",
+            "zh": "verify：{n} 个练习，参考答案全部通过，起始代码全部不通过。",
         },
         "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
         "verify_ok_pass": {"en": "(passes, as it should)", "zh": "（通过，符合预期）"},

@@ -124,12 +124,12 @@ WORDS = table(
         "why:side-effect/mutation": {
             "en": "That change happened once, at trace time, and what it stored may be a tracer, not a value. "
             "Take the state in as an argument and return the new state.",
-            "zh": "这次修改只在追踪时发生了一次，而且存进去的可能是 tracer，而不是数值。把状态作为参数传入，再把新状态返回。",
+            "zh": "这次修改只在追踪时发生了一次，而且存进去的可能是追踪值，而不是数值。把状态作为参数传入，再把新状态返回。",
         },
         "why:side-effect/print": {
             "en": "A Python print runs only while tracing: it shows tracers, once per trace, and stays silent on "
             "later calls. Use jax.debug.print to see values on every call.",
-            "zh": "Python 的 print 只在追踪时执行：它打印的是 tracer，每次追踪只打印一次，之后的调用不再输出。"
+            "zh": "Python 的 print 只在追踪时执行：它打印的是追踪值，每次追踪只打印一次，之后的调用不再输出。"
             "想在每次调用时看到数值，用 jax.debug.print。",
         },
         "why:donation/unusable": {

@@ -173,11 +173,11 @@ UI = table(
         "solution_missing": {"en": "No reference solution file: {path}", "zh": "没有参考答案文件：{path}"},
         "reset_confirm": {
             "en": "Put the starter code back? Your current file is kept in workspace/.backup/.",
-            "zh": "恢复为初始代码吗？当前文件会保存在 workspace/.backup/ 中。",
+            "zh": "恢复为起始代码吗？当前文件会保存在 workspace/.backup/ 中。",
         },
         "reset_done": {
             "en": "Starter code restored; the old file is kept at {path}",
-            "zh": "已恢复初始代码；原文件保存在 {path}",
+            "zh": "已恢复起始代码；原文件保存在 {path}",
         },
         "saved": {"en": "Saved {path}", "zh": "已保存 {path}"},
         "save_failed": {"en": "Could not save {path}: {why}", "zh": "无法保存 {path}：{why}"},
@@ -369,7 +369,7 @@ UI = table(
 - 编辑器里：**Enter** 保持缩进（`:` 之后多缩进一级），**Tab** / **Shift+Tab** 缩进 / 反缩进当前行或选中的行，
   在缩进处按 **Backspace** 删除一级，**Ctrl+A** 全选
 - **F2** / **Ctrl+T** 在代码与刚才阅读的页面之间切换 · **F6** 题目 ⇄ 结果 · **Ctrl+S** 保存
-- **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复初始代码
+- **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复起始代码
 - **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **c**（不在编辑器里时）/ **Ctrl+N** 下一步（通过之后）
 - 文件会被监视：在其他编辑器里保存，检查会自动重新运行。
 
