@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tutor.sandbox.events import Output, Verdict
-from tutor.sandbox.runner import STOP_GRACE_S, Sandbox
+from tutor.sandbox.run import STOP_GRACE_S
+from tutor.sandbox.runner import Sandbox
 
 pytestmark = pytest.mark.slow  # real workers, JAX
 

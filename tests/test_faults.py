@@ -36,7 +36,7 @@ import pytest
 
 from tutor.course import load_course
 from tutor.progress import ProgressStore, changes
-from tutor.sandbox.runner import WORKER_GRACE_S
+from tutor.sandbox.run import WORKER_GRACE_S
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).resolve().parent / "faults"

@@ -1,6 +1,6 @@
 """The worker process: import JAX once, report ready, then run exactly one job and exit.
 
-Started by tutor.sandbox.runner as `python -m tutor.child.worker --event-fd N`.
+Started by tutor.sandbox.worker_process as `python -m tutor.child.worker --event-fd N`.
 The parent keeps one such worker waiting ("warm spare") so a check does not pay for
 Python start-up and the JAX import.
 """
