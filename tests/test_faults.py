@@ -36,6 +36,7 @@ import pytest
 
 from tutor.course import load_course
 from tutor.progress import ProgressStore, changes
+from tutor.protocol import PROTOCOL_VERSION
 from tutor.sandbox.run import WORKER_GRACE_S
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -569,3 +570,71 @@ def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status
         assert next(iter(setting)) in doc["message"] and "not a fault in your code" in doc["message"], doc["message"]
         assert "sys.exit" not in doc["message"]
         assert all(c["status"] == "skipped" and "worker did not start" in c["message"] for c in doc["checks"])
+
+
+# A worker from another install, as far as the pipe can tell: a sitecustomize on the worker's path
+# (the tutor passes its own PYTHONPATH on, after the checkout) makes the real worker announce
+# protocol version 99. Only the worker: the CLI process that spawns it reads the same path.
+STALE_SITECUSTOMIZE = """import sys
+if "tutor.child.worker" in sys.orig_argv:
+    import tutor.protocol
+    tutor.protocol.PROTOCOL_VERSION = 99
+"""
+
+
+@pytest.fixture
+def stale_path(tmp_path):
+    folder = tmp_path / "stale-install"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(STALE_SITECUSTOMIZE, encoding="utf-8")
+    return folder
+
+
+def _names_both_versions(message: str) -> bool:
+    return "version 99" in message and f"version {PROTOCOL_VERSION}" in message
+
+
+@pytest.mark.slow  # real workers
+def test_a_worker_speaking_another_protocol_is_an_internal_error_naming_both(
+    mini_course, stale_path, tmp_path, monkeypatch
+):
+    """At once (its hello comes before the JAX import), never a pass, never a hang, nothing left
+    running; the same sandbox judges a correct solution once the worker is this install's again."""
+    from tutor.sandbox.runner import Sandbox
+
+    exercise = load_course(mini_course).exercise(EXERCISE)
+    box = Sandbox(tmp_path / "home")
+    try:
+        monkeypatch.setenv("PYTHONPATH", str(stale_path))
+        start = time.monotonic()
+        run = box.run_exercise(exercise, CORRECT.read_text(), "solution.py", QUICK_S)
+        verdict = run.result()
+        seconds = time.monotonic() - start
+        assert (verdict.status, verdict.kind) == ("error", "internal"), verdict.message.en
+        assert _names_both_versions(verdict.message.en), verdict.message.en
+        assert "99" in verdict.message.zh and str(PROTOCOL_VERSION) in verdict.message.zh
+        assert all(c.status == "skipped" and "worker did not start" in c.message.en for c in verdict.checks)
+        assert seconds < MARGIN_S, seconds
+        assert survivors(pgid=run.worker.proc.pid) == [] and not os.path.exists(run.worker.workdir)
+        monkeypatch.delenv("PYTHONPATH")
+        after = box.run_exercise(exercise, CORRECT.read_text(), "solution.py", QUICK_S).result()
+        assert after.passed, after.message.en
+    finally:
+        box.close()
+
+
+@pytest.mark.slow  # a real CLI and worker
+def test_check_says_which_protocol_versions_disagree(mini_course, stale_path, tmp_path, cli_env):
+    env = {**cli_env(tmp_path / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course)}
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(stale_path)])
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(CORRECT), "--json"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    doc = json.loads(proc.stdout)
+    assert (proc.returncode, doc["status"], doc["kind"]) == (1, "error", "internal"), doc["message"]
+    assert _names_both_versions(doc["message"]), doc["message"]

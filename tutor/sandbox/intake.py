@@ -1,5 +1,5 @@
 """What a run has received from its worker so far: output kept within its caps, and the worker's
-events validated in order."""
+events validated in order (the first must announce this tutor's protocol version)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import json
 from collections.abc import Iterator
 
 from tutor.protocol import (
+    PROTOCOL_VERSION,
     CheckResult,
     Done,
     MetricPoints,
     ProtocolError,
     Ready,
+    announced_version,
     parse_event,
 )
 from tutor.sandbox.events import Output
@@ -30,6 +32,9 @@ class Intake:
         self.truncated = False
         self.flooded = False
         self.event_buffer = b""
+        self.greeted = False  # the first event line was read (a Hello, or the run is over)
+        # The version the worker's first event announced (None: none); ours until it says otherwise.
+        self.worker_protocol: int | None = PROTOCOL_VERSION
         self.protocol_error = ""  # what was wrong with the first bad event line
         self.ready = False
         self.done = False
@@ -37,8 +42,8 @@ class Intake:
 
     @property
     def over(self) -> bool:
-        """Reading must stop: too much output, or an unreadable event."""
-        return self.flooded or bool(self.protocol_error)
+        """Reading must stop: too much output, an unreadable event, or a worker of another version."""
+        return self.flooded or bool(self.protocol_error) or self.worker_protocol != PROTOCOL_VERSION
 
     def feed_output(self, stream: str, data: bytes) -> Output | None:
         self.total_bytes += len(data)
@@ -64,7 +69,7 @@ class Intake:
 
     def feed_events(self, data: bytes) -> Iterator[CheckResult | MetricPoints]:
         """Take event bytes; yields the events a reader shows as they come (checks, metric points)."""
-        if self.protocol_error:
+        if self.protocol_error or self.worker_protocol != PROTOCOL_VERSION:
             return  # the run is over; nothing after a bad event is believed
         self.event_buffer += data
         *lines, self.event_buffer = self.event_buffer.split(b"\n")
@@ -74,7 +79,13 @@ class Intake:
             return
         for line in lines:
             try:
-                event = parse_event(json.loads(line))
+                obj = json.loads(line)
+                if not self.greeted:
+                    self.greeted = True
+                    self.worker_protocol = announced_version(obj)  # before anything else: any version's hello reads
+                    if self.worker_protocol != PROTOCOL_VERSION:
+                        return
+                event = parse_event(obj)
             except ProtocolError as exc:
                 self.protocol_error = str(exc)
             except ValueError:

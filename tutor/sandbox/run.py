@@ -168,6 +168,7 @@ class Run:
             flooded=intake.flooded,
             truncated=intake.truncated,
             protocol_error=intake.protocol_error,
+            worker_protocol=intake.worker_protocol,
             duration_s=time.monotonic() - (ready_at or started),
             timeout_s=self.timeout,
             startup_s=self.limits.startup_s,
