@@ -12,7 +12,8 @@ import pytest
 from tutor.doctor import wording
 from tutor.doctor.teaching import teaching
 from tutor.sandbox.events import Output, Verdict
-from tutor.sandbox.runner import STOP_GRACE_S, Sandbox
+from tutor.sandbox.run import STOP_GRACE_S
+from tutor.sandbox.runner import Sandbox
 
 pytestmark = pytest.mark.slow  # real workers, JAX
 

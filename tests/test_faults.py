@@ -36,8 +36,8 @@ import pytest
 
 from tutor.course import load_course
 from tutor.progress import ProgressStore, changes
-from tutor.protocol import ProtocolError, parse_event
-from tutor.sandbox.runner import WORKER_GRACE_S
+from tutor.protocol import PROTOCOL_VERSION
+from tutor.sandbox.run import WORKER_GRACE_S
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).resolve().parent / "faults"
@@ -386,7 +386,7 @@ def test_a_bad_event_ends_the_run_with_a_verdict_and_an_attempt(outcomes):
     """A malformed metrics event: a named outcome saying what was wrong, no traceback, and the
     attempt recorded like any other."""
     out = _get(outcomes, "cli", "bad_metrics_event")
-    assert "a metrics value is str, not a number" in out.verdict["message"], out.raw
+    assert "MetricPoints.points[0][2]: expected a number, got str" in out.verdict["message"], out.raw
     assert "Traceback" not in out.raw.split("--- stderr ---")[1], out.raw
     record = json.loads((out.home / "progress.json").read_text())["exercises"][EXERCISE]
     assert record["attempts"] == 1 and record["status"] == "attempted"
@@ -572,35 +572,69 @@ def test_a_worker_that_cannot_start_is_not_blamed_on_the_learner(setting, status
         assert all(c["status"] == "skipped" and "worker did not start" in c["message"] for c in doc["checks"])
 
 
-@pytest.mark.parametrize(
-    "event",
-    [
-        {"type": "metrics", "points": [["loss", 0, "x"]]},
-        {"type": "metrics", "points": [["loss", "0", 1.0]]},
-        {"type": "metrics", "points": [["loss", True, 1.0]]},
-        {"type": "metrics", "points": [["loss", 0]]},
-        {"type": "metrics", "points": "loss"},
-        {"type": "check", "id": "a", "status": "passed", "message": {"en": "", "zh": ""}},
-        {"type": "check", "id": 3, "status": "pass", "message": {"en": "", "zh": ""}},
-        {"type": "check", "id": "a", "status": "pass", "message": "fine"},
-        {"type": "check", "id": "a", "status": "pass", "message": {"en": ""}, "duration_s": "1"},
-        {"type": "error", "kind": None, "message": {"en": "x"}},
-        {"type": "error", "kind": "exit", "message": {"fr": "x"}},
-        {"type": "cell", "raised": 1, "exception_types": [], "message": "", "traceback": ""},
-        {"type": "no-such-type"},
-        ["done"],
-    ],
-)
-def test_malformed_events_are_refused_at_the_boundary(event):
-    with pytest.raises(ProtocolError):
-        parse_event(event)
+# A worker from another install, as far as the pipe can tell: a sitecustomize on the worker's path
+# (the tutor passes its own PYTHONPATH on, after the checkout) makes the real worker announce
+# protocol version 99. Only the worker: the CLI process that spawns it reads the same path.
+STALE_SITECUSTOMIZE = """import sys
+if "tutor.child.worker" in sys.orig_argv:
+    import tutor.protocol
+    tutor.protocol.PROTOCOL_VERSION = 99
+"""
 
 
-def test_wellformed_events_parse():
-    nan = parse_event({"type": "metrics", "points": [["loss", 3, float("nan")], ["acc", 4, 1]]})
-    assert nan.points[1] == ("acc", 4, 1.0) and nan.points[0][2] != nan.points[0][2]
-    check = parse_event({"type": "check", "id": "a", "status": "skipped", "message": {"en": "e", "zh": "z"}})
-    assert (check.id, check.status, check.duration_s) == ("a", "skipped", None)
-    assert (check.message.en, check.message.zh) == ("e", "z") and parse_event(check.to_wire()) == check
-    one = parse_event({"type": "error", "kind": "exit", "message": {"zh": "只有中文"}})  # one language: both
-    assert (one.message.en, one.message.zh) == ("只有中文", "只有中文")
+@pytest.fixture
+def stale_path(tmp_path):
+    folder = tmp_path / "stale-install"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(STALE_SITECUSTOMIZE, encoding="utf-8")
+    return folder
+
+
+def _names_both_versions(message: str) -> bool:
+    return "version 99" in message and f"version {PROTOCOL_VERSION}" in message
+
+
+@pytest.mark.slow  # real workers
+def test_a_worker_speaking_another_protocol_is_an_internal_error_naming_both(
+    mini_course, stale_path, tmp_path, monkeypatch
+):
+    """At once (its hello comes before the JAX import), never a pass, never a hang, nothing left
+    running; the same sandbox judges a correct solution once the worker is this install's again."""
+    from tutor.sandbox.runner import Sandbox
+
+    exercise = load_course(mini_course).exercise(EXERCISE)
+    box = Sandbox(tmp_path / "home")
+    try:
+        monkeypatch.setenv("PYTHONPATH", str(stale_path))
+        start = time.monotonic()
+        run = box.run_exercise(exercise, CORRECT.read_text(), "solution.py", QUICK_S)
+        verdict = run.result()
+        seconds = time.monotonic() - start
+        assert (verdict.status, verdict.kind) == ("error", "internal"), verdict.message.en
+        assert _names_both_versions(verdict.message.en), verdict.message.en
+        assert "99" in verdict.message.zh and str(PROTOCOL_VERSION) in verdict.message.zh
+        assert all(c.status == "skipped" and "worker did not start" in c.message.en for c in verdict.checks)
+        assert seconds < MARGIN_S, seconds
+        assert survivors(pgid=run.worker.proc.pid) == [] and not os.path.exists(run.worker.workdir)
+        monkeypatch.delenv("PYTHONPATH")
+        after = box.run_exercise(exercise, CORRECT.read_text(), "solution.py", QUICK_S).result()
+        assert after.passed, after.message.en
+    finally:
+        box.close()
+
+
+@pytest.mark.slow  # a real CLI and worker
+def test_check_says_which_protocol_versions_disagree(mini_course, stale_path, tmp_path, cli_env):
+    env = {**cli_env(tmp_path / "home"), "JAXSTATE_TUTOR_COURSE": str(mini_course)}
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(stale_path)])
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(CORRECT), "--json"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    doc = json.loads(proc.stdout)
+    assert (proc.returncode, doc["status"], doc["kind"]) == (1, "error", "internal"), doc["message"]
+    assert _names_both_versions(doc["message"]), doc["message"]

@@ -65,7 +65,7 @@ def test_a_sweep_does_not_take_the_lock_away_from_its_holder(tmp):
 def test_a_real_worker_holds_its_folder_until_it_dies_with_its_tutor(tmp):
     """The worker process, not the tutor, holds the lock: the folder survives the sweep while the
     worker lives, and once worker and tutor are killed outright it goes at the next sweep."""
-    from tutor.sandbox.runner import Limits, WorkerProcess
+    from tutor.sandbox.worker_process import Limits, WorkerProcess
 
     worker = WorkerProcess(None, Limits(), accelerator=False)
     try:

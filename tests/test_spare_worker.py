@@ -7,13 +7,25 @@ minutes) has its "ready" still unread in the pipe. Its run once ended at once as
 
 from __future__ import annotations
 
-import select
+import array
+import fcntl
+import json
+import termios
+import time
 
 import pytest
 
+from tutor.protocol import PROTOCOL_VERSION, Hello
 from tutor.sandbox.runner import Sandbox
 
 pytestmark = pytest.mark.slow  # a real worker
+
+
+def unread_bytes(fd: int) -> int:
+    """How many bytes wait in a pipe, left where they are."""
+    count = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, count)
+    return count[0]
 
 
 def test_a_spare_older_than_the_start_up_limit_runs_its_job(tmp_path):
@@ -21,8 +33,13 @@ def test_a_spare_older_than_the_start_up_limit_runs_its_job(tmp_path):
     try:
         box.warm_up()
         spare = box._spare
-        # Ready, and nobody has read it: wait until the pipe has something, without reading it.
-        assert select.select([spare.event_fd], [], [], 120)[0], "the worker never wrote to its event pipe"
+        # Ready, and nobody has read it: wait until the pipe holds more than the hello the worker
+        # sends first (before its JAX import), without reading it.
+        hello = len(json.dumps(Hello(PROTOCOL_VERSION).to_wire())) + 1
+        deadline = time.monotonic() + 120
+        while unread_bytes(spare.event_fd) <= hello:
+            assert time.monotonic() < deadline, "the worker never said it is ready"
+            time.sleep(0.05)
         spare.spawned_at -= box.limits.startup_s + 60  # as if spawned minutes ago
         script = tmp_path / "hello.py"
         script.write_text("print('hello from an old spare')\n", encoding="utf-8")

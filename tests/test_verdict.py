@@ -9,6 +9,7 @@ import pytest
 from tutor.i18n import Bilingual
 from tutor.protocol import (
     CHANNEL_LOST,
+    PROTOCOL_VERSION,
     CellJob,
     CellResult,
     CheckResult,
@@ -149,6 +150,8 @@ ROWS = [
     ("doctor timeout, no report", DOCTOR, START, Ending(None, timed_out=True), "timeout", "timeout"),
     ("doctor stopped", DOCTOR, START + [report(), Done()], Ending(0, stopped=True), "findings", "stopped"),
     ("doctor stopped, no report", DOCTOR, START, Ending(None, stopped=True), "error", "stopped"),
+    ("a worker of another protocol", EXERCISE, [], Ending(None, worker_protocol=99), "error", "internal"),
+    ("a worker announcing no protocol", CELL, [], Ending(None, worker_protocol=None), "error", "internal"),
     ("doctor stopped before start", DOCTOR, [], Ending(None, stopped=True), "error", "stopped"),
     ("doctor cancelled", DOCTOR, START + [report()], Ending(None, cancelled=True), "error", "cancelled"),
     (
@@ -221,6 +224,18 @@ def test_setting_variables_are_named_in_a_startup_failure():
         Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")),
     )
     assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message.en
+
+
+def test_a_worker_of_another_protocol_is_named_with_both_versions():
+    """Before anything else it sent (nothing else can be read): not a startup fault, not the learner's."""
+    other = decide(EXERCISE, [Output("stderr", "Traceback ...")], Ending(1, worker_protocol=99))
+    assert f"speaks protocol version 99, but this tutor speaks version {PROTOCOL_VERSION}" in other.message.en
+    assert "99" in other.message.zh and str(PROTOCOL_VERSION) in other.message.zh
+    assert "not a fault in your code" in other.message.en
+    unversioned = decide(EXERCISE, [], Ending(None, worker_protocol=None)).message.en
+    assert f"announced no protocol version, but this tutor speaks version {PROTOCOL_VERSION}" in unversioned
+    cancelled = decide(EXERCISE, [], Ending(None, cancelled=True, worker_protocol=99))
+    assert cancelled.kind == "cancelled"  # the learner's own cancel still reads as that
 
 
 def test_a_cancelled_run_has_one_wording_per_kind_of_job():

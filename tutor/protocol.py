@@ -1,85 +1,53 @@
 """The worker pipe, written down once: every job the parent sends and every event a worker sends.
 
 A job is one JSON line on the worker's stdin; events are JSON lines on a private event pipe.
-Each side builds what it sends with these dataclasses and `to_wire()`, and reads what it
-receives with `parse_job` / `parse_event`, which validate and raise ProtocolError, so nothing
-malformed reaches the harness, the verdict, the CLI or the UI. This is the only module that
-spells a job or event "type". Bilingual messages are tutor.i18n.Bilingual on both sides and travel as
-{"en": ..., "zh": ...} objects (`Bilingual.to_dict()`).
+Each message is a dataclass below; one codec turns it into its wire form (`to_wire()`) and back
+(`parse_job` / `parse_event`), driven by the dataclass's fields and type hints. Reading is
+strict and field-exact: a missing or unknown field, or a value of the wrong type, raises
+ProtocolError naming the class, the field path and what was expected and found, so nothing
+malformed reaches the harness, the verdict, the CLI or the UI. Jobs and events carry a "type"
+tag; Bilingual texts travel as {"en": ..., "zh": ...}. A worker's first event is a Hello with
+PROTOCOL_VERSION, which the parent reads before anything else (`announced_version`).
 Standard library only (and tutor.i18n): both the JAX-free parent and the worker import it.
 """
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass
-from typing import ClassVar, Literal, get_args
+import dataclasses
+import functools
+import json
+import types
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import count, repeat
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
 from tutor.i18n import Bilingual
 
+PROTOCOL_VERSION = 2  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
-CHECK_STATUSES = ("pass", "fail", "error", "skipped")
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
+CheckStatus = Literal["pass", "fail", "error", "skipped"]
+CHECK_STATUSES: tuple[str, ...] = get_args(CheckStatus)
+NOT_SENT: dict[str, Any] = {"wire": False}  # field metadata: kept on one side only, never on the wire
 
 
 class ProtocolError(ValueError):
     """A job or event the receiver cannot accept; the message says what is wrong with it."""
 
 
-# ------------------------------------------------------------------ validation helpers
+class Message:
+    """A job, an event or a part of one: its wire form is its fields, as the codec spells them."""
 
-
-def _text(value, what: str) -> str:
-    if not isinstance(value, str):
-        raise ProtocolError(f"{what} is {type(value).__name__}, not text")
-    return value
-
-
-def _optional_text(value, what: str) -> str | None:
-    return None if value is None else _text(value, what)
-
-
-def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ProtocolError(f"{what} is {type(value).__name__}, not a number")
-    return float(value)
-
-
-def _integer(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError(f"{what} is {type(value).__name__}, not an integer")
-    return value
-
-
-def _texts(value, what: str) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise ProtocolError(f"{what} is not a list")
-    return tuple(_text(v, f"an item of {what}") for v in value)
-
-
-def _message(value, what: str = "message") -> Bilingual:
-    """A bilingual message: a non-empty {lang: text} object, as a Bilingual. One language missing reads
-    as the other (the worker always sends both; this is leniency, not a second format)."""
-    if not isinstance(value, dict) or not value:
-        raise ProtocolError(f"{what} is not a {{lang: text}} object")
-    texts = {_text(k, f"a {what} language"): _text(v, f"a {what}") for k, v in value.items()}
-    en, zh = texts.get("en"), texts.get("zh")
-    if en is None and zh is None:
-        raise ProtocolError(f"{what} has neither an en nor a zh text")
-    return Bilingual(zh=zh or en or "", en=en or zh or "")
-
-
-def _object(value, what: str) -> dict:
-    if not isinstance(value, dict):
-        raise ProtocolError(f"{what} is {type(value).__name__}, not an object")
-    return value
+    def to_wire(self) -> dict:
+        return _encode(self)
 
 
 # ------------------------------------------------------------------ jobs (parent -> worker)
 
 
 @dataclass(frozen=True)
-class CheckSpec:
+class CheckSpec(Message):
     """One check of an exercise, as the worker runs it: the `@check` function of that id in the
     job's checks.py, with the texts a skip or a failure needs."""
 
@@ -89,55 +57,18 @@ class CheckSpec:
     advice: Bilingual | None = None
     origin: str = ""  # "path/checks.py:line" of its function, for messages about the check itself
 
-    def to_wire(self) -> dict:
-        return {
-            "id": self.id,
-            "name": self.name.to_dict() if self.name else None,
-            "depends": list(self.depends),
-            "advice": self.advice.to_dict() if self.advice else None,
-            "origin": self.origin,
-        }
-
-    @classmethod
-    def from_wire(cls, obj) -> CheckSpec:
-        obj = _object(obj, "a check")
-        advice = obj.get("advice")
-        return cls(
-            _text(obj.get("id"), "check id"),
-            _message(obj["name"], "check name") if obj.get("name") else None,
-            _texts(obj.get("depends", []), "check depends"),
-            _message(advice, "check advice") if advice else None,
-            _text(obj.get("origin", ""), "check origin"),
-        )
-
 
 @dataclass(frozen=True)
-class Expect:
+class Expect(Message):
     """What a demo cell declares it does: the exception it raises, text its output holds."""
 
     raises: str | None = None
     output_contains: tuple[str, ...] = ()
     output_matches: tuple[str, ...] = ()
 
-    def to_wire(self) -> dict:
-        return {
-            "raises": self.raises,
-            "output_contains": list(self.output_contains),
-            "output_matches": list(self.output_matches),
-        }
-
-    @classmethod
-    def from_wire(cls, obj) -> Expect:
-        obj = _object(obj or {}, "a cell's expect")
-        return cls(
-            _optional_text(obj.get("raises"), "expect raises"),
-            _texts(obj.get("output_contains", []), "expect output_contains"),
-            _texts(obj.get("output_matches", []), "expect output_matches"),
-        )
-
 
 @dataclass(frozen=True)
-class ExerciseJob:
+class ExerciseJob(Message):
     """Load the learner's file, then run the exercise's checks in order."""
 
     wire_type: ClassVar[str] = "exercise"
@@ -147,32 +78,9 @@ class ExerciseJob:
     checks_file: str = ""  # the exercise's checks.py, whose @check functions judge the file
     deadline_s: float | None = None  # the worker ends itself after this long, whatever happens
 
-    def to_wire(self) -> dict:
-        return {
-            "type": self.wire_type,
-            "source": self.source,
-            "filename": self.filename,
-            "checks": [c.to_wire() for c in self.checks],
-            "checks_file": self.checks_file,
-            "deadline_s": self.deadline_s,
-        }
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> ExerciseJob:
-        checks = obj.get("checks")
-        if not isinstance(checks, list):
-            raise ProtocolError("exercise checks is not a list")
-        return cls(
-            _text(obj.get("source"), "exercise source"),
-            _text(obj.get("filename"), "exercise filename"),
-            tuple(CheckSpec.from_wire(c) for c in checks),
-            _text(obj.get("checks_file", ""), "exercise checks_file"),
-            _deadline(obj),
-        )
-
 
 @dataclass(frozen=True)
-class CellJob:
+class CellJob(Message):
     """Run a demo cell as a script and report the exception it raised, if any."""
 
     wire_type: ClassVar[str] = "cell"
@@ -181,27 +89,9 @@ class CellJob:
     expect: Expect = Expect()
     deadline_s: float | None = None
 
-    def to_wire(self) -> dict:
-        return {
-            "type": self.wire_type,
-            "id": self.id,
-            "code": self.code,
-            "expect": self.expect.to_wire(),
-            "deadline_s": self.deadline_s,
-        }
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> CellJob:
-        return cls(
-            _text(obj.get("id"), "cell id"),
-            _text(obj.get("code"), "cell code"),
-            Expect.from_wire(obj.get("expect")),
-            _deadline(obj),
-        )
-
 
 @dataclass(frozen=True)
-class DoctorJob:
+class DoctorJob(Message):
     """Run the learner's own script under the doctor's probe, in `cwd`, with argv [script, *args]."""
 
     wire_type: ClassVar[str] = "doctor"
@@ -211,170 +101,70 @@ class DoctorJob:
     nans: bool = False
     deadline_s: float | None = None
 
-    def to_wire(self) -> dict:
-        return {
-            "type": self.wire_type,
-            "script": self.script,
-            "args": list(self.args),
-            "cwd": self.cwd,
-            "nans": self.nans,
-            "deadline_s": self.deadline_s,
-        }
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> DoctorJob:
-        nans = obj.get("nans", False)
-        if not isinstance(nans, bool):
-            raise ProtocolError("doctor nans is not true or false")
-        return cls(
-            _text(obj.get("script"), "doctor script"),
-            _texts(obj.get("args", []), "doctor args"),
-            _optional_text(obj.get("cwd"), "doctor cwd"),
-            nans,
-            _deadline(obj),
-        )
-
 
 Job = ExerciseJob | CellJob | DoctorJob
-
-
-def _deadline(obj: dict) -> float | None:
-    value = obj.get("deadline_s")
-    return None if value is None else _number(value, "deadline_s")
-
-
-_JOBS = {cls.wire_type: cls for cls in (ExerciseJob, CellJob, DoctorJob)}
-
-
-def parse_job(obj: object) -> Job:
-    """One decoded JSON job line as a typed job; ProtocolError if it is not one."""
-    obj = _object(obj, "a job")
-    cls = _JOBS.get(str(obj.get("type")))
-    if cls is None:
-        raise ProtocolError(f"unknown job type {obj.get('type')!r}")
-    return cls.from_wire(obj)
 
 
 # ------------------------------------------------------------------ events (worker -> parent)
 
 
 @dataclass(frozen=True)
-class Ready:
+class Hello(Message):
+    """The worker's first event, sent before it imports anything heavy: which protocol it speaks."""
+
+    wire_type: ClassVar[str] = "hello"
+    protocol: int
+
+
+@dataclass(frozen=True)
+class Ready(Message):
     """The worker imported JAX and the check library and waits for its job."""
 
     wire_type: ClassVar[str] = "ready"
     pid: int | None = None
 
-    def to_wire(self) -> dict:
-        return {"type": self.wire_type, "pid": self.pid}
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> Ready:
-        pid = obj.get("pid")
-        return cls(None if pid is None else _integer(pid, "ready pid"))
-
 
 @dataclass(frozen=True)
-class Started:
+class Started(Message):
     """The worker read its job; learner code runs from here on."""
 
     wire_type: ClassVar[str] = "started"
 
-    def to_wire(self) -> dict:
-        return {"type": self.wire_type}
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> Started:
-        return cls()
-
 
 @dataclass(frozen=True)
-class Done:
+class Done(Message):
     """The job ran to its end and every result was sent before this."""
 
     wire_type: ClassVar[str] = "done"
 
-    def to_wire(self) -> dict:
-        return {"type": self.wire_type}
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> Done:
-        return cls()
-
 
 @dataclass(frozen=True)
-class RunError:
+class RunError(Message):
     """The run was ended by a named outcome (exit, interrupt, oom, internal, startup, ...)."""
 
     wire_type: ClassVar[str] = "error"
     kind: str
     message: Bilingual
 
-    def to_wire(self) -> dict:
-        return {"type": self.wire_type, "kind": self.kind, "message": self.message.to_dict()}
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> RunError:
-        return cls(_text(obj.get("kind"), "error kind"), _message(obj.get("message")))
-
 
 @dataclass(frozen=True)
-class MetricPoints:
+class MetricPoints(Message):
     """Points for live charts: (series, step, value) triples."""
 
     wire_type: ClassVar[str] = "metrics"
     points: tuple[tuple[str, int, float], ...]
 
-    def to_wire(self) -> dict:
-        return {"type": self.wire_type, "points": [list(p) for p in self.points]}
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> MetricPoints:
-        points = obj.get("points")
-        if not isinstance(points, list):
-            raise ProtocolError("metrics points is not a list")
-        out = []
-        for p in points:
-            if not isinstance(p, list) or len(p) != 3:
-                raise ProtocolError("a metrics point is not [series, step, value]")
-            if isinstance(p[1], bool) or not isinstance(p[1], int):
-                raise ProtocolError(f"a metrics step is {type(p[1]).__name__}, not an integer")
-            out.append((_text(p[0], "a metrics series"), p[1], _number(p[2], "a metrics value")))
-        return cls(tuple(out))
-
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(Message):
     """One check's outcome. `name` is not sent: the parent fills it in from the exercise."""
 
     wire_type: ClassVar[str] = "check"
     id: str
-    status: str  # pass | fail | error | skipped
+    status: CheckStatus
     message: Bilingual
-    name: Bilingual | None = None
+    name: Bilingual | None = field(default=None, metadata=NOT_SENT)
     duration_s: float | None = None
-
-    def to_wire(self) -> dict:
-        return {
-            "type": self.wire_type,
-            "id": self.id,
-            "status": self.status,
-            "message": self.message.to_dict(),
-            "duration_s": self.duration_s,
-        }
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> CheckResult:
-        status = obj.get("status")
-        if status not in CHECK_STATUSES:
-            raise ProtocolError(f"check status {status!r} is not one of {', '.join(CHECK_STATUSES)}")
-        duration = obj.get("duration_s")
-        return cls(
-            _text(obj.get("id"), "check id"),
-            status,
-            _message(obj.get("message")),
-            duration_s=None if duration is None else _number(duration, "check duration_s"),
-        )
 
     def to_json(self, lang: str) -> dict:
         """This check in the `check --json` contract."""
@@ -388,7 +178,7 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
-class CellResult:
+class CellResult(Message):
     """What a demo cell did: the exception it raised, if any."""
 
     wire_type: ClassVar[str] = "cell"
@@ -396,27 +186,6 @@ class CellResult:
     exception_types: tuple[str, ...]
     message: str
     traceback: str
-
-    def to_wire(self) -> dict:
-        return {
-            "type": self.wire_type,
-            "raised": self.raised,
-            "exception_types": list(self.exception_types),
-            "message": self.message,
-            "traceback": self.traceback,
-        }
-
-    @classmethod
-    def from_wire(cls, obj: dict) -> CellResult:
-        types = obj.get("exception_types")
-        if not isinstance(types, list):
-            raise ProtocolError("cell exception_types is not a list")
-        return cls(
-            _optional_text(obj.get("raised"), "cell raised"),
-            tuple(_text(t, "an exception type") for t in types),
-            _text(obj.get("message"), "cell message"),
-            _text(obj.get("traceback"), "cell traceback"),
-        )
 
 
 # ---- the doctor's report: findings as data (kinds, codes, places, counts, names), never words;
@@ -447,7 +216,7 @@ DOCTOR_STATUSES: tuple[str, ...] = get_args(DoctorStatus)
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(Message):
     """One state problem at one place in the learner's script. Besides where and how often, a
     finding carries what its words need: each field below names the kinds that fill it."""
 
@@ -464,55 +233,18 @@ class Finding:
     via: tuple[str, ...] = ()  # host-sync: how the value was pulled ("float()", ".item()", ...)
     primitive: str = ""  # nan: the operation that produced the first NaN / inf
 
-    def to_wire(self) -> dict:
-        return {**{f: getattr(self, f) for f in _FINDING_FIELDS}, "via": list(self.via)}
-
-    @classmethod
-    def from_wire(cls, obj) -> Finding:
-        obj = _object(obj, "a doctor finding")
-        kind, code = obj.get("kind"), obj.get("code")
-        if kind not in FINDING_KINDS or code not in FINDING_CODES:
-            raise ProtocolError(f"a doctor finding of kind {kind!r} and code {code!r} is not one the tutor knows")
-        function, first_line = obj.get("function"), obj.get("first_line")
-        return cls(
-            kind,
-            code,
-            _text(obj.get("file"), "a finding's file"),
-            _integer(obj.get("line"), "a finding's line"),
-            _optional_text(function, "a finding's function"),
-            _integer(obj.get("count"), "a finding's count"),
-            _text(obj.get("name"), "a finding's name"),
-            None if first_line is None else _integer(first_line, "a finding's first_line"),
-            _text(obj.get("explanation"), "a finding's explanation"),
-            _text(obj.get("types"), "a finding's types"),
-            _texts(obj.get("via"), "a finding's via"),
-            _text(obj.get("primitive"), "a finding's primitive"),
-        )
-
-
-_FINDING_FIELDS = tuple(Finding.__dataclass_fields__)
-
 
 @dataclass(frozen=True)
-class TraceCount:
+class TraceCount(Message):
     """How many times one of the script's jitted functions was traced (defined at `line`)."""
 
     function: str
     line: int
     count: int
 
-    @classmethod
-    def from_wire(cls, obj) -> TraceCount:
-        obj = _object(obj, "a doctor trace count")
-        return cls(
-            _text(obj.get("function"), "a trace count's function"),
-            _integer(obj.get("line"), "a trace count's line"),
-            _integer(obj.get("count"), "a trace count's count"),
-        )
-
 
 @dataclass(frozen=True)
-class ScriptReport:
+class ScriptReport(Message):
     """What the doctor saw of one run of the script (its output travels apart, as Output events)."""
 
     script: str  # the file's name
@@ -522,61 +254,201 @@ class ScriptReport:
     findings: tuple[Finding, ...] = ()
     traces: tuple[TraceCount, ...] = ()
 
-    def to_wire(self) -> dict:
-        return {
-            "script": self.script,
-            "status": self.status,
-            "exit_code": self.exit_code,
-            "duration_s": self.duration_s,
-            "findings": [f.to_wire() for f in self.findings],
-            "traces": [{"function": t.function, "line": t.line, "count": t.count} for t in self.traces],
-        }
-
-    @classmethod
-    def from_wire(cls, obj) -> ScriptReport:
-        obj = _object(obj, "doctor report")
-        status, exit_code = obj.get("status"), obj.get("exit_code")
-        if status not in DOCTOR_STATUSES:
-            raise ProtocolError(f"doctor report status {status!r} is not one of {', '.join(DOCTOR_STATUSES)}")
-        findings, traces = obj.get("findings"), obj.get("traces")
-        if not isinstance(findings, list) or not isinstance(traces, list):
-            raise ProtocolError("doctor report findings or traces is not a list")
-        return cls(
-            _text(obj.get("script"), "doctor report script"),
-            status,
-            None if exit_code is None else _integer(exit_code, "doctor report exit_code"),
-            _number(obj.get("duration_s"), "doctor report duration_s"),
-            tuple(Finding.from_wire(f) for f in findings),
-            tuple(TraceCount.from_wire(t) for t in traces),
-        )
-
 
 @dataclass(frozen=True)
-class DoctorReport:
+class DoctorReport(Message):
     """The doctor's report on a script, as data (tutor.doctor.findings.Report reads it in the parent)."""
 
     wire_type: ClassVar[str] = "doctor-report"
     report: ScriptReport
 
-    def to_wire(self) -> dict:
-        return {"type": self.wire_type, "report": self.report.to_wire()}
 
-    @classmethod
-    def from_wire(cls, obj: dict) -> DoctorReport:
-        return cls(ScriptReport.from_wire(obj.get("report")))
+Event = Hello | Ready | Started | Done | RunError | MetricPoints | CheckResult | CellResult | DoctorReport
+_JOBS: dict[str, type] = {cls.wire_type: cls for cls in get_args(Job)}
+_EVENTS: dict[str, type] = {cls.wire_type: cls for cls in get_args(Event)}
 
 
-Event = Ready | Started | Done | RunError | MetricPoints | CheckResult | CellResult | DoctorReport
-_EVENTS = {
-    cls.wire_type: cls for cls in (Ready, Started, Done, RunError, MetricPoints, CheckResult, CellResult, DoctorReport)
-}
+def parse_job(obj: object) -> Job:
+    """One decoded JSON job line as a typed job; ProtocolError if it is not one."""
+    return _parse(obj, _JOBS, "job")
 
 
 def parse_event(obj: object) -> Event:
     """One decoded JSON line from a worker as a typed event; ProtocolError if it is not one."""
+    return _parse(obj, _EVENTS, "event")
+
+
+def announced_version(obj: object) -> int | None:
+    """The protocol version a worker's first line (decoded JSON) announces, read before anything
+    else is validated, so that a worker of any version is understood this far; None if it
+    announces none (not a Hello: a worker from before versions, or not a worker at all)."""
+    if isinstance(obj, dict) and obj.get("type") == Hello.wire_type:
+        version = obj.get("protocol")
+        return version if type(version) is int else None
+    return None
+
+
+# ------------------------------------------------------------------ the codec
+
+
+def _parse(obj: object, kinds: dict[str, type], what: str) -> Any:
     if not isinstance(obj, dict):
-        raise ProtocolError(f"an event is {type(obj).__name__}, not an object")
-    cls = _EVENTS.get(str(obj.get("type")))
+        raise ProtocolError(f"{what}: expected an object, got {_found(obj)}")
+    tag = obj.get("type")
+    cls = kinds.get(tag) if isinstance(tag, str) else None
     if cls is None:
-        raise ProtocolError(f"unknown event type {obj.get('type')!r}")
-    return cls.from_wire(obj)
+        known = ", ".join(json.dumps(k) for k in kinds)
+        raise ProtocolError(f"{what}.type: expected one of {known}, got {_found(tag, show=True)}")
+    return _decode(cls, {k: v for k, v in obj.items() if k != "type"}, cls.__name__)
+
+
+def _encode(value: Any) -> Any:
+    """A message (or a part of one) as JSON-ready values: the exact inverse of _decode."""
+    if isinstance(value, Bilingual):
+        return value.to_dict()
+    if isinstance(value, Message):
+        wire_type = getattr(value, "wire_type", None)  # jobs and events; not their parts
+        tag = {"type": wire_type} if wire_type else {}
+        return tag | {f.name: _encode(getattr(value, f.name)) for f in _wire_fields(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    return value
+
+
+def _decode(hint: Any, value: Any, path: str) -> Any:
+    """`value` (decoded JSON) as the type `hint` says, or ProtocolError naming `path` and below."""
+    try:
+        return _decoder(hint)(value)
+    except _Bad as bad:
+        raise ProtocolError(f"{path}{bad.where}: {bad.what}") from None
+
+
+class _Bad(Exception):
+    """A value a decoder refuses: where, below the decoder's own value (".en", "[0][2]"), and why."""
+
+    def __init__(self, where: str, what: str):
+        self.where, self.what = where, what
+
+
+Decoder = Callable[[Any], Any]
+
+
+def _wire_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    return tuple(f for f in dataclasses.fields(cls) if f.metadata.get("wire", True))
+
+
+@functools.cache
+def _decoder(hint: Any) -> Decoder:
+    """A function from decoded JSON to `hint`'s type that raises _Bad, made once per type (a batch
+    of metric points is then one call per value, with no type inspection)."""
+    origin, args = get_origin(hint), get_args(hint)
+    expected = _describe(hint)
+
+    def refuse(value: Any) -> _Bad:
+        return _Bad("", f"expected {expected}, got {_found(value, show=origin is Literal)}")
+
+    if origin is Union or origin is types.UnionType:
+        return _union([_decoder(a) for a in args], refuse)
+    if origin is Literal:
+        allowed = {(type(a), a) for a in args}
+        return _shaped(refuse, lambda v: (type(v), v) in allowed)
+    if hint is Bilingual or (isinstance(hint, type) and issubclass(hint, Message)):
+        names = ("en", "zh") if hint is Bilingual else tuple(f.name for f in _wire_fields(hint))
+        hints = {"en": str, "zh": str} if hint is Bilingual else get_type_hints(hint)
+        fields = [_decoder(hints[n]) for n in names]
+        return _shaped(refuse, lambda v: type(v) is dict, lambda v: hint(**_fields(v, names, fields)))
+    if origin is tuple and args[-1:] != (...,):
+        items = [_decoder(a) for a in args]
+        test = lambda v: type(v) is list and len(v) == len(items)  # noqa: E731 - one line, read here
+        return _shaped(refuse, test, lambda v: tuple(_items(range(len(v)), items, v)))
+    if origin in (tuple, list):
+        item = _decoder(args[0])
+        return _shaped(refuse, lambda v: type(v) is list, lambda v: origin(_items(count(), repeat(item), v)))
+    if origin is dict:
+        value = _decoder(args[1])
+        return _shaped(refuse, lambda v: type(v) is dict, lambda v: dict(zip(v, _items(v, repeat(value), v.values()))))
+    if hint is float:  # JSON has one number type: 2 is a fine float
+        return _shaped(refuse, lambda v: type(v) in (float, int), float)
+    if hint in (str, int, bool, type(None), dict, list):  # a bare dict or list is open: its owner looks inside
+        return _shaped(refuse, lambda v: type(v) is hint)
+    raise TypeError(f"the protocol codec has no rule for {hint!r}")  # a new kind of field: teach it here
+
+
+def _shaped(refuse: Callable[[Any], _Bad], test: Callable[[Any], bool], inner: Decoder | None = None) -> Decoder:
+    """A decoder: refuse what fails `test` (the outer shape), then decode the inside with `inner`."""
+
+    def decode(value: Any) -> Any:
+        if not test(value):
+            raise refuse(value)
+        return value if inner is None else inner(value)
+
+    return decode
+
+
+def _union(alternatives: list[Decoder], refuse: Callable[[Any], _Bad]) -> Decoder:
+    def decode(value: Any) -> Any:
+        for alternative in alternatives:
+            try:
+                return alternative(value)
+            except _Bad as bad:
+                if bad.where:  # its outer shape fitted: the fault is inside, and that is the one to name
+                    raise
+        raise refuse(value)
+
+    return decode
+
+
+def _fields(value: dict, names: tuple[str, ...], decoders: list[Decoder]) -> dict:
+    """An object's fields, decoded; exactly `names`, none missing, none unknown."""
+    for name in names:
+        if name not in value:
+            raise _Bad(f".{name}", "missing")
+    for key in value:
+        if key not in names:
+            raise _Bad(f".{key}", "unknown field")
+    return dict(zip(names, _items(names, decoders, [value[n] for n in names]), strict=True))
+
+
+def _items(keys: Iterable, decoders: Iterable[Decoder], values: Iterable) -> list:
+    """Each value decoded by its decoder; a refusal is placed at its key ([index] or .name).
+    The keys are looked at only after a refusal: no try and no path per item on the way."""
+    try:
+        return [decoder(value) for decoder, value in zip(decoders, values)]
+    except _Bad:
+        for key, decoder, value in zip(keys, decoders, values):
+            try:
+                decoder(value)
+            except _Bad as bad:
+                step = f"[{key}]" if isinstance(key, int) else f".{key}"
+                raise _Bad(step + bad.where, bad.what) from None
+        raise
+
+
+def _describe(hint: Any) -> str:
+    """What a hint asks for, in the words of an error message."""
+    origin, args = get_origin(hint) or hint, get_args(hint)
+    if origin is Literal:
+        return "one of " + ", ".join(json.dumps(a) for a in args)
+    if origin is Union or origin is types.UnionType:
+        return " or ".join(_describe(a) for a in args)
+    if origin is tuple and args[-1:] != (...,):
+        return f"a list of {len(args)} [{', '.join(_describe(a) for a in args)}]"
+    if hint is Bilingual:
+        return '{"en","zh"} text'
+    if origin in (tuple, list):
+        return "a list"
+    words = {str: "text", int: "an integer", float: "a number", bool: "true or false", type(None): "null"}
+    return words.get(hint, "an object")
+
+
+def _found(value: Any, show: bool = False) -> str:
+    """What a value is, in the words of an error message (the value itself if `show` and short)."""
+    if show and isinstance(value, (str, int, float)) and len(shown := json.dumps(value)) <= 40:
+        return shown
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return "an object" if isinstance(value, dict) else type(value).__name__

@@ -1,6 +1,6 @@
 """The worker process: import JAX once, report ready, then run exactly one job and exit.
 
-Started by tutor.sandbox.runner as `python -m tutor.child.worker --event-fd N`.
+Started by tutor.sandbox.worker_process as `python -m tutor.child.worker --event-fd N`.
 The parent keeps one such worker waiting ("warm spare") so a check does not pay for
 Python start-up and the JAX import.
 """
@@ -14,7 +14,7 @@ import signal
 import sys
 
 from tutor.i18n import Bilingual
-from tutor.protocol import DoctorJob, Done, ExerciseJob, Ready, RunError, Started, parse_job
+from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello, Ready, RunError, Started, parse_job
 
 
 def configure_jax(cache_dir: str | None) -> None:
@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     from tutor.child import channel
 
     channel.open_channel(args.event_fd)
+    channel.send(Hello(PROTOCOL_VERSION))  # first, before anything can fail: the parent checks it
     try:
         configure_jax(args.cache_dir)
         from tutor.child import harness  # imports the check library (and JAX) before the job

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tutor.i18n import Bilingual
 from tutor.protocol import (
     CHANNEL_LOST,
+    PROTOCOL_VERSION,
     CellJob,
     CellResult,
     CheckResult,
@@ -46,6 +47,7 @@ class Ending:
     truncated: bool = False  # output beyond what is kept was dropped
     protocol_error: str = ""  # what was wrong with the first unreadable event line
     internal_error: str = ""  # the parent's own failure while reading the run
+    worker_protocol: int | None = PROTOCOL_VERSION  # what the worker's first event announced (None: none)
     duration_s: float = 0.0
     timeout_s: float = 0.0  # the limits, named in the messages
     startup_s: float = 0.0
@@ -157,6 +159,8 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
                 f"it did not get ready in {ending.startup_s:g} s (JAX import too slow or stuck)", ending.setting_vars
             ),
         )
+    if ending.worker_protocol != PROTOCOL_VERSION:  # nothing else it said can be read
+        return "error", "internal", _foreign_worker(ending.worker_protocol)
     if ending.internal_error:
         return (
             "error",
@@ -332,6 +336,20 @@ def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
     if status == "timeout":
         report.status = "timeout"
     return report
+
+
+def _foreign_worker(version: int | None) -> Bilingual:
+    """A worker that speaks another version of the protocol: from another install, never the learner's fault."""
+    spoke_en = f"speaks protocol version {version}" if version is not None else "announced no protocol version"
+    spoke_zh = f"使用第 {version} 版通信协议" if version is not None else "没有声明通信协议版本"
+    return _message(
+        f"the tutor's worker {spoke_en}, but this tutor speaks version {PROTOCOL_VERSION}: the worker "
+        "comes from another install of the tutor, so your code did not run and nothing was judged (not a "
+        "fault in your code). Reinstall the tutor (`pip install -e .`) and try again; if it persists, please report it",
+        f"检查程序的工作进程{spoke_zh}，而本教程使用第 {PROTOCOL_VERSION} 版：工作进程来自另一份安装的本教程，"
+        "因此你的代码没有运行，也没有任何评判（问题不在你的代码）。请重新安装本教程（`pip install -e .`）后再试；"
+        "若问题仍在，请报告它",
+    )
 
 
 def startup_message(what: str, setting_vars: tuple[str, ...]) -> Bilingual:

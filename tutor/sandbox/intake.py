@@ -1,0 +1,99 @@
+"""What a run has received from its worker so far: output kept within its caps, and the worker's
+events validated in order (the first must announce this tutor's protocol version)."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Iterator
+
+from tutor.protocol import (
+    PROTOCOL_VERSION,
+    CheckResult,
+    Done,
+    MetricPoints,
+    ProtocolError,
+    Ready,
+    announced_version,
+    parse_event,
+)
+from tutor.sandbox.events import Output
+from tutor.sandbox.worker_process import Limits
+
+
+class Intake:
+    """Output (capped) and the worker's events, in order, for the verdict; and why reading must stop."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in ("stdout", "stderr")}
+        self.kept = {"stdout": 0, "stderr": 0}  # characters kept of each stream
+        self.total_bytes = 0
+        self.truncated = False
+        self.flooded = False
+        self.event_buffer = b""
+        self.greeted = False  # the first event line was read (a Hello, or the run is over)
+        # The version the worker's first event announced (None: none); ours until it says otherwise.
+        self.worker_protocol: int | None = PROTOCOL_VERSION
+        self.protocol_error = ""  # what was wrong with the first bad event line
+        self.ready = False
+        self.done = False
+        self.seen: list = []  # Output chunks and worker events, as they came
+
+    @property
+    def over(self) -> bool:
+        """Reading must stop: too much output, an unreadable event, or a worker of another version."""
+        return self.flooded or bool(self.protocol_error) or self.worker_protocol != PROTOCOL_VERSION
+
+    def feed_output(self, stream: str, data: bytes) -> Output | None:
+        self.total_bytes += len(data)
+        if self.total_bytes > self.limits.output_bytes:
+            self.flooded = True
+        room = self.limits.keep_chars - self.kept[stream]
+        if room <= 0:
+            self.truncated = True
+            return None
+        text = self.decoders[stream].decode(data)[:room]
+        return self._keep(Output(stream, text)) if text else None
+
+    def _keep(self, out: Output) -> Output:
+        self.kept[out.stream] += len(out.text)
+        self.seen.append(out)
+        return out
+
+    def flush_text(self) -> Iterator[Output]:
+        for stream, dec in self.decoders.items():
+            tail = dec.decode(b"", final=True)
+            if tail and self.kept[stream] < self.limits.keep_chars:
+                yield self._keep(Output(stream, tail))
+
+    def feed_events(self, data: bytes) -> Iterator[CheckResult | MetricPoints]:
+        """Take event bytes; yields the events a reader shows as they come (checks, metric points)."""
+        if self.protocol_error or self.worker_protocol != PROTOCOL_VERSION:
+            return  # the run is over; nothing after a bad event is believed
+        self.event_buffer += data
+        *lines, self.event_buffer = self.event_buffer.split(b"\n")
+        if len(self.event_buffer) > max(self.limits.output_bytes, 2**20):
+            self.protocol_error = "a line longer than any event"  # stop before it eats the parent's memory
+            self.event_buffer = b""
+            return
+        for line in lines:
+            try:
+                obj = json.loads(line)
+                if not self.greeted:
+                    self.greeted = True
+                    self.worker_protocol = announced_version(obj)  # before anything else: any version's hello reads
+                    if self.worker_protocol != PROTOCOL_VERSION:
+                        return
+                event = parse_event(obj)
+            except ProtocolError as exc:
+                self.protocol_error = str(exc)
+            except ValueError:
+                self.protocol_error = "a line that is not JSON"
+            if self.protocol_error:
+                return
+            self.seen.append(event)
+            self.ready = self.ready or isinstance(event, Ready)
+            self.done = self.done or isinstance(event, Done)
+            if isinstance(event, (CheckResult, MetricPoints)):
+                yield event

@@ -1,0 +1,213 @@
+"""One job in one worker: send the job, read output and events until the worker is done or a
+deadline passes, then end the process and decide the verdict (tutor.sandbox.verdict).
+
+Learner stdout/stderr arrive on the process's own pipes; everything the tutor judges arrives as
+JSON lines on a separate event pipe (tutor.protocol). A run that crashed, was killed, timed out,
+or never said "done" is never a pass.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from tutor.protocol import DoctorJob, Job
+from tutor.sandbox.events import Verdict
+from tutor.sandbox.intake import Intake
+from tutor.sandbox.verdict import Ending, decide
+from tutor.sandbox.worker_process import Limits, WorkerProcess
+
+READ_PENDING_S = 1.0  # a run reads what its worker already sent before any start-up deadline applies
+WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
+STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time limit) has to send its report
+
+_SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
+
+
+def _setting_vars() -> tuple[str, ...]:
+    """The variables in the tutor's environment that can break JAX in a worker."""
+    return tuple(k for k in os.environ if _SETTING_VARS.match(k))
+
+
+class Run:
+    """One job in one worker. Iterate `events()`; the last event is always a Verdict."""
+
+    def __init__(
+        self,
+        worker: WorkerProcess,
+        job: Job,
+        timeout: float,
+        limits: Limits,
+        on_finish: Callable[[], None] | None = None,
+    ):
+        self.worker = worker
+        # The worker's own deadline comes after ours (and after a doctor's time to report): the parent decides.
+        grace = WORKER_GRACE_S + (STOP_GRACE_S if isinstance(job, DoctorJob) else 0.0)
+        self.job = replace(job, deadline_s=timeout + grace)
+        self.timeout = timeout
+        self.limits = limits
+        self.on_finish = on_finish
+        self._cancel = threading.Event()
+        self._stop = threading.Event()
+        self.verdict: Verdict | None = None
+
+    def cancel(self) -> None:
+        """Stop the run from any thread; its whole process group is killed."""
+        self._cancel.set()
+        self.worker.kill()
+
+    def stop(self) -> None:
+        """Ask a doctor run to stop and still report, from any thread; returns at once. The worker
+        gets SIGINT (the probe stops the script and reports); it is killed if no report comes
+        within STOP_GRACE_S. For other jobs, the same as cancel()."""
+        if not isinstance(self.job, DoctorJob):
+            self.cancel()
+            return
+        self._stop.set()
+
+    def result(self) -> Verdict:
+        for _ in self.events():
+            pass
+        assert self.verdict is not None
+        return self.verdict
+
+    def events(self) -> Iterator[object]:
+        w = self.worker
+        try:
+            yield from self._events(w)
+        finally:
+            # Also when the reader stops early (Ctrl+C in `check`, a closed generator): the run
+            # folder and the process never outlive the run. (Usually a no-op by now.)
+            w.close()
+
+    def _events(self, w: WorkerProcess) -> Iterator[object]:
+        started = time.monotonic()
+        # From a thread: a job bigger than the pipe buffer would otherwise block here, before
+        # any deadline is enforced, until a worker that may be stuck starting up reads it.
+        threading.Thread(
+            target=w.send_job,
+            args=((json.dumps(self.job.to_wire()) + "\n").encode(),),
+            name="send-job",
+            daemon=True,
+        ).start()
+        intake = Intake(self.limits)
+        yield from intake.feed_events(w.early_events)
+        sel = selectors.DefaultSelector()
+        assert w.proc.stdout is not None and w.proc.stderr is not None  # spawned with pipes
+        for name, fd in (
+            ("stdout", w.proc.stdout.fileno()),
+            ("stderr", w.proc.stderr.fileno()),
+            ("events", w.event_fd),
+        ):
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ, name)
+        ready_at = None
+        asked_to_stop = None  # when SIGINT went to a doctor worker (stop() or its time limit)
+        flags: dict = {}  # how the reading ended, for the verdict's Ending
+        try:
+            while not self._cancel.is_set():
+                now = time.monotonic()
+                if ready_at is None and intake.ready:
+                    ready_at = now
+                if ready_at:
+                    deadline = ready_at + self.timeout
+                else:
+                    # A spare may have been ready for long before this run took it, its "ready" still
+                    # unread in the pipe: read the pipe before calling its start-up too slow.
+                    deadline = max(w.spawned_at + self.limits.startup_s, started + READ_PENDING_S)
+                if asked_to_stop is None and not ready_at and self._stop.is_set():
+                    flags["stopped"] = True  # nothing ran yet: nothing to report
+                    break
+                if asked_to_stop is None and ready_at and (self._stop.is_set() or now >= deadline):
+                    # A doctor job: stop the script and wait a little for its report.
+                    flags["stopped" if self._stop.is_set() else "timed_out"] = True
+                    if isinstance(self.job, DoctorJob):
+                        asked_to_stop = now
+                        w.interrupt()
+                    else:
+                        break
+                if asked_to_stop is not None:
+                    deadline = asked_to_stop + STOP_GRACE_S
+                if now >= deadline:
+                    if not ready_at:
+                        flags["startup_timed_out"] = True
+                    break
+                if intake.over:  # also before the first wait: a spare's early events can end the run
+                    break
+                for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
+                    yield from self._read(key, sel, intake)
+                if intake.over:
+                    break
+                if intake.done or w.proc.poll() is not None:
+                    # "done" comes after the worker flushed the learner's output, so whatever
+                    # is left is already in the pipes: drain it without waiting for the exit.
+                    for key in list(sel.get_map().values()):
+                        for _ in range(64):
+                            if key.fd not in sel.get_map():
+                                break
+                            chunk = list(self._read(key, sel, intake))
+                            yield from chunk
+                            if not chunk and not self._pending(key.fd):
+                                break
+                    break
+        except Exception as exc:  # noqa: BLE001 - a bug on this side still ends in a verdict, never a hang
+            flags["internal_error"] = f"{type(exc).__name__}: {exc}"
+        finally:
+            sel.close()
+            w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
+        yield from intake.flush_text()
+        ending = Ending(
+            returncode=w.proc.returncode,
+            cancelled=self._cancel.is_set(),
+            flooded=intake.flooded,
+            truncated=intake.truncated,
+            protocol_error=intake.protocol_error,
+            worker_protocol=intake.worker_protocol,
+            duration_s=time.monotonic() - (ready_at or started),
+            timeout_s=self.timeout,
+            startup_s=self.limits.startup_s,
+            output_limit_mb=self.limits.output_bytes // 2**20,
+            setting_vars=_setting_vars(),
+            **flags,
+        )
+        self.verdict = decide(self.job, intake.seen, ending)
+        try:
+            yield self.verdict
+        finally:
+            w.close()
+            if self.on_finish:  # after the verdict is out: a new spare costs a fork
+                self.on_finish()
+
+    @staticmethod
+    def _pending(fd: int) -> bool:
+        sel = selectors.DefaultSelector()
+        try:
+            sel.register(fd, selectors.EVENT_READ)
+            return bool(sel.select(timeout=0))
+        except (ValueError, OSError):
+            return False
+        finally:
+            sel.close()
+
+    def _read(self, key, sel, intake: Intake):
+        try:
+            data = os.read(key.fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            sel.unregister(key.fd)
+            return
+        if key.data == "events":
+            yield from intake.feed_events(data)
+        else:
+            out = intake.feed_output(key.data, data)
+            if out is not None:
+                yield out

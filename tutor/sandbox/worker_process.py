@@ -1,0 +1,185 @@
+"""One worker process: spawned in a session of its own, in its own run folder, under its limits,
+tied to the tutor by its stdin lifeline; waited on until ready, interrupted, killed with its group."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tutor.paths import PACKAGE_DIR
+from tutor.protocol import Ready, parse_event
+from tutor.sandbox.run_dirs import make_run_dir
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory_mb: int = 4096  # RLIMIT_DATA; XLA alone needs ~1.2 GiB of address space to compile
+    output_bytes: int = 8 * 2**20  # beyond this much stdout+stderr the run is stopped
+    keep_chars: int = 100_000  # of each stream, kept for the verdict
+    startup_s: float = 120.0  # for a worker to import JAX, on a busy machine
+
+
+def _is_ready(line: bytes) -> bool:
+    try:
+        return isinstance(parse_event(json.loads(line)), Ready)
+    except ValueError:  # not JSON, or not an event (ProtocolError): the run will say so
+        return False
+
+
+class WorkerProcess:
+    """One spawned worker: its process, its pipes, and whether it said it is ready."""
+
+    def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool):
+        read_fd, write_fd = os.pipe()
+        self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
+        # The run's own temporary folder: what learner code makes there goes with the run.
+        tmp = os.path.join(self.workdir, "tmp")
+        os.mkdir(tmp)
+        self._closed = False
+        self._removed = False
+        self._removing = threading.Lock()
+        env = dict(os.environ)
+        env.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
+        env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        # Learner code has no business with the learner's progress; do not point it there.
+        # (Not a security boundary: the worker runs as the same user.)
+        env.pop("JAXSTATE_TUTOR_HOME", None)
+        if not accelerator:
+            env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
+        cmd = [
+            sys.executable,
+            "-m",
+            "tutor.child.worker",
+            "--event-fd",
+            str(write_fd),
+            "--parent",
+            str(os.getpid()),
+            "--run-dir",
+            self.workdir,
+        ]
+        if cache_dir is not None:
+            cmd += ["--cache-dir", str(cache_dir)]
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(write_fd, lock_fd),
+                start_new_session=True,
+                env=env,
+                cwd=self.workdir,
+            )
+        finally:
+            os.close(write_fd)
+            os.close(lock_fd)  # the worker's copy holds the lock now
+        self.event_fd = read_fd
+        self.spawned_at = time.monotonic()
+        self.ready = False
+        self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
+        try:
+            # A notch below the tutor itself: on a 2-core machine an XLA compile in the worker
+            # must not starve the UI's event loop.
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, min(os.getpriority(os.PRIO_PROCESS, 0) + 5, 19))
+        except OSError:
+            pass
+        limit = limits.memory_mb * 2**20
+        try:
+            resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
+        except (OSError, ValueError):
+            pass  # not fatal: the wall-clock timeout still bounds the run
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Block until the worker has imported JAX and waits for its job (or timeout)."""
+        deadline = time.monotonic() + timeout
+        while not self.ready and self.alive():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([self.event_fd], [], [], min(left, 0.1))
+            if readable:
+                chunk = os.read(self.event_fd, 65536)
+                if not chunk:
+                    return False
+                self.early_events += chunk
+                self.ready = any(_is_ready(line) for line in self.early_events.split(b"\n")[:-1])
+        return self.ready
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def send_job(self, data: bytes) -> None:
+        """Write the job. stdin stays open: it is the worker's lifeline (its hang-up tells the worker
+        the parent is gone); the worker reads the job, then gives learner code /dev/null (EOF, not a hang)."""
+        assert self.proc.stdin is not None  # spawned with pipes
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass  # the worker already died (or was killed); the run reports how
+
+    def interrupt(self) -> None:
+        """SIGINT to the worker alone (the doctor's probe turns it into a stop that still reports)."""
+        try:
+            os.kill(self.proc.pid, signal.SIGINT)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill(self) -> None:
+        """Kill the worker and everything it started in its process group."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.kill()
+        except ProcessLookupError:
+            pass
+
+    def remove_files(self) -> None:
+        """Kill, reap and remove the run folder; safe from any thread, the pipes stay open.
+        Once only: after the reap the pid may belong to someone else."""
+        with self._removing:
+            if self._removed:
+                return
+            self._removed = True
+        self.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """remove_files, then close the pipes: once, by the thread that reads them."""
+        self.remove_files()
+        if self._closed:
+            return  # a descriptor closed twice could be someone else's by now
+        self._closed = True
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is None:
+                continue
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            os.close(self.event_fd)
+        except OSError:
+            pass
