@@ -1,5 +1,5 @@
 """Where the course teaches the fix of each finding: a lesson and, when one shows it, a demo
-cell. tests/test_doctor.py asserts that every id exists in the course."""
+cell. tests/worker/test_doctor.py asserts that every id exists in the course."""
 
 from __future__ import annotations
 

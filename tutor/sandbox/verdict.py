@@ -1,7 +1,7 @@
 """The verdict of a run, as a pure function of what the worker sent and how its process ended.
 
 `decide(job, events, ending)`: no processes, no clock, no environment, so every row of the
-decision is a table test (tests/test_verdict.py). A run that crashed, was killed, timed out,
+decision is a table test (tests/unit/test_verdict.py). A run that crashed, was killed, timed out,
 or never said "done" is never a pass; cancellation is decided here and only here.
 """
 

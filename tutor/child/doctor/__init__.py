@@ -9,7 +9,7 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
 - one module per detector: `retraces.py`, `keys.py`, `side_effects.py`, `donation.py`,
   `host_sync.py`, `nans.py`.
 
-What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/test_doctor.py)
+What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/worker/test_doctor.py)
 ----------------------------------------------------------------------------------
 retrace       JAX's own words: `jax_explain_cache_misses` logs "TRACING CACHE MISS" on the
               `jax._src.interpreters.partial_eval` logger in both versions (read with a handler,

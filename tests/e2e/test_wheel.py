@@ -1,0 +1,56 @@
+"""A plain wheel install works anywhere: lessons and solutions come from inside the wheel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # builds a wheel, installs it in a venv, checks with a worker
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_wheel_installs_and_checks_outside_the_repo(tmp_path, installed_wheel):
+    py, venv = installed_wheel.python, installed_wheel.venv
+    env = installed_wheel.env(tmp_path / "home")
+    where = subprocess.run(
+        [str(py), "-c", "import tutor, tutor.paths; print(tutor.__file__); print(tutor.paths.course_root())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tmp_path,
+    ).stdout.split()
+    assert all(str(venv) in w for w in where), where
+
+    tutor = venv / "bin" / "jaxstate-tutor"
+    listed = subprocess.run(
+        [str(tutor), "list", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
+    assert listed.returncode == 0, listed.stderr
+    doc = json.loads(listed.stdout)
+    assert len(doc["exercises"]) == len(list((ROOT / "solutions").glob("*.py")))
+
+    # Every course file inside the wheel loads (no JAX needed), and one solution read from the
+    # wheel passes its checks there; `verify` of all of them runs elsewhere in CI.
+    validated = subprocess.run(
+        [str(tutor), "validate"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    solution = subprocess.run(
+        [str(tutor), "solution", "counter-jit"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
+    assert solution.returncode == 0 and "def update_counter" in solution.stdout, solution.stderr
+    mine = tmp_path / "mine.py"
+    mine.write_text(solution.stdout)
+    checked = subprocess.run(
+        [str(tutor), "check", "counter-jit", "--file", str(mine), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert checked.returncode == 0 and json.loads(checked.stdout)["status"] == "pass", checked.stdout + checked.stderr

@@ -1,0 +1,75 @@
+"""Driving the TUI with Textual's Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Tui:
+    """Helpers for Pilot tests at 80x24: wait on the UI's own state (never fixed sleeps), read what
+    a widget shows, open an exercise, press F5 and wait for the verdict."""
+
+    size = (80, 24)
+    run_deadline_s = 180  # a run may have to wait for a worker's JAX import on a busy machine
+
+    @staticmethod
+    def plain(widget) -> str:
+        """What a Static shows, as plain text."""
+        from rich.console import Console
+
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(widget.content)
+        return console.export_text()
+
+    async def until(self, pilot, condition, timeout: float | None = None, what: str = "condition"):
+        deadline = time.monotonic() + (self.run_deadline_s if timeout is None else timeout)
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.05)
+            await pilot.pause()
+
+    @staticmethod
+    def progress(home: Path, app=None) -> dict:
+        """progress.json as on disk; with the app, after its background saves have landed."""
+        if app is not None:
+            assert app.session.state.wait_saved(10), "a progress save still pending after 10 s"
+        return json.loads((home / "progress.json").read_text(encoding="utf-8"))
+
+    async def where_shown(self, pilot, lesson_screen, view) -> tuple[int, float, int]:
+        """Once every text block of the lesson has laid out: (the cell's y, the view's top, the
+        view's height), for asserting that `view` is on screen and not merely focused."""
+        texts = list(lesson_screen.query(".lesson-text"))
+        await self.until(pilot, lambda: all(t.source and t.children for t in texts), 10, "the lesson's texts laid out")
+        for _ in range(3):
+            await pilot.pause()
+        body = lesson_screen.query_one("#lesson-body")
+        return view.virtual_region.y, body.scroll_y, body.scrollable_content_region.height
+
+    async def open_exercise(self, pilot, exercise_id: str):
+        from tutor.progress.path import Step
+        from tutor.ui.screens.exercise import ExerciseScreen
+
+        pilot.app.open_step(Step("exercise", exercise_id))
+        await self.until(pilot, lambda: isinstance(pilot.app.screen, ExerciseScreen), 10, "the exercise screen")
+        await pilot.pause()
+        return pilot.app.screen
+
+    async def check(self, pilot, screen):
+        await pilot.press("f5")
+        await self.until(pilot, lambda: screen.verdict is not None, what="the verdict")
+        await pilot.pause()
+        return screen.verdict
+
+
+@pytest.fixture(scope="session")
+def tui():
+    return Tui()

@@ -1,0 +1,236 @@
+"""The quiz and the checkpoints as a learner takes them (Pilot at 80x24): scores that keep the
+first try apart, a checkpoint done only when every answer is right, and template questions
+whose retry asks something new and whose answer a worker computed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from tutor.course import read_course
+from tutor.ui.app import make_app
+from tutor.ui.marks import Marks
+
+ROOT = Path(__file__).resolve().parents[2]
+COURSE, _PROBLEMS = read_course(ROOT)
+SIZE = (80, 24)
+
+
+def new_app(home: Path, sandbox, lang: str = "en"):
+    app = make_app(home, lang, course=(COURSE, []), sandbox=sandbox)
+    app.marks = Marks(ascii_only=False)
+    return app
+
+
+def wrong_letter(q) -> str:
+    return next(x for x in "ABCD" if x != q.answer)
+
+
+def lettered_quiz():
+    if not COURSE.quiz or any(q.numeric for q in COURSE.quiz):
+        pytest.skip("the test answers a quiz of lettered questions")
+    return COURSE.quiz
+
+
+def test_quiz_first_try_stays_beside_the_retry_everywhere_scores_appear(home, fake_sandbox, tui, cli_env):
+    """4 of 8 right, then the wrong four retried right: first try 4/8, now 8/8 on the end screen,
+    the outline, the progress screen and `progress` / `list`, in both languages."""
+    quiz = lettered_quiz()
+    n = len(quiz)
+    right_first = n // 2
+
+    async def body():
+        from tutor.ui.screens.outline import OutlineScreen
+        from tutor.ui.screens.progress import ProgressScreen
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("z")
+            await tui.until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the quiz")
+            screen = app.screen
+            for i, q in enumerate(quiz):
+                letter = q.answer if i < right_first else wrong_letter(q)
+                await pilot.press(screen.shown(letter).lower(), "enter")
+                await pilot.pause()
+                assert ("Right!" in screen.query_one("#q-feedback").source) == (i < right_first)
+                await pilot.press("enter")
+                await pilot.pause()
+            assert screen.finished
+            end = screen.query_one("#q-prompt").source
+            assert f"first try {right_first}/{n}, now {right_first}/{n}" in end, end
+            await pilot.press("r")
+            await tui.until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
+            retry = app.screen
+            assert [q.id for q in retry.questions] == [q.id for q in quiz[right_first:]]
+            for q in retry.questions:
+                await pilot.press(retry.shown(q.answer).lower(), "enter", "enter")
+                await pilot.pause()
+            end = retry.query_one("#q-prompt").source
+            assert f"first try {right_first}/{n}, now {n}/{n}" in end, end
+            await pilot.press("escape")
+            await tui.until(pilot, lambda: isinstance(app.screen, OutlineScreen), 10, "the outline")
+            await pilot.pause()
+            outline = tui.plain(app.screen.query_one("#summary")) + str(app.screen.query_one("OptionList").options)
+            assert f"first try {right_first}/{n}, now {n}/{n}" in outline
+            await pilot.press("p")
+            await tui.until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "progress")
+            assert f"first try {right_first}/{n}, now {n}/{n}" in tui.plain(app.screen.query_one("#progress-quiz"))
+            await pilot.press("ctrl+l")  # 中文
+            await pilot.pause()
+            assert f"首次 {right_first}/{n}，现在 {n}/{n}" in tui.plain(app.screen.query_one("#progress-quiz"))
+            app.session.state.wait_saved(10)
+
+    asyncio.run(body())
+    env = cli_env(home)
+    doc = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "tutor", "progress", "--json"], capture_output=True, text=True, env=env, check=True
+        ).stdout
+    )
+    assert (doc["quiz"]["first_score"], doc["quiz"]["score"], doc["quiz"]["best_score"]) == (right_first, n, n)
+    assert len(doc["quiz"]["answers"]) == n  # the contract's key keeps its meaning: the latest letters
+    for lang, words in (
+        ("en", f"first try {right_first}/{n}, now {n}/{n}"),
+        ("zh", f"首次 {right_first}/{n}，现在 {n}/{n}"),
+    ):
+        for command in ("progress", "list"):
+            out = subprocess.run(
+                [sys.executable, "-m", "tutor", "--lang", lang, command], capture_output=True, text=True, env=env
+            ).stdout
+            assert words in out, (lang, command, out)
+
+
+def checkpoint_with(kind: str):
+    """A lesson whose checkpoint has a lettered question and, for kind 'template', a template."""
+    for c in COURSE.checkpoints:
+        lettered = [q for q in c.questions if not q.numeric]
+        templates = [q for q in c.questions if q.numeric]
+        if lettered and (templates or kind == "lettered"):
+            return c, lettered, templates
+    pytest.skip(f"no checkpoint with a {kind} question")
+
+
+def test_a_half_right_checkpoint_is_partly_done_not_done(home, fake_sandbox, tui):
+    c, lettered, _ = checkpoint_with("lettered")
+    q = lettered[0]
+
+    async def body():
+        from tutor.progress.path import Step
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(QuizScreen([q], checkpoint=c.lesson))
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press(screen.shown(q.answer).lower(), "enter", "enter")
+            await pilot.pause()
+            step = Step("checkpoint", c.lesson)
+            progress = app.session.progress
+            if len(c.questions) > 1:  # one of several right: partly done
+                assert progress.step_status(step) == "started" and not progress.is_done(step)
+                assert "r asks the wrong ones again" in screen.query_one("#q-prompt").source
+            # a wrong answer to a question that was right undoes "done"
+            app.switch_screen(QuizScreen([q], checkpoint=c.lesson))
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press(screen.shown(wrong_letter(q)).lower(), "enter")
+            await pilot.pause()
+            assert progress.step_status(step) == "started" and not progress.is_done(step)
+            record = progress.question(q.id)
+            assert (record.first_correct, record.correct, record.tries) == (True, False, 2)
+
+    asyncio.run(body())
+
+
+@pytest.mark.slow  # runs each drawn variant in a real worker
+def test_a_template_retry_draws_a_new_variant_answered_by_a_worker(home, sandbox, tui):
+    """The number the learner is graded against is what a worker printed for the variant shown;
+    a retry shows other numbers. A wrong answer first, then the computed one."""
+    _, _, templates = checkpoint_with("template")
+    q = templates[0]
+
+    async def body():
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(QuizScreen([q], checkpoint=q.lesson, rng=random.Random(1)))
+            await pilot.pause()
+            screen = app.screen
+            first_variant, first_prompt = screen.variant, screen.query_one("#q-prompt").source
+            for key in "-987654":  # no trace count or position is negative
+                await pilot.press(key)
+            await pilot.press("enter")
+            await tui.until(pilot, lambda: screen.graded is not None, tui.run_deadline_s, "the worker's answer")
+            assert screen.graded is False
+            # the answer is what the variant's own run prints, computed here again independently
+            expected = q.template.shown(sandbox.run_cell(q.template.cell(q.id, first_variant)).result().stdout)
+            assert screen.computed == expected
+            assert f"the run printed {expected}" in screen.query_one("#q-feedback").source
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("r")
+            await tui.until(pilot, lambda: app.screen is not screen, 10, "the retry")
+            retry = app.screen
+            assert retry.variant != first_variant
+            assert retry.query_one("#q-prompt").source != first_prompt  # new numbers on screen
+            await tui.until(pilot, lambda: retry.verdict is not None, tui.run_deadline_s, "the retry's answer")
+            for key in retry.computed:
+                await pilot.press(key)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert retry.graded is True and "Right!" in retry.query_one("#q-feedback").source
+            record = app.session.progress.question(q.id)
+            assert (record.first_correct, record.correct, record.tries) == (False, True, 2)
+            assert list(record.variants) == [first_variant, retry.variant]
+
+    asyncio.run(body())
+
+
+def test_variants_are_drawn_unseen_first_then_never_the_last_one_again():
+    from tutor.course.model import Question, Template
+    from tutor.i18n import Bilingual
+    from tutor.progress import Snapshot, normalize
+    from tutor.progress.asking import draw_variant
+
+    t = Template(
+        variants=({"n": "1"}, {"n": "2"}, {"n": "3"}), code="print($n)", reveal="(\\d)", explain=Bilingual.same("x")
+    )
+    q = Question("t", Bilingual.same("$n"), {}, "", {}, template=t)
+    rng = random.Random(0)
+
+    def seen(*drawn):
+        return Snapshot(normalize({"questions": {"t": {"variants": list(drawn)}}})[0])
+
+    assert {draw_variant(q, seen(0, 2), rng) for _ in range(20)} == {1}
+    assert {draw_variant(q, seen(0, 2, 1), rng) for _ in range(40)} == {0, 2}  # all seen: any but the last
+
+
+def test_chinese_feedback_has_no_space_after_a_full_width_colon(home, fake_sandbox, tui):
+    quiz = lettered_quiz()
+    q = quiz[0]
+
+    async def body():
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, fake_sandbox, lang="zh")
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(QuizScreen([q]))
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press(screen.shown(wrong_letter(q)).lower(), "enter")
+            await pilot.pause()
+            feedback = screen.query_one("#q-feedback").source
+            assert "：** " not in feedback and "你的选择" in feedback and "正确答案" in feedback
+
+    asyncio.run(body())

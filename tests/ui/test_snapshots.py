@@ -1,0 +1,149 @@
+"""Snapshots of the main screens at 80x24, in English and Chinese, two of them also under NO_COLOR:
+the outline, a lesson with a demo cell that ran, an exercise with a failed verdict, the quiz and
+the progress screen. Runs come from the scripted fake sandbox, the home is a fixed temporary
+folder (its path is on screen), so a snapshot depends on the code, not on the machine.
+
+A changed screen fails its test and pytest writes snapshot_report.html beside the run to compare
+old and new. After a deliberate change, regenerate and look at the SVGs before committing:
+
+    .venv/bin/python -m pytest tests/ui/test_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tutor.course import read_course
+from tutor.i18n import Bilingual
+from tutor.progress import ProgressStore, changes
+from tutor.progress.path import Step
+from tutor.ui.app import make_app
+from tutor.ui.marks import Marks
+
+ROOT = Path(__file__).resolve().parents[2]
+COURSE, _ = read_course(ROOT)
+# A fixed home (one per pytest-xdist worker, which run side by side), not pytest's tmp_path:
+# nothing of the machine may reach a screen.
+HOME = Path("/tmp/jaxstate-tutor-snapshots") / os.environ.get("PYTEST_XDIST_WORKER", "main") / "home"
+LANGS = ["en", "zh"]
+WITH_NO_COLOR = [("en", False), ("zh", False), ("en", True)]
+
+
+@pytest.fixture
+def snap_home(monkeypatch):
+    shutil.rmtree(HOME, ignore_errors=True)
+    HOME.mkdir(parents=True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    yield HOME
+    shutil.rmtree(HOME.parent, ignore_errors=True)
+
+
+def tutor_app(home: Path, lang: str, sandbox, no_color: bool, monkeypatch):
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")  # read by Textual when the app is made
+    app = make_app(home, lang, course=(COURSE, []), sandbox=sandbox)
+    app.marks = Marks(ascii_only=False, no_color=no_color)  # the same glyphs whatever the machine's locale
+    return app
+
+
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_outline(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare):
+    app = tutor_app(snap_home, lang, fake_sandbox, no_color, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_with_a_demo_cell_that_ran(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    # the shortest such cell, so that its code and its output both fit on the screen
+    lesson, cell = min(
+        (
+            (l, c)
+            for l in COURSE.lessons
+            for c in l.cells
+            if c.predict is None and not c.expect.raises and c.expect.output_contains
+        ),
+        key=lambda lc: lc[1].code.count("\n"),
+    )
+
+    async def run_the_cell(pilot):
+        from tutor.ui.widgets.cell_view import CellView
+
+        pilot.app.open_step(Step("lesson", lesson.id))
+        await tui.until(pilot, lambda: any(v.cell is cell for v in pilot.app.screen.query(CellView)), 10, "the cell")
+        view = next(v for v in pilot.app.screen.query(CellView) if v.cell is cell)
+        view.focus()
+        await pilot.press("enter")  # the fake sandbox runs it as its YAML declares
+        await tui.until(pilot, lambda: view.verdict is not None, 10, "the cell's verdict")
+        # The cell at the top of the screen, its output under it. Markdown above it is laid out
+        # late and moves it: scroll again until it has stayed put a while, so the snapshot does
+        # not depend on timing.
+        body, still = pilot.app.screen.query_one("#lesson-body"), 0
+        for _ in range(100):
+            if body.scroll_y == view.virtual_region.y:
+                still += 1
+                if still == 5:
+                    break
+            else:
+                still = 0
+                body.scroll_to(y=view.virtual_region.y, animate=False)
+            await pilot.pause(0.1)
+
+    app = tutor_app(snap_home, lang, fake_sandbox, False, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_the_cell)
+
+
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_exercise_with_a_failed_verdict(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    exercise = COURSE.exercise("counter-jit")
+    message = Bilingual(
+        en="update_counter(0, 1) returned count 0; the new count should be 1",
+        zh="update_counter(0, 1) 返回的计数是 0，新的计数应为 1",
+    )
+    checks = fake_sandbox.checks(exercise, failing={exercise.checks[0].id: message})
+    n = len(checks)  # the summary a real verdict gives (tutor/sandbox/verdict.py)
+    summary = Bilingual(en=f"1 of {n} checks failed", zh=f"{n} 项检查中 1 项未通过")
+    verdict = fake_sandbox.verdict("fail", checks, stdout="called once\n", message=summary)
+    fake_sandbox.script("counter-jit", *checks, verdict)
+
+    async def check_it(pilot):
+        screen = await tui.open_exercise(pilot, "counter-jit")
+        await tui.check(pilot, screen)
+
+    app = tutor_app(snap_home, lang, fake_sandbox, no_color, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=check_it)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quiz(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    async def open_quiz(pilot):
+        from tutor.ui.screens.quiz import QuizScreen
+
+        await pilot.press("z")
+        await tui.until(pilot, lambda: isinstance(pilot.app.screen, QuizScreen), 10, "the quiz")
+
+    app = tutor_app(snap_home, lang, fake_sandbox, False, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_quiz)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_progress(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    store = ProgressStore(snap_home)
+    first, second = COURSE.exercises[0], COURSE.exercises[1]
+    store.apply(changes.attempt, first.id, False)
+    store.apply(changes.attempt, first.id, True)
+    store.apply(changes.hint, second.id, 1)
+    store.apply(changes.attempt, second.id, False)
+    store.apply(changes.quiz_result, 5)
+
+    async def open_progress(pilot):
+        from tutor.ui.screens.progress import ProgressScreen
+
+        await pilot.press("p")
+        await tui.until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen), 10, "the progress screen")
+
+    app = tutor_app(snap_home, lang, fake_sandbox, False, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_progress)

@@ -1,0 +1,503 @@
+"""The check library judges meaning: trace counts with reasons, nested primitives, values,
+gradients, exceptions. These run in-process (the library is child-side code)."""
+
+from __future__ import annotations
+
+import types
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+from tutor.child import library as L
+
+pytestmark = pytest.mark.slow  # JAX in-process
+
+
+def test_close_names_leaf_and_index():
+    got = {"w": jnp.array([1.0, 2.0, 3.5]), "b": jnp.float32(0.0)}
+    want = {"w": np.array([1.0, 2.0, 3.0]), "b": np.float64(0.0)}
+    with pytest.raises(L.CheckFailed) as err:
+        L.close(got, want, what="params")
+    assert "params['w']" in err.value.en and "index (2,)" in err.value.en and "3.5" in err.value.en
+    assert "params['w']" in err.value.zh
+    L.close(got, {"w": np.array([1.0, 2.0, 3.5]), "b": 0.0}, what="params")
+
+
+def test_close_reports_structure_and_shape():
+    with pytest.raises(L.CheckFailed, match="structure"):
+        L.close((1.0, 2.0), [1.0, 2.0])
+    with pytest.raises(L.CheckFailed, match="shape"):
+        L.close(jnp.ones(3), np.ones(2))
+
+
+def test_trace_counter_explains_weak_type_retrace():
+    def update(state, x):
+        total, n = state
+        return (total + x, n + 1), total / jnp.maximum(n, 1)
+
+    counter = L.traced(update)
+    state = (0.0, 0)
+    for x in jnp.arange(3.0):
+        state, _ = counter(state, x)
+    assert counter.count == 2
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_traces(counter, 1, calls=3)
+    assert "state[0] was ~float32[] (weak), now float32[]" in err.value.en
+    assert "弱类型" in err.value.zh
+
+    typed = L.traced(update)
+    state = (jnp.float32(0.0), jnp.int32(0))
+    for x in jnp.arange(3.0):
+        state, _ = typed(state, x)
+    L.expect_traces(typed, 1)
+
+
+def test_trace_counter_keeps_learner_static_choice():
+    @partial(jax.jit, static_argnames="lr")
+    def step(p, lr):
+        return p - lr * p
+
+    counter = L.traced(step)
+    for lr in (0.1, 0.2, 0.3):
+        counter(jnp.float32(1.0), lr=lr)
+    assert counter.count == 3
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_traces(counter, 1)
+    assert "lr was 0.1 (static), now 0.2 (static)" in err.value.en
+
+
+def test_trace_counter_is_fresh_each_time():
+    def f(x):
+        return x + 1
+
+    jf = jax.jit(f)
+    jf(1.0)
+    counter = L.traced(jf)
+    counter(1.0)
+    assert counter.count == 1  # the learner's own cache does not hide the trace
+
+
+def test_primitive_search_goes_into_nested_jaxprs():
+    @jax.jit
+    def inner(xs):
+        return lax.scan(lambda c, x: (c + x, c), 0.0, xs)[0]
+
+    def outer(xs, flag):
+        return lax.cond(flag, inner, lambda xs: jnp.sum(xs), xs)
+
+    found = L.primitives(outer, jnp.arange(3.0), True)
+    assert "scan" in found and "cond" in found
+    L.expect_primitive(outer, (jnp.arange(3.0), True), "scan")
+
+    def python_loop(xs):
+        total = 0.0
+        for x in xs:
+            total = total + x
+        return total
+
+    with pytest.raises(L.CheckFailed, match="no `scan` primitive"):
+        L.expect_primitive(python_loop, (jnp.arange(3.0),), "scan")
+
+
+def test_raises_matches_by_class_family():
+    def bad(steps):
+        return lax.scan(lambda c, _: (c + 1, None), 0, None, length=steps)[0]
+
+    exc = L.raises(jax.jit(bad), 3, types=("ConcretizationTypeError", "TypeError"))
+    assert exc is not None
+    assert L.raises(lambda: 1) is None
+    with pytest.raises(ZeroDivisionError):
+        L.raises(lambda: 1 / 0, types=("KeyError",))
+
+
+def test_grad_check_accepts_right_and_rejects_wrong_gradients():
+    def loss(p):
+        return jnp.sum(jnp.tanh(p["w"]) ** 2) + p["b"] ** 2
+
+    params = {"w": jnp.array([0.3, -0.7, 1.1]), "b": jnp.float32(0.5)}
+    L.grad_check(loss, params, jax.grad(loss)(params))
+    wrong = jax.tree.map(lambda g: 0.5 * g, jax.grad(loss)(params))
+    with pytest.raises(L.CheckFailed, match="finite differences"):
+        L.grad_check(loss, params, wrong)
+
+
+def test_dtypes_notes_weak_types():
+    with pytest.raises(L.CheckFailed) as err:
+        L.dtypes((0.0,), (jnp.float32(0.0),), what="state")
+    assert "~float32[]" in err.value.en and "weak" in err.value.en
+
+
+def test_learner_attr_and_is_jitted():
+    import types
+
+    mod = types.SimpleNamespace(f=jax.jit(lambda x: x))
+    assert L.is_jitted(L.learner_attr(mod, "f"))
+    with pytest.raises(L.CheckFailed, match="does not define `g`"):
+        L.learner_attr(mod, "g")
+
+
+# ---------------------------------------------------------------- bilingual labels
+
+
+def test_labels_take_a_pair_for_the_two_languages():
+    got = {"w": jnp.array([1.0, 2.5]), "b": jnp.float32(0.0)}
+    want = {"w": np.array([1.0, 2.0]), "b": 0.0}
+    with pytest.raises(L.CheckFailed) as err:
+        L.close(got, want, what=("params after step 2", "第 2 步后的参数"))
+    assert err.value.en.startswith("params after step 2 (leaf ['w']): expected")
+    assert err.value.zh.startswith("第 2 步后的参数（叶子 ['w']）：应为") and "step 2" not in err.value.zh
+    with pytest.raises(L.CheckFailed) as err:
+        L.close(got, want, what=("state", "状态"))  # a variable-like label is indexed directly
+    assert "state['w']" in err.value.en and "状态（叶子 ['w']）" in err.value.zh
+
+    with pytest.raises(L.CheckFailed) as err:
+        L.structure((1.0, 2.0), [1.0, 2.0], what=("new stats", "新的统计量"))
+    assert err.value.en.startswith("new stats has PyTree structure") and err.value.zh.startswith(
+        "新的统计量 的 PyTree 结构"
+    )
+    with pytest.raises(L.CheckFailed) as err:
+        L.dtypes((0.0,), (jnp.float32(0.0),), what=("the state", "状态"))
+    assert err.value.en.startswith("the state (leaf [0]) is ~float32[]") and err.value.zh.startswith(
+        "状态（叶子 [0]）的类型是 ~float32[]"
+    )
+
+    def loss(p):
+        return jnp.sum(p**2)
+
+    with pytest.raises(L.CheckFailed) as err:
+        L.grad_check(loss, jnp.array([1.0, -2.0]), jnp.array([1.0, -2.0]), what=("grads at x", "x 处的梯度"))
+    assert err.value.en.startswith("grads at x disagrees") and err.value.zh.startswith("x 处的梯度 与有限差分不一致")
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_primitive(lambda x: x + 1, (1.0,), "scan", what=("the loop", "这个循环"))
+    assert "of the loop;" in err.value.en and err.value.zh.startswith("这个循环 编译出的程序")
+
+
+def test_a_str_label_still_serves_both_languages():
+    with pytest.raises(L.CheckFailed) as err:
+        L.close(jnp.float32(1.0), 2.0, what="count after 5 calls")
+    assert err.value.en.startswith("count after 5 calls: expected 2")
+    assert err.value.zh.startswith("count after 5 calls：应为 2")
+    with pytest.raises(L.CheckError):
+        L.close(1.0, 2.0, what=("only English",))
+
+
+def test_on_failure_appends_to_failures_only():
+    with pytest.raises(L.CheckFailed) as err:
+        with L.on_failure("Each step starts from the last result", "每一步都从上一步的结果出发"):
+            L.close(jnp.float32(1.0), 2.0, what="params")
+    assert err.value.en.endswith("atol=1e-06. Each step starts from the last result")
+    assert err.value.zh.endswith("atol=1e-06。每一步都从上一步的结果出发")
+    with pytest.raises(L.CheckFailed) as err:
+        with L.on_failure("Look at the sign.", "检查符号。"):
+            L.fail("wrong value.", "值不对。")
+    assert (err.value.en, err.value.zh) == ("wrong value. Look at the sign.", "值不对。检查符号。")
+    with pytest.raises(ZeroDivisionError):  # the learner's own errors are not rewritten
+        with L.on_failure("never shown", "不显示"):
+            1 / 0  # noqa: B018 - the learner's own error, raised where Python raises it
+    with L.on_failure("never shown", "不显示"):
+        L.close(jnp.float32(2.0), 2.0)
+
+
+# ---------------------------------------------------------------- side effects
+
+
+def test_global_changes_sees_rebinding_new_names_and_in_place_changes():
+    import collections
+    import types
+
+    mod = types.ModuleType("learner_like")
+    holder = types.SimpleNamespace(n=0)
+
+    def fn():
+        pass
+
+    mod.__dict__.update(
+        total=0,
+        history=[],
+        cache={},
+        seen=set(),
+        window=collections.deque(),
+        buf=np.zeros(3),
+        holder=holder,
+        fn=fn,
+        blob=bytearray(b"ab"),
+        arr=jnp.zeros(2),
+        gone=1,
+        np=np,
+    )
+    before = L.global_snapshot(mod)
+    nothing = L.global_changes(mod, before)
+    assert not nothing and nothing.names == [] and nothing.en == nothing.zh == ""
+
+    mutations = {
+        "total": lambda: setattr(mod, "total", 1),
+        "history": lambda: mod.history.append(1),
+        "cache": lambda: mod.cache.update(k=1),
+        "seen": lambda: mod.seen.add(1),
+        "window": lambda: mod.window.append(1),
+        "buf": lambda: mod.buf.__setitem__(0, 5.0),
+        "holder": lambda: setattr(holder, "n", 1),
+        "fn": lambda: setattr(fn, "calls", 1),
+        "blob": lambda: mod.blob.__setitem__(0, 99),
+    }
+    for name, mutate in mutations.items():
+        before = L.global_snapshot(mod)
+        mutate()
+        changed = L.global_changes(mod, before)
+        assert changed and changed.names == [name], (name, changed)
+    before = L.global_snapshot(mod)
+    mod.total = 2
+    mod.history.append(2)
+    mod.created = 3
+    del mod.gone
+    changed = L.global_changes(mod, before)
+    assert (
+        changed.en == "created created; deleted gone; reassigned total; changed the contents or attributes of history"
+    )
+    assert changed.zh == "新建了 created；删除了 gone；重新赋值了 total；修改了 history 的内容或属性"
+    mod.cache["k"] = [1.0]
+    before = L.global_snapshot(mod)
+    mod.cache["k"] = [1.0]  # an equal but new object still counts: contents are compared with `is`
+    assert L.global_changes(mod, before).names == ["cache"]
+
+
+def test_global_snapshot_of_an_object_follows_its_attributes():
+    import types
+    from typing import NamedTuple
+
+    state = types.SimpleNamespace(value=jnp.zeros(2))
+    before = L.global_snapshot(state)
+    state.value = state.value + 1
+    assert L.global_changes(state, before).names == ["value"]
+
+    class Holder(NamedTuple):
+        value: jax.Array
+
+    holder = Holder(jnp.zeros(2))
+    assert L.global_snapshot(holder) == {} and not L.global_changes(holder, {})
+
+
+# ---------------------------------------------------------------- tracing
+
+
+def test_trace_events_counts_jit_traces_with_names():
+    def learner_step(x, lr):
+        return x - lr
+
+    fixed = jax.jit(learner_step)
+    fixed(jnp.float32(1.0), 0.1)
+    with L.TraceEvents() as ev:
+        for lr in (0.2, 0.3):
+            fixed(jnp.float32(1.0), lr)  # same types: jit's cache answers
+    assert ev.count == 0 and ev.names == []
+
+    static = jax.jit(learner_step, static_argnums=1)
+    with L.TraceEvents() as ev:
+        for lr in (0.2, 0.3, 0.4):
+            static(jnp.float32(1.0), lr)
+    assert ev.count == 3 and set(ev.names) == {"learner_step"}
+
+    def rebuilt_each_call(x):
+        return jax.jit(lambda v: v * 2)(x)
+
+    with L.TraceEvents() as ev:
+        rebuilt_each_call(jnp.float32(1.0))
+        rebuilt_each_call(jnp.float32(1.0))
+    assert ev.count == 2
+
+
+def test_trace_events_leaves_out_eager_control_flow():
+    with L.TraceEvents() as ev:
+        for _ in range(2):
+            lax.cond(True, lambda v: v + 1, lambda v: v - 1, jnp.float32(1.0))
+            lax.fori_loop(0, 3, lambda i, c: c + i, jnp.float32(0.0))
+            lax.while_loop(lambda c: c < 3, lambda c: c + 1, jnp.float32(0.0))
+    assert "cond" not in ev.names and "while" not in ev.names and "scan" not in ev.names
+
+
+def test_trace_events_fails_loudly_when_jax_renames_its_event(monkeypatch):
+    active, event = [], L.TraceEvents.EVENT
+    monkeypatch.setattr(
+        L, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f))
+    )
+    monkeypatch.setattr(
+        L, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f))
+    )
+    monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
+    with pytest.raises(L.CheckError, match="traces cannot be counted"):
+        with L.TraceEvents():
+            pass
+    assert active == []  # the failed attempt left no listener behind
+    monkeypatch.setattr(L.TraceEvents, "EVENT", event)
+    with L.TraceEvents() as ev:
+        assert len(active) == 1
+        jax.jit(lambda v: v - 1)(jnp.float32(0.0))
+    assert ev.count == 1 and active == []
+
+
+def test_outputs_from_jit_accepts_jit_and_thin_wrappers_only():
+    def step(x, lr):
+        return x - lr * x
+
+    jitted = jax.jit(step)
+    x = jnp.array([1.0, 2.0])
+    assert L.outputs_from_jit(jitted, x, 0.1)
+    assert L.outputs_from_jit(lambda v: jitted(v, 0.1), x)
+    assert not L.outputs_from_jit(step, x, 0.1)
+    assert not L.outputs_from_jit(lambda v: jitted(v, 0.1) + 1, x)  # the last operation runs outside jit
+
+
+# ---------------------------------------------------------------- calling learner code
+
+
+def test_call_labels_exceptions_and_explains_unhashable_static_arguments():
+    def update_counter(count, increment):
+        return count + 1, increment
+
+    wrong = jax.jit(update_counter, static_argnums=1)
+    with pytest.raises(ValueError, match="Non-hashable static arguments") as err:
+        L.call(wrong, jnp.int32(0), jnp.int32(7), label=("update_counter(0, 7)", "update_counter(0, 7) 调用"))
+    why = L.explain_error(err.value)
+    assert (why.label_en, why.label_zh, why.name) == (
+        "update_counter(0, 7)",
+        "update_counter(0, 7) 调用",
+        "update_counter",
+    )
+    assert "received a jax.Array" in why.hint_en and "update_counter marks `increment` static" in why.hint_en
+    assert "`increment` 标成了静态参数" in why.hint_zh
+
+    counter = L.traced(jax.jit(update_counter, static_argnames="count"))
+    with pytest.raises(ValueError) as err:
+        L.call(counter, {"a": jnp.int32(0)}, jnp.int32(1))
+    why = L.explain_error(err.value)
+    assert (
+        why.label_en == "update_counter(...)"
+        and "received a dict" in why.hint_en
+        and "marks `count` static" in why.hint_en
+    )
+
+    with pytest.raises(ZeroDivisionError) as err:
+        L.call(lambda: 1 / 0, label="divide")
+    assert L.explain_error(err.value) == L.Explanation("divide", "divide", "<lambda>", "", "")
+    assert L.explain_error(KeyError("k")) == L.Explanation()
+    assert L.call(update_counter, 1, 2) == (2, 2)
+
+
+def _run_check(code, source="def f(x):\n    return x\n"):
+    """`code` as the body of a check function taking the learner module, run by the harness."""
+    import textwrap
+    import types
+
+    from tutor.child import harness
+    from tutor.protocol import CheckSpec
+
+    module = types.ModuleType("learner")
+    module.__file__ = "/learner/learner.py"
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    scope = {k: v for k, v in vars(L).items() if not k.startswith("_")}
+    body = "def c(learner):\n" + textwrap.indent(code, "    ") + "\n"
+    exec(compile(body, "/course/checks.py", "exec"), scope)
+    return harness.run_check(
+        CheckSpec("c", origin="/course/checks.py:1"), scope["c"], module, module.__file__
+    ).to_wire()
+
+
+def test_a_check_function_takes_what_it_names_from_the_learner_file():
+    """Parameters name definitions; a missing one fails naming it, before the body runs."""
+    from tutor.child import harness
+    from tutor.protocol import CheckSpec
+
+    module = types.ModuleType("learner")
+    exec("def f(x):\n    return 2 * x\n", module.__dict__)
+
+    @L.check("doubles")
+    def doubles(f, learner):
+        L.expect(f(3) == 6 and learner.f is f, "f(3) should be 6")
+
+    @L.check("needs-g")
+    def needs_g(g):
+        raise AssertionError("never reached")
+
+    assert harness.run_check(CheckSpec("doubles"), doubles, module, "l.py").status == "pass"
+    missing = harness.run_check(CheckSpec("needs-g"), needs_g, module, "l.py")
+    assert missing.status == "fail" and "does not define `g`" in missing.message.en
+    gone = harness.run_check(CheckSpec("gone"), None, module, "l.py")
+    assert gone.status == "error" and "no @check function for 'gone'" in gone.message.en
+    assert doubles.__check__ == L.CheckDef("doubles", (), False)
+
+
+def test_harness_names_the_call_and_adds_the_static_argument_hint():
+    source = "import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnames='scale')\ndef scaled(x, scale):\n    return x * scale\n"
+    result = _run_check("call(learner.scaled, jnp.ones(2), jnp.float32(2.0), label='scaled(x, 2)')", source)
+    assert result["status"] == "fail"
+    en, zh = result["message"]["en"], result["message"]["zh"]
+    assert en.startswith(
+        "scaled(x, 2) failed inside JAX, outside your own lines:\nValueError: Non-hashable static arguments"
+    )
+    assert "scaled marks `scale` static" in en and "keep those arguments dynamic" in en
+    assert zh.startswith("scaled(x, 2) 在 JAX 内部出错") and "`scale` 标成了静态参数" in zh
+    # the hint also comes without `call`
+    result = _run_check("learner.scaled(jnp.ones(2), jnp.float32(2.0))", source)
+    assert result["message"]["en"].startswith("using what your code defined or returned raised an error")
+    assert "argument marked static" in result["message"]["en"] and "marks `scale`" not in result["message"]["en"]
+    # an error in the learner's own lines names the call and shows those lines
+    result = _run_check("call(learner.f, 1, label='f(1)')", "def f(x):\n    return x / 0\n")
+    assert result["status"] == "fail" and result["message"]["en"].startswith("your code raised an exception in f(1):")
+    assert "line 2, in f" in result["message"]["en"] and "ZeroDivisionError" in result["message"]["en"]
+    # other JAX errors outside the learner's lines say where to look
+    result = _run_check("call(learner.g, 1, label='g(1)')", "import jax\ng = jax.jit(lambda x: object())\n")
+    assert result["status"] == "fail" and "Look at how <lambda> is wrapped" in result["message"]["en"]
+
+
+def test_harness_reports_check_error_as_error_not_fail(monkeypatch):
+    monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
+    result = _run_check("with TraceEvents() as ev:\n    learner.f(1)\nexpect(ev.count == 0, 'retraced')")
+    assert result["status"] == "error" and "traces cannot be counted" in result["message"]["en"]
+
+
+def test_optimizer_helpers_carry_the_state_and_compare_update_sequences():
+    """The helpers adam's and rmsprop's checks share, on a tiny SGD-with-a-step-count optimizer."""
+    from tutor.child.optimizers import run_updates, same_updates, unpack
+
+    def init(params):
+        return {"count": jnp.int32(0)}
+
+    def update(grads, state, params):
+        scale = 1.0 + state["count"].astype(jnp.float32)  # the step number changes the update
+        return jax.tree.map(lambda g: -0.1 * scale * g, grads), {"count": state["count"] + 1}
+
+    class Opt:
+        pass
+
+    opt = Opt()
+    opt.init, opt.update = init, update
+    assert unpack(opt) == (init, update) and unpack((init, update)) == (init, update)
+    params = {"w": jnp.zeros(2, jnp.float32)}
+    grads = [{"w": np.array([1.0, -2.0])}] * 3
+    got = run_updates(update, init, params, grads)
+    want = [{"w": -0.1 * k * np.array([1.0, -2.0])} for k in (1, 2, 3)]
+    assert same_updates(got, want)
+    assert not same_updates(got, want[:1] * 3)  # a state that never advanced is told apart
+
+
+def test_every_exercise_checks_file_imports_what_the_library_has():
+    """A name a checks.py imports from the library that the library no longer has would turn
+    every check of that exercise into an error: caught here, before any learner meets it."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "lessons" / "exercises"
+    missing = []
+    for path in sorted(root.glob("*/checks.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tutor."):
+                module = importlib.import_module(node.module)
+                missing += [
+                    f"{path.parent.name}: {node.module}.{a.name}" for a in node.names if not hasattr(module, a.name)
+                ]
+    assert not missing, missing
