@@ -13,6 +13,7 @@ import pytest
 from jax import lax
 
 from tutor.child import library as L
+from tutor.child.library import tracing
 
 pytestmark = pytest.mark.slow  # JAX in-process
 
@@ -322,10 +323,10 @@ def test_trace_events_leaves_out_eager_control_flow():
 def test_trace_events_fails_loudly_when_jax_renames_its_event(monkeypatch):
     active, event = [], L.TraceEvents.EVENT
     monkeypatch.setattr(
-        L, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f))
+        tracing, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f))
     )
     monkeypatch.setattr(
-        L, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f))
+        tracing, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f))
     )
     monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
     with pytest.raises(L.CheckError, match="traces cannot be counted"):
@@ -398,7 +399,7 @@ def _run_check(code, source="def f(x):\n    return x\n"):
     module = types.ModuleType("learner")
     module.__file__ = "/learner/learner.py"
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    scope = {k: v for k, v in vars(L).items() if not k.startswith("_")}
+    scope = {"jax": jax, "jnp": jnp, "np": np, **{name: getattr(L, name) for name in L.__all__}}
     body = "def c(learner):\n" + textwrap.indent(code, "    ") + "\n"
     exec(compile(body, "/course/checks.py", "exec"), scope)
     return harness.run_check(
@@ -451,6 +452,23 @@ def test_harness_names_the_call_and_adds_the_static_argument_hint():
     # other JAX errors outside the learner's lines say where to look
     result = _run_check("call(learner.g, 1, label='g(1)')", "import jax\ng = jax.jit(lambda x: object())\n")
     assert result["status"] == "fail" and "Look at how <lambda> is wrapped" in result["message"]["en"]
+
+
+def test_harness_puts_back_what_learner_code_rebinds_in_any_library_module():
+    """The library is a package: a learner's file may reach into any of its modules, not only
+    the one checks.py imports from; loading it puts every rebound name back."""
+    from tutor.child import harness
+    from tutor.child.library import originals, values
+
+    close, jit = values.close, originals.jit
+    source = (
+        "import tutor.child.library.values as v, tutor.child.library.originals as o, tutor.child.library as lib\n"
+        "v.close = o.jit = lib.expect = lambda *a, **k: None\n"
+    )
+    harness.load_learner(source, "/learner/patches.py")
+    assert values.close is close and originals.jit is jit and L.expect is not None
+    with pytest.raises(L.CheckFailed):
+        L.expect(False, "still judges")
 
 
 def test_harness_reports_check_error_as_error_not_fail(monkeypatch):

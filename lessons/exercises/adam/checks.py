@@ -15,11 +15,10 @@ from tutor.child.library import (
     is_defined,
     metric,
     on_failure,
-    state_follows_params,
     structure,
     type_of,
 )
-from tutor.child.optimizers import run_updates, same_updates, unpack
+from tutor.child.optimizers import run_updates, same_updates, state_follows_params, unpack
 
 
 def reference_updates(grads_seq, lr, b1, b2, eps, mode="adam"):

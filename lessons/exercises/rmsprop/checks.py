@@ -17,11 +17,10 @@ from tutor.child.library import (
     is_defined,
     metric,
     on_failure,
-    state_follows_params,
     structure,
     type_of,
 )
-from tutor.child.optimizers import run_updates, same_updates, unpack
+from tutor.child.optimizers import run_updates, same_updates, state_follows_params, unpack
 
 
 def reference_updates(grads_seq, lr, rho, eps, mode="rmsprop"):
