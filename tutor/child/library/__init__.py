@@ -27,20 +27,21 @@ from tutor.child.library.calling import Explanation, call, explain_error, raises
 from tutor.child.library.donation import aval_text, donation_warnings
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
-from tutor.child.library.jaxprs import expect_primitive, primitive_names, primitives
+from tutor.child.library.jaxprs import expect_primitive, primitive_counts, primitive_names, primitives
 from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker
-from tutor.child.library.purity import Changes, global_changes, global_snapshot
+from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
 from tutor.child.library.registry import CheckDef, check, is_defined, learner_attr
 from tutor.child.library.tracing import (
     TraceCounter,
     TraceEvents,
+    expect_compiled,
     expect_traces,
     is_jitted,
     outputs_from_jit,
     traced,
 )
-from tutor.child.library.training import metric
-from tutor.child.library.values import close, dtypes, finite, structure, type_of
+from tutor.child.library.training import metric, run_training
+from tutor.child.library.values import as_float32, close, dtypes, finite, returns, structure, type_of
 
 # Every module of the package: the harness puts back whatever learner code rebinds in them.
 MODULES = (calling, donation, failures, gradients, jaxprs, keys, originals, purity, registry, tracing, training, values)
@@ -54,6 +55,8 @@ __all__ = [
     "Label",
     "TraceCounter",
     "TraceEvents",
+    "TreeCopy",
+    "as_float32",
     "aval_text",
     "bilingual",
     "call",
@@ -63,6 +66,7 @@ __all__ = [
     "donation_warnings",
     "dtypes",
     "expect",
+    "expect_compiled",
     "expect_primitive",
     "expect_traces",
     "explain_error",
@@ -74,14 +78,18 @@ __all__ = [
     "grad_check",
     "is_defined",
     "is_jitted",
+    "keeps_globals",
     "key_reuse_checker",
     "learner_attr",
     "metric",
     "on_failure",
     "outputs_from_jit",
+    "primitive_counts",
     "primitive_names",
     "primitives",
     "raises",
+    "returns",
+    "run_training",
     "structure",
     "traced",
     "type_of",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 # A label for a value in messages: one str for both languages, or a pair (English, Chinese).
 Label = str | tuple[str, str]
@@ -39,7 +39,7 @@ class CheckError(Exception):
         self.zh = zh or en
 
 
-def fail(en: str, zh: str | None = None):
+def fail(en: str, zh: str | None = None) -> NoReturn:
     raise CheckFailed(en, zh)
 
 

@@ -3,7 +3,8 @@ scan, remat) included; never text matching on the printed program."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import collections
+from collections.abc import Callable, Iterator
 
 from tutor.child.library.failures import Label, bilingual, fail
 from tutor.child.library.originals import make_jaxpr
@@ -19,18 +20,26 @@ def _subjaxprs(params: dict):
                 yield item
 
 
-def primitive_names(jaxpr) -> set[str]:
-    """Every primitive name in a jaxpr, including those in nested sub-jaxprs."""
+def _equations(jaxpr) -> Iterator:
+    """Every equation of a jaxpr (or ClosedJaxpr), those of nested sub-jaxprs included."""
     if hasattr(jaxpr, "jaxpr") and hasattr(jaxpr, "consts"):
         jaxpr = jaxpr.jaxpr
-    names: set[str] = set()
     stack = [jaxpr]
     while stack:
-        current = stack.pop()
-        for eqn in current.eqns:
-            names.add(eqn.primitive.name)
+        for eqn in stack.pop().eqns:
+            yield eqn
             stack.extend(_subjaxprs(eqn.params))
-    return names
+
+
+def primitive_names(jaxpr) -> set[str]:
+    """Every primitive name in a jaxpr, including those in nested sub-jaxprs."""
+    return {eqn.primitive.name for eqn in _equations(jaxpr)}
+
+
+def primitive_counts(fn: Callable, *args, **kwargs) -> collections.Counter[str]:
+    """How many equations of each primitive fn's program holds on these arguments, nested
+    sub-jaxprs included: a Python loop shows as one `add` per iteration, `scan` as one scan."""
+    return collections.Counter(eqn.primitive.name for eqn in _equations(make_jaxpr(fn)(*args, **kwargs)))
 
 
 def primitives(fn: Callable, *args, **kwargs) -> set[str]:

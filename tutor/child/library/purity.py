@@ -1,14 +1,21 @@
 """Side effects a call leaves behind: a snapshot of a module's globals (or any object's
-attributes) and what changed since, rebound or changed in place."""
+attributes) and what changed since, rebound or changed in place; and a copy of a PyTree the
+caller passed in, to say which leaf a call changed under it."""
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import types
+from collections.abc import Iterator
 from typing import Any
 
 import jax
 import numpy as np
+
+from tutor.child.library.failures import Label, append, bilingual, expect
+from tutor.child.library.originals import tree_structure
+from tutor.child.library.values import leaves
 
 
 def _contents(value: Any) -> tuple | None:
@@ -84,3 +91,44 @@ def global_changes(module: Any, before: dict) -> Changes:
     rebound = [n for n in common if before[n][0] is not after[n][0]]
     mutated = [n for n in common if before[n][0] is after[n][0] and not _same_contents(before[n][1], after[n][1])]
     return Changes(sorted(set(after) - set(before)), sorted(set(before) - set(after)), rebound, mutated)
+
+
+@contextlib.contextmanager
+def keeps_globals(learner: Any, doing: Label, advice: Label | None = None) -> Iterator[None]:
+    """The learner's code called inside the block leaves the module's globals as they were:
+
+        with keeps_globals(learner, ("calling scaled", "调用 scaled"), advice=(...)):
+            call(learner.scaled, x, 2.0)
+
+    A failure says what changed ("it reassigned total") and then the advice. An exception
+    from inside the block goes on unjudged."""
+    before = global_snapshot(learner)
+    yield
+    changed = global_changes(learner, before)
+    doing_en, doing_zh = bilingual(doing)
+    en = f"{doing_en} changed your module's globals: it {changed.en}"
+    zh = f"{doing_zh} 改动了模块的全局变量：它{changed.zh}"
+    if advice is not None:
+        advice_en, advice_zh = bilingual(advice)
+        en, zh = append(en, advice_en, "en"), append(zh, advice_zh, "zh")
+    expect(not changed, en, zh)
+
+
+class TreeCopy:
+    """A PyTree as the caller passed it: its structure and a float64 copy of every leaf, to say
+    afterwards whether a call changed it in place (`state['m'] = ...` on the caller's dict)."""
+
+    def __init__(self, tree: Any):
+        self.structure = tree_structure(tree)
+        self.leaves = [(path, np.array(leaf, np.float64)) for path, leaf in leaves(tree)]
+
+    def first_change(self, tree: Any) -> tuple[str, np.ndarray, Any] | None:
+        """(leaf path, value it had, value now) of the first leaf of tree (of the same structure)
+        whose value differs, or None. A buffer deleted since was donated to a jitted call:
+        consumed, not modified."""
+        for (path, old), (_, leaf) in zip(self.leaves, leaves(tree)):
+            if isinstance(leaf, jax.Array) and leaf.is_deleted():
+                continue
+            if not np.array_equal(np.asarray(leaf, np.float64), old):
+                return path, old, leaf
+        return None

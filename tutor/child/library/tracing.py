@@ -12,7 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from tutor.child.library.failures import CheckError, fail
+from tutor.child.library.failures import CheckError, expect, fail
 from tutor.child.library.originals import (
     Tracer,
     Wrapped,
@@ -201,3 +201,17 @@ def outputs_from_jit(fn: Callable, *args, **kwargs) -> bool:
     made_by = {id(v): e.primitive.name for e in closed.jaxpr.eqns for v in e.outvars}
     outs = closed.jaxpr.outvars
     return bool(outs) and all(made_by.get(id(v)) in ("jit", "pjit") for v in outs)
+
+
+def expect_compiled(fn: Callable, name: str, run: Callable | None, *args) -> None:
+    """fn is a `jax.jit` result, or a thin wrapper every output of which comes out of a jitted
+    call: `run(*args)` calls fn on these arguments (None when the check could build none)."""
+    if is_jitted(fn):
+        return
+    expect(
+        run is not None and outputs_from_jit(run, *args),
+        f"{name} is a plain {type(fn).__name__}, not compiled: it is not the result of `jax.jit`, "
+        "and its results do not come out of a jitted call inside it",
+        f"{name} 是普通的 {type(fn).__name__} 对象，没有经过编译：它不是 `jax.jit` 的结果，"
+        "其结果也不是由它内部的 jit 调用产生的",
+    )

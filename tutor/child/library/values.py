@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from tutor.child.library.failures import Label, bilingual, fail
@@ -149,3 +150,29 @@ def finite(tree: Any, what: Label = "result") -> None:
                 f"{en}{path}{at} is {value}: the first NaN or inf appears here",
                 f"{zh}{path}{at} 是 {value}：第一个 NaN 或 inf 出现在这里",
             )
+
+
+def as_float32(tree: Any) -> Any:
+    """Every leaf as a float32 JAX array: the learner's inputs, built from float64 references."""
+    return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
+
+
+_HOW_MANY = {2: ("a pair", "二元组"), 3: ("three values", "三个值")}
+
+
+def returns(out: Any, names: tuple[str, ...], call: str) -> tuple:
+    """out as a tuple of len(names) values, or a failure naming what came back instead:
+    `new_state, loss = returns(out, ("new_state", "loss"), "train_step")`."""
+    if isinstance(out, (tuple, list)) and len(out) == len(names):
+        return tuple(out)
+    many_en, many_zh = _HOW_MANY.get(len(names), (f"{len(names)} values", f"{len(names)} 个值"))
+    if isinstance(out, (tuple, list)):
+        got_en, got_zh = f" of length {len(out)}", f"，长度为 {len(out)}"
+    elif isinstance(out, (jax.Array, np.ndarray, np.generic, int, float)):
+        got_en, got_zh = f" ({type_of(out)})", f"({type_of(out)})"
+    else:
+        got_en = got_zh = ""
+    fail(
+        f"{call} should return {many_en} ({', '.join(names)}), got {type(out).__name__}{got_en}",
+        f"{call} 应返回{many_zh} ({', '.join(names)})，实际返回 {type(out).__name__}{got_zh}",
+    )
