@@ -308,7 +308,9 @@ def test_keeps_globals_names_the_change_then_the_advice_and_judges_only_a_finish
         "calling f changed your module's globals: it reassigned total; changed the contents or attributes of "
         "history. Return it instead"
     )
-    assert err.value.zh.startswith("调用 f 改动了模块的全局变量：它重新赋值了 total") and err.value.zh.endswith("。应当返回它")
+    assert err.value.zh.startswith("调用 f 改动了模块的全局变量：它重新赋值了 total") and err.value.zh.endswith(
+        "。应当返回它"
+    )
     with pytest.raises(ZeroDivisionError):  # the learner's own error goes on, unjudged
         with L.keeps_globals(module, "calling f"):
             module.total = 1 / 0

@@ -137,7 +137,9 @@ def test_defaults_name_the_first_wrong_step_the_defaults_and_the_signature():
     O.expect_defaults(make, "sgd(0.1)", {"momentum": 0.9}, got, right, grads_seq, note="as Optax")
     wrong = [u for _, u in sgd_reference(grads_seq, 0.1, 0.5)]
     with pytest.raises(L.CheckFailed) as err:
-        O.expect_defaults(make, "sgd(0.1)", {"momentum": 0.5}, got, wrong, grads_seq, note=("as Optax", "与 Optax 相同"))
+        O.expect_defaults(
+            make, "sgd(0.1)", {"momentum": 0.5}, got, wrong, grads_seq, note=("as Optax", "与 Optax 相同")
+        )
     en, zh = err.value.en, err.value.zh
     assert en.startswith("sgd(0.1) with its default momentum: the update at step 2 is")  # step 1 agrees
     assert "The defaults must be momentum=0.5 (as Optax). Your signature has momentum=0.9." in en
