@@ -13,6 +13,7 @@ import pytest
 from jax import lax
 
 from tutor.child import library as L
+from tutor.child.library import tracing
 
 pytestmark = pytest.mark.slow  # JAX in-process
 
@@ -281,6 +282,112 @@ def test_global_snapshot_of_an_object_follows_its_attributes():
     assert L.global_snapshot(holder) == {} and not L.global_changes(holder, {})
 
 
+def test_returns_unpacks_the_promised_tuple_and_names_what_came_instead():
+    assert L.returns([1, 2], ("new_state", "loss"), "train_step") == (1, 2)
+    with pytest.raises(L.CheckFailed) as err:
+        L.returns((1, 2, 3), ("new_state", "loss"), "train_step")
+    assert err.value.en == "train_step should return a pair (new_state, loss), got tuple of length 3"
+    assert err.value.zh == "train_step 应返回二元组 (new_state, loss)，实际返回 tuple，长度为 3"
+    with pytest.raises(L.CheckFailed) as err:
+        L.returns(jnp.float32(1.0), ("mean", "var", "var_trace"), "online_var")
+    assert err.value.en == "online_var should return three values (mean, var, var_trace), got ArrayImpl (float32[])"
+    with pytest.raises(L.CheckFailed, match="got NoneType$"):
+        L.returns(None, ("a", "b"), "f")
+
+
+def test_keeps_globals_names_the_change_then_the_advice_and_judges_only_a_finished_block():
+    module = types.ModuleType("learner")
+    exec("total = 0\nhistory = []\n", module.__dict__)
+    with L.keeps_globals(module, ("calling f", "调用 f")):
+        pass
+    with pytest.raises(L.CheckFailed) as err:
+        with L.keeps_globals(module, ("calling f", "调用 f"), advice=("Return it instead", "应当返回它")):
+            module.total = 1
+            module.history.append(2)
+    assert err.value.en == (
+        "calling f changed your module's globals: it reassigned total; changed the contents or attributes of "
+        "history. Return it instead"
+    )
+    assert err.value.zh.startswith("调用 f 改动了模块的全局变量：它重新赋值了 total") and err.value.zh.endswith(
+        "。应当返回它"
+    )
+    with pytest.raises(ZeroDivisionError):  # the learner's own error goes on, unjudged
+        with L.keeps_globals(module, "calling f"):
+            module.total = 1 / 0
+
+
+def test_tree_copy_finds_the_leaf_changed_in_place_and_skips_donated_buffers():
+    state = {"m": np.zeros(2), "count": np.int32(0)}
+    kept = L.TreeCopy(state)
+    assert kept.first_change(state) is None
+    state["m"][1] = 5.0  # NumPy leaves can be written in place
+    where, old, now = kept.first_change(state)
+    assert where == "['m']" and old.tolist() == [0.0, 0.0] and np.asarray(now).tolist() == [0.0, 5.0]
+    assert kept.structure == jax.tree.structure(state)
+    donated = {"m": jnp.ones(2)}
+    copy = L.TreeCopy(donated)
+    jax.jit(lambda t: jax.tree.map(lambda a: a + 1, t), donate_argnums=0)(donated)
+    assert donated["m"].is_deleted() and copy.first_change(donated) is None
+
+
+def test_expect_compiled_accepts_jit_and_thin_wrappers_and_names_a_plain_function():
+    def step(x, lr):
+        return x - lr * x
+
+    jitted = jax.jit(step)
+    x = jnp.array([1.0, 2.0])
+    L.expect_compiled(jitted, "step", None)  # a jax.jit result needs no trial call
+    L.expect_compiled(lambda v, lr: jitted(v, lr), "step", lambda v: jitted(v, 0.1), x)
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_compiled(step, "step", lambda v: step(v, 0.1), x)
+    assert err.value.en.startswith("step is a plain function, not compiled: it is not the result of `jax.jit`")
+    with pytest.raises(L.CheckFailed, match="not compiled"):
+        L.expect_compiled(step, "step", None)  # the check could build no arguments
+
+
+def test_primitive_counts_sees_a_python_loop_unrolled_and_scan_once():
+    def unrolled(s):
+        for _ in range(10):
+            s = s + 1
+        return s
+
+    def looped(s):
+        return lax.scan(lambda c, _: (c + 1, None), s, None, length=10)[0]
+
+    assert L.primitive_counts(jax.jit(unrolled), jnp.float32(0.0))["add"] == 10
+    counts = L.primitive_counts(looped, jnp.float32(0.0))
+    assert counts["scan"] == 1 and counts["add"] == 1  # the body's add, inside the scan
+    assert L.primitive_names(jax.make_jaxpr(looped)(jnp.float32(0.0))) == set(counts)
+
+
+def test_run_training_streams_every_loss_and_stops_at_the_first_nan(monkeypatch):
+    from tutor.child.library import training
+
+    points = []
+    monkeypatch.setattr(training, "metric", lambda series, step, value: points.append((series, step, value)))
+
+    def chunk(carry):
+        return carry + 3, jnp.arange(carry, carry + 3, dtype=jnp.float32)
+
+    carry, losses = L.run_training(chunk, 0, 5)
+    assert carry == 6 and losses == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]  # whole chunks, at least 5 losses
+    assert points == [("loss", i, float(i)) for i in range(6)]
+    points.clear()
+    with pytest.raises(L.CheckFailed) as err:
+        L.run_training(lambda c: (c + 1, jnp.float32(1.0) / (2 - c)), 0, 10, series="ema")
+    assert err.value.en == "the loss became NaN or inf during training (first at step 2)"
+    assert [p[1] for p in points] == [0, 1, 2] and points[0][0] == "ema"
+
+
+def test_finite_names_the_first_nan_and_as_float32_casts_every_leaf():
+    L.finite({"w": jnp.ones(2)})
+    with pytest.raises(L.CheckFailed) as err:
+        L.finite({"b": jnp.ones(2), "w": jnp.array([1.0, jnp.nan, jnp.inf])}, what="updates")
+    assert err.value.en == "updates['w'][1] is nan: the first NaN or inf appears here"
+    tree = L.as_float32({"w": np.ones((2, 3)), "b": [np.float64(1.0), 2]})
+    assert {L.type_of(leaf) for leaf in jax.tree.leaves(tree)} == {"float32[2,3]", "float32[]"}
+
+
 # ---------------------------------------------------------------- tracing
 
 
@@ -322,10 +429,10 @@ def test_trace_events_leaves_out_eager_control_flow():
 def test_trace_events_fails_loudly_when_jax_renames_its_event(monkeypatch):
     active, event = [], L.TraceEvents.EVENT
     monkeypatch.setattr(
-        L, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f))
+        tracing, "_listen", lambda f: (active.append(f), jax.monitoring.register_event_duration_secs_listener(f))
     )
     monkeypatch.setattr(
-        L, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f))
+        tracing, "_unlisten", lambda f: (active.remove(f), jax.monitoring.unregister_event_duration_listener(f))
     )
     monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
     with pytest.raises(L.CheckError, match="traces cannot be counted"):
@@ -398,7 +505,7 @@ def _run_check(code, source="def f(x):\n    return x\n"):
     module = types.ModuleType("learner")
     module.__file__ = "/learner/learner.py"
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    scope = {k: v for k, v in vars(L).items() if not k.startswith("_")}
+    scope = {"jax": jax, "jnp": jnp, "np": np, **{name: getattr(L, name) for name in L.__all__}}
     body = "def c(learner):\n" + textwrap.indent(code, "    ") + "\n"
     exec(compile(body, "/course/checks.py", "exec"), scope)
     return harness.run_check(
@@ -453,35 +560,27 @@ def test_harness_names_the_call_and_adds_the_static_argument_hint():
     assert result["status"] == "fail" and "Look at how <lambda> is wrapped" in result["message"]["en"]
 
 
+def test_harness_puts_back_what_learner_code_rebinds_in_any_library_module():
+    """The library is a package: a learner's file may reach into any of its modules, not only
+    the one checks.py imports from; loading it puts every rebound name back."""
+    from tutor.child import harness
+    from tutor.child.library import originals, values
+
+    close, jit = values.close, originals.jit
+    source = (
+        "import tutor.child.library.values as v, tutor.child.library.originals as o, tutor.child.library as lib\n"
+        "v.close = o.jit = lib.expect = lambda *a, **k: None\n"
+    )
+    harness.load_learner(source, "/learner/patches.py")
+    assert values.close is close and originals.jit is jit and L.expect is not None
+    with pytest.raises(L.CheckFailed):
+        L.expect(False, "still judges")
+
+
 def test_harness_reports_check_error_as_error_not_fail(monkeypatch):
     monkeypatch.setattr(L.TraceEvents, "EVENT", "/jax/core/compile/renamed_event")
     result = _run_check("with TraceEvents() as ev:\n    learner.f(1)\nexpect(ev.count == 0, 'retraced')")
     assert result["status"] == "error" and "traces cannot be counted" in result["message"]["en"]
-
-
-def test_optimizer_helpers_carry_the_state_and_compare_update_sequences():
-    """The helpers adam's and rmsprop's checks share, on a tiny SGD-with-a-step-count optimizer."""
-    from tutor.child.optimizers import run_updates, same_updates, unpack
-
-    def init(params):
-        return {"count": jnp.int32(0)}
-
-    def update(grads, state, params):
-        scale = 1.0 + state["count"].astype(jnp.float32)  # the step number changes the update
-        return jax.tree.map(lambda g: -0.1 * scale * g, grads), {"count": state["count"] + 1}
-
-    class Opt:
-        pass
-
-    opt = Opt()
-    opt.init, opt.update = init, update
-    assert unpack(opt) == (init, update) and unpack((init, update)) == (init, update)
-    params = {"w": jnp.zeros(2, jnp.float32)}
-    grads = [{"w": np.array([1.0, -2.0])}] * 3
-    got = run_updates(update, init, params, grads)
-    want = [{"w": -0.1 * k * np.array([1.0, -2.0])} for k in (1, 2, 3)]
-    assert same_updates(got, want)
-    assert not same_updates(got, want[:1] * 3)  # a state that never advanced is told apart
 
 
 def test_every_exercise_checks_file_imports_what_the_library_has():

@@ -18,6 +18,10 @@ import types
 from collections.abc import Callable
 from dataclasses import replace
 
+import jax
+import jax.numpy as jnp
+import numpy as np
+
 from tutor.child import library, witness
 from tutor.child.channel import flush_metrics, send
 from tutor.i18n import Bilingual
@@ -111,13 +115,13 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
 # the learner's file and around each check, the originals are put back. This is repair of
 # accidents, not a security boundary: code in the same process can always reach further.
 
-_GUARDED = [builtins, time, library.jax, library.jnp, library.np, library]
+_GUARDED = [builtins, time, jax, jnp, np, library, *library.MODULES]
 witness.install()  # before the snapshot below, which restore_environment puts back after learner code
 _SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
 # JAX's configuration as the worker set it. A learner who debugs with jax_disable_jit or
 # jax_debug_nans would otherwise make correct code fail checks that count traces or look
 # for primitives; the checks run with these values, and the report says what the file changed.
-_JAX_CONFIG = dict(library.jax.config.values)
+_JAX_CONFIG = dict(jax.config.values)
 # Options that change what a program computes (dtypes, promotion, precision) are the learner's
 # to choose and stay as set; the rest (debugging, logging, caching) are put back.
 _SEMANTIC = {
@@ -149,7 +153,7 @@ def restore_environment() -> None:
 
 def _restore_jax_config() -> None:
     try:
-        current = library.jax.config.values
+        current = jax.config.values
         changed = [
             (k, v) for k, v in current.items() if k in _JAX_CONFIG and v is not _JAX_CONFIG[k] and v != _JAX_CONFIG[k]
         ]
@@ -160,7 +164,7 @@ def _restore_jax_config() -> None:
         if name in _SEMANTIC:
             continue
         try:
-            library.jax.config.update(name, _JAX_CONFIG[name])
+            jax.config.update(name, _JAX_CONFIG[name])
         except Exception:  # noqa: BLE001 - an option JAX no longer lets us set back
             pass
 

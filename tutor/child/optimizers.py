@@ -1,17 +1,194 @@
-"""Helpers for checking an optimizer written as (init, update) against a float64 reference:
-shared by the exercises whose learner writes one (adam, rmsprop). Runs inside the worker."""
+"""Checking an optimizer the learner writes as `(init, update)` (adam, rmsprop): its interface,
+a purity check of its state, its dtypes, its direction and defaults, and where it first departs
+from a float64 reference. Each exercise keeps its own reference formulas and its own advice.
+Runs inside the worker."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from tutor.child.library import CheckFailed, close
+from tutor.child.library import CheckFailed, Label, as_float32, close, expect, fail, returns, structure, type_of
+from tutor.child.library.failures import bilingual
+from tutor.child.library.originals import keystr, tree_flatten_with_path
+from tutor.child.library.purity import TreeCopy
+from tutor.child.library.values import leaves
+
+# A moment the reference keeps for every parameter, as the messages name it: (en, zh, tree like the params).
+Moment = tuple[str, str, Any]
 
 
-def unpack(opt):
-    """(init, update) of an Optimizer-like object or a pair (the `optimizer` check says which)."""
-    return (opt.init, opt.update) if hasattr(opt, "init") else tuple(opt)
+def unpack(opt: Any, made: str = "the optimizer") -> tuple[Callable, Callable]:
+    """(init, update) of an Optimizer-like object or a pair; `made` is how it was made, for the
+    message when it is neither (`adam(0.1)`)."""
+    if hasattr(opt, "init") and hasattr(opt, "update"):
+        init, update = opt.init, opt.update
+    elif isinstance(opt, (tuple, list)) and len(opt) == 2:
+        init, update = opt
+    else:
+        fail(
+            f"{made} returned {type(opt).__name__}; expected an Optimizer with fields init and update (or a pair)",
+            f"{made} 返回了 {type(opt).__name__}；应返回带 init、update 字段的 Optimizer（或二元组）",
+        )
+    expect(callable(init) and callable(update), "init and update must both be functions", "init 和 update 都必须是函数")
+    return init, update
+
+
+def small_problem() -> tuple[dict, dict]:
+    """(params, grads) of two small leaves, new buffers on every call (a step may donate them)."""
+    return {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}, {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
+
+
+def nested_problem(seed: int, steps: int, decades: float) -> tuple[Any, list, Any]:
+    """(params in float64, `steps` gradient trees, the params as float32) on nested dicts, lists
+    and tuples, with gradients spread over +-`decades` decades (bias correction and eps show)."""
+    rng = np.random.default_rng(seed)
+    shapes = {"layers": [{"w": (2, 3), "b": (3,)}, ({"w": (3,)}, ())]}
+
+    def is_shape(s):
+        return isinstance(s, tuple) and all(isinstance(n, int) for n in s)
+
+    p0 = jax.tree.map(lambda s: rng.standard_normal(s), shapes, is_leaf=is_shape)
+    grads_seq = [
+        jax.tree.map(
+            lambda s: rng.standard_normal(s) * 10.0 ** rng.uniform(-decades, decades, s), shapes, is_leaf=is_shape
+        )
+        for _ in range(steps)
+    ]
+    return p0, grads_seq, as_float32(p0)
+
+
+def jitted_update(update: Callable, grads: Any, state: Any, params: Any) -> tuple[Any, Any]:
+    """(updates, new_state) of jax.jit(update)(grads, state, params), once update is known to be
+    callable without params as well (Optax's signature) and its updates are shaped like params."""
+    try:
+        inspect.signature(update).bind(grads, state)
+    except TypeError:
+        fail(
+            "update(grads, state) cannot be called without params: give it the signature update(grads, state, params=None)",
+            "update(grads, state) 不传 params 就无法调用：请把签名写成 update(grads, state, params=None)",
+        )
+    except ValueError:
+        pass  # no signature to read (a builtin, a C function): the calls below say the rest
+    label = "jax.jit(update)(grads, state, params)"
+    updates, new_state = returns(jax.jit(update)(grads, state, params), ("updates", "new_state"), label)
+    structure(updates, params, what=f"updates from {label}")
+    return updates, new_state
+
+
+def update_without_params(update: Callable, init: Callable, params: Any, grads: Any) -> None:
+    """update(grads, state), as Optax callers often write it, gives updates shaped like params."""
+    out = returns(update(grads, init(params)), ("updates", "new_state"), "update(grads, state) without params")
+    structure(out[0], params, what="updates from update(grads, state) without params")
+
+
+def expect_state_untouched(init: Callable, update: Callable, example: str) -> None:
+    """update(grads, state), called without jax.jit as plain Python code would, leaves the state
+    passed in as it was; `example` is the in-place write the message suggests (`state['m'] = ...`)."""
+    params, grads = small_problem()
+    state = init(params)
+    kept = TreeCopy(state)
+    update(grads, state, params)
+    now = jax.tree.structure(state)
+    expect(
+        now == kept.structure,
+        f"after update(grads, state), the state passed in has a different structure: "
+        f"{now} instead of {kept.structure}. update modified its input instead of returning a new state",
+        f"调用 update(grads, state) 之后，传入的状态结构变了：{now}，原来是 {kept.structure}。"
+        "update 修改了它的输入，而不是返回一个新状态",
+    )
+    changed = kept.first_change(state)
+    if changed is not None:
+        where, old, leaf = changed
+        fail(
+            f"after update(grads, state), the state passed in has changed: state{where} was {_show(old)}, "
+            f"now {_show(leaf)}. update modified its input (e.g. {example}) instead of returning a new state",
+            f"调用 update(grads, state) 之后，传入的状态被改了：state{where} 原来是 {_show(old)}，现在是 {_show(leaf)}。"
+            f"update 修改了它的输入（例如 {example}），而不是返回一个新状态",
+        )
+
+
+def _show(a: Any) -> Any:
+    return np.asarray(a, np.float64).round(4).tolist() if np.size(a) < 7 else f"{np.shape(a)}"
+
+
+def expect_state_follows_param_dtypes(init: Callable, update: Callable) -> None:
+    """Mixed precision: the state follows each parameter's dtype, from init and after a step."""
+    mixed = {"w": jnp.ones((2, 3), jnp.float32), "b": jnp.ones((3,), jnp.bfloat16), "s": jnp.ones((4,), jnp.float16)}
+    mixed_state = init(mixed)
+    state_follows_params(mixed_state, mixed, what="init(params) with float32, bfloat16 and float16 params: state")
+    mixed_grads = jax.tree.map(lambda p: jnp.full(p.shape, 0.5, p.dtype), mixed)
+    _, mixed_new = jax.jit(update)(mixed_grads, mixed_state, mixed)
+    state_follows_params(mixed_new, mixed, what="the state update returns for mixed-dtype params: state")
+
+
+def expect_against_gradient(updates: dict, grads: dict, still: Label | None = None) -> None:
+    """Every entry of the first updates moves against its gradient. `still`: the advice when an
+    entry does not move at all (checked first), for an optimizer where that has one cause."""
+    for name in grads:
+        u = np.asarray(updates[name], np.float64).reshape(-1)
+        g = np.asarray(grads[name], np.float64).reshape(-1)
+        for i in range(g.size):
+            if still is not None:
+                still_en, still_zh = bilingual(still)
+                expect(
+                    u[i] != 0,
+                    f"updates['{name}'] entry {i} is 0 for a gradient of {g[i]:+.4g}: the first update does not move at all. "
+                    + still_en,
+                    f"updates['{name}'] 第 {i} 个元素为 0，而梯度是 {g[i]:+.4g}：第一步完全没有移动。" + still_zh,
+                )
+            expect(
+                np.sign(u[i]) == -np.sign(g[i]),
+                f"updates['{name}'] entry {i} is {u[i]:+.4g} for a gradient of {g[i]:+.4g}: "
+                "an update must move against the gradient",
+                f"updates['{name}'] 第 {i} 个元素为 {u[i]:+.4g}，而梯度是 {g[i]:+.4g}：增量必须与梯度方向相反",
+            )
+
+
+def expect_defaults(
+    make: Callable, made: str, spec: dict[str, float], got_seq, want_seq, grads_seq, note: Label, rtol=2e-4, atol=1e-9
+) -> None:
+    """The updates of `made` (an optimizer built with its default hyperparameters, on trees
+    {"x": vector}) match the reference with the `spec` defaults; the failure names the first step
+    that differs, the defaults it should have, those the signature of `make` declares, and `note`
+    (what other libraries choose)."""
+    if same_updates(got_seq, want_seq, rtol=rtol, atol=atol):
+        return
+    try:
+        sig = inspect.signature(make).parameters
+        off = [
+            f"{k}={sig[k].default!r}"
+            for k in spec
+            if k in sig and sig[k].default is not inspect.Parameter.empty and sig[k].default != spec[k]
+        ]
+    except (TypeError, ValueError):
+        off = []
+    seen_en = f" Your signature has {', '.join(off)}." if off else ""
+    seen_zh = f"你的函数签名里写的是 {', '.join(off)}。" if off else ""
+    names = list(spec)
+    names_en = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    values = [f"{k}={v:g}".replace("e-0", "e-") for k, v in spec.items()]
+    note_en, note_zh = bilingual(note)
+
+    def fmt(a):
+        return "[" + ", ".join(f"{x:.5g}" for x in a) + "]"
+
+    for t, (got, want) in enumerate(zip(got_seq, want_seq), start=1):
+        g_, w_ = np.asarray(got["x"], np.float64), want["x"]
+        if not np.allclose(g_, w_, rtol=rtol, atol=atol):
+            fail(
+                f"{made} with its default {names_en}: the update at step {t} is {fmt(g_)}, expected {fmt(w_)} "
+                f"(gradients {fmt(grads_seq[t - 1]['x'])}). The defaults must be {', '.join(values)} "
+                f"({note_en}).{seen_en}",
+                f"使用默认 {'、'.join(names)} 的 {made}：第 {t} 步的增量是 {fmt(g_)}，应为 {fmt(w_)}"
+                f"（梯度为 {fmt(grads_seq[t - 1]['x'])}）。默认值必须是 {'、'.join(values)}"
+                f"（{note_zh}）。{seen_zh}",
+            )
 
 
 def same_updates(got_seq, want_seq, rtol=1e-4, atol=1e-6) -> bool:
@@ -30,6 +207,81 @@ def run_updates(update, init, params, grads_seq):
     step = jax.jit(update)
     got = []
     for g in grads_seq:
-        updates, state = step(jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), g), state, params)
+        updates, state = step(as_float32(g), state, params)
         got.append(updates)
     return got
+
+
+def departure(
+    update: Callable,
+    init: Callable,
+    params: Any,
+    grads_seq: list,
+    reference: Iterable[tuple[list[Moment], Any]],
+    algorithm: str,
+    right: Label,
+    look: Label,
+) -> tuple[str, str] | None:
+    """Where the learner's optimizer first leaves a float64 reference, as (en, zh), or None:
+    the first step at which no floating state leaf holds a reference moment of some parameter,
+    or, with every moment right (`right`: "your s is right"), the first update that differs
+    (`look`: which formula to look at). `reference` gives, step by step, (moments, updates)."""
+    state, step = init(params), jax.jit(update)
+
+    def fmt(a):
+        return np.array2string(np.asarray(a, np.float64).reshape(-1)[:4], precision=5, separator=", ")
+
+    for t, (g, (moments, want)) in enumerate(zip(grads_seq, reference), start=1):
+        updates, state = step(as_float32(g), state, params)
+        held = [
+            np.asarray(l, np.float64)
+            for l in jax.tree.leaves(state)
+            if hasattr(l, "dtype") and jnp.issubdtype(l.dtype, jnp.inexact)
+        ]
+        for en, zh, ref in moments:
+            for where, r in leaves(ref):
+                same_shape = [l for l in held if l.shape == np.shape(r)]
+                if not any(np.allclose(l, r, rtol=1e-4, atol=1e-7) for l in same_shape):
+                    near = min(same_shape, key=lambda l: float(np.max(np.abs(l - r))), default=None)
+                    yours = fmt(near) if near is not None else "nothing of that shape"
+                    return (
+                        f"at step {t} your state first departs from {algorithm} in {en} of params{where}: "
+                        f"expected {fmt(r)}, the nearest your state holds is {yours}",
+                        f"在第 {t} 步，你的状态首先在 params{where} 的{zh}上偏离了 {algorithm}："
+                        f"应为 {fmt(r)}，你的状态里最接近的是 {yours}",
+                    )
+        right_en, right_zh = bilingual(right)
+        look_en, look_zh = bilingual(look)
+        for (where, w), u in zip(leaves(want), jax.tree.leaves(updates)):
+            if not np.allclose(np.asarray(u, np.float64), w, rtol=1e-4, atol=1e-6):
+                return (
+                    f"at step {t} {right_en}, but updates{where} is {fmt(u)}, expected {fmt(w)}: {look_en}",
+                    f"在第 {t} 步，{right_zh}，但 updates{where} 是 {fmt(u)}，应为 {fmt(w)}：{look_zh}",
+                )
+    return None
+
+
+def state_follows_params(state: Any, params: Any, what: Label = "state") -> None:
+    """Every floating leaf of an optimizer state shaped like a parameter has that parameter's
+    dtype. Use params of distinct shapes and mixed dtypes (float32, bfloat16, float16): a state
+    built with jnp.zeros(p.shape) is float32 whatever the parameter, which only such a test sees."""
+    en, zh = bilingual(what)
+    by_shape: dict = {}
+    for path, p in tree_flatten_with_path(params)[0]:
+        by_shape.setdefault(np.shape(p), set()).add((keystr(path), str(jnp.result_type(p))))
+    for path, leaf in tree_flatten_with_path(state)[0]:
+        if not hasattr(leaf, "dtype") or not jnp.issubdtype(leaf.dtype, jnp.inexact):
+            continue
+        mirrors = by_shape.get(np.shape(leaf))
+        if not mirrors or len({d for _, d in mirrors}) != 1:
+            continue  # no parameter of this shape, or several of different dtypes: nothing to say
+        where, dtype = sorted(mirrors)[0]
+        if str(jnp.result_type(leaf)) != dtype:
+            fail(
+                f"{en}{keystr(path)} is {type_of(leaf)}, but the parameter it mirrors, params{where}, is {dtype}: "
+                "optimizer state must follow each parameter's dtype. Build it with jnp.zeros_like(p) (or "
+                "jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always float32",
+                f"{zh}{keystr(path)} 是 {type_of(leaf)}，但它对应的参数 params{where} 是 {dtype}："
+                "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)（或 jnp.zeros(p.shape, p.dtype)）构造，"
+                "不要用 jnp.zeros(p.shape)，它总是 float32",
+            )

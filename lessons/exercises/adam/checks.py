@@ -1,7 +1,5 @@
 """The checks of `adam`: Adam with its state as a PyTree."""
 
-import math
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -13,24 +11,35 @@ from tutor.child.library import (
     fail,
     finite,
     is_defined,
-    metric,
     on_failure,
-    state_follows_params,
+    run_training,
     structure,
     type_of,
 )
-from tutor.child.optimizers import run_updates, same_updates, unpack
+from tutor.child.optimizers import (
+    departure,
+    expect_against_gradient,
+    expect_defaults,
+    expect_state_follows_param_dtypes,
+    expect_state_untouched,
+    jitted_update,
+    nested_problem,
+    run_updates,
+    same_updates,
+    small_problem,
+    unpack,
+    update_without_params,
+)
 
 
-def reference_updates(grads_seq, lr, b1, b2, eps, mode="adam"):
-    """Float64 NumPy Adam updates for a list of gradient trees. The other modes are typical
-    mistakes, used only to name what went wrong: "frozen" keeps t = 1 (the count never
+def reference_steps(grads_seq, lr, b1, b2, eps, mode="adam"):
+    """Float64 NumPy Adam, step by step: (m, v, updates) for each gradient tree. The other modes
+    are typical mistakes, used only to name what went wrong: "frozen" keeps t = 1 (the count never
     advances), "reset" carries nothing from one call to the next, "swapped" mixes up b1 and b2."""
     if mode == "swapped":
         b1, b2 = b2, b1
     m = jax.tree.map(np.zeros_like, grads_seq[0])
     v = jax.tree.map(np.zeros_like, grads_seq[0])
-    out = []
     for t, g in enumerate(grads_seq, start=1):
         if mode == "reset":
             m, v = jax.tree.map(np.zeros_like, m), jax.tree.map(np.zeros_like, v)
@@ -38,54 +47,34 @@ def reference_updates(grads_seq, lr, b1, b2, eps, mode="adam"):
             t = 1
         m = jax.tree.map(lambda m_, g_: b1 * m_ + (1 - b1) * g_, m, g)
         v = jax.tree.map(lambda v_, g_: b2 * v_ + (1 - b2) * g_**2, v, g)
-        out.append(jax.tree.map(lambda m_, v_: -lr * (m_ / (1 - b1**t)) / (np.sqrt(v_ / (1 - b2**t)) + eps), m, v))
-    return out
+        yield m, v, jax.tree.map(lambda m_, v_: -lr * (m_ / (1 - b1**t)) / (np.sqrt(v_ / (1 - b2**t)) + eps), m, v)
 
 
-def departure(update, init, params, grads_seq, lr, b1, b2, eps):
-    """Where the learner's Adam first leaves a float64 reference, as (en, zh), or None: the
-    first step at which no state leaf holds the reference m (or v) of some parameter, or, with
-    both moments right, the first update that differs (bias correction or the update formula)."""
-    state, step = init(params), jax.jit(update)
-    m = jax.tree.map(np.zeros_like, grads_seq[0])
-    v = jax.tree.map(np.zeros_like, grads_seq[0])
+def reference_updates(grads_seq, lr, b1, b2, eps, mode="adam"):
+    """The updates of reference_steps, one tree per gradient tree."""
+    return [updates for _, _, updates in reference_steps(grads_seq, lr, b1, b2, eps, mode)]
 
-    def fmt(a):
-        return np.array2string(np.asarray(a, np.float64).reshape(-1)[:4], precision=5, separator=", ")
 
-    for t, g in enumerate(grads_seq, start=1):
-        updates, state = step(jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), g), state, params)
-        m = jax.tree.map(lambda m_, g_: b1 * m_ + (1 - b1) * g_, m, g)
-        v = jax.tree.map(lambda v_, g_: b2 * v_ + (1 - b2) * g_**2, v, g)
-        held = [
-            np.asarray(l, np.float64)
-            for l in jax.tree.leaves(state)
-            if hasattr(l, "dtype") and jnp.issubdtype(l.dtype, jnp.inexact)
-        ]
-        for en, zh, ref in (("first moment m", "一阶矩 m", m), ("second moment v", "二阶矩 v", v)):
-            for path, r in jax.tree_util.tree_flatten_with_path(ref)[0]:
-                same_shape = [l for l in held if l.shape == r.shape]
-                if not any(np.allclose(l, r, rtol=1e-4, atol=1e-7) for l in same_shape):
-                    near = min(same_shape, key=lambda l: float(np.max(np.abs(l - r))), default=None)
-                    yours = fmt(near) if near is not None else "nothing of that shape"
-                    where = jax.tree_util.keystr(path)
-                    return (
-                        f"at step {t} your state first departs from Adam in the {en} of params{where}: "
-                        f"expected {fmt(r)}, the nearest your state holds is {yours}",
-                        f"在第 {t} 步，你的状态首先在 params{where} 的{zh}上偏离了 Adam："
-                        f"应为 {fmt(r)}，你的状态里最接近的是 {yours}",
-                    )
-        want = jax.tree.map(lambda m_, v_: -lr * (m_ / (1 - b1**t)) / (np.sqrt(v_ / (1 - b2**t)) + eps), m, v)
-        for (path, w), u in zip(jax.tree_util.tree_flatten_with_path(want)[0], jax.tree.leaves(updates)):
-            if not np.allclose(np.asarray(u, np.float64), w, rtol=1e-4, atol=1e-6):
-                where = jax.tree_util.keystr(path)
-                return (
-                    f"at step {t} your m and v are right, but updates{where} is {fmt(u)}, expected {fmt(w)}: "
-                    "look at the bias correction (1 - b1**t, 1 - b2**t with t = count + 1) and the update formula",
-                    f"在第 {t} 步，你的 m 和 v 都正确，但 updates{where} 是 {fmt(u)}，应为 {fmt(w)}："
-                    "请检查偏差修正（1 - b1**t、1 - b2**t，其中 t = count + 1）和更新公式",
-                )
-    return None
+def adam_departure(update, init, params, grads_seq, lr, b1, b2, eps):
+    """Where the learner's Adam first leaves the float64 reference, as (en, zh), or None: a
+    moment m or v no state leaf holds, or, with both right, the first update that differs."""
+    steps = (
+        ([("the first moment m", "一阶矩 m ", m), ("the second moment v", "二阶矩 v ", v)], updates)
+        for m, v, updates in reference_steps(grads_seq, lr, b1, b2, eps)
+    )
+    return departure(
+        update,
+        init,
+        params,
+        grads_seq,
+        steps,
+        "Adam",
+        right=("your m and v are right", "你的 m 和 v 都正确"),
+        look=(
+            "look at the bias correction (1 - b1**t, 1 - b2**t with t = count + 1) and the update formula",
+            "请检查偏差修正（1 - b1**t、1 - b2**t，其中 t = count + 1）和更新公式",
+        ),
+    )
 
 
 @check("defines")
@@ -95,56 +84,21 @@ def check_defines(adam, apply_updates):
 
 @check("optimizer", depends=["defines"])
 def check_optimizer(adam, apply_updates):
-    opt = adam(0.1)
-    if hasattr(opt, "init") and hasattr(opt, "update"):
-        init, update = opt.init, opt.update
-    elif isinstance(opt, (tuple, list)) and len(opt) == 2:
-        init, update = opt
-    else:
-        fail(
-            f"adam(0.1) returned {type(opt).__name__}; expected an Optimizer with fields init and update (or a pair)",
-            f"adam(0.1) 返回了 {type(opt).__name__}；应返回带 init、update 字段的 Optimizer（或二元组）",
-        )
-    expect(callable(init) and callable(update), "init and update must both be functions", "init 和 update 都必须是函数")
-    params = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
-    grads = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
+    init, update = unpack(adam(0.1), "adam(0.1)")
+    params, grads = small_problem()
     state = init(params)
     expect(
         state is not None and len(jax.tree.leaves(state)) > 0,
         "init(params) returned an empty state; it should hold the step count, m and v",
         "init(params) 返回了空状态；状态里应有步数、m 和 v",
     )
-    try:
-        import inspect
-
-        inspect.signature(update).bind(grads, state)
-    except TypeError:
-        fail(
-            "update(grads, state) cannot be called without params: give it the signature update(grads, state, params=None)",
-            "update(grads, state) 不传 params 就无法调用：请把签名写成 update(grads, state, params=None)",
-        )
-    except ValueError:
-        pass
-    label = "jax.jit(update)(grads, state, params)"
-    out = jax.jit(update)(grads, state, params)
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"{label} should return a pair (updates, new_state), got {type(out).__name__}",
-        f"{label} 应返回二元组 (updates, new_state)，实际返回 {type(out).__name__}",
+    updates, new_state = jitted_update(update, grads, state, params)
+    structure(
+        new_state, state, what="new_state from jax.jit(update)(grads, state, params) (it must match init's state)"
     )
-    updates, new_state = out
-    structure(updates, params, what=f"updates from {label}")
-    structure(new_state, state, what=f"new_state from {label} (it must match init's state)")
     new_params = apply_updates(params, updates)
     structure(new_params, params, what="apply_updates(params, updates)")
-    # Optax callers often leave params out: Adam does not need them.
-    out = update(grads, init(params))
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"update(grads, state) without params should return (updates, new_state), got {type(out).__name__}",
-        f"不传 params 调用 update(grads, state) 时应返回 (updates, new_state)，实际返回 {type(out).__name__}",
-    )
-    structure(out[0], params, what="updates from update(grads, state) without params")
+    update_without_params(update, init, params, grads)  # Adam does not need params
 
 
 @check("state-types", depends=["optimizer"])
@@ -174,49 +128,13 @@ def check_state_types(adam):
                 f"state{where} 在 init(params) 中是 {was}，在 update 返回的状态中却是 {now}{note_zh}："
                 "状态的类型在每一步之间都必须保持不变",
             )
-    # Mixed precision: the state must follow each parameter's dtype, before and after a step.
-    mixed = {"w": jnp.ones((2, 3), jnp.float32), "b": jnp.ones((3,), jnp.bfloat16), "s": jnp.ones((4,), jnp.float16)}
-    mixed_state = init(mixed)
-    state_follows_params(mixed_state, mixed, what="init(params) with float32, bfloat16 and float16 params: state")
-    mixed_grads = jax.tree.map(lambda p: jnp.full(p.shape, 0.5, p.dtype), mixed)
-    _, mixed_new = jax.jit(update)(mixed_grads, mixed_state, mixed)
-    state_follows_params(mixed_new, mixed, what="the state update returns for mixed-dtype params: state")
+    expect_state_follows_param_dtypes(init, update)
 
 
 @check("pure", depends=["optimizer"])
 def check_pure(adam):
-    opt = adam(0.1)
-    init, update = unpack(opt)
-    params = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
-    grads = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
-    state = init(params)
-    before_structure = jax.tree.structure(state)
-    before = [
-        (jax.tree_util.keystr(path), np.array(leaf, np.float64))
-        for path, leaf in jax.tree_util.tree_flatten_with_path(state)[0]
-    ]
-
-    def show(a):
-        return np.asarray(a, np.float64).round(4).tolist() if np.size(a) < 7 else f"{np.shape(a)}"
-
-    update(grads, state, params)  # called directly, without jax.jit, as plain Python code would
-    expect(
-        jax.tree.structure(state) == before_structure,
-        f"after update(grads, state), the state passed in has a different structure: "
-        f"{jax.tree.structure(state)} instead of {before_structure}. update modified its input instead of returning a new state",
-        f"调用 update(grads, state) 之后，传入的状态结构变了：{jax.tree.structure(state)}，原来是 {before_structure}。"
-        "update 修改了它的输入，而不是返回一个新状态",
-    )
-    for (where, old), leaf in zip(before, jax.tree.leaves(state)):
-        if isinstance(leaf, jax.Array) and leaf.is_deleted():
-            continue  # donated to a jitted update: consumed, not modified
-        expect(
-            np.array_equal(np.asarray(leaf, np.float64), old),
-            f"after update(grads, state), the state passed in has changed: state{where} was {show(old)}, now {show(leaf)}. "
-            "update modified its input (e.g. state['m'] = ...) instead of returning a new state",
-            f"调用 update(grads, state) 之后，传入的状态被改了：state{where} 原来是 {show(old)}，现在是 {show(leaf)}。"
-            "update 修改了它的输入（例如 state['m'] = ...），而不是返回一个新状态",
-        )
+    init, update = unpack(adam(0.1))
+    expect_state_untouched(init, update, example="state['m'] = ...")
 
 
 @check("descends", depends=["optimizer"])
@@ -231,23 +149,14 @@ def check_descends(adam, apply_updates):
         "第一步时 t 是不是 0？1 - b1**0 = 0 会导致除以零：请用 t = count + 1",
     ):
         finite(updates, what="the first update: updates")  # NaN first: before direction and values
-    for name in ("w", "b"):
-        u = np.asarray(updates[name], np.float64).reshape(-1)
-        g = np.asarray(grads[name], np.float64).reshape(-1)
-        for i in range(g.size):
-            expect(
-                u[i] != 0,
-                f"updates['{name}'] entry {i} is 0 for a gradient of {g[i]:+.4g}: the first update does not move at all. "
-                "Compute the step from the NEW m and v (after mixing in g), not from the zeros in the old state",
-                f"updates['{name}'] 第 {i} 个元素为 0，而梯度是 {g[i]:+.4g}：第一步完全没有移动。"
-                "步长要用【新】的 m 和 v（已经混入 g 之后）来算，而不是旧状态里的零",
-            )
-            expect(
-                np.sign(u[i]) == -np.sign(g[i]),
-                f"updates['{name}'] entry {i} is {u[i]:+.4g} for a gradient of {g[i]:+.4g}: "
-                "an update must move against the gradient",
-                f"updates['{name}'] 第 {i} 个元素为 {u[i]:+.4g}，而梯度是 {g[i]:+.4g}：增量必须与梯度方向相反",
-            )
+    expect_against_gradient(
+        updates,
+        grads,
+        still=(
+            "Compute the step from the NEW m and v (after mixing in g), not from the zeros in the old state",
+            "步长要用【新】的 m 和 v（已经混入 g 之后）来算，而不是旧状态里的零",
+        ),
+    )
     moved = apply_updates(params, updates)
     want = {k: np.asarray(params[k], np.float64) + np.asarray(updates[k], np.float64) for k in params}
     close(moved, want, what="apply_updates(params, updates)", rtol=1e-6, atol=1e-7)
@@ -296,18 +205,7 @@ def check_matches_reference(adam, apply_updates):
     lr, b1, b2, eps = 0.05, 0.8, 0.95, 1e-8
     opt = adam(lr, b1=b1, b2=b2, eps=eps)
     init, update = unpack(opt)
-    rng = np.random.default_rng(6)
-    shapes = {"layers": [{"w": (2, 3), "b": (3,)}, ({"w": (3,)}, ())]}
-
-    def is_shape(s):
-        return isinstance(s, tuple) and all(isinstance(n, int) for n in s)
-
-    p0 = jax.tree.map(lambda s: rng.standard_normal(s), shapes, is_leaf=is_shape)
-    grads_seq = [
-        jax.tree.map(lambda s: rng.standard_normal(s) * 10.0 ** rng.uniform(-1.5, 1.5, s), shapes, is_leaf=is_shape)
-        for _ in range(4)
-    ]
-    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), p0)
+    p0, grads_seq, params = nested_problem(seed=6, steps=4, decades=1.5)
     got_seq = run_updates(update, init, params, grads_seq)
     label = f"adam({lr}, b1={b1}, b2={b2}, eps={eps})"
     if not same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps)):
@@ -333,7 +231,7 @@ def check_matches_reference(adam, apply_updates):
                 f"{label}：你的增量与 b1、b2 对调后的 Adam 一致。b1 属于 m（由 g 累积），b2 属于 v（由 g**2 累积），"
                 "滑动平均和偏差修正里都是如此",
             )
-        where = departure(update, init, params, grads_seq, lr, b1, b2, eps)
+        where = adam_departure(update, init, params, grads_seq, lr, b1, b2, eps)
         if where is not None:
             fail(f"{label}: {where[0]}", f"{label}:{where[1]}")
     for t, (got, want) in enumerate(zip(got_seq, reference_updates(grads_seq, lr, b1, b2, eps)), start=1):
@@ -346,8 +244,6 @@ def check_matches_reference(adam, apply_updates):
 
 @check("defaults", depends=["matches-reference", "bias-correction", "eps-placement"])
 def check_defaults(adam):
-    import inspect
-
     lr = 0.01
     init, update = unpack(adam(lr))
     # tiny gradients make eps visible, changing ones make b1 and b2 visible
@@ -355,36 +251,15 @@ def check_defaults(adam):
         {"x": np.array(g)}
         for g in ([1e-7, 0.5, -2.0, 3e-3], [3e-7, -0.1, -1.0, 1e-3], [-2e-7, 0.2, 4.0, -5e-3], [1e-7, 0.3, 0.5, 2e-3])
     ]
-    got_seq = run_updates(update, init, {"x": jnp.zeros(4)}, grads_seq)
-    want_seq = reference_updates(grads_seq, lr, 0.9, 0.999, 1e-8)
-    if not same_updates(got_seq, want_seq, rtol=2e-4, atol=1e-9):
-        spec = {"b1": 0.9, "b2": 0.999, "eps": 1e-8}
-        try:
-            sig = inspect.signature(adam).parameters
-            off = [
-                f"{k}={sig[k].default!r}"
-                for k in spec
-                if k in sig and sig[k].default is not inspect.Parameter.empty and sig[k].default != spec[k]
-            ]
-        except (TypeError, ValueError):
-            off = []
-        seen_en = f" Your signature has {', '.join(off)}." if off else ""
-        seen_zh = f"你的函数签名里写的是 {', '.join(off)}。" if off else ""
-        for t, (got, want) in enumerate(zip(got_seq, want_seq), start=1):
-            g_, w_ = np.asarray(got["x"], np.float64), want["x"]
-            if not np.allclose(g_, w_, rtol=2e-4, atol=1e-9):
-
-                def fmt(a):
-                    return "[" + ", ".join(f"{x:.5g}" for x in a) + "]"
-
-                fail(
-                    f"adam({lr}) with its default b1, b2 and eps: the update at step {t} is {fmt(g_)}, expected {fmt(w_)} "
-                    f"(gradients {fmt(grads_seq[t - 1]['x'])}). The defaults must be b1=0.9, b2=0.999, eps=1e-8 "
-                    f"(Optax's; Keras uses eps=1e-7).{seen_en}",
-                    f"使用默认 b1、b2、eps 的 adam({lr})：第 {t} 步的增量是 {fmt(g_)}，应为 {fmt(w_)}"
-                    f"（梯度为 {fmt(grads_seq[t - 1]['x'])}）。默认值必须是 b1=0.9、b2=0.999、eps=1e-8"
-                    f"（与 Optax 相同；Keras 的 eps 是 1e-7）。{seen_zh}",
-                )
+    expect_defaults(
+        adam,
+        f"adam({lr})",
+        {"b1": 0.9, "b2": 0.999, "eps": 1e-8},
+        run_updates(update, init, {"x": jnp.zeros(4)}, grads_seq),
+        reference_updates(grads_seq, lr, 0.9, 0.999, 1e-8),
+        grads_seq,
+        note=("Optax's; Keras uses eps=1e-7", "与 Optax 相同；Keras 的 eps 是 1e-7"),
+    )
 
 
 @check("independent-buffers", depends=["matches-reference", "defaults"])
@@ -450,30 +325,20 @@ def check_trains(adam, apply_updates):
     w_true = np.array([1.5, -2.0, 0.5, 3.0])
     Y = X @ w_true + 0.7 + 0.05 * rng.standard_normal(64)
     Xj, Yj = jnp.asarray(X, jnp.float32), jnp.asarray(Y, jnp.float32)
-    opt = adam(0.05)
-    init, update = unpack(opt)
+    init, update = unpack(adam(0.05))
 
     def loss_fn(p):
         return jnp.mean((Xj @ p["w"] + p["b"] - Yj) ** 2)
 
     @jax.jit
-    def step(p, s):
+    def step(carry):
+        p, s = carry
         loss, grads = jax.value_and_grad(loss_fn)(p)
         updates, s = update(grads, s, p)
-        return apply_updates(p, updates), s, loss
+        return (apply_updates(p, updates), s), loss
 
     params = {"w": jnp.zeros(4), "b": jnp.zeros(())}
-    state = init(params)
-    losses = []
-    for i in range(200):
-        params, state, loss = step(params, state)
-        losses.append(float(loss))
-        metric("loss", i, losses[-1])
-    expect(
-        all(math.isfinite(l) for l in losses),
-        "the loss became NaN or inf during training",
-        "训练过程中损失变成了 NaN 或 inf",
-    )
+    _, losses = run_training(step, (params, init(params)), 200)
     final = float(np.mean(losses[-10:]))
     expect(
         final < 0.05 * losses[0],

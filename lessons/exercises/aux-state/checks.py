@@ -4,7 +4,38 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, expect, fail, grad_check, is_defined, structure
+from tutor.child.library import as_float32, check, close, expect, fail, grad_check, is_defined, structure
+
+# The exercise's data: inputs x and targets y, in float64 for the references.
+X = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0])
+Y = np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
+# Batches of other sizes: a loss or a mean that divides by the example's size (6) is wrong for them.
+X4, Y4 = np.array([0.5, -1.0, 2.0, 3.0]), np.array([1.0, -2.5, 4.0, 6.5])
+X9, Y9 = np.linspace(-2.0, 3.0, 9), np.linspace(-2.0, 3.0, 9) ** 2
+
+
+def divisor_note(got, total, n, what):
+    """A bilingual failure when `got` is total / m for a whole m other than the batch size n."""
+    if got is None or got == 0 or total == 0:
+        return
+    m = total / got
+    if abs(m - round(m)) < 1e-4 * abs(m) and round(m) not in (n, 0):
+        fail(
+            f"{what[0]} is {got:.6g} = (sum) / {round(m)}, but this batch has {n} values: a fixed divisor "
+            f"is right for one batch size only. Take the mean over the batch (`jnp.mean`), whatever its size",
+            f"{what[1]} 为 {got:.6g} = （总和）/ {round(m)}，但这一批有 {n} 个值：固定的除数只对一种批大小成立。"
+            "请对整批取平均（`jnp.mean`），不管它有多大",
+        )
+
+
+def with_static_hint(fn, fn_name, params, stats, x=X, y=Y):
+    """fn(params, x, y, stats) on the data as float32; jit's error about an unhashable static
+    argument becomes this exercise's verdict (static_hash), any other error goes on."""
+    try:
+        return fn(params, as_float32(x), as_float32(y), stats)
+    except ValueError as exc:
+        static_hash(exc, fn_name)
+        raise
 
 
 def static_hash(exc, fn_name):
@@ -27,37 +58,12 @@ def check_defines(loss_with_stats, loss_stats_and_grads):
     is_defined(loss_with_stats=loss_with_stats, loss_stats_and_grads=loss_stats_and_grads)
 
 
-# Batches of different sizes: a loss or a mean that divides by the example's size (6) is wrong
-# for the others.
-X6, Y6 = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0]), np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
-X4, Y4 = np.array([0.5, -1.0, 2.0, 3.0]), np.array([1.0, -2.5, 4.0, 6.5])
-X9, Y9 = np.linspace(-2.0, 3.0, 9), np.linspace(-2.0, 3.0, 9) ** 2
-
-
-def divisor_note(got, total, n, what):
-    """A bilingual failure when `got` is total / m for a whole m other than the batch size n."""
-    if got is None or got == 0 or total == 0:
-        return
-    m = total / got
-    if abs(m - round(m)) < 1e-4 * abs(m) and round(m) not in (n, 0):
-        fail(
-            f"{what[0]} is {got:.6g} = (sum) / {round(m)}, but this batch has {n} values: a fixed divisor "
-            f"is right for one batch size only. Take the mean over the batch (`jnp.mean`), whatever its size",
-            f"{what[1]} 为 {got:.6g} = （总和）/ {round(m)}，但这一批有 {n} 个值：固定的除数只对一种批大小成立。"
-            "请对整批取平均（`jnp.mean`），不管它有多大",
-        )
-
-
 @check("loss-value", depends=["defines"])
 def check_loss_value(loss_with_stats):
-    for w, b, x, y in [(2.0, 1.0, X6, Y6), (-0.5, 0.3, X4, Y4), (2.5, 1.0, X9, Y9)]:
+    for w, b, x, y in [(2.0, 1.0, X, Y), (-0.5, 0.3, X4, Y4), (2.5, 1.0, X9, Y9)]:
         params = {"w": jnp.float32(w), "b": jnp.float32(b)}
         stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
-        try:
-            out = loss_with_stats(params, jnp.asarray(x, jnp.float32), jnp.asarray(y, jnp.float32), stats)
-        except ValueError as exc:
-            static_hash(exc, "loss_with_stats")
-            raise
+        out = with_static_hint(loss_with_stats, "loss_with_stats", params, stats, x, y)
         expect(
             isinstance(out, (tuple, list)) and len(out) == 2,
             f"loss_with_stats should return a pair (loss, new_stats), got {type(out).__name__}",
@@ -102,10 +108,10 @@ def check_loss_value(loss_with_stats):
 
 @check("pred-mean", depends=["loss-value"])
 def check_pred_mean(loss_with_stats):
-    for w, b, old, x, y in [(2.0, 1.0, 0.5, X6, Y6), (-0.5, 0.3, 4.0, X4, Y4), (1.0, -2.0, 0.0, X9, Y9)]:
+    for w, b, old, x, y in [(2.0, 1.0, 0.5, X, Y), (-0.5, 0.3, 4.0, X4, Y4), (1.0, -2.0, 0.0, X9, Y9)]:
         params = {"w": jnp.float32(w), "b": jnp.float32(b)}
         stats = {"pred_mean": jnp.float32(old), "calls": jnp.int32(0)}
-        _, new_stats = loss_with_stats(params, jnp.asarray(x, jnp.float32), jnp.asarray(y, jnp.float32), stats)
+        _, new_stats = loss_with_stats(params, as_float32(x), as_float32(y), stats)
         structure(new_stats, {"pred_mean": 0.0, "calls": 0}, what="new_stats")
         mean_pred = np.mean(w * x + b)
         want = 0.9 * old + 0.1 * mean_pred
@@ -144,8 +150,7 @@ def check_pred_mean(loss_with_stats):
 
 @check("calls-count", depends=["loss-value"])
 def check_calls_count(loss_with_stats):
-    x = jnp.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0], jnp.float32)
-    y = jnp.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0], jnp.float32)
+    x, y = as_float32(X), as_float32(Y)
     params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
     stats = {"pred_mean": jnp.float32(0.0), "calls": jnp.int32(5)}
     for k in range(1, 4):
@@ -170,8 +175,7 @@ def check_calls_count(loss_with_stats):
 
 @check("no-mutation", depends=["defines"])
 def check_no_mutation(learner):
-    x = jnp.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0], jnp.float32)
-    y = jnp.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0], jnp.float32)
+    x, y = as_float32(X), as_float32(Y)
     params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
     for fn_name in ("loss_with_stats", "loss_stats_and_grads"):
         stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
@@ -191,15 +195,11 @@ def check_no_mutation(learner):
 
 @check("has-aux", depends=["pred-mean", "calls-count"])
 def check_has_aux(loss_stats_and_grads):
-    x = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0])
-    y = np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
+    x, y = X, Y
     params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
     stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
     try:
-        out = loss_stats_and_grads(params, jnp.asarray(x, jnp.float32), jnp.asarray(y, jnp.float32), stats)
-    except ValueError as exc:
-        static_hash(exc, "loss_stats_and_grads")
-        raise
+        out = with_static_hint(loss_stats_and_grads, "loss_stats_and_grads", params, stats)
     except TypeError as exc:
         text = str(exc)
         if "scalar-output" in text:
@@ -269,15 +269,10 @@ def check_has_aux(loss_stats_and_grads):
 
 @check("grads-params-only", depends=["defines"])
 def check_grads_params_only(loss_stats_and_grads):
-    x = jnp.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0], jnp.float32)
-    y = jnp.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0], jnp.float32)
     params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
     stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
     try:
-        out = loss_stats_and_grads(params, x, y, stats)
-    except ValueError as exc:
-        static_hash(exc, "loss_stats_and_grads")
-        raise
+        out = with_static_hint(loss_stats_and_grads, "loss_stats_and_grads", params, stats)
     except TypeError as exc:
         if "scalar-output" in str(exc):
             fail(
@@ -313,7 +308,7 @@ def check_grads_params_only(loss_stats_and_grads):
             "结果的第二个元素是新的统计量，而不是梯度：结果没有按 ((loss, new_stats), grads) 排列"
             "（has-aux 检查会说明实际的排列方式）",
         )
-    if not isinstance(grads, dict) and np.shape(grads) == np.shape(x):
+    if not isinstance(grads, dict) and np.shape(grads) == np.shape(X):
         fail(
             f"grads has shape {np.shape(grads)}, the shape of x: the gradient was taken with respect to the inputs x "
             "(argnums=1), not the params. Differentiate argument 0, the params (the default)",
@@ -325,8 +320,7 @@ def check_grads_params_only(loss_stats_and_grads):
 
 @check("grads-values", depends=["has-aux", "grads-params-only"])
 def check_grads_values(loss_stats_and_grads):
-    x = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0])
-    y = np.array([3.5, 5.5, 7.5, 0.0, 1.2, 11.0])
+    x, y = X, Y
 
     def mse(p):
         w = float(np.asarray(p["w"], np.float64))
@@ -336,7 +330,7 @@ def check_grads_values(loss_stats_and_grads):
     for w, b in [(2.0, 1.0), (-1.0, 0.5), (2.5, 1.0)]:
         params = {"w": jnp.float32(w), "b": jnp.float32(b)}
         stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
-        _, grads = loss_stats_and_grads(params, jnp.asarray(x, jnp.float32), jnp.asarray(y, jnp.float32), stats)
+        _, grads = loss_stats_and_grads(params, as_float32(x), as_float32(y), stats)
         r = w * x + b - y
         close(
             grads,

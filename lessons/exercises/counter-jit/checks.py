@@ -9,9 +9,9 @@ from tutor.child.library import (
     close,
     expect,
     expect_traces,
-    global_changes,
-    global_snapshot,
     is_defined,
+    keeps_globals,
+    returns,
     traced,
     type_of,
 )
@@ -25,13 +25,7 @@ def check_defines(update_counter):
 @check("returns-pair", depends=["defines"])
 def check_returns_pair(update_counter):
     out = call(update_counter, jnp.int32(0), jnp.int32(7), label="update_counter(0, 7)")
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"update_counter(0, 7) should return a pair (new_count, increment), got {type(out).__name__}"
-        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else f" ({type_of(out)})"),
-        f"update_counter(0, 7) 应返回二元组 (new_count, increment)，实际返回 {type(out).__name__}"
-        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else f"({type_of(out)})"),
-    )
+    returns(out, ("new_count", "increment"), "update_counter(0, 7)")
 
 
 @check("counts-up", depends=["returns-pair"])
@@ -83,26 +77,23 @@ def check_increment_passthrough(update_counter):
 
 @check("pure", depends=["returns-pair"])
 def check_pure(learner):
-    before = global_snapshot(learner)
-    first = call(learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")[0]
-    second = call(learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")[0]
-    expect(
-        np.array_equal(np.asarray(first), np.asarray(second)),
-        f"update_counter(4, 1) gave {first} the first time and {second} the second time: "
-        "the result depends on something other than the arguments",
-        f"update_counter(4, 1) 第一次返回 {first}，第二次返回 {second}：结果依赖于参数以外的东西",
-    )
-    changed = global_changes(learner, before)
-    expect(
-        not changed,
-        "calling update_counter(4, 1) twice changed your module's globals: it "
-        + changed.en
-        + ". The count must travel only through the arguments and the return value; under jax.jit "
-        "whatever you store there is a tracer that escapes the trace",
-        "调用两次 update_counter(4, 1) 改动了模块的全局变量：它"
-        + changed.zh
-        + "。计数只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
-    )
+    with keeps_globals(
+        learner,
+        ("calling update_counter(4, 1) twice", "调用两次 update_counter(4, 1)"),
+        advice=(
+            "The count must travel only through the arguments and the return value; under jax.jit "
+            "whatever you store there is a tracer that escapes the trace",
+            "计数只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
+        ),
+    ):
+        first = call(learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")[0]
+        second = call(learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")[0]
+        expect(
+            np.array_equal(np.asarray(first), np.asarray(second)),
+            f"update_counter(4, 1) gave {first} the first time and {second} the second time: "
+            "the result depends on something other than the arguments",
+            f"update_counter(4, 1) 第一次返回 {first}，第二次返回 {second}：结果依赖于参数以外的东西",
+        )
 
 
 @check("jit-once", depends=["counts-up"])

@@ -11,9 +11,10 @@ from tutor.child.library import (
     expect,
     expect_traces,
     fail,
-    global_changes,
-    global_snapshot,
     is_defined,
+    keeps_globals,
+    on_failure,
+    returns,
     traced,
     type_of,
 )
@@ -61,16 +62,10 @@ def check_state_structure(initial_state, update_moving_average):
     like = jax.tree.structure(initial_state)
     state = jax.tree.unflatten(like, [jnp.float32(0.0), jnp.int32(0)])
     out = call(update_moving_average, state, jnp.float32(2.0), label="update_moving_average((0, 0), 2.0)")
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"update_moving_average should return a pair (new_state, average), got {type(out).__name__}"
-        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else f" ({type_of(out)})")
-        + ". End it with `return (new_sum, new_count), average`",
-        f"update_moving_average 应返回二元组 (new_state, average)，实际返回 {type(out).__name__}"
-        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else f"({type_of(out)})")
-        + "。函数最后应写 `return (new_sum, new_count), average`",
-    )
-    new_state, average = out
+    with on_failure(
+        "End it with `return (new_sum, new_count), average`", "函数最后应写 `return (new_sum, new_count), average`"
+    ):
+        new_state, average = returns(out, ("new_state", "average"), "update_moving_average")
     expect(
         isinstance(new_state, (tuple, list)) and len(jax.tree.leaves(new_state)) == 2,
         f"the first element (new_state) should be a (sum, count) pair, got {type(new_state).__name__} "
@@ -99,34 +94,31 @@ def check_input_untouched(learner):
     like = jax.tree.structure(learner.initial_state)
     state = jax.tree.unflatten(like, [jnp.float32(6.0), jnp.int32(2)])
     kept = jax.tree.leaves(state)
-    before = global_snapshot(learner)
-    new_state, _ = call(
-        learner.update_moving_average, state, jnp.float32(6.0), label="update_moving_average((6, 2), 6.0)"
-    )
-    now = jax.tree.leaves(state)
-    if not (len(now) == len(kept) and all(a is b for a, b in zip(now, kept))):
-        fail(
-            f"after update_moving_average(state, 6.0) the caller's state is {leaves_text(state)}, it was (6, 2): "
-            "your function changed its input in place. Build a new pair instead: `(total + new_value, count + 1)`",
-            f"调用 update_moving_average(state, 6.0) 之后，调用方的 state 变成了 {leaves_text(state)}，原来是 (6, 2)："
-            "你的函数原地修改了它的输入。应当构造一个新的二元组：`(total + new_value, count + 1)`",
+    with keeps_globals(
+        learner,
+        ("calling update_moving_average", "调用 update_moving_average"),
+        advice=(
+            "The state must travel only through the arguments and the return value; under jax.jit "
+            "whatever you store there is a tracer that escapes the trace",
+            "状态只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
+        ),
+    ):
+        new_state, _ = call(
+            learner.update_moving_average, state, jnp.float32(6.0), label="update_moving_average((6, 2), 6.0)"
         )
-    expect(
-        new_state is not state,
-        "update_moving_average returned the very container it was given; return a new (sum, count) pair",
-        "update_moving_average 返回的就是传入的那个容器；应当返回一个新的 (sum, count) 二元组",
-    )
-    changed = global_changes(learner, before)
-    expect(
-        not changed,
-        "calling update_moving_average changed your module's globals: it "
-        + changed.en
-        + ". The state must travel only through the arguments and the return value; under jax.jit "
-        "whatever you store there is a tracer that escapes the trace",
-        "调用 update_moving_average 改动了模块的全局变量：它"
-        + changed.zh
-        + "。状态只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
-    )
+        now = jax.tree.leaves(state)
+        if not (len(now) == len(kept) and all(a is b for a, b in zip(now, kept))):
+            fail(
+                f"after update_moving_average(state, 6.0) the caller's state is {leaves_text(state)}, it was (6, 2): "
+                "your function changed its input in place. Build a new pair instead: `(total + new_value, count + 1)`",
+                f"调用 update_moving_average(state, 6.0) 之后，调用方的 state 变成了 {leaves_text(state)}，原来是 (6, 2)："
+                "你的函数原地修改了它的输入。应当构造一个新的二元组：`(total + new_value, count + 1)`",
+            )
+        expect(
+            new_state is not state,
+            "update_moving_average returned the very container it was given; return a new (sum, count) pair",
+            "update_moving_average 返回的就是传入的那个容器；应当返回一个新的 (sum, count) 二元组",
+        )
 
 
 @check("averages", depends=["state-structure"])

@@ -14,6 +14,7 @@ from tutor.child.library import (
     global_changes,
     global_snapshot,
     is_defined,
+    keeps_globals,
     on_failure,
     traced,
     type_of,
@@ -61,38 +62,35 @@ def check_input_untouched(learner):
     original_value = state.value
     snapshot = np.array(original_value, dtype=np.float64)
     attrs_before = global_snapshot(state)  # its attributes, if it has any (a NamedTuple has none)
-    globals_before = global_snapshot(learner)
-    out = call(learner.update_state, state, jnp.float32(3.0), label="update_state(StateHolder([1, 2]), 3.0)")
-    expect(
-        state.value is original_value and np.array_equal(np.asarray(state.value, dtype=np.float64), snapshot),
-        f"after update_state(state, 3.0) the caller's state.value is {np.asarray(state.value).tolist()}, "
-        "it was [1.0, 2.0]: update_state modified its input",
-        f"调用 update_state(state, 3.0) 之后，调用方的 state.value 变成了 {np.asarray(state.value).tolist()}，"
-        "原来是 [1.0, 2.0]：update_state 修改了它的输入",
-    )
-    expect(
-        out is not state,
-        "update_state returned the very object it was given; return a new StateHolder instead",
-        "update_state 返回的就是传入的那个对象；应当返回一个新的 StateHolder",
-    )
-    touched = global_changes(state, attrs_before).names
-    expect(
-        not touched,
-        f"update_state(state, 3.0) changed the caller's StateHolder: attribute(s) {', '.join(touched)} "
-        "were set, removed or changed in place",
-        f"update_state(state, 3.0) 改动了调用方的 StateHolder：属性 {'、'.join(touched)} 被设置、删除或原地修改了",
-    )
-    changed = global_changes(learner, globals_before)
-    expect(
-        not changed,
-        "calling update_state changed your module's globals: it "
-        + changed.en
-        + ". The state must travel only through the arguments and the return value; under jax.jit "
-        "whatever you store there is a tracer that escapes the trace",
-        "调用 update_state 改动了模块的全局变量：它"
-        + changed.zh
-        + "。状态只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
-    )
+    with keeps_globals(
+        learner,
+        ("calling update_state", "调用 update_state"),
+        advice=(
+            "The state must travel only through the arguments and the return value; under jax.jit "
+            "whatever you store there is a tracer that escapes the trace",
+            "状态只能通过参数和返回值传递；在 jax.jit 下，存到那里的是一个逃出追踪的追踪值",
+        ),
+    ):
+        out = call(learner.update_state, state, jnp.float32(3.0), label="update_state(StateHolder([1, 2]), 3.0)")
+        expect(
+            state.value is original_value and np.array_equal(np.asarray(state.value, dtype=np.float64), snapshot),
+            f"after update_state(state, 3.0) the caller's state.value is {np.asarray(state.value).tolist()}, "
+            "it was [1.0, 2.0]: update_state modified its input",
+            f"调用 update_state(state, 3.0) 之后，调用方的 state.value 变成了 {np.asarray(state.value).tolist()}，"
+            "原来是 [1.0, 2.0]：update_state 修改了它的输入",
+        )
+        expect(
+            out is not state,
+            "update_state returned the very object it was given; return a new StateHolder instead",
+            "update_state 返回的就是传入的那个对象；应当返回一个新的 StateHolder",
+        )
+        touched = global_changes(state, attrs_before).names
+        expect(
+            not touched,
+            f"update_state(state, 3.0) changed the caller's StateHolder: attribute(s) {', '.join(touched)} "
+            "were set, removed or changed in place",
+            f"update_state(state, 3.0) 改动了调用方的 StateHolder：属性 {'、'.join(touched)} 被设置、删除或原地修改了",
+        )
 
 
 @check("is-pytree", depends=["defines"])

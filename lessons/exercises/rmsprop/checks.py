@@ -1,7 +1,5 @@
 """The checks of `rmsprop`: RMSProp, an optimizer whose state is a PyTree."""
 
-import math
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -15,20 +13,30 @@ from tutor.child.library import (
     fail,
     finite,
     is_defined,
-    metric,
     on_failure,
-    state_follows_params,
-    structure,
+    run_training,
     type_of,
 )
-from tutor.child.optimizers import run_updates, same_updates, unpack
+from tutor.child.optimizers import (
+    departure,
+    expect_against_gradient,
+    expect_defaults,
+    expect_state_follows_param_dtypes,
+    expect_state_untouched,
+    jitted_update,
+    nested_problem,
+    run_updates,
+    same_updates,
+    small_problem,
+    unpack,
+    update_without_params,
+)
 
 
-def reference_updates(grads_seq, lr, rho, eps, mode="rmsprop"):
-    """Float64 NumPy RMSProp updates for a list of gradient trees. The other modes are typical
-    mistakes, used only to name what went wrong."""
+def reference_steps(grads_seq, lr, rho, eps, mode="rmsprop"):
+    """Float64 NumPy RMSProp, step by step: (s, updates) for each gradient tree. The other modes
+    are typical mistakes, used only to name what went wrong."""
     s = jax.tree.map(np.zeros_like, grads_seq[0])
-    out = []
     for g in grads_seq:
         old = jax.tree.map(np.zeros_like, s) if mode == "reset" else s
         a, b = (1 - rho, rho) if mode == "swapped" else (rho, 1 - rho)
@@ -39,51 +47,30 @@ def reference_updates(grads_seq, lr, rho, eps, mode="rmsprop"):
             "no-sqrt": lambda s_: s_ + eps,
         }.get(mode, lambda s_: np.sqrt(s_) + eps)
         used = old if mode == "old-s" else s
-        out.append(jax.tree.map(lambda g_, s_: -lr * g_ / denom(s_), g, used))
-    return out
+        yield s, jax.tree.map(lambda g_, s_: -lr * g_ / denom(s_), g, used)
 
 
-def departure(update, init, params, grads_seq, lr, rho, eps):
-    """Where the learner's RMSProp first leaves a float64 reference, as (en, zh), or None: the
-    first step at which no state leaf holds the reference s of some parameter, or, with s
-    right, the first update that differs."""
-    state, step = init(params), jax.jit(update)
-    s_ref = jax.tree.map(np.zeros_like, grads_seq[0])
+def reference_updates(grads_seq, lr, rho, eps, mode="rmsprop"):
+    """The updates of reference_steps, one tree per gradient tree."""
+    return [updates for _, updates in reference_steps(grads_seq, lr, rho, eps, mode)]
 
-    def fmt(a):
-        return np.array2string(np.asarray(a, np.float64).reshape(-1)[:4], precision=5, separator=", ")
 
-    for t, g in enumerate(grads_seq, start=1):
-        updates, state = step(jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), g), state, params)
-        s_ref = jax.tree.map(lambda s_, g_: rho * s_ + (1 - rho) * g_**2, s_ref, g)
-        held = [
-            np.asarray(l, np.float64)
-            for l in jax.tree.leaves(state)
-            if hasattr(l, "dtype") and jnp.issubdtype(l.dtype, jnp.inexact)
-        ]
-        for path, r in jax.tree_util.tree_flatten_with_path(s_ref)[0]:
-            same_shape = [l for l in held if l.shape == r.shape]
-            if not any(np.allclose(l, r, rtol=1e-4, atol=1e-7) for l in same_shape):
-                near = min(same_shape, key=lambda l: float(np.max(np.abs(l - r))), default=None)
-                yours = fmt(near) if near is not None else "nothing of that shape"
-                where = jax.tree_util.keystr(path)
-                return (
-                    f"at step {t} your state first departs from RMSProp in s for params{where}: "
-                    f"expected {fmt(r)}, the nearest your state holds is {yours}",
-                    f"在第 {t} 步，你的状态首先在 params{where} 的 s 上偏离了 RMSProp："
-                    f"应为 {fmt(r)}，你的状态里最接近的是 {yours}",
-                )
-        want = jax.tree.map(lambda g_, s_: -lr * g_ / (np.sqrt(s_) + eps), g, s_ref)
-        for (path, w), u in zip(jax.tree_util.tree_flatten_with_path(want)[0], jax.tree.leaves(updates)):
-            if not np.allclose(np.asarray(u, np.float64), w, rtol=1e-4, atol=1e-6):
-                where = jax.tree_util.keystr(path)
-                return (
-                    f"at step {t} your s is right, but updates{where} is {fmt(u)}, expected {fmt(w)}: "
-                    "look at the update formula, -lr * g / (sqrt(s) + eps) with the new s",
-                    f"在第 {t} 步，你的 s 正确，但 updates{where} 是 {fmt(u)}，应为 {fmt(w)}："
-                    "请检查更新公式：-lr * g / (sqrt(s) + eps)，其中 s 是新的 s",
-                )
-    return None
+def rmsprop_departure(update, init, params, grads_seq, lr, rho, eps):
+    """Where the learner's RMSProp first leaves the float64 reference, as (en, zh), or None: an
+    s no state leaf holds, or, with s right, the first update that differs."""
+    return departure(
+        update,
+        init,
+        params,
+        grads_seq,
+        (([("s", " s ", s)], updates) for s, updates in reference_steps(grads_seq, lr, rho, eps)),
+        "RMSProp",
+        right=("your s is right", "你的 s 正确"),
+        look=(
+            "look at the update formula, -lr * g / (sqrt(s) + eps) with the new s",
+            "请检查更新公式：-lr * g / (sqrt(s) + eps)，其中 s 是新的 s",
+        ),
+    )
 
 
 @check("defines")
@@ -93,52 +80,16 @@ def check_defines(rmsprop):
 
 @check("optimizer", depends=["defines"])
 def check_optimizer(rmsprop):
-    opt = rmsprop(0.1)
-    if hasattr(opt, "init") and hasattr(opt, "update"):
-        init, update = opt.init, opt.update
-    elif isinstance(opt, (tuple, list)) and len(opt) == 2:
-        init, update = opt
-    else:
-        fail(
-            f"rmsprop(0.1) returned {type(opt).__name__}; expected an Optimizer with fields init and update (or a pair)",
-            f"rmsprop(0.1) 返回了 {type(opt).__name__}；应返回带 init、update 字段的 Optimizer（或二元组）",
-        )
-    expect(callable(init) and callable(update), "init and update must both be functions", "init 和 update 都必须是函数")
-    params = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
-    grads = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
+    init, update = unpack(rmsprop(0.1), "rmsprop(0.1)")
+    params, grads = small_problem()
     state = init(params)
     expect(
         len(jax.tree.leaves(state)) > 0,
         "init(params) returned an empty state; it should hold s, one array per parameter",
         "init(params) 返回了空状态；状态里应有 s，每个参数对应一个数组",
     )
-    try:
-        import inspect
-
-        inspect.signature(update).bind(grads, state)
-    except TypeError:
-        fail(
-            "update(grads, state) cannot be called without params: give it the signature update(grads, state, params=None)",
-            "update(grads, state) 不传 params 就无法调用：请把签名写成 update(grads, state, params=None)",
-        )
-    except ValueError:
-        pass
-    label = "jax.jit(update)(grads, state, params)"
-    out = jax.jit(update)(grads, state, params)
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"{label} should return a pair (updates, new_state), got {type(out).__name__}",
-        f"{label} 应返回二元组 (updates, new_state)，实际返回 {type(out).__name__}",
-    )
-    structure(out[0], params, what=f"updates from {label}")
-    # Optax callers often leave params out: RMSProp does not need them.
-    out = update(grads, init(params))
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"update(grads, state) without params should return (updates, new_state), got {type(out).__name__}",
-        f"不传 params 调用 update(grads, state) 时应返回 (updates, new_state)，实际返回 {type(out).__name__}",
-    )
-    structure(out[0], params, what="updates from update(grads, state) without params")
+    jitted_update(update, grads, state, params)
+    update_without_params(update, init, params, grads)  # RMSProp does not need params
 
 
 @check("state-structure", depends=["optimizer"])
@@ -185,13 +136,7 @@ def check_state_structure(rmsprop):
             f"new_state{jax.tree_util.keystr(path)} has shape {np.shape(a)}, but init made it {np.shape(b)}",
             f"new_state{jax.tree_util.keystr(path)} 的形状是 {np.shape(a)}，而 init 给出的是 {np.shape(b)}",
         )
-    # Mixed precision: s must follow each parameter's dtype, before and after a step.
-    mixed = {"w": jnp.ones((2, 3), jnp.float32), "b": jnp.ones((3,), jnp.bfloat16), "s": jnp.ones((4,), jnp.float16)}
-    mixed_state = init(mixed)
-    state_follows_params(mixed_state, mixed, what="init(params) with float32, bfloat16 and float16 params: state")
-    mixed_grads = jax.tree.map(lambda p: jnp.full(p.shape, 0.5, p.dtype), mixed)
-    _, mixed_new = jax.jit(update)(mixed_grads, mixed_state, mixed)
-    state_follows_params(mixed_new, mixed, what="the state update returns for mixed-dtype params: state")
+    expect_state_follows_param_dtypes(init, update)
 
 
 @check("descends", depends=["optimizer"])
@@ -206,16 +151,7 @@ def check_descends(rmsprop):
         "eps 是否加在了正确的位置？s 是否在相除之前就已更新？sqrt(0) + 0 会导致除以零",
     ):
         finite(updates, what="the first update: updates")  # NaN first: before direction and values
-    for name in ("w", "b"):
-        u = np.asarray(updates[name], np.float64).reshape(-1)
-        g = np.asarray(grads[name], np.float64).reshape(-1)
-        for i in range(g.size):
-            expect(
-                np.sign(u[i]) == -np.sign(g[i]),
-                f"updates['{name}'] entry {i} is {u[i]:+.4g} for a gradient of {g[i]:+.4g}: "
-                "an update must move against the gradient",
-                f"updates['{name}'] 第 {i} 个元素为 {u[i]:+.4g}，而梯度是 {g[i]:+.4g}：增量必须与梯度方向相反",
-            )
+    expect_against_gradient(updates, grads)
 
 
 @check("matches-reference", depends=["descends"])
@@ -223,18 +159,7 @@ def check_matches_reference(rmsprop):
     lr, rho, eps = 0.05, 0.8, 1e-8
     opt = rmsprop(lr, rho=rho, eps=eps)
     init, update = unpack(opt)
-    rng = np.random.default_rng(13)
-    shapes = {"layers": [{"w": (2, 3), "b": (3,)}, ({"w": (3,)}, ())]}
-
-    def is_shape(s):
-        return isinstance(s, tuple) and all(isinstance(n, int) for n in s)
-
-    p0 = jax.tree.map(lambda s: rng.standard_normal(s), shapes, is_leaf=is_shape)
-    grads_seq = [
-        jax.tree.map(lambda s: rng.standard_normal(s) * 10.0 ** rng.uniform(-1.0, 1.0, s), shapes, is_leaf=is_shape)
-        for _ in range(3)
-    ]
-    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), p0)
+    _, grads_seq, params = nested_problem(seed=13, steps=3, decades=1.0)
     # eps belongs outside the square root: visible with a large eps and small gradients
     small = [{"x": np.array([0.01, 0.05, -0.2])}, {"x": np.array([0.02, -0.01, 0.1])}]
     runs = [
@@ -284,7 +209,7 @@ def check_matches_reference(rmsprop):
             if same_updates(got_seq, reference_updates(seq, lr_, rho_, eps_, mode)):
                 fail(f"{label}: {en}", f"{label}:{zh}")
         if seq is grads_seq:
-            where = departure(update, init, params, grads_seq, lr_, rho_, eps_)
+            where = rmsprop_departure(update, init, params, grads_seq, lr_, rho_, eps_)
             if where is not None:
                 fail(f"{label}: {where[0]}", f"{label}:{where[1]}")
         for t, (got, want) in enumerate(zip(got_seq, reference_updates(seq, lr_, rho_, eps_)), start=1):
@@ -293,80 +218,30 @@ def check_matches_reference(rmsprop):
 
 @check("defaults", depends=["matches-reference"])
 def check_defaults(rmsprop):
-    import inspect
-
     lr = 0.01
     init, update = unpack(rmsprop(lr))
     # tiny gradients make eps visible, changing ones make rho visible
     grads_seq = [
         {"x": np.array(g)} for g in ([1e-7, 0.5, -2.0, 3e-3], [3e-7, -0.1, -1.0, 1e-3], [-2e-7, 0.2, 4.0, -5e-3])
     ]
-    got_seq = run_updates(update, init, {"x": jnp.zeros(4)}, grads_seq)
-    want_seq = reference_updates(grads_seq, lr, 0.9, 1e-8)
-    if not same_updates(got_seq, want_seq, rtol=2e-4, atol=1e-9):
-        spec = {"rho": 0.9, "eps": 1e-8}
-        try:
-            sig = inspect.signature(rmsprop).parameters
-            off = [
-                f"{k}={sig[k].default!r}"
-                for k in spec
-                if k in sig and sig[k].default is not inspect.Parameter.empty and sig[k].default != spec[k]
-            ]
-        except (TypeError, ValueError):
-            off = []
-        seen_en = f" Your signature has {', '.join(off)}." if off else ""
-        seen_zh = f"你的函数签名里写的是 {', '.join(off)}。" if off else ""
-        for t, (got, want) in enumerate(zip(got_seq, want_seq), start=1):
-            g_, w_ = np.asarray(got["x"], np.float64), want["x"]
-            if not np.allclose(g_, w_, rtol=2e-4, atol=1e-9):
-
-                def fmt(a):
-                    return "[" + ", ".join(f"{x:.5g}" for x in a) + "]"
-
-                fail(
-                    f"rmsprop({lr}) with its default rho and eps: the update at step {t} is {fmt(g_)}, expected {fmt(w_)} "
-                    f"(gradients {fmt(grads_seq[t - 1]['x'])}). The defaults must be rho=0.9, eps=1e-8 "
-                    f"(PyTorch's RMSprop uses alpha=0.99, Keras eps=1e-7).{seen_en}",
-                    f"使用默认 rho、eps 的 rmsprop({lr})：第 {t} 步的增量是 {fmt(g_)}，应为 {fmt(w_)}"
-                    f"（梯度为 {fmt(grads_seq[t - 1]['x'])}）。默认值必须是 rho=0.9、eps=1e-8"
-                    f"（PyTorch 的 RMSprop 用 alpha=0.99，Keras 用 eps=1e-7）。{seen_zh}",
-                )
+    expect_defaults(
+        rmsprop,
+        f"rmsprop({lr})",
+        {"rho": 0.9, "eps": 1e-8},
+        run_updates(update, init, {"x": jnp.zeros(4)}, grads_seq),
+        reference_updates(grads_seq, lr, 0.9, 1e-8),
+        grads_seq,
+        note=(
+            "PyTorch's RMSprop uses alpha=0.99, Keras eps=1e-7",
+            "PyTorch 的 RMSprop 用 alpha=0.99，Keras 用 eps=1e-7",
+        ),
+    )
 
 
 @check("pure", depends=["optimizer"])
 def check_pure(rmsprop):
-    opt = rmsprop(0.1)
-    init, update = unpack(opt)
-    params = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
-    grads = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
-    state = init(params)
-    before_structure = jax.tree.structure(state)
-    before = [
-        (jax.tree_util.keystr(path), np.array(leaf, np.float64))
-        for path, leaf in jax.tree_util.tree_flatten_with_path(state)[0]
-    ]
-
-    def show(a):
-        return np.asarray(a, np.float64).round(4).tolist() if np.size(a) < 7 else f"{np.shape(a)}"
-
-    update(grads, state, params)  # called directly, without jax.jit, as plain Python code would
-    expect(
-        jax.tree.structure(state) == before_structure,
-        f"after update(grads, state), the state passed in has a different structure: "
-        f"{jax.tree.structure(state)} instead of {before_structure}. update modified its input instead of returning a new state",
-        f"调用 update(grads, state) 之后，传入的状态结构变了：{jax.tree.structure(state)}，原来是 {before_structure}。"
-        "update 修改了它的输入，而不是返回一个新状态",
-    )
-    for (where, old), leaf in zip(before, jax.tree.leaves(state)):
-        if isinstance(leaf, jax.Array) and leaf.is_deleted():
-            continue  # donated to a jitted update: consumed, not modified
-        expect(
-            np.array_equal(np.asarray(leaf, np.float64), old),
-            f"after update(grads, state), the state passed in has changed: state{where} was {show(old)}, now {show(leaf)}. "
-            "update modified its input (e.g. state['s'] = ...) instead of returning a new state",
-            f"调用 update(grads, state) 之后，传入的状态被改了：state{where} 原来是 {show(old)}，现在是 {show(leaf)}。"
-            "update 修改了它的输入（例如 state['s'] = ...），而不是返回一个新状态",
-        )
+    init, update = unpack(rmsprop(0.1))
+    expect_state_untouched(init, update, example="state['s'] = ...")
 
 
 @check("trains", depends=["descends", "state-structure"], plots=True)
@@ -392,32 +267,17 @@ def check_trains(rmsprop):
     init, update = unpack(opt)
 
     @jax.jit
-    def fifty_steps(p, s):
+    def fifty_steps(carry):
         def body(carry, _):
             p, s = carry
             loss, grads = jax.value_and_grad(loss_fn)(p)
             updates, s = update(grads, s, p)
             return (jax.tree.map(lambda a, u: a + u, p, updates), s), loss
 
-        (p, s), losses = lax.scan(body, (p, s), None, length=50)
-        return p, s, losses
+        return lax.scan(body, carry, None, length=50)
 
-    state = init(params)
     steps = 4000  # long enough to watch the loss fall on the live chart, chunk by chunk
-    losses = []
-    while len(losses) < steps:
-        params, state, chunk_losses = fifty_steps(params, state)
-        for value in np.asarray(chunk_losses).tolist():
-            metric("loss", len(losses), value)
-            losses.append(value)
-        if not all(math.isfinite(l) for l in losses[-50:]):
-            break
-    bad = [i for i, l in enumerate(losses) if not math.isfinite(l)]
-    expect(
-        not bad,
-        f"the loss became NaN or inf during training (first at step {bad[0] if bad else 0})",
-        f"训练过程中损失变成了 NaN 或 inf（第一次出现在第 {bad[0] if bad else 0} 步）",
-    )
+    _, losses = run_training(fifty_steps, (params, init(params)), steps)
     final = float(np.median(losses[-100:]))
     expect(
         final < 0.05 * losses[0],

@@ -1,13 +1,22 @@
 """The checks of `rnn`: An RNN's hidden state as the carry of lax.scan."""
 
-import math
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from tutor.child.library import check, close, expect, expect_primitive, fail, grad_check, is_defined, metric, structure
+from tutor.child.library import (
+    as_float32,
+    check,
+    close,
+    expect,
+    expect_primitive,
+    fail,
+    grad_check,
+    is_defined,
+    run_training,
+    structure,
+)
 
 
 @check("defines")
@@ -61,7 +70,7 @@ def check_first_step(rnn_forward):
         "Wo": rng.standard_normal((6, 1)),
     }
     xs = rng.uniform(-1.5, 1.5, (4, 3))
-    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    params = as_float32(P)
     ys = np.asarray(jax.jit(rnn_forward)(params, jnp.asarray(xs, jnp.float32)), np.float64)
     pre = xs[0] @ P["Wx"] + P["b"]
     want = np.tanh(pre) @ P["Wo"]
@@ -137,7 +146,7 @@ def check_carries_state(rnn_forward):
         "Wo": rng.standard_normal((H, 1)),
     }
     xs = rng.uniform(-1, 1, (T, D))
-    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    params = as_float32(P)
     got = np.asarray(jax.jit(rnn_forward)(params, jnp.asarray(xs, jnp.float32)), np.float64)
 
     def reference(mode):
@@ -194,7 +203,7 @@ def check_gradients(rnn_forward):
         "b": 0.2 * rng.standard_normal(H),
         "Wo": rng.standard_normal((H, 1)),
     }
-    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    params = as_float32(P)
     xs = jnp.asarray(rng.uniform(-1, 1, (T, 1)), jnp.float32)
     weights = jnp.asarray(np.linspace(0.2, 1.0, T), jnp.float32)
 
@@ -222,7 +231,7 @@ def check_trains(rnn_forward):
         "b": np.zeros(H),
         "Wo": rng.standard_normal((H, 1)) / np.sqrt(H),
     }
-    params = jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), P)
+    params = as_float32(P)
     batched = jax.vmap(rnn_forward, in_axes=(None, 0))
     lr = 0.01
 
@@ -230,7 +239,7 @@ def check_trains(rnn_forward):
         return jnp.mean((batched(p, Xj) - Yj) ** 2)
 
     @jax.jit
-    def twenty_steps(p, m, v, t):
+    def twenty_steps(carry):
         def body(carry, _):
             p, m, v, t = carry
             loss, g = jax.value_and_grad(loss_fn)(p)
@@ -242,27 +251,12 @@ def check_trains(rnn_forward):
             )
             return (p, m, v, t), loss
 
-        (p, m, v, t), losses = lax.scan(body, (p, m, v, t), None, length=20)
-        return p, m, v, t, losses
+        return lax.scan(body, carry, None, length=20)
 
     m = jax.tree.map(jnp.zeros_like, params)
     v = jax.tree.map(jnp.zeros_like, params)
-    t = jnp.float32(0)
     steps = 3000  # long enough to watch the loss fall on the live chart, chunk by chunk
-    losses = []
-    while len(losses) < steps:
-        params, m, v, t, chunk_losses = twenty_steps(params, m, v, t)
-        for value in np.asarray(chunk_losses).tolist():
-            metric("loss", len(losses), value)
-            losses.append(value)
-        if not all(math.isfinite(l) for l in losses[-20:]):
-            break
-    bad = [i for i, l in enumerate(losses) if not math.isfinite(l)]
-    expect(
-        not bad,
-        f"the loss became NaN or inf during training (first at step {bad[0] if bad else 0})",
-        f"训练过程中损失变成了 NaN 或 inf（第一次出现在第 {bad[0] if bad else 0} 步）",
-    )
+    _, losses = run_training(twenty_steps, (params, m, v, jnp.float32(0)), steps)
     final = float(np.median(losses[-100:]))  # the median: robust to Adam's brief late spikes
     expect(
         final < 0.01 * losses[0],

@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import TraceEvents, check, close, expect, fail, is_defined, is_jitted
+from tutor.child.library import TraceEvents, check, close, expect, fail, is_defined, is_jitted, primitive_counts
 
 
 def final_state(got, call, call_zh=None, steps=None):
@@ -163,17 +163,8 @@ def check_jitted(run_scan_jitted):
 
 @check("loop", depends=["values"])
 def check_loop(run_scan_jitted):
-    closed = jax.make_jaxpr(lambda s: run_scan_jitted(s, 10))(jnp.float32(0.0))
-    counts, stack = {}, [closed.jaxpr]
-    while stack:  # every equation, including those inside jit / scan / while sub-programs
-        for eqn in stack.pop().eqns:
-            counts[eqn.primitive.name] = counts.get(eqn.primitive.name, 0) + 1
-            for value in eqn.params.values():
-                for item in value if isinstance(value, (tuple, list)) else (value,):
-                    if hasattr(item, "jaxpr") and hasattr(item, "consts"):
-                        stack.append(item.jaxpr)
-                    elif hasattr(item, "eqns"):
-                        stack.append(item)
+    # every equation, including those inside jit / scan / while sub-programs
+    counts = primitive_counts(lambda s: run_scan_jitted(s, 10), jnp.float32(0.0))
     if "scan" not in counts and "while" not in counts:
         found = ", ".join(f"{n}×{k}" for n, k in sorted(counts.items())) or "nothing"
         adds = counts.get("add", 0)

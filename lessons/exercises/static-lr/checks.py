@@ -1,23 +1,48 @@
 """The checks of `static-lr`: Momentum SGD that never recompiles for a new learning rate."""
 
+import collections
+
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from tutor.child.library import (
     TraceEvents,
+    as_float32,
     call,
     check,
     close,
     expect,
+    expect_compiled,
     expect_traces,
     fail,
     is_defined,
     is_jitted,
-    outputs_from_jit,
     structure,
     traced,
 )
+
+# The state the checks pass in: a NamedTuple with the fields the prompt names.
+MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
+
+# Three plain steps from (P0, V0), each with its own gradient, learning rate and momentum.
+P0, V0 = np.array([1.0, -2.0, 0.5]), np.array([0.2, 0.0, -0.1])
+PLAN = [
+    (np.array([0.5, 1.0, -1.0]), 0.1, 0.9),
+    (np.array([-0.3, 0.4, 2.0]), 0.05, 0.5),
+    (np.array([1.5, -0.5, 0.25]), 0.2, 0.8),
+]
+
+
+def planned_steps(momentum_update):
+    """Run PLAN from (P0, V0), state carried: (k, g, lr, mu, new state) for each step."""
+    state = MomentumState(params=as_float32(P0), velocity=as_float32(V0))
+    for k, (g, lr, mu) in enumerate(PLAN, start=1):
+        state = momentum_update(state, as_float32(g), lr, mu)
+        yield k, g, lr, mu, state
+
+
+def fmt(a):
+    return "[" + ", ".join(f"{x:.6g}" for x in np.ravel(a)) + "]"
 
 
 @check("defines")
@@ -27,13 +52,9 @@ def check_defines(momentum_update, jitted_momentum_update):
 
 @check("returns-state", depends=["defines"])
 def check_returns_state(momentum_update):
-    import collections
-
-    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
-    p0 = jnp.array([1.0, -2.0, 0.5], jnp.float32)
-    v0 = jnp.array([0.2, 0.0, -0.1], jnp.float32)
+    p0, v0 = as_float32(P0), as_float32(V0)
     state = MomentumState(params=p0, velocity=v0)
-    out = momentum_update(state, jnp.array([0.5, 1.0, -1.0], jnp.float32), 0.1, 0.9)
+    out = momentum_update(state, as_float32(PLAN[0][0]), 0.1, 0.9)
     got = type(out).__name__
     expect(
         not isinstance(out, dict),
@@ -61,7 +82,7 @@ def check_returns_state(momentum_update):
     )
     close(
         state.params,
-        np.array([1.0, -2.0, 0.5]),
+        P0,
         what=(
             "the input state.params after the call (must stay unchanged)",
             "调用之后传入的 state.params（应保持不变）",
@@ -69,7 +90,7 @@ def check_returns_state(momentum_update):
     )
     close(
         state.velocity,
-        np.array([0.2, 0.0, -0.1]),
+        V0,
         what=(
             "the input state.velocity after the call (must stay unchanged)",
             "调用之后传入的 state.velocity（应保持不变）",
@@ -79,20 +100,8 @@ def check_returns_state(momentum_update):
 
 @check("velocity", depends=["returns-state"])
 def check_velocity(momentum_update):
-    import collections
-
-    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
-
-    def fmt(a):
-        return "[" + ", ".join(f"{x:.6g}" for x in np.ravel(a)) + "]"
-
-    p = np.array([1.0, -2.0, 0.5])
-    v = np.array([0.2, 0.0, -0.1])
-    state = MomentumState(params=jnp.asarray(p, jnp.float32), velocity=jnp.asarray(v, jnp.float32))
-    plan = [([0.5, 1.0, -1.0], 0.1, 0.9), ([-0.3, 0.4, 2.0], 0.05, 0.5), ([1.5, -0.5, 0.25], 0.2, 0.8)]
-    for k, (g, lr, mu) in enumerate(plan, start=1):
-        g = np.array(g)
-        state = momentum_update(state, jnp.asarray(g, jnp.float32), lr, mu)
+    p, v = P0, V0
+    for k, g, lr, mu, state in planned_steps(momentum_update):
         got = np.asarray(state.velocity, np.float64)
         want = mu * v + lr * g
 
@@ -143,20 +152,8 @@ def check_velocity(momentum_update):
 
 @check("params", depends=["velocity"])
 def check_params(momentum_update):
-    import collections
-
-    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
-
-    def fmt(a):
-        return "[" + ", ".join(f"{x:.6g}" for x in np.ravel(a)) + "]"
-
-    p = np.array([1.0, -2.0, 0.5])
-    v = np.array([0.2, 0.0, -0.1])
-    state = MomentumState(params=jnp.asarray(p, jnp.float32), velocity=jnp.asarray(v, jnp.float32))
-    plan = [([0.5, 1.0, -1.0], 0.1, 0.9), ([-0.3, 0.4, 2.0], 0.05, 0.5), ([1.5, -0.5, 0.25], 0.2, 0.8)]
-    for k, (g, lr, mu) in enumerate(plan, start=1):
-        g = np.array(g)
-        state = momentum_update(state, jnp.asarray(g, jnp.float32), lr, mu)
+    p, v = P0, V0
+    for k, g, lr, mu, state in planned_steps(momentum_update):
         v_new = mu * v + lr * g
         want = p - v_new
         got = np.asarray(state.params, np.float64)
@@ -186,23 +183,16 @@ def check_params(momentum_update):
 
 @check("pytree-params", depends=["params"])
 def check_pytree_params(momentum_update):
-    import collections
-
-    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
     rng = np.random.default_rng(6)
     p = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
     v = {"w": 0.1 * rng.standard_normal((2, 3)), "b": np.zeros(3)}
-
-    def f32(tree):
-        return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
-
-    state = MomentumState(params=f32(p), velocity=f32(v))
+    state = MomentumState(params=as_float32(p), velocity=as_float32(v))
     for k, (lr, mu) in enumerate([(0.1, 0.9), (0.05, 0.9), (0.02, 0.5)], start=1):
         g = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
         before = state
         kept = (dict(before.params), dict(before.velocity))
         try:
-            state = momentum_update(state, f32(g), lr, mu)
+            state = momentum_update(state, as_float32(g), lr, mu)
         except TypeError as exc:
             if "dict" not in str(exc):
                 raise
@@ -226,29 +216,17 @@ def check_pytree_params(momentum_update):
 
 @check("jitted", depends=["pytree-params"])
 def check_jitted(jitted_momentum_update):
-    import collections
-
-    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
     fn = jitted_momentum_update
     p = {"w": np.array([[1.0, -1.0], [0.5, 2.0]]), "b": np.array([0.3, -0.2])}
     v = {"w": np.zeros((2, 2)), "b": np.array([0.1, 0.1])}
     g = {"w": np.array([[0.2, 0.4], [-0.6, 1.0]]), "b": np.array([1.0, -2.0])}
-
-    def f32(tree):
-        return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
-
-    state = MomentumState(params=f32(p), velocity=f32(v))
-    if not is_jitted(fn):
-        # A thin wrapper around a jitted call is fine: every output must come out of a compiled program.
-        expect(
-            outputs_from_jit(lambda s, gr: fn(s, gr, 0.1, 0.9), state, f32(g)),
-            f"jitted_momentum_update is a plain {type(fn).__name__}, not compiled: it is not the result of "
-            "`jax.jit`, and its results do not come out of a jitted call inside it",
-            f"jitted_momentum_update 是普通的 {type(fn).__name__} 对象，没有经过编译：它不是 `jax.jit` 的结果，"
-            "其结果也不是由它内部的 jit 调用产生的",
-        )
+    state = MomentumState(params=as_float32(p), velocity=as_float32(v))
+    # A thin wrapper around a jitted call is fine: every output must come out of a compiled program.
+    expect_compiled(fn, "jitted_momentum_update", lambda s, gr: fn(s, gr, 0.1, 0.9), state, as_float32(g))
     for k in range(1, 3):
-        state = call(fn, state, f32(g), 0.1, 0.9, label=f"jitted_momentum_update(state, grads, 0.1, 0.9), step {k}")
+        state = call(
+            fn, state, as_float32(g), 0.1, 0.9, label=f"jitted_momentum_update(state, grads, 0.1, 0.9), step {k}"
+        )
         v = {n: 0.9 * v[n] + 0.1 * g[n] for n in v}
         p = {n: p[n] - v[n] for n in p}
         close(state.params, p, what=(f"params after jitted step {k}", f"jit 版本第 {k} 步后的参数"))
@@ -257,22 +235,15 @@ def check_jitted(jitted_momentum_update):
 
 @check("lr-dynamic", depends=["jitted"])
 def check_lr_dynamic(jitted_momentum_update, momentum_update):
-    import collections
-
-    MomentumState = collections.namedtuple("MomentumState", ["params", "velocity"])
-
-    def f32(tree):
-        return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
-
     p = {"w": np.array([0.0, 1.0, -1.0]), "b": np.array(0.5)}
     v = {"w": np.zeros(3), "b": np.array(0.0)}
     g = {"w": np.array([1.0, -0.5, 0.25]), "b": np.array(2.0)}
     # One plain call first, so the counted loop starts from the learner's own state type.
-    state = momentum_update(MomentumState(params=f32(p), velocity=f32(v)), f32(g), 0.1, 0.5)
+    state = momentum_update(MomentumState(params=as_float32(p), velocity=as_float32(v)), as_float32(g), 0.1, 0.5)
     v = {n: 0.5 * v[n] + 0.1 * g[n] for n in v}
     p = {n: p[n] - v[n] for n in p}
     schedule = [0.1, 0.09, 0.08, 0.07, 0.06]
-    grads = [f32(g) for _ in schedule]
+    grads = [as_float32(g) for _ in schedule]
     fn = jitted_momentum_update
     if is_jitted(fn):
         step = traced(fn, "jitted_momentum_update")

@@ -18,7 +18,8 @@ from tutor.child.library import (
     is_defined,
     is_jitted,
     key_reuse_checker,
-    metric,
+    returns,
+    run_training,
     traced,
     type_of,
 )
@@ -29,6 +30,20 @@ def sine_data(n=128):
     rng = np.random.default_rng(5)
     X = rng.uniform(-3, 3, (n, 1)).astype(np.float32)
     return X, np.sin(X).astype(np.float32)
+
+
+def sine_batch(n=128):
+    """sine_data as a batch (x, y) of new JAX arrays: a step that donates its batch deletes only these."""
+    X, Y = sine_data(n)
+    return jnp.asarray(X), jnp.asarray(Y)
+
+
+def with_key(state, key):
+    """state with key in place of state.key, whatever kind of PyTree the learner's TrainState is."""
+    leaves, treedef = jax.tree.flatten(state)
+    spot = [i for i, leaf in enumerate(leaves) if leaf is state.key][0]
+    leaves[spot] = key
+    return jax.tree.unflatten(treedef, leaves)
 
 
 def key_bits(k):
@@ -131,16 +146,9 @@ def check_init_key(create_train_state):
 
 @check("step-output", depends=["state-fields"])
 def check_step_output(create_train_state, train_step, TrainState):
-    X, Y = sine_data()
     state = create_train_state(jax.random.key(0))
     like = jax.tree.structure(state)
-    out = train_step(state, (jnp.asarray(X), jnp.asarray(Y)))
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"train_step should return a pair (new_state, loss), got {type(out).__name__}",
-        f"train_step 应返回二元组 (new_state, loss)，实际返回 {type(out).__name__}",
-    )
-    new_state, loss = out
+    new_state, loss = returns(train_step(state, sine_batch()), ("new_state", "loss"), "train_step")
     expect(
         isinstance(new_state, TrainState),
         f"the first value returned should be a TrainState, got {type(new_state).__name__}",
@@ -160,10 +168,9 @@ def check_step_output(create_train_state, train_step, TrainState):
 
 @check("step-increments", depends=["step-output"])
 def check_step_increments(create_train_state, train_step):
-    X, Y = sine_data()
     state = create_train_state(jax.random.key(0))
     for i in range(1, 4):
-        state, _ = train_step(state, (jnp.asarray(X), jnp.asarray(Y)))
+        state, _ = train_step(state, sine_batch())
         got = int(state.step)
         expect(
             got == i,
@@ -174,14 +181,10 @@ def check_step_increments(create_train_state, train_step):
 
 @check("key-advances", depends=["step-output"])
 def check_key_advances(create_train_state, train_step):
-    rng = np.random.default_rng(5)
-    X = rng.uniform(-3, 3, (128, 1)).astype(np.float32)
-    Y = np.sin(X).astype(np.float32)
-
     state = create_train_state(jax.random.key(0))
     seen = [key_bits(state.key)]
     for i in range(1, 4):
-        state, _ = train_step(state, (jnp.asarray(X), jnp.asarray(Y)))
+        state, _ = train_step(state, sine_batch())
         now = key_bits(state.key)
         if now in seen:
             j = seen.index(now)
@@ -199,16 +202,11 @@ def check_key_advances(create_train_state, train_step):
 
 @check("key-used", depends=["step-output"])
 def check_key_used(create_train_state, train_step):
-    X, Y = sine_data()
-
     def run(swap_key):
         state = create_train_state(jax.random.key(0))
         if swap_key:
-            leaves, treedef = jax.tree.flatten(state)
-            spot = [i for i, leaf in enumerate(leaves) if leaf is state.key][0]
-            leaves[spot] = jax.random.fold_in(state.key, 1234)
-            state = jax.tree.unflatten(treedef, leaves)
-        new_state, loss = train_step(state, (jnp.asarray(X), jnp.asarray(Y)))
+            state = with_key(state, jax.random.fold_in(state.key, 1234))
+        new_state, loss = train_step(state, sine_batch())
         return [np.asarray(l) for l in jax.tree.leaves(new_state.params)], float(loss)
 
     a_params, a_loss = run(False)
@@ -234,8 +232,7 @@ def check_key_used(create_train_state, train_step):
 @check("uses-batch", depends=["step-output"])
 def check_uses_batch(create_train_state, train_step):
     # Every argument the prompt names must matter: the same state, two different batches.
-    rng = np.random.default_rng(5)
-    X = rng.uniform(-3, 3, (128, 1)).astype(np.float32)
+    X, _ = sine_data()
     results = []
     for y in (np.sin(X), np.cos(X) + 2.0):
         state = create_train_state(jax.random.key(0))
@@ -260,17 +257,8 @@ def check_key_once(train_step, create_train_state):
     # both steps are in one trace, or run eagerly (verified on both). So: the learner's jitted
     # steps first; then, where this JAX needs it, two steps of the unwrapped function inside
     # one jit (fast), or, for a step that is not a jax.jit object, two eager steps (slow).
-    rng = np.random.default_rng(5)
-    X = rng.uniform(-3, 3, (128, 1)).astype(np.float32)
-    Y = np.sin(X).astype(np.float32)
-    batch = (jnp.asarray(X), jnp.asarray(Y))
+    batch = sine_batch()
     _, KeyReuseError = key_reuse_checker()
-
-    def with_key(state, key):
-        leaves, treedef = jax.tree.flatten(state)
-        spot = [i for i, leaf in enumerate(leaves) if leaf is state.key][0]
-        leaves[spot] = key
-        return jax.tree.unflatten(treedef, leaves)
 
     def typed(key):
         return jnp.issubdtype(key.dtype, jax.dtypes.prng_key)
@@ -364,13 +352,6 @@ def check_key_once(train_step, create_train_state):
 
 @check("opt-state", depends=["step-output"])
 def check_opt_state(create_train_state, train_step):
-    rng = np.random.default_rng(5)
-    X = rng.uniform(-3, 3, (128, 1)).astype(np.float32)
-    Y = np.sin(X).astype(np.float32)
-
-    def batch():
-        return (jnp.asarray(X), jnp.asarray(Y))
-
     def opt_leaves(state):
         # numeric leaves: arrays, and Python numbers (a type problem that no-retrace reports)
         return [
@@ -392,7 +373,7 @@ def check_opt_state(create_train_state, train_step):
         "state.opt_state 里没有任何数组：请把优化器的状态放在这里（对带动量的 SGD，就是每个参数一个速度数组）",
     )
     before = [np.array(l) for l in opt_leaves(state)]
-    new_state, _ = train_step(state, batch())
+    new_state, _ = train_step(state, sine_batch())
     after = [np.asarray(l) for l in opt_leaves(new_state)]
     expect(
         any(a.shape != b.shape or not np.array_equal(a, b) for a, b in zip(after, before)),
@@ -407,7 +388,7 @@ def check_opt_state(create_train_state, train_step):
         targets = {id(l) for l in opt_leaves(state)}
         leaves, treedef = jax.tree.flatten(state)
         leaves = [nudged(l) if shift and id(l) in targets else l for l in leaves]
-        new_state, _ = train_step(jax.tree.unflatten(treedef, leaves), batch())
+        new_state, _ = train_step(jax.tree.unflatten(treedef, leaves), sine_batch())
         return [np.asarray(l) for l in jax.tree.leaves(new_state.params)]
 
     plain, shifted = first_params(False), first_params(True)
@@ -424,9 +405,8 @@ def check_opt_state(create_train_state, train_step):
 def check_donates(create_train_state, train_step):
     # 120 rows, a shape no other check uses: JAX warns about donation when it compiles, so the
     # first call here compiles, and its warnings are caught.
-    X, Y = sine_data(120)
     state = create_train_state(jax.random.key(0))
-    x_batch, y_batch = jnp.asarray(X), jnp.asarray(Y)  # a batch the caller keeps using
+    x_batch, y_batch = sine_batch(120)  # a batch the caller keeps using
     (state, _), unusable = donation_warnings(train_step, state, (x_batch, y_batch))
     old = state
     new_state, _ = train_step(old, (x_batch, y_batch))
@@ -464,28 +444,16 @@ def check_donates(create_train_state, train_step):
 
 @check("no-retrace", depends=["step-output"])
 def check_no_retrace(train_step, create_train_state):
-    X, Y = sine_data()
     step = traced(train_step, "train_step")
     state = create_train_state(jax.random.key(0))
     for _i in range(5):
-        state, loss = step(state, (jnp.asarray(X), jnp.asarray(Y)))
+        state, loss = step(state, sine_batch())
     expect_traces(step, 1, calls=5)
 
 
 @check("trains", depends=["step-increments", "key-advances"], plots=True)
 def check_trains(create_train_state, train_step):
-    X, Y = sine_data()
-    state = create_train_state(jax.random.key(0))
-    losses = []
-    for i in range(200):
-        state, loss = train_step(state, (jnp.asarray(X), jnp.asarray(Y)))
-        losses.append(float(loss))
-        metric("loss", i, losses[-1])
-    expect(
-        all(math.isfinite(l) for l in losses),
-        "the loss became NaN or inf during training",
-        "训练过程中损失变成了 NaN 或 inf",
-    )
+    state, losses = run_training(lambda s: train_step(s, sine_batch()), create_train_state(jax.random.key(0)), 200)
     start, end = float(np.mean(losses[:5])), float(np.mean(losses[-20:]))
     expect(
         end < 0.5 * start,

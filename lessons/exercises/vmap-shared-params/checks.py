@@ -1,11 +1,22 @@
 """The checks of `vmap-shared-params`: Batch the data, share the params (vmap in_axes / out_axes)."""
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
 from tutor.child import witness
-from tutor.child.library import call, check, close, expect, fail, is_defined, primitives, structure
+from tutor.child.library import (
+    as_float32,
+    call,
+    check,
+    close,
+    expect,
+    fail,
+    is_defined,
+    primitive_counts,
+    primitives,
+    returns,
+    structure,
+)
 
 
 @check("defines")
@@ -75,13 +86,7 @@ def check_runs(batched_predict):
                 "对 `predict(params, x)` 写 `(None, 0)`",
             )
         raise
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 2,
-        f"batched_predict should return a pair (preds, params), got {type(out).__name__}"
-        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else ""),
-        f"batched_predict 应返回二元组 (preds, params)，实际返回 {type(out).__name__}"
-        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else ""),
-    )
+    returns(out, ("preds", "params"), "batched_predict")
     expect(
         not (isinstance(out[0], dict) and not isinstance(out[1], dict)),
         "batched_predict returned (params, preds): the pair is in the wrong order. Return the predictions "
@@ -102,10 +107,7 @@ def check_preds(batched_predict):
     rng = np.random.default_rng(9)
     w, b, X = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal((6, 3))
 
-    def f32(a):
-        return jnp.asarray(a, jnp.float32)
-
-    preds, _ = batched_predict({"w": f32(w), "b": f32(b)}, f32(X))
+    preds, _ = batched_predict({"w": as_float32(w), "b": as_float32(b)}, as_float32(X))
     got, want = np.asarray(preds, np.float64), X * w + b
     label = "preds for w, b of shape (3,) and xs of shape (6, 3)"
     label_zh = "w、b 形状为 (3,)、xs 形状为 (6, 3) 时的 preds"
@@ -136,9 +138,6 @@ def check_preds(batched_predict):
 def check_params_unbatched(batched_predict):
     rng = np.random.default_rng(10)
 
-    def f32(a):
-        return jnp.asarray(a, jnp.float32)
-
     cases = [
         (
             {"w": np.array(2.0), "b": np.array(1.0)},
@@ -154,7 +153,7 @@ def check_params_unbatched(batched_predict):
         ),
     ]
     for given, xs, label, label_zh in cases:
-        _, back = batched_predict({k: f32(v) for k, v in given.items()}, f32(xs))
+        _, back = batched_predict({k: as_float32(v) for k, v in given.items()}, as_float32(xs))
         structure(back, given, what=(f"returned params ({label})", f"返回的 params({label_zh})"))
         for name in ("w", "b"):
             got_shape, want_shape = np.shape(back[name]), np.shape(given[name])
@@ -186,9 +185,6 @@ def check_params_unbatched(batched_predict):
 def check_per_example(batched_predict):
     rng = np.random.default_rng(11)
 
-    def f32(a):
-        return jnp.asarray(a, jnp.float32)
-
     cases = [
         (
             rng.standard_normal(3),
@@ -215,7 +211,7 @@ def check_per_example(batched_predict):
     for w, b, xs, label, label_zh in cases:
         want = np.stack([w * x + b for x in xs])
         try:
-            preds, _ = batched_predict({"w": f32(w), "b": f32(b)}, f32(xs))
+            preds, _ = batched_predict({"w": as_float32(w), "b": as_float32(b)}, as_float32(xs))
         except (TypeError, ValueError) as exc:
             first = str(exc).splitlines()[0].rstrip(".")
             fail(
@@ -243,18 +239,8 @@ def check_vectorized(batched_predict):
             "w": jnp.asarray(rng.standard_normal(3), jnp.float32),
             "b": jnp.asarray(rng.standard_normal(3), jnp.float32),
         }
-        closed = jax.make_jaxpr(batched_predict)(params, jnp.asarray(rng.standard_normal((n, 3)), jnp.float32))
-        total, stack = 0, [closed.jaxpr]
-        while stack:  # count the operations of nested programs (jit, scan, ...) too
-            for eqn in stack.pop().eqns:
-                total += 1
-                for value in eqn.params.values():
-                    for item in value if isinstance(value, (tuple, list)) else (value,):
-                        if hasattr(item, "jaxpr") and hasattr(item, "consts"):
-                            stack.append(item.jaxpr)
-                        elif hasattr(item, "eqns"):
-                            stack.append(item)
-        return total
+        xs = jnp.asarray(rng.standard_normal((n, 3)), jnp.float32)
+        return primitive_counts(batched_predict, params, xs).total()  # nested programs (jit, scan, ...) too
 
     small, large = size_of_program(3), size_of_program(12)
     expect(

@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, expect, fail, is_defined, primitives
+from tutor.child.library import check, close, expect, fail, is_defined, primitives, returns
 
 
 @check("defines")
@@ -24,12 +24,7 @@ def check_step_body(welford_step):
     for state, x, (n, mean, m2) in cases:
         label = f"welford_step(({state[0]:g}, {state[1]:g}, {state[2]:g}), {x:g})"
         out = welford_step(tuple(jnp.float32(v) for v in state), jnp.float32(x))
-        expect(
-            isinstance(out, (tuple, list)) and len(out) == 2,
-            f"{label} should return a pair (new_state, var), got {type(out).__name__}",
-            f"{label} 应返回二元组 (new_state, var)，实际返回 {type(out).__name__}",
-        )
-        new_state, var = out
+        new_state, var = returns(out, ("new_state", "var"), label)
         expect(
             isinstance(new_state, (tuple, list)) and len(new_state) == 3,
             f"{label}: new_state should be the tuple (n, mean, m2), got {type(new_state).__name__}",
@@ -44,15 +39,7 @@ def check_step_body(welford_step):
 @check("returns-triple", depends=["defines"])
 def check_returns_triple(online_var):
     xs = jnp.asarray([1.0, 3.0, 2.0, 6.0, 4.0], jnp.float32)
-    out = online_var(xs)
-    expect(
-        isinstance(out, (tuple, list)) and len(out) == 3,
-        f"online_var should return three values (mean, var, var_trace), got {type(out).__name__}"
-        + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else ""),
-        f"online_var 应返回三个值 (mean, var, var_trace)，实际返回 {type(out).__name__}"
-        + (f"，长度为 {len(out)}" if isinstance(out, (tuple, list)) else ""),
-    )
-    mean, var, trace = out
+    mean, var, trace = returns(online_var(xs), ("mean", "var", "var_trace"), "online_var")
     for value, label in ((mean, "mean"), (var, "var")):
         expect(
             np.shape(value) == (),

@@ -1,0 +1,96 @@
+"""The check library: what each exercise's `checks.py` imports (`from tutor.child.library import
+check, close, ...`). Runs inside the worker.
+
+Every helper judges meaning (values, trace counts, jaxpr primitives, gradients, structure)
+and, when it fails, raises CheckFailed with an English and a Chinese message that says
+what was expected, what came back, and where (which leaf, which call, which step). Each
+module holds one concern; this package is their one public surface.
+"""
+
+from __future__ import annotations
+
+from tutor.child.library import (
+    calling,
+    donation,
+    failures,
+    gradients,
+    jaxprs,
+    keys,
+    originals,
+    purity,
+    registry,
+    tracing,
+    training,
+    values,
+)
+from tutor.child.library.calling import Explanation, call, explain_error, raises
+from tutor.child.library.donation import aval_text, donation_warnings
+from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
+from tutor.child.library.gradients import grad_check
+from tutor.child.library.jaxprs import expect_primitive, primitive_counts, primitive_names, primitives
+from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker
+from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
+from tutor.child.library.registry import CheckDef, check, is_defined, learner_attr
+from tutor.child.library.tracing import (
+    TraceCounter,
+    TraceEvents,
+    expect_compiled,
+    expect_traces,
+    is_jitted,
+    outputs_from_jit,
+    traced,
+)
+from tutor.child.library.training import metric, run_training
+from tutor.child.library.values import as_float32, close, dtypes, finite, returns, structure, type_of
+
+# Every module of the package: the harness puts back whatever learner code rebinds in them.
+MODULES = (calling, donation, failures, gradients, jaxprs, keys, originals, purity, registry, tracing, training, values)
+
+__all__ = [
+    "Changes",
+    "CheckDef",
+    "CheckError",
+    "CheckFailed",
+    "Explanation",
+    "Label",
+    "TraceCounter",
+    "TraceEvents",
+    "TreeCopy",
+    "as_float32",
+    "aval_text",
+    "bilingual",
+    "call",
+    "check",
+    "checker_sees_across_jit_calls",
+    "close",
+    "donation_warnings",
+    "dtypes",
+    "expect",
+    "expect_compiled",
+    "expect_primitive",
+    "expect_traces",
+    "explain_error",
+    "fail",
+    "finite",
+    "fresh_key",
+    "global_changes",
+    "global_snapshot",
+    "grad_check",
+    "is_defined",
+    "is_jitted",
+    "keeps_globals",
+    "key_reuse_checker",
+    "learner_attr",
+    "metric",
+    "on_failure",
+    "outputs_from_jit",
+    "primitive_counts",
+    "primitive_names",
+    "primitives",
+    "raises",
+    "returns",
+    "run_training",
+    "structure",
+    "traced",
+    "type_of",
+]

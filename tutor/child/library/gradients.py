@@ -1,0 +1,58 @@
+"""Judging a gradient against central finite differences along random directions."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library.failures import Label, bilingual, fail
+from tutor.child.library.originals import tree_structure
+from tutor.child.library.values import leaves
+
+
+def grad_check(
+    f: Callable,
+    x: Any,
+    grads: Any,
+    what: Label = "gradient",
+    eps: float = 1e-3,
+    directions: int = 3,
+    rtol: float = 2e-2,
+    seed: int = 0,
+) -> None:
+    """Compare grads (a PyTree like x) with central finite differences of f along random directions."""
+    rng = np.random.default_rng(seed)
+    x_leaves = leaves(x)
+    g_flat = (
+        np.concatenate([np.asarray(g, np.float64).reshape(-1) for _, g in leaves(grads)]) if x_leaves else np.zeros(0)
+    )
+    treedef = tree_structure(x)
+    for k in range(directions):
+        d_leaves = [rng.standard_normal(np.shape(leaf)) for _, leaf in x_leaves]
+        d_flat = np.concatenate([d.reshape(-1) for d in d_leaves])
+        d_flat /= np.linalg.norm(d_flat) or 1.0
+        parts, offset = [], 0
+        for _, leaf in x_leaves:
+            n = int(np.size(leaf))
+            parts.append(d_flat[offset : offset + n].reshape(np.shape(leaf)))
+            offset += n
+        plus = treedef.unflatten(
+            [jnp.asarray(np.asarray(l, np.float64) + eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)]
+        )
+        minus = treedef.unflatten(
+            [jnp.asarray(np.asarray(l, np.float64) - eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)]
+        )
+        numeric = (float(f(plus)) - float(f(minus))) / (2 * eps)
+        analytic = float(np.dot(g_flat, d_flat))
+        scale = max(abs(numeric), abs(analytic), 1e-3)
+        if not math.isfinite(analytic) or abs(numeric - analytic) > rtol * scale:
+            en, zh = bilingual(what)
+            fail(
+                f"{en} disagrees with finite differences along random direction {k + 1}: "
+                f"directional derivative {analytic:.6g} from your gradient, {numeric:.6g} numerically",
+                f"{zh} 与有限差分不一致（随机方向 {k + 1}）：你的梯度给出方向导数 {analytic:.6g}，数值差分为 {numeric:.6g}",
+            )

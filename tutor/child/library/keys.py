@@ -1,0 +1,53 @@
+"""PRNG keys: JAX's key-reuse checker (where this JAX has one), and fresh copies of a key."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from tutor.child.library.failures import CheckError
+
+
+def key_reuse_checker():
+    """JAX's key-reuse checker as a context manager (`jax.debug_key_reuse(True)`) and the error it
+    raises. Verified on JAX 0.10.2 and 0.12.0.1: run eagerly (under jax.disable_jit()) it raises
+    KeyReuseError for a key consumed twice in one call and for a key consumed in one call and
+    again in the next. Where this JAX has no checker, the check reports error, never a pass."""
+    manager = getattr(jax, "debug_key_reuse", None)
+    error = getattr(jax.errors, "KeyReuseError", None)
+    if manager is None or error is None or "jax_debug_key_reuse" not in jax.config.values:
+        raise CheckError(
+            f"JAX {jax.__version__} has no key-reuse checker (jax.debug_key_reuse)",
+            f"JAX {jax.__version__} 没有 key 重用检查器（jax.debug_key_reuse）",
+        )
+    return manager(True), error
+
+
+@functools.cache
+def checker_sees_across_jit_calls() -> bool:
+    """Whether this JAX's checker also follows a consumed key out of one jitted call into the next
+    (0.12.0.1 does, 0.10.2 does not); where it does not, a check runs the steps eagerly instead."""
+    manager, error = key_reuse_checker()
+
+    @jax.jit
+    def keeps_used_subkey(key):
+        _, sub = jax.random.split(key)
+        return sub, jax.random.bits(sub)
+
+    with manager:
+        key, _ = keeps_used_subkey(jax.random.key(0))
+        try:
+            keeps_used_subkey(key)
+        except error:
+            return True
+    return False
+
+
+def fresh_key(key: Any) -> Any:
+    """A new, never-consumed typed key with the same bits (raw uint32 keys become typed)."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        return jax.random.wrap_key_data(jax.random.key_data(key))
+    return jax.random.wrap_key_data(jnp.asarray(key, jnp.uint32))

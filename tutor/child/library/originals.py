@@ -1,0 +1,16 @@
+"""The JAX functions the library calls, taken before any learner code runs: a learner's file may
+monkey-patch jax (`jax.jit = ...`), and what judges it must not go through the patch."""
+
+from __future__ import annotations
+
+import jax
+
+jit = jax.jit
+make_jaxpr = jax.make_jaxpr
+tree_flatten_with_path = jax.tree_util.tree_flatten_with_path
+tree_structure = jax.tree_util.tree_structure
+keystr = jax.tree_util.keystr
+Wrapped = jax.stages.Wrapped
+Tracer = jax.core.Tracer
+listen = jax.monitoring.register_event_duration_secs_listener
+unlisten = jax.monitoring.unregister_event_duration_listener

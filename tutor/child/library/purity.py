@@ -1,0 +1,134 @@
+"""Side effects a call leaves behind: a snapshot of a module's globals (or any object's
+attributes) and what changed since, rebound or changed in place; and a copy of a PyTree the
+caller passed in, to say which leaf a call changed under it."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import jax
+import numpy as np
+
+from tutor.child.library.failures import Label, append, bilingual, expect
+from tutor.child.library.originals import tree_structure
+from tutor.child.library.values import leaves
+
+
+def _contents(value: Any) -> tuple | None:
+    """What a call could change inside value without rebinding it. Contained objects are kept
+    and later compared with `is`, so replacing an element counts even when it compares equal."""
+    if isinstance(value, (types.ModuleType, jax.Array)):
+        return None  # a module is followed through its own globals only; a jax.Array is immutable
+    if isinstance(value, np.ndarray):
+        return ("bytes", value.shape, value.dtype.str, value.tobytes())
+    if isinstance(value, bytearray):
+        return ("bytes", bytes(value))
+    if isinstance(value, dict):
+        return ("items", [o for kv in value.items() for o in kv])
+    if isinstance(value, (list, set, collections.deque)):
+        return ("items", list(value))
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, (dict, types.MappingProxyType)):  # functions, classes, instances
+        return ("items", [o for kv in attrs.items() for o in kv])
+    return None
+
+
+def _same_contents(a: tuple | None, b: tuple | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a[0] != b[0] or a[0] == "bytes":
+        return a == b
+    return len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1]))
+
+
+def global_snapshot(module: Any) -> dict:
+    """Record a module's globals (or any object's attributes; none for an object without `__dict__`,
+    such as a NamedTuple), for global_changes after calling learner code."""
+    names = vars(module) if hasattr(module, "__dict__") else {}
+    return {n: (v, _contents(v)) for n, v in names.items() if not n.startswith("__")}
+
+
+class Changes:
+    """What changed between a snapshot and now. False when nothing changed. `en` / `zh` say what
+    happened ("reassigned total; changed the contents or attributes of history"), `names` lists
+    every name concerned."""
+
+    def __init__(self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str]):
+        self.added, self.removed, self.rebound, self.mutated = added, removed, rebound, mutated
+        self.names = sorted({*added, *removed, *rebound, *mutated})
+        en, zh = [], []
+        if added:
+            en.append("created " + ", ".join(added))
+            zh.append("新建了 " + "、".join(added))
+        if removed:
+            en.append("deleted " + ", ".join(removed))
+            zh.append("删除了 " + "、".join(removed))
+        if rebound:
+            en.append("reassigned " + ", ".join(rebound))
+            zh.append("重新赋值了 " + "、".join(rebound))
+        if mutated:
+            en.append("changed the contents or attributes of " + ", ".join(mutated))
+            zh.append("修改了 " + "、".join(mutated) + " 的内容或属性")
+        self.en, self.zh = "; ".join(en), "；".join(zh)
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def __repr__(self) -> str:
+        return f"Changes({self.en or 'none'})"
+
+
+def global_changes(module: Any, before: dict) -> Changes:
+    """What calls since `before = global_snapshot(module)` did to the module's globals (or the
+    object's attributes): names created, deleted or rebound, and lists, dicts, sets, deques,
+    NumPy arrays or object attributes changed in place (one level deep)."""
+    after = global_snapshot(module)
+    common = sorted(set(before) & set(after))
+    rebound = [n for n in common if before[n][0] is not after[n][0]]
+    mutated = [n for n in common if before[n][0] is after[n][0] and not _same_contents(before[n][1], after[n][1])]
+    return Changes(sorted(set(after) - set(before)), sorted(set(before) - set(after)), rebound, mutated)
+
+
+@contextlib.contextmanager
+def keeps_globals(learner: Any, doing: Label, advice: Label | None = None) -> Iterator[None]:
+    """The learner's code called inside the block leaves the module's globals as they were:
+
+        with keeps_globals(learner, ("calling scaled", "调用 scaled"), advice=(...)):
+            call(learner.scaled, x, 2.0)
+
+    A failure says what changed ("it reassigned total") and then the advice. An exception
+    from inside the block goes on unjudged."""
+    before = global_snapshot(learner)
+    yield
+    changed = global_changes(learner, before)
+    doing_en, doing_zh = bilingual(doing)
+    en = f"{doing_en} changed your module's globals: it {changed.en}"
+    zh = f"{doing_zh} 改动了模块的全局变量：它{changed.zh}"
+    if advice is not None:
+        advice_en, advice_zh = bilingual(advice)
+        en, zh = append(en, advice_en, "en"), append(zh, advice_zh, "zh")
+    expect(not changed, en, zh)
+
+
+class TreeCopy:
+    """A PyTree as the caller passed it: its structure and a float64 copy of every leaf, to say
+    afterwards whether a call changed it in place (`state['m'] = ...` on the caller's dict)."""
+
+    def __init__(self, tree: Any):
+        self.structure = tree_structure(tree)
+        self.leaves = [(path, np.array(leaf, np.float64)) for path, leaf in leaves(tree)]
+
+    def first_change(self, tree: Any) -> tuple[str, np.ndarray, Any] | None:
+        """(leaf path, value it had, value now) of the first leaf of tree (of the same structure)
+        whose value differs, or None. A buffer deleted since was donated to a jitted call:
+        consumed, not modified."""
+        for (path, old), (_, leaf) in zip(self.leaves, leaves(tree)):
+            if isinstance(leaf, jax.Array) and leaf.is_deleted():
+                continue
+            if not np.array_equal(np.asarray(leaf, np.float64), old):
+                return path, old, leaf
+        return None

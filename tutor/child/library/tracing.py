@@ -1,0 +1,217 @@
+"""How often JAX traces the learner's function, and why it traced again: a fresh counting jit
+(`traced`), every trace in a block whatever jit it belongs to (`TraceEvents`), and whether a
+function's results come out of a compiled program."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from tutor.child.library.failures import CheckError, expect, fail
+from tutor.child.library.originals import (
+    Tracer,
+    Wrapped,
+    jit,
+    keystr,
+    listen,
+    make_jaxpr,
+    tree_flatten_with_path,
+    unlisten,
+)
+from tutor.child.library.values import type_of
+from tutor.jax_signals import TRACE_EVENT
+
+
+def is_jitted(f: Any) -> bool:
+    return isinstance(f, Wrapped)
+
+
+class TraceCounter:
+    """A fresh jit of the learner's Python function that counts and records its traces."""
+
+    def __init__(self, fn: Callable, name: str | None = None):
+        self.name = name or getattr(fn, "__name__", "function")
+        self.count = 0
+        self.signatures: list[list[tuple[str, str]]] = []
+        options: dict[str, Any] = {}
+        inner = fn
+        if is_jitted(fn):
+            # jit caches by function object, so counting needs a new jit of the inner
+            # function, rebuilt with the learner's own static/donate choices.
+            inner = getattr(fn, "__wrapped__", None) or fn._fun  # type: ignore[attr-defined]
+            info = getattr(fn, "_jit_info", None)
+            for key in ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames"):
+                value = getattr(info, key, None)
+                if value:
+                    options[key] = value
+        self.options = options
+        try:
+            self.params = list(inspect.signature(inner).parameters)
+        except (TypeError, ValueError):
+            self.params = []
+        counter = self
+
+        # wraps() keeps the learner's name (in JAX errors) and signature (for static_argnames).
+        @functools.wraps(inner)
+        def counting(*args, **kwargs):
+            counter.count += 1
+            counter.signatures.append(counter._signature(args, kwargs))
+            return inner(*args, **kwargs)
+
+        self._jitted = jit(counting, **options)
+
+    def __call__(self, *args, **kwargs):
+        return self._jitted(*args, **kwargs)
+
+    def _signature(self, args, kwargs) -> list[tuple[str, str]]:
+        sig = []
+        for path, leaf in tree_flatten_with_path((args, kwargs))[0]:
+            if path and getattr(path[0], "idx", None) == 0 and len(path) > 1:
+                pos = path[1].idx
+                head = self.params[pos] if pos < len(self.params) else f"arg{pos}"
+                rest = path[2:]
+            elif path and len(path) > 1 and hasattr(path[1], "key"):  # a keyword argument
+                head, rest = str(path[1].key), path[2:]
+            else:
+                head, rest = "", path[1:]
+            text = head + keystr(tuple(rest))
+            if isinstance(leaf, Tracer):
+                sig.append((text, type_of(leaf)))
+            else:
+                sig.append((text, f"static {leaf!r}"))
+        return sig
+
+    def retrace_reasons(self) -> tuple[str, str]:
+        """Why each trace after the first happened, in English and Chinese."""
+        en, zh = [], []
+        for i in range(1, len(self.signatures)):
+            before, now = dict(self.signatures[i - 1]), dict(self.signatures[i])
+            diffs = [
+                (k, before.get(k), now.get(k)) for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)
+            ]
+            if not diffs:
+                en.append(
+                    f"trace {i + 1}: same argument types as before (was the function re-created or jitted again?)"
+                )
+                zh.append(f"第 {i + 1} 次追踪：参数类型与上次相同（函数是否被重新创建或重新 jit？）")
+                continue
+            parts_en, parts_zh = [], []
+            for k, a, b in diffs[:3]:
+                a_s, b_s = a or "absent", b or "absent"
+                parts_en.append(f"{k} was {_pretty(a_s, 'en')}, now {_pretty(b_s, 'en')}")
+                parts_zh.append(f"{k} 之前是 {_pretty(a_s, 'zh')}，这次是 {_pretty(b_s, 'zh')}")
+            en.append(f"trace {i + 1} happened because " + "; ".join(parts_en))
+            zh.append(f"第 {i + 1} 次追踪的原因：" + "；".join(parts_zh))
+        return " | ".join(en), " | ".join(zh)
+
+
+def _pretty(t: str, lang: str) -> str:
+    if t.startswith("~"):
+        return f"{t} (weak)" if lang == "en" else f"{t}（弱类型）"
+    if t.startswith("static "):
+        return f"{t[7:]} (static)" if lang == "en" else f"{t[7:]}（静态参数）"
+    return t
+
+
+def traced(fn: Callable, name: str | None = None) -> TraceCounter:
+    return TraceCounter(fn, name)
+
+
+def expect_traces(counter: TraceCounter, expected: int, calls: int | None = None) -> None:
+    """The counted function was traced exactly `expected` times."""
+    if counter.count == expected:
+        return
+    why_en, why_zh = counter.retrace_reasons()
+    calls_en = f" over {calls} calls" if calls else ""
+    calls_zh = f"（共调用 {calls} 次）" if calls else ""
+    fail(
+        f"`{counter.name}` was traced {counter.count} times{calls_en}, expected {expected}. {why_en}".strip(),
+        f"`{counter.name}` 被追踪了 {counter.count} 次{calls_zh}，应为 {expected} 次。{why_zh}".strip(),
+    )
+
+
+class TraceEvents:
+    """Counts the traces JAX performs while active, whatever jit they belong to (one the learner
+    builds inside a function, a wrapper's inner jit...):
+
+        with TraceEvents() as ev:
+            fn(x, 0.1); fn(x, 0.2)
+        ev.count, ev.names   # number of traces, names of the traced functions
+
+    Eager `lax.cond` / `while_loop` / `fori_loop` / `scan` trace their bodies on every call
+    whatever the arguments (JAX's doing, not the learner's), so they are not counted. Entering
+    checks that JAX still reports traces, and raises CheckError if it does not: a renamed
+    monitoring event must not turn into a silent pass."""
+
+    EVENT = TRACE_EVENT
+    EAGER_CONTROL_FLOW = ("cond", "while", "scan")
+
+    def __init__(self):
+        self.names: list[str] = []
+        self._listener = self._on_event  # one bound method, so that unregistering finds it
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+    def _on_event(self, event: str, duration: float, **kwargs) -> None:
+        if event == self.EVENT:
+            name = str(kwargs.get("fun_name", "?"))
+            if name not in self.EAGER_CONTROL_FLOW:
+                self.names.append(name)
+
+    def __enter__(self) -> TraceEvents:
+        self.names = []
+        _listen(self._listener)
+        try:
+            jit(lambda a: a + 1)(jnp.float32(0.0))  # a canary: a fresh function must be seen tracing
+        except BaseException:
+            _unlisten(self._listener)
+            raise
+        if not self.names:
+            _unlisten(self._listener)
+            raise CheckError(
+                f"jax.monitoring reported no {self.EVENT} event for a fresh jit on JAX {jax.__version__}: "
+                "traces cannot be counted, so this check cannot judge (the tutor needs updating)",
+                f"在 JAX {jax.__version__} 上，一个新的 jit 函数没有产生 jax.monitoring 事件 {self.EVENT}："
+                "无法统计追踪次数，这项检查无法评判（需要更新本教程）",
+            )
+        self.names = []
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        _unlisten(self._listener)
+        return False
+
+
+# Module-level names, so that a test can stand in for jax.monitoring's (un)registration.
+_listen = listen
+_unlisten = unlisten
+
+
+def outputs_from_jit(fn: Callable, *args, **kwargs) -> bool:
+    """Whether every output of fn(*args) is produced by a jitted call: true for a `jax.jit`
+    result and for a thin Python wrapper that returns what a jitted function computed."""
+    closed = make_jaxpr(fn)(*args, **kwargs)
+    made_by = {id(v): e.primitive.name for e in closed.jaxpr.eqns for v in e.outvars}
+    outs = closed.jaxpr.outvars
+    return bool(outs) and all(made_by.get(id(v)) in ("jit", "pjit") for v in outs)
+
+
+def expect_compiled(fn: Callable, name: str, run: Callable | None, *args) -> None:
+    """fn is a `jax.jit` result, or a thin wrapper every output of which comes out of a jitted
+    call: `run(*args)` calls fn on these arguments (None when the check could build none)."""
+    if is_jitted(fn):
+        return
+    expect(
+        run is not None and outputs_from_jit(run, *args),
+        f"{name} is a plain {type(fn).__name__}, not compiled: it is not the result of `jax.jit`, "
+        "and its results do not come out of a jitted call inside it",
+        f"{name} 是普通的 {type(fn).__name__} 对象，没有经过编译：它不是 `jax.jit` 的结果，"
+        "其结果也不是由它内部的 jit 调用产生的",
+    )

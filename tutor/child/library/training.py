@@ -1,0 +1,31 @@
+"""A training check's live chart: `metric` streams points to it (batched, cheap), and
+`run_training` runs the learner's steps, streaming each loss, until NaN, inf or the end."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tutor.child.channel import metric
+from tutor.child.library.failures import fail
+
+
+def run_training(step: Callable, carry: Any, steps: int, series: str = "loss") -> tuple[Any, list[float]]:
+    """Call `carry, loss = step(carry)` until `steps` losses came back, each streamed to the chart
+    (`series`); a step may return one loss or a chunk of them (a scan over several steps). Fails
+    naming the step at which the loss first became NaN or inf. Returns (carry, losses)."""
+    losses: list[float] = []
+    while len(losses) < steps:
+        carry, chunk = step(carry)
+        for value in np.asarray(chunk, np.float64).reshape(-1).tolist():
+            metric(series, len(losses), value)
+            if not math.isfinite(value):
+                fail(
+                    f"the loss became NaN or inf during training (first at step {len(losses)})",
+                    f"训练过程中损失变成了 NaN 或 inf（第一次出现在第 {len(losses)} 步）",
+                )
+            losses.append(value)
+    return carry, losses

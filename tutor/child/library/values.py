@@ -1,0 +1,178 @@
+"""Judging values: every leaf of a PyTree against a NumPy float64 reference (`close`), its
+structure, dtypes and weak types, NaN and inf; each failure names the leaf and the index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tutor.child.library.failures import Label, bilingual, fail
+from tutor.child.library.originals import keystr, tree_flatten_with_path, tree_structure
+
+
+def fmt(x: Any) -> str:
+    """A value as a message shows it: whole for six numbers or fewer, else its shape and first four."""
+    arr = np.asarray(x)
+    if arr.size <= 6:
+        return np.array2string(arr, precision=6, separator=", ") if arr.ndim else f"{arr.item():.6g}"
+    flat = arr.reshape(-1)
+    return f"array{arr.shape}[{', '.join(f'{v:.4g}' for v in flat[:4])}, ...]"
+
+
+def _fmt_int(arr: np.ndarray) -> str:
+    """Whole numbers as whole numbers ("3", not "3.0"), for counts and steps."""
+    if arr.ndim == 0 and np.isfinite(arr) and arr == np.round(arr):
+        return f"{arr.item():.0f}"
+    return fmt(arr)
+
+
+def leaves(tree: Any) -> list[tuple[str, Any]]:
+    """(path as JAX writes it, leaf) for every leaf of a PyTree: `['w']`, `[0]`, `.mu`."""
+    flat, _ = tree_flatten_with_path(tree)
+    return [(keystr(path), leaf) for path, leaf in flat]
+
+
+def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """Compare got against a float64 NumPy reference, leaf by leaf, with explicit tolerance."""
+    got_leaves, want_leaves = leaves(got), leaves(want)
+    if len(got_leaves) != len(want_leaves) or tree_structure(got) != tree_structure(want):
+        structure(got, want, what)
+    for (path, g), (_, w) in zip(got_leaves, want_leaves):
+        where, where_zh = where_in(what, path)
+        try:
+            g_arr = np.asarray(g, dtype=np.float64)
+        except (TypeError, ValueError):
+            fail(
+                f"{where} should be a number or array, got {type(g).__name__}",
+                f"{where_zh} 应当是数值或数组，实际是 {type(g).__name__}",
+            )
+        w_arr = np.asarray(w, dtype=np.float64)
+        if g_arr.shape != w_arr.shape:
+            fail(
+                f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
+                f"{where_zh} 的形状是 {g_arr.shape}，应为 {w_arr.shape}",
+            )
+        if np.asarray(g).dtype.kind in "iub":
+            # Integers are counted, not measured: compare exactly, with no tolerance in the message.
+            if not np.array_equal(g_arr, w_arr):
+                bad = np.argwhere(g_arr != w_arr)
+                at = f" (first at index {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
+                at_zh = f"（首个不同处在下标 {tuple(int(i) for i in bad[0])}）" if g_arr.ndim and len(bad) else ""
+                fail(
+                    f"{where}: expected {_fmt_int(w_arr)}, got {_fmt_int(g_arr)}{at}",
+                    f"{where_zh}：应为 {_fmt_int(w_arr)}，得到 {_fmt_int(g_arr)}{at_zh}",
+                )
+            continue
+        if not np.all(np.isfinite(g_arr) | ~np.isfinite(w_arr)):
+            fail(
+                f"{where} contains NaN or inf: got {fmt(g_arr)}, expected {fmt(w_arr)}",
+                f"{where_zh} 中出现 NaN 或 inf：得到 {fmt(g_arr)}，应为 {fmt(w_arr)}",
+            )
+        if not np.allclose(g_arr, w_arr, rtol=rtol, atol=atol, equal_nan=True):
+            err = np.abs(g_arr - w_arr)
+            idx = np.unravel_index(int(np.nanargmax(err)), err.shape) if err.ndim else ()
+            at = f" (largest error at index {tuple(int(i) for i in idx)})" if idx else ""
+            at_zh = f"（误差最大处在下标 {tuple(int(i) for i in idx)}）" if idx else ""
+            fail(
+                f"{where}: expected {fmt(w_arr)}, got {fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
+                f"{where_zh}：应为 {fmt(w_arr)}，得到 {fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}",
+            )
+
+
+def where_in(what: Label, path: str) -> tuple[str, str]:
+    """(English, Chinese) names of one leaf: `state[0]` for a variable-like label,
+    `grads at w=2 (leaf ['b'])` / `w=2 处的梯度(叶子 ['b'])` for a description."""
+    en, zh = bilingual(what)
+    if not path:
+        return en, zh
+    return (
+        f"{en}{path}" if _variable_like(en) else f"{en} (leaf {path})",
+        f"{zh}{path}" if _variable_like(zh) else f"{zh}（叶子 {path}）",
+    )
+
+
+def _variable_like(text: str) -> bool:
+    """`state`, `opt.mu`: a leaf path reads naturally right after it."""
+    bare = text.replace("_", "").replace(".", "")
+    return bare.isascii() and bare.isalnum()
+
+
+def structure(got: Any, like: Any, what: Label = "result") -> None:
+    """The PyTree structure of got equals that of like."""
+    gs, ls = tree_structure(got), tree_structure(like)
+    if gs != ls:
+        en, zh = bilingual(what)
+        fail(f"{en} has PyTree structure {gs}, expected {ls}", f"{zh} 的 PyTree 结构是 {gs}，应为 {ls}")
+
+
+def dtypes(got: Any, want: Any, what: Label = "result") -> None:
+    """Every leaf of got has the dtype (and weak-type flag) of the matching leaf of want."""
+    structure(got, want, what)
+    for (path, g), (_, w) in zip(leaves(got), leaves(want)):
+        gt, wt = type_of(g), type_of(w)
+        if gt != wt:
+            where, where_zh = where_in(what, path)
+            fail(
+                f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
+                f"{where_zh} 的类型是 {gt}，应为 {wt}{_weak_note(gt, wt, 'zh')}",
+            )
+
+
+def type_of(x: Any) -> str:
+    """JAX's abstract type of x, e.g. 'float32[3]' or '~int32[]' (~ marks a weak type)."""
+    try:
+        return str(jax.typeof(x))
+    except Exception:  # noqa: BLE001 - any object can reach a message; it is named, not typed
+        return f"{type(x).__name__}"
+
+
+def _weak_note(a: str, b: str, lang: str) -> str:
+    if a.lstrip("~") == b.lstrip("~") and a != b:
+        if lang == "zh":
+            return "（只差弱类型标记 ~：Python 标量得到的是弱类型）"
+        return " (only the weak-type mark ~ differs: Python scalars give weak types)"
+    return ""
+
+
+def finite(tree: Any, what: Label = "result") -> None:
+    """Fail naming the first leaf and index holding NaN or inf, before any check of direction or value."""
+    en, zh = bilingual(what)
+    for path, leaf in leaves(tree):
+        arr = np.asarray(leaf, np.float64)
+        bad = np.argwhere(~np.isfinite(arr))
+        if len(bad):
+            at = f"[{', '.join(str(int(i)) for i in bad[0])}]" if arr.ndim else ""
+            value = arr[tuple(bad[0])] if arr.ndim else arr.item()
+            fail(
+                f"{en}{path}{at} is {value}: the first NaN or inf appears here",
+                f"{zh}{path}{at} 是 {value}：第一个 NaN 或 inf 出现在这里",
+            )
+
+
+def as_float32(tree: Any) -> Any:
+    """Every leaf as a float32 JAX array: the learner's inputs, built from float64 references."""
+    return jax.tree.map(lambda a: jnp.asarray(a, jnp.float32), tree)
+
+
+_HOW_MANY = {2: ("a pair", "二元组"), 3: ("three values", "三个值")}
+
+
+def returns(out: Any, names: tuple[str, ...], call: str) -> tuple:
+    """out as a tuple of len(names) values, or a failure naming what came back instead:
+    `new_state, loss = returns(out, ("new_state", "loss"), "train_step")`."""
+    if isinstance(out, (tuple, list)) and len(out) == len(names):
+        return tuple(out)
+    many_en, many_zh = _HOW_MANY.get(len(names), (f"{len(names)} values", f"{len(names)} 个值"))
+    if isinstance(out, (tuple, list)):
+        got_en, got_zh = f" of length {len(out)}", f"，长度为 {len(out)}"
+    elif isinstance(out, (jax.Array, np.ndarray, np.generic, int, float)):
+        got_en, got_zh = f" ({type_of(out)})", f"({type_of(out)})"
+    else:
+        got_en = got_zh = ""
+    fail(
+        f"{call} should return {many_en} ({', '.join(names)}), got {type(out).__name__}{got_en}",
+        f"{call} 应返回{many_zh} ({', '.join(names)})，实际返回 {type(out).__name__}{got_zh}",
+    )
