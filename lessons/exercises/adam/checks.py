@@ -154,7 +154,7 @@ def check_descends(adam, apply_updates):
         grads,
         still=(
             "Compute the step from the NEW m and v (after mixing in g), not from the zeros in the old state",
-            "步长要用【新】的 m 和 v（已经混入 g 之后）来算，而不是旧状态里的零",
+            "步长要用新的 m 和 v（已经混入 g 之后）来算，而不是旧状态里的零",
         ),
     )
     moved = apply_updates(params, updates)
@@ -214,14 +214,14 @@ def check_matches_reference(adam, apply_updates):
                 f"{label}: step 1 is right, but from step 2 on your updates match an Adam whose step count stays at 1. "
                 "The bias correction must use t = count + 1 with the count taken from the state, and the new state must "
                 "hold the new count. (A Python counter, e.g. a closure variable, only runs while jax.jit traces: it is frozen afterwards)",
-                f"{label}：第 1 步正确，但从第 2 步起，你的增量与一个步数始终停在 1 的 Adam 一致。偏差修正必须使用 t = count + 1,"
+                f"{label}：第 1 步正确，但从第 2 步起，你的增量与一个步数始终停在 1 的 Adam 一致。偏差修正必须使用 t = count + 1，"
                 "其中 count 来自状态，并且新状态里要存入新的步数。（Python 计数器，比如闭包变量，只在 jax.jit 追踪时运行一次，之后就固定不变了）",
             )
         if same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps, "reset")):
             fail(
                 f"{label}: every step behaves like a first step: nothing is carried from one call to the next. "
                 "update must return the NEW state (new count, m and v), not the state it was given",
-                f"{label}：每一步都表现得像第一步，调用之间什么也没有传递下去。update 必须返回【新】状态"
+                f"{label}：每一步都表现得像第一步，调用之间什么也没有传递下去。update 必须返回新的状态"
                 "（新的步数、m 和 v），而不是传进来的旧状态",
             )
         if same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps, "swapped")):
@@ -344,5 +344,5 @@ def check_trains(adam, apply_updates):
         final < 0.05 * losses[0],
         f"after 200 Adam steps (lr=0.05) the loss went from {losses[0]:.4g} to {final:.4g}; "
         "expected it to fall below 5% of the start",
-        f"Adam(lr=0.05)训练 200 步后损失从 {losses[0]:.4g} 变为 {final:.4g}；应降到初始值的 5% 以下",
+        f"`Adam(lr=0.05)` 训练 200 步后损失从 {losses[0]:.4g} 变为 {final:.4g}；应降到初始值的 5% 以下",
     )

@@ -179,7 +179,7 @@ def check_ema(TrainState, ema_train_step):
             fail(
                 f"step {k} (decay={decay}): ema_params = {np.round(got, 6).tolist()} = (1 - decay) * ema + decay * params; "
                 "the weights are swapped, so the EMA mostly follows the current params. It should keep `decay` of the old EMA",
-                f"第 {k} 步（decay={decay}）：ema_params = {np.round(got, 6).tolist()} = (1 - decay) * ema + decay * params;"
+                f"第 {k} 步（decay={decay}）：ema_params = {np.round(got, 6).tolist()} = (1 - decay) * ema + decay * params；"
                 "权重弄反了，EMA 基本上跟着当前参数走。应保留旧 EMA 的 `decay` 倍",
             )
         for fixed in (0.9, 0.99, 0.999):
@@ -271,7 +271,7 @@ def check_training(TrainState, ema_train_step):
         f"({e_hist[lead[0] - 1] if lead else 0:.4g} < {p_hist[lead[0] - 1] if lead else 0:.4g}); "
         "an average of past params should lag behind them",
         f"第 {lead[0] if lead else 0} 步时 EMA 比参数本身更接近真值"
-        f"({e_hist[lead[0] - 1] if lead else 0:.4g} < {p_hist[lead[0] - 1] if lead else 0:.4g});"
+        f"（{e_hist[lead[0] - 1] if lead else 0:.4g} < {p_hist[lead[0] - 1] if lead else 0:.4g}）；"
         "对历史参数的平均应当落后于参数本身",
     )
     jumps = [t + 1 for t in range(1, 100) if e_hist[t] > e_hist[t - 1] + 1e-4]

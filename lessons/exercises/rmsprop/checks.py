@@ -182,12 +182,12 @@ def check_matches_reference(rmsprop):
         "reset": (
             "every step behaves like a first step: s is not carried from one call to the next. "
             "update must return the NEW state (holding the new s), not the state it was given",
-            "每一步都表现得像第一步：s 没有从一次调用带到下一次。update 必须返回【新】状态（里面是新的 s），"
+            "每一步都表现得像第一步：s 没有从一次调用带到下一次。update 必须返回新的状态（里面是新的 s），"
             "而不是传进来的旧状态",
         ),
         "old-s": (
             "your updates divide by the square root of the OLD s (before g**2 is mixed in): update s first, then use the new s",
-            "你的增量除以的是【旧】s（混入 g**2 之前）的平方根：应先更新 s，再用新的 s",
+            "你的增量除以的是旧的 s（混入 g**2 之前）的平方根：应先更新 s，再用新的 s",
         ),
         "swapped": (
             "your updates match s = (1 - rho) * s + rho * g**2: rho must weight the old s, 1 - rho the new g**2",
@@ -283,6 +283,6 @@ def check_trains(rmsprop):
         final < 0.05 * losses[0],
         f"after {steps} RMSProp steps (lr=0.003) the loss went from {losses[0]:.4g} to {final:.4g} "
         "(median of the last 100 steps); expected it to fall below 5% of the start",
-        f"RMSProp(lr=0.003)训练 {steps} 步后损失从 {losses[0]:.4g} 变为 {final:.4g}（最后 100 步的中位数）；"
+        f"`RMSProp(lr=0.003)` 训练 {steps} 步后损失从 {losses[0]:.4g} 变为 {final:.4g}（最后 100 步的中位数）；"
         "应降到初始值的 5% 以下",
     )

@@ -88,7 +88,7 @@ def check_first_step(rnn_forward):
             (
                 np.zeros(1),
                 "y_1 is 0: the output comes from the OLD hidden state h_0 = 0. Emit the NEW one: return h, h @ Wo after computing h",
-                "y_1 是 0：输出来自【旧】的隐藏状态 h_0 = 0。应在算出新的 h 之后输出它：return h，h @ Wo",
+                "y_1 是 0：输出来自旧的隐藏状态 h_0 = 0。应在算出新的 h 之后输出它：`return h, h @ Wo`",
             ),
             (
                 pre @ P["Wo"],

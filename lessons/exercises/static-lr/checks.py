@@ -127,7 +127,7 @@ def check_velocity(momentum_update):
                     "(the velocity holds the step itself and the params add it). This exercise stores "
                     "v_new = momentum * v + learning_rate * g and subtracts it: p_new = p - v_new",
                     f"第 {k} 步：速度 {fmt(got)} 等于 momentum * v - learning_rate * g，是相反的符号约定"
-                    "（速度就是这一步的位移，参数加上它）。本练习保存的是 v_new = momentum * v + learning_rate * g,"
+                    "（速度就是这一步的位移，参数加上它）。本练习保存的是 v_new = momentum * v + learning_rate * g，"
                     "再把它减掉：p_new = p - v_new",
                 )
             if same(p - want):

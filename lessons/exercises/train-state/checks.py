@@ -195,7 +195,7 @@ def check_key_advances(create_train_state, train_step):
                 f"第 {i} 步之后，state.key 与"
                 + ("这一步之前" if j == i - 1 else f"第 {j} 步之后")
                 + "状态里的 key 相同："
-                "每一步都要拆分 key，并把【新】的 key 传下去",
+                "每一步都要拆分 key，并把新的 key 传下去",
             )
         seen.append(now)
 
@@ -245,7 +245,7 @@ def check_uses_batch(create_train_state, train_step):
         f"({loss_a:.4g}) and the same new params: train_step ignores its `batch` argument (does it train on a "
         "dataset defined in the module?). Compute the loss on `x, y = batch`",
         "同一个状态分别配上两个不同的 batch（目标为 sin(x) 和 cos(x) + 2），得到的损失"
-        f"({loss_a:.4g})和新参数却完全相同：train_step 忽略了参数 `batch`（是不是在用模块里定义的数据集训练？）。"
+        f"（{loss_a:.4g}）和新参数却完全相同：train_step 忽略了参数 `batch`（是不是在用模块里定义的数据集训练？）。"
         "请在 `x, y = batch` 上计算损失",
     )
 
