@@ -1,4 +1,4 @@
-# says: the default value of `log`
+# says: update's default log
 # says: mutable default argument
 def update(state, index, value, log=[]):
     log.append((index, value))

@@ -13,6 +13,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from tutor.child import reach
 from tutor.child.library.failures import Label, append, bilingual, expect
 from tutor.child.library.originals import tree_structure
 from tutor.child.library.values import leaves
@@ -45,11 +46,19 @@ def _same_contents(a: tuple | None, b: tuple | None) -> bool:
     return len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1]))
 
 
+DEEP = "\x00reach"  # the snapshot's entry for everything a module's code can reach (tutor.child.reach)
+
+
 def global_snapshot(module: Any) -> dict:
     """Record a module's globals (or any object's attributes; none for an object without `__dict__`,
-    such as a NamedTuple), for global_changes after calling learner code."""
+    such as a NamedTuple), for global_changes after calling learner code. For a module, also
+    everything its code can reach and change: containers at any depth, its functions' default
+    arguments, closure cells and attributes, its classes and instances, Refs."""
     names = vars(module) if hasattr(module, "__dict__") else {}
-    return {n: (v, _contents(v)) for n, v in names.items() if not n.startswith("__")}
+    shot: dict = {n: (v, _contents(v)) for n, v in names.items() if not n.startswith("__")}
+    if isinstance(module, types.ModuleType):
+        shot[DEEP] = reach.snapshot(module)
+    return shot
 
 
 class Changes:
@@ -57,8 +66,11 @@ class Changes:
     happened ("reassigned total; changed the contents or attributes of history"), `names` lists
     every name concerned."""
 
-    def __init__(self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str]):
+    def __init__(
+        self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str], tracers: list[str] = ()
+    ):
         self.added, self.removed, self.rebound, self.mutated = added, removed, rebound, mutated
+        self.tracers = list(tracers)
         self.names = sorted({*added, *removed, *rebound, *mutated})
         en, zh = [], []
         if added:
@@ -73,6 +85,21 @@ class Changes:
         if mutated:
             en.append("changed the contents or attributes of " + ", ".join(mutated))
             zh.append("修改了 " + "、".join(mutated) + " 的内容或属性")
+        if any("'s default " in m for m in mutated):
+            en.append("a mutable default argument remembers past calls just like a global does")
+            zh.append("可变的默认参数和全局变量一样会记住以往的调用")
+        if any("(closed over by " in m for m in mutated):
+            en.append("a variable a function closes over remembers past calls just like a global does")
+            zh.append("函数通过闭包引用的变量和全局变量一样会记住以往的调用")
+        if self.tracers:
+            en.append(
+                ", ".join(self.tracers) + " now holds tracers: values of a jax.jit trace that escaped it, "
+                "not numbers (they exist only while tracing)"
+            )
+            zh.append(
+                "、".join(self.tracers)
+                + " 里现在存着追踪值：从 jax.jit 追踪中逃出来的值，而不是数（它们只在追踪时存在）"
+            )
         self.en, self.zh = "; ".join(en), "；".join(zh)
 
     def __bool__(self) -> bool:
@@ -85,12 +112,23 @@ class Changes:
 def global_changes(module: Any, before: dict) -> Changes:
     """What calls since `before = global_snapshot(module)` did to the module's globals (or the
     object's attributes): names created, deleted or rebound, and lists, dicts, sets, deques,
-    NumPy arrays or object attributes changed in place (one level deep)."""
+    NumPy arrays, Refs or object attributes changed in place, however deep (for a module)."""
     after = global_snapshot(module)
+    deep_before, deep_after = before.pop(DEEP, None), after.pop(DEEP, None)
     common = sorted(set(before) & set(after))
     rebound = [n for n in common if before[n][0] is not after[n][0]]
     mutated = [n for n in common if before[n][0] is after[n][0] and not _same_contents(before[n][1], after[n][1])]
-    return Changes(sorted(set(after) - set(before)), sorted(set(before) - set(after)), rebound, mutated)
+    added, removed = sorted(set(after) - set(before)), sorted(set(before) - set(after))
+    tracers = []
+    if deep_before is not None and deep_after is not None:
+        seen = {*added, *removed, *rebound}
+        for change in reach.changed_since(module, deep_before, deep_after):
+            if change.tracers:
+                tracers.append(change.path)
+            if change.path not in seen and change.path not in mutated:
+                mutated.append(change.path)  # "LOG['runs']['calls']", "f's default _log", ...
+        before[DEEP] = deep_before  # the snapshot can be compared again
+    return Changes(added, removed, rebound, mutated, tracers)
 
 
 @contextlib.contextmanager
