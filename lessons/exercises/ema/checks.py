@@ -23,6 +23,9 @@ from tutor.child.library import (
 # The exercise's data: inputs x and targets y, in float64 for the references.
 XN = np.array([0.5, -1.0, 2.0, 3.0, -2.5, 1.0])
 YN = np.array([1.0, 0.0, 4.0, 7.5, -4.0, 3.0])
+# Batches of other sizes: a loss that divides by the example's size (6) is wrong for them.
+X4, Y4 = np.array([1.5, -0.5, 2.5, 0.0]), np.array([3.0, -1.0, 6.0, 1.0])
+X9, Y9 = np.linspace(-2.0, 2.0, 9), 2.0 * np.linspace(-2.0, 2.0, 9) + 1.0
 
 
 def linear(w, b):
@@ -109,15 +112,31 @@ def check_step(TrainState, ema_train_step):
 
 @check("sgd", depends=["step"])
 def check_sgd(TrainState, ema_train_step):
-    xn, yn = XN, YN
-    x, y = as_float32(xn), as_float32(yn)
     w, b = 1.5, -0.5
     state = TrainState(step=jnp.int32(0), params=linear(w, b), ema_params=linear(0.0, 0.0))
-    for k, (lr, decay) in enumerate([(0.1, 0.8), (0.05, 0.9), (0.02, 0.5)], start=1):
-        state = ema_train_step(state, x, y, lr, decay)
+    steps = [(0.1, 0.8, XN, YN), (0.05, 0.9, X4, Y4), (0.02, 0.5, X9, Y9)]
+    for k, (lr, decay, xn, yn) in enumerate(steps, start=1):
+        state = ema_train_step(state, as_float32(xn), as_float32(yn), lr, decay)
         r = w * xn + b - yn
         gw, gb = 2 * np.mean(r * xn), 2 * np.mean(r)
         got = np.array([float(state.params["w"]), float(state.params["b"])])
+        if np.allclose(got, [w, b], rtol=1e-7, atol=1e-9):
+            fail(
+                f"step {k}: the params did not move ({np.round(got, 6).tolist()} before and after) although the "
+                f"gradient of the loss there is ({gw:.4g}, {gb:.4g}): nothing flows back to them. Is the loss "
+                "differentiated with respect to something else, or are the params under `lax.stop_gradient`?",
+                f"第 {k} 步：参数没有移动（前后都是 {np.round(got, 6).tolist()}），而那里损失的梯度是 "
+                f"({gw:.4g}, {gb:.4g})：没有梯度传回到它们。是不是对别的东西求了导，或者参数被包在 `lax.stop_gradient` 里？",
+            )
+        for m in (6,) if xn.size != 6 else ():
+            gw_m, gb_m = 2 * np.sum(r * xn) / m, 2 * np.sum(r) / m
+            if np.allclose(got, [w - lr * gw_m, b - lr * gb_m], rtol=1e-5, atol=1e-6):
+                fail(
+                    f"step {k}: params moved to {np.round(got, 6).tolist()}: your loss divides the sum by {m}, but "
+                    f"this batch has {xn.size} examples. Take the mean over the batch (`jnp.mean`), whatever its size",
+                    f"第 {k} 步：参数变成 {np.round(got, 6).tolist()}：你的损失把总和除以 {m}，但这一批有 {xn.size} 个样本。"
+                    "请对整批取平均（`jnp.mean`），不管它有多大",
+                )
         if np.allclose(got, [w - lr * gw / 2, b - lr * gb / 2], rtol=1e-5, atol=1e-6):
             fail(
                 f"step {k}: params moved to {np.round(got, 6).tolist()}, half the SGD step: the gradient misses the "
@@ -150,7 +169,12 @@ def check_sgd(TrainState, ema_train_step):
             )
         w, b = w - lr * gw, b - lr * gb
         close(
-            state.params, {"w": w, "b": b}, what=(f"params after step {k} (lr={lr})", f"第 {k} 步后的参数（lr={lr}）")
+            state.params,
+            {"w": w, "b": b},
+            what=(
+                f"params after step {k} (lr={lr}, {xn.size} examples)",
+                f"第 {k} 步后的参数（lr={lr}，{xn.size} 个样本）",
+            ),
         )
 
 
