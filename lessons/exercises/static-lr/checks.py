@@ -184,34 +184,44 @@ def check_params(momentum_update):
 @check("pytree-params", depends=["params"])
 def check_pytree_params(momentum_update):
     rng = np.random.default_rng(6)
-    p = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
-    v = {"w": 0.1 * rng.standard_normal((2, 3)), "b": np.zeros(3)}
+
+    def tree(scale=1.0):
+        """A nested tree (a layer inside the params, as in any real model), not one flat dict."""
+        return {
+            "dense": {"w": scale * rng.standard_normal((2, 3)), "b": scale * rng.standard_normal(3)},
+            "scale": scale * rng.standard_normal(1),
+        }
+
+    p, v = tree(), tree(0.1)
     state = MomentumState(params=as_float32(p), velocity=as_float32(v))
     for k, (lr, mu) in enumerate([(0.1, 0.9), (0.05, 0.9), (0.02, 0.5)], start=1):
-        g = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
+        g = tree()
         before = state
-        kept = (dict(before.params), dict(before.velocity))
+        kept = [jax.tree.leaves(before.params), jax.tree.leaves(before.velocity)]
         try:
             state = momentum_update(state, as_float32(g), lr, mu)
         except TypeError as exc:
             if "dict" not in str(exc):
                 raise
             fail(
-                f"momentum_update raised TypeError on dict params ({exc}): arithmetic does not apply to a dict "
-                "as a whole; apply the formula to each leaf with `jax.tree.map`",
-                f"参数是字典时 momentum_update 抛出了 TypeError({exc})：算术运算不能直接作用于整个字典；"
-                "请用 `jax.tree.map` 对每个叶子应用公式",
+                f"momentum_update raised TypeError on params that are a nested dict ({exc}): arithmetic does not "
+                "apply to a dict as a whole; apply the formula to each leaf, at any depth, with `jax.tree.map`",
+                f"参数是嵌套字典时 momentum_update 抛出了 TypeError（{exc}）：算术运算不能直接作用于整个字典；"
+                "请用 `jax.tree.map` 对每一层的每个叶子应用公式",
             )
-        for name, tree, copy in (("params", before.params, kept[0]), ("velocity", before.velocity, kept[1])):
+        for name, old, leaves_now in (
+            ("params", kept[0], jax.tree.leaves(before.params)),
+            ("velocity", kept[1], jax.tree.leaves(before.velocity)),
+        ):
             expect(
-                set(tree) == set(copy) and all(tree[n] is copy[n] for n in copy),
-                f"step {k}: momentum_update changed the input state's {name} dict in place; build new dicts instead",
-                f"第 {k} 步：momentum_update 原地修改了输入状态中的 {name} 字典；应当构造新的字典",
+                len(old) == len(leaves_now) and all(a is b for a, b in zip(old, leaves_now)),
+                f"step {k}: momentum_update changed the input state's {name} in place; build new dicts instead",
+                f"第 {k} 步：momentum_update 原地修改了输入状态中的 {name}；应当构造新的字典",
             )
-        v = {k2: mu * v[k2] + lr * g[k2] for k2 in v}
-        p = {k2: p[k2] - v[k2] for k2 in p}
-        close(state.velocity, v, what=(f"velocity after step {k}", f"第 {k} 步后的速度"))
-        close(state.params, p, what=(f"params after step {k}", f"第 {k} 步后的参数"))
+        v = jax.tree.map(lambda v_, g_: mu * v_ + lr * g_, v, g)
+        p = jax.tree.map(lambda p_, v_: p_ - v_, p, v)
+        close(state.velocity, v, what=(f"velocity after step {k} (nested params)", f"第 {k} 步后的速度（嵌套参数）"))
+        close(state.params, p, what=(f"params after step {k} (nested params)", f"第 {k} 步后的参数（嵌套参数）"))
 
 
 @check("jitted", depends=["pytree-params"])
