@@ -344,8 +344,12 @@ def run_check(check: CheckSpec, fn: Callable | None, module: types.ModuleType, f
                 tb = learner_traceback(exc, {filename})
                 learner_raised = True  # its own cause: the check's advice would point elsewhere
                 status = "fail"
-                en = f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}:\n{tb}"
-                zh = f"{f'调用 {why.label_zh} 时' if why.label_zh else ''}你的代码抛出了异常：\n{tb}"
+                passed_en = f", called with {why.arguments}" if why.arguments else ""
+                passed_zh = f"（传入的是 {why.arguments}）" if why.arguments else ""
+                checking_en = f" (checking: {check.name.en})" if check.name else ""
+                checking_zh = f"检查“{check.name.zh}”时，" if check.name else ""
+                en = f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}{passed_en}{checking_en}:\n{tb}"
+                zh = f"{checking_zh}{f'调用 {why.label_zh}{passed_zh} 时' if why.label_zh else ''}你的代码抛出了异常：\n{tb}"
             elif isinstance(exc, (NameError, ImportError, SyntaxError)):
                 # Only the check's own code can be missing a name: it could not judge, which
                 # is not the learner's fault.

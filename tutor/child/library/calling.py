@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from tutor.child.library.failures import Label, bilingual
 from tutor.child.library.tracing import TraceCounter, is_jitted
+from tutor.child.library.values import type_of
 
 
 def call(fn: Callable, *args, label: Label | None = None, **kwargs) -> Any:
@@ -21,6 +22,7 @@ def call(fn: Callable, *args, label: Label | None = None, **kwargs) -> Any:
         if getattr(exc, "_tutor_call", None) is None:  # an inner call's label is more precise
             try:
                 exc._tutor_call = (bilingual(label or f"{_name_of(fn)}(...)"), fn)  # type: ignore[attr-defined]
+                exc._tutor_args = describe_arguments(args, kwargs)  # type: ignore[attr-defined]
             except (AttributeError, TypeError):
                 pass
         raise
@@ -63,6 +65,33 @@ def _static_params(fn: Any) -> list[str]:
     return static + [n for n in options.get("static_argnames") or () if n not in static]
 
 
+def _shape(value: Any, depth: int = 0) -> str:
+    """A value as a learner reads what was passed: `float32[4]`, `{'w': float32[], 'b': float32[]}`, `0.1`."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return repr(value)
+    if depth > 2:
+        return "..."
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_shape(v, depth + 1)}" for k, v in list(value.items())[:6]) + "}"
+    if isinstance(value, (tuple, list)) and not hasattr(value, "_fields"):
+        inner = ", ".join(_shape(v, depth + 1) for v in value[:6])
+        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+    if hasattr(value, "_fields"):  # a NamedTuple state
+        return (
+            type(value).__name__
+            + "("
+            + ", ".join(f"{f}={_shape(getattr(value, f), depth + 1)}" for f in value._fields)
+            + ")"
+        )
+    return type_of(value)
+
+
+def describe_arguments(args: tuple, kwargs: dict) -> str:
+    """What a call passed, by type and shape; at most 300 characters."""
+    text = ", ".join([_shape(a) for a in args] + [f"{k}={_shape(v)}" for k, v in kwargs.items()])
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
 _UNHASHABLE = re.compile(r"hash an object of type <class '([\w.]+)'>")
 
 
@@ -74,6 +103,7 @@ class Explanation(NamedTuple):
     name: str = ""  # the called function's name
     hint_en: str = ""  # the cause of a JAX error that has one generic cause
     hint_zh: str = ""
+    arguments: str = ""  # what the call passed, by type and shape
 
 
 def explain_error(exc: BaseException) -> Explanation:
@@ -103,4 +133,4 @@ def explain_error(exc: BaseException) -> Explanation:
             "静态参数是编译期的设置，必须是可哈希的 Python 值（int、float、str 或由它们组成的元组）；"
             "数组以及装着数组的列表、字典或 PyTree 是数据，不是设置：让这些参数保持动态（被追踪）"
         )
-    return Explanation(label_en, label_zh, name, hint_en, hint_zh)
+    return Explanation(label_en, label_zh, name, hint_en, hint_zh, getattr(exc, "_tutor_args", ""))
