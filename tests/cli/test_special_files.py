@@ -51,3 +51,19 @@ def test_list_with_a_fifo_for_progress_returns_and_warns(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tutor", "list"], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "a pipe (FIFO), not a regular file" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["watch", "counter-jit", "--interval", "1e10"], "--interval"),
+        (["check", "counter-jit", "--timeout", "1e12"], "--timeout"),
+    ],
+)
+def test_a_number_too_large_for_the_timers_is_a_usage_error_not_a_traceback(tmp_path, command, option):
+    """`watch --interval 1e10` raised OverflowError; `--timeout 1e12` overflowed the worker's timer."""
+    env = dict(os.environ, JAXSTATE_TUTOR_HOME=str(tmp_path), JAXSTATE_TUTOR_LANG="en")
+    out = subprocess.run([sys.executable, "-m", "tutor", *command], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert f"argument {option}: must be a number of seconds above 0 and at most 604800" in out.stderr
+    assert "Traceback" not in out.stderr

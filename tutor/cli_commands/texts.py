@@ -12,8 +12,8 @@ MSG = table(
             "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）：",
         },
         "bad_seconds": {
-            "en": "must be a number of seconds above 0, not {value!r}",
-            "zh": "必须是大于 0 的秒数，而不是 {value!r}",
+            "en": "must be a number of seconds above 0 and at most 604800 (a week), not {value!r}",
+            "zh": "必须是大于 0、不超过 604800（一周）的秒数，而不是 {value!r}",
         },
         "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
         "file_created": {

@@ -47,8 +47,8 @@ MSG = table(
         },
         "needs_value": {"en": "{option} needs a value ({value}).", "zh": "{option} 后面要写一个值（{value}）。"},
         "bad_timeout": {
-            "en": "--timeout needs a number of seconds above 0, not {value!r}.",
-            "zh": "--timeout 后面要写一个大于 0 的秒数，而不是 {value!r}。",
+            "en": "--timeout needs a number of seconds above 0 and at most 604800 (a week), not {value!r}.",
+            "zh": "--timeout 后面要写一个大于 0、不超过 604800（一周）的秒数，而不是 {value!r}。",
         },
         "bad_lang": {"en": "--lang takes en or zh, not {value!r}.", "zh": "--lang 只能是 en 或 zh，而不是 {value!r}。"},
         "unknown": {
@@ -92,11 +92,18 @@ class DoctorOptions:
     lang: str | None = None  # None: the tutor's language
 
 
+# A week: longer than any run or poll anyone means, and far below what the timers of the OS and
+# of the worker can hold (`--timeout 1e12` overflowed the worker's own timer; `watch --interval
+# 1e10` overflowed time.sleep).
+MAX_SECONDS = 7 * 24 * 3600
+
+
 def positive_seconds(text: str) -> float:
-    """A finite number of seconds above 0; ValueError otherwise (nan, inf, 0, negatives, words)."""
+    """A finite number of seconds above 0 and at most MAX_SECONDS; ValueError otherwise (nan,
+    inf, 0, negatives, words, 1e12)."""
     value = float(text)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"not a number of seconds above 0: {text!r}")
+    if not math.isfinite(value) or value <= 0 or value > MAX_SECONDS:
+        raise ValueError(f"not a number of seconds above 0 and at most {MAX_SECONDS}: {text!r}")
     return value
 
 
