@@ -28,6 +28,10 @@ INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `
 
 MSG = table(
     {
+        "no_cwd": {
+            "en": "doctor: the current folder no longer exists (was it deleted?); cd into a folder that exists and run it again.",
+            "zh": "doctor：当前文件夹已经不存在了（被删除了？）；请 cd 到一个存在的文件夹，再运行一次。",
+        },
         "usage": {"en": "doctor: {problem}", "zh": "doctor：{problem}"},
         "stopping": {
             "en": "\ndoctor: stopping the script (Ctrl+C again kills it without a report)...",
@@ -133,6 +137,11 @@ def run(ctx) -> int:
         print(say("usage", ctx.lang, problem=pick(exc.message, ctx.lang)), file=sys.stderr)
         return 2
     lang = asked.lang or ctx.lang
+    try:
+        cwd = Path.cwd()  # the script runs where the learner is, as under `python script.py`
+    except FileNotFoundError:
+        print(say("no_cwd", lang), file=sys.stderr)
+        return 2
     problem = options.script_problem(asked.script)
     if problem:
         print(say("usage", lang, problem=pick(problem, lang)), file=sys.stderr)
@@ -143,7 +152,7 @@ def run(ctx) -> int:
 
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
-        job = running.start_doctor(sandbox, asked, Path.cwd())
+        job = running.start_doctor(sandbox, asked, cwd)
         with GracefulStop(job, lang) as stop:
             for event in job.events():
                 if not asked.json and isinstance(event, Output):

@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tutor.atomic import NotARegularFile, read_regular
 from tutor.progress import ProgressStore
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_read_regular_refuses_a_fifo_without_blocking(tmp_path):
@@ -67,3 +70,18 @@ def test_a_number_too_large_for_the_timers_is_a_usage_error_not_a_traceback(tmp_
     assert out.returncode == 2, out.stderr
     assert f"argument {option}: must be a number of seconds above 0 and at most 604800" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_doctor_from_a_deleted_folder_says_so(tmp_path):
+    """`doctor` run where the current folder was deleted raised FileNotFoundError from getcwd."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = tmp_path / "s.py"
+    script.write_text("print(1)\n")
+    env = dict(os.environ, JAXSTATE_TUTOR_HOME=str(tmp_path / "home"), JAXSTATE_TUTOR_LANG="en")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    code = f"import os, sys, runpy; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+    code += f"sys.argv = ['jaxstate-tutor', 'doctor', {str(script)!r}]; runpy.run_module('tutor', run_name='__main__')"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert "the current folder no longer exists" in out.stderr and "Traceback" not in out.stderr

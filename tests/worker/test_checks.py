@@ -553,7 +553,9 @@ def test_harness_names_the_call_and_adds_the_static_argument_hint():
     assert "argument marked static" in result["message"]["en"] and "marks `scale`" not in result["message"]["en"]
     # an error in the learner's own lines names the call and shows those lines
     result = _run_check("call(learner.f, 1, label='f(1)')", "def f(x):\n    return x / 0\n")
-    assert result["status"] == "fail" and result["message"]["en"].startswith("your code raised an exception in f(1), called with 1:")
+    assert result["status"] == "fail" and result["message"]["en"].startswith(
+        "your code raised an exception in f(1), called with 1:"
+    )
     assert "line 2, in f" in result["message"]["en"] and "ZeroDivisionError" in result["message"]["en"]
     # other JAX errors outside the learner's lines say where to look
     result = _run_check("call(learner.g, 1, label='g(1)')", "import jax\ng = jax.jit(lambda x: object())\n")
