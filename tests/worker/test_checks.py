@@ -575,6 +575,11 @@ def test_harness_puts_back_what_learner_code_rebinds_in_any_library_module():
     )
     harness.load_learner(source, "/learner/patches.py")
     assert values.close is close and originals.jit is jit and L.expect is not None
+    from tutor.child import optimizers  # the optimizer exercises' helpers are guarded too
+
+    unpack = optimizers.unpack
+    harness.load_learner("import tutor.child.optimizers as o\no.unpack = None\n", "/learner/patches.py")
+    assert optimizers.unpack is unpack
     with pytest.raises(L.CheckFailed):
         L.expect(False, "still judges")
 

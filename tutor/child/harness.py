@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child import library, witness
+from tutor.child import library, optimizers, witness
 from tutor.child.channel import flush_metrics, send
 from tutor.i18n import Bilingual
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
@@ -115,7 +115,7 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
 # the learner's file and around each check, the originals are put back. This is repair of
 # accidents, not a security boundary: code in the same process can always reach further.
 
-_GUARDED = [builtins, time, jax, jnp, np, library, *library.MODULES]
+_GUARDED = [builtins, time, jax, jnp, np, library, *library.MODULES, optimizers]
 witness.install()  # before the snapshot below, which restore_environment puts back after learner code
 _SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
 # JAX's configuration as the worker set it. A learner who debugs with jax_disable_jit or
