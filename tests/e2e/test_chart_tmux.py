@@ -1,13 +1,14 @@
 """End to end: the loss chart is visibly live in the real `python -m tutor` at 80x24 in tmux.
 
-The rnn exercise is checked with a correct solution; the screen is captured as fast as tmux
-answers while the check runs, and the chart must be seen in several different states, each
-with points plotted, before the verdict line appears. Nothing waits a fixed time.
+The rnn exercise is checked with a correct solution that takes its time: each forward pass waits
+2 ms in a host callback, so the 3000 training steps last at least 6 s on any machine (the reference
+solution trains in ~0.3 s, faster than a screen can be watched, and a busy CI saw one state). The
+screen is captured as fast as tmux answers while the check runs, and the chart must be seen in
+several different states, each with points plotted, before the verdict line appears.
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -20,6 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]
 COURSE, _ = read_course(ROOT)
 DEADLINE_S = 180  # the first check may wait for a worker's JAX import on a busy machine
 VERDICTS = ("✓ PASS", "✗ FAIL", "! ERROR", "✗ TIMEOUT")
+SLOW_DOWN = """
+
+import time as _time
+
+import jax as _jax
+
+_fast_forward = rnn_forward
+
+
+def rnn_forward(params, xs):
+    _jax.debug.callback(lambda: _time.sleep(0.002))  # once per call, even under vmap
+    return _fast_forward(params, xs)
+"""
 
 
 def chart_lines(screen: str) -> list[str] | None:
@@ -36,7 +50,7 @@ def test_the_rnn_loss_curve_grows_while_the_check_runs(tmux, home):
         pytest.skip("exercise rnn is not in the course yet")
     workspace = home / "workspace"
     workspace.mkdir(parents=True)
-    shutil.copy(COURSE.solution_path("rnn"), workspace / "rnn.py")
+    (workspace / "rnn.py").write_text(COURSE.solution_path("rnn").read_text() + SLOW_DOWN)
 
     tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
     tmux.wait_for("Continue:", timeout=30)
