@@ -21,7 +21,8 @@ Figures (medians of repeated runs):
   stream_loop_off_s  training and the streaming alone, without the worker's start-up)
   tui_first_frame_s  `jaxstate-tutor` on an 80x24 pseudo-terminal until the outline is drawn
   tui_rss_mb         the TUI process's resident memory (it never imports JAX)
-  session_rss_mb     TUI + its warm spare worker
+  outline_tree_pss_mb  the TUI's whole process tree on the outline (PSS): no worker is kept there
+  session_pss_mb     the tree once the small exercise is open and its spare worker ready (PSS)
   ui_max_stall_s     longest event-loop gap in the TUI while the heavy exercise is checked
                      (median over 3 runs of each run's worst gap)
   chart_redraws      in those runs, times the loss chart was redrawn before the verdict (median)
@@ -259,9 +260,42 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
-def tui_figures(repeat: int = 5) -> dict[str, float]:
-    """Start the real `jaxstate-tutor` on a pseudo-terminal (80x24): time to its first frame
-    (the outline's title drawn), its RSS, and the session's RSS once the warm worker is up."""
+def _pss_mb(pid: int) -> float:
+    """Proportional set size: shared pages split between the processes that share them, so a
+    process tree's figures add up to what it really costs the machine."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except (OSError, IndexError, ValueError):
+        return -1
+
+
+def _until_idle(pid: int, deadline: float) -> None:
+    """Until the process has used no CPU for 0.5 s (a spare worker has imported JAX and waits)."""
+    last, still_since = _cpu_ticks(pid), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = _cpu_ticks(pid)
+        if now != last:
+            last, still_since = now, time.monotonic()
+        elif time.monotonic() - still_since >= 0.5:
+            return
+
+
+def tui_figures(exercise, repeat: int = 5) -> dict[str, float]:
+    """Start the real `jaxstate-tutor` on a pseudo-terminal (80x24): time to its first frame (the
+    outline's title drawn), its RSS, the PSS of its whole process tree on the outline, then after
+    `exercise` is opened from the palette (Ctrl+P, its id, Enter) and its spare worker is ready."""
     import fcntl
     import os
     import pty
@@ -271,7 +305,7 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
     import sys
     import termios
 
-    firsts, rss, session = [], [], []
+    firsts, rss, outline, opened = [], [], [], []
     for _ in range(repeat):
         home = str(_new_home("jaxstate-bench-tui-"))
         leader, follower = pty.openpty()
@@ -287,21 +321,37 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
             start_new_session=True,
         )
         os.close(follower)
-        seen, first = b"", None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([leader], [], [], 0.05)
-            if ready:
-                try:
-                    seen += os.read(leader, 65536)
-                except OSError:
-                    break
-                if first is None and b"Outline" in seen:
-                    first = time.perf_counter() - start
-            if first is not None and time.perf_counter() - start > first + 4:
-                break  # the course has loaded and the warm worker has imported JAX by now
+
+        def read_until(mark: bytes, timeout: float, leader: int = leader) -> bool:
+            seen, deadline = b"", time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([leader], [], [], 0.05)
+                if ready:
+                    try:
+                        seen += os.read(leader, 65536)
+                    except OSError:
+                        return False
+                    if mark in seen:
+                        return True
+            return False
+
+        assert read_until(b"Outline", 30), "the TUI never drew its outline"
+        firsts.append(time.perf_counter() - start)
+        read_until(b"Continue:", 30)  # the course has loaded
+        time.sleep(2)  # what an idle tutor holds: whatever it started by now
         rss.append(_rss_mb(proc.pid))
-        session.append(rss[-1] + sum(_rss_mb(k) for k in _children(proc.pid)))
+        outline.append(_pss_mb(proc.pid) + sum(_pss_mb(k) for k in _children(proc.pid)))
+        os.write(leader, b"\x10")  # Ctrl+P: the palette
+        read_until(b"Search", 10)
+        os.write(leader, exercise.id.encode())
+        read_until(exercise.id.encode() + b":", 10)
+        os.write(leader, b"\r")
+        deadline = time.monotonic() + 60
+        while not _children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for kid in _children(proc.pid):
+            _until_idle(kid, deadline)
+        opened.append(_pss_mb(proc.pid) + sum(_pss_mb(k) for k in _children(proc.pid)))
         # SIGTERM: the TUI closes its sandbox, whose spare worker's run folder a kill would leave behind
         proc.terminate()
         try:
@@ -310,12 +360,11 @@ def tui_figures(repeat: int = 5) -> dict[str, float]:
             proc.kill()
             proc.wait()
         os.close(leader)
-        assert first is not None, "the TUI never drew its outline"
-        firsts.append(first)
     return {
         "tui_first_frame_s": statistics.median(firsts),
         "tui_rss_mb": statistics.median(rss),
-        "session_rss_mb": statistics.median(session),
+        "outline_tree_pss_mb": statistics.median(outline),
+        "session_pss_mb": statistics.median(opened),
     }
 
 
@@ -491,7 +540,7 @@ def run(repeat: int = 5) -> dict:
     figures.update(small_latencies(course, small, repeat))
     figures.update(heavy_cache(course, heavy, few))
     figures.update(streaming(repeat))  # short runs, a small ratio: more pairs against the noise
-    figures.update(tui_figures(repeat))
+    figures.update(tui_figures(small, repeat))
     figures.update(ui_stalls(course, heavy, few))
     figures.update(doctor_overhead(few))
     figures["repeat"] = repeat

@@ -350,3 +350,24 @@ def test_a_run_that_breaks_still_ends_in_a_verdict():
             assert "a bug while reading the run" in verdict.message.en and verdict.message.zh
 
     asyncio.run(body())
+
+
+def test_no_worker_until_a_screen_that_runs_code(tmux, home):
+    """The real TUI on its outline holds no worker process (a class of 30 on one box would hold
+    ~150 MB each for nothing); opening an exercise starts one, ready before the first F5."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    tag = uuid.uuid4().hex
+    tmux.env.update(FAULT_RUN_TAG=tag)
+    tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
+    tmux.wait_for("Continue:", timeout=60)  # the course has loaded (the old tutor warmed up here)
+    _until(lambda: len(_tutor_processes(tag)["tui"]) == 1, "the TUI's process", 10)
+    time.sleep(3)  # absence can only be seen over some time: the old spare appeared within 0.2 s
+    assert _tutor_processes(tag)["worker"] == [], "a worker while only the outline was shown"
+    tmux.keys("C-p")
+    tmux.wait_for("🔎", "Search", timeout=30)
+    tmux.keys("counter-jit")
+    tmux.wait_for("counter-jit:")
+    tmux.keys("Enter")
+    tmux.wait_for("— counter-jit")
+    _until(lambda: len(_tutor_processes(tag)["worker"]) == 1, "a spare worker for the exercise", 60)

@@ -64,6 +64,7 @@ class FakeSandbox:
         self.asked: list[tuple[str, str]] = []  # (exercise or cell id, source) of every run started
         self.doctor_options: list[dict] = []  # args, timeout and nans of every doctor run started
         self.warmed = 0
+        self.released = 0
         self.closed = False
 
     def script(self, key: str, *events, delay: float = 0.0) -> None:
@@ -144,6 +145,9 @@ class FakeSandbox:
 
     def wait_ready(self, timeout: float = 120.0) -> bool:
         return True
+
+    def release_spare(self) -> None:
+        self.released += 1
 
     def close(self) -> None:
         self.closed = True

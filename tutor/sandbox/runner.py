@@ -88,6 +88,13 @@ class Sandbox:
             if self._spare is None or not self._spare.alive():
                 self._spare = self._spawn()
 
+    def release_spare(self) -> None:
+        """Close the spare worker, if any, and keep none until the next warm_up or run."""
+        with self._lock:
+            worker, self._spare = self._spare, None
+        if worker is not None:
+            worker.close()
+
     def wait_ready(self, timeout: float = 120.0) -> bool:
         """Wait until the spare worker (started by warm_up) is ready for a job."""
         with self._lock:

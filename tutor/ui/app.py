@@ -25,6 +25,9 @@ from tutor.ui.saving import save_in_background
 from tutor.ui.session import Session
 from tutor.ui.texts import say
 
+IDLE_CHECK_S = 30.0  # how often an idle spare worker is looked for
+WORKER_IDLE_S = 300.0  # a spare unused this long, away from every screen that runs code, is closed
+
 
 class TutorApp(App):
     """Outline, lessons, exercises, quiz and progress of the JAX state course."""
@@ -57,11 +60,10 @@ class TutorApp(App):
         translate_bindings(self, self.lang)
         self._exit_on_signals()
         if not self._course_given:
-            self.load_course()  # then warms up the sandbox
-            return
-        if self.session.problems:
+            self.load_course()
+        elif self.session.problems:
             self.show_problems()
-        self.call_after_refresh(self.warm_up)
+        self.set_interval(IDLE_CHECK_S, self._give_back_idle_worker)
 
     def _exit_on_signals(self) -> None:
         """SIGTERM, SIGHUP (a dropped SSH connection, tmux kill-session) and SIGINT end the app the
@@ -92,9 +94,21 @@ class TutorApp(App):
             except (ValueError, OSError):
                 pass  # not the main thread, or a platform without them
 
-    def warm_up(self) -> None:
-        """Start the spare worker in the background, so that the first check does not wait for JAX."""
+    def want_worker(self) -> None:
+        """A screen that runs code is showing: make a spare worker ready in the background, so that
+        its first run does not wait for Python and the JAX import. The outline, progress and quiz
+        never ask, so a tutor left there holds no worker (a class on one box: ~150 MB each)."""
+        self.session.worker_wanted()
         self.run_worker(self.session.warm_up, thread=True, group="warm-up", exit_on_error=False)
+
+    def _give_back_idle_worker(self) -> None:
+        """A spare nobody asked for in WORKER_IDLE_S (no screen that runs code shown, no run) is closed."""
+        if self.session.worker_idle(WORKER_IDLE_S) and not self.screen_runs_code():
+            self.run_worker(self.session.release_spare, thread=True, group="warm-up", exit_on_error=False)
+
+    def screen_runs_code(self) -> bool:
+        runs_code = getattr(self.screen, "runs_code", None)
+        return bool(runs_code and runs_code())
 
     @work(thread=True, group="load", exit_on_error=False)
     def load_course(self) -> None:
@@ -119,8 +133,6 @@ class TutorApp(App):
         elif self._when_loaded is not None:
             step, self._when_loaded = self._when_loaded, None
             self.open_step(self.continue_step() if step.kind == "continue" else step)
-        # Only now: on a 2-core machine the worker's JAX import would slow the course's parsing.
-        self.warm_up()
 
     def show_problems(self) -> None:
         from tutor.ui.screens.problems import ProblemsScreen

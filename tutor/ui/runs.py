@@ -135,6 +135,7 @@ def start_run(
         finally:
             handle.finished = True
             session.runs.discard(handle)
+            session.worker_wanted()  # the idle clock starts when the run ends
 
     widget.run_worker(body, thread=True, group="runs", exit_on_error=False)
     return handle

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +29,7 @@ class Session:
         self._own_sandbox = sandbox is None  # a sandbox handed in (tests) is closed by its owner
         self._lock = threading.Lock()
         self.runs: set = set()  # RunHandles in flight, cancelled on exit
+        self._last_wanted = time.monotonic()
         self.after_exit: list[str] = []  # what must still be said once the terminal is back (unsaved code)
 
     @property
@@ -42,7 +44,24 @@ class Session:
 
     def warm_up(self) -> None:
         """Start the spare worker (call from a thread: it spawns a process)."""
+        self.worker_wanted()
         self.sandbox.warm_up()
+
+    def worker_wanted(self) -> None:
+        """Note that a worker is in use or about to be: the idle clock starts again."""
+        self._last_wanted = time.monotonic()
+
+    def worker_idle(self, seconds: float) -> bool:
+        """No run in flight and no worker wanted for `seconds`."""
+        return not self.runs and time.monotonic() - self._last_wanted >= seconds
+
+    def release_spare(self) -> None:
+        """Close the spare worker, if one was ever made (call from a thread); the next run or
+        screen that runs code makes a new one."""
+        with self._lock:
+            sandbox = self._sandbox
+        if sandbox is not None:
+            sandbox.release_spare()
 
     @property
     def course(self):

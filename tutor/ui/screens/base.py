@@ -86,6 +86,15 @@ class LangMixin:
         # Runs after a subclass's own on_mount: Textual calls handlers along the MRO.
         self.apply_lang()
 
+    def runs_code(self) -> bool:
+        """Whether learner code may run from this screen: then a worker is made ready while it shows."""
+        return False
+
+    def on_screen_resume(self) -> None:
+        # After a subclass's own handler (handlers run along the MRO); also on the first show.
+        if self.runs_code():
+            self.app.want_worker()
+
     def record(self, fn, *args) -> None:
         """Change progress (a tutor.progress.changes function): the screen sees it at once, the
         save runs off the UI thread, and a failed save is told to the learner."""

@@ -74,6 +74,9 @@ class DoctorScreen(TutorScreen):
     DoctorScreen #doctor-findings { height: 1fr; min-height: 4; }
     """
 
+    def runs_code(self) -> bool:
+        return True
+
     def __init__(self, command: str = ""):
         super().__init__()
         self.command = command

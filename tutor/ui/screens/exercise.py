@@ -57,6 +57,9 @@ class ExerciseScreen(TutorScreen):
     if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
         app: Any
 
+    def runs_code(self) -> bool:
+        return True
+
     def __init__(self, exercise):
         super().__init__()
         self.exercise = exercise

@@ -31,6 +31,9 @@ class LessonScreen(TutorScreen):
         Binding("escape", "back", "Back"),
     ]
 
+    def runs_code(self) -> bool:
+        return any(block.cell is not None for block in self.lesson.blocks)
+
     def __init__(self, lesson, at_cell: str | None = None):
         """`at_cell`: the id of a demo cell to open at (focused, at the top) instead of the lesson's top."""
         super().__init__()

@@ -33,6 +33,9 @@ class ScratchScreen(TutorScreen):
         Binding("ctrl+l", "app.toggle_lang", show=False),
     ]
 
+    def runs_code(self) -> bool:
+        return True
+
     def __init__(self, cell):
         super().__init__()
         self.cell = cell
