@@ -225,7 +225,8 @@ def update_counter(count, increment):
 
 def _tutor_processes(tag: str) -> dict[str, list[int]]:
     """The TUI and its workers, found by a tag in their environment."""
-    found = {"tui": [], "worker": []}
+    found: dict[str, list[int]] = {"tui": [], "worker": []}
+    servers: dict[int, int] = {}  # fork servers and their workers, by pid: their parent's pid
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -242,9 +243,22 @@ def _tutor_processes(tag: str) -> dict[str, list[int]]:
             continue
         if b"tutor.child.worker" in cmdline:
             found["worker"].append(int(entry.name))
+        elif b"tutor.child.fork_server" in cmdline:
+            servers[int(entry.name)] = _parent(int(entry.name))
         elif b"-m\0tutor\0" in cmdline:
             found["tui"].append(int(entry.name))
+    # A worker forked by the fork server has its command line: it is the one whose parent is a server.
+    found["worker"] += [pid for pid, parent in servers.items() if parent in servers]
+    found["server"] = [pid for pid, parent in servers.items() if parent not in servers]
     return found
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _until(predicate, what: str, timeout: float):
@@ -290,6 +304,7 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
         tmux.run("kill-session", "-t", "tutor")
     killed = time.monotonic()
     _until(lambda: not _tutor_processes(tag)["worker"], f"the workers to end after {how}", 3.0)
+    _until(lambda: not _tutor_processes(tag)["server"], f"the fork server to end after {how}", 3.0)
     workers_s = time.monotonic() - killed
     _until(
         lambda: not _tutor_processes(tag)["tui"], f"the TUI to end after {how}", 8.0
@@ -363,7 +378,8 @@ def test_no_worker_until_a_screen_that_runs_code(tmux, home):
     tmux.wait_for("Continue:", timeout=60)  # the course has loaded (the old tutor warmed up here)
     _until(lambda: len(_tutor_processes(tag)["tui"]) == 1, "the TUI's process", 10)
     time.sleep(3)  # absence can only be seen over some time: the old spare appeared within 0.2 s
-    assert _tutor_processes(tag)["worker"] == [], "a worker while only the outline was shown"
+    idle = _tutor_processes(tag)
+    assert idle["worker"] == [] and idle["server"] == [], f"processes while only the outline was shown: {idle}"
     tmux.keys("C-p")
     tmux.wait_for("🔎", "Search", timeout=30)
     tmux.keys("counter-jit")

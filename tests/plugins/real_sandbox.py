@@ -15,7 +15,7 @@ def fast_tier_starts_no_worker(request, monkeypatch):
     so the fast tier stays fast as tests are added."""
     if request.node.get_closest_marker("slow"):
         return
-    from tutor.sandbox import runner
+    from tutor.sandbox import fork_client, runner
 
     def refuse(*args, **kwargs):
         raise AssertionError(
@@ -23,6 +23,7 @@ def fast_tier_starts_no_worker(request, monkeypatch):
         )
 
     monkeypatch.setattr(runner.WorkerProcess, "__init__", refuse)
+    monkeypatch.setattr(fork_client.ForkServer, "__init__", refuse)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,17 @@ from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello
 
 
 def configure_jax(cache_dir: str | None) -> None:
+    """Set JAX's configuration, then start its backend."""
+    configure_jax_settings(cache_dir)
+    import jax
+
+    jax.devices()  # initialise the backend now, not during the learner's first call
+    jax.jit(lambda x: x + 1)(1.0).block_until_ready()
+
+
+def configure_jax_settings(cache_dir: str | None) -> None:
+    """JAX's configuration for judging, with no backend started (the fork server calls it before
+    importing the harness, which keeps these values to restore whatever learner code changes)."""
     import jax
 
     if cache_dir:
@@ -32,8 +43,6 @@ def configure_jax(cache_dir: str | None) -> None:
     # JAX_DISABLE_JIT=1 left in the shell from the learner's own debugging: the checks count
     # compilations and need jit (the harness puts it back, as for a file that sets it).
     jax.config.update("jax_disable_jit", False)
-    jax.devices()  # initialise the backend now, not during the learner's first call
-    jax.jit(lambda x: x + 1)(1.0).block_until_ready()
 
 
 def _report_broken(exc: BaseException, harness) -> None:

@@ -162,6 +162,8 @@ class Run:
             sel.close()
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
         yield from intake.flush_text()
+        if getattr(w.proc, "lost", False):
+            flags["internal_error"] = "the tutor's fork server stopped during the run; check again"
         ending = Ending(
             returncode=w.proc.returncode,
             cancelled=self._cancel.is_set(),

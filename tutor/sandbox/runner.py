@@ -12,9 +12,20 @@ import threading
 from pathlib import Path
 
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
+from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
-from tutor.sandbox.worker_process import Limits, WorkerProcess
+from tutor.sandbox.worker_process import Limits, WorkerProcess, worker_env
+
+MAX_SERVER_STARTS = 3  # a server that keeps failing is given up on: workers are spawned directly
+
+
+def fork_server_env(accelerator: bool) -> dict[str, str]:
+    """The workers' environment, as the server imports JAX in it; OpenBLAS's thread pool off
+    (it would start a thread at NumPy's import, and a process with threads must not fork)."""
+    env = worker_env(accelerator)
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    return env
 
 
 def cache_dir_for(home: Path) -> Path:
@@ -47,6 +58,7 @@ class Sandbox:
         keep_spare: bool = False,
         accelerator: bool = False,
         spare_early: bool = False,
+        fork_server: bool | None = None,
     ):
         self.limits = limits or Limits()
         self.home = home
@@ -60,6 +72,11 @@ class Sandbox:
         # CPU unless asked (the CLI's `--accelerator`, passed down as this argument): a tutor
         # must not take the GPU memory the learner's own jobs need.
         self.accelerator = accelerator
+        # Workers forked from one process that has imported JAX (tutor.child.fork_server): worth
+        # it wherever more than one worker is made (a spare is kept, or many runs follow).
+        self.use_fork_server = keep_spare if fork_server is None else fork_server
+        self._server: ForkServer | None = None
+        self._server_starts = 0
         self._spare: WorkerProcess | None = None
         self._lock = threading.Lock()
         self._workers: set[WorkerProcess] = set()  # every worker not yet closed, for close()
@@ -67,14 +84,29 @@ class Sandbox:
         self._closed = False  # a run ending after close() must not start a new spare
         _sweep_once()
 
-    def _spawn(self) -> WorkerProcess:
+    def _fork_server(self) -> ForkServer | None:
+        """The running fork server, started (or restarted, once) when needed; None: spawn directly."""
+        with self._workers_lock:
+            if not self.use_fork_server or self._closed:
+                return None
+            if self._server is not None and not self._server.usable:
+                self._server.close()
+                self._server = None
+            if self._server is None and self._server_starts < MAX_SERVER_STARTS:
+                self._server_starts += 1
+                cache = str(self.cache_dir) if self.cache_dir else None
+                self._server = ForkServer(fork_server_env(self.accelerator), self.limits.startup_s, cache)
+            return self._server
+
+    def _spawn(self, direct: bool = False) -> WorkerProcess:
         cache_dir = self.cache_dir
         if cache_dir is not None:
             try:
                 cache_dir.mkdir(parents=True, exist_ok=True)
             except OSError:
                 cache_dir = None  # no cache is slower, not broken
-        worker = WorkerProcess(cache_dir, self.limits, self.accelerator)
+        server = None if direct else self._fork_server()
+        worker = WorkerProcess(cache_dir, self.limits, self.accelerator, server)
         with self._workers_lock:
             self._workers = {w for w in self._workers if not w.closed}
             self._workers.add(worker)
@@ -133,7 +165,9 @@ class Sandbox:
         """Run the learner's own script under the doctor's probe in a worker (as [script, *args], in
         `cwd`); its output streams as Output events, the verdict carries the report."""
         job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans)
-        return Run(self._take(), job, timeout, self.limits, self._after_run)
+        # Spawned afresh, never forked: the script must start as under `python`, from the
+        # environment as it is now, with JAX imported by the script itself.
+        return Run(self._spawn(direct=True), job, timeout, self.limits)
 
     def close(self) -> None:
         """Close the spare and stop every run still going (its process and run folder;
@@ -148,3 +182,7 @@ class Sandbox:
             worker.close()
         for w in running:
             w.remove_files()
+        with self._workers_lock:
+            server, self._server = self._server, None
+        if server is not None:
+            server.close()

@@ -18,7 +18,22 @@ from pathlib import Path
 
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import Ready, parse_event
+from tutor.sandbox.fork_client import ForkServer, ServerUnavailable
 from tutor.sandbox.run_dirs import make_run_dir
+
+
+def worker_env(accelerator: bool) -> dict[str, str]:
+    """The environment every worker starts from (the run adds its TMPDIR)."""
+    env = dict(os.environ)
+    env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    # Learner code has no business with the learner's progress; do not point it there.
+    # (Not a security boundary: the worker runs as the same user.)
+    env.pop("JAXSTATE_TUTOR_HOME", None)
+    if not accelerator:
+        env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
+    return env
 
 
 @dataclass(frozen=True)
@@ -39,7 +54,7 @@ def _is_ready(line: bytes) -> bool:
 class WorkerProcess:
     """One spawned worker: its process, its pipes, and whether it said it is ready."""
 
-    def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool):
+    def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool, server: ForkServer | None = None):
         read_fd, write_fd = os.pipe()
         self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
         # The run's own temporary folder: what learner code makes there goes with the run.
@@ -48,40 +63,24 @@ class WorkerProcess:
         self._closed = False
         self._removed = False
         self._removing = threading.Lock()
-        env = dict(os.environ)
-        env.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
-        env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
-        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-        # Learner code has no business with the learner's progress; do not point it there.
-        # (Not a security boundary: the worker runs as the same user.)
-        env.pop("JAXSTATE_TUTOR_HOME", None)
-        if not accelerator:
-            env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
-        cmd = [
-            sys.executable,
-            "-m",
-            "tutor.child.worker",
-            "--event-fd",
-            str(write_fd),
-            "--parent",
-            str(os.getpid()),
-            "--run-dir",
-            self.workdir,
-        ]
+        run_env = {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
+        argv = ["--run-dir", self.workdir]  # the worker adds --event-fd and --parent (its parent's pid)
         if cache_dir is not None:
-            cmd += ["--cache-dir", str(cache_dir)]
+            argv += ["--cache-dir", str(cache_dir)]
         try:
-            self.proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                pass_fds=(write_fd, lock_fd),
-                start_new_session=True,
-                env=env,
-                cwd=self.workdir,
-            )
+            self.proc = self._forked(server, run_env, argv, write_fd, lock_fd) if server is not None else None
+            if self.proc is None:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd)]
+                    + ["--parent", str(os.getpid()), *argv],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    pass_fds=(write_fd, lock_fd),
+                    start_new_session=True,
+                    env={**worker_env(accelerator), **run_env},
+                    cwd=self.workdir,
+                )
         finally:
             os.close(write_fd)
             os.close(lock_fd)  # the worker's copy holds the lock now
@@ -100,6 +99,24 @@ class WorkerProcess:
             resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
         except (OSError, ValueError):
             pass  # not fatal: the wall-clock timeout still bounds the run
+
+    def _forked(self, server: ForkServer, run_env: dict, argv: list[str], write_fd: int, lock_fd: int):
+        """The worker forked by the server, on pipes made here; None if the server cannot serve."""
+        pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1], write_fd, lock_fd]
+        try:
+            proc = server.spawn(self.workdir, run_env, argv, theirs)
+        except ServerUnavailable:
+            for r, w in pipes:
+                os.close(r)
+                os.close(w)
+            return None
+        for fd in theirs[:3]:
+            os.close(fd)
+        proc.stdin = open(pipes[0][1], "wb")
+        proc.stdout = open(pipes[1][0], "rb")
+        proc.stderr = open(pipes[2][0], "rb")
+        return proc
 
     def wait_ready(self, timeout: float) -> bool:
         """Block until the worker has imported JAX and waits for its job (or timeout)."""
