@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Mapping
+from typing import IO
 
 from tutor.paths import PACKAGE_DIR
 
@@ -36,7 +37,10 @@ class ForkedProcess:
         self.pid = pid
         self.returncode: int | None = None
         self.lost = False  # the server stopped before telling how this worker ended
-        self.stdin = self.stdout = self.stderr = None  # set by the caller: the pipes it made
+        # Set by the caller, which made the pipes.
+        self.stdin: IO[bytes] | None = None
+        self.stdout: IO[bytes] | None = None
+        self.stderr: IO[bytes] | None = None
         self._ended = threading.Event()
 
     def ended(self, returncode: int, lost: bool = False) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import Ready, parse_event
-from tutor.sandbox.fork_client import ForkServer, ServerUnavailable
+from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailable
 from tutor.sandbox.run_dirs import make_run_dir
 
 
@@ -68,8 +68,11 @@ class WorkerProcess:
         if cache_dir is not None:
             argv += ["--cache-dir", str(cache_dir)]
         try:
-            self.proc = self._forked(server, run_env, argv, write_fd, lock_fd) if server is not None else None
-            if self.proc is None:
+            forked = self._forked(server, run_env, argv, write_fd, lock_fd) if server is not None else None
+            self.proc: subprocess.Popen | ForkedProcess
+            if forked is not None:
+                self.proc = forked
+            else:
                 self.proc = subprocess.Popen(
                     [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd)]
                     + ["--parent", str(os.getpid()), *argv],
@@ -100,7 +103,9 @@ class WorkerProcess:
         except (OSError, ValueError):
             pass  # not fatal: the wall-clock timeout still bounds the run
 
-    def _forked(self, server: ForkServer, run_env: dict, argv: list[str], write_fd: int, lock_fd: int):
+    def _forked(
+        self, server: ForkServer, run_env: dict, argv: list[str], write_fd: int, lock_fd: int
+    ) -> ForkedProcess | None:
         """The worker forked by the server, on pipes made here; None if the server cannot serve."""
         pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1], write_fd, lock_fd]
