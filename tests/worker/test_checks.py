@@ -417,6 +417,24 @@ def test_trace_events_counts_jit_traces_with_names():
     assert ev.count == 2
 
 
+def test_expect_one_program_lets_the_first_call_compile_and_names_every_later_one():
+    def step(x, lr):
+        return x - lr
+
+    once = jax.jit(step)
+    got = L.expect_one_program(lambda lr: once(jnp.float32(1.0), lr), [0.1, 0.2, 0.3], "step", ("rates", "学习率"), "x")
+    assert [float(g) for g in got] == pytest.approx([0.9, 0.8, 0.7])
+
+    static = jax.jit(step, static_argnums=1)
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_one_program(
+            lambda lr: static(jnp.float32(1.0), lr), [0.1, 0.2, 0.3], "step", ("rates", "学习率"), "`static_argnums=1`"
+        )
+    en = err.value.en
+    assert "2 new rates (0.2, 0.3)" in en and "compiled 2 new program(s)" in en and "step" in en
+    assert "`static_argnums=1`" in en and "`static_argnums=1`" in err.value.zh
+
+
 def test_trace_events_leaves_out_eager_control_flow():
     with L.TraceEvents() as ev:
         for _ in range(2):

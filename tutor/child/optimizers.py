@@ -13,10 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tutor.child import reach
 from tutor.child.library import CheckFailed, Label, as_float32, close, expect, fail, returns, structure, type_of
 from tutor.child.library.failures import bilingual
 from tutor.child.library.originals import keystr, tree_flatten_with_path
-from tutor.child.library.purity import TreeCopy
+from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
 from tutor.child.library.values import leaves
 
 # A moment the reference keeps for every parameter, as the messages name it: (en, zh, tree like the params).
@@ -111,6 +112,85 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
             f"调用 update(grads, state) 之后，传入的状态被改了：state{where} 原来是 {_show(old)}，现在是 {_show(leaf)}。"
             f"update 修改了它的输入（例如 {example}），而不是返回一个新状态",
         )
+
+
+def _history(seed: int, steps: int) -> tuple[dict, list[dict]]:
+    """(params, `steps` gradient trees) of small_problem's shapes, with distinct values."""
+    rng = np.random.default_rng(seed)
+    params = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
+    grads = [{"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)} for _ in range(steps)]
+    return as_float32(params), [as_float32(g) for g in grads]
+
+
+def _same(a: Any, b: Any) -> bool:
+    la, lb = jax.tree.leaves(a), jax.tree.leaves(b)
+    return len(la) == len(lb) and all(
+        np.shape(x) == np.shape(y) and np.allclose(np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-6)
+        for x, y in zip(la, lb)
+    )
+
+
+def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Callable, made: str) -> None:
+    """update is a function of its arguments only: called without jax.jit as plain Python code
+    would, the same grads and state give the same updates whatever was called before, two
+    optimizer states stepped in turn give what each gives alone, and nothing the optimizer or
+    the module can reach (closure cells, defaults, attributes, globals at any depth) changed."""
+    home = getattr(learner, "__name__", "")
+    roots = {"update": update, "init": init, made: opt}  # dicts keep order: the shortest paths first
+    reached, module = reach.snapshot_of(roots, home), global_snapshot(learner)
+    params, grads = _history(11, 4)
+    other_params, other_grads = _history(12, 4)
+    first, _ = returns(update(grads[0], init(params), params), ("updates", "new_state"), "update(grads, state)")
+    alone, state = [], init(params)
+    for g in grads:
+        updates, state = update(g, state, params)
+        alone.append(updates)
+    again, _ = update(grads[0], init(params), params)
+    a, b = init(params), init(other_params)
+    in_turn = []
+    for g, h in zip(grads, other_grads):
+        updates, a = update(g, a, params)
+        _, b = update(h, b, other_params)
+        in_turn.append(updates)
+    found = reach.changed_since(None, reached, reach.snapshot_of(roots, home))
+    module_changes = global_changes(learner, module)
+    changed = Changes(
+        module_changes.added,
+        module_changes.removed,
+        module_changes.rebound,
+        [*module_changes.mutated, *(c.path for c in found)],
+        [*module_changes.tracers, *(c.path for c in found if c.tracers)],
+    )
+    where_en = f" Between calls it {changed.en}." if changed else ""
+    where_zh = f"它在调用之间{changed.zh}。" if changed else ""
+    if not _same(first, again):
+        fail(
+            f"update(grads, init(params)) gave other updates after {len(grads) + 1} earlier calls than the first "
+            f"time (same grads, same fresh state): first {_show(jax.tree.leaves(first)[0])}, now "
+            f"{_show(jax.tree.leaves(again)[0])}. update remembers something between calls outside the state it "
+            f"returns.{where_en} Everything a step needs must come in through state and go out in new_state",
+            f"同样的 grads、同样新建的状态，update(grads, init(params)) 在先调用了 {len(grads) + 1} 次之后给出的增量"
+            f"与第一次不同：第一次 {_show(jax.tree.leaves(first)[0])}，这次 {_show(jax.tree.leaves(again)[0])}。"
+            f"update 在返回的状态之外记住了以往的调用。{where_zh}每一步需要的东西都必须经由 state 传入、经由 new_state 传出",
+        )
+    for t, (one, both) in enumerate(zip(alone, in_turn), start=1):
+        if not _same(one, both):
+            fail(
+                f"two optimizer states stepped in turn (update on state A, then on state B, and so on) give other "
+                f"updates for A at step {t} than A stepped alone: {_show(jax.tree.leaves(both)[0])} instead of "
+                f"{_show(jax.tree.leaves(one)[0])}. update shares something between states outside the state it is "
+                f"given.{where_en} Everything a step needs must come in through state and go out in new_state",
+                f"两个优化器状态轮流更新（先更新状态 A，再更新状态 B，依此类推）时，A 在第 {t} 步的增量与 A 单独更新时不同："
+                f"{_show(jax.tree.leaves(both)[0])}，而不是 {_show(jax.tree.leaves(one)[0])}。update 在传入的状态之外"
+                f"让不同状态共享了东西。{where_zh}每一步需要的东西都必须经由 state 传入、经由 new_state 传出",
+            )
+    expect(
+        not where_en,
+        f"update keeps a history outside its state:{where_en} Its results are right, but an optimizer keeps "
+        "nothing between calls: under jax.jit such a record holds tracers, not numbers, and two states would share it",
+        f"update 在状态之外保存了历史：{where_zh}结果没错，但优化器不能在调用之间保留任何东西："
+        "在 jax.jit 下这样的记录里存的是追踪值而不是数，两个状态还会共用它",
+    )
 
 
 def _show(a: Any) -> Any:

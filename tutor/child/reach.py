@@ -171,11 +171,16 @@ def _fingerprint(items: list, keyed: bool) -> tuple:
 def snapshot(module: Any) -> dict[str, Seen]:
     """Every mutable object the module's globals (or an object's attributes) lead to, by path."""
     home = getattr(module, "__name__", None) if isinstance(module, types.ModuleType) else type(module).__module__
-    walk = _Walk(home or "")
     names = vars(module) if hasattr(module, "__dict__") else {}
-    for name, value in list(names.items()):
-        if name.startswith("__"):
-            continue
+    return snapshot_of({n: v for n, v in names.items() if not n.startswith("__")}, home or "")
+
+
+def snapshot_of(roots: dict[str, Any], home: str) -> dict[str, Seen]:
+    """Every mutable object the named roots lead to (functions a factory returned, such as an
+    optimizer's init and update, whose closures no module global reaches); `home` is the
+    learner module's name, whose functions and classes are entered."""
+    walk = _Walk(home)
+    for name, value in list(roots.items()):
         walk.visit(name, value, 0)
     return walk.found
 

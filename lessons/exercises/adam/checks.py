@@ -20,6 +20,7 @@ from tutor.child.optimizers import (
     departure,
     expect_against_gradient,
     expect_defaults,
+    expect_keeps_no_history,
     expect_state_follows_param_dtypes,
     expect_state_untouched,
     jitted_update,
@@ -132,9 +133,11 @@ def check_state_types(adam):
 
 
 @check("pure", depends=["optimizer"])
-def check_pure(adam):
-    init, update = unpack(adam(0.1))
+def check_pure(learner, adam):
+    opt = adam(0.1)
+    init, update = unpack(opt)
     expect_state_untouched(init, update, example="state['m'] = ...")
+    expect_keeps_no_history(learner, opt, init, update, "adam(0.1)")
 
 
 @check("descends", depends=["optimizer"])

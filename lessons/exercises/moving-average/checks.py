@@ -124,7 +124,8 @@ def check_input_untouched(learner):
 @check("averages", depends=["state-structure"])
 def check_averages(initial_state, update_moving_average):
     like = jax.tree.structure(initial_state)
-    for data in ([2.0, 4.0, 6.0, 8.0, 10.0], [1.5, -0.5, 3.25]):
+    # zeros and negatives too: a count of nonzero values, or of positive ones, changes the answer
+    for data in ([2.0, 4.0, 6.0, 8.0, 10.0], [1.5, -0.5, 3.25], [0.0, -3.0, 0.0, 7.5]):
         ref_sum, ref_count = 0.0, 0
         for v in data:
             state = jax.tree.unflatten(like, [jnp.float32(ref_sum), jnp.int32(ref_count)])
@@ -145,10 +146,12 @@ def check_averages(initial_state, update_moving_average):
 
 @check("state-values", depends=["state-structure"])
 def check_state_values(initial_state, update_moving_average):
-    like = jax.tree.structure(initial_state)
-    state = jax.tree.unflatten(like, [jnp.float32(0.0), jnp.int32(0)])
+    # From the learner's own initial_state (its dtypes are the learner's choice), copied: a step
+    # that donates its input must not consume the module's state.
+    state = jax.tree.map(lambda a: jnp.array(a, copy=True) if isinstance(a, jax.Array) else a, initial_state)
     ref_sum, ref_count = np.float64(0), np.float64(0)
-    for step, v in enumerate([2.0, 4.0, 6.0, 8.0, 10.0], start=1):
+    # A zero, a negative and a value past float16's range (65504): a sum kept in low precision shows.
+    for step, v in enumerate([2.0, 4.0, 0.0, -6.0, 8.0, 70000.0, 0.25, 10.0], start=1):
         state, _ = call(update_moving_average, state, jnp.float32(v), label=f"update_moving_average, step {step}")
         ref_sum, ref_count = ref_sum + v, ref_count + 1
         got_sum, got_count = jax.tree.leaves(state)

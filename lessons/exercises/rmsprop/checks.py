@@ -21,6 +21,7 @@ from tutor.child.optimizers import (
     departure,
     expect_against_gradient,
     expect_defaults,
+    expect_keeps_no_history,
     expect_state_follows_param_dtypes,
     expect_state_untouched,
     jitted_update,
@@ -239,9 +240,11 @@ def check_defaults(rmsprop):
 
 
 @check("pure", depends=["optimizer"])
-def check_pure(rmsprop):
-    init, update = unpack(rmsprop(0.1))
+def check_pure(learner, rmsprop):
+    opt = rmsprop(0.1)
+    init, update = unpack(opt)
     expect_state_untouched(init, update, example="state['s'] = ...")
+    expect_keeps_no_history(learner, opt, init, update, "rmsprop(0.1)")
 
 
 @check("trains", depends=["descends", "state-structure"], plots=True)

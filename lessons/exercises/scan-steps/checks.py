@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import TraceEvents, check, close, expect, fail, is_defined, is_jitted, primitive_counts
+from tutor.child.library import check, close, expect, expect_one_program, fail, is_defined, is_jitted, primitive_counts
 
 
 def final_state(got, call, call_zh=None, steps=None):
@@ -194,19 +194,13 @@ def check_loop(run_scan_jitted):
 @check("reuses-compile", depends=["new-steps", "jitted"])
 def check_reuses_compile(run_scan_jitted):
     fn = run_scan_jitted
-    starts = [jnp.float32(v) for v in (0.5, -2.0, 3.0)]
-    fn(starts[0], 13)  # the first call with steps=13 may trace and compile
-    with TraceEvents() as seen:
-        results = [fn(s, 13) for s in starts[1:]]
-    expect(
-        seen.count == 0,
-        f"run_scan_jitted(x, 13) was traced and compiled again {seen.count} time(s) over 2 more calls with the "
-        "same steps=13: the jitted function is rebuilt on every call (a `jax.jit` or a closure created inside "
-        "run_scan_jitted is a new function each time), so jit's cache never hits and each call pays a full "
-        "compile. Build the compiled loop once per steps value",
-        f"在 steps=13 不变的情况下又调用了 2 次，run_scan_jitted(x, 13) 却又被追踪并编译了 {seen.count} 次："
-        "jit 函数在每次调用时都被重新构造（在 run_scan_jitted 内部创建的 `jax.jit` 或闭包每次都是新函数），"
-        "jit 的缓存永远命中不了，每次调用都要完整编译一遍。应当为每个 steps 值只构造一次编译好的循环",
-    )
+    # steps=13 throughout: only the start changes, and the first call may trace and compile.
+    results = expect_one_program(
+        lambda s: fn(jnp.float32(s), 13),  # a new buffer each call: donating it is fine
+        [0.5, -2.0, 3.0],
+        "run_scan_jitted(x, 13)",
+        ("start values with the same steps=13", "起始值（steps=13 不变）"),
+        "`jax.jit(lambda s: loop(s, steps))` built inside run_scan_jitted",
+    )[1:]
     for s, got in zip((-2.0, 3.0), results):
         close(got, np.float64(s + 13), what=f"run_scan_jitted({s}, 13)")

@@ -215,3 +215,34 @@ def expect_compiled(fn: Callable, name: str, run: Callable | None, *args) -> Non
         f"{name} 是普通的 {type(fn).__name__} 对象，没有经过编译：它不是 `jax.jit` 的结果，"
         "其结果也不是由它内部的 jit 调用产生的",
     )
+
+
+def expect_one_program(
+    run: Callable[[Any], Any], values: list, name: str, varying: tuple[str, str], example: str
+) -> list:
+    """The learner's function as written, called once per value (`run(value)` makes the call),
+    builds one program: the first call may trace and compile, the later ones must not. The one
+    owner of the "no new program per value" message; `varying` names what changes between the
+    calls (plural, en and zh), `example` is a way of writing it that recompiles. Returns the
+    results of every call."""
+    results = [run(values[0])]
+    with TraceEvents() as seen:
+        results += [run(v) for v in values[1:]]
+    if seen.count == 0:
+        return results
+    what_en, what_zh = varying
+    shown = ", ".join(f"{v:g}" if isinstance(v, float) else repr(v) for v in values[1:])  # Python values
+    which = ", ".join(sorted(set(seen.names)))
+    expect(
+        seen.count == 0,
+        f"called directly with {len(values) - 1} new {what_en} ({shown}) after a first call, {name} traced and "
+        f"compiled {seen.count} new program(s) (functions traced: {which}): every new value costs a compilation. "
+        f"Typical causes: a `jax.jit(...)` created inside the function (a new function on every call, so jit's "
+        f"cache never hits), or a compiled function built with the value baked in or marked static, such as "
+        f"{example}. Jit once, outside the function, and pass what changes as an ordinary argument",
+        f"在第一次调用之后，用 {len(values) - 1} 个新的{what_zh}（{shown}）直接调用 {name}，它追踪并编译了 "
+        f"{seen.count} 个新程序（被追踪的函数：{which}）：每换一个值就要编译一次。常见原因：在函数内部创建 "
+        f"`jax.jit(...)`（每次调用都是新函数，jit 的缓存永远命中不了），或者编译函数把这个值固化了进去或标成了"
+        f"静态参数，例如 {example}。请在函数外只 jit 一次，并把会变的东西作为普通参数传入",
+    )
+    return results
