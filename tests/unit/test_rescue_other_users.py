@@ -70,7 +70,9 @@ def assert_private(path: Path, owner_uid: int) -> None:
 
 def test_a_folder_another_user_made_first_never_receives_the_text(peers, shared_tmp):
     victim, intruder = peers
-    made = intruder.sh(f"mkdir -m 0777 {shared_tmp}/jaxstate-tutor-unsaved && chmod 0777 {shared_tmp}/jaxstate-tutor-unsaved")
+    made = intruder.sh(
+        f"mkdir -m 0777 {shared_tmp}/jaxstate-tutor-unsaved && chmod 0777 {shared_tmp}/jaxstate-tutor-unsaved"
+    )
     assert made.returncode == 0, made.stderr
     secret = f"secret_{uuid.uuid4().hex} = 1\n"
     home = unwritable_home(shared_tmp)
