@@ -5,13 +5,18 @@ share; the text being typed stays with the editor, which hands it in. No Textual
 
 from __future__ import annotations
 
+import hashlib
+import os
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tutor.atomic import read_regular, replace_atomically
 from tutor.i18n import Bilingual
+from tutor.rescue import rescue_copy
 from tutor.watcher import CHANGED, DELETED, FileWatch
-from tutor.workspace import LearnerFileError, Workspace, read_learner_file, rescue_copy, write_atomically, write_error
+from tutor.workspace import LearnerFileError, Workspace, read_learner_file, write_atomically, write_error
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,21 @@ class OutsideEdit:
 
     kind: Literal["deleted", "reloaded", "kept"]  # kept: changed, but the editor has unsaved typing
     text: str = ""  # reloaded: the file's new text, now the saved text
+    # reloaded: where the text it replaced is kept (the view that saved over it kept a copy), if anywhere
+    replaced_kept: Path | None = None
+    # reloaded: another view saved this text to check it, so checking it here would count it twice
+    checked_elsewhere: bool = False
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _holds(path: Path, text: str) -> bool:
+    try:
+        return read_learner_file(path) == text
+    except LearnerFileError:
+        return False
 
 
 class EditedFile:
@@ -31,6 +51,8 @@ class EditedFile:
         self.saved_text = text  # the file's text as we last loaded or saved it
         self.load_problem = load_problem  # why the file could not be read, in both languages
         self.save_problem: Bilingual | None = None  # why the last save failed (the editor keeps the text)
+        # Where the last save kept the newer version it wrote over (saved by another view meanwhile).
+        self.kept_other: Path | None = None
         self._watch = FileWatch(self.path, seen_now)
 
     @classmethod
@@ -76,14 +98,20 @@ class EditedFile:
 
     def save(self, text: str | None) -> bool:
         """Write the editor's `text` if it differs from the file's (or the file is gone), all or
-        nothing: a full disk leaves the old file whole. False, with save_problem, if that failed."""
+        nothing: a full disk leaves the old file whole. False, with save_problem, if that failed.
+
+        A file that another view (a second TUI, another editor) saved since we last read it is
+        never lost: its version is kept under workspace/.backup/ first (kept_other says where),
+        and if that cannot be done the file is not written."""
         if text is None or (text == self.saved_text and self.path.exists()):
             return True
+        self.kept_other = None
         try:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise write_error(self.path, exc) from None
+            self.kept_other = self._keep_newer_version(text)
             write_atomically(self.path, text)
         except LearnerFileError as exc:
             self.save_problem = exc.message
@@ -92,10 +120,58 @@ class EditedFile:
         self.loaded(text)
         return True
 
+    def _keep_newer_version(self, text: str) -> Path | None:
+        """Before `text` replaces the file: if the file now holds a version we never loaded (saved
+        by another view since), keep it and return where. Raises LearnerFileError if it cannot be kept."""
+        try:
+            on_disk = read_learner_file(self.path)
+        except LearnerFileError:
+            return None  # gone or unreadable: no text of anyone's to keep (load_problem says why)
+        if on_disk in (self.saved_text, text):
+            return None
+        return self.keep_replaced(on_disk)
+
+    def _replaced_path(self, text: str) -> Path:
+        # Named by the text's hash, so that the view whose text it was finds the copy (and says
+        # where), and two views keeping the same text make one file.
+        return self.path.parent / ".backup" / f"{self.path.stem}-replaced-{_digest(text)[:16]}.py"
+
+    def keep_replaced(self, text: str) -> Path:
+        """Keep `text`, a version of the file about to be written over, under workspace/.backup/;
+        returns the copy. Raises LearnerFileError if it cannot be written."""
+        path = self._replaced_path(text)
+        if not _holds(path, text):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise write_error(path, exc) from None
+            write_atomically(path, text)
+        return path
+
     def rescue(self, text: str) -> Path:
-        """Keep text that could not be saved in a file of the temporary folder (often another
-        filesystem); returns it, or raises LearnerFileError if that fails too."""
-        return rescue_copy(self.path.stem, text)  # the file is <exercise-id>.py
+        """Keep text that could not be saved: in <home>/unsaved/, else in a private temporary
+        folder; returns the copy, or raises LearnerFileError if that fails too."""
+        return rescue_copy(self.path.parent.parent, self.path.stem, text)  # <home>/workspace/<exercise-id>.py
+
+    # ---- one check per version ---------------------------------------------------------------
+
+    def _claim_path(self) -> Path:
+        return self.path.parent / ".last-checked" / f"{self.path.stem}.sha256"
+
+    def checking(self, text: str) -> None:
+        """`text` is about to be saved and checked here; said before it is saved, so that another
+        view that sees the file become this text takes it as checked and does not check it again
+        (every check is one attempt). Best effort: without it, the other view checks once more."""
+        claim = self._claim_path()
+        with suppress(OSError):
+            claim.parent.mkdir(exist_ok=True)
+            replace_atomically(claim, _digest(text).encode(), claim.with_name(f".{claim.name}.{os.getpid()}.tmp"))
+
+    def _checked_elsewhere(self, text: str) -> bool:
+        try:
+            return read_regular(self._claim_path(), 64) == _digest(text).encode()
+        except OSError:
+            return False
 
     def put_back(self, text: str | None) -> Bilingual | str | None:
         """Write `text` (what was last checked) back to a deleted file: None if done, else why not
@@ -116,8 +192,10 @@ class EditedFile:
 
     def outside_edit(self, editor_text: str | None) -> OutsideEdit | None:
         """What another program did to the file, given what the editor holds: deleted (the editor
-        still has the text), reloaded (the editor had nothing unsaved) or kept (it had). None when
-        nothing changed, or the file is unreadable for now (mid-write: the next check will say)."""
+        still has the text), reloaded (the editor had nothing unsaved: with where the view that
+        wrote over it kept the old text, and whether that view is checking the new one) or kept (it
+        had). None when nothing changed, or the file is unreadable for now (mid-write: the next
+        check will say)."""
         news = self.poll()
         if news is None:
             return None
@@ -132,8 +210,10 @@ class EditedFile:
             return None
         if editor_text != self.saved_text:
             return OutsideEdit("kept")
+        old = self.saved_text
         self.loaded(text)
-        return OutsideEdit("reloaded", text)
+        replaced = self._replaced_path(old)
+        return OutsideEdit("reloaded", text, replaced if _holds(replaced, old) else None, self._checked_elsewhere(text))
 
     def reset(self, workspace: Workspace, exercise) -> tuple[Path | None, str]:
         """Put the starter back (the old file kept under workspace/.backup/): (the backup, the

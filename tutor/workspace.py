@@ -133,20 +133,6 @@ class Workspace:
         return backup
 
 
-def rescue_copy(exercise_id: str, text: str) -> Path:
-    """Keep text that could not be saved in the workspace (full disk, read-only home) in a file
-    of the temporary folder, often another filesystem; raises WorkspaceError if that fails too."""
-    import tempfile
-
-    folder = Path(tempfile.gettempdir()) / "jaxstate-tutor-unsaved"
-    path = folder / f"{exercise_id}-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.py"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise write_error(path, exc) from None
-    return write_atomically(path, text)
-
-
 def _not_a_file(path: Path, what_en: str, what_zh: str) -> LearnerFileError:
     return LearnerFileError(f"{path} is {what_en}, not a Python file", f"{path} 是{what_zh}，不是 Python 文件")
 

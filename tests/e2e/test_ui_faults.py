@@ -92,7 +92,7 @@ def _notes(app) -> str:
 
 def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, fake_sandbox, monkeypatch, tui, fill, tmpfs):
     """Saving on a full home: the file keeps its old bytes (never truncated), the editor keeps the
-    new text, the failure is said; leaving keeps a copy in the temporary folder, and says where.
+    new text, the failure is said; leaving keeps a copy in a private temporary folder, and says where.
     A file deleted on disk (by the learner's own program, say) is said too, and written back."""
     from tutor.ui.screens.exercise import ExerciseScreen
 
@@ -141,8 +141,10 @@ def test_a_full_disk_keeps_every_byte_of_the_editor(tmp_path, fake_sandbox, monk
                 await tui.until(pilot, lambda: not isinstance(app.screen, ExerciseScreen), 5, "leaving the screen")
                 await tui.until(pilot, lambda: "your text was kept in" in _notes(app), 5, "the rescue note")
             assert ws.read_bytes() == old.encode()
-            rescued = list((tmp_path / "tmp" / "jaxstate-tutor-unsaved").glob("counter-jit-*.py"))
+            # The home is full: a private folder of the temporary directory, made for this copy.
+            rescued = list((tmp_path / "tmp").glob("jaxstate-tutor-unsaved-*/counter-jit-*.py"))
             assert [p.read_text() for p in rescued] == [new]
+            assert rescued[0].stat().st_mode & 0o777 == 0o600 and rescued[0].parent.stat().st_mode & 0o777 == 0o700
             assert any(str(rescued[0]) in note for note in app.session.after_exit)  # said again after exit
 
         asyncio.run(body())

@@ -131,13 +131,22 @@ def test_read_says_why_and_forgets_the_reason_once_readable(tmp_path):
     assert edited.read() == "ok = True\n" and edited.load_problem is None
 
 
-def test_rescue_keeps_the_text_in_the_temporary_folder(tmp_path, monkeypatch):
+def test_rescue_keeps_the_text_in_the_home_else_in_a_private_temporary_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    edited = EditedFile(tmp_path / "nowhere" / "counter-jit.py")
+    edited = EditedFile(tmp_path / "home" / "workspace" / "counter-jit.py")  # the home is gone
     where = edited.rescue("typed = 'kept'\n")
-    assert where.parent == tmp_path / "tmp" / "jaxstate-tutor-unsaved" and where.name.startswith("counter-jit-")
-    assert where.read_text() == "typed = 'kept'\n"
+    assert where.parent.parent == tmp_path / "tmp" and where.parent.name.startswith("jaxstate-tutor-unsaved-")
+    assert where.name.startswith("counter-jit-") and where.read_text() == "typed = 'kept'\n"
+    assert oct(where.stat().st_mode & 0o777) == "0o600" and oct(where.parent.stat().st_mode & 0o777) == "0o700"
+    again = edited.rescue("typed = 'again'\n")
+    assert again.parent != where.parent  # a new private folder each time: never a name known in advance
+
+    (tmp_path / "home").mkdir()
+    in_home = edited.rescue("typed = 'home'\n")
+    assert in_home.parent == tmp_path / "home" / "unsaved" and in_home.read_text() == "typed = 'home'\n"
+    twice = edited.rescue("typed = 'home, twice'\n")  # in the same second: its own name, the first kept
+    assert twice != in_home and in_home.read_text() == "typed = 'home'\n"
 
 
 def test_put_back_writes_the_checked_text_and_is_not_news(tmp_path):

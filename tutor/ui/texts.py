@@ -186,8 +186,8 @@ UI = table(
             "zh": "没有保存：{why}。你的代码仍在编辑器里。",
         },
         "leave_unsaved": {
-            "en": "Not saved: {why}. Esc again leaves, keeping a copy of your text in a temporary file.",
-            "zh": "没有保存：{why}。再按 Esc 离开，你的代码会另存一份到临时文件。",
+            "en": "Not saved: {why}. Esc again leaves, keeping a copy of your text (where is said).",
+            "zh": "没有保存：{why}。再按 Esc 离开，你的代码会另存一份（会告诉你存在哪里）。",
         },
         "unsaved_rescued": {
             "en": "Could not save {path} ({why}); your text was kept in {rescue}",
@@ -206,12 +206,24 @@ UI = table(
             "zh": "文件在外部被修改：已重新加载并检查。",
         },
         "file_changed_kept": {
-            "en": "The file changed on disk, but the editor has unsaved edits; they are kept (F5 saves them over it).",
-            "zh": "文件在外部被修改，但编辑器里有未保存的修改，已保留（按 F5 会用它们覆盖文件）。",
+            "en": "The file changed on disk; your unsaved edits are kept (F5 saves them, keeping that version in .backup/).",
+            "zh": "文件在外部被修改；你未保存的修改已保留（按 F5 保存它们，外部的版本另存到 .backup/）。",
+        },
+        "file_changed_checked_elsewhere": {
+            "en": "The file was saved in another window, which is checking it: reloaded.",
+            "zh": "文件已在另一个窗口中保存，那个窗口正在检查它：已重新加载。",
+        },
+        "kept_other": {
+            "en": "The file had been saved elsewhere since you opened it; that version is kept at {path}",
+            "zh": "文件在你打开之后被别处保存过；那个版本另存在 {path}",
+        },
+        "replaced_kept": {
+            "en": "Another window saved over your file; your previous text is kept at {path}",
+            "zh": "另一个窗口覆盖保存了你的文件；你之前的代码另存在 {path}",
         },
         "no_editor": {
-            "en": "Could not start the editor {cmd!r}: {why}. Set $EDITOR.",
-            "zh": "无法启动编辑器 {cmd!r}：{why}。请设置 $EDITOR。",
+            "en": "The editor {cmd!r} did not work: {why}. Set $VISUAL or $EDITOR to an editor that waits until you close the file.",
+            "zh": "编辑器 {cmd!r} 没能正常运行：{why}。请把 $VISUAL 或 $EDITOR 设为会等你关闭文件才返回的编辑器。",
         },
         "no_next": {
             "en": "Pass this exercise first, then Ctrl+N opens the next one.",

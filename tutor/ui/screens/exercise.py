@@ -8,9 +8,6 @@ watched and rescued is tutor.edited_file's; this screen lays out the views and w
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
 from tutor.edited_file import EditedFile
+from tutor.external_editor import editor_command, run_editor
 from tutor.i18n import Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step
@@ -124,6 +122,8 @@ class ExerciseScreen(TutorScreen):
             self.handle.cancel()
         if not self.save(quiet=True):  # never lose typing by leaving the screen
             self._rescue()
+        elif self.file.kept_other is not None:  # quitting: said again once the terminal is back
+            self.session.after_exit.append(self.say("kept_other", path=str(self.file.kept_other)))
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.typed = event.text_area.text
@@ -267,8 +267,13 @@ class ExerciseScreen(TutorScreen):
         return pick(problem, self.lang) if problem is not None else ""
 
     def save(self, quiet: bool = False) -> bool:
-        """Write the editor's text to the workspace file if it changed; False if that failed."""
+        """Write the editor's text to the workspace file if it changed; False if that failed.
+        A newer version saved by another view is kept first, and where is said (even if quiet)."""
         if self.file.save(self._editor_text()):
+            if self.file.kept_other is not None:
+                self.app.notify(
+                    self.say("kept_other", path=str(self.file.kept_other)), severity="warning", timeout=15, markup=False
+                )
             return True
         if not quiet:
             self.notify(
@@ -291,8 +296,19 @@ class ExerciseScreen(TutorScreen):
             self.say_status("file_changed_kept", style=self.marks.style("problem", "bold"))
         else:
             self.editor.load_text(edit.text)
-            self.say_status("file_changed")
-            self.start_check()
+            if edit.replaced_kept is not None:  # another view wrote over this one's text and kept it
+                self.notify(
+                    self.say("replaced_kept", path=str(edit.replaced_kept)),
+                    severity="warning",
+                    timeout=15,
+                    markup=False,
+                )
+            if edit.checked_elsewhere:  # its check (and attempt) is that view's: not counted twice
+                self.results.clear(running=False)  # they judged the text just replaced
+                self.say_status("file_changed_checked_elsewhere")
+            else:
+                self.say_status("file_changed")
+                self.start_check()
 
     def _poll_progress(self) -> None:
         """A pass recorded elsewhere (`check` in another terminal) shows here too; the file is
@@ -325,6 +341,9 @@ class ExerciseScreen(TutorScreen):
         if self.handle is not None and self.running:
             self.handle.cancel()  # a newer version of the file replaces the run in flight
         self.handle = None
+        text = self._editor_text()
+        if text is not None:
+            self.file.checking(text)  # before the save: a view that sees it does not check it again
         if not self.save():
             return
         source = self.file.read()
@@ -429,19 +448,25 @@ class ExerciseScreen(TutorScreen):
         self.app.push_screen(ConfirmScreen("reset_confirm"), reset)
 
     def action_editor(self) -> None:
-        """Edit in $VISUAL / $EDITOR with the TUI suspended; check what comes back."""
+        """Edit in $VISUAL / $EDITOR with the TUI suspended; check what comes back. An editor
+        that is missing or fails gives the TUI back with a message, and nothing is checked."""
         if not self.save():
             return
-        cmd = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        cmd = editor_command()
         try:
             with self.app.suspend():
-                subprocess.call([*shlex.split(cmd), str(self.path)])
-        except Exception as exc:  # noqa: BLE001 - no editor, or a terminal that cannot suspend
-            self.notify(self.say("no_editor", cmd=cmd, why=exc), severity="error", timeout=8)
-            return
-        text = self.file.reload()
+                # Must not raise: Textual gives the terminal back only when this block ends normally.
+                problem = run_editor(cmd, self.path)
+        except Exception as exc:  # noqa: BLE001 - a terminal that cannot suspend (Textual's SuspendNotSupported)
+            problem = Bilingual.same(str(exc))
+        text = self.file.reload()  # what the editor saved, even if it then failed
         if text is not None:
             self.editor.load_text(text)
+        if problem is not None:
+            self.notify(
+                self.say("no_editor", cmd=cmd, why=pick(problem, self.lang)), severity="error", timeout=10, markup=False
+            )
+            return
         self.start_check()
 
     def action_next_exercise(self) -> None:
