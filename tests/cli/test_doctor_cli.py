@@ -123,6 +123,31 @@ def test_the_doctors_own_options_wherever_they_stand():
 
 
 @pytest.mark.parametrize(
+    "words, script_args, nans, json_",
+    [
+        (["s.py", "--nans", "drop"], ("--nans", "drop"), False, False),  # the issue's: the script's own --nans
+        (["s.py", "--json", "--epochs", "2"], ("--json", "--epochs", "2"), False, False),
+        (["s.py", "--nans", "drop", "--nans"], ("--nans", "drop"), True, False),
+        (["s.py", "--lr", "1", "--json", "--", "--json"], ("--lr", "1", "--json"), False, True),
+    ],
+    ids=["script-nans", "script-json-first", "ours-at-the-end", "ours-before-double-dash"],
+)
+def test_a_doctor_option_followed_by_a_script_word_is_the_scripts(words, script_args, nans, json_):
+    asked = _asked(*words)
+    assert (asked.args, asked.nans, asked.json) == (script_args, nans, json_)
+    assert options.parse(words) == asked
+
+
+def test_dash_m_runs_a_module_with_every_word_after_it_the_scripts():
+    asked = _asked("--json", "-m", "pkg.train", "--lr", "0.5", "--timeout", "5")
+    assert (asked.module, asked.args, asked.json, asked.timeout_s) == ("pkg.train", ("--lr", "0.5"), True, 5.0)
+    assert options.parse(["--json", "-m", "pkg.train", "--lr", "0.5", "--timeout", "5"]) == asked
+    with pytest.raises(options.OptionsError) as caught:
+        options.parse(["-m"])
+    assert "-m needs the name of a module" in caught.value.message.en
+
+
+@pytest.mark.parametrize(
     "words, says",
     [
         ([], "give the Python script"),
