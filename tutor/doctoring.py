@@ -76,7 +76,11 @@ def add_parser(sub, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="the Python script to run, and its arguments",
     )
     s.add_argument(
-        "-m", nargs=argparse.REMAINDER, action=_AsWritten, metavar="MODULE", help="run a module as `python -m MODULE` does"
+        "-m",
+        nargs=argparse.REMAINDER,
+        action=_AsWritten,
+        metavar="MODULE",
+        help="run a module as `python -m MODULE` does",
     )
     for option in options.OPTIONS:
         if option.name == "--lang":
@@ -155,7 +159,7 @@ def run(ctx) -> int:
 
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
-        job = running.start_doctor(sandbox, asked, cwd)
+        job = running.start_doctor(sandbox, asked, cwd, stdin_fd=0)  # the script reads our stdin, as under python
         with GracefulStop(job, lang) as stop:
             for event in job.events():
                 if not asked.json and isinstance(event, Output):

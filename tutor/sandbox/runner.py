@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
-from tutor.sandbox.worker_process import Limits, WorkerProcess
+from tutor.sandbox.worker_process import DoctorSpawn, Limits, WorkerProcess
+
+# What `doctor` keeps of each stream for its report (the JSON's stdout / stderr, the TUI): all of
+# it passes through live; beyond this much, the report says where it was cut and why.
+DOCTOR_KEEP_CHARS = 8 * 2**20
 
 
 def cache_dir_for(home: Path) -> Path:
@@ -67,14 +72,14 @@ class Sandbox:
         self._closed = False  # a run ending after close() must not start a new spare
         _sweep_once()
 
-    def _spawn(self) -> WorkerProcess:
+    def _spawn(self, doctor: DoctorSpawn | None = None, limits: Limits | None = None) -> WorkerProcess:
         cache_dir = self.cache_dir
         if cache_dir is not None:
             try:
                 cache_dir.mkdir(parents=True, exist_ok=True)
             except OSError:
                 cache_dir = None  # no cache is slower, not broken
-        worker = WorkerProcess(cache_dir, self.limits, self.accelerator)
+        worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, doctor)
         with self._workers_lock:
             self._workers = {w for w in self._workers if not w.closed}
             self._workers.add(worker)
@@ -122,11 +127,28 @@ class Sandbox:
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)
         return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
 
-    def run_doctor(self, script: Path, args: list[str], cwd: Path, timeout: float, nans: bool) -> Run:
+    def run_doctor(
+        self,
+        script: Path,
+        args: list[str],
+        cwd: Path,
+        timeout: float,
+        nans: bool,
+        module: str | None = None,
+        stdin_fd: int | None = None,
+    ) -> Run:
         """Run the learner's own script under the doctor's probe in a worker (as [script, *args], in
-        `cwd`); its output streams as Output events, the verdict carries the report."""
-        job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans)
-        return Run(self._take(), job, timeout, self.limits, self._after_run)
+        `cwd`; with `module`, as `python -m module`); its output streams as Output events, every
+        byte of it, and the verdict carries the report. A worker of its own, not the spare: its
+        JAX backend must not exist before the script starts, and no memory or output cap applies
+        that a plain `python` run would not have (the time limit stays). `stdin_fd`: the script's
+        standard input (the command line's own); None gives it none (the TUI holds the terminal)."""
+        job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans, module=module)
+        limits = replace(
+            self.limits, memory_mb=None, output_bytes=None, keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS)
+        )
+        worker = self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)
+        return Run(worker, job, timeout, limits, self._after_run)
 
     def close(self) -> None:
         """Close the spare and stop every run still going (its process and run folder;
