@@ -12,6 +12,7 @@ from typing import Protocol
 import jax
 
 from tutor.child.doctor.as_main import module_file, run_as_main
+from tutor.child.doctor.crashes import Crashes
 from tutor.child.doctor.donation import Donation
 from tutor.child.doctor.hooks import Hooks
 from tutor.child.doctor.host_sync import HostSync
@@ -22,6 +23,12 @@ from tutor.child.doctor.script_code import ScriptCode
 from tutor.child.doctor.side_effects import SideEffects
 from tutor.doctor.findings import group, status_of
 from tutor.protocol import Finding, ScriptReport
+
+
+def one_root(found: list[Finding]) -> list[Finding]:
+    """One finding per root: JAX's own KeyReuseError at a line is the key reuse seen there."""
+    checked = {(f.file, f.line) for f in found if f.code == "key-reuse-error"}
+    return [f for f in found if not (f.kind == "key-reuse" and (f.file, f.line) in checked)]
 
 
 class Detector(Protocol):
@@ -51,6 +58,7 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
         KeyReuse(code),
         Donation(code, retraces),
         HostSync(code, retraces),
+        Crashes(code),
     ]
     if nans:
         detectors.append(Nans(code))
@@ -65,7 +73,7 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
             pass
     finally:
         hooks.undo()
-    found = group([f for d in detectors for f in d.findings(ran.failure)])
+    found = one_root(group([f for d in detectors for f in d.findings(ran.failure)]))
     nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
     failed = ran.exit_code not in (0, 130) and not nan_stop
     return ScriptReport(
