@@ -205,7 +205,18 @@ def test_the_count_of_findings_reads_as_a_sentence():
     assert "\n1 finding:\n" in render_text(report, "en") and "发现 1 个问题：" in render_text(report, "zh")
     report.findings = []
     report.decide_status(failed=False)
-    assert "No findings" in render_text(report, "en")
+    assert "No findings: nothing the chapter warns about was seen." in render_text(report, "en")
+
+
+def test_no_findings_when_no_jitted_function_of_the_script_was_seen_says_so():
+    # the flax MNIST example: "No findings" while nothing of the learner's was watched
+    report = Report("main.py", exit_code=0, duration_s=1.0)
+    report.decide_status(failed=False)
+    for lang in ("en", "zh"):
+        said = render_text(report, lang)
+        assert "main.py" in said.splitlines()[2] and "jit" in said.splitlines()[2], said
+    assert "no jitted function of main.py was traced" in render_text(report, "en")
+    assert "nothing the chapter warns about" not in render_text(report, "en")
 
 
 def test_the_text_report_in_chinese():

@@ -222,6 +222,12 @@ WORDS = table(
             "en": "No findings: nothing the chapter warns about was seen.",
             "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。",
         },
+        "none_unseen": {
+            "en": "No findings, but no jitted function of {script} was traced: retraces and side effects under "
+            "jit had nothing of yours to watch (jitted code in other files or in libraries is not followed yet).",
+            "zh": "没有发现问题，但 {script} 里没有任何 jit 函数被追踪：重新追踪和 jit 下的副作用这两类检查没有可观察的代码"
+            "（其他文件或库里的 jit 代码暂不跟踪）。",
+        },
         "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
         "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
         "times": {"en": "{n}×", "zh": "{n} 次"},
@@ -304,6 +310,8 @@ def times(count: int, lang: str) -> str:
 def how_many(report: Report, lang: str) -> str:
     """ "No findings: ...", "1 finding:" or "3 findings:"."""
     n = len(report.findings)
+    if n == 0 and not report.traces and report.status == "ok":
+        return word("none_unseen", lang, script=report.script)  # "No findings" alone would overclaim
     return word("none" if n == 0 else "one" if n == 1 else "some", lang, n=n)
 
 
