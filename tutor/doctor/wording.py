@@ -226,7 +226,7 @@ WORDS = table(
             "en": "No findings, but no jitted function of {script} was traced: retraces and side effects under "
             "jit had nothing of yours to watch (jitted code in other files or in libraries is not followed yet).",
             "zh": "没有发现问题，但 {script} 里没有任何 jit 函数被追踪：重新追踪和 jit 下的副作用这两类检查没有可观察的代码"
-            "（其他文件或库里的 jit 代码暂不跟踪）。",
+            "（其他文件或库里的 jit 代码暂不追踪）。",
         },
         "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
         "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
