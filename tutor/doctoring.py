@@ -53,7 +53,7 @@ class _AsWritten(argparse.Action):
     read with the words after it (argparse knows the names only to show them in --help)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        value = [values] if isinstance(values, str) else []
+        value = [values] if isinstance(values, str) else list(values or [])  # -m: the module and every word after it
         namespace.doctor_words = [*namespace.doctor_words, option_string, *value]
 
 
@@ -74,6 +74,13 @@ def add_parser(sub, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
         nargs=argparse.REMAINDER,
         metavar="SCRIPT [ARGS...]",
         help="the Python script to run, and its arguments",
+    )
+    s.add_argument(
+        "-m",
+        nargs=argparse.REMAINDER,
+        action=_AsWritten,
+        metavar="MODULE",
+        help="run a module as `python -m MODULE` does",
     )
     for option in options.OPTIONS:
         if option.name == "--lang":
@@ -142,7 +149,7 @@ def run(ctx) -> int:
     except FileNotFoundError:
         print(say("no_cwd", lang), file=sys.stderr)
         return 2
-    problem = options.script_problem(asked.script)
+    problem = None if asked.module else options.script_problem(asked.script)
     if problem:
         print(say("usage", lang, problem=pick(problem, lang)), file=sys.stderr)
         return 2
@@ -152,7 +159,7 @@ def run(ctx) -> int:
 
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
-        job = running.start_doctor(sandbox, asked, cwd)
+        job = running.start_doctor(sandbox, asked, cwd, stdin_fd=0)  # the script reads our stdin, as under python
         with GracefulStop(job, lang) as stop:
             for event in job.events():
                 if not asked.json and isinstance(event, Output):

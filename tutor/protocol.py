@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 2  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = 3  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 CheckStatus = Literal["pass", "fail", "error", "skipped"]
@@ -92,7 +92,8 @@ class CellJob(Message):
 
 @dataclass(frozen=True)
 class DoctorJob(Message):
-    """Run the learner's own script under the doctor's probe, in `cwd`, with argv [script, *args]."""
+    """Run the learner's own script under the doctor's probe, in `cwd`, with argv [script, *args];
+    with `module`, as `python -m module *args` would (then `script` is the module's name)."""
 
     wire_type: ClassVar[str] = "doctor"
     script: str
@@ -100,6 +101,7 @@ class DoctorJob(Message):
     cwd: str | None = None
     nans: bool = False
     deadline_s: float | None = None
+    module: str | None = None
 
 
 Job = ExerciseJob | CellJob | DoctorJob
@@ -191,7 +193,7 @@ class CellResult(Message):
 # ---- the doctor's report: findings as data (kinds, codes, places, counts, names), never words;
 # the parent words them (tutor.doctor.wording), in both languages, for the text, the JSON and the TUI.
 
-FindingKind = Literal["retrace", "key-reuse", "side-effect", "donation", "host-sync", "nan"]
+FindingKind = Literal["retrace", "key-reuse", "side-effect", "donation", "host-sync", "nan", "crash"]
 # Which problem of its kind: it picks the words and the lesson that teaches the fix.
 FindingCode = Literal[
     "weak-type",  # retrace
@@ -201,6 +203,7 @@ FindingCode = Literal[
     "new-function",
     "unexplained",
     "reused",  # key-reuse
+    "constant",  # (a note, not a finding: the same key on every call, on purpose)
     "global",  # side-effect
     "mutation",
     "print",
@@ -208,6 +211,11 @@ FindingCode = Literal[
     "deleted",
     "per-step",  # host-sync
     "first",  # nan
+    "immutable",  # crash: an error the chapter teaches ended the script
+    "concretization",
+    "tracer-bool",
+    "leaked-tracer",
+    "key-reuse-error",
 ]
 DoctorStatus = Literal["ok", "findings", "error", "timeout"]
 FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
@@ -253,6 +261,7 @@ class ScriptReport(Message):
     duration_s: float
     findings: tuple[Finding, ...] = ()
     traces: tuple[TraceCount, ...] = ()
+    notes: tuple[Finding, ...] = ()  # worth a word, not a bug (a key kept constant on purpose)
 
 
 @dataclass(frozen=True)

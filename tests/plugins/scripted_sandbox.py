@@ -119,7 +119,7 @@ class FakeSandbox:
             return FakeRun(*self.scripts[cell.id])
         return FakeRun(self._as_declared(cell), 0.0)
 
-    def run_doctor(self, script, args, cwd, timeout: float, nans: bool) -> FakeRun:
+    def run_doctor(self, script, args, cwd, timeout: float, nans: bool, module=None, stdin_fd=None) -> FakeRun:
         key = f"doctor:{Path(script).name}"
         self.asked.append((key, " ".join(map(str, args))))
         self.doctor_options.append({"args": list(args), "timeout": timeout, "nans": nans})

@@ -21,7 +21,7 @@ def run(job: DoctorJob) -> None:
         os.chdir(job.cwd)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the worker starts with it ignored
     try:
-        report = examine(job.script, job.args, job.nans)
+        report = examine(job.script, job.args, job.nans, job.module)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second stop must not cut the report short
         flush_std_streams()

@@ -42,18 +42,22 @@ def _die(run_dir: str | None) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _hung_up(poller) -> bool:
-    """True if the pipe from the parent reports hang-up, and it is still that pipe."""
-    if poller is None:
+def _hung_up(poller, watched: int | None) -> bool:
+    """True if the pipe from the parent reports hang-up, and it is still that pipe. The descriptor
+    polled may have been switched meanwhile (fd 0 given the doctor's stdin, which may be at its
+    end): then it is not the parent's, and the next poll watches the private copy."""
+    if poller is None or watched is None:
         return False
     events = poller.poll(250)
     if not events:
         return False
     try:
-        st = os.fstat(_fd)
+        st = os.fstat(watched)
         same = (st.st_dev, st.st_ino) == _identity
     except OSError:
         same = False
+    if not same and watched != _fd:
+        return False
     if not same:
         raise OSError("the pipe from the parent was closed by the program")
     return any(mask & (select.POLLHUP | select.POLLERR) for _, mask in events)
@@ -67,7 +71,7 @@ def _watch(parent: int, run_dir: str | None) -> None:
             poller = select.poll()
             poller.register(watched, 0)  # hang-up and errors only: never steals the job's bytes
         try:
-            if _hung_up(poller):
+            if _hung_up(poller, watched):
                 break
         except OSError:  # the learner closed it: os.getppid() alone still tells
             poller = None

@@ -91,6 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache-dir", default=None)
     parser.add_argument("--parent", type=int, default=None)  # the tutor's pid: die with it
     parser.add_argument("--run-dir", default=None)  # removed if the tutor dies first
+    # doctor: JAX imported but no backend made (the script's XLA_FLAGS / jax_num_cpu_devices must
+    # still count), and the learner's stdin on this descriptor
+    parser.add_argument("--doctor", action="store_true")
+    parser.add_argument("--stdin-fd", type=int, default=None)
     args = parser.parse_args(argv)
     del sys.argv[1:]  # learner code has no business with the tutor's paths
 
@@ -106,8 +110,12 @@ def main(argv: list[str] | None = None) -> None:
     channel.open_channel(args.event_fd)
     channel.send(Hello(PROTOCOL_VERSION))  # first, before anything can fail: the parent checks it
     try:
-        configure_jax(args.cache_dir)
+        if not args.doctor:
+            configure_jax(args.cache_dir)
         from tutor.child import harness  # imports the check library (and JAX) before the job
+
+        if args.doctor:
+            import tutor.child.doctor.probe  # noqa: F401 - the probe's imports, before the job (no backend)
     except BaseException as exc:  # noqa: BLE001 - whatever broke, the parent must hear it was us
         _startup_failed(exc)
         os._exit(1)
@@ -121,10 +129,15 @@ def main(argv: list[str] | None = None) -> None:
     job = parse_job(json.loads(line))
     if args.parent is not None:
         lifeline.hide_stdin()
+    if args.stdin_fd is not None:
+        os.dup2(args.stdin_fd, 0)  # the doctor's script reads what `python script.py` would
+        os.close(args.stdin_fd)
     if job.deadline_s:
         lifeline.arm_deadline(job.deadline_s)  # even if the parent is stopped or learner code blocks in C
     channel.send(Started())
     try:
+        if not isinstance(job, DoctorJob) and args.doctor:
+            configure_jax(args.cache_dir)  # never sent to a doctor worker; judged as in any worker
         if isinstance(job, ExerciseJob):
             harness.run_exercise(job)
         elif isinstance(job, DoctorJob):

@@ -62,6 +62,9 @@ class Report:
     stdout: str = ""
     stderr: str = ""
     traces: tuple[TraceCount, ...] = ()  # shown in the text form, not part of the JSON contract
+    notes: list[Finding] = field(default_factory=list)  # worth a word, not a bug (not in `findings`)
+    # a stream the report keeps only the start of: stream -> (characters kept, characters printed)
+    cut: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
     def from_wire(cls, sent: ScriptReport) -> Report:
@@ -70,10 +73,18 @@ class Report:
         one we know."""
         if sent.status not in DOCTOR_STATUSES:
             raise ValueError(f"unknown doctor status {sent.status!r}")
-        for f in sent.findings:
+        for f in (*sent.findings, *sent.notes):
             if f.kind not in FINDING_KINDS or f.code not in FINDING_CODES:
                 raise ValueError(f"unknown finding kind {f.kind!r} or code {f.code!r}")
-        return cls(sent.script, sent.status, sent.exit_code, sent.duration_s, list(sent.findings), traces=sent.traces)
+        return cls(
+            sent.script,
+            sent.status,
+            sent.exit_code,
+            sent.duration_s,
+            list(sent.findings),
+            traces=sent.traces,
+            notes=list(sent.notes),
+        )
 
     def decide_status(self, failed: bool, timed_out: bool = False) -> None:
         self.status = status_of(self.findings, failed, timed_out)

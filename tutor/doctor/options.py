@@ -1,10 +1,13 @@
 """The doctor's options, parsed here and nowhere else (the command line and the TUI's command
 field both call `parse`; the worker receives them as a typed DoctorJob):
 
-    SCRIPT [ARGS...] [--json] [--timeout S] [--nans] [--lang en|zh] [-- SCRIPT-ARGS...]
+    [OPTIONS] SCRIPT [ARGS...] [--json] [--timeout S] [--nans] [--lang en|zh] [-- SCRIPT-ARGS...]
+    [OPTIONS] -m MODULE [ARGS...] ...                        (as `python -m MODULE`)
 
-The doctor's own options may stand before SCRIPT or after it; any other word after SCRIPT is the
-script's, and everything after `--` is the script's, whatever it looks like.
+The doctor's own options may stand before SCRIPT, or after the script's arguments as the last
+words (DESIGN.md's form); a doctor option followed by a word of the script's is the script's
+(`doctor s.py --nans drop` gives the script `--nans drop`), and everything after `--` is the
+script's, whatever it looks like.
 """
 
 from __future__ import annotations
@@ -64,6 +67,10 @@ MSG = table(
             "en": "{path} is not a Python script (.py); doctor runs Python scripts.",
             "zh": "{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
         },
+        "no_module": {
+            "en": "-m needs the name of a module to run as a script (doctor -m package.module).",
+            "zh": "-m 后面要写一个作为脚本运行的模块名（doctor -m 包.模块）。",
+        },
     }
 )
 
@@ -84,12 +91,13 @@ def _error(key: str, **fields) -> OptionsError:
 class DoctorOptions:
     """One doctor run as asked for: the script, its own arguments, the doctor's options."""
 
-    script: Path
+    script: Path  # with `module`: the module's name, shown as the script's
     args: tuple[str, ...] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
     nans: bool = False
     json: bool = False
     lang: str | None = None  # None: the tutor's language
+    module: str | None = None  # `doctor -m MODULE`: run as `python -m MODULE` would
 
 
 # A week: longer than any run or poll anyone means, and far below what the timers of the OS and
@@ -108,49 +116,97 @@ def positive_seconds(text: str) -> float:
 
 
 def parse(words: Sequence[str]) -> DoctorOptions:
-    """SCRIPT, its arguments and the doctor's options from the words after `doctor`;
-    OptionsError if they do not make a run."""
-    script: str | None = None
-    args: list[str] = []
+    """SCRIPT (or -m MODULE), its arguments and the doctor's options from the words after
+    `doctor`; OptionsError if they do not make a run."""
+    words = list(words)
     own: dict[str, str | bool] = {}
-    i = 0
-    while i < len(words):
-        item = words[i]
-        if item == "--":
-            rest = list(words[i + 1 :])
-            if script is None and rest:
-                script = rest.pop(0)
-            args += rest
-            break
-        name, eq, value = item.partition("=")
-        option = _BY_NAME.get(name)
-        if option is not None and (option.value is not None or not eq):
-            if option.value is None:
-                own[name] = True
-            elif eq:
-                own[name] = value
-            elif i + 1 < len(words):
-                own[name] = words[i + 1]
-                i += 1
-            else:
-                raise _error("needs_value", option=name, value=option.value)
-        elif script is None:
-            if item.startswith("-") and item != "-":
-                raise _error("unknown", option=item)
-            script = item
-        else:
-            args.append(item)
+    i = _take_options(words, 0, own, before_script=True)
+    module: str | None = None
+    script: str | None = None
+    dashed = i < len(words) and words[i] == "--"  # `doctor [OPTIONS] -- SCRIPT ARGS...`: all the script's
+    if dashed:
         i += 1
-    if script is None:
-        raise _error("no_script")
+    elif i < len(words) and words[i] == "-m":
+        if i + 1 >= len(words) or not words[i + 1] or words[i + 1].startswith("-"):
+            raise _error("no_module")
+        module = words[i + 1]
+        i += 2
+    if module is None:
+        if i >= len(words):
+            raise _error("no_script")
+        script = words[i]
+        i += 1
+    rest = words[i:]
+    if dashed:
+        args = rest
+    elif "--" in rest:  # everything after it is the script's; the doctor's may end the words before it
+        cut = rest.index("--")
+        tail = _trailing_options(rest[:cut], own)
+        args = rest[: cut - tail] + rest[cut + 1 :]
+    else:
+        tail = _trailing_options(rest, own)
+        args = rest[: len(rest) - tail]
     return DoctorOptions(
-        Path(script).expanduser(),
+        Path(module) if module is not None else Path(str(script)).expanduser(),
         tuple(args),
         _seconds(own["--timeout"]) if "--timeout" in own else DEFAULT_TIMEOUT_S,
         bool(own.get("--nans", False)),
         bool(own.get("--json", False)),
         _lang(own["--lang"]) if "--lang" in own else None,
+        module,
     )
+
+
+def _one_option(words: list[str], i: int) -> tuple[str, str | bool, int] | None:
+    """The doctor option at words[i] as (name, value, words it takes), or None if it is not one."""
+    name, eq, value = words[i].partition("=")
+    option = _BY_NAME.get(name)
+    if option is None or (option.value is None and eq):
+        return None
+    if option.value is None:
+        return name, True, 1
+    if eq:
+        return name, value, 1
+    if i + 1 < len(words):
+        return name, words[i + 1], 2
+    raise _error("needs_value", option=name, value=option.value)
+
+
+def _take_options(words: list[str], i: int, own: dict, before_script: bool) -> int:
+    """Read the doctor's options from words[i:] up to SCRIPT, -m or --; returns where they end."""
+    while i < len(words) and words[i] not in ("--", "-m"):
+        found = _one_option(words, i)
+        if found is None:
+            if before_script and words[i].startswith("-") and words[i] != "-":
+                raise _error("unknown", option=words[i])
+            return i
+        own[found[0]] = found[1]
+        i += found[2]
+    return i
+
+
+def _trailing_options(words: list[str], own: dict) -> int:
+    """How many of the last words are the doctor's options (read into `own`): the longest tail
+    made of nothing else. A doctor option with a script word after it is the script's."""
+    best = 0
+    for start in range(len(words) + 1):
+        i, found = start, {}
+        try:
+            while i < len(words):
+                one = _one_option(words, i)
+                if one is None:
+                    break
+                found[one[0]] = one[1]
+                i += one[2]
+        except OptionsError:
+            if start == len(words) - 1:
+                raise  # `s.py --timeout` at the very end: the doctor's, missing its value
+            continue
+        if i == len(words):
+            best = len(words) - start
+            own.update(found)
+            break
+    return best
 
 
 def _seconds(value: str | bool) -> float:

@@ -26,7 +26,10 @@ def finding_json(f: Finding, lang: str) -> dict[str, Any]:
 
 
 def report_json(report: Report, lang: str) -> dict[str, Any]:
-    return {
+    """DESIGN.md's object; `notes` (a constant key kept on purpose...) and `output_cut` (a stream
+    of which only the first `kept_chars` of `total_chars` are in `stdout` / `stderr`, to bound
+    the memory a runaway log takes) are added only when there are some."""
+    data = {
         "script": report.script,
         "status": report.status,
         "exit_code": report.exit_code,
@@ -35,3 +38,8 @@ def report_json(report: Report, lang: str) -> dict[str, Any]:
         "stdout": report.stdout,
         "stderr": report.stderr,
     }
+    if report.notes:
+        data["notes"] = [finding_json(f, lang) for f in report.notes]
+    if report.cut:
+        data["output_cut"] = {s: {"kept_chars": k, "total_chars": n} for s, (k, n) in report.cut.items()}
+    return data

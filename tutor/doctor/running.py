@@ -10,9 +10,13 @@ from tutor.doctor.findings import Report
 from tutor.doctor.options import DoctorOptions
 
 
-def start_doctor(sandbox, options: DoctorOptions, cwd: Path):
-    """The run of `options.script` (resolved) in `cwd`: a tutor.sandbox Run, streaming events."""
-    return sandbox.run_doctor(options.script.resolve(), list(options.args), cwd, options.timeout_s, options.nans)
+def start_doctor(sandbox, options: DoctorOptions, cwd: Path, stdin_fd: int | None = None):
+    """The run of `options.script` (resolved; or `-m` its module) in `cwd`: a tutor.sandbox Run,
+    streaming events. `stdin_fd`: the script's standard input (the command line passes its own)."""
+    script = str(options.script) if options.module else options.script.resolve()
+    return sandbox.run_doctor(
+        Path(script), list(options.args), cwd, options.timeout_s, options.nans, options.module, stdin_fd
+    )
 
 
 def report_of(verdict, script: str) -> Report:

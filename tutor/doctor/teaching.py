@@ -31,6 +31,12 @@ TEACHES: dict[tuple[str, str], Teaching] = {
     ("donation", "unusable"): Teaching("6.6", "l66-donate-unusable"),
     ("donation", "deleted"): Teaching("6.6", "l66-donate"),
     ("host-sync", "per-step"): Teaching("6.5", "l65-pure-counter"),
+    ("key-reuse", "constant"): Teaching("6.5", "l65-key-streams"),
+    ("crash", "immutable"): Teaching("6.2", "l62-at-set"),
+    ("crash", "concretization"): Teaching("6.5", "l65-scan-length-fix"),
+    ("crash", "tracer-bool"): Teaching("6.7", "l67-cond-where"),
+    ("crash", "leaked-tracer"): Teaching("6.7", "l67-leaked-tracer"),
+    ("crash", "key-reuse-error"): Teaching("6.5", "l65-key-reuse-checker"),
     ("nan", "first"): Teaching(None, None),  # no lesson is about NaN; the finding stands alone
 }
 

@@ -70,6 +70,35 @@ WORDS = table(
             "en": "The first NaN/inf came out of `{primitive}`.",
             "zh": "第一个 NaN/inf 出自 `{primitive}`。",
         },
+        "key-reuse/constant": {
+            "en": "The same key is consumed here on every call ({times}); a key kept constant on purpose "
+            "(a fixed evaluation key, a key cloned to reproduce samples) is fine.",
+            "zh": "这一行每次调用都使用同一个 key（{times}）；如果是有意保持不变（固定的评估 key、为复现样本而复制的 "
+            "key），这没有问题。",
+        },
+        "crash/immutable": {
+            "en": "The script stopped here: it assigned into a JAX array in place (`x[i] = ...`).",
+            "zh": "脚本停在这里：它对 JAX 数组做了原地赋值（`x[i] = ...`）。",
+        },
+        "crash/concretization": {
+            "en": "The script stopped here: a traced value was used where Python needs a concrete one "
+            "(ConcretizationTypeError).",
+            "zh": "脚本停在这里：在 Python 需要具体数值的地方用了追踪值（ConcretizationTypeError）。",
+        },
+        "crash/tracer-bool": {
+            "en": "The script stopped here: a traced value decided a Python `if` / `while` / `and` "
+            "(TracerBoolConversionError).",
+            "zh": "脚本停在这里：用追踪值决定了 Python 的 `if` / `while` / `and`（TracerBoolConversionError）。",
+        },
+        "crash/leaked-tracer": {
+            "en": "The script stopped here: a tracer escaped the function that was traced and was used later "
+            "(UnexpectedTracerError).",
+            "zh": "脚本停在这里：一个追踪值逃出了被追踪的函数，之后又被使用（UnexpectedTracerError）。",
+        },
+        "crash/key-reuse-error": {
+            "en": "The script stopped here: JAX's key-reuse checker caught a key used twice (KeyReuseError).",
+            "zh": "脚本停在这里：JAX 的 key 复用检查器发现一个 key 被用了两次（KeyReuseError）。",
+        },
         "once": {"en": "once", "zh": "1 次"},
         "n_times": {"en": "{n} times", "zh": "{n} 次"},
         # ---- why it costs you, in the learner's terms
@@ -151,6 +180,36 @@ WORDS = table(
             "zh": "每一步都把一个值从设备拉回 Python（`float()`、`.item()`、`np.asarray`）：循环每次都要等设备算完，"
             "没法提前排队后续的计算。让数值留在设备上，每隔 N 步读一次，或用 lax.scan 收集起来。",
         },
+        "why:key-reuse/constant": {
+            "en": "Noted, not counted as a finding: if the numbers should differ from call to call, split a new "
+            "key each time instead.",
+            "zh": "仅作提示，不算作问题：如果每次调用的随机数应当不同，就每次 split 出一个新 key。",
+        },
+        "why:crash/immutable": {
+            "en": "JAX arrays cannot change in place. Make the changed copy and rebind the name: "
+            "x = x.at[i].set(value).",
+            "zh": "JAX 数组不能原地修改。生成修改后的副本，再把名字重新绑定：x = x.at[i].set(value)。",
+        },
+        "why:crash/concretization": {
+            "en": "Under jit a value is a tracer with a shape but no number yet. Make what decides shapes or "
+            "lengths static (static_argnums), or compute it outside the jitted function.",
+            "zh": "在 jit 下，值是只有形状、还没有具体数值的追踪值。把决定形状或长度的量设为静态参数"
+            "（static_argnums），或在 jit 函数之外计算它。",
+        },
+        "why:crash/tracer-bool": {
+            "en": "Under jit the value is not known yet, so Python cannot branch on it. Branch on the device: "
+            "jnp.where or lax.cond.",
+            "zh": "在 jit 下数值还不知道，Python 无法据此分支。改在设备上分支：jnp.where 或 lax.cond。",
+        },
+        "why:crash/leaked-tracer": {
+            "en": "A tracer stored outside (a global, an attribute, a list) lives on after its trace ends. Return "
+            "the value from the function instead of storing it.",
+            "zh": "存到外部（全局变量、属性、列表）的追踪值在追踪结束后仍然留着。改为从函数返回这个值，而不是把它存起来。",
+        },
+        "why:crash/key-reuse-error": {
+            "en": "A key consumed twice gives the same random numbers twice. Split the key and use each subkey once.",
+            "zh": "同一个 key 用两次会给出两次同样的随机数。先 split，每个子 key 只用一次。",
+        },
         "why:nan/first": {
             "en": "From here on the values are NaN or inf, and everything computed from them is too. Look at "
             "this operation's inputs (a log of 0, a division by 0, a step size that diverges).",
@@ -162,6 +221,12 @@ WORDS = table(
         "none": {
             "en": "No findings: nothing the chapter warns about was seen.",
             "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。",
+        },
+        "none_unseen": {
+            "en": "No findings, but no jitted function of {script} was traced: retraces and side effects under "
+            "jit had nothing of yours to watch (jitted code in other files or in libraries is not followed yet).",
+            "zh": "没有发现问题，但 {script} 里没有任何 jit 函数被追踪：重新追踪和 jit 下的副作用这两类检查没有可观察的代码"
+            "（其他文件或库里的 jit 代码暂不追踪）。",
         },
         "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
         "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
@@ -220,7 +285,7 @@ def what(f: Finding, lang: str) -> str:
     if f.kind == "retrace" and f.code != "new-function":
         seen = word("retrace/seen", lang, explanation=f.explanation) if f.explanation else ""
         return word("retrace", lang, seen=seen, **fields)
-    if f.kind == "key-reuse":
+    if f.kind == "key-reuse" and f.code == "reused":
         key += "/same-line" if f.first_line == f.line else "/first-at" if f.first_line else ""
     if f.kind == "host-sync" and not f.function:
         key += "/no-jit"
@@ -245,6 +310,8 @@ def times(count: int, lang: str) -> str:
 def how_many(report: Report, lang: str) -> str:
     """ "No findings: ...", "1 finding:" or "3 findings:"."""
     n = len(report.findings)
+    if n == 0 and not report.traces and report.status == "ok":
+        return word("none_unseen", lang, script=report.script)  # "No findings" alone would overclaim
     return word("none" if n == 0 else "one" if n == 1 else "some", lang, n=n)
 
 

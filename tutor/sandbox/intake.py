@@ -24,8 +24,12 @@ from tutor.sandbox.worker_process import Limits
 class Intake:
     """Output (capped) and the worker's events, in order, for the verdict; and why reading must stop."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, pass_all: bool = False):
         self.limits = limits
+        # doctor: every chunk is passed on as it comes (the learner sees all its output), and
+        # only what is kept goes into the verdict; chars_seen says how much there was.
+        self.pass_all = pass_all
+        self.chars_seen = {"stdout": 0, "stderr": 0}
         self.decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in ("stdout", "stderr")}
         self.kept = {"stdout": 0, "stderr": 0}  # characters kept of each stream
         self.total_bytes = 0
@@ -47,14 +51,24 @@ class Intake:
 
     def feed_output(self, stream: str, data: bytes) -> Output | None:
         self.total_bytes += len(data)
-        if self.total_bytes > self.limits.output_bytes:
+        if self.limits.output_bytes is not None and self.total_bytes > self.limits.output_bytes:
             self.flooded = True
         room = self.limits.keep_chars - self.kept[stream]
-        if room <= 0:
+        if room <= 0 and not self.pass_all:
             self.truncated = True
             return None
-        text = self.decoders[stream].decode(data)[:room]
-        return self._keep(Output(stream, text)) if text else None
+        text = self.decoders[stream].decode(data)
+        self.chars_seen[stream] += len(text)
+        if not self.pass_all:
+            text = text[:room]
+            return self._keep(Output(stream, text)) if text else None
+        if not text:
+            return None
+        if room < len(text):
+            self.truncated = True
+        if room > 0:
+            self._keep(Output(stream, text[:room]))
+        return Output(stream, text)
 
     def _keep(self, out: Output) -> Output:
         self.kept[out.stream] += len(out.text)
@@ -64,8 +78,12 @@ class Intake:
     def flush_text(self) -> Iterator[Output]:
         for stream, dec in self.decoders.items():
             tail = dec.decode(b"", final=True)
+            self.chars_seen[stream] += len(tail)
             if tail and self.kept[stream] < self.limits.keep_chars:
                 yield self._keep(Output(stream, tail))
+            elif tail and self.pass_all:
+                self.truncated = True
+                yield Output(stream, tail)
 
     def feed_events(self, data: bytes) -> Iterator[CheckResult | MetricPoints]:
         """Take event bytes; yields the events a reader shows as they come (checks, metric points)."""
@@ -73,7 +91,7 @@ class Intake:
             return  # the run is over; nothing after a bad event is believed
         self.event_buffer += data
         *lines, self.event_buffer = self.event_buffer.split(b"\n")
-        if len(self.event_buffer) > max(self.limits.output_bytes, 2**20):
+        if len(self.event_buffer) > max(self.limits.output_bytes or 0, 8 * 2**20):
             self.protocol_error = "a line longer than any event"  # stop before it eats the parent's memory
             self.event_buffer = b""
             return

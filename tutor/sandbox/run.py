@@ -96,7 +96,7 @@ class Run:
             name="send-job",
             daemon=True,
         ).start()
-        intake = Intake(self.limits)
+        intake = Intake(self.limits, pass_all=isinstance(self.job, DoctorJob))
         yield from intake.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
         assert w.proc.stdout is not None and w.proc.stderr is not None  # spawned with pipes
@@ -174,7 +174,8 @@ class Run:
             duration_s=time.monotonic() - (ready_at or started),
             timeout_s=self.timeout,
             startup_s=self.limits.startup_s,
-            output_limit_mb=self.limits.output_bytes // 2**20,
+            output_limit_mb=(self.limits.output_bytes or 0) // 2**20,
+            chars_seen=dict(intake.chars_seen),
             setting_vars=_setting_vars(),
             **flags,
         )

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
-from tutor.sandbox.worker_process import Limits, WorkerProcess, worker_env
+from tutor.sandbox.worker_process import DoctorSpawn, Limits, WorkerProcess, worker_env
 
 MAX_SERVER_STARTS = 3  # a server that keeps failing is given up on: workers are spawned directly
 
@@ -26,6 +27,11 @@ def fork_server_env(accelerator: bool) -> dict[str, str]:
     env = worker_env(accelerator)
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     return env
+
+
+# What `doctor` keeps of each stream for its report (the JSON's stdout / stderr, the TUI): all of
+# it passes through live; beyond this much, the report says where it was cut and why.
+DOCTOR_KEEP_CHARS = 8 * 2**20
 
 
 def cache_dir_for(home: Path) -> Path:
@@ -98,15 +104,16 @@ class Sandbox:
                 self._server = ForkServer(fork_server_env(self.accelerator), self.limits.startup_s, cache)
             return self._server
 
-    def _spawn(self, direct: bool = False) -> WorkerProcess:
+    def _spawn(self, doctor: DoctorSpawn | None = None, limits: Limits | None = None) -> WorkerProcess:
         cache_dir = self.cache_dir
         if cache_dir is not None:
             try:
                 cache_dir.mkdir(parents=True, exist_ok=True)
             except OSError:
                 cache_dir = None  # no cache is slower, not broken
-        server = None if direct else self._fork_server()
-        worker = WorkerProcess(cache_dir, self.limits, self.accelerator, server)
+        # Doctor's worker is spawned afresh, never forked: the script starts as under `python`.
+        server = None if doctor is not None else self._fork_server()
+        worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor)
         with self._workers_lock:
             self._workers = {w for w in self._workers if not w.closed}
             self._workers.add(worker)
@@ -161,13 +168,28 @@ class Sandbox:
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)
         return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
 
-    def run_doctor(self, script: Path, args: list[str], cwd: Path, timeout: float, nans: bool) -> Run:
+    def run_doctor(
+        self,
+        script: Path,
+        args: list[str],
+        cwd: Path,
+        timeout: float,
+        nans: bool,
+        module: str | None = None,
+        stdin_fd: int | None = None,
+    ) -> Run:
         """Run the learner's own script under the doctor's probe in a worker (as [script, *args], in
-        `cwd`); its output streams as Output events, the verdict carries the report."""
-        job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans)
-        # Spawned afresh, never forked: the script must start as under `python`, from the
-        # environment as it is now, with JAX imported by the script itself.
-        return Run(self._spawn(direct=True), job, timeout, self.limits)
+        `cwd`; with `module`, as `python -m module`); its output streams as Output events, every
+        byte of it, and the verdict carries the report. A worker of its own, not the spare: its
+        JAX backend must not exist before the script starts, and no memory or output cap applies
+        that a plain `python` run would not have (the time limit stays). `stdin_fd`: the script's
+        standard input (the command line's own); None gives it none (the TUI holds the terminal)."""
+        job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans, module=module)
+        limits = replace(
+            self.limits, memory_mb=None, output_bytes=None, keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS)
+        )
+        worker = self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)
+        return Run(worker, job, timeout, limits, self._after_run)
 
     def close(self) -> None:
         """Close the spare and stop every run still going (its process and run folder;

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from tutor.i18n import Bilingual
@@ -53,6 +53,7 @@ class Ending:
     startup_s: float = 0.0
     output_limit_mb: int = 0
     setting_vars: tuple[str, ...] = ()  # JAX_* / XLA_* ... set in the tutor's environment
+    chars_seen: dict[str, int] = field(default_factory=dict)  # characters of each stream, kept or not
 
 
 def _message(en: str, zh: str) -> Bilingual:
@@ -333,6 +334,8 @@ def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
         return None
     report = seen.report
     report.stdout, report.stderr = seen.stdout, seen.stderr
+    kept = {"stdout": len(seen.stdout), "stderr": len(seen.stderr)}
+    report.cut = {s: (kept[s], n) for s, n in ending.chars_seen.items() if n > kept.get(s, 0)}
     if status == "timeout":
         report.status = "timeout"
     return report

@@ -22,11 +22,15 @@ from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailab
 from tutor.sandbox.run_dirs import make_run_dir
 
 
-def worker_env(accelerator: bool) -> dict[str, str]:
-    """The environment every worker starts from (the run adds its TMPDIR)."""
+def worker_env(accelerator: bool, doctor_cwd: str | None = None) -> dict[str, str]:
+    """The environment every worker starts from (the run adds its TMPDIR); for doctor, a relative
+    PYTHONPATH resolved from the learner's folder (`doctor_cwd`), as Python there would."""
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")]))
+    learner_path = env.get("PYTHONPATH")
+    if doctor_cwd is not None:
+        learner_path = _learner_pythonpath(learner_path, doctor_cwd)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), learner_path]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
     # Learner code has no business with the learner's progress; do not point it there.
     # (Not a security boundary: the worker runs as the same user.)
@@ -38,10 +42,40 @@ def worker_env(accelerator: bool) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Limits:
-    memory_mb: int = 4096  # RLIMIT_DATA; XLA alone needs ~1.2 GiB of address space to compile
-    output_bytes: int = 8 * 2**20  # beyond this much stdout+stderr the run is stopped
+    memory_mb: int | None = 4096  # RLIMIT_DATA; XLA alone needs ~1.2 GiB of address space to compile
+    output_bytes: int | None = 8 * 2**20  # beyond this much stdout+stderr the run is stopped
     keep_chars: int = 100_000  # of each stream, kept for the verdict
     startup_s: float = 120.0  # for a worker to import JAX, on a busy machine
+
+
+@dataclass(frozen=True)
+class DoctorSpawn:
+    """A worker for `doctor`, to run the learner's script as `python` would: no JAX backend made
+    before the script (XLA_FLAGS and jax_num_cpu_devices still work), a relative PYTHONPATH read
+    from the learner's folder, the learner's TMPDIR, and (from the command line) its stdin."""
+
+    cwd: str
+    stdin_fd: int | None = None  # the parent's descriptor to hand the script as its fd 0
+
+
+def _learner_pythonpath(value: str | None, cwd: str) -> str | None:
+    """PYTHONPATH with relative entries made absolute from the learner's folder, as Python would
+    have read them there (the worker starts in its run folder)."""
+    if not value:
+        return value
+    return os.pathsep.join(os.path.join(cwd, entry) if entry else cwd for entry in value.split(os.pathsep))
+
+
+def _copy_fd(fd: int | None) -> int | None:
+    """A copy of `fd` above 2 to pass to the worker (whose 0-2 are its pipes), or None if it is
+    not open (CI may give no stdin at all)."""
+    if fd is None:
+        return None
+    try:
+        os.fstat(fd)
+        return os.dup(fd)
+    except OSError:
+        return None
 
 
 def _is_ready(line: bytes) -> bool:
@@ -54,7 +88,14 @@ def _is_ready(line: bytes) -> bool:
 class WorkerProcess:
     """One spawned worker: its process, its pipes, and whether it said it is ready."""
 
-    def __init__(self, cache_dir: Path | None, limits: Limits, accelerator: bool, server: ForkServer | None = None):
+    def __init__(
+        self,
+        cache_dir: Path | None,
+        limits: Limits,
+        accelerator: bool,
+        server: ForkServer | None = None,
+        doctor: DoctorSpawn | None = None,
+    ):
         read_fd, write_fd = os.pipe()
         self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
         # The run's own temporary folder: what learner code makes there goes with the run.
@@ -63,30 +104,41 @@ class WorkerProcess:
         self._closed = False
         self._removed = False
         self._removing = threading.Lock()
-        run_env = {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
+        # The run's TMPDIR, except for doctor: the learner's script gets the learner's own.
+        run_env = {} if doctor is not None else {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
         argv = ["--run-dir", self.workdir]  # the worker adds --event-fd and --parent (its parent's pid)
-        if cache_dir is not None:
+        if cache_dir is not None and doctor is None:
             argv += ["--cache-dir", str(cache_dir)]
+        passed = [write_fd, lock_fd]
         try:
-            forked = self._forked(server, run_env, argv, write_fd, lock_fd) if server is not None else None
+            forked = None
+            if server is not None and doctor is None:
+                forked = self._forked(server, run_env, argv, write_fd, lock_fd)
             self.proc: subprocess.Popen | ForkedProcess
             if forked is not None:
                 self.proc = forked
             else:
+                cmd = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd)]
+                cmd += ["--parent", str(os.getpid()), *argv]
+                if doctor is not None:
+                    cmd.append("--doctor")
+                    stdin_copy = _copy_fd(doctor.stdin_fd)
+                    if stdin_copy is not None:
+                        cmd += ["--stdin-fd", str(stdin_copy)]
+                        passed.append(stdin_copy)
                 self.proc = subprocess.Popen(
-                    [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd)]
-                    + ["--parent", str(os.getpid()), *argv],
+                    cmd,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
-                    pass_fds=(write_fd, lock_fd),
+                    pass_fds=tuple(passed),
                     start_new_session=True,
-                    env={**worker_env(accelerator), **run_env},
+                    env={**worker_env(accelerator, doctor.cwd if doctor else None), **run_env},
                     cwd=self.workdir,
                 )
         finally:
-            os.close(write_fd)
-            os.close(lock_fd)  # the worker's copy holds the lock now
+            for fd in passed:
+                os.close(fd)  # the worker's copies: of the lock, the event pipe, the learner's stdin
         self.event_fd = read_fd
         self.spawned_at = time.monotonic()
         self.ready = False
@@ -97,11 +149,12 @@ class WorkerProcess:
             os.setpriority(os.PRIO_PROCESS, self.proc.pid, min(os.getpriority(os.PRIO_PROCESS, 0) + 5, 19))
         except OSError:
             pass
-        limit = limits.memory_mb * 2**20
-        try:
-            resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
-        except (OSError, ValueError):
-            pass  # not fatal: the wall-clock timeout still bounds the run
+        if limits.memory_mb is not None:  # None: as much as a plain `python` would get (doctor)
+            limit = limits.memory_mb * 2**20
+            try:
+                resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
+            except (OSError, ValueError):
+                pass  # not fatal: the wall-clock timeout still bounds the run
 
     def _forked(
         self, server: ForkServer, run_env: dict, argv: list[str], write_fd: int, lock_fd: int

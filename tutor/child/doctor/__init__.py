@@ -7,7 +7,9 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
 - `script_code.py` (no JAX): the script as code (its frames, its functions' bytecode, its
   loops). Every file:line is resolved there, so it points into the script, never into JAX.
 - one module per detector: `retraces.py`, `keys.py`, `side_effects.py`, `donation.py`,
-  `host_sync.py`, `nans.py`.
+  `host_sync.py`, `nans.py`, `crashes.py`.
+- the worker it runs in has imported JAX but made no backend (tutor.child.worker --doctor), so
+  the script's own XLA_FLAGS / jax_num_cpu_devices still count.
 
 What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/worker/test_doctor.py)
 ----------------------------------------------------------------------------------
@@ -39,11 +41,16 @@ side-effect   print: builtins.print called from the script while JAX stages a ja
 donation      JAX's "donated buffers were not usable" warning, caught at warnings.warn before
               any filter; an array used after donation ends the script with JAX's RuntimeError,
               reported at the script's line.
-host-sync     float / int / .item() / .tolist() / __array__ on a jax Array, and np.asarray /
-              np.array of one, called directly from a script line; flagged when one line pulls
-              20+ times and runs on every pass of its innermost loop (not under an if / else /
-              try handler inside it; a helper's line is judged by its caller's loop). Printing
-              an array or formatting it in an f-string is not counted.
+host-sync     float / int / .item() / .tolist() / __array__ / str / repr / format (print(x),
+              f"{x}") on a jax Array, np.asarray / np.array of one, and jax.device_get, called
+              directly from a script line (a pull made inside another counts once); flagged
+              when one line pulls 20+ times and runs on every pass of its innermost loop (not
+              under an if / else / try handler inside it; a helper's line is judged by its
+              caller's loop).
+crash         the script ended with an error the chapter teaches: in-place assignment into a
+              JAX array, ConcretizationTypeError, TracerBoolConversionError,
+              UnexpectedTracerError (or a leaked tracer passed to an op), KeyReuseError (which
+              then replaces the key-reuse finding at that line); at the script's innermost line.
 nan (--nans)  `jax_debug_nans` + `jax_debug_infs`: the script stops at the first NaN / inf;
               the primitive comes from JAX's message, the line from the script's frame.
 """

@@ -1,5 +1,6 @@
 """Runs the learner's script as `__main__`, as `python SCRIPT ARGS...` would: its argv, its
-folder first on sys.path, its output where output goes, its traceback starting at its own code."""
+folder first on sys.path, its output where output goes, its traceback starting at its own code;
+or a module as `python -m MODULE ARGS...` would (the current folder first on sys.path)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,27 @@ class Ran:
     failure: BaseException | None = None
 
 
-def run_as_main(code: ScriptCode, args: Sequence[str]) -> Ran:
+def module_file(module: str) -> str:
+    """The file `python -m module` runs (a package's __main__), with the current folder first on
+    sys.path as `-m` puts it; ImportError (Python's own words) if there is none."""
+    if sys.path:
+        sys.path[0] = os.getcwd()
+    _name, spec, _code = runpy._get_module_details(module)  # what `-m` itself uses
+    if not spec.origin or not os.path.isfile(spec.origin):
+        raise ImportError(f"No code to run for module {module}")
+    return spec.origin
+
+
+def run_as_main(code: ScriptCode, args: Sequence[str], module: str | None = None) -> Ran:
     old_argv, old_path0 = sys.argv, sys.path[0] if sys.path else None
     sys.argv = [code.path, *args]
     if sys.path:
-        sys.path[0] = os.path.dirname(code.path)
+        sys.path[0] = os.getcwd() if module else os.path.dirname(code.path)
     try:
-        runpy.run_path(code.path, run_name="__main__")
+        if module:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(code.path, run_name="__main__")
         return Ran(0)
     except SystemExit as exc:
         if exc.code is None:

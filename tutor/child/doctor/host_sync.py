@@ -1,13 +1,15 @@
 """Detector: a device value pulled to the host on every step. float / int / .item() /
-.tolist() / __array__ on a jax Array, and np.asarray / np.array of one, called directly from a
-script line; flagged when one line pulls HOST_SYNC_MIN+ times and runs on every pass of its
-innermost loop (a helper's line is judged by its caller's loop). Printing an array or
-formatting it in an f-string is not counted."""
+.tolist() / __array__ / str / repr / format (print(x), f"{x}") on a jax Array, np.asarray /
+np.array of one, and jax.device_get, called directly from a script line; flagged when one line
+pulls HOST_SYNC_MIN+ times and runs on every pass of its innermost loop (a helper's line is
+judged by its caller's loop). A pull made inside another (str() reading the array through
+np.asarray) counts once, as the outer one."""
 
 from __future__ import annotations
 
 import functools
 import sys
+import threading
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -24,6 +26,9 @@ HOST_PULLS = {
     "item": ".item()",
     "__array__": "np.asarray()",
     "tolist": ".tolist()",
+    "__format__": "f-string / format()",
+    "__str__": "print() / str()",
+    "__repr__": "repr()",
 }
 # np.asarray / np.array read a jax Array through the buffer protocol, never __array__
 NUMPY_PULLS = {"asarray": "np.asarray()", "array": "np.array()"}
@@ -36,18 +41,29 @@ class HostSync:
         self.retraces = retraces
         self.pulls: Counter = Counter()  # (function, line, how) -> n
         self.chains: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (function, line) -> script frames outwards
+        self._inside = threading.local()  # a pull in progress: the pulls it makes are not counted again
+
+    def _pulled(self, how: str, call, *a, **k):
+        """Run a pull; counted if the script itself made it, and no pull is in progress."""
+        if getattr(self._inside, "depth", 0) == 0:
+            frame = sys._getframe(2)
+            if self.code.owns(frame.f_code.co_filename):
+                self._on_pull(frame, how)
+        self._inside.depth = getattr(self._inside, "depth", 0) + 1
+        try:
+            return call(*a, **k)
+        finally:
+            self._inside.depth -= 1
 
     def install(self, hooks: Hooks) -> None:
+        import jax
         from jax._src.array import ArrayImpl
 
         for name, how in HOST_PULLS.items():
             original = ArrayImpl.__dict__[name]
 
             def pull(array, *a, _original=original, _how=how, **k):
-                frame = sys._getframe(1)
-                if self.code.owns(frame.f_code.co_filename):
-                    self._on_pull(frame, _how)
-                return _original(array, *a, **k)
+                return self._pulled(_how, _original, array, *a, **k)
 
             functools.update_wrapper(pull, original)
             hooks.patch(ArrayImpl, name, pull)
@@ -56,13 +72,18 @@ class HostSync:
 
             def convert(obj, *a, _original=original, _how=how, **k):
                 if isinstance(obj, ArrayImpl):
-                    frame = sys._getframe(1)
-                    if self.code.owns(frame.f_code.co_filename):
-                        self._on_pull(frame, _how)
+                    return self._pulled(_how, _original, obj, *a, **k)
                 return _original(obj, *a, **k)
 
             functools.update_wrapper(convert, original)
             hooks.patch(np, name, convert)
+        device_get = jax.device_get
+
+        def get(x, *a, **k):
+            return self._pulled("jax.device_get()", device_get, x, *a, **k)
+
+        functools.update_wrapper(get, device_get)
+        hooks.patch(jax, "device_get", get)
 
     def _on_pull(self, frame, how: str) -> None:
         site = (frame.f_code.co_name, frame.f_lineno)

@@ -4,13 +4,15 @@ detector installed, then turns what they saw into the report the worker sends, a
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Sequence
 from typing import Protocol
 
 import jax
 
-from tutor.child.doctor.as_main import run_as_main
+from tutor.child.doctor.as_main import module_file, run_as_main
+from tutor.child.doctor.crashes import Crashes
 from tutor.child.doctor.donation import Donation
 from tutor.child.doctor.hooks import Hooks
 from tutor.child.doctor.host_sync import HostSync
@@ -23,6 +25,12 @@ from tutor.doctor.findings import group, status_of
 from tutor.protocol import Finding, ScriptReport
 
 
+def one_root(found: list[Finding]) -> list[Finding]:
+    """One finding per root: JAX's own KeyReuseError at a line is the key reuse seen there."""
+    checked = {(f.file, f.line) for f in found if f.code == "key-reuse-error"}
+    return [f for f in found if not (f.kind == "key-reuse" and (f.file, f.line) in checked)]
+
+
 class Detector(Protocol):
     def install(self, hooks: Hooks) -> None: ...
 
@@ -31,10 +39,17 @@ class Detector(Protocol):
         ...
 
 
-def examine(script: str, args: Sequence[str] = (), nans: bool = False) -> ScriptReport:
-    """Run one script under the probe in this process. Its output goes where output normally
-    goes; Ctrl+C (SIGINT) stops it, and the report still says what was seen until then."""
+def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: str | None = None) -> ScriptReport:
+    """Run one script (or with `module`, that module as `python -m` would) under the probe in this
+    process. Its output goes where output normally goes; Ctrl+C (SIGINT) stops it, and the report
+    still says what was seen until then."""
     start = time.monotonic()
+    if module:
+        try:
+            script = module_file(module)
+        except ImportError as exc:  # as `python -m` says it
+            print(f"{sys.executable}: {exc}", file=sys.stderr)
+            return ScriptReport(script=module, status="error", exit_code=1, duration_s=time.monotonic() - start)
     code = ScriptCode(os.path.abspath(script))
     retraces = Retraces(code)
     detectors: list[Detector] = [
@@ -43,6 +58,7 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False) -> Script
         KeyReuse(code),
         Donation(code, retraces),
         HostSync(code, retraces),
+        Crashes(code),
     ]
     if nans:
         detectors.append(Nans(code))
@@ -50,18 +66,18 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False) -> Script
     try:
         for detector in detectors:
             detector.install(hooks)
-        ran = run_as_main(code, args)
+        ran = run_as_main(code, args, module)
         try:
             jax.effects_barrier()  # key callbacks still in flight
         except Exception:  # noqa: BLE001 - the script may have broken the runtime; the report still comes
             pass
     finally:
         hooks.undo()
-    found = group([f for d in detectors for f in d.findings(ran.failure)])
+    found = one_root(group([f for d in detectors for f in d.findings(ran.failure)]))
     nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
     failed = ran.exit_code not in (0, 130) and not nan_stop
     return ScriptReport(
-        script=code.name,
+        script=module or code.name,
         status=status_of(found, failed),
         exit_code=ran.exit_code,
         duration_s=time.monotonic() - start,
