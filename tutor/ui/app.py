@@ -23,6 +23,7 @@ from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
 from tutor.ui.saving import save_in_background
 from tutor.ui.session import Session
+from tutor.ui.text_layout import use_cjk_line_breaking
 from tutor.ui.texts import say
 
 
@@ -287,6 +288,7 @@ def make_app(
     `course` skips loading (a Course, or read_course's (course, problems)); `sandbox` shares one
     between apps (tests). Mouse reporting is chosen when running: `app.run(mouse=...)`.
     """
+    use_cjk_line_breaking()
     problems = []
     if course is not None and isinstance(course, tuple):  # (course, problems) from read_course
         course, problems = course
