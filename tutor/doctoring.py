@@ -23,6 +23,7 @@ from tutor.doctor.findings import Report
 from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
 from tutor.i18n import pick, table
+from tutor.text_wrap import for_terminal
 
 INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `check` / `watch`
 
@@ -179,5 +180,5 @@ def run(ctx) -> int:
     sys.stdout.flush()
     if verdict.report is None:
         print(say("no_report", lang, why=pick(verdict.message, lang)), file=sys.stderr)
-    print("\n" + render_text(report, lang, _titles(ctx), stopped=stopped), flush=True)
+    print("\n" + for_terminal(render_text(report, lang, _titles(ctx), stopped=stopped), sys.stdout), flush=True)
     return exit_code(report, stopped)

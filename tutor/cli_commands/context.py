@@ -71,9 +71,16 @@ class Context:
         return ex
 
     def console(self):
+        """Rich output. On a terminal Rich wraps lines to its width, Chinese as Chinese
+        (tutor.text_wrap); piped output is not wrapped (the reader's tool does that)."""
         from rich.console import Console
 
-        return Console(highlight=False, soft_wrap=True)
+        from tutor.text_wrap import use_in_rich
+
+        use_in_rich()
+        console = Console(highlight=False)
+        console.soft_wrap = not console.is_terminal
+        return console
 
     def sandbox(self, keep_spare: bool = False):
         """A sandbox for this command's runs (the caller closes it)."""

@@ -23,6 +23,7 @@ from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
 from tutor.ui.saving import save_in_background
 from tutor.ui.session import Session
+from tutor.ui.text_layout import use_cjk_line_breaking
 from tutor.ui.texts import say
 
 IDLE_CHECK_S = 30.0  # how often an idle spare worker is looked for
@@ -299,6 +300,7 @@ def make_app(
     `course` skips loading (a Course, or read_course's (course, problems)); `sandbox` shares one
     between apps (tests). Mouse reporting is chosen when running: `app.run(mouse=...)`.
     """
+    use_cjk_line_breaking()
     problems = []
     if course is not None and isinstance(course, tuple):  # (course, problems) from read_course
         course, problems = course

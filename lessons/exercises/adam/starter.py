@@ -11,14 +11,15 @@ class Optimizer(NamedTuple):
 
 
 def adam(lr, b1=0.9, b2=0.999, eps=1e-8):
-    """Adam with bias correction, as an (init, update) pair of pure functions."""
+    """Adam with bias correction, as a pure (init, update) pair."""
 
     def init(params):
-        # TODO: a step count and two independent PyTrees of zeros (m and v).
+        # TODO: a step count and two separate PyTrees of zeros (m, v).
         return None
 
     def update(grads, state, params=None):
-        # TODO: update m and v, correct their bias, return (updates, new_state).
+        # TODO: update m and v, correct their bias,
+        # return (updates, new_state).
         updates = jax.tree.map(jnp.zeros_like, grads)
         return updates, state
 

@@ -19,5 +19,6 @@ def loss_fn(params, x, y):
 @jax.jit
 def ema_train_step(state, x, y, lr, decay):
     """One SGD step on params, the EMA update, and step + 1."""
-    # TODO: compute the gradients, the new params, the new EMA params, the new step.
+    # TODO: compute the gradients, the new params, the new EMA params
+    # and the new step.
     return state

@@ -3,6 +3,6 @@ def f(x):
 
 
 def gradient_descent_step(params, learning_rate):
-    """Return params moved one step downhill on f, scaled by learning_rate."""
-    # TODO: compute the gradient of f at params with jax.grad and take the step.
+    """Params moved one step downhill on f, scaled by learning_rate."""
+    # TODO: the gradient of f at params with jax.grad, then the step.
     return params

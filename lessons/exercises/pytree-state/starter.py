@@ -6,7 +6,7 @@ class StateHolder:
 
 
 def update_state(state, increment):
-    """Return a new StateHolder whose value is state.value + increment."""
-    # TODO: build a new StateHolder instead of changing the one passed in.
+    """A new StateHolder whose value is state.value + increment."""
+    # TODO: build a new StateHolder; do not change the one passed in.
     state.value = state.value + increment
     return state

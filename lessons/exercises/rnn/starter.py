@@ -2,10 +2,10 @@ import jax.numpy as jnp
 
 
 def rnn_forward(params, xs):
-    """Run a tanh RNN over xs (T, D) from h_0 = 0; return the outputs (T, 1)."""
+    """A tanh RNN over xs (T, D) from h_0 = 0; outputs (T, 1)."""
 
     def step(h, x):
-        # TODO: compute the new hidden state from h and x, and the output y.
+        # TODO: the new hidden state from h and x, and the output y.
         y = jnp.zeros((1,), xs.dtype)
         return h, y
 

@@ -9,8 +9,9 @@ class OptimizerState(NamedTuple):
 
 
 def momentum_update(state, gradients, learning_rate, momentum):
-    """One momentum step (Sutskever form); returns a new OptimizerState."""
-    # TODO: v_new = momentum * v + learning_rate * g ; p_new = p - v_new, leaf by leaf.
+    """One momentum step (Sutskever form); a new OptimizerState."""
+    # TODO: v_new = momentum * v + learning_rate * g ; p_new = p - v_new,
+    # leaf by leaf.
     return state
 
 

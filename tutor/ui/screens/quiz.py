@@ -29,7 +29,7 @@ from tutor.ui.runs import RunFinished, RunHandle, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS, spaced
 from tutor.ui.widgets.cell_view import CellView, number_text
-from tutor.ui.widgets.markup import inline, set_markdown
+from tutor.ui.widgets.markup import hanging, inline, set_markdown
 
 LETTERS = OPTION_LETTERS  # as authored; a retry shows them in another order
 SUMMARY_CHARS = 90  # of a question's first paragraph, in the list of questions to review
@@ -228,6 +228,7 @@ class QuizScreen(TutorScreen):
             lines.append((self.given if self.answered else self.typed) + cursor, style="bold")
             self.query_one("#q-options", Static).update(lines)
             return
+        rows = []
         for shown, letter in zip(LETTERS, self.orders[q.id]):
             if self.answered and letter == q.answer:
                 mark, style = m["right"], m.style("right")
@@ -237,13 +238,11 @@ class QuizScreen(TutorScreen):
                 mark, style = m["chosen"], "bold"
             else:
                 mark, style = " ", ""
-            lines.append(f"{mark} ", style=style)
-            lines.append(f"{shown}. ", style="bold")
-            lines.append(
-                inline(q.options[letter].get(self.lang).strip(), style="bold" if letter == self.chosen else "")
-            )
-            lines.append("\n")
-        self.query_one("#q-options", Static).update(lines)
+            label = Text(f"{mark} ", style=style)
+            label.append(f"{shown}. ", style="bold")
+            option = inline(q.options[letter].get(self.lang).strip(), style="bold" if letter == self.chosen else "")
+            rows.append((label, option))
+        self.query_one("#q-options", Static).update(hanging(rows))
 
     def _feedback(self) -> str:
         q, lang, m = self.question, self.lang, self.marks

@@ -12,6 +12,7 @@ stop on Tab, and gives Ctrl+Z / Ctrl+Y undo):
 - No F-key is bound, so every F-key reaches the screen (TextArea binds F6 and F7); Ctrl+A
   selects all (Home goes to the line start).
 - Under NO_COLOR, keywords are bold and comments italic instead of colours turned grey.
+- Long lines wrap (soft wrap): no sideways scrolling that hides the start of other lines.
 
 Each of these edits is one undo step.
 """
@@ -278,6 +279,9 @@ class CodeEditor(TextArea, inherit_bindings=False):
 def make_editor(text: str, **kwargs) -> CodeEditor:
     """A CodeEditor on `text`, highlighting Python when tree-sitter can."""
     language = "python" if highlighting_available() else None
+    # Soft wrap: a view scrolled sideways for one long line cut the start off every other line
+    # (`mport jax.numpy`); wrapped, every line starts at the gutter, its continuation unnumbered.
+    kwargs.setdefault("soft_wrap", True)
     try:
         return CodeEditor.code_editor(text, language=language, **kwargs)
     except Exception:  # noqa: BLE001 - a broken grammar install must not cost the learner the editor

@@ -1,9 +1,11 @@
-"""Small helpers for course text: cheap updates of Markdown widgets, and inline Markdown as Rich Text."""
+"""Small helpers for course text: cheap updates of Markdown widgets, inline Markdown as Rich Text,
+and rows whose wrapped lines hang under their text, not under their label."""
 
 from __future__ import annotations
 
 import re
 
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Markdown
 
@@ -29,3 +31,14 @@ def inline(source: str, style: str = "") -> Text:
         pos = match.end()
     text.append(source[pos:])
     return text
+
+
+def hanging(rows: list[tuple[Text, Text]]) -> Table:
+    """Rows of (label, text), e.g. ("✓ A. ", an answer option): a text that wraps continues under
+    itself, so the labels stay a column of their own."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for label, text in rows:
+        grid.add_row(label, text)
+    return grid
