@@ -49,21 +49,21 @@ def test_a_save_over_another_windows_text_keeps_it_and_each_check_counts_once(ho
                 assert sa.path.read_text() == A_TEXT
                 status_b = sb.query_one("#ex-status")
                 await tui.until(
-                    pb, lambda: "changed on disk" in tui.plain(status_b), 5, "B's note that the file changed"
+                    pb, lambda: "changed on disk" in tui.plain(status_b), 60, "B's note that the file changed"
                 )
                 assert sb.editor.text == B_TEXT  # B's typing is kept
 
                 await tui.check(pb, sb)  # F5 in B, after the warning: B's text saved over A's (attempt 2)
                 assert sb.path.read_text() == B_TEXT
-                await tui.until(pb, lambda: "that version is kept at" in _notes(b), 5, "B told where A's text went")
+                await tui.until(pb, lambda: "that version is kept at" in _notes(b), 60, "B told where A's text went")
                 kept_by_b = _kept_at(_notes(b), "that version is kept at ")
                 assert kept_by_b.read_text() == A_TEXT
 
                 # A had nothing unsaved: it shows B's text, says where its own went, and does not
                 # check again what B is checking.
-                await tui.until(pa, lambda: sa.editor.text == B_TEXT, 5, "A reloading B's text")
+                await tui.until(pa, lambda: sa.editor.text == B_TEXT, 60, "A reloading B's text")
                 await tui.until(
-                    pa, lambda: "your previous text is kept at" in _notes(a), 5, "A told where its text went"
+                    pa, lambda: "your previous text is kept at" in _notes(a), 60, "A told where its text went"
                 )
                 assert _kept_at(_notes(a), "your previous text is kept at ") == kept_by_b
                 assert not sa.running
@@ -71,8 +71,8 @@ def test_a_save_over_another_windows_text_keeps_it_and_each_check_counts_once(ho
                 assert [src for _, src in fake_sandbox.asked] == [A_TEXT, B_TEXT]
                 assert tui.progress(home, b)["exercises"]["counter-jit"]["attempts"] == 2
                 await pa.press("f5")  # a check the learner asks for in A still counts (attempt 3)
-                await tui.until(pa, lambda: len(fake_sandbox.asked) == 3, 5, "A's own check")
-                await tui.until(pa, lambda: sa.verdict is not None and not sa.running, 10, "A's verdict")
+                await tui.until(pa, lambda: len(fake_sandbox.asked) == 3, 60, "A's own check")
+                await tui.until(pa, lambda: sa.verdict is not None and not sa.running, 60, "A's verdict")
                 assert tui.progress(home, a)["exercises"]["counter-jit"]["attempts"] == 3
 
     asyncio.run(body())
@@ -90,9 +90,9 @@ def test_both_windows_typing_each_keeps_the_other_sides_text(home, fake_sandbox,
                 sa.editor.load_text(A_TEXT)
                 sb.editor.load_text(B_TEXT)
                 await pa.press("ctrl+s")
-                await tui.until(pa, lambda: sa.path.read_text() == A_TEXT, 5, "A's save")
+                await tui.until(pa, lambda: sa.path.read_text() == A_TEXT, 60, "A's save")
                 await pb.press("ctrl+s")  # before or after B's poll noticed: either way A's text is kept
-                await tui.until(pb, lambda: "that version is kept at" in _notes(b), 5, "B told where A's text went")
+                await tui.until(pb, lambda: "that version is kept at" in _notes(b), 60, "B told where A's text went")
                 assert sb.path.read_text() == B_TEXT
                 assert _kept_at(_notes(b), "that version is kept at ").read_text() == A_TEXT
                 assert sa.editor.text == A_TEXT  # and A's editor still holds it
