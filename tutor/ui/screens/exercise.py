@@ -64,6 +64,8 @@ class ExerciseScreen(TutorScreen):
         self.handle: RunHandle | None = None
         self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
         self.typed: str | None = None  # the editor's text as last changed: still there once the editor is gone
+        # Keys typed while the screen opens wait (tutor.ui.key_order) until its view has the focus.
+        self.ready_for_keys = False
 
     # ---- layout ----------------------------------------------------------------------------
 
@@ -237,7 +239,8 @@ class ExerciseScreen(TutorScreen):
         view = self.query_one("#ex-tabs", TabbedContent).active
         target = {"task": "#task-scroll", "code": "#editor", "results": "#results-view"}.get(view)
         if target:
-            self.query_one(target).focus()
+            self.set_focus(self.query_one(target))  # now, not after the keys already on their way
+        self.ready_for_keys = True
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         active = self.query_one("#ex-tabs", TabbedContent).active
