@@ -5,7 +5,8 @@ Textual gives a key to the widget focused when the key *arrives*. Over a slow li
 (F2 then Q) arrives before F2 has moved the focus to the editor, so Q went to the old view and
 was lost; keys typed while a screen was still mounting went nowhere. Here keys wait in a queue:
 the next one goes out when the one before was taken by a widget (it stopped the key) or reached
-the app's bindings, after the focus changes its action asked for, and when the screen is ready.
+the app's bindings, once the messages it set going have been handled (a focus change, a screen
+closing and another opening), and when the screen is ready.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual.app import App
 STUCK_S = 2.0  # a key no one reported done (its widget went away mid-way): the next goes anyway
 NOT_READY_S = 5.0  # a screen that never gets ready for keys still gets them after this long
 RETRY_S = 0.02  # how often a screen that is not ready yet is asked again
+BUSY_S = 1.0  # messages still in flight after a key (a stream of output, say): the next goes anyway
 
 
 class _TrackedKey(events.Key):
@@ -35,6 +37,14 @@ class _TrackedKey(events.Key):
 
 
 _TrackedKey.handler_name = events.Key.handler_name  # handled as a Key everywhere (on_key)
+
+
+def idle(app: App) -> bool:
+    """No message waiting anywhere: what the last key set going (a palette closing, then its
+    command opening a screen) has run its course."""
+    if not app._message_queue.empty():
+        return False
+    return all(node._message_queue.empty() for screen in app.screen_stack for node in screen.walk_children(with_self=True))
 
 
 def screen_ready(screen) -> bool:
@@ -57,6 +67,7 @@ class KeyQueue:
         self.current: events.Key | None = None
         self._stuck = None  # the timer that frees the queue from a key never reported done
         self._blocked_since: float | None = None
+        self._last_done = 0.0  # when the key before was done: its messages get BUSY_S to settle
         self._given_up: set[int] = set()  # screens that never said they were ready
         self._retry = None  # the one timer asking a screen that is not ready yet again
 
@@ -70,6 +81,7 @@ class KeyQueue:
         if event is not self.current:
             return
         self.current = None
+        self._last_done = time.monotonic()
         if self._stuck is not None:
             self._stuck.stop()
             self._stuck = None
@@ -77,6 +89,8 @@ class KeyQueue:
         self.app.call_later(self._next)
 
     def _ready(self) -> bool:
+        if not idle(self.app) and time.monotonic() - self._last_done < BUSY_S:
+            return False
         screen = self.app.screen
         if id(screen) in self._given_up or screen_ready(screen):
             self._blocked_since = None
