@@ -9,7 +9,6 @@ import pytest
 from textual.widgets import Markdown
 
 from tutor.course import read_course
-from tutor.i18n import Bilingual
 from tutor.sandbox.events import Output
 from tutor.ui.app import make_app
 

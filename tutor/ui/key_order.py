@@ -44,7 +44,9 @@ def idle(app: App) -> bool:
     command opening a screen) has run its course."""
     if not app._message_queue.empty():
         return False
-    return all(node._message_queue.empty() for screen in app.screen_stack for node in screen.walk_children(with_self=True))
+    return all(
+        node._message_queue.empty() for screen in app.screen_stack for node in screen.walk_children(with_self=True)
+    )
 
 
 def screen_ready(screen) -> bool:

@@ -373,7 +373,7 @@ class ExerciseScreen(TutorScreen):
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
 
-    _hints_update = None  # the hints' Markdown being rebuilt, to await before scrolling to one
+    _hints_update: Any = None  # the hints' Markdown being rebuilt, to await before scrolling to one
 
     async def action_hint(self) -> None:
         shown, total = self.session.progress.exercise(self.exercise.id).hints_shown, len(self.exercise.hints)
