@@ -55,7 +55,7 @@ def test_a_letter_right_after_f2_reaches_the_editor(home, fake_sandbox, tui):
             before = screen.editor.text
             screen.editor.move_cursor((0, 0))
             burst(app, "f2", "q", "x")
-            await settle(tui, pilot, lambda: screen.editor.text != before, "the letters in the editor")
+            await settle(tui, pilot, lambda: screen.editor.text == "qx" + before, "both letters in the editor")
             assert screen.query_one("#ex-tabs").active == "code"
             assert screen.editor.text == "qx" + before
 
