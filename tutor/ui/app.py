@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -19,6 +19,7 @@ from textual.screen import Screen
 from tutor.i18n import LANGS
 from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
+from tutor.ui.key_order import KeyQueue
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
 from tutor.ui.saving import save_in_background
@@ -49,6 +50,18 @@ class TutorApp(App):
         self._when_loaded: Step | None = None  # asked for before the course was parsed
         self.set_reactive(TutorApp.lang, lang if lang in LANGS else "en")
         self.title = say("app_title", self.lang)
+        self.keys = KeyQueue(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal go through the key queue, one at a time and in order."""
+        if isinstance(event, events.Key):
+            if not event.is_forwarded:
+                self.keys.arrive(event)
+                return
+            await super().on_event(event)  # bubbled up from the focused widget: the bindings run
+            self.keys.done(event)
+            return
+        await super().on_event(event)
 
     # ---- start and stop ------------------------------------------------------------------
 

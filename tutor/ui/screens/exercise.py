@@ -65,6 +65,8 @@ class ExerciseScreen(TutorScreen):
         self.handle: RunHandle | None = None
         self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
         self.typed: str | None = None  # the editor's text as last changed: still there once the editor is gone
+        # Keys typed while the screen opens wait (tutor.ui.key_order) until its view has the focus.
+        self.ready_for_keys = False
 
     # ---- layout ----------------------------------------------------------------------------
 
@@ -224,7 +226,7 @@ class ExerciseScreen(TutorScreen):
             f"**{self.say('hint_n', n=i + 1, total=total)}**\n\n{hint.get(self.lang)}"
             for i, hint in enumerate(self.exercise.hints[:shown])
         ]
-        set_markdown(self.query_one("#hints", Markdown), "\n\n".join(parts))
+        self._hints_update = set_markdown(self.query_one("#hints", Markdown), "\n\n".join(parts))
 
     # ---- views -----------------------------------------------------------------------------
 
@@ -240,7 +242,8 @@ class ExerciseScreen(TutorScreen):
         view = self.query_one("#ex-tabs", TabbedContent).active
         target = {"task": "#task-scroll", "code": "#editor", "results": "#results-view"}.get(view)
         if target:
-            self.query_one(target).focus()
+            self.set_focus(self.query_one(target))  # now, not after the keys already on their way
+        self.ready_for_keys = True
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         active = self.query_one("#ex-tabs", TabbedContent).active
@@ -392,17 +395,28 @@ class ExerciseScreen(TutorScreen):
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
 
-    def action_hint(self) -> None:
+    _hints_update: Any = None  # the hints' Markdown being rebuilt, to await before scrolling to one
+
+    async def action_hint(self) -> None:
         shown, total = self.session.progress.exercise(self.exercise.id).hints_shown, len(self.exercise.hints)
         if shown >= total:
             self.show_view("task")
             self.say_status("no_more_hints")
             return
         self.record(changes.hint, self.exercise.id, shown + 1)
-        # The hint goes into the task view, under the prompt, and the view scrolls to it.
+        # The hint goes into the task view, under the prompt, and the view scrolls to it once its
+        # blocks exist (scrolling before the Markdown was rebuilt left the new hint below the fold).
         self.show_view("task")
         self.say_status("hint_shown", n=shown + 1, total=total)
-        self.call_after_refresh(self.query_one("#hints", Markdown).scroll_visible, top=False, animate=False)
+        if self._hints_update is not None:
+            await self._hints_update
+        self.call_after_refresh(self._scroll_to_hint, self.say("hint_n", n=shown + 1, total=total))
+
+    def _scroll_to_hint(self, title: str) -> None:
+        hints = self.query_one("#hints", Markdown)
+        # A block's text is Textual's `_content` (Textual is pinned in pyproject.toml).
+        block = next((b for b in hints.children if str(getattr(b, "_content", "")).strip() == title), hints)
+        self.query_one("#task-scroll", VerticalScroll).scroll_to_widget(block, top=True, animate=False)
 
     def action_solution(self) -> None:
         if self._status() == "passed":

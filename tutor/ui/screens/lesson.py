@@ -63,6 +63,7 @@ class LessonScreen(TutorScreen):
             self.call_after_refresh(body.scroll_home, animate=False)
         else:
             self._pin(body, target)
+        self.watch(body, "scroll_y", self._follow_view, init=False)
         # Markdown lays itself out after mounting, so "at the end" is only asked from then on.
         self.set_timer(0.5, lambda: self.set_interval(END_POLL_S, self._check_end))
 
@@ -131,34 +132,63 @@ class LessonScreen(TutorScreen):
         self._move_cell(-1)
 
     def _move_cell(self, delta: int) -> None:
-        """Focus the next (or previous) cell, wrapping around; Enter then runs it."""
+        """Focus the next (or previous) cell, wrapping around; Enter then runs it. With no cell
+        focused on screen, the walk starts from the view: the first cell on or below it (Tab),
+        the last on or above it (Shift+Tab)."""
         cells = list(self.query(CellView))
         if not cells:
             return
-        current = cells.index(self.focused) if self.focused in cells else (-1 if delta > 0 else len(cells))
-        target = cells[(current + delta) % len(cells)]
+        if self.focused in cells and self._rows_on_screen(self.focused):
+            target = cells[(cells.index(self.focused) + delta) % len(cells)]
+        else:
+            top, bottom = self._view()
+            if delta > 0:
+                target = next((c for c in cells if c.virtual_region.bottom > top), cells[0])
+            else:
+                target = next((c for c in reversed(cells) if c.virtual_region.y < bottom), cells[-1])
         target.focus()
         target.scroll_visible(top=True, animate=False)
+
+    def _view(self) -> tuple[int, int]:
+        """The rows of the lesson on screen: [top, bottom)."""
+        body = self.query_one("#lesson-body", VerticalScroll)
+        top = round(body.scroll_y)
+        return top, top + body.scrollable_content_region.height
+
+    def _rows_on_screen(self, cell: CellView) -> int:
+        top, bottom = self._view()
+        region = cell.virtual_region
+        return max(0, min(bottom, region.bottom) - max(top, region.y))
+
+    def cell_on_screen(self) -> CellView | None:
+        """The cell Enter runs: the focused one if it is on screen, else the one with the most rows
+        on screen (the upper one of two alike); None if no row of any cell is on screen."""
+        cells = list(self.query(CellView))
+        if self.focused in cells and self._rows_on_screen(self.focused):
+            return self.focused
+        shown = [(self._rows_on_screen(c), -i, c) for i, c in enumerate(cells)]
+        rows, _, best = max(shown, key=lambda s: s[:2], default=(0, 0, None))
+        return best if rows else None
+
+    def _follow_view(self, _value=None) -> None:
+        """Focus follows the view: a focused cell scrolled out of sight gives the focus back to the
+        lesson, so that Enter and Tab start from what is on screen, not from where the focus was."""
+        focused = self.focused
+        if isinstance(focused, CellView) and focused is not self.pinned and not self._rows_on_screen(focused):
+            self.set_focus(self.query_one("#lesson-body", VerticalScroll), scroll_visible=False)
 
     def _exercises(self):
         return exercises_of(self.session.course, self.lesson.id)
 
     def action_run_cell(self) -> None:
-        """Run the focused cell, or else the first cell whose top is on screen."""
-        cells = list(self.query(CellView))
-        if not cells:
+        """Run the cell on screen (see cell_on_screen)."""
+        if not self.query(CellView):
             return
-        if self.focused in cells:
-            target = self.focused
-        else:
-            body = self.query_one("#lesson-body", VerticalScroll)
-            top, bottom = body.scroll_y, body.scroll_y + body.scrollable_content_region.height
-            visible = [c for c in cells if top <= c.virtual_region.y < bottom]
-            target = visible[0] if visible else None
-            if target is None:
-                self.notify(self.say("no_cell_on_screen"), timeout=3)
-                return
-            target.focus(scroll_visible=False)
+        target = self.cell_on_screen()
+        if target is None:
+            self.notify(self.say("no_cell_on_screen"), timeout=3)
+            return
+        target.focus(scroll_visible=False)
         target.action_run_cell()
 
     def action_top(self) -> None:

@@ -7,15 +7,18 @@ import re
 
 from rich.table import Table
 from rich.text import Text
+from textual.await_complete import AwaitComplete
 from textual.widgets import Markdown
 
 _INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
 
 
-def set_markdown(widget: Markdown, source: str) -> None:
-    """Update a Markdown widget only if its text changed: re-parsing rebuilds all its children."""
+def set_markdown(widget: Markdown, source: str) -> AwaitComplete | None:
+    """Update a Markdown widget only if its text changed: re-parsing rebuilds all its children.
+    What it returns, awaited, is the new text laid out in blocks (None: nothing changed)."""
     if widget.source != source:
-        widget.update(source)
+        return widget.update(source)
+    return None
 
 
 def inline(source: str, style: str = "") -> Text:

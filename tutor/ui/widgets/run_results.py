@@ -61,6 +61,7 @@ class RunResults(VerticalScroll):
         if self.chart is not None:
             self.chart.clear()
         self.render_all()
+        self.scroll_home(animate=False)  # a new run starts at its verdict line, not where the last one was read
 
     def add_output(self, event: Output) -> None:
         self.output.append((event.stream, event.text))
@@ -83,6 +84,8 @@ class RunResults(VerticalScroll):
         if self.chart is not None:
             self.chart.finish(self._why_no_curve(event))
         self.render_all()
+        # The verdict line in view, however far the learner scrolled while the run went on.
+        self.call_after_refresh(self.query_one("#verdict", Static).scroll_visible, animate=False)
 
     def _why_no_curve(self, verdict: Verdict) -> str:
         """Why a finished run would have drawn nothing (the chart says it only if it has no points):

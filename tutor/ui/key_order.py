@@ -1,0 +1,133 @@
+"""Keys in the order typed: a key is handed on only once the key before it has taken effect and
+the screen on top is ready for keys.
+
+Textual gives a key to the widget focused when the key *arrives*. Over a slow link a burst
+(F2 then Q) arrives before F2 has moved the focus to the editor, so Q went to the old view and
+was lost; keys typed while a screen was still mounting went nowhere. Here keys wait in a queue:
+the next one goes out when the one before was taken by a widget (it stopped the key) or reached
+the app's bindings, once the messages it set going have been handled (a focus change, a screen
+closing and another opening), and when the screen is ready.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+from textual import events
+from textual.app import App
+
+STUCK_S = 2.0  # a key no one reported done (its widget went away mid-way): the next goes anyway
+NOT_READY_S = 5.0  # a screen that never gets ready for keys still gets them after this long
+RETRY_S = 0.02  # how often a screen that is not ready yet is asked again
+BUSY_S = 1.0  # messages still in flight after a key (a stream of output, say): the next goes anyway
+
+
+class _TrackedKey(events.Key):
+    """A key that tells its queue when a widget has taken it."""
+
+    __slots__ = ()
+
+    def stop(self) -> None:
+        super().stop()
+        queue = self.__dict__.get("key_queue")
+        if queue is not None:
+            queue.done(self)
+
+
+_TrackedKey.handler_name = events.Key.handler_name  # handled as a Key everywhere (on_key)
+
+
+def idle(app: App) -> bool:
+    """No message waiting anywhere: what the last key set going (a palette closing, then its
+    command opening a screen) has run its course."""
+    if not app._message_queue.empty():
+        return False
+    return all(
+        node._message_queue.empty() for screen in app.screen_stack for node in screen.walk_children(with_self=True)
+    )
+
+
+def screen_ready(screen) -> bool:
+    """Ready for keys: mounted, and its focus in place (a screen may say so itself)."""
+    said = getattr(screen, "ready_for_keys", None)
+    if said is not None:
+        return bool(said)
+    if not screen.is_mounted:
+        return False
+    return screen.focused is not None or not screen.focus_chain
+
+
+class KeyQueue:
+    """One key at a time, in order. `deliver` is Textual's own handling of a fresh key."""
+
+    def __init__(self, app: App, deliver: Callable[[events.Key], Awaitable[None]]):
+        self.app = app
+        self.deliver = deliver
+        self.waiting: deque[events.Key] = deque()
+        self.current: events.Key | None = None
+        self._stuck = None  # the timer that frees the queue from a key never reported done
+        self._blocked_since: float | None = None
+        self._last_done = 0.0  # when the key before was done: its messages get BUSY_S to settle
+        self._given_up: set[int] = set()  # screens that never said they were ready
+        self._retry = None  # the one timer asking a screen that is not ready yet again
+
+    def arrive(self, event: events.Key) -> None:
+        """A key from the terminal: handled in its turn."""
+        self.waiting.append(event)
+        self._next()
+
+    def done(self, event: events.Key) -> None:
+        """The key was taken by a widget or reached the app's bindings."""
+        if event is not self.current:
+            return
+        self.current = None
+        self._last_done = time.monotonic()
+        if self._stuck is not None:
+            self._stuck.stop()
+            self._stuck = None
+        # After the callbacks its action queued (a focus change is one): they run first.
+        self.app.call_later(self._next)
+
+    def _ready(self) -> bool:
+        if not idle(self.app) and time.monotonic() - self._last_done < BUSY_S:
+            return False
+        screen = self.app.screen
+        if id(screen) in self._given_up or screen_ready(screen):
+            self._blocked_since = None
+            return True
+        now = time.monotonic()
+        if self._blocked_since is None:
+            self._blocked_since = now
+        if now - self._blocked_since > NOT_READY_S:
+            self._given_up.add(id(screen))
+            self._blocked_since = None
+            return True
+        return False
+
+    def _next(self) -> None:
+        if self.current is not None or not self.waiting:
+            return
+        if not self._ready():
+            if self._retry is None:
+                self._retry = self.app.set_timer(RETRY_S, self._retried)
+            return
+        event = self.waiting.popleft()
+        event.__class__ = _TrackedKey
+        event.__dict__["key_queue"] = self
+        # Sent from a test's pilot the key names the app as its sender, and the screen (the app's
+        # child) would stop it there; a key from the terminal has none. The app's bindings must see it.
+        event._sender = None
+        self.current = event
+        self._stuck = self.app.set_timer(STUCK_S, lambda: self.done(event))
+        self.app.call_later(self._deliver, event)
+
+    def _retried(self) -> None:
+        self._retry = None
+        self._next()
+
+    async def _deliver(self, event: events.Key) -> None:
+        await self.deliver(event)
+        if not event.is_forwarded:  # a priority binding took it, or the app itself did
+            self.done(event)
