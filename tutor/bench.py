@@ -9,7 +9,8 @@ the one with the shortest solution among those that plot a training loss (see `c
 JSON says which (small_exercise, heavy_exercise). Its other programs are in tutor/bench_inputs.py.
 
 Figures (medians of repeated runs):
-  small_cold_s       the small exercise's verdict latency, spawning a fresh worker (Python + JAX import)
+  small_cold_s       the small exercise's verdict latency, a fresh worker forked from the fork server
+  small_spawned_s    the same, a fresh worker spawned (Python start-up + the JAX import), as `check` does
   small_warm_s       the same through a warm spare worker that is already waiting
   small_inprocess_s  the same checks computed in this process, with no worker at all
   heavy_first_s      the heavy exercise (training, plotted live) on an empty compilation cache, warm worker
@@ -111,9 +112,16 @@ def small_latencies(course, exercise, repeat: int = 5) -> dict[str, float]:
         assert run.verdict.passed, run.verdict.message
         return elapsed
 
-    cold_box = Sandbox(home)
-    timed(cold_box)  # fills the compilation cache, so cold vs warm differ only in start-up
-    cold = _median(lambda: timed(cold_box), repeat)
+    spawn_box = Sandbox(home, fork_server=False)
+    timed(spawn_box)  # fills the compilation cache, so cold vs warm differ only in start-up
+    spawned = _median(lambda: timed(spawn_box), repeat)
+
+    cold_box = Sandbox(home, fork_server=True)  # no spare: each run forks a fresh worker
+    try:
+        timed(cold_box)  # the server's own start-up, once
+        cold = _median(lambda: timed(cold_box), repeat)
+    finally:
+        cold_box.close()
 
     warm_box = Sandbox(home, keep_spare=True)
 
@@ -127,7 +135,7 @@ def small_latencies(course, exercise, repeat: int = 5) -> dict[str, float]:
     finally:
         warm_box.close()
     inprocess = _median(lambda: _inprocess(exercise, source, str(path), home), repeat)
-    return {"small_cold_s": cold, "small_warm_s": warm, "small_inprocess_s": inprocess}
+    return {"small_cold_s": cold, "small_spawned_s": spawned, "small_warm_s": warm, "small_inprocess_s": inprocess}
 
 
 def _inprocess(exercise, source: str, filename: str, home: Path) -> float:

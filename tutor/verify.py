@@ -13,7 +13,7 @@ def verify_course(course, home: Path, jobs: int = 2, accelerator: bool = False) 
     """Run every reference solution (must pass) and every starter (must fail)."""
     from tutor.sandbox.runner import Sandbox  # imported here: `--help` and `list` need no sandbox
 
-    sandbox = Sandbox(home, accelerator=accelerator)
+    sandbox = Sandbox(home, accelerator=accelerator, fork_server=True)  # 32 runs: fork them
     scratch = Path(tempfile.mkdtemp(prefix="jaxstate-verify-"))
 
     def one(task):

@@ -8,6 +8,7 @@ verdict), tutor.sandbox.run_dirs (run folders and their sweep).
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -80,7 +81,10 @@ class Sandbox:
         self.accelerator = accelerator
         # Workers forked from one process that has imported JAX (tutor.child.fork_server): worth
         # it wherever more than one worker is made (a spare is kept, or many runs follow).
-        self.use_fork_server = keep_spare if fork_server is None else fork_server
+        # JAXSTATE_TUTOR_FORK_SERVER=0 turns it off (to measure against, or to rule it out).
+        self.use_fork_server = (keep_spare if fork_server is None else fork_server) and os.environ.get(
+            "JAXSTATE_TUTOR_FORK_SERVER", "1"
+        ) != "0"
         self._server: ForkServer | None = None
         self._server_starts = 0
         self._spare: WorkerProcess | None = None

@@ -171,8 +171,16 @@ class LessonScreen(TutorScreen):
         return best if rows else None
 
     def _follow_view(self, _value=None) -> None:
+        # After the refresh: while Markdown above is still laying out, a cell's region is stale
+        # for a frame and a cell on screen would look scrolled away.
+        self.call_after_refresh(self._focus_follows_view)
+
+    def _focus_follows_view(self) -> None:
         """Focus follows the view: a focused cell scrolled out of sight gives the focus back to the
         lesson, so that Enter and Tab start from what is on screen, not from where the focus was."""
+        body = self.query_one("#lesson-body", VerticalScroll)
+        if self.app.animator.is_being_animated(body, "scroll_y"):
+            return  # a scroll on its way (focus scrolls a cell into view): judged where it ends
         focused = self.focused
         if isinstance(focused, CellView) and focused is not self.pinned and not self._rows_on_screen(focused):
             self.set_focus(self.query_one("#lesson-body", VerticalScroll), scroll_visible=False)
