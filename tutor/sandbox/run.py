@@ -25,6 +25,7 @@ from tutor.sandbox.worker_process import Limits, WorkerProcess
 
 READ_PENDING_S = 1.0  # a run reads what its worker already sent before any start-up deadline applies
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
+REAPER_GRACE_S = 1.0  # the reaper ends the tree this long after the worker's own deadline
 STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time limit) has to send its report
 
 _SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
@@ -96,6 +97,8 @@ class Run:
             name="send-job",
             daemon=True,
         ).start()
+        # Until the worker is seen ready (a fresh one imports JAX first), a bound that includes start-up.
+        w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S + self.limits.startup_s)
         intake = Intake(self.limits)
         yield from intake.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
@@ -115,6 +118,9 @@ class Run:
                 now = time.monotonic()
                 if ready_at is None and intake.ready:
                     ready_at = now
+                    # The reaper's own deadline, a little after the worker's: the worker's timer is in
+                    # reach of learner code (signal.alarm(0)); the reaper's is not.
+                    w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S)
                 if ready_at:
                     deadline = ready_at + self.timeout
                 else:

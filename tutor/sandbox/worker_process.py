@@ -1,11 +1,11 @@
-"""One worker process: spawned in a session of its own, in its own run folder, under its limits,
-tied to the tutor by its stdin lifeline; waited on until ready, interrupted, killed with its group."""
+"""One worker process: spawned below its reaper (tutor.sandbox.reaper) in a session of its own, in its
+own run folder, under its limits, tied to the tutor by its stdin lifeline and the reaper's control
+pipe; waited on until ready, interrupted, killed with everything below the reaper."""
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import select
 import shutil
 import signal
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import Ready, parse_event
+from tutor.sandbox.reaper import kill_tree
 from tutor.sandbox.run_dirs import make_run_dir
 
 
@@ -58,48 +59,36 @@ class WorkerProcess:
         env.pop("JAXSTATE_TUTOR_HOME", None)
         if not accelerator:
             env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
-        cmd = [
-            sys.executable,
-            "-m",
-            "tutor.child.worker",
-            "--event-fd",
-            str(write_fd),
-            "--parent",
-            str(os.getpid()),
-            "--run-dir",
-            self.workdir,
-        ]
+        control_read, self._control = os.pipe()  # the reaper's: the deadline, and EOF if the tutor dies
+        worker = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd), "--run-dir", self.workdir]
         if cache_dir is not None:
-            cmd += ["--cache-dir", str(cache_dir)]
+            worker += ["--cache-dir", str(cache_dir)]
+        # The reaper in between (tutor.sandbox.reaper): limits, deadline and the learner's every
+        # descendant stay in a process learner code has no hold on. It adds the worker's --parent.
+        cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
+        cmd += ["--control-fd", str(control_read), "--memory", str(limits.memory_mb * 2**20), "--", *worker]
         try:
             self.proc = subprocess.Popen(
                 cmd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                pass_fds=(write_fd, lock_fd),
+                pass_fds=(write_fd, lock_fd, control_read),
                 start_new_session=True,
                 env=env,
                 cwd=self.workdir,
             )
+        except BaseException:
+            os.close(self._control)
+            raise
         finally:
             os.close(write_fd)
             os.close(lock_fd)  # the worker's copy holds the lock now
+            os.close(control_read)
         self.event_fd = read_fd
         self.spawned_at = time.monotonic()
         self.ready = False
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
-        try:
-            # A notch below the tutor itself: on a 2-core machine an XLA compile in the worker
-            # must not starve the UI's event loop.
-            os.setpriority(os.PRIO_PROCESS, self.proc.pid, min(os.getpriority(os.PRIO_PROCESS, 0) + 5, 19))
-        except OSError:
-            pass
-        limit = limits.memory_mb * 2**20
-        try:
-            resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
-        except (OSError, ValueError):
-            pass  # not fatal: the wall-clock timeout still bounds the run
 
     def wait_ready(self, timeout: float) -> bool:
         """Block until the worker has imported JAX and waits for its job (or timeout)."""
@@ -120,6 +109,13 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def set_deadline(self, seconds: float) -> None:
+        """Tell the reaper when to end the whole tree, whatever the learner's code does to its own timers."""
+        try:
+            os.write(self._control, f"deadline {seconds:.3f}\n".encode())
+        except OSError:
+            pass  # the reaper is gone: the worker went with it
+
     def send_job(self, data: bytes) -> None:
         """Write the job. stdin stays open: it is the worker's lifeline (its hang-up tells the worker
         the parent is gone); the worker reads the job, then gives learner code /dev/null (EOF, not a hang)."""
@@ -131,14 +127,18 @@ class WorkerProcess:
             pass  # the worker already died (or was killed); the run reports how
 
     def interrupt(self) -> None:
-        """SIGINT to the worker alone (the doctor's probe turns it into a stop that still reports)."""
+        """SIGINT to the worker alone, passed on by the reaper (the doctor's probe turns it into a stop
+        that still reports)."""
         try:
             os.kill(self.proc.pid, signal.SIGINT)
         except (ProcessLookupError, PermissionError):
             pass
 
     def kill(self) -> None:
-        """Kill the worker and everything it started in its process group."""
+        """Kill the worker and everything it started, in any group or session (all of it is below
+        the reaper, a subreaper), then the reaper."""
+        if self.proc.returncode is None:  # once reaped, the pid may be someone else's
+            kill_tree(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -179,7 +179,8 @@ class WorkerProcess:
                 stream.close()
             except OSError:
                 pass
-        try:
-            os.close(self.event_fd)
-        except OSError:
-            pass
+        for fd in (self.event_fd, self._control):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
