@@ -112,6 +112,10 @@ def main(argv: list[str] | None = None) -> None:
     job = parse_job(json.loads(line))
     if args.parent is not None:
         lifeline.hide_stdin()
+    if not isinstance(job, DoctorJob):  # a check may change its run folder, nothing else (tutor.child.fence)
+        from tutor.child import fence
+
+        fence.install([args.run_dir or os.getcwd(), args.cache_dir])
     if job.deadline_s:
         lifeline.arm_deadline(job.deadline_s)  # even if the parent is stopped or learner code blocks in C
     channel.send(Started())

@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from tutor.protocol import DoctorJob, Job
+from tutor.protocol import CheckResult, DoctorJob, ExerciseJob, Job
+from tutor.sandbox import run_copy
 from tutor.sandbox.events import Verdict
 from tutor.sandbox.intake import Intake
 from tutor.sandbox.verdict import Ending, decide
@@ -46,8 +47,10 @@ class Run:
         timeout: float,
         limits: Limits,
         on_finish: Callable[[], None] | None = None,
+        shown_as: tuple[str, str] | None = None,
     ):
         self.worker = worker
+        self.shown_as = shown_as  # (the copy the worker ran, the learner's own file): messages name the latter
         # The worker's own deadline comes after ours (and after a doctor's time to report): the parent decides.
         grace = WORKER_GRACE_S + (STOP_GRACE_S if isinstance(job, DoctorJob) else 0.0)
         self.job = replace(job, deadline_s=timeout + grace)
@@ -81,7 +84,17 @@ class Run:
     def events(self) -> Iterator[object]:
         w = self.worker
         try:
-            yield from self._events(w)
+            if self.shown_as is None:
+                yield from self._events(w)
+                return
+            copy, real = self.shown_as
+            for event in self._events(w):
+                if isinstance(event, CheckResult):
+                    event = run_copy.shown_check(event, copy, real)
+                elif isinstance(event, Verdict):  # before the run folder goes, with the copy in it
+                    note = run_copy.what_changed(copy, self.job.source) if isinstance(self.job, ExerciseJob) else None
+                    event = self.verdict = run_copy.shown_verdict(event, copy, real, note)
+                yield event
         finally:
             # Also when the reader stops early (Ctrl+C in `check`, a closed generator): the run
             # folder and the process never outlive the run. (Usually a no-op by now.)
