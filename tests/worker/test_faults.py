@@ -106,6 +106,8 @@ CASES = [
     Fault("orphan_exit", "error", "exit"),  # the worker exits first: its orphan is still the reaper's
     Fault("raise_limits", "fail", "checks", failing="counts-up"),  # soft = hard, and hard stays hard (root too)
     Fault("tamper_home", "fail", "checks", failing="counts-up"),  # finds the home itself: every write refused
+    Fault("surrogate_message", "fail", "checks", failing="returns-pair"),  # a non-UTF-8 name in the message
+    Fault("huge_message", "fail", "checks", failing="returns-pair"),  # 20 MB: cut, with a notice
 ]
 BY_NAME = {f.name: f for f in CASES}
 
@@ -416,6 +418,19 @@ def test_a_program_that_finds_the_home_cannot_change_it(outcomes):
     assert "succeeded" not in stdout and stdout.count("refused") == 4, stdout
     record = json.loads((out.home / "progress.json").read_text())["exercises"][EXERCISE]
     assert record["status"] == "attempted", record
+
+
+def test_odd_exception_messages_are_the_learners_not_the_tutors(outcomes):
+    """A lone surrogate is shown as `\\udcff` (as Python's repr shows it); a 20 MB message is cut to
+    what the parent keeps, saying how much was cut, in both languages."""
+    checks = {c.id: c for c in _get(outcomes, "sandbox", "surrogate_message").verdict.checks}
+    assert "cannot read data-\\udcff.npy" in checks["returns-pair"].message.en, checks["returns-pair"].message
+    checks = {c.id: c for c in _get(outcomes, "sandbox", "huge_message").verdict.checks}
+    message = checks["returns-pair"].message
+    assert "more characters cut]" in message.en and "个字符已截去" in message.zh, message.en[-300:]
+    assert len(message.en) < 200_000
+    doc = _get(outcomes, "cli", "huge_message").verdict
+    assert "more characters cut]" in {c["id"]: c for c in doc["checks"]}["returns-pair"]["message"]
 
 
 def test_learner_code_cannot_raise_the_memory_limit(outcomes, sandbox):
