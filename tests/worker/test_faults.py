@@ -108,6 +108,7 @@ CASES = [
     Fault("tamper_home", "fail", "checks", failing="counts-up"),  # finds the home itself: every write refused
     Fault("surrogate_message", "fail", "checks", failing="returns-pair"),  # a non-UTF-8 name in the message
     Fault("huge_message", "fail", "checks", failing="returns-pair"),  # 20 MB: cut, with a notice
+    Fault("big_file", "fail", "checks", failing="counts-up"),  # RLIMIT_FSIZE; no new files in /dev/shm
 ]
 BY_NAME = {f.name: f for f in CASES}
 
@@ -431,6 +432,15 @@ def test_odd_exception_messages_are_the_learners_not_the_tutors(outcomes):
     assert len(message.en) < 200_000
     doc = _get(outcomes, "cli", "huge_message").verdict
     assert "more characters cut]" in {c["id"]: c for c in doc["checks"]}["returns-pair"]["message"]
+
+
+def test_disk_written_is_bounded(outcomes):
+    """A file past RLIMIT_FSIZE fails with EFBIG in the learner's code (the worker is not killed); a new
+    file in /dev/shm (memory outside the memory limit) is refused."""
+    for where in ("sandbox", "cli"):
+        out = _get(outcomes, where, "big_file")
+        stdout = out.verdict.stdout if where == "sandbox" else out.verdict["stdout"]
+        assert "big file refused: File too large" in stdout and "shm file refused" in stdout, (where, stdout)
 
 
 def test_learner_code_cannot_raise_the_memory_limit(outcomes, sandbox):

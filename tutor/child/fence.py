@@ -35,7 +35,9 @@ class _PathBeneath(ctypes.Structure):
 
 
 def landlock(roots: list[str]) -> int:
-    """Allow writes only beneath `roots`, for good. Returns the Landlock ABI used, 0 if unavailable."""
+    """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, a
+    terminal), no new files (/dev/shm is memory the memory limit does not count). Returns the Landlock
+    ABI used, 0 if unavailable."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         abi = libc.syscall(_SYS_CREATE_RULESET, None, 0, 1)  # LANDLOCK_CREATE_RULESET_VERSION
@@ -48,13 +50,14 @@ def landlock(roots: list[str]) -> int:
         if ruleset < 0:
             return 0
         try:
-            for root in roots:
+            for root in [*roots, "/dev"]:
                 try:
                     fd = os.open(root, os.O_PATH | os.O_CLOEXEC)
                 except OSError:
                     continue
                 try:
-                    rule = _PathBeneath(handled, fd)
+                    allowed = handled if root != "/dev" else handled & (_WRITE_FILE | _TRUNCATE)
+                    rule = _PathBeneath(allowed, fd)
                     libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
                 finally:
                     os.close(fd)
@@ -105,7 +108,7 @@ def install(roots: list[str]) -> int:
     """Fence this process in: writes only beneath `roots` (and /dev). Returns the Landlock ABI (0: the
     audit hook alone)."""
     global _allowed
-    roots = [os.path.realpath(r) for r in roots if r] + ["/dev"]
-    _allowed = tuple(roots)
+    roots = [os.path.realpath(r) for r in roots if r]
+    _allowed = (*roots, "/dev")
     sys.addaudithook(_hook)
     return landlock(roots)

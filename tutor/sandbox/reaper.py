@@ -5,7 +5,7 @@ it starts in milliseconds). It
 
 - is a child subreaper (PR_SET_CHILD_SUBREAPER): whatever the learner's code starts, also with
   `setsid`, `setpgid` or a double fork, stays below it, so killing its tree reaches all of it;
-- sets the worker's limits before the worker exists, with soft = hard, and drops CAP_SYS_RESOURCE
+- sets the worker's limits (memory, file size) before the worker exists, with soft = hard, and drops CAP_SYS_RESOURCE
   from the bounding set (a root learner could otherwise raise a hard limit back up);
 - holds the job's deadline, sent by the tutor on the control pipe: `signal.alarm(0)` or a new
   SIGALRM handler in learner code cannot reach this process's timer;
@@ -24,6 +24,7 @@ import time
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_CAPBSET_DROP = 24
 _CAP_SYS_RESOURCE = 24
+FILE_BYTES = 2**30  # RLIMIT_FSIZE of the worker and all it starts
 
 
 def _prctl(option: int, arg: int) -> bool:
@@ -98,6 +99,10 @@ def _start_worker(argv: list[str], memory: int) -> int:
         if memory:
             resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        # No file bigger than this (the run folder is on the shared /tmp); a write past it fails with
+        # EFBIG ("File too large") in the learner's code instead of killing the worker with SIGXFSZ.
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         if os.geteuid() == 0:
             _prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)  # lost at exec: hard limits stay hard for root
         os.execv(argv[0], [*argv, "--parent", str(os.getppid())])
