@@ -481,12 +481,12 @@ def _workers(tag: str) -> list[int]:
     return [
         pid
         for pid, _, cmdline, environ in _processes()
-        if b"tutor.child.worker" in cmdline and b"reaper.py" not in cmdline and tag.encode() in environ
+        if b"tutor.child.worker" in cmdline and tag.encode() in environ  # the worker, and its reaper
     ]
 
 
 def _loop_started(tag: str) -> int | None:
-    """The worker of the tag whose learner loop runs: the flag is in its run folder (its cwd)."""
+    """A worker (or its reaper) of the tag whose learner loop runs: the flag is in its run folder (its cwd)."""
     for pid in _workers(tag):
         try:
             if os.path.exists(os.path.join(os.readlink(f"/proc/{pid}/cwd"), "running")):

@@ -145,8 +145,9 @@ def main(argv: list[str]) -> None:
             readable = []
         if readable:
             chunk = os.read(control, 4096)
-            if not chunk:  # the tutor is gone: nobody else will end this tree
+            if not chunk:  # the tutor is gone: nobody else will end this tree or remove the run folder
                 kill_tree(os.getpid())
+                _remove_run_dir(worker)
                 os._exit(1)
             buffer += chunk
             while b"\n" in buffer:
@@ -169,6 +170,18 @@ def main(argv: list[str]) -> None:
     kill_tree(os.getpid())
     _reap_all()
     _exit_as(status)
+
+
+def _remove_run_dir(worker: list[str]) -> None:
+    """The run folder named on the worker's command line (the worker, killed, cannot remove it now)."""
+    if "--run-dir" not in worker:
+        return
+    path = worker[worker.index("--run-dir") + 1]
+    if os.path.basename(path).startswith("jaxstate-run-"):  # tutor.protocol.RUN_DIR_PREFIX
+        import shutil
+
+        _reap_all()  # the worker's copy of the folder's lock goes with it
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _signal(pid: int, sig: int) -> None:
