@@ -61,7 +61,7 @@ def emit(event: dict) -> None:
     try:
         data = (text + "\n").encode("utf-8")
     except UnicodeEncodeError:
-        data = (_surrogates(lambda m: "\\\\u%04x" % ord(m.group()), text) + "\n").encode("utf-8")
+        data = (_surrogates(lambda m: f"\\\\u{ord(m.group()):04x}", text) + "\n").encode("utf-8")
     try:
         st = _fstat(_fd)
         same = (st.st_dev, st.st_ino) == _identity
