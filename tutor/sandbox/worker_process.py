@@ -137,7 +137,7 @@ class WorkerProcess:
     def kill(self) -> None:
         """Kill the worker and everything it started, in any group or session (all of it is below
         the reaper, a subreaper), then the reaper."""
-        if self.proc.returncode is None:  # once reaped, the pid may be someone else's
+        if self.proc.poll() is None:  # a reaper that exited ended its tree first; reaped, its pid is not ours
             kill_tree(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
