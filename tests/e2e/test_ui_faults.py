@@ -219,7 +219,7 @@ def test_a_full_temporary_folder_is_a_named_error_for_every_kind_of_run(tmp_path
 
 ENDLESS = """import os
 def update_counter(count, increment):
-    open(os.environ["FAULT_FLAG"], "w").close()  # the check is running: the tutor may die now
+    open("running", "w").close()  # in the run folder (all a check may write): the tutor may die now
     while True:
         pass
 """
@@ -263,6 +263,17 @@ def _parent(pid: int) -> int:
         return 0
 
 
+def _loop_started(tag: str) -> bool:
+    """A worker of the tag has its learner loop running: the flag is in its run folder (its cwd)."""
+    for pid in _tutor_processes(tag)["worker"]:
+        try:
+            if os.path.exists(os.path.join(os.readlink(f"/proc/{pid}/cwd"), "running")):
+                return True
+        except OSError:
+            pass
+    return False
+
+
 def _until(predicate, what: str, timeout: float):
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -284,8 +295,8 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     shutil.copy(ROOT / "solutions" / "counter-jit.py", course / "solutions")
     (home / "workspace").mkdir(parents=True)
     (home / "workspace" / "counter-jit.py").write_text(ENDLESS)
-    tag, flag = uuid.uuid4().hex, tmp_path / "running"
-    tmux.env.update(JAXSTATE_TUTOR_COURSE=str(course), FAULT_RUN_TAG=tag, FAULT_FLAG=str(flag))
+    tag = uuid.uuid4().hex
+    tmux.env.update(JAXSTATE_TUTOR_COURSE=str(course), FAULT_RUN_TAG=tag)
     tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
     tmux.wait_for("Continue:", timeout=60)  # the course has loaded: the palette lists its places
     tmux.keys("C-p")
@@ -295,7 +306,7 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     tmux.keys("Enter")
     tmux.wait_for("— counter-jit")
     tmux.keys("F5")
-    _until(flag.exists, "the learner's loop to start", 180)
+    _until(lambda: _loop_started(tag), "the learner's loop to start", 180)
     procs = _tutor_processes(tag)
     assert len(procs["tui"]) == 1 and procs["worker"], procs
     run_dirs = [os.readlink(f"/proc/{pid}/cwd") for pid in procs["worker"]]
@@ -388,4 +399,4 @@ def test_no_worker_until_a_screen_that_runs_code(tmux, home):
     tmux.wait_for("counter-jit:")
     tmux.keys("Enter")
     tmux.wait_for("— counter-jit")
-    _until(lambda: len(_tutor_processes(tag)["worker"]) == 1, "a spare worker for the exercise", 60)
+    _until(lambda: _tutor_processes(tag)["worker"], "a spare worker (and its reaper) for the exercise", 60)

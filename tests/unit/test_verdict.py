@@ -226,6 +226,24 @@ def test_setting_variables_are_named_in_a_startup_failure():
     assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message.en
 
 
+def test_a_worker_refused_a_thread_names_the_process_limit_not_the_install():
+    """`ulimit -u 12`: JAX's import fails in PyObject_Vectorcall, the real cause is on stderr."""
+    stderr = (
+        "F external/xla/tsl/platform/default/env.cc:77] pthread_create failed: Resource temporarily unavailable\n"
+        "Traceback (most recent call last):\n  ...\nSystemError: <built-in function X> returned NULL "
+        "(in PyObject_Vectorcall)\n"
+    )
+    verdict = decide(
+        EXERCISE,
+        [Output("stderr", stderr), RunError("startup", Bilingual.same("SystemError: ... PyObject_Vectorcall"))],
+        Ending(1),
+    )
+    assert (verdict.status, verdict.kind) == ("error", "startup")
+    for text in (verdict.message.en, verdict.message.zh):
+        assert "pthread_create failed" in text and "ulimit -u" in text, text
+        assert "pip install" not in text and "PyObject_Vectorcall" not in text, text
+
+
 def test_a_worker_of_another_protocol_is_named_with_both_versions():
     """Before anything else it sent (nothing else can be read): not a startup fault, not the learner's."""
     other = decide(EXERCISE, [Output("stderr", "Traceback ...")], Ending(1, worker_protocol=99))

@@ -11,9 +11,9 @@ pointed at it with JAXSTATE_TUTOR_COURSE), so other exercises being edited canno
 this suite. The cases run in a few threads at once (most of the time is spent waiting for timeouts or
 for workers to import JAX), once per module; each test below then asserts on one case.
 
-Out of scope, and so not tested: processes that leave the worker's process group (setsid,
-setpgid) and deliberate forgery through the event pipe or the learner's home. Learner code
-runs in the worker process as the same user; isolating that needs OS sandboxing.
+Processes that leave the worker's process group (setsid, setpgid, a double fork) are still below
+the reaper (a child subreaper) and are killed with its tree. Out of scope, and so not tested:
+deliberate forgery through the event pipe, and learner code that kills the reaper itself.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import pytest
 from tutor.course import load_course
 from tutor.progress import ProgressStore, changes
 from tutor.protocol import PROTOCOL_VERSION
-from tutor.sandbox.run import WORKER_GRACE_S
+from tutor.sandbox.run import REAPER_GRACE_S, WORKER_GRACE_S
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS = Path(__file__).resolve().parents[1] / "faults"
@@ -101,6 +101,14 @@ CASES = [
     Fault("read_stdin", "fail", "checks", failing="returns-pair"),  # stdin is closed: EOFError, not a hang
     Fault("bad_metrics_event", "error", "protocol"),  # validated at the boundary: no traceback, no hang
     Fault("temp_files", "fail", "checks", failing="counts-up"),  # made in the run's TMPDIR, gone with it
+    Fault("alarm_cancelled", "timeout", "timeout", HANG_S),  # the worker's own timer cancelled (see the Ctrl+Z test)
+    Fault("setsid_child", "fail", "checks", failing="counts-up"),  # new session, new group, double fork: all killed
+    Fault("orphan_exit", "error", "exit"),  # the worker exits first: its orphan is still the reaper's
+    Fault("raise_limits", "fail", "checks", failing="counts-up"),  # soft = hard, and hard stays hard (root too)
+    Fault("tamper_home", "fail", "checks", failing="counts-up"),  # finds the home itself: every write refused
+    Fault("surrogate_message", "fail", "checks", failing="returns-pair"),  # a non-UTF-8 name in the message
+    Fault("huge_message", "fail", "checks", failing="returns-pair"),  # 20 MB: cut, with a notice
+    Fault("big_file", "fail", "checks", failing="counts-up"),  # RLIMIT_FSIZE; no new files in /dev/shm
 ]
 BY_NAME = {f.name: f for f in CASES}
 
@@ -402,6 +410,49 @@ def test_learner_temp_files_go_with_the_run(outcomes):
     assert not list(Path(tempfile.gettempdir()).glob("faultmark-temp-*"))
 
 
+def test_a_program_that_finds_the_home_cannot_change_it(outcomes):
+    """The CLI's home is found (the CLI's own environment, read in /proc): every way of writing a
+    forged record there is refused, and progress says only what the verdict said."""
+    out = _get(outcomes, "cli", "tamper_home")
+    stdout = out.verdict["stdout"]
+    assert "found: ['" in stdout, stdout  # the program did find the home: the fence, not luck, stops it
+    assert "succeeded" not in stdout and stdout.count("refused") == 4, stdout
+    record = json.loads((out.home / "progress.json").read_text())["exercises"][EXERCISE]
+    assert record["status"] == "attempted", record
+
+
+def test_odd_exception_messages_are_the_learners_not_the_tutors(outcomes):
+    """A lone surrogate is shown as `\\udcff` (as Python's repr shows it); a 20 MB message is cut to
+    what the parent keeps, saying how much was cut, in both languages."""
+    checks = {c.id: c for c in _get(outcomes, "sandbox", "surrogate_message").verdict.checks}
+    assert "cannot read data-\\udcff.npy" in checks["returns-pair"].message.en, checks["returns-pair"].message
+    checks = {c.id: c for c in _get(outcomes, "sandbox", "huge_message").verdict.checks}
+    message = checks["returns-pair"].message
+    assert "more characters cut]" in message.en and "个字符已截去" in message.zh, message.en[-300:]
+    assert len(message.en) < 200_000
+    doc = _get(outcomes, "cli", "huge_message").verdict
+    assert "more characters cut]" in {c["id"]: c for c in doc["checks"]}["returns-pair"]["message"]
+
+
+def test_disk_written_is_bounded(outcomes):
+    """A file past RLIMIT_FSIZE fails with EFBIG in the learner's code (the worker is not killed); a new
+    file in /dev/shm (memory outside the memory limit) is refused."""
+    for where in ("sandbox", "cli"):
+        out = _get(outcomes, where, "big_file")
+        stdout = out.verdict.stdout if where == "sandbox" else out.verdict["stdout"]
+        assert "big file refused: File too large" in stdout and "shm file refused" in stdout, (where, stdout)
+
+
+def test_learner_code_cannot_raise_the_memory_limit(outcomes, sandbox):
+    """setrlimit back up to the hard limit, or to unlimited: the limit stays (hard = soft; as root,
+    CAP_SYS_RESOURCE is gone from the worker)."""
+    limit = sandbox.limits.memory_mb * 2**20
+    for where in ("sandbox", "cli"):
+        out = _get(outcomes, where, "raise_limits")
+        stdout = out.verdict.stdout if where == "sandbox" else out.verdict["stdout"]
+        assert f"data limit: ({limit}, {limit})" in stdout, (where, stdout)
+
+
 def test_os_exit_after_passing_checks_is_not_a_pass(outcomes):
     """Checks that passed before the process ended do not make the run a pass."""
     v = _get(outcomes, "sandbox", "os_exit").verdict
@@ -413,7 +464,7 @@ def test_os_exit_after_passing_checks_is_not_a_pass(outcomes):
 
 ENDLESS = """import os
 def update_counter(count, increment):
-    open(os.environ["FAULT_FLAG"], "w").close()  # the job is running: the tutor may die now
+    open("running", "w").close()  # in the run folder (all a check may write): the tutor may die now
     while True:
         pass
 """
@@ -427,25 +478,63 @@ def _wait_for(predicate, what: str, timeout: float = 120.0):
 
 
 def _workers(tag: str) -> list[int]:
-    return [
-        pid for pid, _, cmdline, environ in _processes() if b"tutor.child.worker" in cmdline and tag.encode() in environ
-    ]
+    """The workers of the tag and their reapers, spawned or forked (a forked one carries the fork
+    server's command line; the server is the one whose parent is not a fork server)."""
+    found = []
+    for pid, _, cmdline, environ in _processes():
+        if tag.encode() not in environ:
+            continue
+        if b"tutor.child.worker" in cmdline:  # the worker, and its reaper
+            found.append(pid)
+        elif b"tutor.child.fork_server" in cmdline and not _is_server(pid):
+            found.append(pid)
+    return found
 
 
-def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_env) -> dict:
+def _is_server(pid: int) -> bool:
+    """The fork server itself: its parent is not a fork server process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        parent = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        with open(f"/proc/{parent}/cmdline", "rb") as f:
+            return b"tutor.child.fork_server" not in f.read()
+    except (OSError, ValueError, IndexError):
+        return True
+
+
+def _loop_started(tag: str) -> int | None:
+    """A worker (or its reaper) of the tag whose learner loop runs: the flag is in its run folder (its cwd)."""
+    for pid in _workers(tag):
+        try:
+            if os.path.exists(os.path.join(os.readlink(f"/proc/{pid}/cwd"), "running")):
+                return pid
+        except OSError:
+            pass
+    return None
+
+
+# The same, after cancelling every timer of the worker's own: only the reaper's deadline is left.
+UNTIMED = ENDLESS.replace(
+    "    while True:",
+    "    import signal\n    signal.alarm(0)\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:",
+)
+
+
+def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_env, source: str = ENDLESS) -> dict:
     """`check` running an endless loop, killed by `how` once the loop runs: what is left after.
-    SIGSTOP (Ctrl+Z) leaves the tutor alive but deaf: then the worker's own deadline must end it."""
+    SIGSTOP (Ctrl+Z) leaves the tutor alive but deaf: then the worker's own deadline must end it
+    (or the reaper's, if learner code cancelled the worker's)."""
     timeout = HANG_S if how == signal.SIGSTOP else 120
-    within = timeout + WORKER_GRACE_S + GONE_WITHIN_S if how == signal.SIGSTOP else GONE_WITHIN_S
+    within = timeout + WORKER_GRACE_S + REAPER_GRACE_S + GONE_WITHIN_S if how == signal.SIGSTOP else GONE_WITHIN_S
     tmp.mkdir()
-    learner, flag = tmp / "endless.py", tmp / "running"
-    learner.write_text(ENDLESS)
+    learner = tmp / "endless.py"
+    learner.write_text(source)
     tag = uuid.uuid4().hex
     env = {
         **cli_env(tmp / "home"),
         "JAXSTATE_TUTOR_COURSE": str(mini_course),
         "FAULT_RUN_TAG": tag,
-        "FAULT_FLAG": str(flag),
     }
     cli = subprocess.Popen(
         [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(learner), "--timeout", str(timeout), "--json"],
@@ -455,8 +544,8 @@ def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_e
         stderr=subprocess.DEVNULL,
     )
     try:
-        _wait_for(flag.exists, "the learner's loop to start")
-        worker = _workers(tag)[0]
+        _wait_for(lambda: _loop_started(tag), "the learner's loop to start")
+        worker = _loop_started(tag)
         run_dir = os.readlink(f"/proc/{worker}/cwd")
         killed = time.monotonic()
         cli.send_signal(how)
@@ -491,6 +580,15 @@ def test_workers_die_with_a_killed_check(mini_course, tmp_path, cli_env):
     for how, r in results.items():
         assert not r["left"], f"after {how.name}, still running:\n" + "\n".join(r["left"])
         assert not r["run_dir_left"], f"after {how.name}, the run folder {r['run_dir']} is left"
+
+
+@pytest.mark.slow  # a real `check` with its worker
+def test_a_stopped_check_ends_a_worker_whose_alarm_was_cancelled(mini_course, tmp_path, cli_env):
+    """Ctrl+Z on `check` while learner code that cancelled SIGALRM loops: the reaper's deadline (out of
+    the learner's reach) ends it within timeout + the graces, and the verdict is a timeout."""
+    r = _kill_check_mid_run(signal.SIGSTOP, mini_course, tmp_path / "untimed", cli_env, UNTIMED)
+    print({"stopped, alarm cancelled": round(r["seconds"], 2)})
+    assert not r["left"], "still running:\n" + "\n".join(r["left"])
 
 
 SPARE_PARENT = """import sys, threading, time

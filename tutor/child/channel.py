@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 
 from tutor.protocol import CHANNEL_LOST, MetricPoints
@@ -19,6 +20,10 @@ _write = os.write
 _dumps = json.dumps
 _exit = os._exit
 _fstat = os.fstat
+# A lone surrogate (a file name that is not UTF-8, decoded by os.fsdecode) cannot be encoded: sent as
+# the visible text `\udcff` (an escaped backslash in the JSON), as Python's repr shows it.
+_surrogates = re.compile("[\ud800-\udfff]").sub
+MAX_TEXT = 100_000  # characters of any one text in an event (as many as the parent keeps of a stream)
 _fd: int | None = None
 _identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the event pipe
 _asarray = None  # numpy.asarray, taken when the channel opens (in the worker, before learner code runs)
@@ -52,7 +57,11 @@ def emit(event: dict) -> None:
     """Write one event, already in its wire form, as a JSON line."""
     if _fd is None:
         return
-    data = (_dumps(event, ensure_ascii=False, allow_nan=True) + "\n").encode("utf-8")
+    text = _dumps(_fit(event), ensure_ascii=False, allow_nan=True)
+    try:
+        data = (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        data = (_surrogates(lambda m: f"\\\\u{ord(m.group()):04x}", text) + "\n").encode("utf-8")
     try:
         st = _fstat(_fd)
         same = (st.st_dev, st.st_ino) == _identity
@@ -68,6 +77,22 @@ def emit(event: dict) -> None:
             # Nothing can be reported any more; a distinct exit status tells the parent why.
             _exit(CHANNEL_LOST)
         data = data[written:]
+
+
+def _fit(value, zh: bool = False):
+    """The event with every text cut to MAX_TEXT characters, saying so (in Chinese under a "zh" key):
+    a 20 MB exception message must reach the parent as a message, not as a line too long to read."""
+    if isinstance(value, str):
+        if len(value) <= MAX_TEXT:
+            return value
+        cut = len(value) - MAX_TEXT
+        note = f"…［其余 {cut} 个字符已截去］" if zh else f"… [{cut} more characters cut]"
+        return value[:MAX_TEXT] + note
+    if isinstance(value, dict):
+        return {k: _fit(v, k == "zh") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_fit(v, zh) for v in value]
+    return value
 
 
 def metric(series: str, step: int, value) -> None:

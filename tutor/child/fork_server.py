@@ -15,7 +15,8 @@ there is more than one: the client then spawns workers the ordinary way.
 
 Messages on the socket (SOCK_SEQPACKET, one JSON object each):
   server -> client  {"ready": pid} | {"failed": text} | {"pid": n} | {"error": text} | {"exit": n, "status": s}
-  client -> server  {"run_dir", "env", "argv"} with five descriptors: stdin, stdout, stderr, events, lock
+  client -> server  {"run_dir", "env", "argv", "memory"} with six descriptors: stdin, stdout, stderr,
+                    events, lock, control (the reaper's pipe from the tutor)
 The server dies with the tutor (its stdin pipe hangs up, or its parent changes) and kills the
 process group of every worker it forked; each worker also watches the tutor through its own stdin.
 """
@@ -49,7 +50,8 @@ def _threads() -> int:
 
 
 def _become_worker(request: dict, fds: list[int], keep_closed: list) -> None:
-    """In the forked child: take the run's descriptors, folder and environment, then be a worker."""
+    """In the forked child: take the run's descriptors, folder and environment, then be the run's
+    reaper (tutor.sandbox.reaper) and fork the worker below it, as a spawned reaper would exec it."""
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -57,8 +59,8 @@ def _become_worker(request: dict, fds: list[int], keep_closed: list) -> None:
         sock.close()
         os.close(wake_r)
         os.close(wake_w)
-        os.setsid()  # its own session: killing its group reaches whatever the learner starts
-        stdin, stdout, stderr, events, lock = fds
+        os.setsid()  # its own session, as a spawned reaper has
+        stdin, stdout, stderr, events, lock, control = fds
         for fd, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
             os.dup2(fd, target)
             os.close(fd)
@@ -67,22 +69,45 @@ def _become_worker(request: dict, fds: list[int], keep_closed: list) -> None:
         import tempfile
 
         tempfile.tempdir = None  # read TMPDIR again: the run's own folder
+        del lock  # stays open: the run folder's lock, held for the worker's life
+        from tutor.sandbox import reaper
+
+        argv = [*request["argv"], "--event-fd", str(events)]
+        reaper.serve(control, lambda: _fork_worker(argv, int(request["memory"]), control), argv)
+    except BaseException:  # noqa: BLE001 - whatever broke, say it where the run reads stderr, and end
+        _died()
+    os._exit(1)
+
+
+def _fork_worker(argv: list[str], memory: int, control: int) -> int:
+    """Below the reaper: the worker, under its limits, from the imports already made."""
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        os.close(control)  # the reaper's alone
+        from tutor.sandbox import reaper
+
+        reaper.limit_this_process(memory)
         import numpy
 
         numpy.random.seed()  # each worker its own legacy global stream, as a fresh process has
-        del lock  # stays open: the run folder's lock, held for the worker's life
         from tutor.child import worker
 
-        # Its parent is this server: it dies with it, and the server dies with the tutor.
-        worker.main([*request["argv"], "--event-fd", str(events), "--parent", str(os.getppid())])
-    except BaseException:  # noqa: BLE001 - whatever broke, say it where the run reads stderr, and end
-        import traceback
+        # Its parent is the reaper: it dies with it, as a spawned worker does.
+        worker.main([*argv, "--parent", str(os.getppid())])
+    except BaseException:  # noqa: BLE001
+        _died()
+    os._exit(0)  # worker.main ends the process itself; never return into the reaper's loop
 
-        try:
-            os.write(2, traceback.format_exc().encode(errors="replace"))
-        finally:
-            os._exit(1)  # as Python exits on an uncaught exception
-    os._exit(0)  # worker.main ends the process itself; never return into the server's loop
+
+def _died() -> None:
+    import traceback
+
+    try:
+        os.write(2, traceback.format_exc().encode(errors="replace"))
+    finally:
+        os._exit(1)  # as Python exits on an uncaught exception
 
 
 def _reap(sock: socket.socket, children: set[int]) -> None:
@@ -99,9 +124,13 @@ def _reap(sock: socket.socket, children: set[int]) -> None:
 
 
 def _kill_all(children: set[int]) -> None:
+    """Every reaper and all below it (the workers and whatever the learner started, in any group)."""
+    from tutor.sandbox.reaper import kill_tree
+
     for pid in children:
+        kill_tree(pid)
         try:
-            os.killpg(pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
 
@@ -152,8 +181,8 @@ def _one_request(sock: socket.socket, children: set[int], keep_closed: list) -> 
         return False
     try:
         request = json.loads(data)
-        if len(fds) != 5:
-            raise ValueError(f"expected 5 descriptors, got {len(fds)}")
+        if len(fds) != 6:
+            raise ValueError(f"expected 6 descriptors, got {len(fds)}")
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()

@@ -101,12 +101,15 @@ class ForkServer:
         self._settled.wait(timeout)
         return self._state == "ready"
 
-    def spawn(self, run_dir: str, env: Mapping[str, str], argv: list[str], fds: list[int]) -> ForkedProcess:
-        """Fork a worker with these five descriptors (stdin, stdout, stderr, events, lock)."""
+    def spawn(
+        self, run_dir: str, env: Mapping[str, str], argv: list[str], memory: int, fds: list[int]
+    ) -> ForkedProcess:
+        """Fork a reaper and its worker with these six descriptors (stdin, stdout, stderr, events,
+        lock, the reaper's control pipe); `memory`: the worker's RLIMIT_DATA, 0 for none."""
         if not self.ready(self.startup_s):
             raise ServerUnavailable(self.failure or "the fork server did not start in time")
         with self._lock:
-            request = json.dumps({"run_dir": run_dir, "env": dict(env), "argv": argv}).encode()
+            request = json.dumps({"run_dir": run_dir, "env": dict(env), "argv": argv, "memory": memory}).encode()
             try:
                 socket.send_fds(self._sock, [request], fds)
                 reply = self._replies.get(timeout=REPLY_S)
@@ -151,9 +154,12 @@ class ForkServer:
             self.failure = self.failure or "the fork server stopped"
         self._settled.set()
         self._replies.put("the fork server stopped")
+        from tutor.sandbox.reaper import kill_tree
+
         for child in list(self._children.values()):
+            kill_tree(child.pid)  # its reaper, orphaned now, and all below it
             try:
-                os.killpg(child.pid, signal.SIGKILL)
+                os.kill(child.pid, signal.SIGKILL)
             except OSError:
                 pass
             child.ended(-signal.SIGKILL, lost=True)

@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from tutor.protocol import DoctorJob, Job
+from tutor.protocol import CheckResult, DoctorJob, ExerciseJob, Job
+from tutor.sandbox import run_copy
 from tutor.sandbox.events import Verdict
 from tutor.sandbox.intake import Intake
 from tutor.sandbox.verdict import Ending, decide
@@ -25,6 +26,7 @@ from tutor.sandbox.worker_process import Limits, WorkerProcess
 
 READ_PENDING_S = 1.0  # a run reads what its worker already sent before any start-up deadline applies
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
+REAPER_GRACE_S = 1.0  # the reaper ends the tree this long after the worker's own deadline
 STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time limit) has to send its report
 
 _SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
@@ -45,8 +47,10 @@ class Run:
         timeout: float,
         limits: Limits,
         on_finish: Callable[[], None] | None = None,
+        shown_as: tuple[str, str] | None = None,
     ):
         self.worker = worker
+        self.shown_as = shown_as  # (the copy the worker ran, the learner's own file): messages name the latter
         # The worker's own deadline comes after ours (and after a doctor's time to report): the parent decides.
         grace = WORKER_GRACE_S + (STOP_GRACE_S if isinstance(job, DoctorJob) else 0.0)
         self.job = replace(job, deadline_s=timeout + grace)
@@ -80,7 +84,17 @@ class Run:
     def events(self) -> Iterator[object]:
         w = self.worker
         try:
-            yield from self._events(w)
+            if self.shown_as is None:
+                yield from self._events(w)
+                return
+            copy, real = self.shown_as
+            for event in self._events(w):
+                if isinstance(event, CheckResult):
+                    event = run_copy.shown_check(event, copy, real)
+                elif isinstance(event, Verdict):  # before the run folder goes, with the copy in it
+                    note = run_copy.what_changed(copy, self.job.source) if isinstance(self.job, ExerciseJob) else None
+                    event = self.verdict = run_copy.shown_verdict(event, copy, real, note)
+                yield event
         finally:
             # Also when the reader stops early (Ctrl+C in `check`, a closed generator): the run
             # folder and the process never outlive the run. (Usually a no-op by now.)
@@ -96,6 +110,8 @@ class Run:
             name="send-job",
             daemon=True,
         ).start()
+        # Until the worker is seen ready (a fresh one imports JAX first), a bound that includes start-up.
+        w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S + self.limits.startup_s)
         intake = Intake(self.limits, pass_all=isinstance(self.job, DoctorJob))
         yield from intake.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
@@ -115,6 +131,9 @@ class Run:
                 now = time.monotonic()
                 if ready_at is None and intake.ready:
                     ready_at = now
+                    # The reaper's own deadline, a little after the worker's: the worker's timer is in
+                    # reach of learner code (signal.alarm(0)); the reaper's is not.
+                    w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S)
                 if ready_at:
                     deadline = ready_at + self.timeout
                 else:

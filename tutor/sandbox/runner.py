@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
+from tutor.sandbox import run_copy
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
@@ -160,13 +161,19 @@ class Sandbox:
             self.warm_up()
 
     def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
+        worker = self._take()
+        try:
+            copy = run_copy.place(worker.workdir, source, filename)  # the real path would lead to the home
+        except OSError:
+            worker.close()
+            raise
         job = ExerciseJob(
             source=source,
-            filename=filename,
+            filename=copy,
             checks=tuple(c.to_job(exercise.checks_file) for c in exercise.checks),
             checks_file=str(exercise.checks_file),
         )
-        return Run(self._take(), job, timeout or exercise.timeout, self.limits, self._after_run)
+        return Run(worker, job, timeout or exercise.timeout, self.limits, self._after_run, shown_as=(copy, filename))
 
     def run_cell(self, cell, timeout: float | None = None) -> Run:
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)

@@ -214,6 +214,9 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
         )
     if not seen.ready:  # it broke before any learner code ran
         what = (seen.error.message.en if seen.error and seen.error.kind == "startup" else "") or seen.stderr
+        refused = _SYSTEM_REFUSED.search(seen.stderr + "\n" + what)
+        if refused:  # not the install: the system would not give the worker a thread or a process
+            return "error", "startup", system_limit_message(refused.group(0).strip())
         return (
             "error",
             "startup",
@@ -375,6 +378,28 @@ def startup_message(what: str, setting_vars: tuple[str, ...]) -> Bilingual:
         f"the tutor could not start its worker, so your code did not run and nothing was judged "
         f"(this is not a fault in your code): {what}. To fix: {en_do}",
         f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。解决办法：{zh_do}",
+    )
+
+
+# What the system says when the user's limit on processes and threads (`ulimit -u`) is reached;
+# JAX then fails somewhere else (e.g. in PyObject_Vectorcall), which must not be taken for the cause.
+_SYSTEM_REFUSED = re.compile(
+    r"[^\n]*(pthread_create failed|can't start new thread|fork: retry|Resource temporarily unavailable)[^\n]*"
+)
+
+
+def system_limit_message(quote: str) -> Bilingual:
+    """The system refused the worker a thread or a process: say so, and what to do, without blaming
+    the learner's code or the install."""
+    quote = quote[:300]
+    return _message(
+        "the tutor could not start its worker because the system refused it another thread or process "
+        f"({quote}), so your code did not run and nothing was judged (not a fault in your code, nor of the "
+        "install). Your user has reached its limit on processes and threads (see `ulimit -u`): close other "
+        "programs, or raise the limit in the shell that starts the tutor (e.g. `ulimit -u 4096`), then try again",
+        f"系统拒绝为检查程序的工作进程再创建线程或进程（{quote}），所以工作进程没能启动，你的代码没有运行，"
+        "也没有任何评判（问题不在你的代码，也不在安装）。你的用户已达到进程和线程数的上限（见 `ulimit -u`）："
+        "请关闭其他程序，或在启动本教程的 shell 中提高上限（例如 `ulimit -u 4096`），然后再试",
     )
 
 

@@ -1,11 +1,11 @@
-"""One worker process: spawned in a session of its own, in its own run folder, under its limits,
-tied to the tutor by its stdin lifeline; waited on until ready, interrupted, killed with its group."""
+"""One worker process: spawned below its reaper (tutor.sandbox.reaper) in a session of its own, in its
+own run folder, under its limits, tied to the tutor by its stdin lifeline and the reaper's control
+pipe; waited on until ready, interrupted, killed with everything below the reaper."""
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import select
 import shutil
 import signal
@@ -19,6 +19,7 @@ from pathlib import Path
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import Ready, parse_event
 from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailable
+from tutor.sandbox.reaper import kill_tree
 from tutor.sandbox.run_dirs import make_run_dir
 
 
@@ -106,26 +107,31 @@ class WorkerProcess:
         self._removing = threading.Lock()
         # The run's TMPDIR, except for doctor: the learner's script gets the learner's own.
         run_env = {} if doctor is not None else {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
-        argv = ["--run-dir", self.workdir]  # the worker adds --event-fd and --parent (its parent's pid)
+        argv = ["--run-dir", self.workdir]  # the reaper adds the worker's --parent (itself)
         if cache_dir is not None and doctor is None:
             argv += ["--cache-dir", str(cache_dir)]
-        passed = [write_fd, lock_fd]
+        memory = (limits.memory_mb or 0) * 2**20  # 0: as much as a plain `python` would get (doctor)
+        control_read, self._control = os.pipe()  # the reaper's: the deadline, and EOF if the tutor dies
+        passed = [write_fd, lock_fd, control_read]
         try:
             forked = None
             if server is not None and doctor is None:
-                forked = self._forked(server, run_env, argv, write_fd, lock_fd)
+                forked = self._forked(server, run_env, argv, memory, passed)
             self.proc: subprocess.Popen | ForkedProcess
             if forked is not None:
                 self.proc = forked
             else:
-                cmd = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd)]
-                cmd += ["--parent", str(os.getpid()), *argv]
+                worker = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd), *argv]
                 if doctor is not None:
-                    cmd.append("--doctor")
+                    worker.append("--doctor")
                     stdin_copy = _copy_fd(doctor.stdin_fd)
                     if stdin_copy is not None:
-                        cmd += ["--stdin-fd", str(stdin_copy)]
+                        worker += ["--stdin-fd", str(stdin_copy)]
                         passed.append(stdin_copy)
+                # The reaper in between (tutor.sandbox.reaper): limits, deadline and the learner's every
+                # descendant stay in a process learner code has no hold on.
+                cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
+                cmd += ["--control-fd", str(control_read), "--memory", str(memory), "--", *worker]
                 self.proc = subprocess.Popen(
                     cmd,
                     stdin=subprocess.PIPE,
@@ -136,34 +142,24 @@ class WorkerProcess:
                     env={**worker_env(accelerator, doctor.cwd if doctor else None), **run_env},
                     cwd=self.workdir,
                 )
+        except BaseException:
+            os.close(self._control)
+            raise
         finally:
             for fd in passed:
-                os.close(fd)  # the worker's copies: of the lock, the event pipe, the learner's stdin
+                os.close(fd)  # the reaper's copies: the event pipe, the lock, its control pipe, the learner's stdin
         self.event_fd = read_fd
         self.spawned_at = time.monotonic()
         self.ready = False
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
-        try:
-            # A notch below the tutor itself: on a 2-core machine an XLA compile in the worker
-            # must not starve the UI's event loop.
-            os.setpriority(os.PRIO_PROCESS, self.proc.pid, min(os.getpriority(os.PRIO_PROCESS, 0) + 5, 19))
-        except OSError:
-            pass
-        if limits.memory_mb is not None:  # None: as much as a plain `python` would get (doctor)
-            limit = limits.memory_mb * 2**20
-            try:
-                resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, (limit, limit))
-            except (OSError, ValueError):
-                pass  # not fatal: the wall-clock timeout still bounds the run
 
-    def _forked(
-        self, server: ForkServer, run_env: dict, argv: list[str], write_fd: int, lock_fd: int
-    ) -> ForkedProcess | None:
-        """The worker forked by the server, on pipes made here; None if the server cannot serve."""
+    def _forked(self, server: ForkServer, run_env: dict, argv: list[str], memory: int, fds: list[int]):
+        """The reaper and its worker forked by the server, on pipes made here (`fds`: the event pipe,
+        the lock, the control pipe); None if the server cannot serve."""
         pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
-        theirs = [pipes[0][0], pipes[1][1], pipes[2][1], write_fd, lock_fd]
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1], *fds]
         try:
-            proc = server.spawn(self.workdir, run_env, argv, theirs)
+            proc = server.spawn(self.workdir, run_env, argv, memory, theirs)
         except ServerUnavailable:
             for r, w in pipes:
                 os.close(r)
@@ -195,6 +191,13 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def set_deadline(self, seconds: float) -> None:
+        """Tell the reaper when to end the whole tree, whatever the learner's code does to its own timers."""
+        try:
+            os.write(self._control, f"deadline {seconds:.3f}\n".encode())
+        except OSError:
+            pass  # the reaper is gone: the worker went with it
+
     def send_job(self, data: bytes) -> None:
         """Write the job. stdin stays open: it is the worker's lifeline (its hang-up tells the worker
         the parent is gone); the worker reads the job, then gives learner code /dev/null (EOF, not a hang)."""
@@ -206,14 +209,18 @@ class WorkerProcess:
             pass  # the worker already died (or was killed); the run reports how
 
     def interrupt(self) -> None:
-        """SIGINT to the worker alone (the doctor's probe turns it into a stop that still reports)."""
+        """SIGINT to the worker alone, passed on by the reaper (the doctor's probe turns it into a stop
+        that still reports)."""
         try:
             os.kill(self.proc.pid, signal.SIGINT)
         except (ProcessLookupError, PermissionError):
             pass
 
     def kill(self) -> None:
-        """Kill the worker and everything it started in its process group."""
+        """Kill the worker and everything it started, in any group or session (all of it is below
+        the reaper, a subreaper), then the reaper."""
+        if self.proc.poll() is None:  # a reaper that exited ended its tree first; reaped, its pid is not ours
+            kill_tree(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -254,7 +261,8 @@ class WorkerProcess:
                 stream.close()
             except OSError:
                 pass
-        try:
-            os.close(self.event_fd)
-        except OSError:
-            pass
+        for fd in (self.event_fd, self._control):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
