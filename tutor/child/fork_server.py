@@ -125,14 +125,10 @@ def _reap(sock: socket.socket, children: set[int]) -> None:
 
 def _kill_all(children: set[int]) -> None:
     """Every reaper and all below it (the workers and whatever the learner started, in any group)."""
-    from tutor.sandbox.reaper import kill_tree
+    from tutor.sandbox.reaper import end_tree
 
     for pid in children:
-        kill_tree(pid)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+        end_tree(pid)
 
 
 def serve(sock: socket.socket, parent: int) -> None:

@@ -21,8 +21,6 @@ import threading
 from collections.abc import Mapping
 from typing import IO
 
-from tutor.paths import PACKAGE_DIR
-
 REPLY_S = 10.0  # a fork and a reply: milliseconds, unless the machine is swapping
 
 
@@ -87,10 +85,7 @@ class ForkServer:
                 stderr=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),),
                 start_new_session=True,
-                env={
-                    **env,
-                    "PYTHONPATH": os.pathsep.join(filter(None, [str(PACKAGE_DIR.parent), env.get("PYTHONPATH")])),
-                },
+                env=dict(env),  # worker_env's: the package is on its PYTHONPATH already
                 cwd="/",
             )
         finally:
@@ -154,15 +149,13 @@ class ForkServer:
             self.failure = self.failure or "the fork server stopped"
         self._settled.set()
         self._replies.put("the fork server stopped")
-        from tutor.sandbox.reaper import kill_tree
+        from tutor.sandbox.reaper import end_tree
 
-        for child in list(self._children.values()):
-            kill_tree(child.pid)  # its reaper, orphaned now, and all below it
-            try:
-                os.kill(child.pid, signal.SIGKILL)
-            except OSError:
-                pass
+        children = list(self._children.values())
+        for child in children:  # all marked first: a run that hears of its own loss finds no spare alive
             child.ended(-signal.SIGKILL, lost=True)
+        for child in children:
+            end_tree(child.pid)  # its reaper, orphaned now, and all below it
         self._children.clear()
         try:
             self.proc.wait(timeout=5)

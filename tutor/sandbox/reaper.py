@@ -104,6 +104,15 @@ def limit_this_process(memory: int) -> None:
         _prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)  # lost at exec: hard limits stay hard for root
 
 
+def end_tree(root: int) -> None:
+    """SIGKILL everything below `root` (kill_tree), then `root` itself."""
+    kill_tree(root)
+    try:
+        os.kill(root, signal.SIGKILL)
+    except OSError:
+        pass
+
+
 def _start_worker(argv: list[str], memory: int) -> int:
     pid = os.fork()
     if pid:
