@@ -124,11 +124,11 @@ def _reap(sock: socket.socket, children: set[int]) -> None:
 
 
 def _kill_all(children: set[int]) -> None:
-    """Every reaper and all below it (the workers and whatever the learner started, in any group)."""
-    from tutor.sandbox.reaper import end_tree
+    """All below every reaper (the workers and whatever the learner started, in any group)."""
+    from tutor.sandbox.reaper import kill_tree
 
     for pid in children:
-        end_tree(pid)
+        kill_tree(pid)  # not the reaper: it removes its run folder, then exits as its worker did
 
 
 def serve(sock: socket.socket, parent: int) -> None:
