@@ -50,6 +50,22 @@ class Tmux:
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", "tutor")
 
+    def history(self) -> str:
+        """Everything the pane has shown, scrollback included, with wrapped lines joined (-J):
+        for output longer than the screen, and for long paths that wrap inside a word."""
+        return self.run("capture-pane", "-p", "-J", "-S", "-", "-t", "tutor")
+
+    def wait_in_history(self, predicate, what: str, timeout: float = 20) -> str:
+        """The history, once `predicate(history)` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.history()
+            if predicate(shown):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what} never appeared; the pane's last lines:\n{shown[-3000:]}")
+            time.sleep(0.1)
+
     def keys(self, *keys: str) -> None:
         self.run("send-keys", "-t", "tutor", *keys)
 
