@@ -113,6 +113,46 @@ def test_an_option_word_only_the_right_option_uses_is_flagged(tmp_path):
     assert any("'sorted'" in p for p in found), found
 
 
+NAMES_CELL = """\
+lesson:
+  id: "1.0"
+  order: 1
+  title: {en: T, zh: 题}
+  blocks:
+    - text: {en: "Two functions, `f` and `g`.", zh: 两个函数。}
+    - cell:
+        id: c1
+        code: |
+          def f(x):
+              return x
+
+          def g(x):
+              print(x)
+              return x
+          print("pure:", "f")
+        predict:
+          question: {en: "Which of `f` and `g` are pure?", zh: 哪些是纯函数？}
+          options:
+            A: {value: "f", text: {en: "Only `f`", zh: 只有 f}}
+            B: {value: "f, g", text: {en: "Both", zh: 都是}}
+            %s
+          answer: A
+          reveal: 'pure: (.+)'
+"""
+
+
+def test_a_value_that_wrong_options_contain_too_gives_nothing_away(tmp_path):
+    """The question names every candidate; a value the wrong options share points at none of them."""
+    found = lint(tmp_path, {"1.0.yaml": NAMES_CELL % 'C: {value: "g", text: {en: "Only g", zh: 只有 g}}'})
+    assert not [p for p in found if "written before it is asked" in p], found
+
+
+def test_a_value_only_the_right_option_has_is_flagged_when_shown(tmp_path):
+    text = (NAMES_CELL % "").replace('B: {value: "f, g"', 'B: {value: "g"')
+    found = lint(tmp_path, {"1.0.yaml": text})
+    assert any("the answer 'f' is written before it is asked" in p for p in found), found
+
+
 def test_the_predictions_written_before_this_check_existed_are_all_flagged(tmp_path):
     """The 12 predict cells of the course as it was (commit b850498) each gave their answer away."""
     lessons = tmp_path / "old"

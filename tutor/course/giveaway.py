@@ -82,7 +82,7 @@ def _reasons(p, seen: list[str]) -> list[str]:
         shown = _number_written(text, number)
         if shown:
             reasons.append(f"the answer {right} can be read before it is given ({shown!r})")
-    elif right.lower() in lower:
+    elif right.lower() in lower and not _shared_by_a_wrong_option(p, right):
         reasons.append(f"the answer {right!r} is written before it is asked")
     if not p.numeric:
         option = p.options[p.answer]
@@ -98,6 +98,11 @@ def _reasons(p, seen: list[str]) -> list[str]:
             reasons.append(f"{word!r} states the outcome before the question: say it after the run (predict.explain)")
             break
     return reasons
+
+
+def _shared_by_a_wrong_option(p, right: str) -> bool:
+    """A value that wrong options contain too ("f" beside "f, g") points at none of them when shown."""
+    return any(right.lower() in o.value.lower() for k, o in p.options.items() if k != p.answer)
 
 
 def _number_written(text: str, number: float) -> str | None:

@@ -331,9 +331,9 @@ def predict_text(view: CellView, p, lang: str, marks) -> Text:
     answer = p.describe(view.guess, lang)
     if view.running or view.verdict is None:
         key = "predict_running" if view.running else "predict_made"
-        return Text(say(key, lang, answer=answer), style="bold")
+        return inline(say(key, lang, answer=answer), style="bold")  # an option's `code` as in the question
     if view.shown is None:
-        return Text(say("predict_unseen", lang, answer=answer), style="bold")
+        return inline(say("predict_unseen", lang, answer=answer), style="bold")
     right = p.is_right(view.guess, view.shown)
     status = "pass" if right else "fail"
     # Right: the printed value is enough (the option was just named); wrong: name the option it is.
@@ -343,4 +343,4 @@ def predict_text(view: CellView, p, lang: str, marks) -> Text:
         answer=answer,
         shown=view.shown if right else p.describe_shown(view.shown, lang),
     )
-    return Text(f"{marks[status]} {line}", style=marks.style(status, "bold"))
+    return inline(f"{marks[status]} {line}", style=marks.style(status, "bold"))
