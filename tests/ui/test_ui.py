@@ -245,7 +245,9 @@ def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, fak
             await pilot.press(p.answer.lower())
             await tui.until(pilot, lambda: cell.verdict is not None, what="the answered cell's run")
             line = tui.plain(cell.query_one(".cell-predict"))
-            assert f"You predicted {inline(p.describe(p.answer, 'en')).plain} — the run shows" in line and "Right!" in line
+            assert (
+                f"You predicted {inline(p.describe(p.answer, 'en')).plain} — the run shows" in line and "Right!" in line
+            )
             assert "✓" in line
             entry = tui.progress(home, app)["predictions"][cell.cell.id]
             assert (entry["answer"], entry["shown"], entry["correct"]) == (p.answer, p.options[p.answer].value, True)
