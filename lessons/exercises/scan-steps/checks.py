@@ -4,7 +4,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, expect, expect_one_program, fail, is_defined, is_jitted, primitive_counts
+from tutor.child.library import (
+    call,
+    check,
+    close,
+    expect,
+    expect_one_program,
+    fail,
+    is_defined,
+    is_jitted,
+    primitive_counts,
+)
 
 
 def final_state(got, call, call_zh=None, steps=None):
@@ -78,7 +88,7 @@ def check_static_steps(run_scan_jitted):
 @check("values", depends=["static-steps"])
 def check_values(run_scan_jitted):
     earlier = [3]  # the previous check called run_scan_jitted(0.0, 3)
-    for init, steps in [(0.0, 1), (0.0, 3), (0.0, 10), (2.5, 3), (-4.0, 10), (1.5, 1)]:
+    for init, steps in [(1.0, 0), (0.0, 1), (0.0, 3), (0.0, 10), (2.5, 3), (-4.0, 10), (1.5, 1)]:
         got = run_scan_jitted(jnp.float32(init), steps)
         g = np.asarray(final_state(got, f"run_scan_jitted({init}, {steps})", steps=steps), dtype=np.float64)
         want = np.float64(init) + steps
@@ -95,7 +105,7 @@ def check_values(run_scan_jitted):
             if abs(ran - round(ran)) < 1e-4:
                 fail(
                     f"run_scan_jitted({init}, {steps}) returned {float(g):g}, expected {want:g}: "
-                    f"the loop body ran {round(ran)} times instead of {steps}",
+                    f"the loop body ran {round(ran)} time{'' if round(ran) == 1 else 's'} instead of {steps}",
                     f"run_scan_jitted({init}, {steps}) 返回 {float(g):g}，应为 {want:g}："
                     f"循环体执行了 {round(ran)} 次，而不是 {steps} 次",
                 )
@@ -145,7 +155,11 @@ def check_new_steps(run_scan_jitted):
 def check_jitted(run_scan_jitted):
     fn = run_scan_jitted
     if not is_jitted(fn):
-        closed = jax.make_jaxpr(lambda s: fn(s, 3))(jnp.float32(0.0))
+        traced_call = (
+            "run_scan_jitted(s, 3) with s a traced float32",
+            "以追踪值 s（float32）调用 run_scan_jitted(s, 3)",
+        )
+        closed = jax.make_jaxpr(lambda s: call(fn, s, 3, label=traced_call))(jnp.float32(0.0))
         made_by = {}
         for eqn in closed.jaxpr.eqns:
             for var in eqn.outvars:
@@ -164,7 +178,8 @@ def check_jitted(run_scan_jitted):
 @check("loop", depends=["values"])
 def check_loop(run_scan_jitted):
     # every equation, including those inside jit / scan / while sub-programs
-    counts = primitive_counts(lambda s: run_scan_jitted(s, 10), jnp.float32(0.0))
+    traced_call = ("run_scan_jitted(s, 10) with s traced", "run_scan_jitted(s, 10)（s 为追踪值）")
+    counts = primitive_counts(lambda s: call(run_scan_jitted, s, 10, label=traced_call), jnp.float32(0.0))
     if "scan" not in counts and "while" not in counts:
         found = ", ".join(f"{n}×{k}" for n, k in sorted(counts.items())) or "nothing"
         adds = counts.get("add", 0)

@@ -133,4 +133,26 @@ def explain_error(exc: BaseException) -> Explanation:
             "静态参数是编译期的设置，必须是可哈希的 Python 值（int、float、str 或由它们组成的元组）；"
             "数组以及装着数组的列表、字典或 PyTree 是数据，不是设置：让这些参数保持动态（被追踪）"
         )
+    elif type(exc).__name__ in _NEEDS_A_VALUE:
+        who = f"`{name}`" if name else "your function"
+        hint_en = (
+            f"The check ran {who} under a JAX transformation (jax.jit, vmap, scan or make_jaxpr, as the task "
+            "asks): there its array arguments are tracers, with a shape and a dtype but no value yet. "
+            "float(), int(), bool(), a Python `if`, or a dict key made from one needs the value: compute with "
+            "jnp operations instead, or make that argument static (a Python number decided before the call)"
+        )
+        hint_zh = (
+            f"检查程序在 JAX 变换下运行了 {who}（jax.jit、vmap、scan 或 make_jaxpr，正如题目要求）："
+            "这时数组参数是追踪值，只有形状和 dtype，还没有具体数值。float()、int()、bool()、Python 的 `if`，"
+            "或者用它们做字典的键，都需要具体数值：请改用 jnp 运算，或者把这个参数设为静态参数（调用前就确定的 Python 数）"
+        )
     return Explanation(label_en, label_zh, name, hint_en, hint_zh, getattr(exc, "_tutor_args", ""))
+
+
+# JAX's errors for Python needing the value of a tracer (class names: stable on 0.10 and 0.12).
+_NEEDS_A_VALUE = {
+    "ConcretizationTypeError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "TracerArrayConversionError",
+}
