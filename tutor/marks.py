@@ -40,6 +40,7 @@ UNICODE = {
     "skipped": "-",
     "timeout": "✗",
     "running": "…",
+    "cancelled": "-",  # the learner stopped it: neither a failure nor an error
     # progress of lessons and exercises
     "new": "○",
     "started": "◐",
@@ -59,7 +60,8 @@ ASCII = {
     "skipped": "-",
     "timeout": "x",
     "running": "...",
-    "new": "-",
+    "cancelled": "-",
+    "new": " ",  # "[ ]", an empty box: "-" read as "skipped"
     "started": "~",
     "attempted": "~",
     "done": "+",

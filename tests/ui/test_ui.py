@@ -428,6 +428,13 @@ def test_a_streaming_check_is_cancelled_and_not_counted(home, fake_sandbox, tui)
             assert "step 99" not in screen.query_one("#output").content.plain
             assert "cancelled" in tui.plain(screen.query_one("#ex-status")).lower()
             assert not (home / "progress.json").exists() or "counter-jit" not in tui.progress(home, app)["exercises"]
+            shown = tui.plain(screen.query_one("#verdict"))
+            assert "Check cancelled." in shown and "ERROR" not in shown and "FAIL" not in shown, shown
+            # Ctrl+L: the note, the verdict line and the footer's own Ctrl+P all speak Chinese
+            await pilot.press("ctrl+l")
+            await tui.until(pilot, lambda: "检查已取消" in tui.plain(screen.query_one("#ex-status")), 10, "the zh note")
+            assert "检查已取消" in tui.plain(screen.query_one("#verdict"))
+            assert app.screen.active_bindings["ctrl+p"].binding.description == "搜索"
 
     asyncio.run(body())
 

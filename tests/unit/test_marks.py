@@ -60,3 +60,12 @@ def test_the_locale_is_trusted_before_the_stream(monkeypatch):
     monkeypatch.setenv("LANG", "en_US.UTF-8")
     monkeypatch.delenv("LC_CTYPE")
     assert unicode_ok(Utf8Stream())
+
+
+def test_ascii_marks_of_progress_are_told_apart_from_check_results():
+    """In ASCII `list` prints a not-started lesson as "[ ]", an empty box: "-" is a skipped check."""
+    from tutor.marks import ASCII
+
+    assert ASCII["new"] == " "
+    progress = {ASCII[s] for s in ("new", "started", "done")}
+    assert len(progress) == 3 and ASCII["skipped"] not in progress

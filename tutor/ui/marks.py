@@ -18,6 +18,7 @@ STYLES = {
     "problem": "bold red",
     "error": "bold yellow",
     "skipped": "dim",
+    "cancelled": "bold dim",
     "traceback": "red",
     "bar": "bold green",
 }

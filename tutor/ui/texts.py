@@ -413,6 +413,7 @@ KEY_LABELS = table(
         "quiz": {"en": "Quiz", "zh": "测验"},
         "doctor": {"en": "Doctor", "zh": "诊断"},
         "app.quit": {"en": "Quit", "zh": "退出"},
+        "command_palette": {"en": "Search", "zh": "搜索"},  # Textual's own Ctrl+P, at the footer's right
         "run_cell": {"en": "Run", "zh": "运行"},
         "scratch": {"en": "Edit", "zh": "编辑"},
         "next_cell": {"en": "Cell", "zh": "单元"},

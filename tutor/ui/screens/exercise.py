@@ -8,6 +8,7 @@ watched and rescued is tutor.edited_file's; this screen lays out the views and w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +64,9 @@ class ExerciseScreen(TutorScreen):
         self.exercise = exercise
         self.file: EditedFile  # the learner's file, opened in compose()
         self.handle: RunHandle | None = None
-        self.notice: Text | None = None  # the latest "saved" / "reloaded" / "passed" note, on the status line
+        # The latest "saved" / "reloaded" / "passed" note on the status line, made in the current
+        # language each time it is drawn (Ctrl+L redraws it).
+        self.notice: Callable[[], Text] | None = None
         self.typed: str | None = None  # the editor's text as last changed: still there once the editor is gone
         # Keys typed while the screen opens wait (tutor.ui.key_order) until its view has the focus.
         self.ready_for_keys = False
@@ -210,14 +213,14 @@ class ExerciseScreen(TutorScreen):
         )
         if self.notice is not None:
             line.append("  ")
-            line.append_text(self.notice)
+            line.append_text(self.notice())
         line.no_wrap, line.overflow = True, "ellipsis"
         self.query_one("#ex-status", Static).update(line)
         self._render_hints(rec.hints_shown)
 
     def say_status(self, key: str, style: str = "", **fields) -> None:
         """A short note on the status line (saved, reloaded, cancelled, passed): never over the work."""
-        self.notice = Text(self.say(key, **fields), style=style)
+        self.notice = lambda: Text(self.say(key, **fields), style=style)
         self.render_status()
 
     def _render_hints(self, shown: int) -> None:
@@ -387,10 +390,10 @@ class ExerciseScreen(TutorScreen):
         self.results.finish(verdict)
         self.notice = None
         if verdict.kind == "cancelled":
-            self.notice = Text(pick(verdict.message, self.lang))  # the verdict's one wording of it
+            self.notice = lambda: Text(pick(verdict.message, self.lang))  # the verdict's one wording of it
             self.render_status()
         elif verdict.passed:
-            self.notice = Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
+            self.notice = lambda: Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
         self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------

@@ -121,7 +121,10 @@ class RunResults(VerticalScroll):
                 style=marks.style("problem") if self.problem else "dim",
             )
         else:
-            head = Text(f"{marks[v.status]} {verdict_head(v.status, lang)}", style=marks.style(v.status, "bold"))
+            if v.kind == "cancelled":  # F7: no verdict on the learner's code, so no ERROR / FAIL word
+                head = Text(f"{marks['cancelled']} ", style=marks.style("cancelled", "bold"))
+            else:
+                head = Text(f"{marks[v.status]} {verdict_head(v.status, lang)}", style=marks.style(v.status, "bold"))
             head.append(self._shown(pick(v.message, lang)))  # may quote the learner's exception
             head.append(f"  ({v.duration_s:.2f} s)", style="dim")
             if v.passed and self.after_pass:
