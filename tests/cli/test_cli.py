@@ -170,8 +170,8 @@ def test_hints_progress_and_solution(tmp_path, tutor):
     first = tutor(tmp_path, "hint", "counter-jit").stdout
     second = tutor(tmp_path, "hint", "counter-jit").stdout
     assert "Hint 1 of" in first and "Hint 2 of" in second
-    shown = tutor(tmp_path, "solution", "counter-jit").stdout  # not a TTY: no prompt
-    assert "def update_counter" in shown
+    proc = tutor(tmp_path, "solution", "counter-jit")  # not a TTY: no prompt, and stderr says so
+    assert "def update_counter" in proc.stdout and "no terminal to ask" in proc.stderr
     rec = json.loads(tutor(tmp_path, "progress", "--json").stdout)["exercises"]["counter-jit"]
     assert rec["hints_shown"] == 2 and rec["solution_viewed"] is True
 

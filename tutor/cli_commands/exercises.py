@@ -66,11 +66,15 @@ def cmd_hint(ctx: Context) -> int:
 def cmd_solution(ctx: Context) -> int:
     exercise = ctx.exercise(ctx.args.id)
     passed = ctx.state.exercise_status(exercise.id) == "passed"
-    if not passed and not ctx.args.yes and sys.stdin.isatty():
-        answer = input(say("solution_confirm", ctx.lang, id=exercise.id)).strip().lower()
-        if answer not in ("y", "yes", "是", "好"):
-            print(say("solution_declined", ctx.lang, id=exercise.id))
-            return 1
+    if not passed and not ctx.args.yes:
+        if not sys.stdin.isatty():
+            # Nobody to ask (a pipe, a script): shown, as tools expect, and said on stderr.
+            print(say("solution_unasked", ctx.lang, id=exercise.id), file=sys.stderr)
+        else:
+            answer = input(say("solution_confirm", ctx.lang, id=exercise.id)).strip().lower()
+            if answer not in ("y", "yes", "是", "好"):
+                print(say("solution_declined", ctx.lang, id=exercise.id))
+                return 1
     print(ctx.course.solution_path(exercise.id).read_text(encoding="utf-8"), end="")
     ctx.record(ctx.state.change(changes.solution_viewed, exercise.id))
     return 0

@@ -51,6 +51,10 @@ MSG = table(
             "en": "You have not passed '{id}' yet. Show the reference solution anyway? [y/N] ",
             "zh": "你还没有通过 '{id}'。仍然要查看参考答案吗？[y/N] ",
         },
+        "solution_unasked": {
+            "en": "(not passed yet, and no terminal to ask: shown anyway, and your progress notes that you viewed it)",
+            "zh": "（尚未通过，且没有终端可以询问：仍然显示，进度里会记下你看过参考答案）",
+        },
         "solution_declined": {
             "en": "Not shown. Keep going; `jaxstate-tutor hint {id}` gives a nudge.",
             "zh": "未显示。继续加油；`jaxstate-tutor hint {id}` 可以给你提示。",
