@@ -234,3 +234,31 @@ def test_chinese_feedback_has_no_space_after_a_full_width_colon(home, fake_sandb
             assert "：** " not in feedback and "你的选择" in feedback and "正确答案" in feedback
 
     asyncio.run(body())
+
+
+def test_the_review_names_each_wrong_question_by_its_number_and_keeps_its_code(home, fake_sandbox, tui):
+    """A checkpoint's review: "Question 2 of 3" as it was asked, the prose that asks, and the code the
+    question is about (a question that starts with code used to show a bare ```python)."""
+    c = next((c for c in COURSE.checkpoints if any(not q.numeric and "```" in q.prompt.en for q in c.questions)), None)
+    if c is None:
+        pytest.skip("no lettered checkpoint question with code")
+    everything = list(c.questions)
+    i, q = next((i, q) for i, q in enumerate(everything) if not q.numeric and "```" in q.prompt.en)
+    code_line = next(l for l in q.prompt.en.split("```")[1].splitlines()[1:] if l.strip())
+
+    async def body():
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(QuizScreen([q], checkpoint=c.lesson))
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press(screen.shown(wrong_letter(q)).lower(), "enter", "enter")
+            await tui.until(pilot, lambda: "To review" in screen.query_one("#q-prompt").source, 10, "the review")
+            review = screen.query_one("#q-prompt").source.split("To review", 1)[1]
+            assert f"Question {i + 1} of {len(everything)}" in review, review
+            assert code_line.strip() in review and "✗ ```" not in review, review
+            assert review.count("`") % 2 == 0, review
+
+    asyncio.run(body())

@@ -11,6 +11,7 @@ ready by the time the learner has thought it through).
 from __future__ import annotations
 
 import random
+import re
 
 from rich.text import Text
 from textual import events
@@ -32,7 +33,23 @@ from tutor.ui.widgets.cell_view import CellView, number_text
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
 
 LETTERS = OPTION_LETTERS  # as authored; a retry shows them in another order
-SUMMARY_CHARS = 90  # of a question's first paragraph, in the list of questions to review
+SUMMARY_CHARS = 160  # of a question's first paragraph, in the list of questions to review
+FENCE = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
+
+
+def review_parts(prompt: str) -> tuple[str, str]:
+    """A question as the review lists it: its first paragraph of prose, shortened, and its code."""
+    code = "\n\n".join(m.group(0) for m in FENCE.finditer(prompt))
+    paragraphs = [" ".join(p.split()) for p in FENCE.sub("", prompt).split("\n\n") if p.strip()]
+    prose = paragraphs[0] if paragraphs else ""
+    if len(prose) > SUMMARY_CHARS:
+        prose = prose[:SUMMARY_CHARS].rsplit(" ", 1)[0]  # at a word's end
+        if prose.count("`") % 2:  # never inside `code`: an open backtick would swallow the rest
+            prose = prose[: prose.rindex("`")].rstrip()
+        prose += " …"
+    return prose, code
+
+
 MAX_TYPED = 12
 
 
@@ -190,9 +207,15 @@ class QuizScreen(TutorScreen):
         progress = self.session.progress
         return [q for q in self._all() if not answered_right(q, progress)]
 
-    def _prompt(self, q) -> str:
-        text = q.template.fill_text(q.prompt, self.variant) if q.numeric else q.prompt
+    def _prompt(self, q, variant: int | None = None) -> str:
+        variant = self.variant if variant is None else variant
+        text = q.template.fill_text(q.prompt, variant) if q.numeric else q.prompt
         return text.get(self.lang)
+
+    def _answered_variant(self, q) -> int:
+        """The variant of a template question the learner last answered (0 for other questions)."""
+        drawn = self.session.progress.question(q.id).variants
+        return drawn[-1] if drawn else 0
 
     def render_texts(self) -> None:
         title = self.say("step_checkpoint", id=self.checkpoint) if self.checkpoint else self.say("quiz")
@@ -296,11 +319,13 @@ class QuizScreen(TutorScreen):
             lines.append(f"**{self.say('quiz_review')}**")
             lines.append("")
             for q in wrong:
-                first_par = " ".join(self._prompt(q).strip().split("\n\n")[0].split())
-                if len(first_par) > SUMMARY_CHARS:
-                    first_par = first_par[: SUMMARY_CHARS - 1] + "…"
+                # Numbered as when it was asked; its code kept, since the question is about it.
+                number = self.say("question_of", i=everything.index(q) + 1, n=len(everything))
+                prose, code = review_parts(self._prompt(q, self._answered_variant(q)))
                 where = f" ({self.say('review_lesson', id=q.lesson)})" if q.lesson and not self.checkpoint else ""
-                lines.append(f"- {self.marks['wrong']} {first_par}{where}")
+                lines += [f"**{self.marks['wrong']} {number}**{where}: {prose}", ""]
+                if code:
+                    lines += [code, ""]
             if self.checkpoint:
                 lines += ["", self.say("checkpoint_not_done")]
         else:
