@@ -926,3 +926,31 @@ def test_why_a_save_failed_is_said_in_the_language_on_screen(home, fake_sandbox,
         assert [p.read_text() for p in rescued] == ["# typed, not saved\n"]
 
     asyncio.run(body())
+
+
+def test_a_long_prediction_option_wraps_under_its_own_text():
+    """At a narrow width a long option continues under its text, not under its letter (zh and en)."""
+    import io
+
+    from rich.console import Console
+
+    from tutor.ui.texts import say
+    from tutor.ui.widgets.cell_view import predict_text
+
+    cells = [c for l in COURSE.lessons for c in l.cells if c.predict is not None and c.predict.options]
+    view = type("Asking", (), {"asking": True, "typed": ""})()
+    wrapped = 0
+    for lang in ("en", "zh"):
+        for cell in cells:
+            letters = list(cell.predict.options)
+            keys = say("predict_keys_options", lang, first=letters[0].lower(), last=letters[-1].lower(), n=len(letters))
+            console = Console(width=44, file=io.StringIO(), record=True)
+            console.print(predict_text(view, cell.predict, lang, Marks(ascii_only=False)))
+            lines = console.export_text().splitlines()
+            first = next(n for n, l in enumerate(lines) if l.startswith(f"  {letters[0]}) "))
+            end = next(n for n, l in enumerate(lines) if n > first and keys.startswith(l.strip()[:8]))
+            for line in lines[first:end]:
+                if not any(line.startswith(f"  {k}) ") for k in letters):
+                    wrapped += 1
+                    assert line.startswith("     "), f"{cell.id} [{lang}]: {line!r}"
+    assert wrapped > 0  # the width is narrow enough for some option to wrap

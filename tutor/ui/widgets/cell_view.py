@@ -4,6 +4,7 @@ only then explains the result (`predict.explain`, kept out of sight until the ru
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
@@ -18,7 +19,7 @@ from tutor.sandbox.events import Verdict
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.texts import say, spaced
-from tutor.ui.widgets.markup import inline, set_markdown
+from tutor.ui.widgets.markup import hanging, inline, set_markdown
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
 
@@ -309,16 +310,15 @@ def number_text(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
-def predict_text(view: CellView, p, lang: str, marks) -> Text:
+def predict_text(view: CellView, p, lang: str, marks) -> RenderableType:
     """The question with its keys while it is open; afterwards the guess beside what the run showed."""
     if view.asking:
         text = Text()
         # the question in the plain style, so that its `code` stands out (under NO_COLOR too)
         text.append(spaced(say("predict_ask", lang)), style="bold")
         text.append_text(inline(p.question.get(lang)))
-        for letter, option in p.options.items():
-            text.append(f"\n  {letter}) ")
-            text.append_text(inline(option.label(lang)))
+        # Options in a column of their own: a long one wraps under its own text, not under its letter.
+        options = hanging([(Text(f"  {letter}) "), inline(option.label(lang))) for letter, option in p.options.items()])
         if p.numeric:
             text.append("\n  " + spaced(say("predict_typed", lang)))
             text.append(view.typed + "▏" if not marks.ascii else view.typed + "_", style="bold")
@@ -326,8 +326,7 @@ def predict_text(view: CellView, p, lang: str, marks) -> Text:
         else:
             letters = list(p.options)
             keys = say("predict_keys_options", lang, first=letters[0].lower(), last=letters[-1].lower(), n=len(letters))
-        text.append("\n" + keys, style="dim")
-        return text
+        return Group(text, options, Text(keys, style="dim")) if p.options else Group(text, Text(keys, style="dim"))
     answer = p.describe(view.guess, lang)
     if view.running or view.verdict is None:
         key = "predict_running" if view.running else "predict_made"
