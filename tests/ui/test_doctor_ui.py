@@ -162,6 +162,11 @@ def test_a_script_runs_its_output_streams_and_enter_on_a_finding_opens_its_lesso
             log = "\n".join(str(line) for line in screen.query_one("#doctor-output").lines)
             assert screen.report.stdout.strip().splitlines()[0] in log  # streamed while it ran
             assert app.focused is screen.query_one("#doctor-findings")
+            # At 80x24 the findings get the room: the intro goes once a run started, the output shrinks.
+            await pilot.pause()
+            assert not screen.query_one("#doctor-intro").display
+            rows = screen.query_one("#doctor-findings").size.height
+            assert rows >= 10, f"the findings have {rows} rows at 80x24"
             await pilot.press("enter")
             await tui.until(pilot, lambda: isinstance(app.screen, LessonScreen), 10, "the lesson")
             lesson = app.screen

@@ -71,8 +71,12 @@ class DoctorScreen(TutorScreen):
     DoctorScreen #doctor-intro { height: auto; color: $text-muted; }
     DoctorScreen #doctor-status { height: auto; text-style: bold; }
     DoctorScreen #doctor-output { height: 1fr; min-height: 4; border: round $primary-darken-2; }
-    DoctorScreen #doctor-findings { height: 1fr; min-height: 4; }
+    DoctorScreen #doctor-findings { height: 1fr; min-height: 4; scrollbar-gutter: stable; }
+    DoctorScreen.reported #doctor-output { height: 1fr; max-height: 8; }
+    DoctorScreen.reported #doctor-findings { height: 3fr; }
     """
+    # Once a run has started the intro has done its job: its rows go to the output and, with a
+    # report in, mostly to the findings (at 80x24 they had 6 rows, the script's output as many).
 
     def runs_code(self) -> bool:
         return True
@@ -108,7 +112,10 @@ class DoctorScreen(TutorScreen):
     def render_texts(self) -> None:
         lang = self.lang
         self.set_title(text("title", lang))
-        self.query_one("#doctor-intro", Static).update(text("intro", lang))
+        intro = self.query_one("#doctor-intro", Static)
+        intro.update(text("intro", lang))
+        intro.display = self.handle is None
+        self.set_class(bool(self.report and self.report.findings), "reported")
         self.query_one("#doctor-command", Input).placeholder = text("placeholder", lang)
         self._render_status()
         self._render_findings()

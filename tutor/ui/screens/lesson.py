@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -14,6 +16,7 @@ from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
 
 END_POLL_S = 0.3  # how often "has the learner reached the end?" is asked; a cheap comparison
+LAYOUT_WAIT_S = 10.0  # a text that never says it is laid out is shown anyway after this long
 
 
 class LessonScreen(TutorScreen):
@@ -30,6 +33,11 @@ class LessonScreen(TutorScreen):
         Binding("end", "bottom", show=False),
         Binding("escape", "back", "Back"),
     ]
+    # Blocks appear in reading order: a Markdown text lays itself out after mounting (seconds
+    # later on a busy machine), a cell at once, so a cell below a text waits for it.
+    DEFAULT_CSS = """
+    LessonScreen .unrevealed { display: none; }
+    """
 
     def runs_code(self) -> bool:
         return any(block.cell is not None for block in self.lesson.blocks)
@@ -41,16 +49,18 @@ class LessonScreen(TutorScreen):
         self.at_cell = at_cell
         self.pinned: CellView | None = None  # held at the top until the learner moves
         self.done = False
+        self.revealed = False  # every block shown, in order; keys wait until then (key_order)
+        self._revealing = False
 
     def compose(self):
         yield Header()
         with VerticalScroll(id="lesson-body"):
             for i, block in enumerate(self.lesson.blocks):
                 if block.cell is not None:
-                    yield CellView(block.cell, id=f"cell-{i}")
+                    yield CellView(block.cell, id=f"cell-{i}", classes="unrevealed")
                 else:
-                    yield Markdown(id=f"text-{i}", classes="lesson-text")  # filled by render_texts
-            yield Static(id="lesson-end")
+                    yield Markdown(id=f"text-{i}", classes="lesson-text unrevealed")  # filled by render_texts
+            yield Static(id="lesson-end", classes="unrevealed")
         yield footer()
 
     def on_mount(self) -> None:
@@ -102,9 +112,13 @@ class LessonScreen(TutorScreen):
         self.set_title(
             f"{self.lesson.id} {self.lesson.title.get(lang)}", self.say("lesson_of", i=index + 1, n=len(lessons))
         )
+        laying_out = {}
         for i, block in enumerate(self.lesson.blocks):
             if block.text is not None:
-                set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
+                laying_out[f"text-{i}"] = set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
+        if not self.revealed and not self._revealing:
+            self._revealing = True
+            self.run_worker(self._reveal_in_order(laying_out), group="reveal", exit_on_error=False)
         for cell in self.query(CellView):
             cell.render_texts()
         end = Text(self.say("lesson_end", id=self.lesson.id) + "\n", style="bold")
@@ -120,6 +134,24 @@ class LessonScreen(TutorScreen):
             style="bold",
         )
         self.query_one("#lesson-end", Static).update(end)
+
+    async def _reveal_in_order(self, laying_out: dict) -> None:
+        """Show the blocks top down, each text once it is laid out: the first frame never has a
+        cell where the text above it will be, and a key pressed early scrolls the whole lesson."""
+        for widget in list(self.query_one("#lesson-body", VerticalScroll).children):
+            pending = laying_out.get(widget.id)
+            if pending is not None:
+                await asyncio.wait([asyncio.ensure_future(pending)], timeout=LAYOUT_WAIT_S)
+            widget.remove_class("unrevealed")
+        self.revealed = True
+        if self.pinned is not None:  # a cell to open at could not take the focus while hidden
+            self.pinned.focus(scroll_visible=False)
+            self.call_after_refresh(lambda: self.pinned and self.pinned.scroll_visible(top=True, animate=False))
+
+    @property
+    def ready_for_keys(self) -> bool:
+        """Keys wait (tutor.ui.key_order) until the lesson is whole and the focus in place."""
+        return self.revealed and self.is_mounted and (self.focused is not None or not self.focus_chain)
 
     @property
     def here(self) -> Step:
@@ -212,8 +244,8 @@ class LessonScreen(TutorScreen):
 
     def _check_end(self) -> None:
         body = self.query_one("#lesson-body", VerticalScroll)
-        if not self.done and body.scroll_y >= body.max_scroll_y - 1:
-            self.mark_done()
+        if self.revealed and not self.done and body.scroll_y >= body.max_scroll_y - 1:
+            self.mark_done()  # not while blocks are still hidden: the end would look reached
 
     def mark_done(self) -> None:
         if not self.done:
