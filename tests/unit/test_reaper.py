@@ -136,3 +136,132 @@ def test_kill_tree_reaches_a_process_in_another_session():
     finally:
         parent.kill()
         parent.wait()
+
+
+def _reaper_with(tmp_path: Path, code: str, *options: str):
+    """A reaper over `python -c code MARKER`, on a control socket; returns (proc, our end, marker)."""
+    import socket
+
+    marker = f"reapertest-{uuid.uuid4().hex[:8]}"
+    ours, theirs = socket.socketpair()
+    run_dir = tmp_path / f"{RUN_DIR_PREFIX}x"
+    run_dir.mkdir()
+    worker = [sys.executable, "-c", code, marker, "--run-dir", str(run_dir)]
+    cmd = [sys.executable, "-I", "-S", str(REAPER), "--control-fd", str(theirs.fileno()), *options, "--", *worker]
+    proc = subprocess.Popen(cmd, pass_fds=(theirs.fileno(),), start_new_session=True, cwd=run_dir)
+    theirs.close()
+    return proc, ours, marker
+
+
+def _last_word(sock) -> str:
+    sock.settimeout(5)
+    heard = b""
+    while chunk := sock.recv(4096):
+        heard += chunk
+    return heard.decode().strip().splitlines()[-1]
+
+
+PROCESS_LOOP = """import subprocess, sys, time
+for _ in range(40):
+    subprocess.Popen([sys.argv[1], "1000"], executable="sleep", start_new_session=True)
+time.sleep(1000)
+"""
+
+
+def test_a_loop_starting_processes_is_ended_at_the_bound_and_the_reaper_says_so(tmp_path):
+    proc, sock, marker = _reaper_with(tmp_path, PROCESS_LOOP, "--max-processes", "10")
+    try:
+        proc.wait(timeout=30)
+        word = _last_word(sock)
+        assert word.startswith("limit processes "), word
+        assert int(word.split()[2]) > 10
+        assert _gone(marker) == []
+    finally:
+        sock.close()
+        for pid in _alive(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+DISK = """import os, sys, tempfile, time
+block = b"x" * 2**20
+with open("seen.bin", "wb") as f:
+    for _ in range(3):
+        f.write(block)
+if sys.argv[2:3] == ["hidden"]:
+    hidden = tempfile.TemporaryFile(dir=".")  # deleted at once, still open: no listing sees it
+    for _ in range(3):
+        hidden.write(block)
+    hidden.flush()
+time.sleep(1.5)  # the reaper measures every 0.5 s
+os._exit(3)
+"""
+
+
+def test_disk_use_counts_what_the_folder_holds_and_deleted_files_still_open(tmp_path):
+    # 3 MiB in the folder: under a bound of 4 MiB, the worker ends as it will.
+    (tmp_path / "a").mkdir()
+    proc, sock, _ = _reaper_with(tmp_path / "a", DISK, "--max-disk", str(4 * 2**20))
+    try:
+        assert proc.wait(timeout=30) == 3
+        assert _last_word(sock) == "exit 768"  # the worker's wait status, as os.waitpid gave it
+    finally:
+        sock.close()
+    # 3 MiB more in a deleted file the worker holds open: over the bound.
+    hidden = DISK.replace('sys.argv[2:3] == ["hidden"]', "True")
+    (tmp_path / "b").mkdir()
+    proc, sock, _ = _reaper_with(tmp_path / "b", hidden, "--max-disk", str(4 * 2**20))
+    try:
+        proc.wait(timeout=30)
+        word = _last_word(sock)
+        assert word.startswith("limit disk "), word
+        assert int(word.split()[2]) >= 6 * 2**20
+    finally:
+        sock.close()
+
+
+ADOPTER = """import os, signal, socket, subprocess, sys, time
+from tutor.sandbox import orphans, reaper
+marker = sys.argv[1]
+assert orphans.adopt()
+worker = [sys.executable, "-c", (
+    "import os, signal, subprocess, sys, time\\n"
+    f"subprocess.Popen([{marker!r}, '1000'], executable='sleep', start_new_session=True)\\n"
+    "time.sleep(0.3)\\n"
+    "os.kill(os.getppid(), signal.SIGKILL)\\n"
+    "time.sleep(1000)\\n")]
+ours, theirs = socket.socketpair()
+proc = subprocess.Popen([sys.executable, "-I", "-S", reaper.__file__, "--control-fd", str(theirs.fileno()), "--", *worker],
+                        pass_fds=(theirs.fileno(),), start_new_session=True)
+theirs.close()
+proc.wait(timeout=30)
+ours.settimeout(5)
+print("word:", ours.recv(4096) or b"none")
+deadline = time.monotonic() + 10
+while not [p for p in orphans.own_children() if p != proc.pid] and time.monotonic() < deadline:
+    time.sleep(0.05)
+print("orphans:", len(orphans.own_children()))
+print("ended:", orphans.sweep({proc.pid}))
+"""
+
+
+def test_orphans_of_a_killed_reaper_come_to_the_adopting_process_and_are_ended(tmp_path):
+    marker = f"reapertest-{uuid.uuid4().hex[:8]}"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", ADOPTER, marker],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        assert out.returncode == 0, out.stderr
+        assert "word: b'none'" in out.stdout  # killed: no last word, which the tutor reads as "killed"
+        assert "ended: 1" in out.stdout or "ended: 2" in out.stdout, (
+            out.stdout
+        )  # the sleep (and the worker, if still there)
+        assert _gone(marker) == []
+    finally:
+        for pid in _alive(marker):
+            os.kill(pid, signal.SIGKILL)

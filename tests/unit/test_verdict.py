@@ -153,6 +153,18 @@ ROWS = [
     ("a worker of another protocol", EXERCISE, [], Ending(None, worker_protocol=99), "error", "internal"),
     ("a worker announcing no protocol", CELL, [], Ending(None, worker_protocol=None), "error", "internal"),
     ("doctor stopped before start", DOCTOR, [], Ending(None, stopped=True), "error", "stopped"),
+    (
+        "too many processes",
+        EXERCISE,
+        START + [check("a")],
+        Ending(1, guard="processes", processes_limit=100),
+        "error",
+        "processes",
+    ),
+    ("too much disk", EXERCISE, START, Ending(1, guard="disk", disk_limit_mb=1024), "error", "disk"),
+    ("the reaper killed", EXERCISE, START, Ending(-signal.SIGKILL, guard="killed"), "error", "reaper"),
+    ("the reaper killed after a pass", EXERCISE, PASSED, Ending(-signal.SIGKILL, guard="killed"), "error", "reaper"),
+    ("the reaper killed before start", EXERCISE, [], Ending(-signal.SIGKILL, guard="killed"), "error", "startup"),
     ("doctor cancelled", DOCTOR, START + [report()], Ending(None, cancelled=True), "error", "cancelled"),
     (
         "doctor unreadable report",

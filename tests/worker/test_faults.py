@@ -13,7 +13,9 @@ for workers to import JAX), once per module; each test below then asserts on one
 
 Processes that leave the worker's process group (setsid, setpgid, a double fork) are still below
 the reaper (a child subreaper) and are killed with its tree. Out of scope, and so not tested:
-deliberate forgery through the event pipe, and learner code that kills the reaper itself.
+deliberate forgery through the event pipe. Learner code that kills the reaper itself leaves its
+orphans to the process that started the reaper (the fork server, or the CLI), a subreaper too,
+which ends them (tutor/sandbox/orphans.py).
 """
 
 from __future__ import annotations
@@ -109,6 +111,9 @@ CASES = [
     Fault("surrogate_message", "fail", "checks", failing="returns-pair"),  # a non-UTF-8 name in the message
     Fault("huge_message", "fail", "checks", failing="returns-pair"),  # 20 MB: cut, with a notice
     Fault("big_file", "fail", "checks", failing="counts-up"),  # RLIMIT_FSIZE; no new files in /dev/shm
+    Fault("process_loop", "error", "processes"),  # 400 processes in new sessions: the reaper's bound of 100
+    Fault("disk_fill", "error", "disk", heavy=True),  # 1.3 GiB, 600 MiB of it deleted but open: the bound of 1 GiB
+    Fault("kill_reaper", "error", "reaper"),  # its child in a new session is ended all the same
 ]
 BY_NAME = {f.name: f for f in CASES}
 

@@ -15,8 +15,8 @@ there is more than one: the client then spawns workers the ordinary way.
 
 Messages on the socket (SOCK_SEQPACKET, one JSON object each):
   server -> client  {"ready": pid} | {"failed": text} | {"pid": n} | {"error": text} | {"exit": n, "status": s}
-  client -> server  {"run_dir", "env", "argv", "memory"} with six descriptors: stdin, stdout, stderr,
-                    events, lock, control (the reaper's pipe from the tutor)
+  client -> server  {"run_dir", "env", "argv", "memory", "processes", "disk"} with six descriptors: stdin, stdout, stderr,
+                    events, lock, control (the reaper's socket to the tutor)
 The server dies with the tutor (its stdin pipe hangs up, or its parent changes) and kills the
 process group of every worker it forked; each worker also watches the tutor through its own stdin.
 """
@@ -73,7 +73,8 @@ def _become_worker(request: dict, fds: list[int], keep_closed: list) -> None:
         from tutor.sandbox import reaper
 
         argv = [*request["argv"], "--event-fd", str(events)]
-        reaper.serve(control, lambda: _fork_worker(argv, int(request["memory"]), control), argv)
+        bounds = reaper.Bounds(int(request["processes"]), int(request["disk"]))
+        reaper.serve(control, lambda: _fork_worker(argv, int(request["memory"]), control), argv, bounds)
     except BaseException:  # noqa: BLE001 - whatever broke, say it where the run reads stderr, and end
         _died()
     os._exit(1)
@@ -111,16 +112,22 @@ def _died() -> None:
 
 
 def _reap(sock: socket.socket, children: set[int]) -> None:
-    while children:
+    """Reap every child that ended; say how each reaper ended. Any other child is an orphan of a
+    reaper that was killed (this server is a subreaper): it is ended, with all below it."""
+    from tutor.sandbox import orphans
+
+    while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             children.clear()
             return
         if pid == 0:
-            return
-        children.discard(pid)
-        _send(sock, {"exit": pid, "status": status})
+            break
+        if pid in children:
+            children.discard(pid)
+            _send(sock, {"exit": pid, "status": status})
+    orphans.sweep(children)
 
 
 def _kill_all(children: set[int]) -> None:
@@ -132,6 +139,9 @@ def _kill_all(children: set[int]) -> None:
 
 
 def serve(sock: socket.socket, parent: int) -> None:
+    from tutor.sandbox import orphans
+
+    orphans.adopt()  # what a killed reaper leaves comes here, not to init (see _reap)
     children: set[int] = set()
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)

@@ -86,7 +86,8 @@ class Context:
         """A sandbox for this command's runs (the caller closes it)."""
         from tutor.sandbox.runner import Sandbox
 
-        return Sandbox(self.home, keep_spare=keep_spare, accelerator=self.accelerator)
+        # A command's every child is this sandbox's: it adopts what a killed reaper leaves (orphans.py).
+        return Sandbox(self.home, keep_spare=keep_spare, accelerator=self.accelerator, adopt_orphans=True)
 
     def warn_progress(self) -> None:
         for w in self.store.warnings:

@@ -97,14 +97,15 @@ class ForkServer:
         return self._state == "ready"
 
     def spawn(
-        self, run_dir: str, env: Mapping[str, str], argv: list[str], memory: int, fds: list[int]
+        self, run_dir: str, env: Mapping[str, str], argv: list[str], bounds: Mapping[str, int], fds: list[int]
     ) -> ForkedProcess:
         """Fork a reaper and its worker with these six descriptors (stdin, stdout, stderr, events,
-        lock, the reaper's control pipe); `memory`: the worker's RLIMIT_DATA, 0 for none."""
+        lock, the reaper's control socket); `bounds`: the worker's RLIMIT_DATA ("memory") and what
+        the reaper lets its tree hold ("processes", "disk"), 0 for none."""
         if not self.ready(self.startup_s):
             raise ServerUnavailable(self.failure or "the fork server did not start in time")
         with self._lock:
-            request = json.dumps({"run_dir": run_dir, "env": dict(env), "argv": argv, "memory": memory}).encode()
+            request = json.dumps({"run_dir": run_dir, "env": dict(env), "argv": argv, **bounds}).encode()
             try:
                 socket.send_fds(self._sock, [request], fds)
                 reply = self._replies.get(timeout=REPLY_S)

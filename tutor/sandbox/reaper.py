@@ -7,10 +7,16 @@ it starts in milliseconds). It
   `setsid`, `setpgid` or a double fork, stays below it, so killing its tree reaches all of it;
 - sets the worker's limits (memory, file size) before the worker exists, with soft = hard, and drops CAP_SYS_RESOURCE
   from the bounding set (a root learner could otherwise raise a hard limit back up);
-- holds the job's deadline, sent by the tutor on the control pipe: `signal.alarm(0)` or a new
+- holds the job's deadline, sent by the tutor on the control socket: `signal.alarm(0)` or a new
   SIGALRM handler in learner code cannot reach this process's timer;
-- ends the whole tree when the worker exits, at the deadline, or when the control pipe reaches EOF
-  (the tutor is gone), then exits as the worker did (same code, same signal).
+- bounds what the tree may hold: live processes (`--max-processes`) and bytes on disk in the run
+  folder, open deleted files included (`--max-disk`); past either it ends the tree and says which;
+- ends the whole tree when the worker exits, at the deadline, or when the control socket reaches
+  EOF (the tutor is gone), then exits as the worker did (same code, same signal).
+
+Its last word goes back on the control socket before it exits: `exit <status>`, or
+`limit processes <n>` / `limit disk <bytes>`. A reaper that ended without a word was killed from
+outside (by the learner's code, most likely): the tutor says so, and never calls that run a pass.
 """
 
 from __future__ import annotations
@@ -21,13 +27,16 @@ import signal
 import sys
 import time
 
-_PR_SET_CHILD_SUBREAPER = 36
+PR_SET_CHILD_SUBREAPER = 36
 _PR_CAPBSET_DROP = 24
 _CAP_SYS_RESOURCE = 24
 FILE_BYTES = 2**30  # RLIMIT_FSIZE of the worker and all it starts
+PROCESS_EVERY_S = 0.1  # how often the live processes below are counted (a fork loop is quick)
+DISK_EVERY_S = 0.5  # how often the run folder's size is measured
+MAX_FILES = 10_000  # entries in the run folder; beyond, measuring would cost too much: over the limit
 
 
-def _prctl(option: int, arg: int) -> bool:
+def prctl(option: int, arg: int) -> bool:
     try:
         import ctypes
 
@@ -53,6 +62,69 @@ def _children_map() -> dict[int, list[int]]:
             continue
         kids.setdefault(ppid, []).append(int(name))
     return kids
+
+
+def children_of(pid: int) -> list[int] | None:
+    """The children of `pid` from /proc/PID/task/*/children (cheap: only this tree is read);
+    None where the kernel has no such file (then the whole of /proc is scanned)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []  # gone meanwhile
+    found: list[int] = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found.extend(int(p) for p in f.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue  # the thread ended
+            return None
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def disk_used(folder: str, pids: list[int], stop_at: int) -> int:
+    """Bytes on disk held by the run: every file in `folder` (blocks really used, so a sparse file
+    counts what it holds) and every deleted file the processes `pids` still hold open. Counting
+    stops once past `stop_at`; a folder of more than MAX_FILES entries counts as past it."""
+    used, entries, inodes = 0, 0, set()
+    todo = [folder]
+    while todo and used <= stop_at:
+        try:
+            with os.scandir(todo.pop()) as it:
+                for entry in it:
+                    entries += 1
+                    if entries > MAX_FILES:
+                        return stop_at + 1
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                    elif (st.st_dev, st.st_ino) not in inodes:
+                        inodes.add((st.st_dev, st.st_ino))
+                        used += st.st_blocks * 512
+        except OSError:
+            continue
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if not os.readlink(f"/proc/{pid}/fd/{fd}").endswith(" (deleted)"):
+                    continue
+                st = os.stat(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) not in inodes and st.st_nlink == 0:
+                inodes.add((st.st_dev, st.st_ino))
+                used += st.st_blocks * 512
+    return used
 
 
 def descendants(root: int) -> list[int]:
@@ -101,7 +173,7 @@ def limit_this_process(memory: int) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     if os.geteuid() == 0:
-        _prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)  # lost at exec: hard limits stay hard for root
+        prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)  # lost at exec: hard limits stay hard for root
 
 
 def end_tree(root: int) -> None:
@@ -113,11 +185,12 @@ def end_tree(root: int) -> None:
         pass
 
 
-def _start_worker(argv: list[str], memory: int) -> int:
+def _start_worker(argv: list[str], memory: int, control: int) -> int:
     pid = os.fork()
     if pid:
         return pid
     try:
+        os.close(control)  # the reaper's alone: learner code must not speak for it
         limit_this_process(memory)
         os.execv(argv[0], [*argv, "--parent", str(os.getppid())])
     except BaseException as exc:  # noqa: BLE001 - the tutor reads the reason on stderr
@@ -136,18 +209,72 @@ def _exit_as(status: int) -> None:
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
 
 
+def _option(args: list[str], name: str) -> int:
+    return int(args[args.index(name) + 1]) if name in args else 0
+
+
 def main(argv: list[str]) -> None:
     args, worker = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
-    control = int(args[args.index("--control-fd") + 1])
-    memory = int(args[args.index("--memory") + 1]) if "--memory" in args else 0
-    serve(control, lambda: _start_worker(worker, memory), worker)
+    control = _option(args, "--control-fd")
+    memory = _option(args, "--memory")
+    bounds = Bounds(_option(args, "--max-processes"), _option(args, "--max-disk"))
+    serve(control, lambda: _start_worker(worker, memory, control), worker, bounds)
 
 
-def serve(control: int, start, worker: list[str]) -> None:
+class Bounds:
+    """What the tree below the reaper may hold (0: no bound), and when each was last measured."""
+
+    def __init__(self, processes: int = 0, disk: int = 0):
+        self.processes = processes
+        self.disk = disk
+        self._counted = self._measured = 0.0
+
+    def over(self, worker: list[str]) -> str | None:
+        """`limit processes N` / `limit disk N` once a bound is passed, else None."""
+        now = time.monotonic()
+        if self.processes and now - self._counted >= PROCESS_EVERY_S:
+            self._counted = now
+            n = len(descendants_fast(os.getpid(), self.processes + 1))
+            if n > self.processes:
+                return f"limit processes {n}"
+        folder = _run_dir(worker)
+        if self.disk and folder and now - self._measured >= DISK_EVERY_S:
+            self._measured = now
+            used = disk_used(folder, [os.getpid(), *descendants_fast(os.getpid())], self.disk)
+            if used > self.disk:
+                return f"limit disk {used}"
+        return None
+
+
+def descendants_fast(root: int, stop_at: int = 0) -> list[int]:
+    """descendants(), read through the children files where the kernel has them (only this tree
+    is read, not all of /proc); with `stop_at`, no more than that many."""
+    found: list[int] = []
+    todo = [root]
+    while todo and not (stop_at and len(found) >= stop_at):
+        kids = children_of(todo.pop())
+        if kids is None:
+            found = descendants(root)
+            break
+        found.extend(kids)
+        todo.extend(kids)
+    return found[:stop_at] if stop_at else found
+
+
+def _say(control: int, word: str) -> None:
+    """The reaper's last word to the tutor (who may be gone: then nobody hears it)."""
+    try:
+        os.write(control, word.encode() + b"\n")
+    except OSError:
+        pass
+
+
+def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) -> None:
     """Be the reaper of the worker `start()` makes (it returns the worker's pid); `worker` is its
     command line, for the run folder. Never returns: exits as the worker did."""
+    bounds = bounds or Bounds()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # until the worker exists; then passed on to it
-    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     try:
         os.nice(5)  # a notch below the tutor: an XLA compile must not starve the UI's event loop
     except OSError:
@@ -177,7 +304,14 @@ def serve(control: int, start, worker: list[str]) -> None:
         if deadline is not None and time.monotonic() >= deadline:
             kill_tree(os.getpid())
             _reap_all()
+            _say(control, f"exit {int(signal.SIGALRM)}")
             _exit_as(int(signal.SIGALRM))  # a wait status "killed by SIGALRM", as the worker's own timer
+        over = bounds.over(worker)
+        if over:
+            kill_tree(os.getpid())
+            _reap_all()
+            _say(control, over)
+            os._exit(1)
         while True:  # reap every child; the orphans the learner left come here too
             try:
                 got, st = os.waitpid(-1, os.WNOHANG)
@@ -189,15 +323,22 @@ def serve(control: int, start, worker: list[str]) -> None:
                 status = st
     kill_tree(os.getpid())
     _reap_all()
+    _say(control, f"exit {status}")
     _exit_as(status)
+
+
+def _run_dir(worker: list[str]) -> str | None:
+    """The run folder named on the worker's command line."""
+    if "--run-dir" not in worker:
+        return None
+    path = worker[worker.index("--run-dir") + 1]
+    return path if os.path.basename(path).startswith("jaxstate-run-") else None  # tutor.protocol.RUN_DIR_PREFIX
 
 
 def _remove_run_dir(worker: list[str]) -> None:
     """The run folder named on the worker's command line (the worker, killed, cannot remove it now)."""
-    if "--run-dir" not in worker:
-        return
-    path = worker[worker.index("--run-dir") + 1]
-    if os.path.basename(path).startswith("jaxstate-run-"):  # tutor.protocol.RUN_DIR_PREFIX
+    path = _run_dir(worker)
+    if path:
         import shutil
 
         _reap_all()  # the worker's copy of the folder's lock goes with it

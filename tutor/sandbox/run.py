@@ -32,6 +32,16 @@ STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time li
 _SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
 
 
+def _guard(word: str | None) -> str:
+    """What the reaper's last word says of the run: "processes" or "disk" (a bound it enforced),
+    "killed" (no word: it was ended from outside), or "" (it ended as its worker did)."""
+    if word is None:
+        return "killed"
+    if word.startswith("limit "):
+        return word.split()[1]
+    return ""
+
+
 def _setting_vars() -> tuple[str, ...]:
     """The variables in the tutor's environment that can break JAX in a worker."""
     return tuple(k for k in os.environ if _SETTING_VARS.match(k))
@@ -179,7 +189,10 @@ class Run:
             flags["internal_error"] = f"{type(exc).__name__}: {exc}"
         finally:
             sel.close()
+            ended_by_itself = w.proc.poll() is not None
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
+        if ended_by_itself:
+            flags["guard"] = _guard(w.reaper_word())
         yield from intake.flush_text()
         if getattr(w.proc, "lost", False):
             flags["internal_error"] = "the tutor's fork server stopped during the run; check again"
@@ -194,6 +207,8 @@ class Run:
             timeout_s=self.timeout,
             startup_s=self.limits.startup_s,
             output_limit_mb=(self.limits.output_bytes or 0) // 2**20,
+            processes_limit=self.limits.processes or 0,
+            disk_limit_mb=(self.limits.disk_bytes or 0) // 2**20,
             chars_seen=dict(intake.chars_seen),
             setting_vars=_setting_vars(),
             **flags,

@@ -7,6 +7,7 @@ verdict), tutor.sandbox.run_dirs (run folders and their sweep).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -14,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
-from tutor.sandbox import run_copy
+from tutor.sandbox import orphans, run_copy
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
@@ -67,8 +68,13 @@ class Sandbox:
         accelerator: bool = False,
         spare_early: bool = False,
         fork_server: bool | None = None,
+        adopt_orphans: bool = False,
     ):
         self.limits = limits or Limits()
+        # A command whose every child is this sandbox's (the CLI's): orphans of a reaper the
+        # learner's code killed come to this process, and each run's end sweeps them away.
+        self.adopt_orphans = adopt_orphans and orphans.adopt()
+        self._spawned: set[int] = set()  # every process this sandbox started: not orphans
         self.home = home
         # Outside the home (see cache_dir_for): the worker is never told where the home is.
         self.cache_dir = cache_dir_for(home) if home else None
@@ -92,6 +98,8 @@ class Sandbox:
         self._lock = threading.Lock()
         self._workers: set[WorkerProcess] = set()  # every worker not yet closed, for close()
         self._workers_lock = threading.Lock()  # apart from _lock: warm_up spawns while holding that
+        # A spawn and a sweep never overlap: a reaper just started is not yet in _spawned.
+        self._spawning = threading.Lock() if self.adopt_orphans else contextlib.nullcontext()
         self._closed = False  # a run ending after close() must not start a new spare
         _sweep_once()
 
@@ -107,6 +115,8 @@ class Sandbox:
                 self._server_starts += 1
                 cache = str(self.cache_dir) if self.cache_dir else None
                 self._server = ForkServer(fork_server_env(self.accelerator), self.limits.startup_s, cache)
+                with self._spawning:
+                    self._spawned.add(self._server.proc.pid)
             return self._server
 
     def _spawn(self, doctor: DoctorSpawn | None = None, limits: Limits | None = None) -> WorkerProcess:
@@ -118,11 +128,19 @@ class Sandbox:
                 cache_dir = None  # no cache is slower, not broken
         # Doctor's worker is spawned afresh, never forked: the script starts as under `python`.
         server = None if doctor is not None else self._fork_server()
-        worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor)
+        with self._spawning:
+            worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor)
+            self._spawned.add(worker.proc.pid)
         with self._workers_lock:
             self._workers = {w for w in self._workers if not w.closed}
             self._workers.add(worker)
         return worker
+
+    def _sweep_orphans(self) -> None:
+        if not self.adopt_orphans:
+            return
+        with self._spawning:
+            orphans.sweep(set(self._spawned))
 
     def warm_up(self) -> None:
         """Start the spare worker now, so the first check does not wait for JAX."""
@@ -157,6 +175,7 @@ class Sandbox:
         return worker
 
     def _after_run(self) -> None:
+        self._sweep_orphans()
         if self.keep_spare and not self.spare_early:
             self.warm_up()
 
@@ -197,7 +216,12 @@ class Sandbox:
         standard input (the command line's own); None gives it none (the TUI holds the terminal)."""
         job = DoctorJob(script=str(script), args=tuple(args), cwd=str(cwd), nans=nans, module=module)
         limits = replace(
-            self.limits, memory_mb=None, output_bytes=None, keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS)
+            self.limits,
+            memory_mb=None,
+            output_bytes=None,
+            processes=None,
+            disk_bytes=None,
+            keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS),
         )
         worker = self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)
         return Run(worker, job, timeout, limits, self._after_run)
@@ -219,3 +243,4 @@ class Sandbox:
             server, self._server = self._server, None
         if server is not None:
             server.close()
+        self._sweep_orphans()

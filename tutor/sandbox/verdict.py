@@ -47,6 +47,9 @@ class Ending:
     truncated: bool = False  # output beyond what is kept was dropped
     protocol_error: str = ""  # what was wrong with the first unreadable event line
     internal_error: str = ""  # the parent's own failure while reading the run
+    guard: str = ""  # the reaper's word: "processes" / "disk" (a bound it enforced), "killed" (ended from outside)
+    processes_limit: int = 0  # the bounds, named in the messages
+    disk_limit_mb: int = 0
     worker_protocol: int | None = PROTOCOL_VERSION  # what the worker's first event announced (None: none)
     duration_s: float = 0.0
     timeout_s: float = 0.0  # the limits, named in the messages
@@ -225,6 +228,8 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
                 ending.setting_vars,
             ),
         )
+    if ending.guard:
+        return ("error", *_guard_outcome(ending))
     if seen.error is not None:
         return "error", seen.error.kind, seen.error.message
     if not seen.done:
@@ -277,6 +282,31 @@ def _summary(checks: list[CheckResult]) -> Bilingual:
         en.append(f"{counts['skipped']} skipped (they wait on a failed one)")
         zh.append(f"{counts['skipped']} 项被跳过（它们依赖未通过的检查）")
     return _message(", ".join(en), "，".join(zh))
+
+
+def _guard_outcome(ending: Ending) -> tuple[str, Bilingual]:
+    """A run the reaper ended for a bound, or whose reaper was ended from outside: never a pass,
+    whatever the checks said before."""
+    if ending.guard == "processes":
+        n = ending.processes_limit
+        return "processes", _message(
+            f"the program had more than {n} processes running at once, so the run was stopped "
+            "(a loop that keeps starting processes?); an exercise needs none",
+            f"程序同时运行的进程超过 {n} 个，运行已停止（是否有不断启动进程的循环？）；练习不需要启动任何进程",
+        )
+    if ending.guard == "disk":
+        mb = ending.disk_limit_mb
+        return "disk", _message(
+            f"the program wrote more than {mb} MB of files (its temporary folder counts too), so the run "
+            "was stopped; an exercise needs no files",
+            f"程序写入的文件超过 {mb} MB（临时文件夹也算在内），运行已停止；练习不需要写文件",
+        )
+    return "reaper", _message(
+        "the program ended the tutor's guard process (the one above the worker, which holds its limits), "
+        "so the run was stopped and everything it started was ended; do not kill processes you did not start",
+        "程序终止了检查程序的守护进程（工作进程上方、掌管各项限制的进程），运行已停止，"
+        "它启动的一切也已结束；不要终止不是你自己启动的进程",
+    )
 
 
 def _early_exit(rc: int | None, stderr: str) -> tuple[str, Bilingual]:

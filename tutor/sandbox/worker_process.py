@@ -9,6 +9,7 @@ import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -47,6 +48,16 @@ class Limits:
     output_bytes: int | None = 8 * 2**20  # beyond this much stdout+stderr the run is stopped
     keep_chars: int = 100_000  # of each stream, kept for the verdict
     startup_s: float = 120.0  # for a worker to import JAX, on a busy machine
+    processes: int | None = 100  # live processes below the reaper at once (a fork loop ends here)
+    disk_bytes: int | None = 2**30  # on disk in the run folder (its TMPDIR too), open deleted files included
+
+    def reaper_bounds(self) -> dict[str, int]:
+        """What the reaper is told: 0 for no bound."""
+        return {
+            "memory": (self.memory_mb or 0) * 2**20,  # 0: as much as a plain `python` would get (doctor)
+            "processes": self.processes or 0,
+            "disk": self.disk_bytes or 0,
+        }
 
 
 @dataclass(frozen=True)
@@ -110,13 +121,15 @@ class WorkerProcess:
         argv = ["--run-dir", self.workdir]  # the reaper adds the worker's --parent (itself)
         if cache_dir is not None and doctor is None:
             argv += ["--cache-dir", str(cache_dir)]
-        memory = (limits.memory_mb or 0) * 2**20  # 0: as much as a plain `python` would get (doctor)
-        control_read, self._control = os.pipe()  # the reaper's: the deadline, and EOF if the tutor dies
+        bounds = limits.reaper_bounds()
+        # The reaper's socket: the deadline goes down it, its last word comes back, and EOF tells it the tutor died.
+        control_read, self._control = (s.detach() for s in socket.socketpair())
+        os.set_blocking(self._control, False)
         passed = [write_fd, lock_fd, control_read]
         try:
             forked = None
             if server is not None and doctor is None:
-                forked = self._forked(server, run_env, argv, memory, passed)
+                forked = self._forked(server, run_env, argv, bounds, passed)
             self.proc: subprocess.Popen | ForkedProcess
             if forked is not None:
                 self.proc = forked
@@ -131,7 +144,8 @@ class WorkerProcess:
                 # The reaper in between (tutor.sandbox.reaper): limits, deadline and the learner's every
                 # descendant stay in a process learner code has no hold on.
                 cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
-                cmd += ["--control-fd", str(control_read), "--memory", str(memory), "--", *worker]
+                cmd += ["--control-fd", str(control_read), "--memory", str(bounds["memory"])]
+                cmd += ["--max-processes", str(bounds["processes"]), "--max-disk", str(bounds["disk"]), "--", *worker]
                 self.proc = subprocess.Popen(
                     cmd,
                     stdin=subprocess.PIPE,
@@ -147,19 +161,31 @@ class WorkerProcess:
             raise
         finally:
             for fd in passed:
-                os.close(fd)  # the reaper's copies: the event pipe, the lock, its control pipe, the learner's stdin
+                os.close(fd)  # the reaper's copies: the event pipe, the lock, its control socket, the learner's stdin
         self.event_fd = read_fd
         self.spawned_at = time.monotonic()
         self.ready = False
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
+        self._heard = b""  # what the reaper said back on its socket
 
-    def _forked(self, server: ForkServer, run_env: dict, argv: list[str], memory: int, fds: list[int]):
+    def reaper_word(self) -> str | None:
+        """The reaper's last word (`exit S`, `limit processes N`, `limit disk N`) once it has ended;
+        None if it ended without one: something killed it from outside."""
+        try:
+            while chunk := os.read(self._control, 4096):
+                self._heard += chunk
+        except (BlockingIOError, OSError):
+            pass
+        lines = [line for line in self._heard.decode(errors="replace").split("\n") if line]
+        return lines[-1] if lines else None
+
+    def _forked(self, server: ForkServer, run_env: dict, argv: list[str], bounds: dict[str, int], fds: list[int]):
         """The reaper and its worker forked by the server, on pipes made here (`fds`: the event pipe,
-        the lock, the control pipe); None if the server cannot serve."""
+        the lock, the control socket); None if the server cannot serve."""
         pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1], *fds]
         try:
-            proc = server.spawn(self.workdir, run_env, argv, memory, theirs)
+            proc = server.spawn(self.workdir, run_env, argv, bounds, theirs)
         except ServerUnavailable:
             for r, w in pipes:
                 os.close(r)
@@ -196,7 +222,7 @@ class WorkerProcess:
         try:
             os.write(self._control, f"deadline {seconds:.3f}\n".encode())
         except OSError:
-            pass  # the reaper is gone: the worker went with it
+            pass  # the reaper is gone (the worker went with it), or its socket is full: it is not reading
 
     def send_job(self, data: bytes) -> None:
         """Write the job. stdin stays open: it is the worker's lifeline (its hang-up tells the worker
