@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,7 @@ class EditedFile:
         # Where the last save kept the newer version it wrote over (saved by another view meanwhile).
         self.kept_other: Path | None = None
         self._watch = FileWatch(self.path, seen_now)
+        self._view = secrets.token_hex(6)  # names this view in its claims (two views may share a process)
 
     @classmethod
     def open(cls, workspace: Workspace, exercise) -> EditedFile:
@@ -165,13 +167,16 @@ class EditedFile:
         claim = self._claim_path()
         with suppress(OSError):
             claim.parent.mkdir(exist_ok=True)
-            replace_atomically(claim, _digest(text).encode(), claim.with_name(f".{claim.name}.{os.getpid()}.tmp"))
+            mine = f"{_digest(text)} {self._view}".encode()  # which text, and which view said so
+            replace_atomically(claim, mine, claim.with_name(f".{claim.name}.{os.getpid()}.tmp"))
 
-    def _checked_elsewhere(self, text: str) -> bool:
+    def checked_elsewhere(self, text: str) -> bool:
+        """Another view said it is checking exactly `text` (see checking)."""
         try:
-            return read_regular(self._claim_path(), 64) == _digest(text).encode()
+            said = read_regular(self._claim_path(), 128).split()
         except OSError:
             return False
+        return len(said) == 2 and said[0] == _digest(text).encode() and said[1] != self._view.encode()
 
     def put_back(self, text: str | None) -> Bilingual | str | None:
         """Write `text` (what was last checked) back to a deleted file: None if done, else why not
@@ -213,7 +218,7 @@ class EditedFile:
         old = self.saved_text
         self.loaded(text)
         replaced = self._replaced_path(old)
-        return OutsideEdit("reloaded", text, replaced if _holds(replaced, old) else None, self._checked_elsewhere(text))
+        return OutsideEdit("reloaded", text, replaced if _holds(replaced, old) else None, self.checked_elsewhere(text))
 
     def reset(self, workspace: Workspace, exercise) -> tuple[Path | None, str]:
         """Put the starter back (the old file kept under workspace/.backup/): (the backup, the

@@ -21,6 +21,7 @@ class Face(Protocol):
     def check(self, exercise, path: Path) -> bool: ...  # run, show and record one check; True if passed
     def offer(self, next_exercise) -> None: ...  # after a pass: what Enter opens (None: that was the last)
     def put_back(self, path: Path, why_not: Bilingual | str | None) -> None: ...  # why_not None: written back
+    def checked_elsewhere(self, path: Path) -> None: ...  # this version is checked by another view (the TUI)
     def enter_pressed(self, timeout: float) -> bool: ...  # waits up to `timeout` s
 
 
@@ -30,6 +31,7 @@ def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
     while True:  # one exercise per round
         face.watching(path)
         file, offered, checked = EditedFile(path, seen_now=False), None, None  # first round: check it now
+        started = False  # the first check runs whoever checked this text before
         while True:
             news = file.poll()
             if news == DELETED:  # most likely by the program itself
@@ -37,10 +39,16 @@ def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
             elif news == CHANGED:
                 checked = file.read()
                 offered = None
-                if face.check(exercise, path):
-                    nxt = state.refresh().next_step(Step("exercise", exercise.id), kinds=("exercise",))
-                    offered = state.course.exercise(nxt.id) if nxt is not None else None
-                    face.offer(offered)
+                if started and checked is not None and file.checked_elsewhere(checked):
+                    face.checked_elsewhere(path)  # the TUI saved it to check it: one attempt, not two
+                else:
+                    started = True
+                    if checked is not None:
+                        file.checking(checked)  # a TUI that reloads this text does not check it again
+                    if face.check(exercise, path):
+                        nxt = state.refresh().next_step(Step("exercise", exercise.id), kinds=("exercise",))
+                        offered = state.course.exercise(nxt.id) if nxt is not None else None
+                        face.offer(offered)
             if face.enter_pressed(interval) and offered is not None:
                 exercise = offered
                 path = face.file_for(exercise)

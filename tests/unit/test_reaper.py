@@ -214,7 +214,7 @@ def test_disk_use_counts_what_the_folder_holds_and_deleted_files_still_open(tmp_
         proc.wait(timeout=30)
         word = _last_word(sock)
         assert word.startswith("limit disk "), word
-        assert int(word.split()[2]) >= 6 * 2**20
+        assert int(word.split()[2]) > 4 * 2**20  # measured as it grows: past the bound, maybe not all 6 MiB
     finally:
         sock.close()
 

@@ -114,6 +114,8 @@ CASES = [
     Fault("process_loop", "error", "processes"),  # 400 processes in new sessions: the reaper's bound of 100
     Fault("disk_fill", "error", "disk", heavy=True),  # 1.3 GiB, 600 MiB of it deleted but open: the bound of 1 GiB
     Fault("kill_reaper", "error", "reaper"),  # its child in a new session is ended all the same
+    Fault("shared_memory", "error", "oom", heavy=True),  # MAP_SHARED escapes RLIMIT_DATA: the tree's bound
+    Fault("forked_memory", "error", "oom", heavy=True),  # 2 x 2.5 GiB, each under the per-process limit
 ]
 BY_NAME = {f.name: f for f in CASES}
 

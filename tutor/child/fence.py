@@ -7,7 +7,11 @@ cell jobs only: a doctor run is the learner's own script, which may write where 
   or creation outside those folders, to this process and everything it starts, whatever the call
   (ctypes, a subprocess `rm`). Where it is missing the worker goes on without it;
 - an audit hook (cannot be removed once added) refuses the same from Python calls with a message
-  that says why, so the learner reads the reason, not only "Permission denied".
+  that says why, so the learner reads the reason, not only "Permission denied". Every call that
+  changes a path is covered (links, symlinks, owners, times, extended attributes, an sqlite file,
+  paths relative to a `dir_fd`). Where Landlock is missing it is the only fence, so it also
+  refuses what it cannot see through: starting programs (a subprocess writes where it likes) and
+  calling C through ctypes.
 """
 
 from __future__ import annotations
@@ -26,7 +30,31 @@ _REFER, _TRUNCATE = 1 << 13, 1 << 14  # ABI 2, ABI 3
 
 _allowed: tuple[str, ...] = ()
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-_CHANGES = {"os.remove", "os.rename", "os.replace", "os.rmdir", "os.mkdir", "os.truncate", "shutil.rmtree", "os.chmod"}
+# Each audit event that changes paths: the positions of those paths in its arguments, and of the
+# dir_fd each is relative to (None: it takes none).
+_CHANGES: dict[str, tuple[tuple[int, int | None], ...]] = {
+    "os.remove": ((0, 1),),
+    "os.rmdir": ((0, 1),),
+    "os.mkdir": ((0, 2),),
+    "os.chmod": ((0, 2),),
+    "os.chown": ((0, 3),),
+    "os.utime": ((0, 3),),
+    "os.rename": ((0, 2), (1, 3)),
+    "os.replace": ((0, 2), (1, 3)),
+    "os.link": ((0, 2), (1, 3)),  # a hard link inside to a file outside would let writes reach it
+    "os.symlink": ((1, 2),),
+    "os.truncate": ((0, None),),
+    "os.setxattr": ((0, None),),
+    "os.removexattr": ((0, None),),
+    "os.chflags": ((0, None),),
+    "os.lchflags": ((0, None),),
+    "shutil.rmtree": ((0, 1),),
+    "shutil.chown": ((0, None),),
+    "sqlite3.connect": ((0, None),),  # sqlite opens its file in C, past the "open" hook
+}
+# What only Landlock can fence: without it, these are refused outright.
+_UNSEEN = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen", "ctypes.dlsym"}
+_strict = False  # no Landlock: refuse _UNSEEN too
 
 
 class _PathBeneath(ctypes.Structure):
@@ -72,13 +100,20 @@ def landlock(roots: list[str]) -> int:
         return 0  # not Linux
 
 
-def _inside(path) -> bool:
+def _inside(path, dir_fd=None) -> bool:
     if isinstance(path, int):
         return True  # an open descriptor: whatever it is, it was opened through this hook or before
     try:
-        real = os.path.realpath(os.fsdecode(path))
+        name = os.fsdecode(path)
+        if name in (":memory:", ""):
+            return True  # sqlite's memory database
+        if isinstance(dir_fd, int) and not os.path.isabs(name):
+            name = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
+        real = os.path.realpath(name)
     except (TypeError, ValueError):
         return True
+    except OSError:
+        return False  # a dir_fd that cannot be read back: not known to be inside
     return any(real == root or real.startswith(root + os.sep) for root in _allowed)
 
 
@@ -92,23 +127,42 @@ def _refuse(path) -> None:
     )
 
 
+def _refuse_unseen(event: str) -> None:
+    raise PermissionError(
+        errno.EACCES,
+        f"{event}: this system has no Landlock, so the tutor cannot fence in what it would do; a "
+        f"check's run may not start programs or call C / {event}：本系统没有 Landlock，检查程序无法"
+        "限制它的行为；检查运行时不能启动程序或调用 C 函数",
+    )
+
+
 def _hook(event: str, args: tuple) -> None:
     if event == "open":
         path, mode, flags = args
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (flags & _WRITE_FLAGS)
-        if writes and path is not None and not _inside(path):
+        if path is None or _inside(path):
+            return
+        # Without Landlock, os.open (mode None) of a folder outside is refused too: it would be a
+        # dir_fd, and "open" is not told the dir_fd its relative paths are opened from.
+        if writes or (_strict and mode is None and not isinstance(path, int) and os.path.isdir(path)):
             _refuse(path)
     elif event in _CHANGES:
-        for path in args[:2] if event in ("os.rename", "os.replace") else args[:1]:
-            if path is not None and not _inside(path):
+        for at, fd_at in _CHANGES[event]:
+            path = args[at] if at < len(args) else None
+            dir_fd = args[fd_at] if fd_at is not None and fd_at < len(args) else None
+            if path is not None and not _inside(path, dir_fd):
                 _refuse(path)
+    elif _strict and event in _UNSEEN:
+        _refuse_unseen(event)
 
 
-def install(roots: list[str]) -> int:
+def install(roots: list[str], kernel: bool = True) -> int:
     """Fence this process in: writes only beneath `roots` (and /dev). Returns the Landlock ABI (0: the
-    audit hook alone)."""
-    global _allowed
+    audit hook alone, which is then strict). `kernel=False` leaves Landlock out (to test the hook alone)."""
+    global _allowed, _strict
     roots = [os.path.realpath(r) for r in roots if r]
     _allowed = (*roots, "/dev")
+    abi = landlock(roots) if kernel else 0  # first: it calls C through ctypes itself
+    _strict = abi == 0
     sys.addaudithook(_hook)
-    return landlock(roots)
+    return abi

@@ -73,7 +73,7 @@ def _become_worker(request: dict, fds: list[int], keep_closed: list) -> None:
         from tutor.sandbox import reaper
 
         argv = [*request["argv"], "--event-fd", str(events)]
-        bounds = reaper.Bounds(int(request["processes"]), int(request["disk"]))
+        bounds = reaper.Bounds(int(request["processes"]), int(request["disk"]), int(request["memory"]))
         reaper.serve(control, lambda: _fork_worker(argv, int(request["memory"]), control), argv, bounds)
     except BaseException:  # noqa: BLE001 - whatever broke, say it where the run reads stderr, and end
         _died()

@@ -71,6 +71,10 @@ MSG = table(
             "en": "Passed! Next on the path: {id} ({title}). Press Enter to watch it, or Ctrl+C to stop.",
             "zh": "通过！路线上的下一道练习：{id}（{title}）。按 Enter 开始监视它，或按 Ctrl+C 停止。",
         },
+        "watch_checked_elsewhere": {
+            "en": "{path} changed: another window (the tutor) saved it to check it there, so it is not checked twice.",
+            "zh": "{path} 已更改：另一个窗口（教程界面）保存它是为了在那里检查，所以这里不再重复检查。",
+        },
         "watch_last": {
             "en": "Passed! That was the last exercise on the path. Ctrl+C stops watching.",
             "zh": "通过！这是路线上的最后一道练习。按 Ctrl+C 停止监视。",

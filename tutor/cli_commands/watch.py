@@ -88,5 +88,8 @@ class TerminalFace:
             highlight=False,
         )
 
+    def checked_elsewhere(self, path: Path) -> None:
+        self.con.print(say("watch_checked_elsewhere", self.ctx.lang, path=path), highlight=False)
+
     def enter_pressed(self, timeout: float) -> bool:
         return enter_pressed(timeout)

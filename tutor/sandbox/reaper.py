@@ -9,13 +9,15 @@ it starts in milliseconds). It
   from the bounding set (a root learner could otherwise raise a hard limit back up);
 - holds the job's deadline, sent by the tutor on the control socket: `signal.alarm(0)` or a new
   SIGALRM handler in learner code cannot reach this process's timer;
-- bounds what the tree may hold: live processes (`--max-processes`) and bytes on disk in the run
-  folder, open deleted files included (`--max-disk`); past either it ends the tree and says which;
+- bounds what the tree may hold: live processes (`--max-processes`), bytes on disk in the run
+  folder, open deleted files included (`--max-disk`), and memory of all its processes together
+  (the `--memory` of each is per process, and shared memory escapes it); past any it ends the
+  tree and says which;
 - ends the whole tree when the worker exits, at the deadline, or when the control socket reaches
   EOF (the tutor is gone), then exits as the worker did (same code, same signal).
 
 Its last word goes back on the control socket before it exits: `exit <status>`, or
-`limit processes <n>` / `limit disk <bytes>`. A reaper that ended without a word was killed from
+`limit processes <n>` / `limit disk <bytes>` / `limit memory <bytes>`. A reaper that ended without a word was killed from
 outside (by the learner's code, most likely): the tutor says so, and never calls that run a pass.
 """
 
@@ -32,7 +34,7 @@ _PR_CAPBSET_DROP = 24
 _CAP_SYS_RESOURCE = 24
 FILE_BYTES = 2**30  # RLIMIT_FSIZE of the worker and all it starts
 PROCESS_EVERY_S = 0.1  # how often the live processes below are counted (a fork loop is quick)
-DISK_EVERY_S = 0.5  # how often the run folder's size is measured
+DISK_EVERY_S = 0.5  # how often the run folder's size and the tree's memory are measured
 MAX_FILES = 10_000  # entries in the run folder; beyond, measuring would cost too much: over the limit
 
 
@@ -127,6 +129,27 @@ def disk_used(folder: str, pids: list[int], stop_at: int) -> int:
     return used
 
 
+_MEMORY_FIELDS = (b"Pss_Anon:", b"Pss_Shmem:", b"SwapPss:")
+
+
+def memory_used(pids: list[int]) -> int:
+    """Bytes of memory the processes `pids` hold together: their anonymous and shared memory and
+    swap, each page shared between them counted once overall (proportional set size)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        fields = {line.split()[0]: int(line.split()[1]) for line in lines[1:] if len(line.split()) >= 2}
+        if b"Pss_Anon:" in fields:
+            total += sum(fields.get(name, 0) for name in _MEMORY_FIELDS) * 1024
+        else:  # before Linux 5.9: all of it, files mapped too (a little more than is held)
+            total += (fields.get(b"Pss:", 0) + fields.get(b"SwapPss:", 0)) * 1024
+    return total
+
+
 def descendants(root: int) -> list[int]:
     """Every process below `root` now (by parent links in /proc)."""
     kids = _children_map()
@@ -217,32 +240,39 @@ def main(argv: list[str]) -> None:
     args, worker = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
     control = _option(args, "--control-fd")
     memory = _option(args, "--memory")
-    bounds = Bounds(_option(args, "--max-processes"), _option(args, "--max-disk"))
+    bounds = Bounds(_option(args, "--max-processes"), _option(args, "--max-disk"), memory)
     serve(control, lambda: _start_worker(worker, memory, control), worker, bounds)
 
 
 class Bounds:
     """What the tree below the reaper may hold (0: no bound), and when each was last measured."""
 
-    def __init__(self, processes: int = 0, disk: int = 0):
+    def __init__(self, processes: int = 0, disk: int = 0, memory: int = 0):
         self.processes = processes
         self.disk = disk
+        self.memory = memory
         self._counted = self._measured = 0.0
 
     def over(self, worker: list[str]) -> str | None:
-        """`limit processes N` / `limit disk N` once a bound is passed, else None."""
+        """`limit processes N` / `limit disk N` / `limit memory N` once a bound is passed, else None."""
         now = time.monotonic()
         if self.processes and now - self._counted >= PROCESS_EVERY_S:
             self._counted = now
             n = len(descendants_fast(os.getpid(), self.processes + 1))
             if n > self.processes:
                 return f"limit processes {n}"
-        folder = _run_dir(worker)
-        if self.disk and folder and now - self._measured >= DISK_EVERY_S:
+        if (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S:
             self._measured = now
-            used = disk_used(folder, [os.getpid(), *descendants_fast(os.getpid())], self.disk)
-            if used > self.disk:
-                return f"limit disk {used}"
+            tree = descendants_fast(os.getpid())
+            folder = _run_dir(worker)
+            if self.disk and folder:
+                used = disk_used(folder, [os.getpid(), *tree], self.disk)
+                if used > self.disk:
+                    return f"limit disk {used}"
+            if self.memory:
+                used = memory_used(tree)
+                if used > self.memory:
+                    return f"limit memory {used}"
         return None
 
 

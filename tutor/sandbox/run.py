@@ -33,7 +33,7 @@ _SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD
 
 
 def _guard(word: str | None) -> str:
-    """What the reaper's last word says of the run: "processes" or "disk" (a bound it enforced),
+    """What the reaper's last word says of the run: "processes", "disk" or "memory" (a bound it held),
     "killed" (no word: it was ended from outside), or "" (it ended as its worker did)."""
     if word is None:
         return "killed"
@@ -209,6 +209,7 @@ class Run:
             output_limit_mb=(self.limits.output_bytes or 0) // 2**20,
             processes_limit=self.limits.processes or 0,
             disk_limit_mb=(self.limits.disk_bytes or 0) // 2**20,
+            memory_limit_mb=self.limits.memory_mb or 0,
             chars_seen=dict(intake.chars_seen),
             setting_vars=_setting_vars(),
             **flags,

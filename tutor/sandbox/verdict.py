@@ -47,9 +47,12 @@ class Ending:
     truncated: bool = False  # output beyond what is kept was dropped
     protocol_error: str = ""  # what was wrong with the first unreadable event line
     internal_error: str = ""  # the parent's own failure while reading the run
-    guard: str = ""  # the reaper's word: "processes" / "disk" (a bound it enforced), "killed" (ended from outside)
+    guard: str = (
+        ""  # the reaper's word: "processes" / "disk" / "memory" (a bound it held), "killed" (ended from outside)
+    )
     processes_limit: int = 0  # the bounds, named in the messages
     disk_limit_mb: int = 0
+    memory_limit_mb: int = 0
     worker_protocol: int | None = PROTOCOL_VERSION  # what the worker's first event announced (None: none)
     duration_s: float = 0.0
     timeout_s: float = 0.0  # the limits, named in the messages
@@ -293,6 +296,13 @@ def _guard_outcome(ending: Ending) -> tuple[str, Bilingual]:
             f"the program had more than {n} processes running at once, so the run was stopped "
             "(a loop that keeps starting processes?); an exercise needs none",
             f"程序同时运行的进程超过 {n} 个，运行已停止（是否有不断启动进程的循环？）；练习不需要启动任何进程",
+        )
+    if ending.guard == "memory":
+        mb = ending.memory_limit_mb
+        return "oom", _message(
+            f"out of memory: the program and the processes it started held more than {mb} MB together "
+            "(shared memory and child processes count too), so the run was stopped",
+            f"内存不足：程序及其启动的进程合计占用超过 {mb} MB（共享内存和子进程也计算在内），运行已停止",
         )
     if ending.guard == "disk":
         mb = ending.disk_limit_mb
