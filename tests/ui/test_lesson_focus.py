@@ -48,6 +48,8 @@ def rows_shown(body, cell) -> int:
 
 async def run_by_enter(tui, pilot, cell) -> None:
     await pilot.press("enter")
+    # Keys wait for the lesson to be whole (under load, a while): then the cell asks or runs.
+    await tui.until(pilot, lambda: cell.asking or cell.verdict is not None, 20, f"cell {cell.cell.id} to take Enter")
     if cell.asking:
         await pilot.press("escape")  # its predict question: skipped, so it runs
     await tui.until(pilot, lambda: cell.verdict is not None, 20, f"cell {cell.cell.id} to run")

@@ -831,6 +831,8 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
             await tui.until(pilot, second_at_top, 10, "the second cell at the top")
             assert not any(c.has_focus for c in cells)
             await pilot.press("enter")  # nothing focused: the first cell on screen runs
+            # Keys wait for the lesson to be whole (under load, a while): then it asks or runs.
+            await tui.until(pilot, lambda: second.asking or second.verdict is not None, what="the cell to take Enter")
             if second.asking:
                 await pilot.press("escape")  # its predict question: skipped, so it runs
             await tui.until(pilot, lambda: second.verdict is not None, what="the cell on screen to run")
