@@ -138,7 +138,7 @@ def test_kill_tree_reaches_a_process_in_another_session():
         parent.wait()
 
 
-def _reaper_with(tmp_path: Path, code: str, *options: str):
+def _reaper_with(tmp_path: Path, code: str, *options: str, worker_args: tuple[str, ...] = ()):
     """A reaper over `python -c code MARKER`, on a control socket; returns (proc, our end, marker)."""
     import socket
 
@@ -146,7 +146,7 @@ def _reaper_with(tmp_path: Path, code: str, *options: str):
     ours, theirs = socket.socketpair()
     run_dir = tmp_path / f"{RUN_DIR_PREFIX}x"
     run_dir.mkdir()
-    worker = [sys.executable, "-c", code, marker, "--run-dir", str(run_dir)]
+    worker = [sys.executable, "-c", code, marker, "--run-dir", str(run_dir), *worker_args]
     cmd = [sys.executable, "-I", "-S", str(REAPER), "--control-fd", str(theirs.fileno()), *options, "--", *worker]
     proc = subprocess.Popen(cmd, pass_fds=(theirs.fileno(),), start_new_session=True, cwd=run_dir)
     theirs.close()
@@ -265,3 +265,30 @@ def test_orphans_of_a_killed_reaper_come_to_the_adopting_process_and_are_ended(t
     finally:
         for pid in _alive(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+CACHE_FILL = """import os, sys, time
+cache = sys.argv[sys.argv.index("--cache-dir") + 1]
+with open(os.path.join(cache, "planted.bin"), "wb") as f:
+    for _ in range(6):
+        f.write(b"x" * 2**20)
+        f.flush()
+time.sleep(1.5)  # the reaper measures every 0.5 s
+os._exit(3)
+"""
+
+
+def test_what_a_run_adds_to_the_compilation_cache_counts_and_is_removed_past_the_bound(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "old-entry").write_bytes(b"y" * 2**20 * 3)  # there before the run: neither counted nor removed
+    (tmp_path / "a").mkdir()
+    options = ("--max-disk", str(4 * 2**20))
+    proc, sock, _ = _reaper_with(tmp_path / "a", CACHE_FILL, *options, worker_args=("--cache-dir", str(cache)))
+    try:
+        proc.wait(timeout=30)
+    finally:
+        word = _last_word(sock)
+        sock.close()
+    assert word.startswith("limit disk "), word
+    assert sorted(p.name for p in cache.iterdir()) == ["old-entry"]

@@ -161,6 +161,8 @@ ROWS = [
         "error",
         "processes",
     ),
+    ("too many threads", EXERCISE, START, Ending(1, guard="threads", processes_limit=100), "error", "processes"),
+    ("the tree's memory", EXERCISE, START, Ending(1, guard="memory", memory_limit_mb=4096), "error", "oom"),
     ("too much disk", EXERCISE, START, Ending(1, guard="disk", disk_limit_mb=1024), "error", "disk"),
     ("the reaper killed", EXERCISE, START, Ending(-signal.SIGKILL, guard="killed"), "error", "reaper"),
     ("the reaper killed after a pass", EXERCISE, PASSED, Ending(-signal.SIGKILL, guard="killed"), "error", "reaper"),

@@ -116,6 +116,8 @@ CASES = [
     Fault("kill_reaper", "error", "reaper"),  # its child in a new session is ended all the same
     Fault("shared_memory", "error", "oom", heavy=True),  # MAP_SHARED escapes RLIMIT_DATA: the tree's bound
     Fault("forked_memory", "error", "oom", heavy=True),  # 2 x 2.5 GiB, each under the per-process limit
+    Fault("thread_loop", "error", "processes"),  # 3000 threads of small stacks: the bound of 1000 threads
+    Fault("cache_fill", "error", "disk", heavy=True),  # 1.2 GiB in the compilation cache: counted, then removed
 ]
 BY_NAME = {f.name: f for f in CASES}
 

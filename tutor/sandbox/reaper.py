@@ -36,6 +36,8 @@ FILE_BYTES = 2**30  # RLIMIT_FSIZE of the worker and all it starts
 PROCESS_EVERY_S = 0.1  # how often the live processes below are counted (a fork loop is quick)
 DISK_EVERY_S = 0.5  # how often the run folder's size and the tree's memory are measured
 MAX_FILES = 10_000  # entries in the run folder; beyond, measuring would cost too much: over the limit
+MAX_CACHE_FILES = 100_000  # entries in the compilation cache beyond which its growth is not measured
+THREADS_PER_PROCESS = 10  # the bound on threads in the tree: this many per process allowed
 
 
 def prctl(option: int, arg: int) -> bool:
@@ -85,6 +87,54 @@ def children_of(pid: int) -> list[int] | None:
         except (OSError, ValueError):
             continue
     return found
+
+
+def _files(folder: str, limit: int) -> dict[str, int] | None:
+    """{path: bytes on disk} of every file below `folder` (blocks really used); None past `limit` entries."""
+    found: dict[str, int] = {}
+    todo = [folder]
+    while todo:
+        try:
+            with os.scandir(todo.pop()) as it:
+                for entry in it:
+                    if len(found) >= limit:
+                        return None
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            todo.append(entry.path)
+                        else:
+                            found[entry.path] = entry.stat(follow_symlinks=False).st_blocks * 512
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return found
+
+
+class CacheGrowth:
+    """What a run adds to the compilation cache (outside the run folder, and writable by the
+    worker): counted in its disk use, and removed if the run is ended for disk."""
+
+    def __init__(self, folder: str | None):
+        self.folder = folder
+        self.before = _files(folder, MAX_CACHE_FILES) if folder else None  # None: not measured
+
+    def added(self) -> int:
+        if self.before is None or self.folder is None:
+            return 0
+        now = _files(self.folder, MAX_CACHE_FILES) or {}
+        return sum(max(0, size - self.before.get(path, 0)) for path, size in now.items())
+
+    def remove_added(self) -> None:
+        """Remove every file that is new or grew since the start (a cache entry, if one, is only remade)."""
+        if self.before is None or self.folder is None:
+            return
+        for path, size in (_files(self.folder, MAX_CACHE_FILES) or {}).items():
+            if size > self.before.get(path, -1):
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
 
 
 def disk_used(folder: str, pids: list[int], stop_at: int) -> int:
@@ -252,21 +302,31 @@ class Bounds:
         self.disk = disk
         self.memory = memory
         self._counted = self._measured = 0.0
+        self.cache: CacheGrowth | None = None  # measured by begin(), before the worker exists
+
+    def begin(self, worker: list[str]) -> None:
+        """Before the worker starts: what the compilation cache holds already."""
+        if self.disk:
+            self.cache = CacheGrowth(_value_of(worker, "--cache-dir"))
 
     def over(self, worker: list[str]) -> str | None:
         """`limit processes N` / `limit disk N` / `limit memory N` once a bound is passed, else None."""
         now = time.monotonic()
         if self.processes and now - self._counted >= PROCESS_EVERY_S:
             self._counted = now
-            n = len(descendants_fast(os.getpid(), self.processes + 1))
-            if n > self.processes:
-                return f"limit processes {n}"
+            tree = descendants_fast(os.getpid(), self.processes + 1)
+            if len(tree) > self.processes:
+                return f"limit processes {len(tree)}"
+            threads = sum(_threads(pid) for pid in tree)
+            if threads > self.processes * THREADS_PER_PROCESS:
+                return f"limit threads {threads}"
         if (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S:
             self._measured = now
             tree = descendants_fast(os.getpid())
             folder = _run_dir(worker)
             if self.disk and folder:
                 used = disk_used(folder, [os.getpid(), *tree], self.disk)
+                used += self.cache.added() if self.cache else 0
                 if used > self.disk:
                     return f"limit disk {used}"
             if self.memory:
@@ -309,6 +369,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         os.nice(5)  # a notch below the tutor: an XLA compile must not starve the UI's event loop
     except OSError:
         pass
+    bounds.begin(worker)
     pid = start()
     signal.signal(signal.SIGINT, lambda *_: _signal(pid, signal.SIGINT))  # the doctor's "stop and report"
     deadline = None
@@ -340,6 +401,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         if over:
             kill_tree(os.getpid())
             _reap_all()
+            if over.startswith("limit disk") and bounds.cache:
+                bounds.cache.remove_added()  # what it wrote there would outlast the run
             _say(control, over)
             os._exit(1)
         while True:  # reap every child; the orphans the learner left come here too
@@ -357,12 +420,23 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
     _exit_as(status)
 
 
+def _value_of(worker: list[str], option: str) -> str | None:
+    return worker[worker.index(option) + 1] if option in worker[:-1] else None
+
+
+def _threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
 def _run_dir(worker: list[str]) -> str | None:
     """The run folder named on the worker's command line."""
-    if "--run-dir" not in worker:
-        return None
-    path = worker[worker.index("--run-dir") + 1]
-    return path if os.path.basename(path).startswith("jaxstate-run-") else None  # tutor.protocol.RUN_DIR_PREFIX
+    path = _value_of(worker, "--run-dir")
+    return (
+        path if path and os.path.basename(path).startswith("jaxstate-run-") else None
+    )  # tutor.protocol.RUN_DIR_PREFIX
 
 
 def _remove_run_dir(worker: list[str]) -> None:

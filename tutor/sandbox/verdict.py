@@ -29,6 +29,7 @@ from tutor.protocol import (
     RunError,
 )
 from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.reaper import THREADS_PER_PROCESS
 
 if TYPE_CHECKING:
     from tutor.doctor.findings import Report
@@ -297,6 +298,13 @@ def _guard_outcome(ending: Ending) -> tuple[str, Bilingual]:
             "(a loop that keeps starting processes?); an exercise needs none",
             f"程序同时运行的进程超过 {n} 个，运行已停止（是否有不断启动进程的循环？）；练习不需要启动任何进程",
         )
+    if ending.guard == "threads":
+        n = ending.processes_limit * THREADS_PER_PROCESS
+        return "processes", _message(
+            f"the program had more than {n} threads running at once, so the run was stopped "
+            "(a loop that keeps starting threads?)",
+            f"程序同时运行的线程超过 {n} 个，运行已停止（是否有不断启动线程的循环？）",
+        )
     if ending.guard == "memory":
         mb = ending.memory_limit_mb
         return "oom", _message(
@@ -307,9 +315,9 @@ def _guard_outcome(ending: Ending) -> tuple[str, Bilingual]:
     if ending.guard == "disk":
         mb = ending.disk_limit_mb
         return "disk", _message(
-            f"the program wrote more than {mb} MB of files (its temporary folder counts too), so the run "
-            "was stopped; an exercise needs no files",
-            f"程序写入的文件超过 {mb} MB（临时文件夹也算在内），运行已停止；练习不需要写文件",
+            f"the program wrote more than {mb} MB of files (its temporary folder and what it added to the "
+            "compilation cache count too), so the run was stopped; an exercise needs no files",
+            f"程序写入的文件超过 {mb} MB（临时文件夹和它加入编译缓存的内容也算在内），运行已停止；练习不需要写文件",
         )
     return "reaper", _message(
         "the program ended the tutor's guard process (the one above the worker, which holds its limits), "
