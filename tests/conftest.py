@@ -11,10 +11,16 @@ everything.
 from __future__ import annotations
 
 import signal
+import sys
 import zlib
 from pathlib import Path
 
 import pytest
+
+# These machines set PYTHONDONTWRITEBYTECODE, so nothing would ever cache the suite's own
+# bytecode: every xdist worker compiled the tutor's modules from source and rewrote every test
+# module's asserts again, on every run (about 4 s of CPU per worker). The caches are ignored by git.
+sys.dont_write_bytecode = False
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
