@@ -37,6 +37,9 @@ CASES = [  # program, status, kind
     ("fake_verdict", "fail", "checks"),
     ("flood", "error", "output-limit"),
     ("bad_metrics_event", "error", "protocol"),  # once left "Checking… 0/6" on screen for good
+    ("kill_reaper", "error", "reaper"),  # its child in a new session goes with the run
+    ("process_loop", "error", "processes"),
+    ("disk_fill", "error", "disk"),
 ]
 
 
