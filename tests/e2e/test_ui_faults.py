@@ -69,6 +69,7 @@ def test_fault_through_the_tui(name, status, kind, home, sandbox, tui):
             assert (verdict.status, verdict.kind) == (status, kind), verdict.message
             shown = tui.plain(screen.query_one("#verdict"))
             assert verdict.message.en.splitlines()[0][:30] in shown.replace("\n", " ")
+            assert "its own file" not in verdict.message.en, verdict.message.en  # only when it did that
             if name == "fake_verdict":  # shown as text, not obeyed by the terminal
                 output = screen.query_one("#output").content.plain
                 assert "␛[2J␛[H␛[1;32mPASS" in output and "\\x9b2J" in output, output

@@ -34,6 +34,8 @@ def what_changed(copy: str, source: str) -> Bilingual | None:
             return None
         en, zh = "rewrote", "改写了"
     except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(copy)):
+            return None  # the whole run folder went (a worker whose reaper was killed removes it), not the file
         en, zh = "deleted", "删除了"
     except (OSError, UnicodeError):
         en, zh = "changed", "修改了"
