@@ -3,7 +3,7 @@ learner's Ctrl+C, the script's output passed through live, then the report print
 the learner's language, or the `doctor --json` object of DESIGN.md). Options, running and
 wording are tutor.doctor's, shared with the TUI.
 
-Exit codes: 0 no finding, 1 findings, 2 bad usage (no such script, a folder, not a .py file),
+Exit codes: 0 no finding, 1 findings, 2 bad usage (no such script, a folder, not a .py file or a notebook),
 3 the script failed or hit the time limit, 130 stopped by Ctrl+C (like `check` and `watch`; the
 report of what was seen until then is still printed).
 

@@ -146,3 +146,59 @@ def test_every_byte_of_a_long_log_passes_through_and_the_json_says_where_it_was_
     assert len(data["stdout"]) == DOCTOR_KEEP_CHARS and data["stderr"] == "last line\n"
     assert data["output_cut"] == {"stdout": {"kept_chars": DOCTOR_KEEP_CHARS, "total_chars": lines * line_chars}}
     assert "stderr" not in data["output_cut"]
+
+
+def _notebook(path: Path, cells: list[tuple[str, str]]) -> Path:
+    path.write_text(
+        json.dumps(
+            {
+                "cells": [{"cell_type": kind, "metadata": {}, "source": source} for kind, source in cells],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_notebook_runs_cell_by_cell_and_findings_name_the_cell_and_its_line(tmp_path):
+    _notebook(
+        tmp_path / "demo.ipynb",
+        [
+            ("markdown", "# Losses kept in a list"),
+            ("code", "%matplotlib inline\nimport jax\nimport jax.numpy as jnp\nhistory = []\n"),
+            ("markdown", "The step."),
+            (
+                "code",
+                "@jax.jit\ndef step(w, x):\n    loss = jnp.mean((w * x - 1.0) ** 2)\n"
+                "    history.append(loss)\n    return w - 0.1 * loss\n",
+            ),
+            (
+                "code",
+                "!echo shell\nw = jnp.float32(0.0)\nfor _ in range(3):\n    w = step(w, jnp.arange(3.0))\nprint(len(history), 'entries')\n",
+            ),
+        ],
+    )
+    done = doctor(tmp_path, tmp_path, "--json", "demo.ipynb")
+    assert done.returncode == 1, done.stderr[-2000:]
+    data = json.loads(done.stdout)
+    assert "1 entries" in data["stdout"]  # the cells ran in order, the IPython lines passed over
+    (finding,) = data["findings"]
+    assert (finding["kind"], finding["file"], finding["line"]) == ("side-effect", "demo.ipynb, cell 4", 4)
+
+
+def test_a_notebook_with_a_failing_cell_shows_the_cells_own_line(tmp_path):
+    _notebook(tmp_path / "fails.ipynb", [("code", "x = 1\n"), ("code", "y = 2\nraise ValueError('from cell 2')\n")])
+    done = doctor(tmp_path, tmp_path, "--json", "fails.ipynb")
+    data = json.loads(done.stdout)
+    assert data["status"] == "error", data
+    assert "raise ValueError('from cell 2')" in data["stderr"]  # the cell's source, not the notebook's JSON
+
+
+def test_a_file_that_is_not_a_notebook_is_refused_by_name(tmp_path):
+    (tmp_path / "broken.ipynb").write_text("{not json", encoding="utf-8")
+    done = doctor(tmp_path, tmp_path, "broken.ipynb")
+    assert done.returncode == 2
+    assert "cannot be read as a notebook" in done.stderr

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.doctor import notebook
 from tutor.i18n import LANGS, Bilingual, table
 
 # A learner's training script, instrumented, on a CPU: minutes are normal. 15 minutes lets a
@@ -64,8 +65,12 @@ MSG = table(
             "zh": "{path} 是一个文件夹；请给出要运行的 Python 脚本（例如 {path}/train.py）。",
         },
         "not_py": {
-            "en": "{path} is not a Python script (.py); doctor runs Python scripts.",
-            "zh": "{path} 不是 Python 脚本（.py）；doctor 只运行 Python 脚本。",
+            "en": "{path} is not a Python script (.py) or a notebook (.ipynb); doctor runs those.",
+            "zh": "{path} 不是 Python 脚本（.py）或笔记本（.ipynb）；doctor 只运行这两种文件。",
+        },
+        "bad_notebook": {
+            "en": "{path} cannot be read as a notebook ({why}).",
+            "zh": "{path} 无法作为笔记本读取（{why}）。",
         },
         "no_module": {
             "en": "-m needs the name of a module to run as a script (doctor -m package.module).",
@@ -228,6 +233,12 @@ def script_problem(path: Path) -> Bilingual | None:
         return _error("folder", path=path).message
     if not path.exists():
         return _error("missing", path=path).message
+    if path.suffix == notebook.SUFFIX:
+        try:
+            notebook.read(str(path))
+        except notebook.NotANotebook as exc:
+            return _error("bad_notebook", path=path, why=str(exc)).message
+        return None
     if path.suffix != ".py":
         return _error("not_py", path=path).message
     return None

@@ -8,6 +8,7 @@ import os
 import runpy
 import sys
 import traceback
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,6 +34,22 @@ def module_file(module: str) -> str:
     return spec.origin
 
 
+def _run_cells(code: ScriptCode) -> None:
+    """A notebook's cells as `__main__`, the way run_path runs a script (its syntax error included)."""
+    if code.top is None:
+        compile(code.notebook.source if code.notebook else "", code.path, "exec")  # raises the SyntaxError
+        return
+    main = types.ModuleType("__main__")
+    main.__file__ = code.path
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code.top, main.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+
+
 def run_as_main(code: ScriptCode, args: Sequence[str], module: str | None = None) -> Ran:
     old_argv, old_path0 = sys.argv, sys.path[0] if sys.path else None
     sys.argv = [code.path, *args]
@@ -41,6 +58,8 @@ def run_as_main(code: ScriptCode, args: Sequence[str], module: str | None = None
     try:
         if module:
             runpy.run_module(module, run_name="__main__", alter_sys=True)
+        elif code.notebook is not None:
+            _run_cells(code)
         else:
             runpy.run_path(code.path, run_name="__main__")
         return Ran(0)

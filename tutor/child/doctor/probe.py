@@ -3,6 +3,7 @@ detector installed, then turns what they saw into the report the worker sends, a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -37,6 +38,16 @@ class Detector(Protocol):
     def findings(self, failure: BaseException | None) -> list[Finding]:
         """What it saw, once the script ended (`failure`: what ended it, if anything did)."""
         ...
+
+
+def _in_cell(f: Finding, code: ScriptCode) -> Finding:
+    """A finding in a notebook, placed by cell: "demo.ipynb, cell 4", and the line in that cell."""
+    assert code.notebook is not None
+    if f.file != code.name:
+        return f
+    cell, line = code.notebook.where(f.line)
+    first = code.notebook.where(f.first_line)[1] if f.first_line else f.first_line
+    return dataclasses.replace(f, file=f"{code.name}, cell {cell}", line=line, first_line=first)
 
 
 def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: str | None = None) -> ScriptReport:
@@ -74,6 +85,8 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
     finally:
         hooks.undo()
     found = one_root(group([f for d in detectors for f in d.findings(ran.failure)]))
+    if code.notebook is not None:
+        found = [_in_cell(f, code) for f in found]
     nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
     failed = ran.exit_code not in (0, 130) and not nan_stop
     return ScriptReport(

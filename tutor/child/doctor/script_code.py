@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import ast
 import dis
+import linecache
 import os
 import sys
 import traceback
 import types
 from dataclasses import dataclass
+
+from tutor.doctor import notebook
 
 
 def _norm(path: str) -> str:
@@ -36,13 +39,22 @@ class ScriptCode:
         self.name = os.path.basename(path)
         self._norm = _norm(path)
         self._known: dict[str, bool] = {}
-        with open(path, "rb") as f:
-            source = f.read()
+        self.notebook: notebook.Script | None = None  # a notebook's code cells, run as one script
+        source: str | bytes
+        if notebook.is_notebook(path):
+            self.notebook = notebook.read(path)
+            source = self.notebook.source
+            # Tracebacks and warnings show the cells' lines, not the notebook's JSON.
+            linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+        else:
+            with open(path, "rb") as f:
+                source = f.read()
         try:
             self.tree = ast.parse(source, path)
             top = compile(source, path, "exec")
         except SyntaxError:
             self.tree, top = None, None
+        self.top = top
         self.codes: list[types.CodeType] = []
         stack = [top] if top is not None else []
         while stack:
