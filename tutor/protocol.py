@@ -201,6 +201,7 @@ FindingCode = Literal[
     "structure",
     "static",
     "new-function",
+    "rewrapped",
     "unexplained",
     "reused",  # key-reuse
     "constant",  # (a note, not a finding: the same key on every call, on purpose)

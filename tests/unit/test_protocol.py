@@ -430,7 +430,7 @@ SHAPES = {
         "doctor-report DoctorReport(report: ScriptReport)",
         "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
         "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
-        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'unexplained', 'reused', 'constant', 'global', 'mutation', 'print', 'unusable', 'deleted', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str)",
+        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'constant', 'global', 'mutation', 'print', 'unusable', 'deleted', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str)",
         "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...])",
         "- TraceCount(function: str, line: int, count: int)",
     ],

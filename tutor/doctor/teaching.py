@@ -23,6 +23,7 @@ TEACHES: dict[tuple[str, str], Teaching] = {
     ("retrace", "structure"): Teaching("6.7", "l67-jit-structure"),
     ("retrace", "static"): Teaching("6.6", "l66-dynamic-lr"),
     ("retrace", "new-function"): Teaching("6.3", "l63-jit-counter"),
+    ("retrace", "rewrapped"): Teaching("6.3", "l63-jit-counter"),
     ("retrace", "unexplained"): Teaching("6.6", "l66-dynamic-lr"),
     ("key-reuse", "reused"): Teaching("6.5", "l65-prng-state"),
     ("side-effect", "global"): Teaching("6.3", "l63-functional-counter"),

@@ -21,6 +21,10 @@ WORDS = table(
             "en": "`{fn}` was jitted and traced anew {count} more times at this line.",
             "zh": "`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。",
         },
+        "retrace/rewrapped": {
+            "en": "`jax.jit({fn})` was made anew {count} more times at this line.",
+            "zh": "`jax.jit({fn})` 在这一行又被重新创建了 {count} 次。",
+        },
         "retrace": {
             "en": "`{fn}` was traced again {times} from this call{seen}.",
             "zh": "`{fn}` 在这次调用处被重新追踪了 {times}{seen}。",
@@ -131,6 +135,13 @@ WORDS = table(
             "per call), so the compile cache never hits. Jit once, outside the loop, and call the result.",
             "zh": "每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda），编译缓存永远"
             "命中不了。在循环外 jit 一次，然后反复调用它。",
+        },
+        "why:retrace/rewrapped": {
+            "en": "JAX caches the trace by function, so this traced once, but every call goes through a new jit "
+            "object, whose dispatch is several times slower than calling one made once. Jit once, outside "
+            "the loop (or decorate the function), and call the result.",
+            "zh": "JAX 按函数缓存追踪结果，所以这里只追踪了一次，但每次调用都经过一个新建的 jit 对象，"
+            "其调度比调用一次性创建好的对象慢好几倍。在循环外 jit 一次（或用装饰器），然后反复调用它。",
         },
         "why:retrace/unexplained": {
             "en": "JAX compiled it again without saying why (on this JAX version that is usually a new value for "
@@ -282,7 +293,7 @@ def what(f: Finding, lang: str) -> str:
         "first": f.first_line,
     }
     key = f"{f.kind}/{f.code}"
-    if f.kind == "retrace" and f.code != "new-function":
+    if f.kind == "retrace" and f.code not in ("new-function", "rewrapped"):
         seen = word("retrace/seen", lang, explanation=f.explanation) if f.explanation else ""
         return word("retrace", lang, seen=seen, **fields)
     if f.kind == "key-reuse" and f.code == "reused":

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import jax
+
 from tutor.child.doctor.hooks import Hooks, staging
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.protocol import Finding, FindingCode, TraceCount
@@ -128,6 +130,9 @@ class _PersistentCacheChatter(logging.Filter):
         )
 
 
+REWRAPS = 3  # jax.jit of one function at one line this often: wrapped anew on every pass
+
+
 class Retraces:
     """Every trace JAX explained while the script ran. `on_trace` listeners hear each top-level
     one (a jit traced inside another trace retraces with its caller, and is not one)."""
@@ -137,6 +142,8 @@ class Retraces:
         self.misses: list[Miss] = []
         self.last_own: Miss | None = None  # the latest top-level trace of one of the script's functions
         self.on_trace: list[Callable[[Miss], None]] = []
+        # (the function, the script's line, its function) -> times jax.jit wrapped it there
+        self.wraps: Counter = Counter()
 
     def install(self, hooks: Hooks) -> None:
         retraces = self
@@ -170,6 +177,25 @@ class Retraces:
             chatty.addFilter(quiet)
             hooks.on_undo(functools.partial(chatty.removeFilter, quiet))
         hooks.option("jax_explain_cache_misses", True)
+        hooks.patch(jax, "jit", self._counting(jax.jit))
+
+    def _counting(self, original):
+        """jax.jit, counting where the script wraps each function: the same function wrapped anew
+        on every pass traces once (JAX caches by function) but dispatches through a new object."""
+
+        @functools.wraps(original)
+        def jit(*args, **kwargs):
+            fun = args[0] if args else kwargs.get("fun")
+            if callable(fun) and not staging():
+                frame = self.code.frame_here()
+                if frame is not None:
+                    try:
+                        self.wraps[(fun, frame.f_lineno, frame.f_code.co_name)] += 1
+                    except TypeError:  # an unhashable callable: not counted
+                        pass
+            return original(*args, **kwargs)
+
+        return jit
 
     def _on_message(self, message: str) -> None:
         miss = parse(message)
@@ -204,7 +230,7 @@ class Retraces:
             counts[key] += 1
             if m.explanation:
                 explained.setdefault(key, m.explanation)
-        return [
+        found = [
             Finding(
                 "retrace",
                 reason,
@@ -216,6 +242,11 @@ class Retraces:
             )
             for (name, line, reason), n in counts.items()
         ]
+        for (fun, line, _where), n in self.wraps.items():
+            if n >= REWRAPS:
+                name = getattr(fun, "__name__", None) or type(fun).__name__
+                found.append(Finding("retrace", "rewrapped", self.code.name, line, function=name, count=n - 1))
+        return found
 
     def traces(self) -> tuple[TraceCount, ...]:
         """How many times each of the script's jitted functions was traced."""
