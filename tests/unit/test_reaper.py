@@ -269,6 +269,7 @@ def test_orphans_of_a_killed_reaper_come_to_the_adopting_process_and_are_ended(t
 
 CACHE_FILL = """import os, sys, time
 cache = sys.argv[sys.argv.index("--cache-dir") + 1]
+time.sleep(0.5)  # the job's start (its deadline) reaches the reaper first
 with open(os.path.join(cache, "planted.bin"), "wb") as f:
     for _ in range(6):
         f.write(b"x" * 2**20)
@@ -285,6 +286,7 @@ def test_what_a_run_adds_to_the_compilation_cache_counts_and_is_removed_past_the
     (tmp_path / "a").mkdir()
     options = ("--max-disk", str(4 * 2**20))
     proc, sock, _ = _reaper_with(tmp_path / "a", CACHE_FILL, *options, worker_args=("--cache-dir", str(cache)))
+    sock.send(b"deadline 30\n")  # the job starts: from now on, what the cache gains is the run's
     try:
         proc.wait(timeout=30)
     finally:

@@ -113,7 +113,9 @@ def _files(folder: str, limit: int) -> dict[str, int] | None:
 
 class CacheGrowth:
     """What a run adds to the compilation cache (outside the run folder, and writable by the
-    worker): counted in its disk use, and removed if the run is ended for disk."""
+    worker): counted in its disk use from the moment its job starts (a spare waiting for a job is
+    charged nothing), and removed if the run is ended for disk. The cache is shared by a home's
+    runs: two running at once are both charged for what either adds."""
 
     def __init__(self, folder: str | None):
         self.folder = folder
@@ -302,11 +304,11 @@ class Bounds:
         self.disk = disk
         self.memory = memory
         self._counted = self._measured = 0.0
-        self.cache: CacheGrowth | None = None  # measured by begin(), before the worker exists
+        self.cache: CacheGrowth | None = None  # measured by begin(), when the job starts
 
     def begin(self, worker: list[str]) -> None:
-        """Before the worker starts: what the compilation cache holds already."""
-        if self.disk:
+        """The job starts (the tutor sent its deadline): what the compilation cache holds already."""
+        if self.disk and self.cache is None:
             self.cache = CacheGrowth(_value_of(worker, "--cache-dir"))
 
     def over(self, worker: list[str]) -> str | None:
@@ -369,7 +371,6 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         os.nice(5)  # a notch below the tutor: an XLA compile must not starve the UI's event loop
     except OSError:
         pass
-    bounds.begin(worker)
     pid = start()
     signal.signal(signal.SIGINT, lambda *_: _signal(pid, signal.SIGINT))  # the doctor's "stop and report"
     deadline = None
@@ -392,6 +393,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                 line, buffer = buffer.split(b"\n", 1)
                 if line.startswith(b"deadline "):
                     deadline = time.monotonic() + float(line.split()[1])
+                    bounds.begin(worker)
         if deadline is not None and time.monotonic() >= deadline:
             kill_tree(os.getpid())
             _reap_all()
