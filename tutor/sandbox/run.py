@@ -21,6 +21,7 @@ from tutor.protocol import CheckResult, DoctorJob, ExerciseJob, Job
 from tutor.sandbox import run_copy
 from tutor.sandbox.events import Verdict
 from tutor.sandbox.intake import Intake
+from tutor.sandbox.reaper import CacheGrowth
 from tutor.sandbox.verdict import Ending, decide
 from tutor.sandbox.worker_process import Limits, WorkerProcess
 
@@ -33,7 +34,7 @@ _SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD
 
 
 def _guard(word: str | None) -> str:
-    """What the reaper's last word says of the run: "processes", "disk" or "memory" (a bound it held),
+    """What the reaper's last word says of the run: "processes", "threads", "disk" or "memory" (a bound it held),
     "killed" (no word: it was ended from outside), or "" (it ended as its worker did)."""
     if word is None:
         return "killed"
@@ -123,6 +124,9 @@ class Run:
         # Until the worker is seen ready (a fresh one imports JAX first), a bound that includes start-up.
         w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S + self.limits.startup_s)
         intake = Intake(self.limits, pass_all=isinstance(self.job, DoctorJob))
+        # Measured here too, once the run is over: the reaper measures every 0.5 s, and a program
+        # that writes into the cache and is done sooner (or is killed by us after "done") escapes it.
+        cache = CacheGrowth(w.cache_dir) if self.limits.disk_bytes and w.cache_dir else None
         yield from intake.feed_events(w.early_events)
         sel = selectors.DefaultSelector()
         assert w.proc.stdout is not None and w.proc.stderr is not None  # spawned with pipes
@@ -193,6 +197,9 @@ class Run:
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
         if ended_by_itself:
             flags["guard"] = _guard(w.reaper_word())
+        if cache is not None and not flags.get("guard") and cache.added() > (self.limits.disk_bytes or 0):
+            cache.remove_added()  # it would outlast the run
+            flags["guard"] = "disk"
         yield from intake.flush_text()
         if getattr(w.proc, "lost", False):
             flags["internal_error"] = "the tutor's fork server stopped during the run; check again"

@@ -119,8 +119,10 @@ class WorkerProcess:
         # The run's TMPDIR, except for doctor: the learner's script gets the learner's own.
         run_env = {} if doctor is not None else {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
         argv = ["--run-dir", self.workdir]  # the reaper adds the worker's --parent (itself)
-        if cache_dir is not None and doctor is None:
-            argv += ["--cache-dir", str(cache_dir)]
+        # The compilation cache the worker may write to (doctor's worker has none): its growth is the run's.
+        self.cache_dir = str(cache_dir) if cache_dir is not None and doctor is None else None
+        if self.cache_dir is not None:
+            argv += ["--cache-dir", self.cache_dir]
         bounds = limits.reaper_bounds()
         # The reaper's socket: the deadline goes down it, its last word comes back, and EOF tells it the tutor died.
         control_read, self._control = (s.detach() for s in socket.socketpair())
@@ -169,7 +171,7 @@ class WorkerProcess:
         self._heard = b""  # what the reaper said back on its socket
 
     def reaper_word(self) -> str | None:
-        """The reaper's last word (`exit S`, `limit processes N`, `limit disk N`) once it has ended;
+        """The reaper's last word (`exit S`, or `limit <what> N`: processes, threads, disk, memory) once it has ended;
         None if it ended without one: something killed it from outside."""
         try:
             while chunk := os.read(self._control, 4096):
