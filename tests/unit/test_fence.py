@@ -1,5 +1,6 @@
 """The fence (tutor/child/fence.py) in a small Python process, no JAX: once installed, writes land
-only in the allowed folder, whatever the call; the Python-level refusal says why, in both languages."""
+only in the allowed folder, whatever the call; the Python-level refusal says why, in both
+languages. Also the audit hook alone, as on a kernel without Landlock."""
 
 from __future__ import annotations
 
@@ -33,24 +34,96 @@ print(json.dumps(result))
 """
 
 
-def test_writes_outside_the_allowed_folder_are_refused(tmp_path):
+def _fenced(tmp_path: Path, program: str) -> tuple[dict, Path]:
+    """Run `program` with a run folder and a home beside it holding keep.py: (what it reported, the home)."""
     inside, outside = tmp_path / "run", tmp_path / "home"
     inside.mkdir()
     outside.mkdir()
     (outside / "keep.py").write_text("the learner's code")
     proc = subprocess.run(
-        [sys.executable, "-c", PROGRAM, str(inside), str(outside)],
+        [sys.executable, "-c", program, str(inside), str(outside)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout)
+    return json.loads(proc.stdout), outside
+
+
+def _untouched(outside: Path) -> None:
+    assert (outside / "keep.py").read_text() == "the learner's code"
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.py"]
+
+
+def test_writes_outside_the_allowed_folder_are_refused(tmp_path):
+    result, outside = _fenced(tmp_path, PROGRAM)
     assert result["inside"] == "ok"
     for name in ("open", "remove", "rename", "mkdir"):
         assert "may only change its own folder" in result[name] and "只能修改它自己的文件夹" in result[name], result
     if result["abi"]:  # Landlock: also what Python's hooks never see
         assert result["ctypes"] == -1 and result["subprocess"] != 0, result
-    assert (outside / "keep.py").read_text() == "the learner's code"
-    assert sorted(p.name for p in outside.iterdir()) == ["keep.py"]
+    _untouched(outside)
+
+
+# The hook alone (Landlock left out), as on a kernel without Landlock: every way a Python program
+# can change a path outside is refused with the fence's message, and what only Landlock could
+# fence (programs, C through ctypes) is refused outright.
+HOOK_ALONE = """import ctypes, json, os, shutil, sqlite3, subprocess, sys
+from tutor.child import fence
+inside, outside = sys.argv[1], sys.argv[2]
+assert fence.install([inside], kernel=False) == 0
+keep = os.path.join(outside, "keep.py")
+result = {}
+def attempt(name, fn):
+    try:
+        fn()
+        result[name] = "ok"
+    except (OSError, sqlite3.Error) as exc:
+        result[name] = str(exc)
+def via_dir_fd():
+    fd = os.open(outside, os.O_RDONLY)
+    os.open("keep.py", os.O_WRONLY | os.O_TRUNC, dir_fd=fd)
+attempt("inside", lambda: open(os.path.join(inside, "a.txt"), "w").write("x"))
+attempt("inside_link", lambda: os.link(os.path.join(inside, "a.txt"), os.path.join(inside, "b.txt")))
+attempt("hard_link", lambda: os.link(keep, os.path.join(inside, "alias.py")))
+attempt("symlink_outside", lambda: os.symlink("/etc/passwd", os.path.join(outside, "new_link")))
+attempt("write_through_symlink", lambda: (os.symlink(keep, os.path.join(inside, "s.py")), open(os.path.join(inside, "s.py"), "w")))
+attempt("dir_fd", via_dir_fd)
+attempt("utime", lambda: os.utime(keep, (0, 0)))
+attempt("chown", lambda: os.chown(keep, os.getuid(), os.getgid()))
+attempt("xattr", lambda: os.setxattr(keep, "user.x", b"1"))
+attempt("sqlite", lambda: sqlite3.connect(os.path.join(outside, "db.sqlite")).execute("create table t(x)"))
+attempt("sqlite_memory", lambda: sqlite3.connect(":memory:").execute("create table t(x)"))
+attempt("copy", lambda: shutil.copyfile(os.path.join(inside, "a.txt"), keep))
+attempt("subprocess", lambda: subprocess.run(["rm", "-f", keep]))
+attempt("system", lambda: os.system("rm -f " + keep))
+attempt("ctypes", lambda: ctypes.CDLL(None).unlink(keep.encode()))
+print(json.dumps(result))
+"""
+
+REFUSED = (
+    "hard_link",
+    "symlink_outside",
+    "write_through_symlink",
+    "dir_fd",
+    "utime",
+    "chown",
+    "xattr",
+    "sqlite",
+    "copy",
+)
+UNSEEN = ("subprocess", "system", "ctypes")
+
+
+def test_without_landlock_the_hook_refuses_every_change_outside(tmp_path):
+    result, outside = _fenced(tmp_path, HOOK_ALONE)
+    assert result["inside"] == result["inside_link"] == result["sqlite_memory"] == "ok", result
+    for name in REFUSED:
+        assert "may only change its own folder" in result[name] and "只能修改它自己的文件夹" in result[name], (
+            name,
+            result,
+        )
+    for name in UNSEEN:
+        assert "no Landlock" in result[name] and "没有 Landlock" in result[name], (name, result)
+    _untouched(outside)

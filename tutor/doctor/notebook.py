@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 SUFFIX = ".ipynb"
-_IPYTHON = re.compile(r"^(\s*)(%|!|\?)|\?\s*$")
+_IPYTHON = re.compile(r"^\s*[%!?]|\?\s*$")
 
 
 class NotANotebook(ValueError):
@@ -53,8 +53,8 @@ def read(path: str) -> Script:
         text = "".join(source) if isinstance(source, list) else str(source)
         starts.append((len(lines) + 1, number))
         for line in text.splitlines():
-            ipython = _IPYTHON.match(line) or _IPYTHON.search(line)
-            lines.append(re.match(r"\s*", line).group(0) + "pass  # " + line.strip() if ipython else line)
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(indent + "pass  # " + line.strip() if _IPYTHON.search(line) else line)
         lines.append("")
     return Script("\n".join(lines) + "\n", tuple(starts))
 

@@ -13,7 +13,7 @@ import os
 import signal
 from collections.abc import Collection
 
-from tutor.sandbox.reaper import PR_SET_CHILD_SUBREAPER, children_of, descendants, kill_tree, prctl
+from tutor.sandbox.reaper import PR_SET_CHILD_SUBREAPER, children_map, children_of, kill_tree, prctl
 
 
 def adopt() -> bool:
@@ -25,17 +25,8 @@ def own_children() -> list[int]:
     me = os.getpid()
     kids = children_of(me)
     if kids is None:  # no children files: by parent links
-        kids = [p for p in descendants(me) if _parent(p) == me]
+        kids = children_map().get(me, [])
     return kids
-
-
-def _parent(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-        return int(stat[stat.rindex(b")") + 2 :].split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def sweep(known: Collection[int]) -> int:

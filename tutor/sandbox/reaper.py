@@ -16,9 +16,10 @@ it starts in milliseconds). It
 - ends the whole tree when the worker exits, at the deadline, or when the control socket reaches
   EOF (the tutor is gone), then exits as the worker did (same code, same signal).
 
-Its last word goes back on the control socket before it exits: `exit <status>`, or
-`limit processes <n>` / `limit disk <bytes>` / `limit memory <bytes>`. A reaper that ended without a word was killed from
-outside (by the learner's code, most likely): the tutor says so, and never calls that run a pass.
+Its last word goes back on the control socket before it exits: `exit <status>`, or `limit <what>
+<n>` (processes, threads, disk bytes, memory bytes). A reaper that ended without a word was killed
+from outside (by the learner's code, most likely): the tutor says so, and never calls that run a
+pass.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def prctl(option: int, arg: int) -> bool:
         return False  # not Linux
 
 
-def _children_map() -> dict[int, list[int]]:
+def children_map() -> dict[int, list[int]]:
     kids: dict[int, list[int]] = {}
     try:
         names = os.listdir("/proc")
@@ -89,26 +90,34 @@ def children_of(pid: int) -> list[int] | None:
     return found
 
 
-def _files(folder: str, limit: int) -> dict[str, int] | None:
-    """{path: bytes on disk} of every file below `folder` (blocks really used); None past `limit` entries."""
-    found: dict[str, int] = {}
-    todo = [folder]
+def _files(folder: str, limit: int) -> dict[str, os.stat_result] | None:
+    """{path: its stat} of every file below `folder`, links not followed; None past `limit` entries
+    (folders included)."""
+    found: dict[str, os.stat_result] = {}
+    entries, todo = 0, [folder]
     while todo:
         try:
             with os.scandir(todo.pop()) as it:
                 for entry in it:
-                    if len(found) >= limit:
+                    entries += 1
+                    if entries > limit:
                         return None
                     try:
                         if entry.is_dir(follow_symlinks=False):
                             todo.append(entry.path)
                         else:
-                            found[entry.path] = entry.stat(follow_symlinks=False).st_blocks * 512
+                            found[entry.path] = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
         except OSError:
             continue
     return found
+
+
+def _sizes(folder: str, limit: int) -> dict[str, int] | None:
+    """{path: bytes on disk} (blocks really used, so a sparse file counts what it holds)."""
+    files = _files(folder, limit)
+    return None if files is None else {path: st.st_blocks * 512 for path, st in files.items()}
 
 
 class CacheGrowth:
@@ -119,19 +128,19 @@ class CacheGrowth:
 
     def __init__(self, folder: str | None):
         self.folder = folder
-        self.before = _files(folder, MAX_CACHE_FILES) if folder else None  # None: not measured
+        self.before = _sizes(folder, MAX_CACHE_FILES) if folder else None  # None: not measured
 
     def added(self) -> int:
         if self.before is None or self.folder is None:
             return 0
-        now = _files(self.folder, MAX_CACHE_FILES) or {}
+        now = _sizes(self.folder, MAX_CACHE_FILES) or {}
         return sum(max(0, size - self.before.get(path, 0)) for path, size in now.items())
 
     def remove_added(self) -> None:
         """Remove every file that is new or grew since the start (a cache entry, if one, is only remade)."""
         if self.before is None or self.folder is None:
             return
-        for path, size in (_files(self.folder, MAX_CACHE_FILES) or {}).items():
+        for path, size in (_sizes(self.folder, MAX_CACHE_FILES) or {}).items():
             if size > self.before.get(path, -1):
                 try:
                     os.remove(path)
@@ -141,28 +150,16 @@ class CacheGrowth:
 
 def disk_used(folder: str, pids: list[int], stop_at: int) -> int:
     """Bytes on disk held by the run: every file in `folder` (blocks really used, so a sparse file
-    counts what it holds) and every deleted file the processes `pids` still hold open. Counting
-    stops once past `stop_at`; a folder of more than MAX_FILES entries counts as past it."""
-    used, entries, inodes = 0, 0, set()
-    todo = [folder]
-    while todo and used <= stop_at:
-        try:
-            with os.scandir(todo.pop()) as it:
-                for entry in it:
-                    entries += 1
-                    if entries > MAX_FILES:
-                        return stop_at + 1
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if entry.is_dir(follow_symlinks=False):
-                        todo.append(entry.path)
-                    elif (st.st_dev, st.st_ino) not in inodes:
-                        inodes.add((st.st_dev, st.st_ino))
-                        used += st.st_blocks * 512
-        except OSError:
-            continue
+    counts what it holds) and every deleted file the processes `pids` still hold open. A folder of
+    more than MAX_FILES entries counts as past `stop_at`."""
+    files = _files(folder, MAX_FILES)
+    if files is None:
+        return stop_at + 1
+    used, inodes = 0, set()
+    for st in files.values():
+        if (st.st_dev, st.st_ino) not in inodes:  # a hard link counts once
+            inodes.add((st.st_dev, st.st_ino))
+            used += st.st_blocks * 512
     for pid in pids:
         try:
             fds = os.listdir(f"/proc/{pid}/fd")
@@ -204,7 +201,7 @@ def memory_used(pids: list[int]) -> int:
 
 def descendants(root: int) -> list[int]:
     """Every process below `root` now (by parent links in /proc)."""
-    kids = _children_map()
+    kids = children_map()
     found, todo = [], list(kids.get(root, ()))
     while todo:
         pid = todo.pop()

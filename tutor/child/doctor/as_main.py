@@ -34,10 +34,11 @@ def module_file(module: str) -> str:
     return spec.origin
 
 
-def _run_cells(code: ScriptCode) -> None:
-    """A notebook's cells as `__main__`, the way run_path runs a script (its syntax error included)."""
+def _run_cells(code: ScriptCode, cells: str) -> None:
+    """A notebook's cells (`cells`, as one script) as `__main__`, the way run_path runs a script,
+    its syntax error included."""
     if code.top is None:
-        compile(code.notebook.source if code.notebook else "", code.path, "exec")  # raises the SyntaxError
+        compile(cells, code.path, "exec")  # raises the SyntaxError ScriptCode set aside
         return
     main = types.ModuleType("__main__")
     main.__file__ = code.path
@@ -59,7 +60,7 @@ def run_as_main(code: ScriptCode, args: Sequence[str], module: str | None = None
         if module:
             runpy.run_module(module, run_name="__main__", alter_sys=True)
         elif code.notebook is not None:
-            _run_cells(code)
+            _run_cells(code, code.notebook.source)
         else:
             runpy.run_path(code.path, run_name="__main__")
         return Ran(0)

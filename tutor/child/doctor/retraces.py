@@ -142,7 +142,7 @@ class Retraces:
         self.misses: list[Miss] = []
         self.last_own: Miss | None = None  # the latest top-level trace of one of the script's functions
         self.on_trace: list[Callable[[Miss], None]] = []
-        # (the function, the script's line, its function) -> times jax.jit wrapped it there
+        # (the function, the script's line) -> times jax.jit wrapped it there
         self.wraps: Counter = Counter()
 
     def install(self, hooks: Hooks) -> None:
@@ -190,7 +190,7 @@ class Retraces:
                 frame = self.code.frame_here()
                 if frame is not None:
                     try:
-                        self.wraps[(fun, frame.f_lineno, frame.f_code.co_name)] += 1
+                        self.wraps[(fun, frame.f_lineno)] += 1
                     except TypeError:  # an unhashable callable: not counted
                         pass
             return original(*args, **kwargs)
@@ -242,7 +242,7 @@ class Retraces:
             )
             for (name, line, reason), n in counts.items()
         ]
-        for (fun, line, _where), n in self.wraps.items():
+        for (fun, line), n in self.wraps.items():
             if n >= REWRAPS:
                 name = getattr(fun, "__name__", None) or type(fun).__name__
                 found.append(Finding("retrace", "rewrapped", self.code.name, line, function=name, count=n - 1))
