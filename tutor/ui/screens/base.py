@@ -5,16 +5,16 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual import events
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer
 
 from tutor.ui.keys import translate_bindings
 from tutor.ui.saving import save_in_background
 from tutor.ui.texts import say
+from tutor.ui.widgets.key_bar import KeyBar
 
 
-def footer(palette: bool = False) -> Footer:
-    """The key bar: compact, so that a screen's keys fit in 80 columns."""
-    return Footer(compact=True, show_command_palette=palette)
+def footer(palette: bool = False) -> KeyBar:
+    """The key bar: the screen's keys on one line, compact so that they fit in 80 columns."""
+    return KeyBar(palette=palette)
 
 
 HEADER_SIDES = 18  # columns the Header keeps for its icon (8) and the clock space (10)

@@ -28,6 +28,7 @@ from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
+from tutor.ui.widgets.own_focus_style import ReadingScroll
 from tutor.ui.widgets.run_results import RunResults
 from tutor.workspace import LearnerFileError
 
@@ -80,7 +81,7 @@ class ExerciseScreen(TutorScreen):
         yield Static(id="ex-status")
         with TabbedContent(id="ex-tabs", initial=first):
             with TabPane("Task", id="task"):
-                with VerticalScroll(id="task-scroll"):
+                with ReadingScroll(id="task-scroll"):
                     yield Static(id="file-note")
                     yield Markdown(id="prompt")
                     yield Markdown(id="hints")

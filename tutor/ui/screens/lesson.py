@@ -14,6 +14,7 @@ from tutor.progress.path import Step, exercises_of
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
+from tutor.ui.widgets.own_focus_style import ReadingScroll
 
 END_POLL_S = 0.3  # how often "has the learner reached the end?" is asked; a cheap comparison
 LAYOUT_WAIT_S = 10.0  # a text that never says it is laid out is shown anyway after this long
@@ -54,7 +55,7 @@ class LessonScreen(TutorScreen):
 
     def compose(self):
         yield Header()
-        with VerticalScroll(id="lesson-body"):
+        with ReadingScroll(id="lesson-body"):
             for i, block in enumerate(self.lesson.blocks):
                 if block.cell is not None:
                     yield CellView(block.cell, id=f"cell-{i}", classes="unrevealed")

@@ -20,6 +20,7 @@ from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.texts import say, spaced
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
+from tutor.ui.widgets.own_focus_style import OwnFocusStyle
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
 
@@ -33,7 +34,7 @@ def code_view(code: str) -> Syntax:
     )
 
 
-class CellView(Vertical, can_focus=True):
+class CellView(OwnFocusStyle, Vertical, can_focus=True):
     """One cell; Enter (or r) runs it in the sandbox. Output streams in as it is printed.
     e opens a copy of it to change and run (the scratch screen). A cell with a question asks
     it before its first run (a letter, or a number and Enter; Esc skips)."""
