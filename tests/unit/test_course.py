@@ -85,6 +85,32 @@ def problems_of(tmp_path, files, **kw) -> list[str]:
     return [str(p) for p in problems]
 
 
+def test_a_course_is_read_again_whenever_any_of_its_files_changes(tmp_path):
+    """read_course keeps what it read while the files are the same: an edit of the same size and
+    the same mtime, a new file, a removed solution each give a new read."""
+    import os
+
+    root = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE})
+    first, problems = read_course(root)
+    assert problems == [] and read_course(root)[0] is first  # unchanged: the same course
+    problems.append("a caller's own list")
+    assert read_course(root)[1] == []
+
+    lesson = root / "lessons" / "1.0.yaml"
+    text, stamp = lesson.read_text(encoding="utf-8"), lesson.stat()
+    edited = text.replace("Intro", "Intra", 1)
+    assert edited != text and len(edited) == len(text)
+    lesson.write_text(edited, encoding="utf-8")
+    os.utime(lesson, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # a same-size edit in one clock tick
+    again = read_course(root)[0]
+    assert again is not first and again.lesson("1.0").title.en == "Intra"
+
+    (root / "solutions" / "demo.py").unlink()
+    assert any("solution file missing" in str(p) for p in read_course(root)[1])
+    (root / "lessons" / "2.0.yaml").write_text("lesson: [", encoding="utf-8")
+    assert any("2.0.yaml" in p.file and "YAML" in p.message for p in read_course(root)[1])
+
+
 def test_good_course_loads_into_typed_objects(tmp_path):
     course, problems = read_course(
         make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE})

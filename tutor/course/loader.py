@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
+from tutor.course.fingerprint import fingerprint
 from tutor.course.giveaway import giveaways
 from tutor.course.model import (
     Block,
@@ -424,9 +425,29 @@ def _unique(r: _Reader, ids: list[tuple[str, int]], what: str) -> None:
             first.setdefault(ident, line)
 
 
+_READ: dict[tuple[str, bool, bytes], tuple[Course, tuple[Problem, ...]]] = {}
+_READ_KEPT = 4  # courses kept per process: the shipped one, and a few a test or an author edits
+
+
 def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
     """Load everything under root/lessons; return the course and every problem found.
-    `lint` also reports texts whose Markdown would not render as meant (slower; `validate`)."""
+    `lint` also reports texts whose Markdown would not render as meant (slower; `validate`).
+    A course whose files have not changed is not read again in this process (0.2 s a read: the
+    TUI's reload, the CLI's commands and the tests asked for it many times); the model is frozen."""
+    digest = fingerprint(root)
+    if digest is None:
+        return _read_course(root, lint)
+    key = (str(root), lint, digest)
+    if key not in _READ:
+        course, problems = _read_course(root, lint)
+        while len(_READ) >= _READ_KEPT:
+            del _READ[next(iter(_READ))]
+        _READ[key] = (course, tuple(problems))
+    course, kept = _READ[key]
+    return course, list(kept)
+
+
+def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     problems: list[Problem] = []
     lessons: list[Lesson] = []
     exercises: list[Exercise] = []
