@@ -111,6 +111,35 @@ def test_a_course_is_read_again_whenever_any_of_its_files_changes(tmp_path):
     assert any("2.0.yaml" in p.file and "YAML" in p.message for p in read_course(root)[1])
 
 
+def test_a_kept_course_serves_the_next_process_and_a_broken_one_is_read_again(tmp_path, monkeypatch):
+    """What one process read is kept on disk under its fingerprint: the next process does not parse
+    the course again; a torn or foreign file there is ignored; no cache folder is only slower."""
+    from tutor.course import loader
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = make_course(tmp_path / "c", {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE})
+    first, _ = read_course(root)
+    (kept,) = (tmp_path / "cache").rglob("*.pickle")
+
+    parsed = []
+    real = loader._read_course
+    monkeypatch.setattr(loader, "_read_course", lambda *a: parsed.append(a) or real(*a))
+    monkeypatch.setattr(loader, "_READ", {})  # as a new process
+    again, problems = read_course(root)
+    assert parsed == [] and again == first and again is not first and problems == []
+
+    for broken in (b"", kept.read_bytes()[:100], b"\x80\x05K\x01."):  # empty, torn, a pickled 1
+        kept.write_bytes(broken)
+        monkeypatch.setattr(loader, "_READ", {})
+        assert read_course(root)[0] == first
+    assert len(parsed) == 3 and kept.read_bytes() != b"\x80\x05K\x01."  # each read anew, and kept again
+
+    (tmp_path / "cache-file").write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-file"))
+    monkeypatch.setattr(loader, "_READ", {})
+    assert read_course(root)[0] == first
+
+
 def test_good_course_loads_into_typed_objects(tmp_path):
     course, problems = read_course(
         make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE})
