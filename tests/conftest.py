@@ -4,7 +4,7 @@ peer_users).
 
 Test modules never import each other, this file or a plugin: what they share is a fixture. The
 `slow` marker is set here, on every test in worker/ or e2e/ and every test that needs a real
-worker or a real terminal; `pytest -m "not slow" -n 4` is the fast tier, plain `pytest` runs
+worker or a real terminal; `pytest -m "not slow" -n 4 --dist worksteal` is the fast tier, plain `pytest` runs
 everything.
 """
 
