@@ -258,7 +258,9 @@ class LossChart(Vertical):
                 text.append(f" {name}: {ys[-1]:.4g}")
         if self._log:
             text.append(self.log_note)
-        note.update(text)
+        # One row whatever it says (CSS): a repaint, not a layout of the whole screen (~30 ms at
+        # 80x24 on the exercise screen, on every redraw while the loss streams in).
+        note.update(text, layout=False)
 
     def _redraw_if_dirty(self) -> None:
         if not self._dirty or not self.series:
