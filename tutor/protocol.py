@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 3  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = 4  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 CheckStatus = Literal["pass", "fail", "error", "skipped"]
@@ -204,6 +204,8 @@ FindingCode = Literal[
     "rewrapped",
     "unexplained",
     "reused",  # key-reuse
+    "loop-constant",  # a loop body closes over one key: the same key on every pass
+    "same-seed",  # two keys made from one seed, whose draws then meet
     "constant",  # (a note, not a finding: the same key on every call, on purpose)
     "global",  # side-effect
     "mutation",

@@ -42,6 +42,15 @@ WORDS = table(
             "en": "A PRNG key already consumed was consumed again here, {times}.",
             "zh": "一个已经用过的 PRNG key 在这里又被使用了 {times}。",
         },
+        "key-reuse/loop-constant": {
+            "en": "The body of a loop consumes a PRNG key from outside it: the same key on every pass.",
+            "zh": "循环体使用了循环外的同一个 PRNG key：每一轮用的都是同一个 key。",
+        },
+        "key-reuse/same-seed": {
+            "en": "Two keys were made here from the same seed, and keys derived from both were drawn from: "
+            "streams meant to be independent share their source.",
+            "zh": "这里用同一个种子创建了两个 key，而且由它们派生的 key 都被用来抽样：本应相互独立的流有同一个来源。",
+        },
         "side-effect/print": {
             "en": "print was called while `{fn}` was being traced ({times}).",
             "zh": "`{fn}` 被追踪时调用了 print（{times}）。",
@@ -154,6 +163,17 @@ WORDS = table(
             "dropout mask or sample repeats. Split the key and use each subkey once.",
             "zh": "已经用过的 key 会再次给出同样的随机数：你以为的“新”噪声、dropout 掩码或样本其实是重复的。"
             "先 split，每个子 key 只用一次。",
+        },
+        "why:key-reuse/loop-constant": {
+            "en": "Every pass draws the same random numbers. Carry the key in the loop's state and split it "
+            "each pass, or split it into one key per pass beforehand and loop over those.",
+            "zh": "每一轮抽到的随机数都一样。把 key 放进循环的状态里每轮 split，或者事先 split 成每轮一个 key，"
+            "再对它们循环。",
+        },
+        "why:key-reuse/same-seed": {
+            "en": "Give each stream its own seed (nnx.Rngs(params=0, dropout=1)), or make one key and split it "
+            "into one key per stream.",
+            "zh": "给每个流各自的种子（nnx.Rngs(params=0, dropout=1)），或者只创建一个 key，再 split 成每个流一个。",
         },
         "why:side-effect/global": {
             "en": "That assignment ran once, at trace time; later calls run the compiled program and skip it, "

@@ -48,4 +48,4 @@ class Crashes:
         last = self.code.last_frame(failure)
         if code is None or last is None:
             return []
-        return [Finding("crash", code, self.code.name, last.lineno or 0, function=last.name)]
+        return [Finding("crash", code, self.code.shown(last.filename), last.lineno or 0, function=last.name)]

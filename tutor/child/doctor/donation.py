@@ -18,7 +18,7 @@ class Donation:
     def __init__(self, code: ScriptCode, retraces: Retraces):
         self.code = code
         self.retraces = retraces
-        self.unusable: list[tuple[str, int, str]] = []  # (function, line, the buffers' types)
+        self.unusable: list[tuple[str, str, int, str]] = []  # (file, function, line, the buffers' types)
 
     def install(self, hooks: Hooks) -> None:
         original = warnings.warn
@@ -42,15 +42,17 @@ class Donation:
         # JAX warns while compiling the call that just traced: name that function
         top = self.retraces.last_own
         name = top.name if top and top.call_line == frame.f_lineno else frame.f_code.co_name
-        self.unusable.append((name, frame.f_lineno, types))
+        self.unusable.append((self.code.shown(frame.f_code.co_filename), name, frame.f_lineno, types))
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         out = [
-            Finding("donation", "unusable", self.code.name, line, function=fn, types=types)
-            for fn, line, types in self.unusable
+            Finding("donation", "unusable", file, line, function=fn, types=types)
+            for file, fn, line, types in self.unusable
         ]
         text = str(failure)
         last = self.code.last_frame(failure)
         if isinstance(failure, RuntimeError) and ("deleted" in text or "donated" in text) and last is not None:
-            out.append(Finding("donation", "deleted", self.code.name, last.lineno or 0, function=last.name))
+            out.append(
+                Finding("donation", "deleted", self.code.shown(last.filename), last.lineno or 0, function=last.name)
+            )
         return out

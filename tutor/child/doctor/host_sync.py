@@ -39,8 +39,9 @@ class HostSync:
     def __init__(self, code: ScriptCode, retraces: Retraces):
         self.code = code
         self.retraces = retraces
-        self.pulls: Counter = Counter()  # (function, line, how) -> n
-        self.chains: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (function, line) -> script frames outwards
+        self.pulls: Counter = Counter()  # (file, function, line, how) -> n
+        # (file, function, line) -> the learner's frames outwards, as (file, function, line)
+        self.chains: dict[tuple[str, str, int], list[tuple[str, str, int]]] = {}
         self._inside = threading.local()  # a pull in progress: the pulls it makes are not counted again
 
     def _pulled(self, how: str, call, *a, **k):
@@ -86,30 +87,30 @@ class HostSync:
         hooks.patch(jax, "device_get", get)
 
     def _on_pull(self, frame, how: str) -> None:
-        site = (frame.f_code.co_name, frame.f_lineno)
+        site = (frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)
         self.pulls[(*site, how)] += 1
         if site not in self.chains:
             self.chains[site] = self.code.script_lines(frame)
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         per_site: Counter = Counter()
-        via: dict[tuple[str, int], set[str]] = defaultdict(set)
-        for (fn, line, how), n in self.pulls.items():
-            per_site[(fn, line)] += n
-            via[(fn, line)].add(how)
+        via: dict[tuple[str, str, int], set[str]] = defaultdict(set)
+        for (file, fn, line, how), n in self.pulls.items():
+            per_site[(file, fn, line)] += n
+            via[(file, fn, line)].add(how)
         out = []
-        for (fn, line), n in per_site.items():
+        for site, n in per_site.items():
             if n < HOST_SYNC_MIN:
                 continue
-            for _outer_fn, outer_line in self.chains.get((fn, line), [(fn, line)]):
-                loop = self.code.loop_around(outer_line)
+            file, _fn, line = site
+            for outer_file, _outer_fn, outer_line in self.chains.get(site, [site]):
+                loop = self.code.loop_around(outer_line, outer_file)
                 if loop is None:
                     continue  # not in a loop in this function: look at its caller
                 if loop.every_pass:
-                    jitted = self.retraces.jitted_in(loop.first, loop.last)
-                    hows = tuple(sorted(via[(fn, line)]))
-                    out.append(
-                        Finding("host-sync", "per-step", self.code.name, line, function=jitted, count=n, via=hows)
-                    )
+                    jitted = self.retraces.jitted_in(outer_file, loop.first, loop.last)
+                    hows = tuple(sorted(via[site]))
+                    shown = self.code.shown(file)
+                    out.append(Finding("host-sync", "per-step", shown, line, function=jitted, count=n, via=hows))
                 break
         return out

@@ -1,19 +1,48 @@
-"""Detector: a PRNG key consumed more often than it was made. Not `jax_debug_key_reuse`: it
-raises (the script would stop), sees typed keys only and on JAX 0.10.2 misses reuse across
-jitted calls. Instead the public jax.random consumers report the key's bits each time they
-run: read directly when eager, through `jax.debug.callback` inside jit / scan / vmap."""
+"""Detector: a PRNG key consumed more often than it was made, told apart from a key kept
+constant on purpose.
+
+Not `jax_debug_key_reuse`: it raises (the script would stop), sees typed keys only and on JAX
+0.10.2 misses reuse across jitted calls. Instead the public jax.random consumers (split, normal,
+... not fold_in, which JAX's own checker treats as a source) say which key they consume:
+
+- eagerly, its bits are read there and then;
+- inside a jitted function, nothing is added to the compiled program (a host callback per key
+  made a jitted step 13-16x slower). While the function is traced, each consumed key is matched
+  to the argument it came from; each later call of the function then records the key it was
+  given for that argument (read lazily, after the run). A key made from a constant inside the
+  function counts once per call;
+- inside a loop body (lax.scan / fori_loop / while_loop), a key the body closes over is the
+  same key on every pass: reused, without running anything;
+- one key consumed twice within one trace is reused, whatever its value.
+
+Findings with one root are one finding: a reuse whose key was split or folded (eagerly) from a
+key that is itself reused is part of that root's finding. A root whose every use is at one line,
+in a function called again with the same key whose result does not feed its next call, and not
+differentiated, is a key kept constant on purpose (a fixed evaluation key, a key cloned to
+reproduce samples): a note, not a finding. Anything else is reuse: the same key consumed at two
+places, on every pass of a loop around it, in a state step (`state = step(state, key)`), or
+under `grad`.
+
+Cannot see: keys split inside a jitted function from a reused key and consumed there are judged
+by that key; consumers libraries reach through jax._src; `jax.checkpoint` replays are fine.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import threading
+import types
+import weakref
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 
 import jax
 import numpy as np
 
 from tutor.child.doctor.hooks import Hooks, staging
 from tutor.child.doctor.script_code import ScriptCode
-from tutor.protocol import Finding
+from tutor.protocol import Finding, FindingCode
 
 # jax.random functions that consume their key. fold_in is left out on purpose: JAX's own
 # checker treats it as a source only, and fold_in(base_key, step) is the idiomatic pattern.
@@ -59,10 +88,12 @@ KEY_CONSUMERS = (
     "multinomial",
 )
 KEY_MAKERS = ("PRNGKey", "key")
+KEY_DERIVERS = ("split", "fold_in")  # their outputs' parents, when run eagerly (for roots)
+LOOPS = ("scan", "fori_loop", "while_loop")
+RECENT_FRAMES = 64
+KEPT_ARRAYS = 50_000  # key arrays kept to read after the run; beyond, calls are not watched
 
-
-def _fingerprint(data) -> bytes:
-    return np.asarray(data).tobytes()
+Site = tuple[str, str, int]  # (file, function, line) of the learner's
 
 
 def _is_typed_key(key) -> bool:
@@ -70,71 +101,568 @@ def _is_typed_key(key) -> bool:
     return dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
 
 
+def _is_key(value) -> bool:
+    """A typed key, or a raw one (uint32, last axis 2)."""
+    if _is_typed_key(value):
+        return True
+    dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
+    return dtype == np.uint32 and bool(shape) and shape[-1] == 2
+
+
+def _bits(key) -> bytes | None:
+    """The key's bits (a concrete key), or None."""
+    try:
+        data = jax.random.key_data(key) if _is_typed_key(key) else key
+        if getattr(data, "dtype", None) != np.uint32:
+            return None
+        return np.asarray(data).tobytes()
+    except Exception:  # noqa: BLE001 - deleted, or not a key we can read
+        return None
+
+
+def _current_trace():
+    from jax._src import core
+
+    return core.trace_ctx.trace
+
+
+def _under_grad() -> bool:
+    """Whether a differentiation (grad, value_and_grad, vjp, jvp) is tracing right now."""
+    trace = _current_trace()
+    for _ in range(64):
+        if trace is None:
+            return False
+        name = type(trace).__name__
+        if "JVP" in name or "Linearize" in name:
+            return True
+        trace = getattr(trace, "parent_trace", None)
+    return False
+
+
+@dataclass
+class Use:
+    """One consumption of a key: its bits (or the array to read them from), where, and whether it
+    is part of a step (in a loop of its own function, a call that feeds its result back, under
+    grad)."""
+
+    site: Site
+    bits: bytes | None = None
+    array: object = None
+    step: bool = False
+
+
+# How a key inside a trace is made from the traced function's arguments, so that a call can
+# tell which key it consumes: ("leaf", i) the i-th argument leaf; ("const", n) a number;
+# ("fold_in", key, data) (an nnx.Rngs stream: its base key folded with its count).
+Recipe = tuple
+
+
+def _evaluate(recipe: Recipe, leaves: dict[int, object]):
+    kind = recipe[0]
+    if kind == "leaf":
+        return leaves[recipe[1]]
+    if kind == "const":
+        return recipe[1]
+    return jax.random.fold_in(_evaluate(recipe[1], leaves), _evaluate(recipe[2], leaves))
+
+
+def _leaves_of(recipe: Recipe) -> set[int]:
+    if recipe[0] == "leaf":
+        return {recipe[1]}
+    if recipe[0] == "const":
+        return set()
+    return _leaves_of(recipe[1]) | _leaves_of(recipe[2])
+
+
+def _substitute(recipe: Recipe, outer) -> Recipe | None:
+    """An inner trace's recipe in terms of the outer trace (`outer(i)`: the outer recipe of the
+    inner function's i-th argument leaf, or None)."""
+    if recipe[0] == "leaf":
+        return outer(recipe[1])
+    if recipe[0] == "const":
+        return recipe
+    key, data = _substitute(recipe[1], outer), _substitute(recipe[2], outer)
+    return None if key is None or data is None else ("fold_in", key, data)
+
+
+@dataclass
+class Traced:
+    """What one trace of a jitted function consumed: keys made from its arguments (by recipe, for
+    one argument structure), and keys it holds as constants."""
+
+    inputs: dict[Recipe, tuple[Site, bool]] = field(default_factory=dict)  # -> (site, under grad)
+    constants: list[tuple[bytes, Site, bool]] = field(default_factory=list)
+
+
+class _Trace:
+    """A trace of a watched function in progress: its argument leaves by identity, and keys
+    folded from them."""
+
+    def __init__(self, leaves: list):
+        self.keep = list(leaves)  # kept alive, so that their ids stay theirs
+        self.recipes: dict[int, Recipe] = {
+            id(leaf): ("leaf", i) for i, leaf in enumerate(leaves) if isinstance(leaf, jax.core.Tracer)
+        }
+        self.traced = Traced()
+        self.seen: dict[int, tuple[object, Site]] = {}  # id(consumed tracer) -> (it, where)
+
+    def recipe_of(self, value) -> Recipe | None:
+        if isinstance(value, jax.core.Tracer):
+            return self.recipes.get(id(value))
+        try:
+            return ("const", int(value))
+        except Exception:  # noqa: BLE001 - not a number: not followed
+            return None
+
+    def folded(self, key, data, out) -> None:
+        key_recipe, data_recipe = self.recipe_of(key), self.recipe_of(data)
+        if key_recipe is not None and key_recipe[0] != "const" and data_recipe is not None:
+            self.keep.append(out)
+            self.recipes[id(out)] = ("fold_in", key_recipe, data_recipe)
+
+
+class _Loop:
+    def __init__(self, outer):
+        self.outer = outer  # the trace the loop primitive was called under
+        self.drew = False  # its body consumed a key
+
+
 class KeyReuse:
     def __init__(self, code: ScriptCode):
         self.code = code
-        self.consumed: list[tuple[bytes, tuple[str, int]]] = []  # (the key's bits, (function, line))
+        self.uses: list[Use] = []
         self.made: Counter = Counter()  # the key's bits -> times made by PRNGKey / key
+        self.made_at: dict[bytes, list[Site]] = defaultdict(list)  # ... and where the learner made it
+        self.parent: dict[bytes, bytes] = {}  # bits -> the bits they were split / folded from
+        self.static: list[Finding] = []  # reuse seen in a trace, whatever the values
+        self._traces: list[_Trace] = []
+        self._loops: list[_Loop] = []
+        self._kept = 0
+        self._inside = threading.local()  # a consumer running: the consumers it calls are not uses
+        # bits -> the frame that last consumed them eagerly (the newest few: frames hold locals)
+        self._frames: dict[bytes, object] = {}
+        self.notes: list[Finding] = []  # keys kept constant on purpose, once each
+        self._wrapped: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+    # ------------------------------------------------------------ instrumentation
 
     def install(self, hooks: Hooks) -> None:
-        random = jax.random
-        for name in KEY_CONSUMERS:
-            original = getattr(random, name, None)
-            if original is not None:
-                hooks.patch(random, name, self._consumer(original))
-        for name in KEY_MAKERS:
-            original = getattr(random, name, None)
-            if original is not None:
-                hooks.patch(random, name, self._maker(original))
+        from jax._src import random as internal  # what libraries (jax.nn.initializers) call
 
-    def _consumer(self, original):
+        def patch(name: str, make) -> None:
+            original = getattr(jax.random, name, None)
+            if original is None:
+                return
+            wrapper = make(original)
+            for module in (jax.random, internal):
+                if getattr(module, name, None) is original:
+                    hooks.patch(module, name, wrapper)
+
+        for name in KEY_CONSUMERS:
+            patch(name, functools.partial(self._consumer, derives=name in KEY_DERIVERS))
+        patch("fold_in", self._deriver)
+        for name in KEY_MAKERS:
+            patch(name, self._maker)
+        for name in LOOPS:
+            original = getattr(jax.lax, name, None)
+            if original is not None:
+                hooks.patch(jax.lax, name, self._loop(original))
+        hooks.patch(jax, "jit", self._jit(jax.jit))
+
+    def _site(self) -> Site | None:
+        frame = self.code.frame_here()
+        if frame is None:
+            return None
+        return (frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)
+
+    def _consumer(self, original, derives: bool):
+        inside = self._inside
+
         @functools.wraps(original)
         def consume(key, *a, **k):
-            frame = self.code.frame_here()
-            if frame is not None:
+            if getattr(inside, "depth", 0):  # one consumer calling another (choice -> uniform): one use
+                return original(key, *a, **k)
+            site = self._site()
+            if site is not None:
                 try:
-                    self._watch(key, (frame.f_code.co_name, frame.f_lineno))
+                    self._on_consume(key, site)
                 except Exception:  # noqa: BLE001 - not a key we can read: leave it to JAX
                     pass
-            return original(key, *a, **k)
+            inside.depth = 1
+            try:
+                out = original(key, *a, **k)
+            finally:
+                inside.depth = 0
+            if derives and site is not None:
+                self._derived(key, out)
+            return out
 
         return consume
+
+    def _deriver(self, original):
+        @functools.wraps(original)
+        def derive(key, data, *a, **k):
+            out = original(key, data, *a, **k)
+            if self._traces and isinstance(key, jax.core.Tracer):
+                self._traces[-1].folded(key, data, out)
+            else:
+                self._derived(key, out)
+            return out
+
+        return derive
+
+    def _derived(self, key, out) -> None:
+        """Eagerly: the new keys' parent, so that a replayed chain has one root."""
+        if isinstance(key, jax.core.Tracer) or staging():
+            return
+        try:
+            parent = _bits(key)
+            data = jax.random.key_data(out) if _is_typed_key(out) else out
+            rows = np.asarray(data).reshape(-1, np.asarray(data).shape[-1])
+            if parent is not None:
+                for row in rows:
+                    self.parent.setdefault(row.tobytes(), parent)
+        except Exception:  # noqa: BLE001 - never break the script
+            pass
 
     def _maker(self, original):
         @functools.wraps(original)
         def make(*a, **k):
             key = original(*a, **k)
             if not staging() and not isinstance(key, jax.core.Tracer):
-                try:
-                    data = jax.random.key_data(key) if _is_typed_key(key) else key
-                    self.made[_fingerprint(data)] += 1
-                except Exception:  # noqa: BLE001 - a key we cannot read is left to JAX; never break the script
-                    pass
+                bits = _bits(key)
+                if bits is not None:
+                    self.made[bits] += 1
+                    site = self._site()
+                    if site is not None:
+                        self.made_at[bits].append(site)
             return key
 
         return make
 
-    def _watch(self, key, site: tuple[str, int]) -> None:
-        """Record the key's bits each time this consumption actually runs (eagerly, or as a
-        callback inside compiled code), so that reuse is judged on values, across calls. A
-        jitted function that consumes a key so carries a host callback (a slower dispatch)."""
-        data = jax.random.key_data(key) if _is_typed_key(key) else key
-        if not hasattr(data, "dtype") or data.dtype != np.uint32:
+    def _on_consume(self, key, site: Site) -> None:
+        if not _is_key(key):
             return
-        seen = self.consumed
-        if isinstance(data, jax.core.Tracer):
-            jax.debug.callback(lambda bits: seen.append((_fingerprint(bits), site)), data)
-        else:  # eager: read the bits now, no callback to dispatch
-            seen.append((_fingerprint(data), site))
+        if self._loops and self._closed_over(key):
+            self.static.append(self._finding(site, site, "loop-constant"))
+        if not isinstance(key, jax.core.Tracer) and not staging():
+            bits = _bits(key)
+            if bits is not None:
+                self.uses.append(Use(site, bits, step=self._eager_step(site, bits)))
+            return
+        if self._loops:
+            self._loops[-1].drew = True
+        if not self._traces:
+            return
+        trace = self._traces[-1]
+        grad = _under_grad()
+        if not isinstance(key, jax.core.Tracer):  # a constant key, baked into the function
+            bits = _bits(key)
+            if bits is not None:
+                trace.traced.constants.append((bits, site, grad))
+            return
+        seen = trace.seen.get(id(key))
+        if seen is not None and seen[0] is key:
+            self.static.append(self._finding(site, seen[1], "reused"))
+            return
+        trace.seen[id(key)] = (key, site)
+        recipe = trace.recipes.get(id(key))
+        if recipe is not None:
+            trace.traced.inputs.setdefault(recipe, (site, grad))
+
+    def _closed_over(self, key) -> bool:
+        """Inside a loop body: a key from outside the body (a constant, or a value of a trace the
+        loop was called under) is the same key on every pass."""
+        if not isinstance(key, jax.core.Tracer):
+            return True
+        owner = getattr(key, "_trace", None)
+        return any(owner is loop.outer for loop in self._loops)
+
+    def _eager_step(self, site: Site, bits: bytes) -> bool:
+        """An eager consumption that is part of a step: the same key again on a later pass of a
+        loop in the same running function (not a new call of it: a replay), under grad, or
+        within a call, made in a loop, that feeds its result back."""
+        frame = self.code.frame_here()
+        again = self._frames.pop(bits, None)
+        self._frames[bits] = frame
+        while len(self._frames) > RECENT_FRAMES:
+            self._frames.pop(next(iter(self._frames)))
+        if again is not None and again is frame and self.code.loop_around(site[2], site[0]) is not None:
+            return True
+        return _under_grad() or self._called_as_step(skip_innermost=True)
+
+    def _called_as_step(self, skip_innermost: bool = False) -> bool:
+        """Whether the nearest learner's call in a loop (outward from here) assigns its result to
+        a name it was given: `state = step(state, key)`."""
+        frame = self.code.frame_here()
+        if skip_innermost and frame is not None:
+            frame = frame.f_back
+        for file, _fn, line in self.code.script_lines(frame) if frame is not None else []:
+            source = self.code.file(file)
+            if source is None:
+                continue
+            if source.loop_around(line) is not None:
+                return source.feeds_back(line)
+        return False
+
+    # ------------------------------------------------------------ loops
+
+    def _loop(self, original):
+        @functools.wraps(original)
+        def loop(*a, **k):
+            entry = _Loop(_current_trace())
+            self._loops.append(entry)
+            try:
+                out = original(*a, **k)
+            finally:
+                self._loops.pop()
+            if entry.drew:
+                self._keys_into_loop(a, k)
+            return out
+
+        return loop
+
+    def _keys_into_loop(self, a, k) -> None:
+        """A loop whose body draws random numbers consumes the keys it is given (its carry or xs):
+        the consumption, for the trace or the eager code around the loop."""
+        site = self._site()
+        if site is None:
+            return
+        for leaf in jax.tree_util.tree_leaves((a[1:], k)):
+            if _is_key(leaf):
+                try:
+                    self._on_consume(leaf, site)
+                except Exception:  # noqa: BLE001
+                    pass
+
+    # ------------------------------------------------------------ jitted functions
+
+    def _jit(self, original):
+        @functools.wraps(original)
+        def jit(*args, **kwargs):
+            if not args and "fun" not in kwargs:  # jax.jit(static_argnums=...) as a decorator factory
+                return lambda fun: jit(fun, **kwargs)
+            fun = args[0] if args else kwargs.pop("fun")
+            rest = args[1:]
+            donates = bool(kwargs.get("donate_argnums") or kwargs.get("donate_argnames"))
+            watched = self._watched(fun)
+            return Watched(original(watched, *rest, **kwargs), self, watched, donates)
+
+        return jit
+
+    def _watched(self, fun):
+        """`fun` as traced: its argument leaves known by identity while it is traced. One wrapper
+        per function (JAX caches traces by function, and must keep doing so)."""
+        if isinstance(fun, types.MethodType):
+            ident: object = (id(fun.__func__), id(fun.__self__))
+        elif callable(fun) and not isinstance(fun, type):  # a function, a partial, nnx's callable
+            ident = id(fun)
+        else:
+            return fun
+        known = self._wrapped.get(ident)
+        if (
+            known is not None
+            and known.__wrapped__ is fun
+            or (known is not None and isinstance(fun, types.MethodType) and known.__wrapped__ == fun)
+        ):
+            return known
+        detector = self
+
+        @functools.wraps(fun)
+        def traced(*a, **k):
+            if not staging():
+                return fun(*a, **k)
+            leaves, tree = jax.tree_util.tree_flatten((a, k))
+            trace = _Trace(leaves)
+            detector._traces.append(trace)
+            try:
+                return fun(*a, **k)
+            finally:
+                detector._traces.pop()
+                traced._traced[tree] = trace.traced  # type: ignore[attr-defined]
+
+        traced._traced = {}  # type: ignore[attr-defined]  # argument structure -> Traced
+        self._wrapped[ident] = traced
+        return traced
+
+    def on_nested(self, watched, args, kwargs) -> None:
+        """A jitted function called while another is traced: what it consumes of its arguments
+        (learned when it was traced) is consumed, from the outer trace, where it consumes it."""
+        table = getattr(watched, "_traced", None)
+        if not table or not self._traces:
+            return
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+        traced = table.get(tree)
+        if traced is None:
+            return
+        outer = self._traces[-1]
+        for recipe, (site, grad) in traced.inputs.items():
+            if recipe[0] == "leaf":
+                if recipe[1] < len(leaves):
+                    self._on_consume(leaves[recipe[1]], site)
+                continue
+            mapped = _substitute(recipe, lambda i: outer.recipe_of(leaves[i]) if i < len(leaves) else None)
+            if mapped is not None:
+                outer.traced.inputs.setdefault(mapped, (site, grad))
+        outer.traced.constants.extend(traced.constants)
+
+    def on_call(self, watched, args, kwargs, donates: bool, before: bool) -> None:
+        """One call of a jitted function (eager): the keys it consumes, from its arguments."""
+        table = getattr(watched, "_traced", None)
+        if not table:
+            return
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+        traced = table.get(tree)
+        if traced is None or not (traced.inputs or traced.constants):
+            return
+        frame = self.code.frame_here()
+        step = False
+        if frame is not None:
+            source = self.code.file(frame.f_code.co_filename)
+            step = bool(source and source.feeds_back(frame.f_lineno)) or self._called_as_step()
+        for recipe, (site, grad) in traced.inputs.items():
+            needed = _leaves_of(recipe)
+            if max(needed, default=-1) >= len(leaves) or self._kept >= KEPT_ARRAYS:
+                continue
+            use = Use(site, step=step or grad)
+            use.array = (recipe, {i: leaves[i] for i in needed})
+            if donates or before:
+                self._resolve(use)  # its arrays may be gone after the call
+            else:
+                self._kept += 1
+            self.uses.append(use)
+        for bits, site, grad in traced.constants:
+            self.uses.append(Use(site, bits, step=step or grad))
+
+    # ------------------------------------------------------------ findings
+
+    def _finding(self, site: Site, first: Site, code: FindingCode = "reused") -> Finding:
+        file, fn, line = site
+        return Finding("key-reuse", code, self.code.shown(file), line, function=fn, first_line=first[2])
+
+    def _resolve(self, use: Use) -> None:
+        """A call's key, from the arrays it was given (after the run: no sync while it runs)."""
+        recipe, leaves = use.array  # type: ignore[misc]
+        use.array = None
+        try:
+            key = _evaluate(recipe, leaves)
+        except Exception:  # noqa: BLE001 - an array donated or deleted since: not known
+            return
+        use.bits = _bits(key)
+        if recipe[0] == "fold_in" and use.bits is not None:
+            parent = _bits(_evaluate(recipe[1], leaves))
+            if parent is not None:
+                self.parent.setdefault(use.bits, parent)
+
+    def _read(self) -> None:
+        for use in self.uses:
+            if use.bits is None and use.array is not None:
+                self._resolve(use)
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
-        """Every consumption of a key beyond the number of times it was made (once, if never)."""
-        uses: dict[bytes, list[tuple[str, int]]] = defaultdict(list)
-        for bits, site in self.consumed:
-            uses[bits].append(site)
-        out = []
-        for bits, sites in uses.items():
-            allowed = max(1, self.made.get(bits, 0))
-            for fn, line in sites[allowed:]:
-                out.append(Finding("key-reuse", "reused", self.code.name, line, function=fn, first_line=sites[0][1]))
+        self._read()
+        by_bits: dict[bytes, list[Use]] = defaultdict(list)
+        for use in self.uses:
+            if use.bits is not None:
+                by_bits[use.bits].append(use)
+        reused = {b for b, uses in by_bits.items() if len(uses) > max(1, self.made.get(b, 0))}
+        roots: dict[bytes, list[Use]] = defaultdict(list)
+        for bits in reused:
+            roots[self._ancestor(bits, reused)].extend(by_bits[bits])
+        out = list(self.static) + self._seeded_alike(by_bits)
+        self.notes = []
+        for root, uses in roots.items():
+            own = by_bits[root]
+            allowed = max(1, self.made.get(root, 0))
+            sites = {u.site for u in own}
+            if len(sites) == 1 and not any(u.step for u in own):
+                site = own[0].site
+                self.notes.append(dataclasses.replace(self._finding(site, site, "constant"), count=len(own)))
+                continue
+            first = own[0].site
+            downstream = len(uses) - len(own)  # the reuse a replayed chain repeats: this root's
+            for i, use in enumerate(own[allowed:]):
+                found = self._finding(use.site, first)
+                out.append(dataclasses.replace(found, count=1 + (downstream if i == 0 else 0)))
         return out
+
+    def _seeded_alike(self, by_bits: dict[bytes, list[Use]]) -> list[Finding]:
+        """One line that made the same key twice (nnx.Rngs(params=0, dropout=0)) whose descendants
+        are drawn from in two places: two streams that were meant to differ share their source.
+        Reported where they were made."""
+        children: dict[bytes, list[bytes]] = defaultdict(list)
+        for child, parent in self.parent.items():
+            children[parent].append(child)
+        out = []
+        for bits, places in self.made_at.items():
+            twice = [p for p in set(places) if places.count(p) >= 2]
+            if not twice:
+                continue
+            sites, todo, seen = set(), [bits], set()
+            while todo:
+                node = todo.pop()
+                if node in seen:
+                    continue
+                seen.add(node)
+                sites |= {u.site for u in by_bits.get(node, [])}
+                todo.extend(children.get(node, []))
+            if len(sites) >= 2:
+                out += [self._finding(place, place, "same-seed") for place in twice]
+        return out
+
+    def _ancestor(self, bits: bytes, reused: set[bytes]) -> bytes:
+        """The oldest reused key these bits were split or folded from (eagerly), or themselves."""
+        root, node, seen = bits, bits, {bits}
+        while (up := self.parent.get(node)) is not None and up not in seen:
+            seen.add(up)
+            if up in reused:
+                root = up
+            node = up
+        return root
+
+
+class Watched:
+    """A jitted function as `jax.jit` returned it, and told of each call (the keys it consumes
+    are recorded from the arguments). Everything else is the jitted function's own."""
+
+    __slots__ = ("_jitted", "_detector", "_watched", "_donates", "__weakref__")
+
+    def __init__(self, jitted, detector: KeyReuse, watched, donates: bool):
+        self._jitted = jitted
+        self._detector = detector
+        self._watched = watched
+        self._donates = donates
+
+    def __call__(self, *args, **kwargs):
+        traced = getattr(self._watched, "_traced", None)
+        if traced is None:
+            return self._jitted(*args, **kwargs)
+        if staging():
+            out = self._jitted(*args, **kwargs)
+            try:
+                self._detector.on_nested(self._watched, args, kwargs)
+            except Exception:  # noqa: BLE001 - never break the learner's trace
+                pass
+            return out
+        known = bool(traced)
+        if known and self._donates:
+            self._tell(args, kwargs, before=True)
+        out = self._jitted(*args, **kwargs)
+        if not (known and self._donates):
+            self._tell(args, kwargs, before=False)
+        return out
+
+    def _tell(self, args, kwargs, before: bool) -> None:
+        try:
+            self._detector.on_call(self._watched, args, kwargs, self._donates, before)
+        except Exception:  # noqa: BLE001 - never break the learner's call
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._jitted, name)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return repr(self._jitted)

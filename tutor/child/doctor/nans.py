@@ -26,4 +26,13 @@ class Nans:
             return []
         found = _NAN_IN.search(str(failure))
         primitive = found.group(1) if found else ""
-        return [Finding("nan", "first", self.code.name, last.lineno or 0, function=last.name, primitive=primitive)]
+        return [
+            Finding(
+                "nan",
+                "first",
+                self.code.shown(last.filename),
+                last.lineno or 0,
+                function=last.name,
+                primitive=primitive,
+            )
+        ]

@@ -61,12 +61,13 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
         except ImportError as exc:  # as `python -m` says it
             print(f"{sys.executable}: {exc}", file=sys.stderr)
             return ScriptReport(script=module, status="error", exit_code=1, duration_s=time.monotonic() - start)
-    code = ScriptCode(os.path.abspath(script))
+    code = ScriptCode(os.path.abspath(script), root=os.getcwd() if module else None)
     retraces = Retraces(code)
+    keys = KeyReuse(code)
     detectors: list[Detector] = [
         retraces,
         SideEffects(code, retraces),
-        KeyReuse(code),
+        keys,
         Donation(code, retraces),
         HostSync(code, retraces),
         Crashes(code),
@@ -96,4 +97,5 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
         duration_s=time.monotonic() - start,
         findings=tuple(found),
         traces=retraces.traces(),
+        notes=tuple(_in_cell(f, code) for f in keys.notes) if code.notebook is not None else tuple(keys.notes),
     )

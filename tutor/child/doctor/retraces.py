@@ -6,6 +6,7 @@ them, never prints them. The other detectors ask this one which function is bein
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import re
@@ -142,7 +143,7 @@ class Retraces:
         self.misses: list[Miss] = []
         self.last_own: Miss | None = None  # the latest top-level trace of one of the script's functions
         self.on_trace: list[Callable[[Miss], None]] = []
-        # (the function, the script's line) -> times jax.jit wrapped it there
+        # (the function, the learner's file and line) -> times jax.jit wrapped it there
         self.wraps: Counter = Counter()
 
     def install(self, hooks: Hooks) -> None:
@@ -190,7 +191,7 @@ class Retraces:
                 frame = self.code.frame_here()
                 if frame is not None:
                     try:
-                        self.wraps[(fun, frame.f_lineno)] += 1
+                        self.wraps[(fun, frame.f_code.co_filename, frame.f_lineno)] += 1
                     except TypeError:  # an unhashable callable: not counted
                         pass
             return original(*args, **kwargs)
@@ -201,17 +202,44 @@ class Retraces:
         miss = parse(message)
         if miss is None or staging():
             return  # not an explanation, or traced as part of an outer trace: the outer one retraced
+        miss = self._placed(miss)
         self.misses.append(miss)
         if self.code.owns(miss.def_file):
             self.last_own = miss
         for listener in self.on_trace:
             listener(miss)
 
-    def jitted_in(self, first: int, last: int) -> str | None:
-        """The script's jitted function first called within these lines (a loop), if any."""
+    def _placed(self, miss: Miss) -> Miss:
+        """A trace as the learner sees it. JAX names the frame that called into the jit: for a
+        library's jit (`eqx.filter_jit`, `nnx.jit`) that is the library's code, so the call is
+        the learner's innermost frame now (the log is written while the call traces); and a
+        function defined in the library's wrapper is the learner's function it wraps."""
         owns = self.code.owns
+        if owns(miss.call_file) and owns(miss.def_file):
+            return miss
+        frame = self.code.frame_here()
+        if frame is None:
+            return miss
+        if not owns(miss.call_file):
+            miss = dataclasses.replace(miss, call_file=frame.f_code.co_filename, call_line=frame.f_lineno)
+        if not owns(miss.def_file):
+            code = self.code.callee(frame, miss.name)
+            if code is not None:
+                miss = dataclasses.replace(
+                    miss, name=code.co_name, def_file=code.co_filename, def_line=code.co_firstlineno
+                )
+        return miss
+
+    def jitted_in(self, filename: str, first: int, last: int) -> str | None:
+        """The learner's jitted function first called within these lines of a file (a loop)."""
+        owns, here = self.code.owns, self.code.file(filename)
         for m in self.misses:
-            if owns(m.def_file) and owns(m.call_file) and first <= m.call_line <= last:
+            if (
+                owns(m.def_file)
+                and owns(m.call_file)
+                and first <= m.call_line <= last
+                and self.code.file(m.call_file) is here
+            ):
                 return m.name
         return None
 
@@ -220,32 +248,27 @@ class Retraces:
         that retraced (or at the function's definition when that call is not in the script)."""
         owns = self.code.owns
         retraced = [m for m in self.misses if owns(m.def_file) and (not m.first or m.same_line)]
-        totals = Counter((m.name, m.def_line, m.reason) for m in retraced)
+        totals = Counter((m.name, m.def_file, m.def_line, m.reason) for m in retraced)
         counts: Counter = Counter()
         explained: dict[tuple, str] = {}
+        shown = self.code.shown
         for m in retraced:
-            if totals[(m.name, m.def_line, m.reason)] < THRESHOLD.get(m.reason or "", 2):
+            if totals[(m.name, m.def_file, m.def_line, m.reason)] < THRESHOLD.get(m.reason or "", 2):
                 continue
-            key = (m.name, m.call_line if owns(m.call_file) else m.def_line, m.reason or "unexplained")
+            at = (shown(m.call_file), m.call_line) if owns(m.call_file) else (shown(m.def_file), m.def_line)
+            key = (m.name, *at, m.reason or "unexplained")
             counts[key] += 1
             if m.explanation:
                 explained.setdefault(key, m.explanation)
         found = [
-            Finding(
-                "retrace",
-                reason,
-                self.code.name,
-                line,
-                function=name,
-                count=n,
-                explanation=explained.get((name, line, reason), ""),
-            )
-            for (name, line, reason), n in counts.items()
+            Finding("retrace", reason, file, line, function=name, count=n, explanation=explained.get(key, ""))
+            for key, n in counts.items()
+            for name, file, line, reason in [key]
         ]
-        for (fun, line), n in self.wraps.items():
+        for (fun, filename, line), n in self.wraps.items():
             if n >= REWRAPS:
                 name = getattr(fun, "__name__", None) or type(fun).__name__
-                found.append(Finding("retrace", "rewrapped", self.code.name, line, function=name, count=n - 1))
+                found.append(Finding("retrace", "rewrapped", shown(filename), line, function=name, count=n - 1))
         return found
 
     def traces(self) -> tuple[TraceCount, ...]:

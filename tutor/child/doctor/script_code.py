@@ -1,13 +1,22 @@
-"""The learner's script as code: which frames are its own, its functions' bytecode, its loops.
+"""The learner's code: the script and every module of theirs it runs, their frames, their
+functions' bytecode, their loops.
+
+The learner's code is every Python file under the script's folder (for `-m`, the current folder)
+that is not installed: not under the interpreter's prefix, a site-packages / dist-packages folder
+or the tutor itself. A `main.py` that imports `train.py` and a `model/` package is one project,
+and a finding names the file it is in, relative to that folder ("model/layers.py").
 
 Pure Python (no JAX): every file:line a finding reports is resolved here, so that it always
-points into the learner's script, never into JAX or the tutor.
+points into the learner's code, never into JAX, a library or the tutor.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import dis
+import functools
+import inspect
 import linecache
 import os
 import sys
@@ -22,6 +31,16 @@ def _norm(path: str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
+def _installed_places() -> tuple[str, ...]:
+    """Folders whose files are never the learner's: the interpreter's, and the tutor's own."""
+    tutor = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    places = {sys.prefix, sys.base_prefix, sys.exec_prefix, tutor}
+    return tuple(sorted({_norm(p) + os.sep for p in places if p}))
+
+
+_INSTALLED_PARTS = {"site-packages", "dist-packages", "__pypackages__"}
+
+
 @dataclass(frozen=True)
 class Loop:
     """The innermost `for` / `while` around a line, and whether the line runs on every pass."""
@@ -31,17 +50,15 @@ class Loop:
     every_pass: bool
 
 
-class ScriptCode:
-    """One script file: its source, its syntax tree and every code object compiled from it."""
+class SourceFile:
+    """One file of the learner's: its source, its syntax tree and every code object compiled
+    from it. The script may be a notebook: its code cells, run as one script."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, is_script: bool = False):
         self.path = path
-        self.name = os.path.basename(path)
-        self._norm = _norm(path)
-        self._known: dict[str, bool] = {}
-        self.notebook: notebook.Script | None = None  # a notebook's code cells, run as one script
+        self.notebook: notebook.Script | None = None
         source: str | bytes
-        if notebook.is_notebook(path):
+        if is_script and notebook.is_notebook(path):
             self.notebook = notebook.read(path)
             source = self.notebook.source
             # Tracebacks and warnings show the cells' lines, not the notebook's JSON.
@@ -50,49 +67,18 @@ class ScriptCode:
             with open(path, "rb") as f:
                 source = f.read()
         try:
-            self.tree = ast.parse(source, path)
+            self.tree: ast.Module | None = ast.parse(source, path)
             top = compile(source, path, "exec")
-        except SyntaxError:
+        except (SyntaxError, ValueError):
             self.tree, top = None, None
         self.top = top
+        self._feeds: dict[int, bool] = {}
         self.codes: list[types.CodeType] = []
         stack = [top] if top is not None else []
         while stack:
             code = stack.pop()
             self.codes.append(code)
             stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-
-    def owns(self, filename: str) -> bool:
-        """Whether a code object's filename is this script."""
-        known = self._known.get(filename)
-        if known is None:
-            known = self._known[filename] = _norm(filename) == self._norm
-        return known
-
-    def frame_here(self, depth: int = 1):
-        """The innermost frame of the caller's stack that runs the script's own code, or None."""
-        frame = sys._getframe(depth + 1)
-        while frame is not None and not self.owns(frame.f_code.co_filename):
-            frame = frame.f_back
-        return frame
-
-    def script_lines(self, frame) -> list[tuple[str, int]]:
-        """(function name, line) of every script frame from `frame` outwards."""
-        out = []
-        while frame is not None:
-            if self.owns(frame.f_code.co_filename):
-                out.append((frame.f_code.co_name, frame.f_lineno))
-            frame = frame.f_back
-        return out
-
-    def last_frame(self, exc: BaseException | None) -> traceback.FrameSummary | None:
-        """The innermost frame of the script's own code in the exception's traceback, or None."""
-        if exc is None:
-            return None
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if self.owns(f.filename)]
-        return frames[-1] if frames else None
-
-    # ------------------------------------------------------------ bytecode
 
     def function(self, name: str, first_line: int) -> types.CodeType | None:
         """The code object of the function `name` defined at `first_line` (JAX's "defined at")."""
@@ -104,28 +90,42 @@ class ScriptCode:
                 return code
         return None
 
-    @staticmethod
-    def _within(code: types.CodeType):
-        stack = [code]
-        while stack:
-            current = stack.pop()
-            yield current
-            stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    def feeds_back(self, line: int) -> bool:
+        """Whether the statement at `line` assigns a call's result to a name the call is given:
+        `state = step(state, key)`, `w, opt = update(w, opt, g)` (a state step)."""
+        known = self._feeds.get(line)
+        if known is None:
+            known = self._feeds[line] = self._assigns_own_argument(line)
+        return known
 
-    def lines_of(self, code: types.CodeType, opnames: tuple[str, ...], argval: str) -> list[int]:
-        """Lines in code (and the functions nested in it) where an instruction in `opnames`
-        names `argval`: STORE_GLOBAL total, LOAD_GLOBAL history, STORE_ATTR count."""
-        lines = []
-        for current in self._within(code):
-            line = current.co_firstlineno
-            for ins in dis.get_instructions(current):
-                if ins.positions is not None and ins.positions.lineno:
-                    line = ins.positions.lineno
-                if ins.opname in opnames and ins.argval == argval:
-                    lines.append(line)
-        return sorted(set(lines))
+    def _assigns_own_argument(self, line: int) -> bool:
+        if self.tree is None:
+            return False
+        for node in ast.walk(self.tree):
+            if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                continue
+            if not node.lineno <= line <= (node.end_lineno or node.lineno) or node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            stored = {_base_name(t) for target in targets for t in ast.walk(target)} - {None}
+            given = {
+                _base_name(a)
+                for call in ast.walk(node.value)
+                if isinstance(call, ast.Call)
+                for arg in (*call.args, *(k.value for k in call.keywords))
+                for a in ast.walk(arg)
+            } - {None}
+            if stored & given:
+                return True
+        return False
 
-    # ------------------------------------------------------------ loops
+    def calls_at(self, line: int) -> list[ast.Call]:
+        """The calls on a line, outermost first."""
+        if self.tree is None:
+            return []
+        return [
+            n for n in ast.walk(self.tree) if isinstance(n, ast.Call) and n.lineno <= line <= (n.end_lineno or n.lineno)
+        ]
 
     def loop_around(self, line: int) -> Loop | None:
         """The innermost loop statement whose body holds `line` within the same function, and
@@ -188,3 +188,198 @@ class ScriptCode:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 return False
             node = child
+
+
+class ScriptCode:
+    """The learner's code: the script, and every other file of theirs that runs (see the module
+    docstring), read when first needed."""
+
+    def __init__(self, path: str, root: str | None = None):
+        self.path = path
+        self.name = os.path.basename(path)
+        self._norm = _norm(path)
+        self.root = _norm(root or os.path.dirname(path))
+        self._installed = _installed_places()
+        self._known: dict[str, bool] = {}
+        self._files: dict[str, SourceFile | None] = {}
+        script = self.file(path)
+        assert script is not None
+        self.script = script
+        self.notebook = script.notebook  # a notebook's code cells, run as one script
+        self.tree, self.top = script.tree, script.top
+
+    # ------------------------------------------------------------ whose code
+
+    def owns(self, filename: str) -> bool:
+        """Whether a code object's filename is the learner's: the script, or a file of theirs."""
+        known = self._known.get(filename)
+        if known is None:
+            known = self._known[filename] = self._is_learners(filename)
+        return known
+
+    def _is_learners(self, filename: str) -> bool:
+        path = _norm(filename)
+        if path == self._norm:
+            return True
+        if not path.startswith(self.root + os.sep) or not path.endswith(".py"):
+            return False
+        if path.startswith(self._installed):
+            return False
+        parts = set(path[len(self.root) :].split(os.sep))
+        return not (parts & _INSTALLED_PARTS) and os.path.isfile(path)
+
+    def shown(self, filename: str) -> str:
+        """How a finding names a file of the learner's: the script by its name, any other file by
+        its path from the project's folder."""
+        path = _norm(filename)
+        if path == self._norm:
+            return self.name
+        if path.startswith(self.root + os.sep):
+            return path[len(self.root) + 1 :].replace(os.sep, "/")
+        return os.path.basename(filename)
+
+    def file(self, filename: str) -> SourceFile | None:
+        """The parsed file (None: not the learner's, or unreadable)."""
+        path = _norm(filename)
+        if path not in self._files:
+            try:
+                self._files[path] = SourceFile(filename, is_script=path == self._norm) if self.owns(filename) else None
+            except (OSError, ValueError):
+                self._files[path] = None
+        return self._files[path]
+
+    # ------------------------------------------------------------ frames
+
+    def frame_here(self, depth: int = 1):
+        """The innermost frame of the caller's stack that runs the learner's own code, or None."""
+        frame = sys._getframe(depth + 1)
+        while frame is not None and not self.owns(frame.f_code.co_filename):
+            frame = frame.f_back
+        return frame
+
+    def script_lines(self, frame) -> list[tuple[str, str, int]]:
+        """(file, function name, line) of every frame of the learner's from `frame` outwards."""
+        out = []
+        while frame is not None:
+            if self.owns(frame.f_code.co_filename):
+                out.append((frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno))
+            frame = frame.f_back
+        return out
+
+    def last_frame(self, exc: BaseException | None) -> traceback.FrameSummary | None:
+        """The innermost frame of the learner's code in the exception's traceback, or None."""
+        if exc is None:
+            return None
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if self.owns(f.filename)]
+        return frames[-1] if frames else None
+
+    def globals_of(self, filename: str) -> dict | None:
+        """The module globals of one of the learner's files that is running (the script's
+        `__main__` included), or None."""
+        path = _norm(filename)
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if isinstance(file, str) and _norm(file) == path:
+                return vars(module)
+        return None
+
+    def callee(self, frame, name: str) -> types.CodeType | None:
+        """The learner's function a call at the frame's current line runs through a library's
+        wrapper (`eqx.filter_jit(step)`, `nnx.jit`, `jax.jit(partial(f, ...))`, a bound method),
+        preferring one called `name`: read from the line's calls, unwrapped by `__wrapped__`,
+        `functools.partial` and bound methods. Looked up statically: no property runs."""
+        source = self.file(frame.f_code.co_filename)
+        found = []
+        for call in source.calls_at(frame.f_lineno) if source else []:
+            code = self._learners_code(_resolve(call.func, frame))
+            if code is not None:
+                found.append(code)
+        named = [c for c in found if c.co_name == name]
+        return (named or found or [None])[-1]
+
+    def _learners_code(self, obj) -> types.CodeType | None:
+        for _ in range(16):
+            if obj is None:
+                return None
+            code = getattr(obj, "__code__", None)
+            if isinstance(code, types.CodeType) and self.owns(code.co_filename):
+                return code
+            if isinstance(obj, functools.partial):
+                obj = obj.func
+            elif inspect.ismethod(obj):
+                obj = obj.__func__
+            else:
+                obj = _static(obj, "__wrapped__")
+        return None
+
+    # ------------------------------------------------------------ bytecode and loops
+
+    def function(self, name: str, first_line: int, filename: str | None = None) -> types.CodeType | None:
+        """The code object of the function `name` defined at `first_line` of a file (the script's
+        by default)."""
+        source = self.file(filename) if filename else self.script
+        return source.function(name, first_line) if source else None
+
+    @staticmethod
+    def _within(code: types.CodeType):
+        stack = [code]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+
+    def lines_of(self, code: types.CodeType, opnames: tuple[str, ...], argval: str) -> list[int]:
+        """Lines in code (and the functions nested in it) where an instruction in `opnames`
+        names `argval`: STORE_GLOBAL total, LOAD_GLOBAL history, STORE_ATTR count."""
+        lines = []
+        for current in self._within(code):
+            line = current.co_firstlineno
+            for ins in dis.get_instructions(current):
+                if ins.positions is not None and ins.positions.lineno:
+                    line = ins.positions.lineno
+                if ins.opname in opnames and ins.argval == argval:
+                    lines.append(line)
+        return sorted(set(lines))
+
+    def loop_around(self, line: int, filename: str | None = None) -> Loop | None:
+        """The innermost loop around `line` of a file (the script's by default): see SourceFile."""
+        source = self.file(filename) if filename else self.script
+        return source.loop_around(line) if source else None
+
+
+_MISSING = object()
+
+
+def _base_name(node: ast.AST) -> str | None:
+    """The variable a target or argument is rooted in: `state` for state, state.params, state[0]."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _static(obj, name: str):
+    try:
+        value = inspect.getattr_static(obj, name, _MISSING)
+    except Exception:  # noqa: BLE001 - an object that cannot be looked at is simply not followed
+        return None
+    if value is _MISSING:
+        return None
+    if isinstance(value, (staticmethod, classmethod)):
+        return value.__func__
+    return value
+
+
+def _resolve(expr: ast.expr, frame):
+    """The object an expression of names and attributes names in a frame (None if not that
+    simple). `jax.jit(f)(x)` and `partial(f, a)(x)`: their first argument."""
+    if isinstance(expr, ast.Name):
+        for scope in (frame.f_locals, frame.f_globals, vars(builtins)):
+            if expr.id in scope:
+                return scope[expr.id]
+        return None
+    if isinstance(expr, ast.Attribute):
+        owner = _resolve(expr.value, frame)
+        return None if owner is None else _static(owner, expr.attr)
+    if isinstance(expr, ast.Call) and expr.args:
+        return _resolve(expr.args[0], frame)
+    return None

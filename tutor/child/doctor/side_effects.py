@@ -28,6 +28,7 @@ class Snapshot:
     to, and the contents of containers / attributes of objects it holds."""
 
     function: str
+    file: str  # the traced function's file, as a finding names it
     code: types.CodeType
     bound: dict[str, int]
     contents: dict[str, tuple]
@@ -51,7 +52,7 @@ def _contents(value) -> tuple | None:
 class SideEffects:
     def __init__(self, code: ScriptCode, retraces: Retraces):
         self.code = code
-        self.prints: Counter = Counter()  # (function, line) -> n
+        self.prints: Counter = Counter()  # (file, function, line) -> n
         self.effects: list[Finding] = []
         self._pending: Snapshot | None = None
         self._globals: dict | None = None
@@ -63,7 +64,7 @@ class SideEffects:
         def print_(*a, **k):
             frame = sys._getframe(1)
             if self.code.owns(frame.f_code.co_filename) and staging():
-                self.prints[(frame.f_code.co_name, frame.f_lineno)] += 1
+                self.prints[(frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)] += 1
             return original(*a, **k)
 
         functools.update_wrapper(print_, original)
@@ -79,13 +80,15 @@ class SideEffects:
         self._close()
         if not self.code.owns(miss.def_file):
             return
-        frame = self.code.frame_here()
-        if frame is not None:
-            self._globals = frame.f_globals
-        code = self.code.function(miss.name, miss.def_line)
+        self._globals = self.code.globals_of(miss.def_file)
+        if self._globals is None:  # defined in a module we cannot find: the caller's globals
+            frame = self.code.frame_here()
+            self._globals = frame.f_globals if frame is not None else None
+        code = self.code.function(miss.name, miss.def_line, miss.def_file)
         if self._globals is not None and code is not None:
             self._pending = Snapshot(
                 miss.name,
+                self.code.shown(miss.def_file),
                 code,
                 {n: id(v) for n, v in self._globals.items()},
                 {n: c for n, v in self._globals.items() if (c := _contents(v)) is not None},
@@ -110,7 +113,7 @@ class SideEffects:
             if id(value) != ident:
                 lines = self.code.lines_of(snap.code, ("STORE_GLOBAL", "STORE_NAME"), name)
                 if lines:
-                    self.effects.append(self._finding("global", snap.function, lines[0], name))
+                    self.effects.append(self._finding("global", snap, lines[0], name))
                 continue
             before = snap.contents.get(name)
             after = _contents(value)
@@ -125,15 +128,16 @@ class SideEffects:
                     lines += self.code.lines_of(snap.code, ("STORE_ATTR",), attr)
                 name = f"{name}.{sorted(changed)[0]}" if changed else name
             if lines:
-                self.effects.append(self._finding("mutation", snap.function, min(lines), name))
+                self.effects.append(self._finding("mutation", snap, min(lines), name))
 
-    def _finding(self, code, function: str, line: int, name: str) -> Finding:
-        return Finding("side-effect", code, self.code.name, line, function=function, name=name)
+    @staticmethod
+    def _finding(code, snap: Snapshot, line: int, name: str) -> Finding:
+        return Finding("side-effect", code, snap.file, line, function=snap.function, name=name)
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         self._close()  # the last trace, if the script ended inside it
         printed = [
-            Finding("side-effect", "print", self.code.name, line, function=fn, count=n)
-            for (fn, line), n in self.prints.items()
+            Finding("side-effect", "print", self.code.shown(file), line, function=fn, count=n)
+            for (file, fn, line), n in self.prints.items()
         ]
         return self.effects + printed
