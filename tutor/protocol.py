@@ -252,6 +252,7 @@ class TraceCount(Message):
     function: str
     line: int
     count: int
+    file: str = ""  # "" the script; else the learner's module it is defined in ("model/mlp.py")
 
 
 @dataclass(frozen=True)

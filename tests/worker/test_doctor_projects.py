@@ -36,6 +36,7 @@ class Case:
     entry: str
     args: tuple[str, ...]
     edits: tuple[tuple[str, str, str], ...]  # (file, find, replace)
+    known_miss: str = ""  # why the doctor does not find this plant yet (the test expects it missed)
 
     @property
     def id(self) -> str:
@@ -50,7 +51,8 @@ def _cases() -> list[Case]:
         cases.append(Case(folder.name, "", spec["entry"], args, ()))
         for plant in spec["plants"]:
             edits = tuple((e["file"], e["find"], e["replace"]) for e in plant["edits"])
-            cases.append(Case(folder.name, plant["name"], spec["entry"], args, edits))
+            miss = plant.get("known_miss", "")
+            cases.append(Case(folder.name, plant["name"], spec["entry"], args, edits, miss))
     return cases
 
 
@@ -167,10 +169,36 @@ def test_the_corpus_has_fifteen_programs_each_with_plants():
         assert not expected(PROJECTS / project), f"{project} as it is must have no marker"
 
 
+def _got(report: dict) -> list[tuple[str, str, int]]:
+    return sorted((kind, file, line) for kind, _code, file, line in report["findings"])
+
+
+PARAMS = [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=c.known_miss)) if c.known_miss else c for c in CASES
+]
+
+
 @pytest.mark.slow  # every program and plant under the probe, with JAX
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", PARAMS, ids=[c.id for c in CASES])
 def test_findings_name_the_planted_bug_by_file_and_line(runs, case):
     report, wanted = runs[case.id]
-    got = sorted((kind, file, line) for kind, _code, file, line in report["findings"])
-    assert report["exit_code"] == 0, report["stderr"]
-    assert got == wanted, f"{case.id}: {report['findings']}\nstderr: {report['stderr']}"
+    crashes = any(kind in ("crash", "donation") for kind, _file, _line in wanted)  # the program stops there
+    assert (report["exit_code"] != 0) == crashes, report["stderr"]
+    assert _got(report) == wanted, f"{case.id}: {report['findings']}\nstderr: {report['stderr']}"
+
+
+@pytest.mark.slow
+def test_precision_and_recall_over_the_corpus(runs):
+    """The issue's bar, known misses included: at most 1 false alarm in 10 findings, and 85% of
+    the plants found at the right file and line."""
+    findings = alarms = found = plants = 0
+    for case in CASES:
+        report, wanted = runs[case.id]
+        got = _got(report)
+        findings += len(got)
+        alarms += len([f for f in got if f not in wanted])
+        if case.plant:
+            plants += 1
+            found += all(w in got for w in wanted)
+    print(f"corpus: {findings} findings, {alarms} false alarms; {found} of {plants} plants found")
+    assert alarms * 10 <= findings and found >= 0.85 * plants, (findings, alarms, found, plants)

@@ -41,9 +41,13 @@ def render_text(report: Report, lang: str, titles: dict[str, str] | None = None,
         lines.append("")
         lines.append(f"{i}. {block[0]}")
         lines.extend(" " + line for line in block[1:])
+    if report.notes:
+        lines += ["", word("notes", lang)]
+        lines += [f"- {f.file}:{f.line}  {wording.what(f, lang)}" for f in report.notes]
     if report.traces:
         counts = ", ".join(
-            f"{t.function}:{t.line} ×{t.count}" for t in sorted(report.traces, key=lambda t: (t.function, t.line))
+            f"{t.function} ({t.file}:{t.line}) ×{t.count}" if t.file else f"{t.function}:{t.line} ×{t.count}"
+            for t in sorted(report.traces, key=lambda t: (t.file, t.function, t.line))
         )
         lines.append("")
         lines.append(word("traces", lang) + counts)

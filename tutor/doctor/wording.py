@@ -254,10 +254,10 @@ WORDS = table(
             "zh": "没有发现问题：本章提醒的那些问题一个都没有出现。",
         },
         "none_unseen": {
-            "en": "No findings, but no jitted function of {script} was traced: retraces and side effects under "
-            "jit had nothing of yours to watch (jitted code in other files or in libraries is not followed yet).",
-            "zh": "没有发现问题，但 {script} 里没有任何 jit 函数被追踪：重新追踪和 jit 下的副作用这两类检查没有可观察的代码"
-            "（其他文件或库里的 jit 代码暂不追踪）。",
+            "en": "No findings, but no jitted function of yours ({script} and the modules beside it) was traced: "
+            "retraces and side effects under jit had nothing of yours to watch.",
+            "zh": "没有发现问题，但你的代码（{script} 及其旁边的模块）里没有任何 jit 函数被追踪：重新追踪和 jit "
+            "下的副作用这两类检查没有可观察的代码。",
         },
         "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
         "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
@@ -271,6 +271,7 @@ WORDS = table(
         },
         "cell_hint": {"en": "; the cell is in that lesson", "zh": "；演示单元就在这一课里"},
         "traces": {"en": "Traces per jitted function: ", "zh": "各 jit 函数的追踪次数："},
+        "notes": {"en": "Noted, not a finding:", "zh": "提示（不算问题）："},
         "ended_ok": {"en": "The script ended normally ({seconds:.1f} s).", "zh": "脚本正常结束（{seconds:.1f} 秒）。"},
         "ended_exit": {
             "en": "The script exited with code {code} ({seconds:.1f} s).",

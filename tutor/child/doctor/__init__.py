@@ -4,8 +4,10 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
 
 - `probe.py`: examine(): installs the detectors, runs the script, groups their findings.
 - `as_main.py`: runs the script as `__main__` with its argv; `hooks.py`: patches and their undo.
-- `script_code.py` (no JAX): the script as code (its frames, its functions' bytecode, its
-  loops). Every file:line is resolved there, so it points into the script, never into JAX.
+- `script_code.py` (no JAX): the learner's code, which is the script and every file under its
+  folder that is not installed (its frames, its functions' bytecode, its loops, the function a
+  library's jit wraps). Every file:line is resolved there, so it points into the learner's
+  files ("model/mlp.py"), never into JAX or a library.
 - one module per detector: `retraces.py`, `keys.py`, `side_effects.py`, `donation.py`,
   `host_sync.py`, `nans.py`, `crashes.py`.
 - the worker it runs in has imported JAX but made no backend (tutor.child.worker --doctor), so
@@ -13,7 +15,8 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
 
 What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/worker/test_doctor.py)
 ----------------------------------------------------------------------------------
-retrace       JAX's own words: `jax_explain_cache_misses` logs "TRACING CACHE MISS" on the
+retrace       JAX's own words (for a library's jit, JAX names the library's frame and wrapper: the
+              call is the learner's innermost frame, the function the one the wrapper wraps): `jax_explain_cache_misses` logs "TRACING CACHE MISS" on the
               `jax._src.interpreters.partial_eval` logger in both versions (read with a handler,
               never printed). Counted for the script's functions traced from eager code (a jit
               nested in another trace retraces with its caller). Reasons: weak type -> strong
@@ -21,15 +24,19 @@ retrace       JAX's own words: `jax_explain_cache_misses` logs "TRACING CACHE MI
               retraces, so a train/eval pair is not flagged), a new function object on the same
               line (jit inside a loop, 2+). On 0.12 a changed static argument is explained as
               "cache miss explanation unavailable": reported as an unexplained retrace.
-key-reuse     Not `jax_debug_key_reuse`: it raises (the script would stop), sees typed keys only
-              and on 0.10.2 misses reuse across jitted calls. Instead the public jax.random
-              consumers (split, normal, ... not fold_in, which JAX's checker treats as a source)
-              report the key's bits each time they run: read directly when eager, through
-              `jax.debug.callback` inside jit / scan / vmap. A key is reused when its bits are
-              consumed more often than PRNGKey / key made them. Typed and raw uint32 keys.
-              Cannot see consumers called inside libraries through jax._src; `jax.checkpoint`
-              may replay a callback. A jitted function that consumes a key carries a host
-              callback, so it is dispatched by JAX's Python path (slower per call).
+key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on 0.10.2 misses
+              reuse across jitted calls). The public jax.random consumers (and jax._src.random's,
+              which jax.nn.initializers call) say which key they consume: eagerly, by its bits;
+              inside a jitted function, by the argument it came from (or fold_in of arguments: an
+              nnx.Rngs stream), and each call records that argument, read after the run, so no
+              host callback is compiled in. A key closed over by a loop body (scan / fori_loop /
+              while_loop), and one tracer consumed twice in one trace, are reused whatever their
+              values. One root per reuse (keys split from a reused key are its finding); a key
+              consumed at one line only, by calls that do not feed their result back and are not
+              differentiated, is a constant kept on purpose: a note. Two keys made alike at one
+              line (nnx.Rngs(params=0, dropout=0)) whose descendants are drawn from is a finding.
+              Cannot see: a key split inside a jitted function and consumed twice there by value
+              (not the same tracer); keys of calls beyond the first 50,000 watched.
 side-effect   print: builtins.print called from the script while JAX stages a jaxpr (jit, scan
               bodies). Globals: the script's module globals are snapshotted (shallowly) when a
               top-level trace of one of its functions starts and compared when it ends

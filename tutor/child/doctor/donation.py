@@ -5,6 +5,7 @@ which ends the script with JAX's RuntimeError, reported at the script's line."""
 from __future__ import annotations
 
 import functools
+import types
 import warnings
 
 from tutor.child.doctor.hooks import Hooks
@@ -50,9 +51,47 @@ class Donation:
             for file, fn, line, types in self.unusable
         ]
         text = str(failure)
-        last = self.code.last_frame(failure)
-        if isinstance(failure, RuntimeError) and ("deleted" in text or "donated" in text) and last is not None:
-            out.append(
-                Finding("donation", "deleted", self.code.shown(last.filename), last.lineno or 0, function=last.name)
-            )
+        if isinstance(failure, RuntimeError) and ("deleted" in text or "donated" in text):
+            frame = self._stale_reference(failure)
+            if frame is not None:
+                file, name, line = frame
+                out.append(Finding("donation", "deleted", self.code.shown(file), line, function=name))
         return out
+
+    def _stale_reference(self, failure: BaseException) -> tuple[str, str, int] | None:
+        """Where the learner still holds the donated value: the outermost of their frames in the
+        traceback whose variables hold a deleted array (`acc = accuracy(old_state)`, not the line
+        inside accuracy() that read it); the innermost of their frames if none is found."""
+        frames = []
+        tb = failure.__traceback__
+        while tb is not None:
+            if self.code.owns(tb.tb_frame.f_code.co_filename):
+                frames.append((tb.tb_frame, tb.tb_lineno))
+            tb = tb.tb_next
+        if not frames:
+            return None
+        for frame, line in frames:  # outermost first
+            if _holds_deleted(frame.f_locals):
+                return (frame.f_code.co_filename, frame.f_code.co_name, line)
+        frame, line = frames[-1]
+        return (frame.f_code.co_filename, frame.f_code.co_name, line)
+
+
+def _holds_deleted(names: dict) -> bool:
+    import jax
+
+    for value in list(names.values()):
+        if isinstance(value, (type, types.ModuleType, types.FunctionType)):
+            continue
+        try:
+            leaves = jax.tree_util.tree_leaves(value)[:1000]
+        except Exception:  # noqa: BLE001 - not a pytree we can walk
+            continue
+        for leaf in leaves:
+            deleted = getattr(leaf, "is_deleted", None)
+            try:
+                if callable(deleted) and deleted():
+                    return True
+            except Exception:  # noqa: BLE001
+                continue
+    return False

@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import sys
 import threading
 import types
 import weakref
+import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -91,7 +93,8 @@ KEY_MAKERS = ("PRNGKey", "key")
 KEY_DERIVERS = ("split", "fold_in")  # their outputs' parents, when run eagerly (for roots)
 LOOPS = ("scan", "fori_loop", "while_loop")
 RECENT_FRAMES = 64
-KEPT_ARRAYS = 50_000  # key arrays kept to read after the run; beyond, calls are not watched
+KEPT_ARRAYS = 50_000
+READ_BATCH = 512  # calls whose keys are read in one program, after the run  # key arrays kept to read after the run; beyond, calls are not watched
 
 Site = tuple[str, str, int]  # (file, function, line) of the learner's
 
@@ -118,6 +121,35 @@ def _bits(key) -> bytes | None:
         return np.asarray(data).tobytes()
     except Exception:  # noqa: BLE001 - deleted, or not a key we can read
         return None
+
+
+def _data(values: list) -> list[tuple[np.ndarray, object]]:
+    """Concrete keys' uint32 data and PRNG implementation (None: a raw key, or a number). One
+    argument's values across calls share their type, so it is asked once (5 us a key, not 15)."""
+    if not values:
+        return []
+    if not _is_typed_key(values[0]):
+        return [(np.asarray(v), None) for v in values]
+    impl = jax.random.key_impl(values[0])
+    out = []
+    for value in values:
+        base = getattr(value, "_base_array", None)  # the key's own data: no program to run
+        out.append((np.asarray(base if base is not None else jax.random.key_data(value)), impl))
+    return out
+
+
+def _constant_in_trace(value) -> bool:
+    """A tracer that depends on none of the trace's inputs (a constant staged into the jaxpr)."""
+    try:
+        return value._trace.frame.find_progenitors(value) == (None, None)
+    except Exception:  # noqa: BLE001 - another kind of trace, or another JAX: not followed
+        return False
+
+
+def _rows(keys) -> list[bytes]:
+    """The bits of each key of a stacked batch of keys."""
+    data = np.asarray(jax.random.key_data(keys) if _is_typed_key(keys) else keys)
+    return [row.tobytes() for row in data.reshape(data.shape[0], -1)]
 
 
 def _current_trace():
@@ -149,6 +181,7 @@ class Use:
     bits: bytes | None = None
     array: object = None
     step: bool = False
+    seq: int = 0  # when, among all uses (calls are read after the run, out of order)
 
 
 # How a key inside a trace is made from the traced function's arguments, so that a call can
@@ -192,6 +225,13 @@ class Traced:
 
     inputs: dict[Recipe, tuple[Site, bool]] = field(default_factory=dict)  # -> (site, under grad)
     constants: list[tuple[bytes, Site, bool]] = field(default_factory=list)
+    # what a call records, worked out once: (recipe, site, under grad, the argument leaves it needs)
+    plan: list[tuple[Recipe, Site, bool, tuple[int, ...]]] | None = None
+
+    def planned(self) -> list[tuple[Recipe, Site, bool, tuple[int, ...]]]:
+        if self.plan is None:
+            self.plan = [(r, site, grad, tuple(sorted(_leaves_of(r)))) for r, (site, grad) in self.inputs.items()]
+        return self.plan
 
 
 class _Trace:
@@ -205,6 +245,7 @@ class _Trace:
         }
         self.traced = Traced()
         self.seen: dict[int, tuple[object, Site]] = {}  # id(consumed tracer) -> (it, where)
+        self.opaque = 0  # numbers fixed at trace time whose value is not known here
 
     def recipe_of(self, value) -> Recipe | None:
         if isinstance(value, jax.core.Tracer):
@@ -214,8 +255,14 @@ class _Trace:
         except Exception:  # noqa: BLE001 - not a number: not followed
             return None
 
-    def folded(self, key, data, out) -> None:
+    def folded(self, key, data, out, site: Site | None) -> None:
         key_recipe, data_recipe = self.recipe_of(key), self.recipe_of(data)
+        if data_recipe is None and site is not None and _constant_in_trace(data):
+            # A number fixed when traced whose value JAX keeps to itself (flax Linen folds a
+            # stream's name in as jnp.uint32(hash)): the same on every call, so a stand-in
+            # number tells calls apart exactly as the real one would.
+            self.opaque += 1
+            data_recipe = ("const", zlib.crc32(f"{site}:{self.opaque}".encode()))
         if key_recipe is not None and key_recipe[0] != "const" and data_recipe is not None:
             self.keep.append(out)
             self.recipes[id(out)] = ("fold_in", key_recipe, data_recipe)
@@ -238,6 +285,10 @@ class KeyReuse:
         self._traces: list[_Trace] = []
         self._loops: list[_Loop] = []
         self._kept = 0
+        self._step_at: dict[tuple[str, int], bool] = {}  # a jitted call's line -> a state step?
+        self._seq = 0
+        # (recipe, site, step) -> [(seq, the argument leaf or leaves)] of every call, read after the run
+        self._calls: dict[tuple, list[tuple[int, object]]] = {}
         self._inside = threading.local()  # a consumer running: the consumers it calls are not uses
         # bits -> the frame that last consumed them eagerly (the newest few: frames hold locals)
         self._frames: dict[bytes, object] = {}
@@ -304,7 +355,7 @@ class KeyReuse:
         def derive(key, data, *a, **k):
             out = original(key, data, *a, **k)
             if self._traces and isinstance(key, jax.core.Tracer):
-                self._traces[-1].folded(key, data, out)
+                self._traces[-1].folded(key, data, out, self._site())
             else:
                 self._derived(key, out)
             return out
@@ -343,15 +394,17 @@ class KeyReuse:
     def _on_consume(self, key, site: Site) -> None:
         if not _is_key(key):
             return
-        if self._loops and self._closed_over(key):
-            self.static.append(self._finding(site, site, "loop-constant"))
+        if self._loops:
+            self._loops[-1].drew = True
+            if self._closed_over(key):  # the one finding of this key: its other uses are that same mistake
+                self.static.append(self._finding(site, site, "loop-constant"))
+                return
         if not isinstance(key, jax.core.Tracer) and not staging():
             bits = _bits(key)
             if bits is not None:
-                self.uses.append(Use(site, bits, step=self._eager_step(site, bits)))
+                self._seq += 1
+                self.uses.append(Use(site, bits, step=self._eager_step(site, bits), seq=self._seq))
             return
-        if self._loops:
-            self._loops[-1].drew = True
         if not self._traces:
             return
         trace = self._traces[-1]
@@ -391,10 +444,10 @@ class KeyReuse:
             return True
         return _under_grad() or self._called_as_step(skip_innermost=True)
 
-    def _called_as_step(self, skip_innermost: bool = False) -> bool:
-        """Whether the nearest learner's call in a loop (outward from here) assigns its result to
-        a name it was given: `state = step(state, key)`."""
-        frame = self.code.frame_here()
+    def _called_as_step(self, frame=None, skip_innermost: bool = False) -> bool:
+        """Whether the nearest learner's call in a loop (outward from `frame`, by default the
+        learner's innermost frame) assigns its result to a name it was given: `state = step(state, key)`."""
+        frame = frame or self.code.frame_here()
         if skip_innermost and frame is not None:
             frame = frame.f_back
         for file, _fn, line in self.code.script_lines(frame) if frame is not None else []:
@@ -506,8 +559,9 @@ class KeyReuse:
                 outer.traced.inputs.setdefault(mapped, (site, grad))
         outer.traced.constants.extend(traced.constants)
 
-    def on_call(self, watched, args, kwargs, donates: bool, before: bool) -> None:
-        """One call of a jitted function (eager): the keys it consumes, from its arguments."""
+    def on_call(self, watched, args, kwargs, donates: bool, before: bool, frame) -> None:
+        """One call of a jitted function (eager): the keys it consumes, from its arguments. Kept
+        as the arrays themselves, read after the run (this runs on every step: kept cheap)."""
         table = getattr(watched, "_traced", None)
         if not table:
             return
@@ -515,24 +569,40 @@ class KeyReuse:
         traced = table.get(tree)
         if traced is None or not (traced.inputs or traced.constants):
             return
-        frame = self.code.frame_here()
-        step = False
-        if frame is not None:
-            source = self.code.file(frame.f_code.co_filename)
-            step = bool(source and source.feeds_back(frame.f_lineno)) or self._called_as_step()
-        for recipe, (site, grad) in traced.inputs.items():
-            needed = _leaves_of(recipe)
-            if max(needed, default=-1) >= len(leaves) or self._kept >= KEPT_ARRAYS:
-                continue
-            use = Use(site, step=step or grad)
-            use.array = (recipe, {i: leaves[i] for i in needed})
-            if donates or before:
-                self._resolve(use)  # its arrays may be gone after the call
-            else:
+        step = self._step_of(frame)
+        self._seq += 1
+        for recipe, site, grad, needed in traced.planned():
+            if not needed or needed[-1] >= len(leaves) or isinstance(leaves[needed[0]], jax.core.Tracer):
+                continue  # (a Tracer: called while some other trace runs, not a call with values)
+            given = leaves[needed[0]] if len(needed) == 1 else tuple(leaves[i] for i in needed)
+            if donates or before:  # its arrays may be gone after the call: read now
+                use = Use(site, step=step or grad, seq=self._seq)
+                use.array = (recipe, dict(zip(needed, given if len(needed) > 1 else (given,))))
+                self._resolve(use)
+                self.uses.append(use)
+            elif self._kept < KEPT_ARRAYS:
                 self._kept += 1
-            self.uses.append(use)
+                bucket = self._calls.get((recipe, site, step or grad))
+                if bucket is None:
+                    bucket = self._calls[(recipe, site, step or grad)] = []
+                bucket.append((self._seq, given))
         for bits, site, grad in traced.constants:
-            self.uses.append(Use(site, bits, step=step or grad))
+            self.uses.append(Use(site, bits, step=step or grad, seq=self._seq))
+
+    def _step_of(self, frame) -> bool:
+        """Whether a jitted call (from `frame`, or the learner's frame outside it) is a state step;
+        judged once per call site: a loop calls from the same line."""
+        owns = self.code.owns
+        while frame is not None and not owns(frame.f_code.co_filename):
+            frame = frame.f_back
+        if frame is None:
+            return False
+        at = (frame.f_code.co_filename, frame.f_lineno)
+        step = self._step_at.get(at)
+        if step is None:
+            source = self.code.file(at[0])
+            step = self._step_at[at] = bool(source and source.feeds_back(at[1])) or self._called_as_step(frame)
+        return step
 
     # ------------------------------------------------------------ findings
 
@@ -555,9 +625,52 @@ class KeyReuse:
                 self.parent.setdefault(use.bits, parent)
 
     def _read(self) -> None:
-        for use in self.uses:
-            if use.bits is None and use.array is not None:
-                self._resolve(use)
+        """Every call's key, read after the run: READ_BATCH calls at a time, one stacked program
+        each (not a dispatch per call); then every use in the order it happened."""
+        for (recipe, site, step), calls in self._calls.items():
+            needed = tuple(sorted(_leaves_of(recipe)))
+            for start in range(0, len(calls), READ_BATCH):
+                chunk = calls[start : start + READ_BATCH]
+                uses = [Use(site, step=step, seq=seq) for seq, _ in chunk]
+                for use, (_, given) in zip(uses, chunk):
+                    use.array = (recipe, dict(zip(needed, given if len(needed) > 1 else (given,))))
+                try:
+                    self._read_batch(recipe, uses)
+                except Exception:  # noqa: BLE001 - one by one: a donated array fails alone
+                    for use in uses:
+                        if use.array is not None:
+                            self._resolve(use)
+                self.uses += uses
+        self._calls.clear()
+        self.uses.sort(key=lambda use: use.seq)
+
+    def _read_batch(self, recipe: Recipe, chunk: list[Use]) -> None:
+        """A chunk of calls' keys: an argument's bits are copied out directly (stacking typed keys
+        in JAX costs 0.3 ms a key); a key folded from arguments is computed for the whole chunk
+        in one vmapped program."""
+        needed = sorted(_leaves_of(recipe))
+        data = {i: _data([use.array[1][i] for use in chunk]) for i in needed}  # type: ignore[index]
+        if recipe[0] == "leaf":
+            rows = [bits.tobytes() for bits, _impl in data[recipe[1]]]
+            parents = None
+        else:
+            stacked = {i: (np.stack([d for d, _ in column]), column[0][1]) for i, column in data.items()}
+
+            def run(part: Recipe) -> list[bytes]:
+                def one(values):
+                    leaves = {
+                        i: jax.random.wrap_key_data(v, impl=stacked[i][1]) if stacked[i][1] else v
+                        for i, v in values.items()
+                    }
+                    return _evaluate(part, leaves)
+
+                return _rows(jax.vmap(one)({i: d for i, (d, _impl) in stacked.items()}))
+
+            rows, parents = run(recipe), run(recipe[1])
+        for n, use in enumerate(chunk):
+            use.bits, use.array = rows[n], None
+            if parents is not None:
+                self.parent.setdefault(rows[n], parents[n])
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         self._read()
@@ -566,12 +679,12 @@ class KeyReuse:
             if use.bits is not None:
                 by_bits[use.bits].append(use)
         reused = {b for b, uses in by_bits.items() if len(uses) > max(1, self.made.get(b, 0))}
-        roots: dict[bytes, list[Use]] = defaultdict(list)
+        roots: dict[bytes, list[bytes]] = defaultdict(list)
         for bits in reused:
-            roots[self._ancestor(bits, reused)].extend(by_bits[bits])
+            roots[self._ancestor(bits, reused)].append(bits)
         out = list(self.static) + self._seeded_alike(by_bits)
         self.notes = []
-        for root, uses in roots.items():
+        for root, family in roots.items():
             own = by_bits[root]
             allowed = max(1, self.made.get(root, 0))
             sites = {u.site for u in own}
@@ -580,10 +693,12 @@ class KeyReuse:
                 self.notes.append(dataclasses.replace(self._finding(site, site, "constant"), count=len(own)))
                 continue
             first = own[0].site
-            downstream = len(uses) - len(own)  # the reuse a replayed chain repeats: this root's
-            for i, use in enumerate(own[allowed:]):
-                found = self._finding(use.site, first)
-                out.append(dataclasses.replace(found, count=1 + (downstream if i == 0 else 0)))
+            # One root, one finding: where the key first came back, counting every use beyond the
+            # allowed ones, and the reuse a replayed chain of keys split from it repeats.
+            again = own[allowed:]
+            replayed = sum(len(by_bits[b]) - max(1, self.made.get(b, 0)) for b in family if b != root)
+            found = self._finding(again[0].site, first)
+            out.append(dataclasses.replace(found, count=len(again) + replayed))
         return out
 
     def _seeded_alike(self, by_bits: dict[bytes, list[Use]]) -> list[Finding]:
@@ -637,7 +752,7 @@ class Watched:
         traced = getattr(self._watched, "_traced", None)
         if traced is None:
             return self._jitted(*args, **kwargs)
-        if staging():
+        if self._detector._traces:  # called while another watched function is traced
             out = self._jitted(*args, **kwargs)
             try:
                 self._detector.on_nested(self._watched, args, kwargs)
@@ -646,15 +761,15 @@ class Watched:
             return out
         known = bool(traced)
         if known and self._donates:
-            self._tell(args, kwargs, before=True)
+            self._tell(args, kwargs, True, sys._getframe(1))
         out = self._jitted(*args, **kwargs)
         if not (known and self._donates):
-            self._tell(args, kwargs, before=False)
+            self._tell(args, kwargs, False, sys._getframe(1))
         return out
 
-    def _tell(self, args, kwargs, before: bool) -> None:
+    def _tell(self, args, kwargs, before: bool, frame) -> None:
         try:
-            self._detector.on_call(self._watched, args, kwargs, self._donates, before)
+            self._detector.on_call(self._watched, args, kwargs, self._donates, before, frame)
         except Exception:  # noqa: BLE001 - never break the learner's call
             pass
 

@@ -23,7 +23,7 @@ from tutor.child.doctor.retraces import Retraces
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.child.doctor.side_effects import SideEffects
 from tutor.doctor.findings import group, status_of
-from tutor.protocol import Finding, ScriptReport
+from tutor.protocol import Finding, ScriptReport, TraceCount
 
 
 def one_root(found: list[Finding]) -> list[Finding]:
@@ -48,6 +48,15 @@ def _in_cell(f: Finding, code: ScriptCode) -> Finding:
     cell, line = code.notebook.where(f.line)
     first = code.notebook.where(f.first_line)[1] if f.first_line else f.first_line
     return dataclasses.replace(f, file=f"{code.name}, cell {cell}", line=line, first_line=first)
+
+
+def _trace_in_cell(t: TraceCount, code: ScriptCode) -> TraceCount:
+    """A notebook's jitted function, placed by cell as findings are."""
+    assert code.notebook is not None
+    if t.file:
+        return t
+    cell, line = code.notebook.where(t.line)
+    return dataclasses.replace(t, file=f"{code.name}, cell {cell}", line=line)
 
 
 def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: str | None = None) -> ScriptReport:
@@ -86,8 +95,11 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
     finally:
         hooks.undo()
     found = one_root(group([f for d in detectors for f in d.findings(ran.failure)]))
+    notes, traces = list(keys.notes), list(retraces.traces())
     if code.notebook is not None:
         found = [_in_cell(f, code) for f in found]
+        notes = [_in_cell(f, code) for f in notes]
+        traces = [_trace_in_cell(t, code) for t in traces]
     nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
     failed = ran.exit_code not in (0, 130) and not nan_stop
     return ScriptReport(
@@ -96,6 +108,6 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
         exit_code=ran.exit_code,
         duration_s=time.monotonic() - start,
         findings=tuple(found),
-        traces=retraces.traces(),
-        notes=tuple(_in_cell(f, code) for f in keys.notes) if code.notebook is not None else tuple(keys.notes),
+        traces=tuple(traces),
+        notes=tuple(notes),
     )

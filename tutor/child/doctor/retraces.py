@@ -273,5 +273,9 @@ class Retraces:
 
     def traces(self) -> tuple[TraceCount, ...]:
         """How many times each of the script's jitted functions was traced."""
-        counts = Counter((m.name, m.def_line) for m in self.misses if self.code.owns(m.def_file))
-        return tuple(TraceCount(name, line, n) for (name, line), n in counts.items())
+        owns, shown = self.code.owns, self.code.shown
+        counts = Counter((m.name, m.def_line, shown(m.def_file)) for m in self.misses if owns(m.def_file))
+        return tuple(
+            TraceCount(name, line, n, "" if file == self.code.name else file)
+            for (name, line, file), n in counts.items()
+        )

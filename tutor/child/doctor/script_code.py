@@ -283,6 +283,31 @@ class ScriptCode:
                 return vars(module)
         return None
 
+    def running_modules(self) -> list[tuple[str, dict]]:
+        """(file, globals) of every module of the learner's that is imported now."""
+        out = []
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if isinstance(file, str) and self.owns(file):
+                out.append((file, vars(module)))
+        return out
+
+    def lines_in_file(self, filename: str, opnames: tuple[str, ...], argval: str) -> list[tuple[str, int]]:
+        """(function, line) in a file's functions (not its top-level code) where an instruction
+        in `opnames` names `argval`, by line."""
+        source = self.file(filename)
+        found = set()
+        for code in source.codes if source else []:
+            if code.co_name == "<module>":
+                continue
+            line = code.co_firstlineno
+            for ins in dis.get_instructions(code):
+                if ins.positions is not None and ins.positions.lineno:
+                    line = ins.positions.lineno
+                if ins.opname in opnames and ins.argval == argval:
+                    found.add((code.co_name, line))
+        return sorted(found, key=lambda place: place[1])
+
     def callee(self, frame, name: str) -> types.CodeType | None:
         """The learner's function a call at the frame's current line runs through a library's
         wrapper (`eqx.filter_jit(step)`, `nnx.jit`, `jax.jit(partial(f, ...))`, a bound method),

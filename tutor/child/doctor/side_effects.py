@@ -24,14 +24,24 @@ from tutor.protocol import Finding
 
 @dataclass
 class Snapshot:
-    """The script's globals when a top-level trace began, shallowly: what each name is bound
+    """One module's globals when a top-level trace began, shallowly: what each name is bound
     to, and the contents of containers / attributes of objects it holds."""
 
-    function: str
-    file: str  # the traced function's file, as a finding names it
-    code: types.CodeType
+    file: str  # the module's file
+    names: dict  # its globals, live
     bound: dict[str, int]
     contents: dict[str, tuple]
+
+
+@dataclass
+class Tracing:
+    """A top-level trace of one of the learner's functions, and every module of theirs as it
+    was when it began (a helper in utils/metrics.py may change its own globals)."""
+
+    function: str
+    file: str  # the traced function's file
+    code: types.CodeType
+    modules: list[Snapshot]
 
 
 def _contents(value) -> tuple | None:
@@ -54,8 +64,7 @@ class SideEffects:
         self.code = code
         self.prints: Counter = Counter()  # (file, function, line) -> n
         self.effects: list[Finding] = []
-        self._pending: Snapshot | None = None
-        self._globals: dict | None = None
+        self._pending: Tracing | None = None
         retraces.on_trace.append(self._on_trace)
 
     def install(self, hooks: Hooks) -> None:
@@ -76,63 +85,83 @@ class SideEffects:
 
     def _on_trace(self, miss: Miss) -> None:
         """A top-level trace begins: the previous one has ended; snapshot for this one if it is
-        one of the script's functions."""
+        one of the learner's functions."""
         self._close()
         if not self.code.owns(miss.def_file):
             return
-        self._globals = self.code.globals_of(miss.def_file)
-        if self._globals is None:  # defined in a module we cannot find: the caller's globals
-            frame = self.code.frame_here()
-            self._globals = frame.f_globals if frame is not None else None
         code = self.code.function(miss.name, miss.def_line, miss.def_file)
-        if self._globals is not None and code is not None:
-            self._pending = Snapshot(
-                miss.name,
-                self.code.shown(miss.def_file),
-                code,
-                {n: id(v) for n, v in self._globals.items()},
-                {n: c for n, v in self._globals.items() if (c := _contents(v)) is not None},
-            )
+        if code is None:
+            return
+        own = self.code.globals_of(miss.def_file)
+        if own is None:  # defined in a module we cannot find: the caller's globals
+            frame = self.code.frame_here()
+            own = frame.f_globals if frame is not None else None
+        modules = [(miss.def_file, own)] if own is not None else []
+        modules += [(f, g) for f, g in self.code.running_modules() if g is not own]
+        self._pending = Tracing(
+            miss.name,
+            miss.def_file,
+            code,
+            [
+                Snapshot(
+                    file,
+                    names,
+                    {n: id(v) for n, v in names.items()},
+                    {n: c for n, v in names.items() if (c := _contents(v)) is not None},
+                )
+                for file, names in modules
+            ],
+        )
 
     def _on_event(self, event: str, duration_secs: float, **kwargs: str | int) -> None:
         if event == TRACE_EVENT and not staging():
             self._close()
 
     def _close(self) -> None:
-        """Compare the globals with the snapshot of the trace that just ended; keep only what the
-        traced function's own code touches (a STORE_GLOBAL, a load of the changed name, an
-        attribute store)."""
-        snap, self._pending = self._pending, None
-        if snap is None or self._globals is None:
+        """Compare every module's globals with the snapshot of the trace that just ended. In the
+        traced function's own code (and its nested functions) touches a change first (a
+        STORE_GLOBAL, a load of the changed name, an attribute store); else the function of that
+        module that does (a helper it called: only traced code runs while JAX traces)."""
+        tracing, self._pending = self._pending, None
+        if tracing is None:
             return
-        now = self._globals
-        for name, ident in snap.bound.items():
-            if name not in now or name.startswith("__"):
-                continue
-            value = now[name]
-            if id(value) != ident:
-                lines = self.code.lines_of(snap.code, ("STORE_GLOBAL", "STORE_NAME"), name)
-                if lines:
-                    self.effects.append(self._finding("global", snap, lines[0], name))
-                continue
-            before = snap.contents.get(name)
-            after = _contents(value)
-            if before is None or after is None or before == after:
-                continue
-            lines = self.code.lines_of(snap.code, ("LOAD_GLOBAL", "LOAD_NAME"), name)
-            if not lines and isinstance(getattr(value, "__dict__", None), dict):
-                changed = {k for k, v in dict(after).items() if dict(before).get(k) != v} | (
-                    set(dict(before)) - set(dict(after))
-                )
-                for attr in sorted(changed):
-                    lines += self.code.lines_of(snap.code, ("STORE_ATTR",), attr)
-                name = f"{name}.{sorted(changed)[0]}" if changed else name
-            if lines:
-                self.effects.append(self._finding("mutation", snap, min(lines), name))
+        for snap in tracing.modules:
+            own = snap.file == tracing.file
+            for name, ident in snap.bound.items():
+                if name not in snap.names or name.startswith("__"):
+                    continue
+                value = snap.names[name]
+                if id(value) != ident:
+                    self._found(tracing, snap, own, "global", ("STORE_GLOBAL", "STORE_NAME"), name, name)
+                    continue
+                before = snap.contents.get(name)
+                after = _contents(value)
+                if before is None or after is None or before == after:
+                    continue
+                if self._found(tracing, snap, own, "mutation", ("LOAD_GLOBAL", "LOAD_NAME"), name, name):
+                    continue
+                if isinstance(getattr(value, "__dict__", None), dict):
+                    changed = {k for k, v in dict(after).items() if dict(before).get(k) != v} | (
+                        set(dict(before)) - set(dict(after))
+                    )
+                    for attr in sorted(changed):
+                        if self._found(tracing, snap, own, "mutation", ("STORE_ATTR",), attr, f"{name}.{attr}"):
+                            break
 
-    @staticmethod
-    def _finding(code, snap: Snapshot, line: int, name: str) -> Finding:
-        return Finding("side-effect", code, snap.file, line, function=snap.function, name=name)
+    def _found(self, tracing: Tracing, snap: Snapshot, own: bool, code, opnames, argval: str, name: str) -> bool:
+        """The finding for a changed global, at the first line that does it (see _close)."""
+        lines = self.code.lines_of(tracing.code, opnames, argval) if own else []
+        if lines:
+            where = (tracing.file, tracing.function, min(lines) if code == "mutation" else lines[0])
+        else:
+            places = self.code.lines_in_file(snap.file, opnames, argval)
+            if not places:
+                return False
+            function, line = places[0]
+            where = (snap.file, function, line)
+        file, function, line = where
+        self.effects.append(Finding("side-effect", code, self.code.shown(file), line, function=function, name=name))
+        return True
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         self._close()  # the last trace, if the script ended inside it

@@ -211,6 +211,11 @@ class DoctorScreen(TutorScreen):
             if t.lesson:
                 row.append("\n→ " + t.lesson + (f" · {t.cell}" if t.cell else ""), style="dim")
             items.append(Option(row, id=str(i)))
+        for i, f in enumerate(self.report.notes if self.report else []):  # worth a word, not a bug
+            row = Text(wording.WORDS.say("notes", self.lang) + " ", style="dim bold")
+            row.append(f"{f.file}:{f.line}\n", style="bold")
+            row.append(wording.what(f, self.lang), style="dim")
+            items.append(Option(row, id=f"note{i}"))
         options.set_options(items)
         if items:
             options.highlighted = keep if keep is not None and keep < len(items) else 0
@@ -218,7 +223,9 @@ class DoctorScreen(TutorScreen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.report is None or event.option.id is None:
             return
-        taught = teaching(self.report.findings[int(event.option.id)])
+        index = event.option.id
+        chosen = self.report.notes[int(index[4:])] if index.startswith("note") else self.report.findings[int(index)]
+        taught = teaching(chosen)
         self.open_lesson(taught.lesson, taught.cell)
 
     def open_lesson(self, lesson_id: str | None, cell_id: str | None) -> None:

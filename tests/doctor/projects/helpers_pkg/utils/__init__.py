@@ -1,0 +1,1 @@
+"""Helpers for the training script: metrics, the learning-rate schedule, console logging."""
