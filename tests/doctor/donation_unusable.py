@@ -7,6 +7,6 @@ def summarize(batch):
     return jnp.mean(batch, axis=0)
 
 
-summary = jax.jit(summarize, donate_argnums=0)
-out = summary(jnp.ones((64, 8)))  # finding: donation
+summary = jax.jit(summarize, donate_argnums=0)  # finding: donation
+out = summary(jnp.ones((64, 8)))
 print(out.shape)

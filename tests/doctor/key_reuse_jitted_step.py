@@ -6,12 +6,12 @@ import jax.numpy as jnp
 
 @jax.jit
 def step(w, x, key):
-    keep = jax.random.bernoulli(key, 0.8, x.shape)  # finding: key-reuse
+    keep = jax.random.bernoulli(key, 0.8, x.shape)
     return w - 0.1 * jnp.mean(jnp.where(keep, x, 0.0) * w)
 
 
 key = jax.random.key(42)
 w = jnp.float32(1.0)
 for _ in range(5):
-    w = step(w, jnp.ones(16), key)
+    w = step(w, jnp.ones(16), key)  # finding: key-reuse
 print(float(w))

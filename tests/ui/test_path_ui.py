@@ -138,16 +138,30 @@ def test_continue_resumes_where_the_learner_left_off(home, sandbox, tui):
     asyncio.run(session(press_c))
 
 
-def test_c_pressed_while_the_course_loads_opens_the_first_step(home, sandbox, tui):
+def test_c_pressed_while_the_course_loads_opens_the_first_step(home, sandbox, tui, monkeypatch):
     """A learner who types `c` the moment the outline appears (the course is parsed off the UI
     thread) lands on the first lesson once it has loaded, not on the progress screen."""
+    import threading
+
+    import tutor.course
+
     first = course_path(COURSE)[0]
+    # The real parse, held until the key is in: on a quiet machine it can finish before the first key.
+    key_pressed = threading.Event()
+    real_read = tutor.course.read_course
+
+    def read_after_the_key(root):
+        key_pressed.wait(60)
+        return real_read(root)
+
+    monkeypatch.setattr(tutor.course, "read_course", read_after_the_key)
 
     async def body():
         app = make_app(home, "en", sandbox=sandbox)  # no course given: the app loads it itself
         async with app.run_test(size=(80, 24)) as pilot:
             assert app.session.course is None, "the course loaded before the first key: nothing was tested"
             await pilot.press("c")
+            key_pressed.set()
             await tui.until(pilot, lambda: app.session.course is not None, timeout=60, what="the course to load")
             await tui.until(
                 pilot, lambda: getattr(app.screen, "here", None) == first, timeout=30, what=f"{first.key} to open"

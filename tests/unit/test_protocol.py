@@ -434,6 +434,25 @@ SHAPES = {
         "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...])",
         "- TraceCount(function: str, line: int, count: int)",
     ],
+    4: [
+        "exercise ExerciseJob(source: str, filename: str, checks: tuple[CheckSpec, ...], checks_file: str, deadline_s: float | None)",
+        "cell CellJob(id: str, code: str, expect: Expect, deadline_s: float | None)",
+        "doctor DoctorJob(script: str, args: tuple[str, ...], cwd: str | None, nans: bool, deadline_s: float | None, module: str | None)",
+        "hello Hello(protocol: int)",
+        "ready Ready(pid: int | None)",
+        "started Started()",
+        "done Done()",
+        "error RunError(kind: str, message: Bilingual)",
+        "metrics MetricPoints(points: tuple[tuple[str, int, float], ...])",
+        "check CheckResult(id: str, status: Literal['pass', 'fail', 'error', 'skipped'], message: Bilingual, duration_s: float | None)",
+        "cell CellResult(raised: str | None, exception_types: tuple[str, ...], message: str, traceback: str)",
+        "doctor-report DoctorReport(report: ScriptReport)",
+        "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
+        "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
+        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'constant', 'global', 'mutation', 'print', 'unusable', 'deleted', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str)",
+        "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...])",
+        "- TraceCount(function: str, line: int, count: int, file: str)",
+    ],
 }
 
 

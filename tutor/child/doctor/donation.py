@@ -9,7 +9,7 @@ import types
 import warnings
 
 from tutor.child.doctor.hooks import Hooks
-from tutor.child.doctor.retraces import Retraces
+from tutor.child.doctor.retraces import Retraces, code_place
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.jax_signals import DONATION_UNUSABLE
 from tutor.protocol import Finding
@@ -40,10 +40,18 @@ class Donation:
         frame = self.code.frame_here()
         if frame is None:
             return
-        # JAX warns while compiling the call that just traced: name that function
+        # JAX warns while compiling the call that just traced: that function, reported where jax.jit
+        # was asked to donate (one place for every compile of it), else at the call
         top = self.retraces.last_own
-        name = top.name if top and top.call_line == frame.f_lineno else frame.f_code.co_name
-        self.unusable.append((self.code.shown(frame.f_code.co_filename), name, frame.f_lineno, types))
+        if top is None or top.call_line != frame.f_lineno:
+            self.unusable.append(
+                (self.code.shown(frame.f_code.co_filename), frame.f_code.co_name, frame.f_lineno, types)
+            )
+            return
+        code = self.code.function(top.name, top.def_line, top.def_file)
+        wrapped = self.retraces.wrapped_at.get(code_place(code)) if code is not None else None
+        file, line = (wrapped[0], wrapped[1]) if wrapped and wrapped[2] else (frame.f_code.co_filename, frame.f_lineno)
+        self.unusable.append((self.code.shown(file), top.name, line, types))
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         out = [

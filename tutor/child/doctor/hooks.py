@@ -57,3 +57,8 @@ def staging() -> bool:
         from jax._src import core
 
         return not core.trace_state_clean()
+
+
+def asks_donation(jit_kwargs: dict) -> bool:
+    """Whether a jax.jit call asks to donate (donate_argnums=0 is a request too)."""
+    return any(jit_kwargs.get(name) not in (None, (), []) for name in ("donate_argnums", "donate_argnames"))

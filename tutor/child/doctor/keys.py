@@ -21,7 +21,8 @@ in a function called again with the same key whose result does not feed its next
 differentiated, is a key kept constant on purpose (a fixed evaluation key, a key cloned to
 reproduce samples): a note, not a finding. Anything else is reuse: the same key consumed at two
 places, on every pass of a loop around it, in a state step (`state = step(state, key)`), or
-under `grad`.
+under `grad`. A key a jitted function takes is its caller's to vary: its reuse is reported at
+the learner's call that passed it again (judged, one place or several, by where it is consumed).
 
 Cannot see: keys split inside a jitted function from a reused key and consumed there are judged
 by that key; consumers libraries reach through jax._src; `jax.checkpoint` replays are fine.
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 import jax
 import numpy as np
 
-from tutor.child.doctor.hooks import Hooks, staging
+from tutor.child.doctor.hooks import Hooks, asks_donation, staging
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.protocol import Finding, FindingCode
 
@@ -182,6 +183,11 @@ class Use:
     array: object = None
     step: bool = False
     seq: int = 0  # when, among all uses (calls are read after the run, out of order)
+    at: Site | None = None  # where a finding points, if not `site`: the call that passed the key
+
+    @property
+    def place(self) -> Site:
+        return self.at or self.site
 
 
 # How a key inside a trace is made from the traced function's arguments, so that a call can
@@ -497,7 +503,7 @@ class KeyReuse:
                 return lambda fun: jit(fun, **kwargs)
             fun = args[0] if args else kwargs.pop("fun")
             rest = args[1:]
-            donates = bool(kwargs.get("donate_argnums") or kwargs.get("donate_argnames"))
+            donates = asks_donation(kwargs)
             watched = self._watched(fun)
             return Watched(original(watched, *rest, **kwargs), self, watched, donates)
 
@@ -569,40 +575,43 @@ class KeyReuse:
         traced = table.get(tree)
         if traced is None or not (traced.inputs or traced.constants):
             return
-        step = self._step_of(frame)
+        step, call = self._step_of(frame)
         self._seq += 1
+        # A key the function takes is its caller's to vary: a reuse is reported where the call
+        # passes it, and judged (one place or several) by where the function consumes it.
         for recipe, site, grad, needed in traced.planned():
             if not needed or needed[-1] >= len(leaves) or isinstance(leaves[needed[0]], jax.core.Tracer):
                 continue  # (a Tracer: called while some other trace runs, not a call with values)
             given = leaves[needed[0]] if len(needed) == 1 else tuple(leaves[i] for i in needed)
             if donates or before:  # its arrays may be gone after the call: read now
-                use = Use(site, step=step or grad, seq=self._seq)
+                use = Use(site, step=step or grad, seq=self._seq, at=call)
                 use.array = (recipe, dict(zip(needed, given if len(needed) > 1 else (given,))))
                 self._resolve(use)
                 self.uses.append(use)
             elif self._kept < KEPT_ARRAYS:
                 self._kept += 1
-                bucket = self._calls.get((recipe, site, step or grad))
+                bucket = self._calls.get((recipe, site, step or grad, call))
                 if bucket is None:
-                    bucket = self._calls[(recipe, site, step or grad)] = []
+                    bucket = self._calls[(recipe, site, step or grad, call)] = []
                 bucket.append((self._seq, given))
         for bits, site, grad in traced.constants:
             self.uses.append(Use(site, bits, step=step or grad, seq=self._seq))
 
-    def _step_of(self, frame) -> bool:
-        """Whether a jitted call (from `frame`, or the learner's frame outside it) is a state step;
-        judged once per call site: a loop calls from the same line."""
+    def _step_of(self, frame) -> tuple[bool, Site | None]:
+        """Whether a jitted call (from `frame`, or the learner's frame outside it) is a state step,
+        judged once per call site (a loop calls from the same line), and that site."""
         owns = self.code.owns
         while frame is not None and not owns(frame.f_code.co_filename):
             frame = frame.f_back
         if frame is None:
-            return False
-        at = (frame.f_code.co_filename, frame.f_lineno)
+            return False, None
+        code = frame.f_code
+        at = (code.co_filename, frame.f_lineno)
         step = self._step_at.get(at)
         if step is None:
             source = self.code.file(at[0])
             step = self._step_at[at] = bool(source and source.feeds_back(at[1])) or self._called_as_step(frame)
-        return step
+        return step, (code.co_filename, code.co_name, frame.f_lineno)
 
     # ------------------------------------------------------------ findings
 
@@ -627,11 +636,11 @@ class KeyReuse:
     def _read(self) -> None:
         """Every call's key, read after the run: READ_BATCH calls at a time, one stacked program
         each (not a dispatch per call); then every use in the order it happened."""
-        for (recipe, site, step), calls in self._calls.items():
+        for (recipe, site, step, call), calls in self._calls.items():
             needed = tuple(sorted(_leaves_of(recipe)))
             for start in range(0, len(calls), READ_BATCH):
                 chunk = calls[start : start + READ_BATCH]
-                uses = [Use(site, step=step, seq=seq) for seq, _ in chunk]
+                uses = [Use(site, step=step, seq=seq, at=call) for seq, _ in chunk]
                 for use, (_, given) in zip(uses, chunk):
                     use.array = (recipe, dict(zip(needed, given if len(needed) > 1 else (given,))))
                 try:
@@ -692,12 +701,12 @@ class KeyReuse:
                 site = own[0].site
                 self.notes.append(dataclasses.replace(self._finding(site, site, "constant"), count=len(own)))
                 continue
-            first = own[0].site
+            first = own[0].place
             # One root, one finding: where the key first came back, counting every use beyond the
             # allowed ones, and the reuse a replayed chain of keys split from it repeats.
             again = own[allowed:]
             replayed = sum(len(by_bits[b]) - max(1, self.made.get(b, 0)) for b in family if b != root)
-            found = self._finding(again[0].site, first)
+            found = self._finding(again[0].place, first)
             out.append(dataclasses.replace(found, count=len(again) + replayed))
         return out
 
@@ -772,6 +781,10 @@ class Watched:
             self._detector.on_call(self._watched, args, kwargs, self._donates, before, frame)
         except Exception:  # noqa: BLE001 - never break the learner's call
             pass
+
+    @property
+    def __wrapped__(self):
+        return getattr(self._jitted, "__wrapped__", None)
 
     def __getattr__(self, name: str):
         return getattr(self._jitted, name)

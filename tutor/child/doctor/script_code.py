@@ -201,6 +201,7 @@ class ScriptCode:
         self.root = _norm(root or os.path.dirname(path))
         self._installed = _installed_places()
         self._known: dict[str, bool] = {}
+        self._norms: dict[str, str] = {}  # realpath is a system call per part: once per name
         self._files: dict[str, SourceFile | None] = {}
         script = self.file(path)
         assert script is not None
@@ -231,7 +232,7 @@ class ScriptCode:
     def shown(self, filename: str) -> str:
         """How a finding names a file of the learner's: the script by its name, any other file by
         its path from the project's folder."""
-        path = _norm(filename)
+        path = self._normed(filename)
         if path == self._norm:
             return self.name
         if path.startswith(self.root + os.sep):
@@ -240,7 +241,7 @@ class ScriptCode:
 
     def file(self, filename: str) -> SourceFile | None:
         """The parsed file (None: not the learner's, or unreadable)."""
-        path = _norm(filename)
+        path = self._normed(filename)
         if path not in self._files:
             try:
                 self._files[path] = SourceFile(filename, is_script=path == self._norm) if self.owns(filename) else None
@@ -276,12 +277,17 @@ class ScriptCode:
     def globals_of(self, filename: str) -> dict | None:
         """The module globals of one of the learner's files that is running (the script's
         `__main__` included), or None."""
-        path = _norm(filename)
-        for module in list(sys.modules.values()):
-            file = getattr(module, "__file__", None)
-            if isinstance(file, str) and _norm(file) == path:
-                return vars(module)
+        path = self._normed(filename)
+        for file, names in self.running_modules():
+            if self._normed(file) == path:
+                return names
         return None
+
+    def _normed(self, filename: str) -> str:
+        known = self._norms.get(filename)
+        if known is None:
+            known = self._norms[filename] = _norm(filename)
+        return known
 
     def running_modules(self) -> list[tuple[str, dict]]:
         """(file, globals) of every module of the learner's that is imported now."""
@@ -321,6 +327,26 @@ class ScriptCode:
                 found.append(code)
         named = [c for c in found if c.co_name == name]
         return (named or found or [None])[-1]
+
+    def callee_self(self, frame, name: str):
+        """The object whose method a call at the frame's line runs (`self._step(...)` with
+        `self._step = jax.jit(self.train_step)`): the `self` a traced method may change."""
+        source = self.file(frame.f_code.co_filename)
+        for call in source.calls_at(frame.f_lineno) if source else []:
+            obj = _resolve(call.func, frame)
+            for _ in range(16):
+                if obj is None:
+                    break
+                if inspect.ismethod(obj):
+                    code = getattr(obj.__func__, "__code__", None)
+                    if code is not None and self.owns(code.co_filename) and code.co_name == name:
+                        return obj.__self__
+                    obj = obj.__func__
+                elif isinstance(obj, functools.partial):
+                    obj = obj.func
+                else:
+                    obj = _static(obj, "__wrapped__")
+        return None
 
     def _learners_code(self, obj) -> types.CodeType | None:
         for _ in range(16):
@@ -391,6 +417,12 @@ def _static(obj, name: str):
         return None
     if isinstance(value, (staticmethod, classmethod)):
         return value.__func__
+    if name == "__wrapped__" and hasattr(value, "__get__") and not callable(value):
+        # computed: equinox's jit wrapper (a property), jax's PjitFunction (a C slot)
+        try:
+            return getattr(obj, name)
+        except Exception:  # noqa: BLE001 - a wrapper that cannot say what it wraps is not followed
+            return None
     return value
 
 

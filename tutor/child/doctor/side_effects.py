@@ -97,6 +97,10 @@ class SideEffects:
             frame = self.code.frame_here()
             own = frame.f_globals if frame is not None else None
         modules = [(miss.def_file, own)] if own is not None else []
+        frame = self.code.frame_here()
+        owner = self.code.callee_self(frame, miss.name) if frame is not None else None
+        if owner is not None:  # a jitted method (a Trainer local to main()): its `self` as well
+            modules.append((miss.def_file, {"self": owner}))
         modules += [(f, g) for f, g in self.code.running_modules() if g is not own]
         self._pending = Tracing(
             miss.name,

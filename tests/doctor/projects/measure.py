@@ -1,6 +1,6 @@
 """The doctor's cost, measured (not a test: figures for BENCHMARKS.md).
 
-    .venv/bin/python tests/doctor/measure.py [--rounds 3] [--projects a,b]
+    .venv/bin/python tests/doctor/projects/measure.py [--rounds 3] [--projects a,b]
 
 1. Whole runs: each clean program of tests/doctor/projects/ run as `python ENTRY ARGS` and as
    `jaxstate-tutor doctor ENTRY ARGS`, alternately, `--rounds` times; the median of each and
@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 HERE = Path(__file__).resolve().parent
-PROJECTS = HERE / "projects"
+PROJECTS = HERE
 TUTOR = [sys.executable, "-m", "tutor"]
 
 STEP = """
@@ -46,7 +46,7 @@ print("PER_STEP_US", (time.perf_counter() - start) / N * 1e6)
 
 
 def _env() -> dict:
-    return dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(HERE.parents[1]))
+    return dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(HERE.parents[2]))
 
 
 def _timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
