@@ -379,6 +379,34 @@ def test_run_training_streams_every_loss_and_stops_at_the_first_nan(monkeypatch)
     assert [p[1] for p in points] == [0, 1, 2] and points[0][0] == "ema"
 
 
+def test_lowered_donation_warnings_names_unusable_buffers_without_compiling_a_jit_object():
+    def step(state, batch):
+        return {"w": state["w"] - batch.mean()}, batch.sum()
+
+    compiles = []
+
+    def on_event(event, duration, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles.append(event)
+
+    both = jax.jit(step, donate_argnums=(0, 1))
+    state, batch = {"w": jnp.ones(3)}, jnp.ones((7, 2))
+    jax.monitoring.register_event_duration_secs_listener(on_event)
+    try:
+        said = L.lowered_donation_warnings(both, state, batch)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(on_event)
+    assert said == ["float32[7,2]"] and compiles == []  # the batch has no output to alias
+    assert L.lowered_donation_warnings(jax.jit(step, donate_argnums=0), {"w": jnp.ones(3)}, jnp.ones((6, 2))) == []
+
+    def wrapper(state, batch):  # not a jit object: it is called (and its state donated)
+        return both(state, batch)
+
+    state = {"w": jnp.ones(3)}
+    assert L.lowered_donation_warnings(wrapper, state, jnp.ones((5, 2))) == ["float32[5,2]"]
+    assert state["w"].is_deleted()
+
+
 def test_finite_names_the_first_nan_and_as_float32_casts_every_leaf():
     L.finite({"w": jnp.ones(2)})
     with pytest.raises(L.CheckFailed) as err:

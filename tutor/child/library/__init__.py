@@ -24,7 +24,7 @@ from tutor.child.library import (
     values,
 )
 from tutor.child.library.calling import Explanation, call, explain_error, raises
-from tutor.child.library.donation import aval_text, donation_warnings
+from tutor.child.library.donation import aval_text, donation_warnings, lowered_donation_warnings
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
 from tutor.child.library.jaxprs import expect_primitive, primitive_counts, primitive_names, primitives
@@ -65,6 +65,7 @@ __all__ = [
     "checker_sees_across_jit_calls",
     "close",
     "donation_warnings",
+    "lowered_donation_warnings",
     "dtypes",
     "expect",
     "expect_compiled",

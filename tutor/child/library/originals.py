@@ -7,6 +7,7 @@ import jax
 
 jit = jax.jit
 make_jaxpr = jax.make_jaxpr
+device_put = jax.device_put
 tree_flatten_with_path = jax.tree_util.tree_flatten_with_path
 tree_structure = jax.tree_util.tree_structure
 keystr = jax.tree_util.keystr
