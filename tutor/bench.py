@@ -36,6 +36,9 @@ Figures (medians of repeated runs):
   doctor_cli_wall_s     `jaxstate-tutor doctor --json clean_adam_mlp.py` (a worker, the probe), start to end
   doctor_overhead_wall  their ratio: what the learner waits for
 
+`--only heavy,stalls` measures some groups only; `--heavy adam,rnn,train-state` adds the heavy
+figures of those exercises (`heavy_first_s.adam`, ...).
+
 Every folder the benchmark makes (homes, and their compilation caches) is removed at the end.
 """
 
@@ -538,19 +541,36 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
     }
 
 
-def run(repeat: int = 5) -> dict:
+GROUPS = ("small", "heavy", "stream", "tui", "stalls", "doctor")
+
+
+def run(repeat: int = 5, only: tuple[str, ...] = GROUPS, heavy_ids: tuple[str, ...] = ()) -> dict:
+    """Every figure of the groups in `only`; `heavy_ids`: the heavy figures for these exercises
+    as well (`heavy_first_s.<id>`, `heavy_cached_s.<id>`), besides the one `choose` picks."""
     from tutor.course import load_course
 
     course = load_course()
     small, heavy = choose(course)
     few = min(repeat, 3)  # the slow figures
     figures: dict = {"small_exercise": small.id, "heavy_exercise": heavy.id}
-    figures.update(small_latencies(course, small, repeat))
-    figures.update(heavy_cache(course, heavy, few))
-    figures.update(streaming(repeat))  # short runs, a small ratio: more pairs against the noise
-    figures.update(tui_figures(small, repeat))
-    figures.update(ui_stalls(course, heavy, few))
-    figures.update(doctor_overhead(few))
+    if "small" in only:
+        figures.update(small_latencies(course, small, repeat))
+    if "heavy" in only:
+        figures.update(heavy_cache(course, heavy, few))
+        for exercise_id in heavy_ids:
+            exercise = course.exercise(exercise_id)
+            if exercise is None:
+                raise SystemExit(f"no exercise named {exercise_id}")
+            for key, value in heavy_cache(course, exercise, few).items():
+                figures[f"{key}.{exercise_id}"] = value
+    if "stream" in only:
+        figures.update(streaming(repeat))  # short runs, a small ratio: more pairs against the noise
+    if "tui" in only:
+        figures.update(tui_figures(small, repeat))
+    if "stalls" in only:
+        figures.update(ui_stalls(course, heavy, few))
+    if "doctor" in only:
+        figures.update(doctor_overhead(few))
     figures["repeat"] = repeat
     return figures
 
@@ -559,9 +579,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tutor.bench")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", default=",".join(GROUPS), help=f"figures of these groups only: {','.join(GROUPS)}")
+    parser.add_argument("--heavy", default="", help="exercise ids: heavy figures for these too (adam,rnn,train-state)")
     args = parser.parse_args(argv)
+    only = tuple(g for g in args.only.split(",") if g)
+    unknown = set(only) - set(GROUPS)
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(sorted(unknown))}: choose from {', '.join(GROUPS)}")
     try:
-        figures = run(args.repeat)
+        figures = run(args.repeat, only, tuple(i for i in args.heavy.split(",") if i))
     finally:
         cleanup()
     if args.json:
@@ -569,8 +595,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for key, value in figures.items():
         print(f"{key:<22} {value:.4f}" if isinstance(value, float) else f"{key:<22} {value}")
-    if figures.get("heavy_first_s"):
-        print(f"{'heavy cached / first':<22} {figures['heavy_cached_s'] / figures['heavy_first_s']:.2f}")
+    for key in [k for k in figures if k.startswith("heavy_first_s")]:
+        suffix = key[len("heavy_first_s") :] or f".{figures['heavy_exercise']}"
+        cached = figures[key.replace("first", "cached")]
+        print(f"{'heavy first / cached' + suffix:<22} {figures[key] / cached:.2f}")
     if figures.get("stream_off_s"):
         print(f"{'stream on / off':<22} {figures['stream_on_s'] / figures['stream_off_s']:.2f}")
         print(f"{'stream loop on / off':<22} {figures['stream_loop_on_s'] / figures['stream_loop_off_s']:.2f}")

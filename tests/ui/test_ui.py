@@ -828,11 +828,20 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
                 body_.scroll_to(y=second.virtual_region.y, animate=False)
                 return False
 
+            # Read down only once the lesson is whole: until then its texts are still laying out
+            # (under load, seconds), and the cell scrolled to would move away from the top.
+            await tui.until(pilot, lambda: screen.revealed, 60, "the whole lesson")
             await tui.until(pilot, second_at_top, 10, "the second cell at the top")
+            await pilot.pause(0.2)
+            await tui.until(pilot, second_at_top, 10, "the second cell still at the top")
             assert not any(c.has_focus for c in cells)
             await pilot.press("enter")  # nothing focused: the first cell on screen runs
-            # Keys wait for the lesson to be whole (under load, a while): then it asks or runs.
-            await tui.until(pilot, lambda: second.asking or second.verdict is not None, what="the cell to take Enter")
+
+            def took_enter() -> bool:
+                return any(c.asking or c.verdict is not None for c in cells)
+
+            await tui.until(pilot, took_enter, 60, "a cell to take Enter")
+            assert second.asking or second.verdict is not None, [(c.asking, c.verdict) for c in cells]
             if second.asking:
                 await pilot.press("escape")  # its predict question: skipped, so it runs
             await tui.until(pilot, lambda: second.verdict is not None, what="the cell on screen to run")
