@@ -64,9 +64,20 @@ def whole_runs(rounds: int, only: set[str]) -> None:
         spec = yaml.safe_load((folder / "plants.yaml").read_text(encoding="utf-8"))
         args = [str(a) for a in spec.get("args", ())]
         plain, doctor = [], []
-        for _ in range(rounds):
-            plain.append(_timed([sys.executable, spec["entry"], *args], folder)[0])
-            doctor.append(_timed([*TUTOR, "doctor", spec["entry"], *args], folder)[0])
+        entry = spec["entry"]
+        script = entry
+        if entry.endswith(".ipynb"):  # python cannot run a notebook: its cells, as one script
+            from tutor.doctor import notebook
+
+            script = "_cells_of_" + Path(entry).stem + ".py"
+            (folder / script).write_text(notebook.read(str(folder / entry)).source, encoding="utf-8")
+        try:
+            for _ in range(rounds):
+                plain.append(_timed([sys.executable, script, *args], folder)[0])
+                doctor.append(_timed([*TUTOR, "doctor", entry, *args], folder)[0])
+        finally:
+            if script != entry:
+                (folder / script).unlink()
         p, d = statistics.median(plain), statistics.median(doctor)
         ratios.append(d / p)
         print(f"{folder.name}, {p:.2f}, {d:.2f}, {d / p:.2f}")
