@@ -43,8 +43,9 @@ WORDS = table(
             "zh": "一个已经用过的 PRNG key 在这里又被使用了 {times}。",
         },
         "key-reuse/loop-constant": {
-            "en": "The body of a loop consumes a PRNG key from outside it: the same key on every pass.",
-            "zh": "循环体使用了循环外的同一个 PRNG key：每一轮用的都是同一个 key。",
+            "en": "The body of a loop consumes a PRNG key that is the same on every pass: one from outside "
+            "the loop, or one it hands back in its carry without splitting it.",
+            "zh": "循环体使用的 PRNG key 每一轮都相同：要么来自循环外，要么被原样放回了 carry 而没有 split。",
         },
         "key-reuse/same-seed": {
             "en": "Two keys were made here from the same seed, and keys derived from both were drawn from: "
@@ -165,10 +166,11 @@ WORDS = table(
             "先 split，每个子 key 只用一次。",
         },
         "why:key-reuse/loop-constant": {
-            "en": "Every pass draws the same random numbers. Carry the key in the loop's state and split it "
-            "each pass, or split it into one key per pass beforehand and loop over those.",
-            "zh": "每一轮抽到的随机数都一样。把 key 放进循环的状态里每轮 split，或者事先 split 成每轮一个 key，"
-            "再对它们循环。",
+            "en": "Every pass draws the same random numbers. Carry the key in the loop's state, split it each "
+            "pass and carry the new key on (key, sub = jax.random.split(key)), or split it into one key per pass "
+            "beforehand and loop over those.",
+            "zh": "每一轮抽到的随机数都一样。把 key 放进循环的状态里，每轮 split 并把新的 key 传下去"
+            "（key, sub = jax.random.split(key)），或者事先 split 成每轮一个 key，再对它们循环。",
         },
         "why:key-reuse/same-seed": {
             "en": "Give each stream its own seed (nnx.Rngs(params=0, dropout=1)), or make one key and split it "

@@ -278,6 +278,31 @@ class _Loop:
     def __init__(self, outer):
         self.outer = outer  # the trace the loop primitive was called under
         self.drew = False  # its body consumed a key
+        self.consumed: dict[int, tuple[object, Site]] = {}  # id(key tracer) -> (it, where), in the body
+        self.body_code: types.CodeType | None = None
+
+    def line_in_body(self) -> Site | None:
+        """The line of the loop's body running now (it, or a function it called, consumes a key)."""
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code is not self.body_code:
+            frame = frame.f_back
+        return None if frame is None else (frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)
+
+
+# Where each loop's body takes its carry, and where its result holds the new carry.
+def _scan_carries(args, out):
+    return args[0], out[0] if isinstance(out, tuple) and out else None
+
+
+def _fori_carries(args, out):
+    return args[1], out
+
+
+def _while_carries(args, out):
+    return args[0], out
+
+
+LOOP_BODIES = {"scan": (0, _scan_carries), "fori_loop": (2, _fori_carries), "while_loop": (1, _while_carries)}
 
 
 class KeyReuse:
@@ -323,7 +348,7 @@ class KeyReuse:
         for name in LOOPS:
             original = getattr(jax.lax, name, None)
             if original is not None:
-                hooks.patch(jax.lax, name, self._loop(original))
+                hooks.patch(jax.lax, name, self._loop(original, name))
         hooks.patch(jax, "jit", self._jit(jax.jit))
 
     def _site(self) -> Site | None:
@@ -402,6 +427,8 @@ class KeyReuse:
             return
         if self._loops:
             self._loops[-1].drew = True
+            if isinstance(key, jax.core.Tracer):  # where in the body: the line that passed it down
+                self._loops[-1].consumed.setdefault(id(key), (key, self._loops[-1].line_in_body() or site))
             if self._closed_over(key):  # the one finding of this key: its other uses are that same mistake
                 self.static.append(self._finding(site, site, "loop-constant"))
                 return
@@ -466,10 +493,14 @@ class KeyReuse:
 
     # ------------------------------------------------------------ loops
 
-    def _loop(self, original):
+    def _loop(self, original, name: str):
+        place, carries = LOOP_BODIES[name]
+
         @functools.wraps(original)
         def loop(*a, **k):
             entry = _Loop(_current_trace())
+            if len(a) > place and callable(a[place]):
+                a = (*a[:place], self._body(a[place], entry, carries), *a[place + 1 :])
             self._loops.append(entry)
             try:
                 out = original(*a, **k)
@@ -480,6 +511,28 @@ class KeyReuse:
             return out
 
         return loop
+
+    def _body(self, body, entry: _Loop, carries):
+        """A loop body that hands back, unsplit, a key it consumed from its carry: the same key
+        on every pass (`sub = key` where `key, sub = jax.random.split(key)` was meant)."""
+
+        entry.body_code = getattr(body, "__code__", None)
+
+        @functools.wraps(body)
+        def watched_body(*args):
+            out = body(*args)
+            try:
+                carry_in, carry_out = carries(args, out)
+                passed_back = {id(leaf) for leaf in jax.tree_util.tree_leaves(carry_out)}
+                for leaf in jax.tree_util.tree_leaves(carry_in):
+                    consumed = entry.consumed.get(id(leaf))
+                    if consumed is not None and consumed[0] is leaf and id(leaf) in passed_back:
+                        self.static.append(self._finding(consumed[1], consumed[1], "loop-constant"))
+            except Exception:  # noqa: BLE001 - never break the learner's loop
+                pass
+            return out
+
+        return watched_body
 
     def _keys_into_loop(self, a, k) -> None:
         """A loop whose body draws random numbers consumes the keys it is given (its carry or xs):
