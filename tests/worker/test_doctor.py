@@ -131,6 +131,10 @@ def test_retrace_reasons_follow_jax_explanations(reports):
     assert codes("retrace_jit_in_loop.py") == ["new-function"]
     assert codes("retrace_growing_shape.py") == ["shape"]
     assert codes("retrace_static_lr.py")[0] in ("static", "unexplained")  # JAX 0.12 gives no reason
+    remade = reports[str(SCRIPTS / "retrace_new_optimizer_each_step.py")]["findings"][0]
+    if codes("retrace_new_optimizer_each_step.py") == ["static"]:  # what changed, not equinox's packing
+        assert "new object on every call" in remade["message"] and "update_fn" in remade["message"], remade
+        assert "PyTreeDef" not in remade["message"]
     weak = reports[str(SCRIPTS / "retrace_weak_start.py")]["findings"][0]
     assert weak["lesson"] == "6.8" and "weak_type" in weak["message"]
 

@@ -91,6 +91,19 @@ def parse(message: str) -> Miss | None:
     )
 
 
+_OBJECT = re.compile(r"<(?:function (?P<fn>[\w.<>]+)|(?P<cls>[\w.]+) object) at (?P<at>0x[0-9a-f]+)>")
+
+
+def _remade(before: str, now: str) -> list[str]:
+    """The objects (by name) a static value holds anew: the same names, other addresses."""
+    was = [(m["fn"] or m["cls"], m["at"]) for m in _OBJECT.finditer(before)]
+    new = [(m["fn"] or m["cls"], m["at"]) for m in _OBJECT.finditer(now)]
+    if len(was) != len(new) or [n for n, _ in was] != [n for n, _ in new]:
+        return []
+    names = [n for (n, a), (_, b) in zip(was, new) if a != b]
+    return list(dict.fromkeys(names))[:3]
+
+
 def classify(diff: str) -> tuple[FindingCode, str]:
     """(reason, JAX's explanation in one line) from the part of a message after "for f ..."."""
     lines = [ln.strip() for ln in diff.splitlines() if ln.strip()]
@@ -98,7 +111,15 @@ def classify(diff: str) -> tuple[FindingCode, str]:
     explanation = _URL.sub("", starred[0] if starred else (lines[-1] if lines else "")).strip()
     static = _STATIC.search(explanation)
     if static:  # JAX 0.10 spells a static value out as pytree metadata: say it plainly
-        explanation = f"static argument {static['path']} was {static['before']}, now {static['now']}"
+        now_part, _, before_part = explanation.partition(" and before ")  # whole: the groups stop at a ")"
+        remade = _remade(before_part, now_part)
+        if remade:  # a library's static part (eqx.filter_jit's): name what changed in it
+            explanation = (
+                f"a static (non-array) argument holds a new object on every call ({', '.join(remade)}), "
+                "never equal to the one before"
+            )
+        else:
+            explanation = f"static argument {static['path']} was {static['before']}, now {static['now']}"
     if len(explanation) > 200:
         explanation = explanation[:197] + "..."
     text = "\n".join(lines)
