@@ -94,6 +94,20 @@ def parse(message: str) -> Miss | None:
 _OBJECT = re.compile(r"<(?:function (?P<fn>[\w.<>]+)|(?P<cls>[\w.]+) object) at (?P<at>0x[0-9a-f]+)>")
 
 
+_ARG_PATH = re.compile(r"^\[(?P<kind>[01])\]\[(?P<which>\d+|'[^']+')\](?P<rest>.*)$")
+
+
+def _argument(path: str) -> str:
+    """JAX's input path as the call wrote it: [0][2] (args, then the third) -> 3, [1]['lr']
+    (kwargs) -> `lr`; anything else as JAX gave it."""
+    m = _ARG_PATH.match(path)
+    if m is None:
+        return path
+    which = m["which"]
+    name = str(int(which) + 1) if m["kind"] == "0" and which.isdigit() else f"`{which.strip(chr(39))}`"
+    return name + (f" at {m['rest']}" if m["rest"] else "")
+
+
 def _remade(before: str, now: str) -> list[str]:
     """The objects (by name) a static value holds anew: the same names, other addresses."""
     was = [(m["fn"] or m["cls"], m["at"]) for m in _OBJECT.finditer(before)]
@@ -119,7 +133,7 @@ def classify(diff: str) -> tuple[FindingCode, str]:
                 "never equal to the one before"
             )
         else:
-            explanation = f"static argument {static['path']} was {static['before']}, now {static['now']}"
+            explanation = f"static argument {_argument(static['path'])} was {static['before']}, now {static['now']}"
     if len(explanation) > 200:
         explanation = explanation[:197] + "..."
     text = "\n".join(lines)
