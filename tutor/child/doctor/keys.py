@@ -11,8 +11,9 @@ Not `jax_debug_key_reuse`: it raises (the script would stop), sees typed keys on
   to the argument it came from; each later call of the function then records the key it was
   given for that argument (read lazily, after the run). A key made from a constant inside the
   function counts once per call;
-- inside a loop body (lax.scan / fori_loop / while_loop), a key the body closes over is the
-  same key on every pass: reused, without running anything;
+- inside a loop body (lax.scan / fori_loop / while_loop), a key the body closes over, or one it
+  consumes from its carry and hands back unsplit, is the same key on every pass: reused,
+  without running anything;
 - one key consumed twice within one trace is reused, whatever its value.
 
 Findings with one root are one finding: a reuse whose key was split or folded (eagerly) from a
