@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from tutor.child.library import (
+    as_float32,
     check,
     close,
     expect,
@@ -327,7 +328,7 @@ def check_trains(adam, apply_updates):
     X = rng.standard_normal((64, 4))
     w_true = np.array([1.5, -2.0, 0.5, 3.0])
     Y = X @ w_true + 0.7 + 0.05 * rng.standard_normal(64)
-    Xj, Yj = jnp.asarray(X, jnp.float32), jnp.asarray(Y, jnp.float32)
+    Xj, Yj = as_float32(X), as_float32(Y)
     init, update = unpack(adam(0.05))
 
     def loss_fn(p):

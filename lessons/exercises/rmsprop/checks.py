@@ -6,6 +6,7 @@ import numpy as np
 from jax import lax
 
 from tutor.child.library import (
+    as_float32,
     check,
     close,
     dtypes,
@@ -251,7 +252,7 @@ def check_pure(learner, rmsprop):
 def check_trains(rmsprop):
     rng = np.random.default_rng(7)
     X = np.linspace(-3.0, 3.0, 512)[:, None]  # 512 points: 4000 steps last long enough to watch live
-    Xj, Yj = jnp.asarray(X, jnp.float32), jnp.asarray(np.sin(X), jnp.float32)
+    Xj, Yj = as_float32(X), as_float32(np.sin(X))
     sizes = [1, 16, 16, 1]
     params = [
         {"w": jnp.asarray(rng.standard_normal((a, b)) / np.sqrt(a), jnp.float32), "b": jnp.zeros(b)}

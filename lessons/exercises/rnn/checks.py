@@ -28,12 +28,12 @@ def check_defines(rnn_forward):
 def check_output_shape(rnn_forward):
     rng = np.random.default_rng(3)
     params = {
-        "Wh": jnp.asarray(0.4 * rng.standard_normal((5, 5)), jnp.float32),
-        "Wx": jnp.asarray(rng.standard_normal((2, 5)), jnp.float32),
-        "b": jnp.asarray(0.1 * rng.standard_normal(5), jnp.float32),
-        "Wo": jnp.asarray(rng.standard_normal((5, 1)), jnp.float32),
+        "Wh": as_float32(0.4 * rng.standard_normal((5, 5))),
+        "Wx": as_float32(rng.standard_normal((2, 5))),
+        "b": as_float32(0.1 * rng.standard_normal(5)),
+        "Wo": as_float32(rng.standard_normal((5, 1))),
     }
-    xs = jnp.asarray(rng.uniform(-1, 1, (7, 2)), jnp.float32)
+    xs = as_float32(rng.uniform(-1, 1, (7, 2)))
     ys = jax.jit(rnn_forward)(params, xs)
     shape = np.shape(ys)
     if shape != (7, 1):
@@ -71,7 +71,7 @@ def check_first_step(rnn_forward):
     }
     xs = rng.uniform(-1.5, 1.5, (4, 3))
     params = as_float32(P)
-    ys = np.asarray(jax.jit(rnn_forward)(params, jnp.asarray(xs, jnp.float32)), np.float64)
+    ys = np.asarray(jax.jit(rnn_forward)(params, as_float32(xs)), np.float64)
     pre = xs[0] @ P["Wx"] + P["b"]
     want = np.tanh(pre) @ P["Wo"]
 
@@ -147,7 +147,7 @@ def check_carries_state(rnn_forward):
     }
     xs = rng.uniform(-1, 1, (T, D))
     params = as_float32(P)
-    got = np.asarray(jax.jit(rnn_forward)(params, jnp.asarray(xs, jnp.float32)), np.float64)
+    got = np.asarray(jax.jit(rnn_forward)(params, as_float32(xs)), np.float64)
 
     def reference(mode):
         h, ys = np.zeros(H), []
@@ -184,12 +184,12 @@ def check_carries_state(rnn_forward):
 @check("uses-scan", depends=["output-shape"])
 def check_uses_scan(rnn_forward):
     params = {
-        "Wh": jnp.asarray(0.5 * np.eye(3), jnp.float32),
-        "Wx": jnp.asarray(np.ones((1, 3)), jnp.float32),
-        "b": jnp.asarray(np.zeros(3), jnp.float32),
-        "Wo": jnp.asarray(np.ones((3, 1)), jnp.float32),
+        "Wh": as_float32(0.5 * np.eye(3)),
+        "Wx": as_float32(np.ones((1, 3))),
+        "b": as_float32(np.zeros(3)),
+        "Wo": as_float32(np.ones((3, 1))),
     }
-    xs = jnp.asarray(np.linspace(-1.0, 1.0, 5).reshape(5, 1), jnp.float32)
+    xs = as_float32(np.linspace(-1.0, 1.0, 5).reshape(5, 1))
     expect_primitive(rnn_forward, (params, xs), "scan", what="rnn_forward")
 
 
@@ -204,8 +204,8 @@ def check_gradients(rnn_forward):
         "Wo": rng.standard_normal((H, 1)),
     }
     params = as_float32(P)
-    xs = jnp.asarray(rng.uniform(-1, 1, (T, 1)), jnp.float32)
-    weights = jnp.asarray(np.linspace(0.2, 1.0, T), jnp.float32)
+    xs = as_float32(rng.uniform(-1, 1, (T, 1)))
+    weights = as_float32(np.linspace(0.2, 1.0, T))
 
     def loss(p):
         return jnp.sum(weights * rnn_forward(p, xs)[:, 0] ** 2)
@@ -230,8 +230,8 @@ def check_trains(rnn_forward):
     rng = np.random.default_rng(21)
     H, T, N = 16, 12, 32
     X = rng.uniform(-1, 1, (N, T, 1))
-    Xj = jnp.asarray(X, jnp.float32)
-    Yj = jnp.asarray(0.3 * np.cumsum(X, axis=1), jnp.float32)
+    Xj = as_float32(X)
+    Yj = as_float32(0.3 * np.cumsum(X, axis=1))
     P = {
         "Wh": rng.standard_normal((H, H)) * 0.5 / np.sqrt(H),
         "Wx": rng.standard_normal((1, H)),
@@ -260,8 +260,8 @@ def check_trains(rnn_forward):
 
         return lax.scan(body, carry, None, length=20)
 
-    m = jax.tree.map(jnp.zeros_like, params)
-    v = jax.tree.map(jnp.zeros_like, params)
+    m = as_float32(jax.tree.map(np.zeros_like, P))  # (made in NumPy: no XLA program per shape)
+    v = as_float32(jax.tree.map(np.zeros_like, P))
     steps = 3000  # long enough to watch the loss fall on the live chart, chunk by chunk
     _, losses = run_training(twenty_steps, (params, m, v, jnp.float32(0)), steps)
     final = float(np.median(losses[-100:]))  # the median: robust to Adam's brief late spikes

@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from tutor.child.library import (
+    as_float32,
     aval_text,
     check,
     checker_sees_across_jit_calls,
@@ -35,7 +36,7 @@ def sine_data(n=128):
 def sine_batch(n=128):
     """sine_data as a batch (x, y) of new JAX arrays: a step that donates its batch deletes only these."""
     X, Y = sine_data(n)
-    return jnp.asarray(X), jnp.asarray(Y)
+    return as_float32(X), as_float32(Y)
 
 
 def with_key(state, key):
