@@ -406,7 +406,8 @@ def check_opt_state(create_train_state, train_step):
 def check_donates(create_train_state, train_step):
     # JAX warns about donation when it lowers a program: for 120 rows, a shape no other check
     # uses, so that it is lowered anew (and only lowered: nothing more to compile).
-    x_new, y_new = sine_batch(120)  # (a state of its own: a train_step that is not a jit object is run, and donates it)
+    # A state of its own: a train_step that is not a jit object is run, and donates it.
+    x_new, y_new = sine_batch(120)
     unusable = lowered_donation_warnings(train_step, create_train_state(jax.random.key(0)), (x_new, y_new))
     state = create_train_state(jax.random.key(0))
     x_batch, y_batch = sine_batch()  # a batch the caller keeps using

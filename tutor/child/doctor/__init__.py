@@ -31,9 +31,10 @@ key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on
               nnx.Rngs stream), and each call records that argument, read after the run, so no
               host callback is compiled in. A key closed over by a loop body (scan / fori_loop /
               while_loop), a key a body consumes from its carry and hands back unsplit, and one
-              tracer consumed twice in one trace, are reused whatever their values. One root per reuse (keys split from a reused key are its finding); a key
-              consumed at one line only, by calls that do not feed their result back and are not
-              differentiated, is a constant kept on purpose: a note. Two keys made alike at one
+              tracer consumed twice in one trace, are reused whatever their values. One root per
+              reuse (keys split from a reused key are its finding); a key consumed at one line
+              only, by calls that do not feed their result back and are not differentiated, is a
+              constant kept on purpose: a note. Two keys made alike at one
               line (nnx.Rngs(params=0, dropout=0)) whose descendants are drawn from is a finding.
               Cannot see: a key split inside a jitted function and consumed twice there by value
               (not the same tracer); keys of calls beyond the first 50,000 watched.

@@ -9,7 +9,7 @@ import types
 import warnings
 
 from tutor.child.doctor.hooks import Hooks
-from tutor.child.doctor.retraces import Retraces, code_place
+from tutor.child.doctor.retraces import Retraces
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.jax_signals import DONATION_UNUSABLE
 from tutor.protocol import Finding
@@ -49,7 +49,7 @@ class Donation:
             )
             return
         code = self.code.function(top.name, top.def_line, top.def_file)
-        wrapped = self.retraces.wrapped_at.get(code_place(code)) if code is not None else None
+        wrapped = self.retraces.wrapped_at.get(self.code.place_of(code)) if code is not None else None
         file, line = (wrapped[0], wrapped[1]) if wrapped and wrapped[2] else (frame.f_code.co_filename, frame.f_lineno)
         self.unusable.append((self.code.shown(file), top.name, line, types))
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import os
 import re
-import types
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,12 +166,6 @@ class _PersistentCacheChatter(logging.Filter):
         )
 
 
-def code_place(code: types.CodeType) -> tuple[str, str, int]:
-    """A function's code by where it is (the live one and the doctor's own compile of its file
-    are different objects)."""
-    return (os.path.normcase(os.path.realpath(code.co_filename)), code.co_name, code.co_firstlineno)
-
-
 REWRAPS = 3  # jax.jit of one function at one line this often: wrapped anew on every pass
 
 
@@ -189,7 +181,7 @@ class Retraces:
         # (the function, the learner's file and line) -> times jax.jit wrapped it there
         self.wraps: Counter = Counter()
         # the learner's function's code -> where jax.jit was asked for it (file, line), and whether donating
-        self.wrapped_at: dict[tuple[str, str, int], tuple[str, int, bool]] = {}  # keyed by code_place()
+        self.wrapped_at: dict[tuple[str, str, int], tuple[str, int, bool]] = {}  # keyed by ScriptCode.place_of
 
     def install(self, hooks: Hooks) -> None:
         retraces = self
@@ -243,7 +235,11 @@ class Retraces:
                         code = self.code._learners_code(fun)
                         if code is not None:
                             donates = asks_donation(kwargs)
-                            self.wrapped_at[code_place(code)] = (frame.f_code.co_filename, frame.f_lineno, donates)
+                            self.wrapped_at[self.code.place_of(code)] = (
+                                frame.f_code.co_filename,
+                                frame.f_lineno,
+                                donates,
+                            )
                     except Exception:  # noqa: BLE001 - never break the learner's jax.jit
                         pass
             return original(*args, **kwargs)

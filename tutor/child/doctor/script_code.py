@@ -283,6 +283,11 @@ class ScriptCode:
                 return names
         return None
 
+    def place_of(self, code: types.CodeType) -> tuple[str, str, int]:
+        """A function's code by where it is (the live one and the doctor's own compile of its file
+        are different objects)."""
+        return (self._normed(code.co_filename), code.co_name, code.co_firstlineno)
+
     def _normed(self, filename: str) -> str:
         known = self._norms.get(filename)
         if known is None:

@@ -92,12 +92,11 @@ class SideEffects:
         code = self.code.function(miss.name, miss.def_line, miss.def_file)
         if code is None:
             return
-        own = self.code.globals_of(miss.def_file)
-        if own is None:  # defined in a module we cannot find: the caller's globals
-            frame = self.code.frame_here()
-            own = frame.f_globals if frame is not None else None
-        modules = [(miss.def_file, own)] if own is not None else []
         frame = self.code.frame_here()
+        own = self.code.globals_of(miss.def_file)
+        if own is None and frame is not None:  # defined in a module we cannot find: the caller's globals
+            own = frame.f_globals
+        modules = [(miss.def_file, own)] if own is not None else []
         owner = self.code.callee_self(frame, miss.name) if frame is not None else None
         if owner is not None:  # a jitted method (a Trainer local to main()): its `self` as well
             modules.append((miss.def_file, {"self": owner}))
