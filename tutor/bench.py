@@ -144,7 +144,7 @@ def small_latencies(course, exercise, repeat: int = 5) -> dict[str, float]:
 def _inprocess(exercise, source: str, filename: str, home: Path) -> float:
     """The checks' own compute: load the learner module and run every check right here."""
     from tutor.child import harness
-    from tutor.child.worker import configure_jax  # the worker's own JAX settings, its cache included
+    from tutor.child.worker import configure_jax  # the worker's own JAX settings (run() probed the flags)
     from tutor.sandbox.runner import cache_dir_for
 
     configure_jax(str(cache_dir_for(home)))
@@ -547,8 +547,11 @@ GROUPS = ("small", "heavy", "stream", "tui", "stalls", "doctor")
 def run(repeat: int = 5, only: tuple[str, ...] = GROUPS, heavy_ids: tuple[str, ...] = ()) -> dict:
     """Every figure of the groups in `only`; `heavy_ids`: the heavy figures for these exercises
     as well (`heavy_first_s.<id>`, `heavy_cached_s.<id>`), besides the one `choose` picks."""
+    from tutor.child import compile_flags
     from tutor.course import load_course
 
+    if "small" in only:
+        compile_flags.probe()  # forks: before any thread here, for small_inprocess_s (as a worker compiles)
     course = load_course()
     small, heavy = choose(course)
     few = min(repeat, 3)  # the slow figures

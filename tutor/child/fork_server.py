@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         import jax  # noqa: F401 - what every worker needs, imported once: no backend, no thread
         import numpy  # noqa: F401
 
-        from tutor.child import worker
+        from tutor.child import compile_flags, worker
 
         # Before the harness: it keeps JAX's settings as it finds them, to restore between checks.
         worker.configure_jax_settings(args.cache_dir)
@@ -233,6 +233,7 @@ def main(argv: list[str] | None = None) -> None:
     if threads != 1:
         _send(sock, {"failed": f"{threads} threads after the imports: forking would be unsafe"})
         os._exit(1)
+    compile_flags.probe()  # forks, so only now: once, for every worker forked from here
     # What the imports made is never collected: in the permanent generation, the workers' garbage
     # collections do not walk it, so its pages stay shared instead of being copied into each worker.
     gc.freeze()

@@ -16,7 +16,7 @@ import numpy as np
 from tutor.child import reach
 from tutor.child.library import CheckFailed, Label, as_float32, close, expect, fail, returns, structure, type_of
 from tutor.child.library.failures import bilingual
-from tutor.child.library.originals import keystr, tree_flatten_with_path
+from tutor.child.library.originals import device_put, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
 from tutor.child.library.values import leaves
 
@@ -41,8 +41,11 @@ def unpack(opt: Any, made: str = "the optimizer") -> tuple[Callable, Callable]:
 
 
 def small_problem() -> tuple[dict, dict]:
-    """(params, grads) of two small leaves, new buffers on every call (a step may donate them)."""
-    return {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}, {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
+    """(params, grads) of two small leaves, new buffers on every call (a step may donate them).
+    One shape for both: every operation an optimizer runs without jit is compiled once for it,
+    not once per leaf (rank, dtype and nesting vary in the checks that run it under jit)."""
+    params = {"w": np.ones(3), "b": np.zeros(3)}
+    return as_float32(params), as_float32({"w": np.full(3, 0.5), "b": np.ones(3)})
 
 
 def nested_problem(seed: int, steps: int, decades: float) -> tuple[Any, list, Any]:
@@ -117,8 +120,8 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
 def _history(seed: int, steps: int) -> tuple[dict, list[dict]]:
     """(params, `steps` gradient trees) of small_problem's shapes, with distinct values."""
     rng = np.random.default_rng(seed)
-    params = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
-    grads = [{"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)} for _ in range(steps)]
+    params = {"w": rng.standard_normal(3), "b": rng.standard_normal(3)}
+    grads = [{"w": rng.standard_normal(3), "b": rng.standard_normal(3)} for _ in range(steps)]
     return as_float32(params), [as_float32(g) for g in grads]
 
 
@@ -199,10 +202,12 @@ def _show(a: Any) -> Any:
 
 def expect_state_follows_param_dtypes(init: Callable, update: Callable) -> None:
     """Mixed precision: the state follows each parameter's dtype, from init and after a step."""
-    mixed = {"w": jnp.ones((2, 3), jnp.float32), "b": jnp.ones((3,), jnp.bfloat16), "s": jnp.ones((4,), jnp.float16)}
+    # made in NumPy and put on the device: no XLA program per shape and dtype
+    made = {"w": np.ones((2, 3), jnp.float32), "b": np.ones((3,), jnp.bfloat16), "s": np.ones((4,), jnp.float16)}
+    mixed = jax.tree.map(device_put, made)
     mixed_state = init(mixed)
     state_follows_params(mixed_state, mixed, what="init(params) with float32, bfloat16 and float16 params: state")
-    mixed_grads = jax.tree.map(lambda p: jnp.full(p.shape, 0.5, p.dtype), mixed)
+    mixed_grads = jax.tree.map(lambda p: device_put(np.full(p.shape, 0.5, p.dtype)), made)
     _, mixed_new = jax.jit(update)(mixed_grads, mixed_state, mixed)
     state_follows_params(mixed_new, mixed, what="the state update returns for mixed-dtype params: state")
 

@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 
+from tutor.child import compile_flags
 from tutor.i18n import Bilingual
 from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello, Ready, RunError, Started, parse_job
 
@@ -20,6 +21,9 @@ from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello
 def configure_jax(cache_dir: str | None) -> None:
     """Set JAX's configuration, then start its backend."""
     configure_jax_settings(cache_dir)
+    flags = compile_flags.xla_flags(os.environ.get("XLA_FLAGS"))
+    if flags:
+        os.environ["XLA_FLAGS"] = flags  # read once, as the backend starts below
     import jax
 
     jax.devices()  # initialise the backend now, not during the learner's first call
@@ -101,14 +105,23 @@ def main(argv: list[str] | None = None) -> None:
     # SIGINT means "stop and report" to a doctor job only (which turns it back on); before a job,
     # or in learner code, a stray one must not break the worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from tutor.child import lifeline
-
-    if args.parent is not None:
-        lifeline.start(args.parent, args.run_dir)
     from tutor.child import channel
 
     channel.open_channel(args.event_fd)
     channel.send(Hello(PROTOCOL_VERSION))  # first, before anything can fail: the parent checks it
+    try:
+        if not args.doctor:
+            # JAX imported (no backend, no thread), then the compile flags tried in a forked
+            # child: before the lifeline's thread. A forked worker has the server's answer.
+            configure_jax_settings(args.cache_dir)
+            compile_flags.probe()
+    except BaseException as exc:  # noqa: BLE001 - whatever broke, the parent must hear it was us
+        _startup_failed(exc)
+        os._exit(1)
+    from tutor.child import lifeline
+
+    if args.parent is not None:
+        lifeline.start(args.parent, args.run_dir)
     try:
         if not args.doctor:
             configure_jax(args.cache_dir)

@@ -107,9 +107,9 @@ def check_optimizer(adam, apply_updates):
 def check_state_types(adam):
     opt = adam(0.1)
     init, update = unpack(opt)
-    params = {"dense": [{"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}], "scale": jnp.ones(())}
+    params = as_float32({"dense": [{"w": np.ones((2, 3)), "b": np.zeros(3)}], "scale": np.ones(())})
     state = init(params)
-    grads = jax.tree.map(lambda p: jnp.full(p.shape, 0.5, p.dtype), params)
+    grads = as_float32(jax.tree.map(lambda p: np.full(p.shape, 0.5), params))
     _, new_state = jax.jit(update)(grads, state, params)
     structure(new_state, state, what="new_state from jax.jit(update) (compared with init's state)")
     for (path, old), new in zip(jax.tree_util.tree_flatten_with_path(state)[0], jax.tree.leaves(new_state)):
@@ -143,10 +143,11 @@ def check_pure(learner, adam):
 
 @check("descends", depends=["optimizer"])
 def check_descends(adam, apply_updates):
-    opt = adam(0.05)
+    # adam(0.1) on two leaves of shape (3,), as in `optimizer`: the same compiled update
+    opt = adam(0.1)
     init, update = unpack(opt)
-    params = {"w": jnp.array([1.0, -2.0, 0.5]), "b": jnp.array(0.3)}
-    grads = {"w": jnp.array([0.5, -3.0, 2.0]), "b": jnp.array(-1.0)}
+    params = as_float32({"w": np.array([1.0, -2.0, 0.5]), "b": np.array([0.3, -0.1, 0.0])})
+    grads = as_float32({"w": np.array([0.5, -3.0, 2.0]), "b": np.array([-1.0, 0.25, 4.0])})
     updates, _ = jax.jit(update)(grads, init(params), params)
     with on_failure(
         "Is t 0 at the first step? 1 - b1**0 = 0 divides by zero: use t = count + 1",
@@ -172,8 +173,8 @@ def check_bias_correction(adam):
     opt = adam(lr)
     init, update = unpack(opt)
     g = np.array([0.02, 1.0, 150.0, -5.0, -0.03])
-    params = {"x": jnp.zeros(5)}
-    updates, _ = jax.jit(update)({"x": jnp.asarray(g, jnp.float32)}, init(params), params)
+    params = as_float32({"x": np.zeros(5)})
+    updates, _ = jax.jit(update)(as_float32({"x": g}), init(params), params)
     got = np.asarray(updates["x"], np.float64)
     ratio = np.abs(got) / lr
     expect(
@@ -198,8 +199,8 @@ def check_eps_placement(adam):
     opt = adam(lr, eps=eps)
     init, update = unpack(opt)
     g = np.array([0.01, 0.1, -1.0, 0.05, -0.02])
-    params = {"x": jnp.zeros(5)}
-    updates, _ = jax.jit(update)({"x": jnp.asarray(g, jnp.float32)}, init(params), params)
+    params = as_float32({"x": np.zeros(5)})
+    updates, _ = jax.jit(update)(as_float32({"x": g}), init(params), params)
     want = -lr * g / (np.abs(g) + eps)
     close(updates["x"], want, what="first update with adam(0.1, eps=0.1)", rtol=1e-4, atol=1e-7)
 
@@ -250,16 +251,22 @@ def check_matches_reference(adam, apply_updates):
 def check_defaults(adam):
     lr = 0.01
     init, update = unpack(adam(lr))
-    # tiny gradients make eps visible, changing ones make b1 and b2 visible
+    # tiny gradients make eps visible, changing ones make b1 and b2 visible; five of them, as in
+    # bias-correction, which also steps adam(0.01): one compiled update serves both
     grads_seq = [
         {"x": np.array(g)}
-        for g in ([1e-7, 0.5, -2.0, 3e-3], [3e-7, -0.1, -1.0, 1e-3], [-2e-7, 0.2, 4.0, -5e-3], [1e-7, 0.3, 0.5, 2e-3])
+        for g in (
+            [1e-7, 0.5, -2.0, 3e-3, 0.7],
+            [3e-7, -0.1, -1.0, 1e-3, -0.4],
+            [-2e-7, 0.2, 4.0, -5e-3, 0.1],
+            [1e-7, 0.3, 0.5, 2e-3, -0.9],
+        )
     ]
     expect_defaults(
         adam,
         f"adam({lr})",
         {"b1": 0.9, "b2": 0.999, "eps": 1e-8},
-        run_updates(update, init, {"x": jnp.zeros(4)}, grads_seq),
+        run_updates(update, init, as_float32({"x": np.zeros(5)}), grads_seq),
         reference_updates(grads_seq, lr, 0.9, 0.999, 1e-8),
         grads_seq,
         note=("Optax's; Keras uses eps=1e-7", "与 Optax 相同；Keras 的 eps 是 1e-7"),
@@ -273,7 +280,7 @@ def check_independent_buffers(adam, apply_updates):
     init, update = unpack(opt)
     a = np.array([1.0, 4.0, 0.25])
     c = np.array([3.0, -1.0, 2.0])
-    params = {"x": jnp.zeros(3), "b": jnp.full((2,), 0.5)}
+    params = as_float32({"x": np.zeros(3), "b": np.full(2, 0.5)})
     state = init(params)
     seen = {}
     for tree, tree_name in ((params, "params"), (state, "state")):
@@ -341,7 +348,7 @@ def check_trains(adam, apply_updates):
         updates, s = update(grads, s, p)
         return (apply_updates(p, updates), s), loss
 
-    params = {"w": jnp.zeros(4), "b": jnp.zeros(())}
+    params = as_float32({"w": np.zeros(4), "b": np.zeros(())})
     _, losses = run_training(step, (params, init(params)), 200)
     final = float(np.mean(losses[-10:]))
     expect(

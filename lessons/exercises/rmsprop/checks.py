@@ -98,7 +98,7 @@ def check_optimizer(rmsprop):
 def check_state_structure(rmsprop):
     opt = rmsprop(0.1)
     init, update = unpack(opt)
-    params = {"dense": [{"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}], "scale": jnp.ones(())}
+    params = as_float32({"dense": [{"w": np.ones((2, 3)), "b": np.zeros(3)}], "scale": np.ones(())})
     state = init(params)
     # s is one zero array per parameter; anything else in the state (a step count, the
     # learning rate, as Optax's inject_hyperparams keeps) is the learner's business.
@@ -127,7 +127,7 @@ def check_state_structure(rmsprop):
             f"（init 给出的状态叶子：{'、'.join(type_of(l) for l in jax.tree.leaves(state)) or '无'}；~ 表示弱类型，例如来自 Python 标量）；"
             "s 需要为每个参数准备一个形状和 dtype 都相同的全零数组",
         )
-    grads = jax.tree.map(lambda p: jnp.full(p.shape, 0.5, p.dtype), params)
+    grads = as_float32(jax.tree.map(lambda p: np.full(p.shape, 0.5), params))
     _, new_state = jax.jit(update)(grads, state, params)
     dtypes(new_state, state, what="new_state (compared with init's state)")
     for (path, a), (_, b) in zip(
@@ -145,8 +145,8 @@ def check_state_structure(rmsprop):
 def check_descends(rmsprop):
     opt = rmsprop(0.05)
     init, update = unpack(opt)
-    params = {"w": jnp.array([1.0, -2.0, 0.5]), "b": jnp.array(0.3)}
-    grads = {"w": jnp.array([0.5, -3.0, 2.0]), "b": jnp.array(-1.0)}
+    params = as_float32({"w": np.array([1.0, -2.0, 0.5]), "b": np.array(0.3)})
+    grads = as_float32({"w": np.array([0.5, -3.0, 2.0]), "b": np.array(-1.0)})
     updates, _ = jax.jit(update)(grads, init(params), params)
     with on_failure(
         "Is eps added where it belongs, and is s updated before it divides? sqrt(0) + 0 divides by zero",
@@ -175,7 +175,7 @@ def check_matches_reference(rmsprop):
             run_updates(
                 unpack(rmsprop(0.1, rho=0.9, eps=0.1))[1],
                 unpack(rmsprop(0.1, rho=0.9, eps=0.1))[0],
-                {"x": jnp.zeros(3)},
+                as_float32({"x": np.zeros(3)}),
                 small,
             ),
         ),
@@ -230,7 +230,7 @@ def check_defaults(rmsprop):
         rmsprop,
         f"rmsprop({lr})",
         {"rho": 0.9, "eps": 1e-8},
-        run_updates(update, init, {"x": jnp.zeros(4)}, grads_seq),
+        run_updates(update, init, as_float32({"x": np.zeros(4)}), grads_seq),
         reference_updates(grads_seq, lr, 0.9, 1e-8),
         grads_seq,
         note=(
@@ -255,7 +255,7 @@ def check_trains(rmsprop):
     Xj, Yj = as_float32(X), as_float32(np.sin(X))
     sizes = [1, 16, 16, 1]
     params = [
-        {"w": jnp.asarray(rng.standard_normal((a, b)) / np.sqrt(a), jnp.float32), "b": jnp.zeros(b)}
+        as_float32({"w": rng.standard_normal((a, b)) / np.sqrt(a), "b": np.zeros(b)})
         for a, b in zip(sizes[:-1], sizes[1:])
     ]
 

@@ -18,6 +18,10 @@ from tutor.child.library import (
     structure,
 )
 
+# output-shape, first-step and carries-state run rnn_forward on one shape (hidden size H, input
+# size D, T steps; all different, so a mixed-up axis shows): one compiled program serves all three.
+H, D, T = 6, 2, 9
+
 
 @check("defines")
 def check_defines(rnn_forward):
@@ -28,35 +32,35 @@ def check_defines(rnn_forward):
 def check_output_shape(rnn_forward):
     rng = np.random.default_rng(3)
     params = {
-        "Wh": as_float32(0.4 * rng.standard_normal((5, 5))),
-        "Wx": as_float32(rng.standard_normal((2, 5))),
-        "b": as_float32(0.1 * rng.standard_normal(5)),
-        "Wo": as_float32(rng.standard_normal((5, 1))),
+        "Wh": as_float32(0.4 * rng.standard_normal((H, H))),
+        "Wx": as_float32(rng.standard_normal((D, H))),
+        "b": as_float32(0.1 * rng.standard_normal(H)),
+        "Wo": as_float32(rng.standard_normal((H, 1))),
     }
-    xs = as_float32(rng.uniform(-1, 1, (7, 2)))
+    xs = as_float32(rng.uniform(-1, 1, (T, D)))
     ys = jax.jit(rnn_forward)(params, xs)
     shape = np.shape(ys)
-    if shape != (7, 1):
+    if shape != (T, 1):
         why_en, why_zh = "", ""
-        if shape in ((), (1,), (1, 1), (5,), (1, 5)):
+        if shape in ((), (1,), (1, 1), (H,), (1, H)):
             why_en = (
                 ": that is only one step. Return the outputs stacked over all the steps (the second result of lax.scan)"
             )
             why_zh = "：这只是一步的结果。请返回所有步堆叠起来的输出（lax.scan 的第二个返回值）"
-        elif shape == (7, 5):
-            why_en = ": these look like the hidden states h_t (H = 5). Multiply each by Wo: y_t = h_t @ Wo"
-            why_zh = "：这看起来是隐藏状态 h_t(H = 5)。还要乘以 Wo：y_t = h_t @ Wo"
-        elif shape == (7,):
+        elif shape == (T, H):
+            why_en = f": these look like the hidden states h_t (H = {H}). Multiply each by Wo: y_t = h_t @ Wo"
+            why_zh = f"：这看起来是隐藏状态 h_t(H = {H})。还要乘以 Wo：y_t = h_t @ Wo"
+        elif shape == (T,):
             why_en = ": each y_t should keep its shape (1,), as h_t @ Wo gives with Wo of shape (H, 1); do not squeeze or index it"
             why_zh = (
                 "：每个 y_t 应保持 (1,) 的形状，正如 Wo 形状为 (H, 1) 时 h_t @ Wo 给出的那样；不要 squeeze 或取下标"
             )
-        elif len(shape) == 3 and shape[0] == 7:
+        elif len(shape) == 3 and shape[0] == T:
             why_en = ": each step emits a 2-D y_t. Keep the hidden state a vector of shape (H,): h_0 = jnp.zeros(H), not (1, H)"
             why_zh = "：每一步输出的 y_t 是二维的。隐藏状态应是形状为 (H,) 的向量：h_0 = jnp.zeros(H)，而不是 (1, H)"
         fail(
-            f"for xs of shape (7, 2) and H = 5 the output should have shape (7, 1), one y_t per step; got {shape}{why_en}",
-            f"xs 形状为 (7, 2)、H = 5 时输出应为 (7, 1)，每步一个 y_t；实际为 {shape}{why_zh}",
+            f"for xs of shape {(T, D)} and H = {H} the output should have shape {(T, 1)}, one y_t per step; got {shape}{why_en}",
+            f"xs 形状为 {(T, D)}、H = {H} 时输出应为 {(T, 1)}，每步一个 y_t；实际为 {shape}{why_zh}",
         )
 
 
@@ -64,26 +68,26 @@ def check_output_shape(rnn_forward):
 def check_first_step(rnn_forward):
     rng = np.random.default_rng(31)
     P = {
-        "Wh": 0.5 * rng.standard_normal((6, 6)),
-        "Wx": rng.standard_normal((3, 6)),
-        "b": 0.5 * rng.standard_normal(6),
-        "Wo": rng.standard_normal((6, 1)),
+        "Wh": 0.5 * rng.standard_normal((H, H)),
+        "Wx": rng.standard_normal((D, H)),
+        "b": 0.5 * rng.standard_normal(H),
+        "Wo": rng.standard_normal((H, 1)),
     }
-    xs = rng.uniform(-1.5, 1.5, (4, 3))
+    xs = rng.uniform(-1.5, 1.5, (T, D))
     params = as_float32(P)
     ys = np.asarray(jax.jit(rnn_forward)(params, as_float32(xs)), np.float64)
     pre = xs[0] @ P["Wx"] + P["b"]
     want = np.tanh(pre) @ P["Wo"]
 
     def backwards(column):
-        h, out = np.zeros(6), []
+        h, out = np.zeros(H), []
         for x in xs[::-1]:
             h = np.tanh((P["Wh"] @ h if column else h @ P["Wh"]) + x @ P["Wx"] + P["b"])
             out.append(h @ P["Wo"])
         return out[::-1][0]
 
     if not np.allclose(ys[0], want, rtol=1e-4, atol=1e-5):
-        ones = np.ones(6)
+        ones = np.ones(H)
         mistakes = [
             (
                 np.zeros(1),
@@ -138,7 +142,6 @@ def check_first_step(rnn_forward):
 @check("carries-state", depends=["first-step"])
 def check_carries_state(rnn_forward):
     rng = np.random.default_rng(32)
-    H, D, T = 6, 2, 9
     P = {
         "Wh": 0.6 * rng.standard_normal((H, H)),
         "Wx": rng.standard_normal((D, H)),

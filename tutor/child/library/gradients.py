@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from tutor.child.library.failures import Label, bilingual, fail
-from tutor.child.library.originals import tree_structure
+from tutor.child.library.originals import device_put, tree_structure
 from tutor.child.library.values import leaves
 
 
@@ -40,12 +40,8 @@ def grad_check(
             n = int(np.size(leaf))
             parts.append(d_flat[offset : offset + n].reshape(np.shape(leaf)))
             offset += n
-        plus = treedef.unflatten(
-            [jnp.asarray(np.asarray(l, np.float64) + eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)]
-        )
-        minus = treedef.unflatten(
-            [jnp.asarray(np.asarray(l, np.float64) - eps * d, jnp.result_type(l)) for (_, l), d in zip(x_leaves, parts)]
-        )
+        plus = treedef.unflatten([_moved(l, eps * d) for (_, l), d in zip(x_leaves, parts)])
+        minus = treedef.unflatten([_moved(l, -eps * d) for (_, l), d in zip(x_leaves, parts)])
         numeric = (float(f(plus)) - float(f(minus))) / (2 * eps)
         analytic = float(np.dot(g_flat, d_flat))
         scale = max(abs(numeric), abs(analytic), 1e-3)
@@ -56,3 +52,9 @@ def grad_check(
                 f"directional derivative {analytic:.6g} from your gradient, {numeric:.6g} numerically",
                 f"{zh} 与有限差分不一致（随机方向 {k + 1}）：你的梯度给出方向导数 {analytic:.6g}，数值差分为 {numeric:.6g}",
             )
+
+
+def _moved(leaf: Any, step: np.ndarray) -> Any:
+    """leaf + step, worked out in float64 and rounded by NumPy to the leaf's dtype, then put on the
+    device (jnp.asarray(..., dtype) compiles a conversion program for every new shape)."""
+    return device_put(np.asarray(np.asarray(leaf, np.float64) + step, jnp.result_type(leaf)))
