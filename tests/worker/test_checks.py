@@ -126,6 +126,28 @@ def test_grad_check_accepts_right_and_rejects_wrong_gradients():
         L.grad_check(loss, params, wrong)
 
 
+def test_grad_check_rounds_its_points_to_each_leafs_dtype():
+    seen = []
+
+    def f(x):
+        seen.append((x["a"].dtype, x["h"].dtype))
+        return jnp.sum(x["a"].astype(jnp.float32) ** 2) + jnp.sum(x["h"].astype(jnp.float32))
+
+    x = {"a": jnp.array([1.0, 2.0], jnp.float32), "h": jnp.array([0.5, 0.25], jnp.bfloat16)}
+    grads = {"a": 2 * x["a"], "h": jnp.ones(2, jnp.bfloat16)}
+    L.grad_check(f, x, grads, eps=1e-2, directions=1, rtol=0.1)
+    assert seen == [(jnp.float32, jnp.bfloat16)] * 2
+
+
+def test_other_key_keeps_the_kind_of_key_and_flips_its_bits_in_numpy():
+    typed, raw = jax.random.key(7), jax.random.PRNGKey(7)
+    other_typed, other_raw = L.other_key(typed), L.other_key(raw)
+    assert other_typed.dtype == typed.dtype and jax.random.key_impl(other_typed) == jax.random.key_impl(typed)
+    flipped = np.asarray(jax.random.key_data(typed)) ^ np.uint32(0x9E3779B9)  # no random program: NumPy's xor
+    assert np.array_equal(jax.random.key_data(other_typed), flipped)
+    assert other_raw.dtype == jnp.uint32 and np.array_equal(other_raw, np.asarray(raw) ^ np.uint32(0x9E3779B9))
+
+
 def test_dtypes_notes_weak_types():
     with pytest.raises(L.CheckFailed) as err:
         L.dtypes((0.0,), (jnp.float32(0.0),), what="state")

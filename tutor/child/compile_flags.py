@@ -1,12 +1,12 @@
 """XLA flags that make the small programs of checks and cells compile faster, used only where
 this process's XLA knows them: an unknown flag in XLA_FLAGS ends the process when its backend
-starts (jaxlib 0.10 has the flag below, 0.12 has not), so each is first tried in a forked child.
+starts (jaxlib 0.10 has the flag below, 0.12 has not), so they are first tried in a forked child.
 
 Why: a check compiles dozens of programs of a few operations each and runs most of them once.
 jaxlib 0.10's CPU fusion emitters (MLIR-based) take about twice as long as the older LLVM
-emitters to compile such a program (10-12 ms instead of 20-25 ms for one operation, 45 ms
-instead of 95 ms for an Adam update; BENCHMARKS.md, "Compiling less, and faster"); what they
-win back at run time is a few microseconds per loop iteration.
+emitters to compile such a program (15 ms instead of 29 ms for one operation, 45 ms instead of
+95 ms for an Adam update; BENCHMARKS.md, "Compiling less, and faster"); what they win back at
+run time is a few microseconds per loop iteration.
 
 Never for `doctor`: it runs the learner's program as `python` would."""
 

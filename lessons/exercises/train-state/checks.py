@@ -19,6 +19,7 @@ from tutor.child.library import (
     is_jitted,
     key_reuse_checker,
     lowered_donation_warnings,
+    other_key,
     returns,
     run_training,
     traced,
@@ -206,7 +207,7 @@ def check_key_used(create_train_state, train_step):
     def run(swap_key):
         state = create_train_state(jax.random.key(0))
         if swap_key:
-            state = with_key(state, jax.random.fold_in(state.key, 1234))
+            state = with_key(state, other_key(state.key))
         new_state, loss = train_step(state, sine_batch())
         return [np.asarray(l) for l in jax.tree.leaves(new_state.params)], float(loss)
 

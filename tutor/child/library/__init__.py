@@ -28,7 +28,7 @@ from tutor.child.library.donation import aval_text, donation_warnings, lowered_d
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
 from tutor.child.library.jaxprs import expect_primitive, primitive_counts, primitive_names, primitives
-from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker
+from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker, other_key
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
 from tutor.child.library.registry import CheckDef, check, is_defined, learner_attr
 from tutor.child.library.tracing import (
@@ -76,6 +76,7 @@ __all__ = [
     "fail",
     "finite",
     "fresh_key",
+    "other_key",
     "global_changes",
     "global_snapshot",
     "grad_check",

@@ -7,8 +7,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from tutor.child.library.failures import CheckError
+from tutor.child.library.originals import device_put
 
 
 def key_reuse_checker():
@@ -51,3 +53,13 @@ def fresh_key(key: Any) -> Any:
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         return jax.random.wrap_key_data(jax.random.key_data(key))
     return jax.random.wrap_key_data(jnp.asarray(key, jnp.uint32))
+
+
+def other_key(key: Any) -> Any:
+    """A key of the same kind as `key` (typed stays typed, raw uint32 stays raw) with other bits.
+    Its bits are flipped in NumPy: no random program is compiled for it (jax.random.fold_in
+    compiles one, ~50 ms on a first run)."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        bits = np.asarray(jax.random.key_data(key)) ^ np.uint32(0x9E3779B9)
+        return jax.random.wrap_key_data(device_put(bits), impl=jax.random.key_impl(key))
+    return device_put(np.asarray(key) ^ np.uint32(0x9E3779B9))
