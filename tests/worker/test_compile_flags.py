@@ -80,3 +80,12 @@ def test_a_doctor_run_sees_the_learners_xla_flags_as_they_are(tmp_path, monkeypa
     finally:
         box.close()
     assert "flags=--xla_force_host_platform_device_count=2\n" in out and "devices 2" in out
+
+
+def test_no_process_to_spare_for_the_probe_means_no_flags_not_a_failure(monkeypatch):
+    def refuse():
+        raise BlockingIOError(11, "Resource temporarily unavailable")  # fork under `ulimit -u`
+
+    monkeypatch.setattr(compile_flags.os, "fork", refuse)
+    monkeypatch.setattr(compile_flags, "_known", None)
+    assert compile_flags.probe() == ()

@@ -44,7 +44,10 @@ def xla_flags(learner_flags: str | None) -> str:
 
 def _starts_with(flags: tuple[str, ...]) -> bool:
     """Whether a child with these flags before the learner's starts the CPU backend and exits 0."""
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare (ulimit -u): judge without the flags, never fail for them
+        return False
     if pid == 0:
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -143,10 +143,11 @@ def check_state_structure(rmsprop):
 
 @check("descends", depends=["optimizer"])
 def check_descends(rmsprop):
-    opt = rmsprop(0.05)
+    # rmsprop(0.1) on two leaves of shape (3,), as in `optimizer`: the same compiled update
+    opt = rmsprop(0.1)
     init, update = unpack(opt)
-    params = as_float32({"w": np.array([1.0, -2.0, 0.5]), "b": np.array(0.3)})
-    grads = as_float32({"w": np.array([0.5, -3.0, 2.0]), "b": np.array(-1.0)})
+    params = as_float32({"w": np.array([1.0, -2.0, 0.5]), "b": np.array([0.3, -0.1, 0.0])})
+    grads = as_float32({"w": np.array([0.5, -3.0, 2.0]), "b": np.array([-1.0, 0.25, 4.0])})
     updates, _ = jax.jit(update)(grads, init(params), params)
     with on_failure(
         "Is eps added where it belongs, and is s updated before it divides? sqrt(0) + 0 divides by zero",
