@@ -368,7 +368,8 @@ def test_scratch_copy_of_a_cell_runs_the_changed_code(home, sandbox, tui):
             await pilot.press("escape")
             await tui.until(pilot, lambda: app.screen is lesson_screen, timeout=10, what="the lesson again")
             assert COURSE.lesson(lesson.id).cells[0].code == cell.code
-            assert app.session.state.wait_saved(10)  # progress is saved off the UI thread
+            # progress is saved off the UI thread: poll while the loop runs (it starts the saves)
+            await tui.until(pilot, lambda: app.session.state.wait_saved(0), 10, "the background saves")
             progress = json.loads((home / "progress.json").read_text(encoding="utf-8"))
             assert not progress.get("exercises") and progress["lessons"][lesson.id]["status"] == "started"
 

@@ -87,7 +87,7 @@ def test_quiz_first_try_stays_beside_the_retry_everywhere_scores_appear(home, fa
             await pilot.press("ctrl+l")  # 中文
             await pilot.pause()
             assert f"首次 {right_first}/{n}，现在 {n}/{n}" in tui.plain(app.screen.query_one("#progress-quiz"))
-            app.session.state.wait_saved(10)
+            await tui.until(pilot, lambda: app.session.state.wait_saved(0), 10, "the background saves")
 
     asyncio.run(body())
     env = cli_env(home)

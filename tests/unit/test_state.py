@@ -131,3 +131,35 @@ def test_changes_reach_the_file_in_the_order_they_were_made(tmp_path):
     first()  # already written: writes nothing, so the later position stays
     assert on_disk(tmp_path)["position"] == path[1].key and state.wait_saved(0)
     assert state.refresh().position() == path[1].key
+
+
+def test_save_pending_writes_the_changes_whose_saves_have_not_run(tmp_path):
+    state = state_of(tmp_path)
+    first, second = COURSE.lessons[0].id, COURSE.lessons[1].id
+    save_first = state.change(changes.lesson, first, "done")
+    state.change(changes.lesson, second, "started")
+    state.save_pending()
+    assert {k: v["status"] for k, v in on_disk(tmp_path)["lessons"].items()} == {first: "done", second: "started"}
+    assert state.wait_saved(0)
+    save_first()  # its own save, when it finally runs: written already, nothing to do
+    assert state.wait_saved(0)
+
+
+def test_a_session_closed_on_the_event_loop_saves_what_a_thread_worker_has_not_started(tmp_path):
+    """The TUI hands each save to a Textual thread worker, which starts only when the event loop runs
+    again; on_unmount and the signal handlers close the session from that loop. The close must not
+    wait for a save that cannot start (it waited out its 3 s and left the change unsaved)."""
+    import asyncio
+
+    from tutor.ui.session import Session
+
+    session = Session(tmp_path, course=COURSE, sandbox=object())
+    lesson = COURSE.lessons[0].id
+
+    async def main() -> dict:
+        save = session.state.change(changes.lesson, lesson, "done")
+        asyncio.get_running_loop().call_soon(save)  # as run_worker would: not before this callback returns
+        session.close()
+        return on_disk(tmp_path)  # as the process would leave it: the exit comes next
+
+    assert asyncio.run(main())["lessons"][lesson]["status"] == "done"

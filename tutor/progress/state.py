@@ -155,22 +155,32 @@ class LearnerState(Snapshot):
             entry = (next(self._numbers), fn, args)
             self._pending.append(entry)
 
-        def save() -> None:
-            with self._saving:
-                with self._lock:
-                    if entry not in self._pending:
-                        return  # written already, with a later change's save
-                    batch = self._pending[: self._pending.index(entry) + 1]
-                try:
-                    saved = self.store.update(lambda d: _apply_all(d, batch))
-                except BaseException:
-                    self._forget(batch)
-                    self._settle(None)
-                    raise
-                self._forget(batch)
-                self._settle(saved)
+        return lambda: self._save_through(entry)
 
-        return save
+    def _save_through(self, entry) -> None:
+        """Write every change up to `entry` that is still waiting (raises ProgressError)."""
+        with self._saving:
+            with self._lock:
+                if entry not in self._pending:
+                    return  # written already, with a later change's save
+                batch = self._pending[: self._pending.index(entry) + 1]
+            try:
+                saved = self.store.update(lambda d: _apply_all(d, batch))
+            except BaseException:
+                self._forget(batch)
+                self._settle(None)
+                raise
+            self._forget(batch)
+            self._settle(saved)
+
+    def save_pending(self) -> None:
+        """Write every change still waiting, in this thread (raises ProgressError). For the end of
+        a session: a save handed to the UI's thread worker starts only when the event loop runs
+        again, so code on that loop must not wait for it."""
+        with self._lock:
+            last = self._pending[-1] if self._pending else None
+        if last is not None:
+            self._save_through(last)
 
     def _forget(self, batch: list) -> None:
         with self._lock:

@@ -85,10 +85,26 @@ class Session:
             return exc.message
         return None
 
+    def _save_pending(self, timeout: float) -> None:
+        """Write the changes still waiting, from a thread of our own, waiting for it at most
+        `timeout` s. close() runs on the event loop (on_unmount, a signal), and a save handed to a
+        Textual thread worker starts only when that loop runs again: waiting for it there would wait
+        out the timeout and leave the change unsaved."""
+
+        def write() -> None:
+            try:
+                self.state.save_pending()
+            except ProgressError:
+                pass  # the session is ending: nobody is left to tell, and the file keeps what it had
+
+        saver = threading.Thread(target=write, name="save-on-exit", daemon=True)
+        saver.start()
+        saver.join(timeout)
+
     def close(self) -> None:
         """Stop every run still going and, if we made it, the sandbox with its spare worker."""
         for handle in list(self.runs):
             handle.cancel()
-        self.state.wait_saved(SAVE_WAIT_ON_EXIT_S)
+        self._save_pending(SAVE_WAIT_ON_EXIT_S)
         if self._own_sandbox and self._sandbox is not None:
             self._sandbox.close()
