@@ -21,6 +21,11 @@ from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello
 def configure_jax(cache_dir: str | None) -> None:
     """Set JAX's configuration, then start its backend."""
     configure_jax_settings(cache_dir)
+    start_backend()
+
+
+def start_backend() -> None:
+    """Start JAX's backend with the compile flags this XLA accepted (configuration already set)."""
     flags = compile_flags.xla_flags(os.environ.get("XLA_FLAGS"))
     if flags:
         os.environ["XLA_FLAGS"] = flags  # read once, as the backend starts below
@@ -124,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         lifeline.start(args.parent, args.run_dir)
     try:
         if not args.doctor:
-            configure_jax(args.cache_dir)
+            start_backend()
         from tutor.child import harness  # imports the check library (and JAX) before the job
 
         if args.doctor:

@@ -55,11 +55,14 @@ def fresh_key(key: Any) -> Any:
     return jax.random.wrap_key_data(jnp.asarray(key, jnp.uint32))
 
 
+_OTHER_BITS = np.uint32(0x9E3779B9)  # what other_key flips: any constant with bits in every byte
+
+
 def other_key(key: Any) -> Any:
     """A key of the same kind as `key` (typed stays typed, raw uint32 stays raw) with other bits.
     Its bits are flipped in NumPy: no random program is compiled for it (jax.random.fold_in
     compiles one, ~50 ms on a first run)."""
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
-        bits = np.asarray(jax.random.key_data(key)) ^ np.uint32(0x9E3779B9)
+        bits = np.asarray(jax.random.key_data(key)) ^ _OTHER_BITS
         return jax.random.wrap_key_data(device_put(bits), impl=jax.random.key_impl(key))
-    return device_put(np.asarray(key) ^ np.uint32(0x9E3779B9))
+    return device_put(np.asarray(key) ^ _OTHER_BITS)
