@@ -100,6 +100,80 @@ def test_state_untouched_tells_a_returned_state_from_one_written_in_place():
         O.expect_state_untouched(init, adds_a_key, example="state['v'] = ...")
 
 
+def test_state_untouched_runs_update_for_real_when_a_numpy_leaf_could_change_in_place():
+    def numpy_init(params):
+        return {"v": jax.tree.map(lambda p: np.zeros(p.shape, np.float32), params)}
+
+    def scales_in_place(grads, state, params=None):
+        for v, g in zip(state["v"].values(), grads.values()):
+            v *= 0.5  # NumPy, in place: the caller's state changes
+            v += np.asarray(g)
+        return {k: -0.1 * jnp.asarray(v) for k, v in state["v"].items()}, state
+
+    with pytest.raises(L.CheckFailed) as err:
+        O.expect_state_untouched(numpy_init, scales_in_place, example="state['v'] = ...")
+    assert "state['v']['b'] was [0.0, 0.0, 0.0], now [1.0, 1.0, 1.0]" in err.value.en
+
+
+def test_history_checks_trace_update_and_pass_a_right_optimizer():
+    init, update = sgd()
+    given = []
+
+    def watched(grads, state, params=None):
+        given.extend(jax.tree.leaves((grads, state)))
+        return update(grads, state, params)
+
+    module = type(inspect)("learner")
+    O.expect_keeps_no_history(module, (init, watched), init, watched, "sgd(0.1)")
+    assert given and all(isinstance(leaf, jax.core.Tracer) for leaf in given)  # traced, never run
+
+
+def test_history_checks_name_what_a_step_remembers():
+    init, update = sgd()
+    module = type(inspect)("learner")
+    calls = []
+
+    def counts_calls(grads, state, params=None):
+        calls.append(1)  # a history that changes the numbers: a step size shrinking with every call
+        updates, new = update(grads, state, params)
+        return jax.tree.map(lambda u: u / len(calls), updates), new
+
+    with pytest.raises(L.CheckFailed) as err:
+        O.expect_keeps_no_history(module, (init, counts_calls), init, counts_calls, "sgd(0.1)")
+    assert err.value.en.startswith("update(grads, init(params)) gave other updates after 5 earlier calls")
+    g = np.asarray(O._history(11, 4)[1][0]["b"], np.float64)  # the first gradient of the calls, leaf 'b'
+    first, sixth = (-0.1 * g).round(4).tolist(), (-0.1 * g / 6).round(4).tolist()  # 1 and 1/6 of a step
+    assert f"first {first}, now {sixth}" in err.value.en
+
+    shared = {"v": None}
+
+    def shares_velocity(grads, state, params=None):
+        v = state["v"] if shared["v"] is None else shared["v"]  # one velocity for every state
+        v = jax.tree.map(lambda v, g: 0.5 * v + g, v, grads)
+        shared["v"] = v
+        return jax.tree.map(lambda v: -0.1 * v, v), {"v": v}
+
+    with pytest.raises(L.CheckFailed) as err:
+        O.expect_keeps_no_history(module, (init, shares_velocity), init, shares_velocity, "sgd(0.1)")
+    assert "gave other updates" in err.value.en or "stepped in turn" in err.value.en
+
+    learner = type(inspect)("learner")  # a learner's module whose global list logs every step
+    exec(
+        "import jax\nLOG = []\n"
+        "def make(update):\n"
+        "    def logs_steps(grads, state, params=None):\n"
+        "        LOG.append(state)  # remembers, but the numbers stay right\n"
+        "        return update(grads, state, params)\n"
+        "    return logs_steps\n",
+        vars(learner),
+    )
+    logs_steps = learner.make(update)
+    with pytest.raises(L.CheckFailed) as err:
+        O.expect_keeps_no_history(learner, (init, logs_steps), init, logs_steps, "sgd(0.1)")
+    assert err.value.en.startswith("update keeps a history outside its state: Between calls it changed")
+    assert "LOG" in err.value.en and "tracers" not in err.value.en.split("Its results")[0]
+
+
 def test_state_follows_each_parameter_dtype_before_and_after_a_step():
     init, update = sgd()
     O.expect_state_follows_param_dtypes(init, update)

@@ -5,6 +5,7 @@ Runs inside the worker."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -18,6 +19,7 @@ from tutor.child.library import CheckFailed, Label, as_float32, close, expect, f
 from tutor.child.library.failures import bilingual
 from tutor.child.library.originals import device_put, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
+from tutor.child.library.recording import Recording, traced_call
 from tutor.child.library.values import leaves
 
 # A moment the reference keeps for every parameter, as the messages name it: (en, zh, tree like the params).
@@ -86,8 +88,16 @@ def jitted_update(update: Callable, grads: Any, state: Any, params: Any) -> tupl
 
 
 def update_without_params(update: Callable, init: Callable, params: Any, grads: Any) -> None:
-    """update(grads, state), as Optax callers often write it, gives updates shaped like params."""
-    out = returns(update(grads, init(params)), ("updates", "new_state"), "update(grads, state) without params")
+    """update(grads, state), as Optax callers often write it, gives updates shaped like params
+    (traced, not run: only the structure is read; run for real if only a real run can say)."""
+    state = init(params)
+    try:
+        out = traced_call(lambda g, s: update(g, s), grads, state)
+    except CheckFailed:
+        raise
+    except Exception:  # noqa: BLE001 - the real call raises the learner's own error, if any
+        out = update(grads, state)
+    out = returns(out, ("updates", "new_state"), "update(grads, state) without params")
     structure(out[0], params, what="updates from update(grads, state) without params")
 
 
@@ -96,6 +106,8 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
     passed in as it was; `example` is the in-place write the message suggests (`state['m'] = ...`)."""
     params, grads = small_problem()
     state = init(params)
+    if _untouched_when_traced(update, grads, state, params):
+        return
     kept = TreeCopy(state)
     update(grads, state, params)
     now = jax.tree.structure(state)
@@ -117,6 +129,30 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
         )
 
 
+def _untouched_when_traced(update: Callable, grads: Any, state: Any, params: Any) -> bool:
+    """Whether update, traced (nothing compiled), hands the state it was given back as it was:
+    the same leaves, the same structure. Only a state whose leaves cannot change in place
+    (JAX arrays, Python numbers) can be judged so; False also means "not proved", and the
+    caller then runs update as plain Python and compares values."""
+    if not all(isinstance(leaf, (jax.Array, int, float, complex)) for leaf in jax.tree.leaves(state)):
+        return False  # a NumPy leaf can be written in place, which only a real run shows
+    kept: list[bool] = []
+
+    def call(g, s, p):
+        structure, held = jax.tree.structure(s), jax.tree.leaves(s)
+        update(g, s, p)
+        now = jax.tree.leaves(s)
+        kept.append(jax.tree.structure(s) == structure and all(a is b for a, b in zip(held, now, strict=True)))
+
+    try:
+        traced_call(call, grads, state, params)
+    except CheckFailed:
+        raise
+    except Exception:  # noqa: BLE001 - what only a real run can judge (a value read in Python) is run for real
+        return False
+    return kept[0]
+
+
 def _history(seed: int, steps: int) -> tuple[dict, list[dict]]:
     """(params, `steps` gradient trees) of small_problem's shapes, with distinct values."""
     rng = np.random.default_rng(seed)
@@ -128,21 +164,16 @@ def _history(seed: int, steps: int) -> tuple[dict, list[dict]]:
 def _same(a: Any, b: Any) -> bool:
     la, lb = jax.tree.leaves(a), jax.tree.leaves(b)
     return len(la) == len(lb) and all(
-        np.shape(x) == np.shape(y) and np.allclose(np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-6)
+        np.shape(x) == np.shape(y)
+        and np.allclose(np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-6, equal_nan=True)
         for x, y in zip(la, lb)
     )
 
 
-def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Callable, made: str) -> None:
-    """update is a function of its arguments only: called without jax.jit as plain Python code
-    would, the same grads and state give the same updates whatever was called before, two
-    optimizer states stepped in turn give what each gives alone, and nothing the optimizer or
-    the module can reach (closure cells, defaults, attributes, globals at any depth) changed."""
-    home = getattr(learner, "__name__", "")
-    roots = {"update": update, "init": init, made: opt}  # dicts keep order: the shortest paths first
-    reached, module = reach.snapshot_of(roots, home), global_snapshot(learner)
-    params, grads = _history(11, 4)
-    other_params, other_grads = _history(12, 4)
+def _calls(init: Callable, update: Callable, params, grads, other_params, other_grads) -> dict:
+    """The calls that show a history kept between calls: a first update on a fresh state, four
+    updates carrying the state, the first update again, then two states (A on params, B on
+    other_params) stepped in turn. Their updates, by name."""
     first, _ = returns(update(grads[0], init(params), params), ("updates", "new_state"), "update(grads, state)")
     alone, state = [], init(params)
     for g in grads:
@@ -155,28 +186,75 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
         updates, a = update(g, a, params)
         _, b = update(h, b, other_params)
         in_turn.append(updates)
+    return {"first": first, "alone": alone, "again": again, "in_turn": in_turn}
+
+
+def _recorded_calls(init: Callable, update: Callable, *inputs: Any) -> dict | None:
+    """_calls run as plain Python would run them, but traced: None if every comparison the
+    history check makes is proved equal (the same computation: nothing to compile), else their
+    numbers from one compile of the recording. Learner code that only a real run can judge (a
+    value read in Python, a NumPy leaf written in place) is run for real."""
+    try:
+        recording = Recording(functools.partial(_calls, init, update), *inputs)
+    except CheckFailed:
+        raise
+    except Exception:  # noqa: BLE001 - the real run below raises the learner's own error, if any
+        return _calls(init, update, *inputs)
+    calls = recording.outputs
+    if recording.same(calls["first"], calls["again"]) and recording.same(calls["alone"], calls["in_turn"]):
+        return None
+    return recording.values()
+
+
+def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Callable, made: str) -> None:
+    """update is a function of its arguments only: called without jax.jit as plain Python code
+    would, the same grads and state give the same updates whatever was called before, two
+    optimizer states stepped in turn give what each gives alone, and nothing the optimizer or
+    the module can reach (closure cells, defaults, attributes, globals at any depth) changed.
+    The calls are traced, not run (tutor.child.library.recording): Python runs as it would."""
+    home = getattr(learner, "__name__", "")
+    roots = {"update": update, "init": init, made: opt}  # dicts keep order: the shortest paths first
+    reached, module = reach.snapshot_of(roots, home), global_snapshot(learner)
+    params, grads = _history(11, 4)
+    other_params, other_grads = _history(12, 4)
+    calls = _recorded_calls(init, update, params, grads, other_params, other_grads)
     found = reach.changed_since(None, reached, reach.snapshot_of(roots, home))
     module_changes = global_changes(learner, module)
+    # No note of tracers held: the calls were traced, so any record they kept holds tracers,
+    # which the message below explains for jax.jit anyway.
     changed = Changes(
         module_changes.added,
         module_changes.removed,
         module_changes.rebound,
         [*module_changes.mutated, *(c.path for c in found)],
-        [*module_changes.tracers, *(c.path for c in found if c.tracers)],
     )
     where_en = f" Between calls it {changed.en}." if changed else ""
     where_zh = f"它在调用之间{changed.zh}。" if changed else ""
+    if calls is not None:
+        _expect_same_calls(calls, len(grads), where_en, where_zh)
+    expect(
+        not where_en,
+        f"update keeps a history outside its state:{where_en} Its results are right, but an optimizer keeps "
+        "nothing between calls: under jax.jit such a record holds tracers, not numbers, and two states would share it",
+        f"update 在状态之外保存了历史：{where_zh}结果没错，但优化器不能在调用之间保留任何东西："
+        "在 jax.jit 下这样的记录里存的是追踪值而不是数，两个状态还会共用它",
+    )
+
+
+def _expect_same_calls(calls: dict, steps: int, where_en: str, where_zh: str) -> None:
+    """The numbers of _calls: the first update again, and each state stepped alone or in turn."""
+    first, again = calls["first"], calls["again"]
     if not _same(first, again):
         fail(
-            f"update(grads, init(params)) gave other updates after {len(grads) + 1} earlier calls than the first "
+            f"update(grads, init(params)) gave other updates after {steps + 1} earlier calls than the first "
             f"time (same grads, same fresh state): first {_show(jax.tree.leaves(first)[0])}, now "
             f"{_show(jax.tree.leaves(again)[0])}. update remembers something between calls outside the state it "
             f"returns.{where_en} Everything a step needs must come in through state and go out in new_state",
-            f"同样的 grads、同样新建的状态，update(grads, init(params)) 在先调用了 {len(grads) + 1} 次之后给出的增量"
+            f"同样的 grads、同样新建的状态，update(grads, init(params)) 在先调用了 {steps + 1} 次之后给出的增量"
             f"与第一次不同：第一次 {_show(jax.tree.leaves(first)[0])}，这次 {_show(jax.tree.leaves(again)[0])}。"
             f"update 在返回的状态之外记住了以往的调用。{where_zh}每一步需要的东西都必须经由 state 传入、经由 new_state 传出",
         )
-    for t, (one, both) in enumerate(zip(alone, in_turn), start=1):
+    for t, (one, both) in enumerate(zip(calls["alone"], calls["in_turn"]), start=1):
         if not _same(one, both):
             fail(
                 f"two optimizer states stepped in turn (update on state A, then on state B, and so on) give other "
@@ -187,13 +265,6 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
                 f"{_show(jax.tree.leaves(both)[0])}，而不是 {_show(jax.tree.leaves(one)[0])}。update 在传入的状态之外"
                 f"让不同状态共享了东西。{where_zh}每一步需要的东西都必须经由 state 传入、经由 new_state 传出",
             )
-    expect(
-        not where_en,
-        f"update keeps a history outside its state:{where_en} Its results are right, but an optimizer keeps "
-        "nothing between calls: under jax.jit such a record holds tracers, not numbers, and two states would share it",
-        f"update 在状态之外保存了历史：{where_zh}结果没错，但优化器不能在调用之间保留任何东西："
-        "在 jax.jit 下这样的记录里存的是追踪值而不是数，两个状态还会共用它",
-    )
 
 
 def _show(a: Any) -> Any:

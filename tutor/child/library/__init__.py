@@ -18,6 +18,7 @@ from tutor.child.library import (
     keys,
     originals,
     purity,
+    recording,
     registry,
     tracing,
     training,
@@ -30,6 +31,7 @@ from tutor.child.library.gradients import grad_check
 from tutor.child.library.jaxprs import expect_primitive, primitive_counts, primitive_names, primitives
 from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker, other_key
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
+from tutor.child.library.recording import Recording, traced_call
 from tutor.child.library.registry import CheckDef, check, is_defined, learner_attr
 from tutor.child.library.tracing import (
     TraceCounter,
@@ -45,7 +47,21 @@ from tutor.child.library.training import metric, run_training
 from tutor.child.library.values import as_float32, close, dtypes, finite, returns, structure, type_of
 
 # Every module of the package: the harness puts back whatever learner code rebinds in them.
-MODULES = (calling, donation, failures, gradients, jaxprs, keys, originals, purity, registry, tracing, training, values)
+MODULES = (
+    calling,
+    donation,
+    failures,
+    gradients,
+    jaxprs,
+    keys,
+    originals,
+    purity,
+    recording,
+    registry,
+    tracing,
+    training,
+    values,
+)
 
 __all__ = [
     "Changes",
@@ -92,9 +108,11 @@ __all__ = [
     "primitive_names",
     "primitives",
     "raises",
+    "Recording",
     "returns",
     "run_training",
     "structure",
     "traced",
+    "traced_call",
     "type_of",
 ]
