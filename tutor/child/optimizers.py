@@ -17,7 +17,7 @@ import numpy as np
 from tutor.child import reach
 from tutor.child.library import CheckFailed, Label, as_float32, close, expect, fail, returns, structure, type_of
 from tutor.child.library.failures import bilingual
-from tutor.child.library.originals import device_put, keystr, tree_flatten_with_path
+from tutor.child.library.originals import device_put, jit, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
 from tutor.child.library.recording import Recording, traced_call
 from tutor.child.library.values import leaves
@@ -189,21 +189,14 @@ def _calls(init: Callable, update: Callable, params, grads, other_params, other_
     return {"first": first, "alone": alone, "again": again, "in_turn": in_turn}
 
 
-def _recorded_calls(init: Callable, update: Callable, *inputs: Any) -> dict | None:
-    """_calls run as plain Python would run them, but traced: None if every comparison the
-    history check makes is proved equal (the same computation: nothing to compile), else their
-    numbers from one compile of the recording. Learner code that only a real run can judge (a
-    value read in Python, a NumPy leaf written in place) is run for real."""
+def _recorded(init: Callable, update: Callable, inputs: tuple) -> Recording | None:
+    """_calls traced, or None where a trace cannot run them (a value read in Python)."""
     try:
-        recording = Recording(functools.partial(_calls, init, update), *inputs)
+        return Recording(functools.partial(_calls, init, update), *inputs)
     except CheckFailed:
         raise
-    except Exception:  # noqa: BLE001 - the real run below raises the learner's own error, if any
-        return _calls(init, update, *inputs)
-    calls = recording.outputs
-    if recording.same(calls["first"], calls["again"]) and recording.same(calls["alone"], calls["in_turn"]):
+    except Exception:  # noqa: BLE001 - the real run raises the learner's own error, if any
         return None
-    return recording.values()
 
 
 def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Callable, made: str) -> None:
@@ -211,23 +204,40 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
     would, the same grads and state give the same updates whatever was called before, two
     optimizer states stepped in turn give what each gives alone, and nothing the optimizer or
     the module can reach (closure cells, defaults, attributes, globals at any depth) changed.
-    The calls are traced, not run (tutor.child.library.recording): Python runs as it would."""
+
+    The calls are traced, not run (tutor.child.library.recording): Python runs as it would, and
+    where the results are provably the same computations nothing is compiled. They run for real
+    where the trace fails or where something changed between calls, so that every number a
+    message shows is one plain Python computes."""
     home = getattr(learner, "__name__", "")
     roots = {"update": update, "init": init, made: opt}  # dicts keep order: the shortest paths first
     reached, module = reach.snapshot_of(roots, home), global_snapshot(learner)
+
+    def changes() -> Changes:
+        found = reach.changed_since(None, reached, reach.snapshot_of(roots, home))
+        module_changes = global_changes(learner, module)
+        # No note of tracers held: the calls were traced, so any record they kept holds
+        # tracers, which the message below explains for jax.jit anyway.
+        return Changes(
+            module_changes.added,
+            module_changes.removed,
+            module_changes.rebound,
+            [*module_changes.mutated, *(c.path for c in found)],
+        )
+
     params, grads = _history(11, 4)
-    other_params, other_grads = _history(12, 4)
-    calls = _recorded_calls(init, update, params, grads, other_params, other_grads)
-    found = reach.changed_since(None, reached, reach.snapshot_of(roots, home))
-    module_changes = global_changes(learner, module)
-    # No note of tracers held: the calls were traced, so any record they kept holds tracers,
-    # which the message below explains for jax.jit anyway.
-    changed = Changes(
-        module_changes.added,
-        module_changes.removed,
-        module_changes.rebound,
-        [*module_changes.mutated, *(c.path for c in found)],
-    )
+    inputs = (params, grads, *_history(12, 4))
+    recording = _recorded(init, update, inputs)
+    calls: dict | None
+    if recording is None or changes():
+        calls = _calls(init, update, *inputs)
+    elif recording.same(recording.outputs["first"], recording.outputs["again"]) and recording.same(
+        recording.outputs["alone"], recording.outputs["in_turn"]
+    ):
+        calls = None  # proved: nothing to compute
+    else:
+        calls = recording.values()
+    changed = changes()
     where_en = f" Between calls it {changed.en}." if changed else ""
     where_zh = f"它在调用之间{changed.zh}。" if changed else ""
     if calls is not None:
@@ -276,11 +286,28 @@ def expect_state_follows_param_dtypes(init: Callable, update: Callable) -> None:
     # made in NumPy and put on the device: no XLA program per shape and dtype
     made = {"w": np.ones((2, 3), jnp.float32), "b": np.ones((3,), jnp.bfloat16), "s": np.ones((4,), jnp.float16)}
     mixed = jax.tree.map(device_put, made)
-    mixed_state = init(mixed)
-    state_follows_params(mixed_state, mixed, what="init(params) with float32, bfloat16 and float16 params: state")
     mixed_grads = jax.tree.map(lambda p: device_put(np.full(p.shape, 0.5, p.dtype)), made)
-    _, mixed_new = jax.jit(update)(mixed_grads, mixed_state, mixed)
+    mixed_state, mixed_new = _init_and_step(init, update, mixed_grads, mixed)
+    state_follows_params(mixed_state, mixed, what="init(params) with float32, bfloat16 and float16 params: state")
     state_follows_params(mixed_new, mixed, what="the state update returns for mixed-dtype params: state")
+
+
+def _init_and_step(init: Callable, update: Callable, grads: Any, params: Any) -> tuple[Any, Any]:
+    """(init(params), the state one update later), both compiled as one program: init run on its
+    own compiles a program for every leaf shape and dtype it makes. init runs as plain Python
+    first where a trace cannot run it (a NumPy array made from a parameter's values)."""
+
+    def init_and_step(g, p):
+        state = init(p)
+        return state, update(g, state, p)[1]
+
+    try:
+        return jit(init_and_step)(grads, params)
+    except CheckFailed:
+        raise
+    except Exception:  # noqa: BLE001 - the plain calls below raise the learner's own error, if any
+        state = init(params)
+        return state, jit(update)(grads, state, params)[1]
 
 
 def expect_against_gradient(updates: dict, grads: dict, still: Label | None = None) -> None:

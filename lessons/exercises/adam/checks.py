@@ -79,6 +79,10 @@ def adam_departure(update, init, params, grads_seq, lr, b1, b2, eps):
     )
 
 
+# lr, b1, b2, eps of matches-reference: b1 and b2 away from the defaults, so that a swap shows
+MATCHES = (0.05, 0.8, 0.95, 1e-8)
+
+
 @check("defines")
 def check_defines(adam, apply_updates):
     is_defined(adam=adam, apply_updates=apply_updates)
@@ -105,9 +109,11 @@ def check_optimizer(adam, apply_updates):
 
 @check("state-types", depends=["optimizer"])
 def check_state_types(adam):
-    opt = adam(0.1)
-    init, update = unpack(opt)
-    params = as_float32({"dense": [{"w": np.ones((2, 3)), "b": np.zeros(3)}], "scale": np.ones(())})
+    # nested dicts, lists, tuples and a scalar, with the hyperparameters of matches-reference:
+    # types do not depend on either, and one compiled update serves both checks
+    lr, b1, b2, eps = MATCHES
+    init, update = unpack(adam(lr, b1=b1, b2=b2, eps=eps))
+    _, _, params = nested_problem(seed=6, steps=1, decades=1.5)
     state = init(params)
     grads = as_float32(jax.tree.map(lambda p: np.full(p.shape, 0.5), params))
     _, new_state = jax.jit(update)(grads, state, params)
@@ -207,9 +213,8 @@ def check_eps_placement(adam):
 
 @check("matches-reference", depends=["descends"])
 def check_matches_reference(adam, apply_updates):
-    lr, b1, b2, eps = 0.05, 0.8, 0.95, 1e-8
-    opt = adam(lr, b1=b1, b2=b2, eps=eps)
-    init, update = unpack(opt)
+    lr, b1, b2, eps = MATCHES
+    init, update = unpack(adam(lr, b1=b1, b2=b2, eps=eps))
     p0, grads_seq, params = nested_problem(seed=6, steps=4, decades=1.5)
     got_seq = run_updates(update, init, params, grads_seq)
     label = f"adam({lr}, b1={b1}, b2={b2}, eps={eps})"

@@ -75,6 +75,10 @@ def rmsprop_departure(update, init, params, grads_seq, lr, rho, eps):
     )
 
 
+# lr, rho, eps of matches-reference: rho away from the default
+MATCHES = (0.05, 0.8, 1e-8)
+
+
 @check("defines")
 def check_defines(rmsprop):
     is_defined(rmsprop=rmsprop)
@@ -96,9 +100,11 @@ def check_optimizer(rmsprop):
 
 @check("state-structure", depends=["optimizer"])
 def check_state_structure(rmsprop):
-    opt = rmsprop(0.1)
-    init, update = unpack(opt)
-    params = as_float32({"dense": [{"w": np.ones((2, 3)), "b": np.zeros(3)}], "scale": np.ones(())})
+    # nested dicts, lists, tuples and a scalar, with the hyperparameters of matches-reference:
+    # the structure does not depend on either, and one compiled update serves both checks
+    lr, rho, eps = MATCHES
+    init, update = unpack(rmsprop(lr, rho=rho, eps=eps))
+    _, _, params = nested_problem(seed=13, steps=1, decades=1.0)
     state = init(params)
     # s is one zero array per parameter; anything else in the state (a step count, the
     # learning rate, as Optax's inject_hyperparams keeps) is the learner's business.
@@ -159,9 +165,8 @@ def check_descends(rmsprop):
 
 @check("matches-reference", depends=["descends"])
 def check_matches_reference(rmsprop):
-    lr, rho, eps = 0.05, 0.8, 1e-8
-    opt = rmsprop(lr, rho=rho, eps=eps)
-    init, update = unpack(opt)
+    lr, rho, eps = MATCHES
+    init, update = unpack(rmsprop(lr, rho=rho, eps=eps))
     _, grads_seq, params = nested_problem(seed=13, steps=3, decades=1.0)
     # eps belongs outside the square root: visible with a large eps and small gradients
     small = [{"x": np.array([0.01, 0.05, -0.2])}, {"x": np.array([0.02, -0.01, 0.1])}]

@@ -46,7 +46,12 @@ def traced_call(fn: Callable, *args: Any) -> Any:
 
 class Recording:
     """fn(*args) traced once into a jaxpr: `outputs` is fn's result with a fingerprint for
-    every leaf, equal for two leaves only if they are provably the same computation."""
+    every leaf, equal for two leaves only if they are provably the same computation.
+
+    One limit: a NumPy array the calls read enters the program as a view of that array, so if
+    Python changed it in place between two reads (a counter kept as `n += 1` on an array), the
+    program sees only its last value. Such an array outlives a call, where a snapshot of what
+    the code can reach (tutor.child.reach) sees it change: where one did, run the calls for real."""
 
     def __init__(self, fn: Callable, *args: Any):
         self._args = jax.tree.leaves(args)
