@@ -37,9 +37,11 @@ def test_the_same_calls_are_proved_the_same_and_nothing_is_compiled():
     try:
         recording = Recording(twice(lambda x: step(step(x))), x)
         assert recording.same(recording.outputs["first"], recording.outputs["again"])
+        assert compiled == []
+        recording.values()  # the canary: a compile is seen, so the listener counts compiles
+        assert len(compiled) == 1
     finally:
         jax.monitoring.unregister_event_duration_listener(count)
-    assert compiled == []
 
 
 def test_a_counter_in_a_closure_makes_the_calls_differ_and_values_are_what_python_computes():
