@@ -207,8 +207,8 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
 
     The calls are traced, not run (tutor.child.library.recording): Python runs as it would, and
     where the results are provably the same computations nothing is compiled. They run for real
-    where the trace fails or where something changed between calls, so that every number a
-    message shows is one plain Python computes."""
+    where the trace fails, where the program calls back into Python, or where something changed
+    between calls, so that every number a message shows is one plain Python computes."""
     home = getattr(learner, "__name__", "")
     roots = {"update": update, "init": init, made: opt}  # dicts keep order: the shortest paths first
     reached, module = reach.snapshot_of(roots, home), global_snapshot(learner)
@@ -229,7 +229,7 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
     inputs = (params, grads, *_history(12, 4))
     recording = _recorded(init, update, inputs)
     calls: dict | None
-    if recording is None or changes():
+    if recording is None or recording.calls_python or changes():
         calls = _calls(init, update, *inputs)
     elif recording.same(recording.outputs["first"], recording.outputs["again"]) and recording.same(
         recording.outputs["alone"], recording.outputs["in_turn"]

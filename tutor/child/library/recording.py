@@ -19,6 +19,7 @@ import jax
 import numpy as np
 from jax.extend import core as jex
 
+from tutor.child.library.jaxprs import primitive_names
 from tutor.child.library.originals import jit, make_jaxpr
 
 # Operations whose result is not a function of their operands: two equal records of them
@@ -56,6 +57,9 @@ class Recording:
     def __init__(self, fn: Callable, *args: Any):
         self._args = jax.tree.leaves(args)
         self._closed, shape = make_jaxpr(fn, return_shape=True)(*args)
+        # A callback runs Python when the program runs, not while it is traced, and a compiled
+        # program may merge or reorder pure ones: their calls must run for real.
+        self.calls_python = bool(self._closed.effects) or any("callback" in n for n in primitive_names(self._closed))
         self._tree = jax.tree.structure(shape)
         prints = _fingerprints(self._closed)
         if self._closed.effects:
