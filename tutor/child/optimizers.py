@@ -91,12 +91,7 @@ def update_without_params(update: Callable, init: Callable, params: Any, grads: 
     """update(grads, state), as Optax callers often write it, gives updates shaped like params
     (traced, not run: only the structure is read; run for real if only a real run can say)."""
     state = init(params)
-    try:
-        out = traced_call(lambda g, s: update(g, s), grads, state)
-    except CheckFailed:
-        raise
-    except Exception:  # noqa: BLE001 - the real call raises the learner's own error, if any
-        out = update(grads, state)
+    out = _traced_or_plain(lambda: traced_call(lambda g, s: update(g, s), grads, state), lambda: update(grads, state))
     out = returns(out, ("updates", "new_state"), "update(grads, state) without params")
     structure(out[0], params, what="updates from update(grads, state) without params")
 
@@ -144,13 +139,20 @@ def _untouched_when_traced(update: Callable, grads: Any, state: Any, params: Any
         now = jax.tree.leaves(s)
         kept.append(jax.tree.structure(s) == structure and all(a is b for a, b in zip(held, now, strict=True)))
 
+    _traced_or_plain(lambda: traced_call(call, grads, state, params), lambda: kept.append(False))
+    return kept[0]
+
+
+def _traced_or_plain(traced: Callable[[], Any], plain: Callable[[], Any]) -> Any:
+    """traced(), or plain() where a trace cannot run the learner's code (a value read in Python,
+    a NumPy array made from a traced value): plain() runs it for real, raising the learner's own
+    error if there is one. A check's own failure is never taken for that."""
     try:
-        traced_call(call, grads, state, params)
+        return traced()
     except CheckFailed:
         raise
-    except Exception:  # noqa: BLE001 - what only a real run can judge (a value read in Python) is run for real
-        return False
-    return kept[0]
+    except Exception:  # noqa: BLE001 - whatever stops a trace, only a real run can judge
+        return plain()
 
 
 def _history(seed: int, steps: int) -> tuple[dict, list[dict]]:
@@ -189,16 +191,6 @@ def _calls(init: Callable, update: Callable, params, grads, other_params, other_
     return {"first": first, "alone": alone, "again": again, "in_turn": in_turn}
 
 
-def _recorded(init: Callable, update: Callable, inputs: tuple) -> Recording | None:
-    """_calls traced, or None where a trace cannot run them (a value read in Python)."""
-    try:
-        return Recording(functools.partial(_calls, init, update), *inputs)
-    except CheckFailed:
-        raise
-    except Exception:  # noqa: BLE001 - the real run raises the learner's own error, if any
-        return None
-
-
 def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Callable, made: str) -> None:
     """update is a function of its arguments only: called without jax.jit as plain Python code
     would, the same grads and state give the same updates whatever was called before, two
@@ -227,17 +219,18 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
 
     params, grads = _history(11, 4)
     inputs = (params, grads, *_history(12, 4))
-    recording = _recorded(init, update, inputs)
+    recording = _traced_or_plain(lambda: Recording(functools.partial(_calls, init, update), *inputs), lambda: None)
+    changed = changes()
     calls: dict | None
-    if recording is None or recording.calls_python or changes():
+    if recording is None or recording.calls_python or changed:
         calls = _calls(init, update, *inputs)
+        changed = changes()
     elif recording.same(recording.outputs["first"], recording.outputs["again"]) and recording.same(
         recording.outputs["alone"], recording.outputs["in_turn"]
     ):
         calls = None  # proved: nothing to compute
     else:
         calls = recording.values()
-    changed = changes()
     where_en = f" Between calls it {changed.en}." if changed else ""
     where_zh = f"它在调用之间{changed.zh}。" if changed else ""
     if calls is not None:
@@ -301,13 +294,11 @@ def _init_and_step(init: Callable, update: Callable, grads: Any, params: Any) ->
         state = init(p)
         return state, update(g, state, p)[1]
 
-    try:
-        return jit(init_and_step)(grads, params)
-    except CheckFailed:
-        raise
-    except Exception:  # noqa: BLE001 - the plain calls below raise the learner's own error, if any
+    def plain():
         state = init(params)
         return state, jit(update)(grads, state, params)[1]
+
+    return _traced_or_plain(lambda: jit(init_and_step)(grads, params), plain)
 
 
 def expect_against_gradient(updates: dict, grads: dict, still: Label | None = None) -> None:

@@ -9,21 +9,9 @@ module holds one concern; this package is their one public surface.
 
 from __future__ import annotations
 
-from tutor.child.library import (
-    calling,
-    donation,
-    failures,
-    gradients,
-    jaxprs,
-    keys,
-    originals,
-    purity,
-    recording,
-    registry,
-    tracing,
-    training,
-    values,
-)
+import importlib
+import pkgutil
+
 from tutor.child.library.calling import Explanation, call, explain_error, raises
 from tutor.child.library.donation import aval_text, donation_warnings, lowered_donation_warnings
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
@@ -47,21 +35,7 @@ from tutor.child.library.training import metric, run_training
 from tutor.child.library.values import as_float32, close, dtypes, finite, returns, structure, type_of
 
 # Every module of the package: the harness puts back whatever learner code rebinds in them.
-MODULES = (
-    calling,
-    donation,
-    failures,
-    gradients,
-    jaxprs,
-    keys,
-    originals,
-    purity,
-    recording,
-    registry,
-    tracing,
-    training,
-    values,
-)
+MODULES = tuple(importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__))
 
 __all__ = [
     "Changes",

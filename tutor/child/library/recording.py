@@ -23,8 +23,8 @@ from tutor.child.library.jaxprs import primitive_names
 from tutor.child.library.originals import jit, make_jaxpr
 
 # Operations whose result is not a function of their operands: two equal records of them
-# prove nothing, so their results are compared by value.
-_NOT_FUNCTIONS = ("callback", "rng_uniform")
+# prove nothing, so their results are compared by value. (Callbacks: see calls_python.)
+_NOT_FUNCTIONS = ("rng_uniform",)
 
 
 class _Unprovable(Exception):
@@ -59,11 +59,12 @@ class Recording:
         self._closed, shape = make_jaxpr(fn, return_shape=True)(*args)
         # A callback runs Python when the program runs, not while it is traced, and a compiled
         # program may merge or reorder pure ones: their calls must run for real.
+        # Nothing that depends on one is proved, so every output counts as unproved then.
         self.calls_python = bool(self._closed.effects) or any("callback" in n for n in primitive_names(self._closed))
         self._tree = jax.tree.structure(shape)
         prints = _fingerprints(self._closed)
-        if self._closed.effects:
-            prints = [f"?{i}" for i in range(len(prints))]  # a print or a callback may differ by call
+        if self.calls_python:
+            prints = [f"?{i}" for i in range(len(prints))]
         self.outputs = jax.tree.unflatten(self._tree, prints)
 
     def same(self, a: Any, b: Any) -> bool:
@@ -99,11 +100,11 @@ def _fingerprints(closed: Any) -> list[str]:
                 raise _Unprovable(eqn.primitive.name)
             key = repr((eqn.primitive.name, _equation_params(eqn), [term(x) for x in eqn.invars]))
             made = hashlib.sha256(key.encode()).hexdigest()[:32]
-        except (_Unprovable, KeyError):
+        except _Unprovable:
             unprovable += 1
-            made = f"?{unprovable}"
+            made = f"?{unprovable}"  # unique: equal to no other expression
         for j, out in enumerate(eqn.outvars):
-            names[out] = f"{made}.{j}" if not made.startswith("?") else f"{made}.{j}?"
+            names[out] = f"{made}.{j}"
     return [term(v) for v in jaxpr.outvars]
 
 
