@@ -17,7 +17,7 @@ import numpy as np
 from tutor.child import reach
 from tutor.child.library import CheckFailed, Label, as_float32, close, expect, fail, returns, structure, type_of
 from tutor.child.library.failures import bilingual
-from tutor.child.library.originals import device_put, jit, keystr, tree_flatten_with_path
+from tutor.child.library.originals import device_put, eval_shape, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
 from tutor.child.library.recording import Recording, traced_call
 from tutor.child.library.values import leaves
@@ -45,7 +45,8 @@ def unpack(opt: Any, made: str = "the optimizer") -> tuple[Callable, Callable]:
 def small_problem() -> tuple[dict, dict]:
     """(params, grads) of two small leaves, new buffers on every call (a step may donate them).
     One shape for both: every operation an optimizer runs without jit is compiled once for it,
-    not once per leaf (rank, dtype and nesting vary in the checks that run it under jit)."""
+    not once per leaf (rank, dtype and nesting vary in the checks that run it under jit). The
+    checks' other flat problems use (3,) too, for the same reason."""
     params = {"w": np.ones(3), "b": np.zeros(3)}
     return as_float32(params), as_float32({"w": np.full(3, 0.5), "b": np.ones(3)})
 
@@ -286,9 +287,9 @@ def expect_state_follows_param_dtypes(init: Callable, update: Callable) -> None:
 
 
 def _init_and_step(init: Callable, update: Callable, grads: Any, params: Any) -> tuple[Any, Any]:
-    """(init(params), the state one update later), both compiled as one program: init run on its
-    own compiles a program for every leaf shape and dtype it makes. init runs as plain Python
-    first where a trace cannot run it (a NumPy array made from a parameter's values)."""
+    """The types of init(params) and of the state one update later, as jax.eval_shape traces them:
+    dtypes and weak types are known from the trace, so nothing is compiled. init runs as plain
+    Python first where a trace cannot run it (a NumPy array made from a parameter's values)."""
 
     def init_and_step(g, p):
         state = init(p)
@@ -296,9 +297,9 @@ def _init_and_step(init: Callable, update: Callable, grads: Any, params: Any) ->
 
     def plain():
         state = init(params)
-        return state, jit(update)(grads, state, params)[1]
+        return state, eval_shape(update, grads, state, params)[1]
 
-    return _traced_or_plain(lambda: jit(init_and_step)(grads, params), plain)
+    return _traced_or_plain(lambda: eval_shape(init_and_step, grads, params), plain)
 
 
 def expect_against_gradient(updates: dict, grads: dict, still: Label | None = None) -> None:
@@ -327,10 +328,10 @@ def expect_against_gradient(updates: dict, grads: dict, still: Label | None = No
 def expect_defaults(
     make: Callable, made: str, spec: dict[str, float], got_seq, want_seq, grads_seq, note: Label, rtol=2e-4, atol=1e-9
 ) -> None:
-    """The updates of `made` (an optimizer built with its default hyperparameters, on trees
-    {"x": vector}) match the reference with the `spec` defaults; the failure names the first step
-    that differs, the defaults it should have, those the signature of `make` declares, and `note`
-    (what other libraries choose)."""
+    """The updates of `made` (an optimizer built with its default hyperparameters, on trees of
+    vectors) match the reference with the `spec` defaults; the failure names the first step that
+    differs (every leaf's values, in order), the defaults it should have, those the signature of
+    `make` declares, and `note` (what other libraries choose)."""
     if same_updates(got_seq, want_seq, rtol=rtol, atol=atol):
         return
     try:
@@ -349,18 +350,20 @@ def expect_defaults(
     values = [f"{k}={v:g}".replace("e-0", "e-") for k, v in spec.items()]
     note_en, note_zh = bilingual(note)
 
-    def fmt(a):
-        return "[" + ", ".join(f"{x:.5g}" for x in a) + "]"
+    def flat(tree):
+        return np.concatenate([np.ravel(np.asarray(leaf, np.float64)) for leaf in jax.tree.leaves(tree)])
+
+    def fmt(tree):
+        return "[" + ", ".join(f"{x:.5g}" for x in flat(tree)) + "]"
 
     for t, (got, want) in enumerate(zip(got_seq, want_seq), start=1):
-        g_, w_ = np.asarray(got["x"], np.float64), want["x"]
-        if not np.allclose(g_, w_, rtol=rtol, atol=atol):
+        if not np.allclose(flat(got), flat(want), rtol=rtol, atol=atol):
             fail(
-                f"{made} with its default {names_en}: the update at step {t} is {fmt(g_)}, expected {fmt(w_)} "
-                f"(gradients {fmt(grads_seq[t - 1]['x'])}). The defaults must be {', '.join(values)} "
+                f"{made} with its default {names_en}: the update at step {t} is {fmt(got)}, expected {fmt(want)} "
+                f"(gradients {fmt(grads_seq[t - 1])}). The defaults must be {', '.join(values)} "
                 f"({note_en}).{seen_en}",
-                f"使用默认 {'、'.join(names)} 的 {made}：第 {t} 步的增量是 {fmt(g_)}，应为 {fmt(w_)}"
-                f"（梯度为 {fmt(grads_seq[t - 1]['x'])}）。默认值必须是 {'、'.join(values)}"
+                f"使用默认 {'、'.join(names)} 的 {made}：第 {t} 步的增量是 {fmt(got)}，应为 {fmt(want)}"
+                f"（梯度为 {fmt(grads_seq[t - 1])}）。默认值必须是 {'、'.join(values)}"
                 f"（{note_zh}）。{seen_zh}",
             )
 

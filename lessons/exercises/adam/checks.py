@@ -79,8 +79,9 @@ def adam_departure(update, init, params, grads_seq, lr, b1, b2, eps):
     )
 
 
-# lr, b1, b2, eps of matches-reference: b1 and b2 away from the defaults, so that a swap shows
-MATCHES = (0.05, 0.8, 0.95, 1e-8)
+# lr, b1, b2, eps of matches-reference: b1 and b2 away from the defaults, so that a swap shows,
+# and eps as large as small gradients, so that where it goes shows (eps-placement steps it too)
+MATCHES = (0.05, 0.8, 0.95, 0.1)
 
 
 @check("defines")
@@ -175,13 +176,14 @@ def check_descends(adam, apply_updates):
 
 @check("bias-correction", depends=["descends"])
 def check_bias_correction(adam):
-    lr = 0.01
-    opt = adam(lr)
-    init, update = unpack(opt)
-    g = np.array([0.02, 1.0, 150.0, -5.0, -0.03])
-    params = as_float32({"x": np.zeros(5)})
-    updates, _ = jax.jit(update)(as_float32({"x": g}), init(params), params)
-    got = np.asarray(updates["x"], np.float64)
+    # adam(0.1) on small_problem's shapes, as in `optimizer`: the same compiled update
+    lr = 0.1
+    init, update = unpack(adam(lr))
+    grads = {"w": np.array([0.02, 150.0, -5.0]), "b": np.array([1.0, -0.03, 3e-3])}
+    params = as_float32({"w": np.zeros(3), "b": np.zeros(3)})
+    updates, _ = jax.jit(update)(as_float32(grads), init(params), params)
+    g = np.concatenate([grads["w"], grads["b"]])
+    got = np.concatenate([np.asarray(updates["w"], np.float64), np.asarray(updates["b"], np.float64)])
     ratio = np.abs(got) / lr
     expect(
         np.all(np.isfinite(got)),
@@ -199,16 +201,19 @@ def check_bias_correction(adam):
     )
 
 
-@check("eps-placement", depends=["descends"])
+@check("eps-placement", depends=["descends", "state-types"])
 def check_eps_placement(adam):
-    lr, eps = 0.1, 0.1
-    opt = adam(lr, eps=eps)
-    init, update = unpack(opt)
-    g = np.array([0.01, 0.1, -1.0, 0.05, -0.02])
-    params = as_float32({"x": np.zeros(5)})
-    updates, _ = jax.jit(update)(as_float32({"x": g}), init(params), params)
-    want = -lr * g / (np.abs(g) + eps)
-    close(updates["x"], want, what="first update with adam(0.1, eps=0.1)", rtol=1e-4, atol=1e-7)
+    # The first step of matches-reference's optimizer, on its tree: one compiled update serves
+    # both. Bias-corrected, a first step is -lr * g / (|g| + eps) whatever b1 and b2, and these
+    # gradients are as large as eps, where sqrt(v_hat + eps) or a constant eps of one's own differ
+    lr, b1, b2, eps = MATCHES
+    init, update = unpack(adam(lr, b1=b1, b2=b2, eps=eps))
+    _, _, params = nested_problem(seed=6, steps=1, decades=1.5)
+    scales = np.array([0.1, -0.5, 1.0, -2.0, 10.0, 0.3])
+    grads = jax.tree.map(lambda p: eps * np.resize(scales, np.shape(p)), params)
+    updates, _ = jax.jit(update)(as_float32(grads), init(params), params)
+    want = jax.tree.map(lambda g: -lr * g / (np.abs(g) + eps), grads)
+    close(updates, want, what=f"first update with adam({lr}, b1={b1}, b2={b2}, eps={eps})", rtol=1e-4, atol=1e-7)
 
 
 @check("matches-reference", depends=["descends"])
@@ -254,24 +259,24 @@ def check_matches_reference(adam, apply_updates):
 
 @check("defaults", depends=["matches-reference", "bias-correction", "eps-placement"])
 def check_defaults(adam):
-    lr = 0.01
+    # adam(0.1) on small_problem's shapes, as in `optimizer`: the same compiled update. Tiny
+    # gradients make eps visible, changing ones make b1 and b2 visible
+    lr = 0.1
     init, update = unpack(adam(lr))
-    # tiny gradients make eps visible, changing ones make b1 and b2 visible; five of them, as in
-    # bias-correction, which also steps adam(0.01): one compiled update serves both
     grads_seq = [
-        {"x": np.array(g)}
-        for g in (
-            [1e-7, 0.5, -2.0, 3e-3, 0.7],
-            [3e-7, -0.1, -1.0, 1e-3, -0.4],
-            [-2e-7, 0.2, 4.0, -5e-3, 0.1],
-            [1e-7, 0.3, 0.5, 2e-3, -0.9],
+        {"w": np.array(w), "b": np.array(b)}
+        for w, b in (
+            ([1e-7, 0.5, 3e-3], [-2.0, 0.7, -4e-7]),
+            ([3e-7, -1.0, 1e-3], [-1.0, -0.4, 2e-7]),
+            ([-2e-7, 4.0, -5e-3], [4.0, 0.1, -1e-7]),
+            ([1e-7, 0.5, 2e-3], [0.5, -0.9, 3e-7]),
         )
     ]
     expect_defaults(
         adam,
         f"adam({lr})",
         {"b1": 0.9, "b2": 0.999, "eps": 1e-8},
-        run_updates(update, init, as_float32({"x": np.zeros(5)}), grads_seq),
+        run_updates(update, init, as_float32({"w": np.zeros(3), "b": np.zeros(3)}), grads_seq),
         reference_updates(grads_seq, lr, 0.9, 0.999, 1e-8),
         grads_seq,
         note=("Optax's; Keras uses eps=1e-7", "与 Optax 相同；Keras 的 eps 是 1e-7"),
@@ -281,8 +286,8 @@ def check_defaults(adam):
 def regression():
     """The linear regression trains and independent-buffers fit: (X, Y) in float64, 64 rows."""
     rng = np.random.default_rng(66)
-    X = rng.standard_normal((64, 4))
-    Y = X @ np.array([1.5, -2.0, 0.5, 3.0]) + 0.7 + 0.05 * rng.standard_normal(64)
+    X = rng.standard_normal((64, 3))  # three weights: small_problem's shape, whose zeros are compiled
+    Y = X @ np.array([1.5, -2.0, 3.0]) + 0.7 + 0.05 * rng.standard_normal(64)
     return X, Y
 
 
@@ -308,7 +313,7 @@ def regression_step(update, apply_updates):
 def check_independent_buffers(adam, apply_updates):
     lr = 0.05
     init, update = unpack(adam(lr))
-    params = as_float32({"w": np.zeros(4), "b": np.zeros(())})
+    params = as_float32({"w": np.zeros(3), "b": np.zeros(())})
     state = init(params)
     seen = {}
     for tree, tree_name in ((params, "params"), (state, "state")):
@@ -340,8 +345,8 @@ def check_independent_buffers(adam, apply_updates):
                 f"{type(exc).__name__}：{text}",
             )
     X, Y = regression()
-    w, b = np.zeros(4), 0.0
-    mw, vw, mb, vb = np.zeros(4), np.zeros(4), 0.0, 0.0
+    w, b = np.zeros(3), 0.0
+    mw, vw, mb, vb = np.zeros(3), np.zeros(3), 0.0, 0.0
     for t in range(1, 4):
         r = X @ w + b - Y
         gw, gb = 2 * X.T @ r / len(Y), 2 * np.mean(r)
@@ -355,7 +360,7 @@ def check_independent_buffers(adam, apply_updates):
 @check("trains", depends=["descends"], plots=True)
 def check_trains(adam, apply_updates):
     init, update = unpack(adam(0.05))
-    params = as_float32({"w": np.zeros(4), "b": np.zeros(())})
+    params = as_float32({"w": np.zeros(3), "b": np.zeros(())})
     # every leaf in a buffer of its own: a state whose m and v share one still trains here
     # (independent-buffers says why a donated step refuses it)
     carry = jax.tree.map(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import jax
@@ -10,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from tutor.child.library.failures import CheckError
-from tutor.child.library.originals import device_put
+from tutor.child.library.originals import device_put, jit
 
 
 def key_reuse_checker():
@@ -31,21 +32,43 @@ def key_reuse_checker():
 @functools.cache
 def checker_sees_across_jit_calls() -> bool:
     """Whether this JAX's checker also follows a consumed key out of one jitted call into the next
-    (0.12.0.1 does, 0.10.2 does not); where it does not, a check runs the steps eagerly instead."""
+    (0.12.0.1 does, 0.10.2 does not); where it does not, a check runs the steps eagerly instead.
+    Asked with keys of a PRNG whose split compiles in milliseconds (threefry's takes ~90 ms on a
+    first run): the checker follows the split and bits primitives, whatever their implementation."""
     manager, error = key_reuse_checker()
 
-    @jax.jit
+    @jit
     def keeps_used_subkey(key):
         _, sub = jax.random.split(key)
-        return sub, jax.random.bits(sub)
+        return sub, jax.random.bits(sub, (0,))
 
     with manager:
-        key, _ = keeps_used_subkey(jax.random.key(0))
+        # wrapped, not seeded: jax.random.key would compile a seeding program for the new PRNG
+        key, _ = keeps_used_subkey(jax.random.wrap_key_data(np.zeros(1, np.uint32), impl=_counting_prng()))
         try:
             keeps_used_subkey(key)
         except error:
             return True
     return False
+
+
+def _counting_prng():
+    """A PRNG implementation for probing the checker only: a key is one counter, split adds
+    1, 2, ... to it, and it has no random bits to give (the probe asks for none)."""
+    import jax.extend
+
+    def split(key, shape):
+        n = math.prod(shape)
+        return key + jnp.arange(1, n + 1, dtype=jnp.uint32).reshape(*shape, 1)
+
+    return jax.extend.random.define_prng_impl(
+        key_shape=(1,),
+        seed=lambda seed: jnp.reshape(seed.astype(jnp.uint32), (1,)),
+        split=split,
+        random_bits=lambda key, bit_width, shape: jnp.zeros(shape, jnp.uint32),
+        fold_in=lambda key, data: key + data.astype(jnp.uint32),
+        name="counting_probe",
+    )
 
 
 def fresh_key(key: Any) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import jax
 
 jit = jax.jit
+eval_shape = jax.eval_shape
 make_jaxpr = jax.make_jaxpr
 device_put = jax.device_put
 tree_flatten_with_path = jax.tree_util.tree_flatten_with_path
