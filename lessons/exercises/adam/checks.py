@@ -212,8 +212,24 @@ def check_eps_placement(adam):
     scales = np.array([0.1, -0.5, 1.0, -2.0, 10.0, 0.3])
     grads = jax.tree.map(lambda p: eps * np.resize(scales, np.shape(p)), params)
     updates, _ = jax.jit(update)(as_float32(grads), init(params), params)
-    want = jax.tree.map(lambda g: -lr * g / (np.abs(g) + eps), grads)
-    close(updates, want, what=f"first update with adam({lr}, b1={b1}, b2={b2}, eps={eps})", rtol=1e-4, atol=1e-7)
+    label = f"adam({lr}, b1={b1}, b2={b2}, eps={eps})"
+
+    def first_step(denominator):  # m_hat = g and v_hat = g**2 after one step
+        return [jax.tree.map(lambda g: -lr * g / denominator(np.abs(g)), grads)]
+
+    if same_updates([updates], first_step(lambda a: np.sqrt(a**2 + eps))):
+        fail(
+            f"{label}: your first update matches -lr * m_hat / sqrt(v_hat + eps): eps belongs outside the root, "
+            "sqrt(v_hat) + eps",
+            f"{label}：你的第一步增量对应 -lr * m_hat / sqrt(v_hat + eps)：eps 应在根号外，即 sqrt(v_hat) + eps",
+        )
+    if same_updates([updates], first_step(lambda a: a + 1e-8)):
+        fail(
+            f"{label}: your first update matches eps=1e-8, not the eps={eps} passed in: use the eps argument, "
+            "not a constant of your own",
+            f"{label}：你的第一步增量对应 eps=1e-8，而不是传入的 eps={eps}：请使用参数 eps，而不是自己写的常数",
+        )
+    close(updates, first_step(lambda a: a + eps)[0], what=f"first update with {label}", rtol=1e-4, atol=1e-7)
 
 
 @check("matches-reference", depends=["descends"])

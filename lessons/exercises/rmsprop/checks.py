@@ -47,6 +47,7 @@ def reference_steps(grads_seq, lr, rho, eps, mode="rmsprop"):
             "old-s": lambda s_: np.sqrt(s_) + eps,
             "eps-inside": lambda s_: np.sqrt(s_ + eps),
             "no-sqrt": lambda s_: s_ + eps,
+            "default-eps": lambda s_: np.sqrt(s_) + 1e-8,
         }.get(mode, lambda s_: np.sqrt(s_) + eps)
         used = old if mode == "old-s" else s
         yield s, jax.tree.map(lambda g_, s_: -lr * g_ / denom(s_), g, used)
@@ -193,6 +194,10 @@ def check_matches_reference(rmsprop):
         "no-sqrt": (
             "your updates match -lr * g / (s + eps): the square root of s is missing",
             "你的增量对应 -lr * g / (s + eps)：缺少对 s 开平方",
+        ),
+        "default-eps": (
+            f"your updates match eps=1e-8, not the eps={eps} passed in: use the eps argument, not a constant of your own",
+            f"你的增量对应 eps=1e-8，而不是传入的 eps={eps}：请使用参数 eps，而不是自己写的常数",
         ),
     }
     if same_updates(got_seq, reference_updates(grads_seq, lr, rho, eps)):

@@ -1,3 +1,5 @@
+# Mutant: eps under the square root.
+# says: eps belongs outside the root
 from typing import Callable, NamedTuple
 
 import jax

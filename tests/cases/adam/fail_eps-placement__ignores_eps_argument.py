@@ -1,4 +1,5 @@
 # Mutant: eps is in the signature, but the denominator uses a constant of its own.
+# says: not the eps=0.1 passed in
 from typing import Callable, NamedTuple
 
 import jax
