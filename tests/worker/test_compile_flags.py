@@ -4,6 +4,7 @@ or spawned) get what the probe accepted while a doctor run sees the environment 
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -47,6 +48,11 @@ def test_a_flag_every_xla_knows_is_kept():
     assert probed(("--xla_cpu_enable_fast_math=false",)).split("\n")[0] == "('--xla_cpu_enable_fast_math=false',)"
 
 
+def test_each_flag_is_judged_on_its_own():
+    flags = ("--xla_no_such_flag_in_any_xla=1", "--xla_cpu_enable_fast_math=false")
+    assert probed(flags).split("\n")[:2] == ["('--xla_cpu_enable_fast_math=false',)", "cpu"]
+
+
 def test_the_learners_own_flags_are_tried_with_ours_and_come_last(monkeypatch):
     monkeypatch.setattr(compile_flags, "_known", ("--xla_a=1",))
     assert compile_flags.xla_flags(None) == "--xla_a=1"
@@ -60,8 +66,8 @@ def test_the_learners_own_flags_are_tried_with_ours_and_come_last(monkeypatch):
 @pytest.mark.parametrize("fork_server", [True, False], ids=["forked", "spawned"])
 def test_judging_workers_compile_with_the_accepted_flags(tmp_path, monkeypatch, fork_server):
     monkeypatch.delenv("XLA_FLAGS", raising=False)
-    accepted = probed(compile_flags.FAST_COMPILE).split("\n")[0]
-    want = " ".join(compile_flags.FAST_COMPILE) if accepted != "()" else "<unset>"
+    accepted = ast.literal_eval(probed(compile_flags.FAST_COMPILE).split("\n")[0])
+    want = " ".join(accepted) or "<unset>"
     box = Sandbox(tmp_path / "home", keep_spare=fork_server, fork_server=fork_server)
     try:
         assert f"flags={want}\n" in box.run_cell(SHOW).result().stdout

@@ -1,12 +1,17 @@
 """XLA flags that make the small programs of checks and cells compile faster, used only where
 this process's XLA knows them: an unknown flag in XLA_FLAGS ends the process when its backend
-starts (jaxlib 0.10 has the flag below, 0.12 has not), so they are first tried in a forked child.
+starts (jaxlib 0.10 has the first flag below, 0.12 has not), so each is first tried in a forked
+child of its own.
 
 Why: a check compiles dozens of programs of a few operations each and runs most of them once.
-jaxlib 0.10's CPU fusion emitters (MLIR-based) take about twice as long as the older LLVM
-emitters to compile such a program (15 ms instead of 29 ms for one operation, 45 ms instead of
-95 ms for an Adam update; BENCHMARKS.md, "Compiling less, and faster"); what they win back at
-run time is a few microseconds per loop iteration.
+- jaxlib 0.10's CPU fusion emitters (MLIR-based) take about twice as long as the older LLVM
+  emitters to compile such a program (15 ms instead of 29 ms for one operation, 45 ms instead of
+  95 ms for an Adam update; BENCHMARKS.md, "Compiling less, and faster"); what they win back at
+  run time is a few microseconds per loop iteration.
+- LLVM at -O0 compiles threefry and normal sampling three times faster (0.41 s to 0.13 s for a
+  small MLP's init), and the programs of checks and cells run for microseconds. A long training
+  loop is the exception: `run_training(..., long=True)` compiles it fully optimized
+  (BENCHMARKS.md, "LLVM at -O0 for what runs once").
 
 Never for `doctor`: it runs the learner's program as `python` would."""
 
@@ -15,19 +20,22 @@ from __future__ import annotations
 import os
 import time
 
-FAST_COMPILE = ("--xla_cpu_use_fusion_emitters=false",)
+FAST_COMPILE = ("--xla_cpu_use_fusion_emitters=false", "--xla_backend_optimization_level=0")
 PROBE_TIMEOUT_S = 20.0  # a backend start that takes longer is a machine in trouble: no flags
 
 _known: tuple[str, ...] | None = None
 
 
 def probe() -> tuple[str, ...]:
-    """The flags of FAST_COMPILE this XLA accepts, tried once in a forked child that starts the
-    CPU backend with them; kept, so processes forked from this one know them without a probe.
-    Call while this process has one thread and no backend (fork copies only the calling thread)."""
+    """The flags of FAST_COMPILE this XLA accepts, each tried once in a forked child that starts
+    the CPU backend with it (all at once); kept, so processes forked from this one know them
+    without a probe. Call while this process has one thread and no backend (fork copies only the
+    calling thread)."""
     global _known
     if _known is None:
-        _known = FAST_COMPILE if _starts_with(FAST_COMPILE) else ()
+        children = [(flag, _start_with((flag,))) for flag in FAST_COMPILE]
+        deadline = time.monotonic() + PROBE_TIMEOUT_S
+        _known = tuple(flag for flag, pid in children if pid is not None and _exits_cleanly(pid, deadline))
     return _known
 
 
@@ -42,12 +50,13 @@ def xla_flags(learner_flags: str | None) -> str:
     return " ".join(filter(None, [*known(), learner_flags or ""]))
 
 
-def _starts_with(flags: tuple[str, ...]) -> bool:
-    """Whether a child with these flags before the learner's starts the CPU backend and exits 0."""
+def _start_with(flags: tuple[str, ...]) -> int | None:
+    """A child that starts the CPU backend with these flags before the learner's, then exits 0;
+    None when there is no process to spare (ulimit -u): judge without the flags, never fail for them."""
     try:
         pid = os.fork()
-    except OSError:  # no process to spare (ulimit -u): judge without the flags, never fail for them
-        return False
+    except OSError:
+        return None
     if pid == 0:
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -60,7 +69,11 @@ def _starts_with(flags: tuple[str, ...]) -> bool:
         except BaseException:  # noqa: BLE001 - any failure means "not with these flags"
             os._exit(1)
         os._exit(0)
-    deadline = time.monotonic() + PROBE_TIMEOUT_S
+    return pid
+
+
+def _exits_cleanly(pid: int, deadline: float) -> bool:
+    """Whether the child exits 0 before the deadline (killed and reaped if not)."""
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:

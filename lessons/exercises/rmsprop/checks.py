@@ -282,7 +282,7 @@ def check_trains(rmsprop):
 
     steps = 4000  # long enough to watch the loss fall on the live chart, chunk by chunk
     # init under jit: one program, not a zeros program per layer shape (init's types are state-structure's)
-    _, losses = run_training(fifty_steps, (params, jax.jit(init)(params)), steps)
+    _, losses = run_training(fifty_steps, (params, jax.jit(init)(params)), steps, long=True)
     final = float(np.median(losses[-100:]))
     expect(
         final < 0.05 * losses[0],

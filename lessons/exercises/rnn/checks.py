@@ -266,7 +266,7 @@ def check_trains(rnn_forward):
     m = as_float32(jax.tree.map(np.zeros_like, P))  # (made in NumPy: no XLA program per shape)
     v = as_float32(jax.tree.map(np.zeros_like, P))
     steps = 3000  # long enough to watch the loss fall on the live chart, chunk by chunk
-    _, losses = run_training(twenty_steps, (params, m, v, jnp.float32(0)), steps)
+    _, losses = run_training(twenty_steps, (params, m, v, jnp.float32(0)), steps, long=True)
     final = float(np.median(losses[-100:]))  # the median: robust to Adam's brief late spikes
     expect(
         final < 0.01 * losses[0],
