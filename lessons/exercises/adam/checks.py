@@ -37,9 +37,16 @@ from tutor.child.optimizers import (
 def reference_steps(grads_seq, lr, b1, b2, eps, mode="adam"):
     """Float64 NumPy Adam, step by step: (m, v, updates) for each gradient tree. The other modes
     are typical mistakes, used only to name what went wrong: "frozen" keeps t = 1 (the count never
-    advances), "reset" carries nothing from one call to the next, "swapped" mixes up b1 and b2."""
+    advances), "reset" carries nothing from one call to the next, "swapped" mixes up b1 and b2,
+    "eps-inside" divides by sqrt(v_hat + eps), "default-eps" uses 1e-8 whatever eps is given."""
     if mode == "swapped":
         b1, b2 = b2, b1
+    if mode == "default-eps":
+        eps = 1e-8
+
+    def denominator(v_hat):
+        return np.sqrt(v_hat + eps) if mode == "eps-inside" else np.sqrt(v_hat) + eps
+
     m = jax.tree.map(np.zeros_like, grads_seq[0])
     v = jax.tree.map(np.zeros_like, grads_seq[0])
     for t, g in enumerate(grads_seq, start=1):
@@ -49,7 +56,7 @@ def reference_steps(grads_seq, lr, b1, b2, eps, mode="adam"):
             t = 1
         m = jax.tree.map(lambda m_, g_: b1 * m_ + (1 - b1) * g_, m, g)
         v = jax.tree.map(lambda v_, g_: b2 * v_ + (1 - b2) * g_**2, v, g)
-        yield m, v, jax.tree.map(lambda m_, v_: -lr * (m_ / (1 - b1**t)) / (np.sqrt(v_ / (1 - b2**t)) + eps), m, v)
+        yield m, v, jax.tree.map(lambda m_, v_: -lr * (m_ / (1 - b1**t)) / denominator(v_ / (1 - b2**t)), m, v)
 
 
 def reference_updates(grads_seq, lr, b1, b2, eps, mode="adam"):
@@ -214,22 +221,22 @@ def check_eps_placement(adam):
     updates, _ = jax.jit(update)(as_float32(grads), init(params), params)
     label = f"adam({lr}, b1={b1}, b2={b2}, eps={eps})"
 
-    def first_step(denominator):  # m_hat = g and v_hat = g**2 after one step
-        return [jax.tree.map(lambda g: -lr * g / denominator(np.abs(g)), grads)]
+    def first_step(mode="adam"):
+        return reference_updates([grads], lr, b1, b2, eps, mode)
 
-    if same_updates([updates], first_step(lambda a: np.sqrt(a**2 + eps))):
+    if same_updates([updates], first_step("eps-inside")):
         fail(
             f"{label}: your first update matches -lr * m_hat / sqrt(v_hat + eps): eps belongs outside the root, "
             "sqrt(v_hat) + eps",
             f"{label}：你的第一步增量对应 -lr * m_hat / sqrt(v_hat + eps)：eps 应在根号外，即 sqrt(v_hat) + eps",
         )
-    if same_updates([updates], first_step(lambda a: a + 1e-8)):
+    if same_updates([updates], first_step("default-eps")):
         fail(
             f"{label}: your first update matches eps=1e-8, not the eps={eps} passed in: use the eps argument, "
             "not a constant of your own",
             f"{label}：你的第一步增量对应 eps=1e-8，而不是传入的 eps={eps}：请使用参数 eps，而不是自己写的常数",
         )
-    close(updates, first_step(lambda a: a + eps)[0], what=f"first update with {label}", rtol=1e-4, atol=1e-7)
+    close(updates, first_step()[0], what=f"first update with {label}", rtol=1e-4, atol=1e-7)
 
 
 @check("matches-reference", depends=["descends"])
