@@ -36,22 +36,29 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--home",
         type=Path,
+        metavar="DIR",
         default=argparse.SUPPRESS,
         help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)",
     )
     common.add_argument(
         "--lang", choices=LANGS, default=argparse.SUPPRESS, help="language of all text (default: from locale)"
     )
+    common.add_argument(
+        "--accelerator",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs; "
+        "or JAXSTATE_TUTOR_ACCELERATOR=1)",
+    )
     p = argparse.ArgumentParser(
-        prog="jaxstate-tutor", parents=[common], description="An interactive terminal tutor for managing state in JAX."
+        prog="jaxstate-tutor",
+        parents=[common],
+        description="An interactive terminal tutor for managing state in JAX.",
+        epilog="--home, --lang and --accelerator may stand before or after COMMAND "
+        "(doctor: anywhere before `--`, see doctor --help).",
     )
     p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
     p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
-    p.add_argument(
-        "--accelerator",
-        action="store_true",
-        help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs)",
-    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     s = sub.add_parser("list", parents=[common], help="lessons and exercises with their status")
     s.add_argument("--json", action="store_true")
@@ -109,9 +116,17 @@ def _tolerate_narrow_encodings() -> None:
                 pass
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line read: argparse, then for doctor the tutor's options among its words."""
+    args = _parser().parse_args(argv)
+    if args.command == "doctor":
+        doctoring.take_tutor_options(args)
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     _tolerate_narrow_encodings()
-    args = _parser().parse_args(argv)
+    args = parse_args(argv)
     ctx = Context(args)
     try:
         return COMMANDS[args.command](ctx)

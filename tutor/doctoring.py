@@ -66,9 +66,13 @@ def add_parser(sub, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="run your own script and report state problems",
         description="Run your own JAX script with instrumentation on and report retraces, "
         "reused keys, side effects under tracing, donation problems, host syncs "
-        "in hot loops (and NaNs with --nans). The doctor's options may also follow SCRIPT; "
-        "everything after `--` is the script's. Exit 0 no finding, 1 findings, "
-        "2 bad usage, 3 the script failed or timed out, 130 Ctrl+C.",
+        "in hot loops (and NaNs with --nans). The tutor's options --accelerator, --home and "
+        "--lang are read anywhere before `--`, after SCRIPT too (doctor train.py --epochs 3 "
+        "--accelerator); a script option of the same name goes after `--` (doctor train.py -- "
+        "--lang fr). --json, --timeout and --nans may stand before SCRIPT or as the last words; "
+        "one followed by a word of the script's is the script's. Everything after `--` is the "
+        "script's. Exit 0 no finding, 1 findings, 2 bad usage, 3 the script failed or timed out, "
+        "130 Ctrl+C.",
     )
     s.add_argument(
         "words",
@@ -134,7 +138,24 @@ def exit_code(report: Report, stopped: bool) -> int:
 
 def options_of(args: argparse.Namespace) -> options.DoctorOptions:
     """The doctor's options from what argparse kept: the words before SCRIPT, then the rest."""
-    return options.parse([*args.doctor_words, *args.words])
+    return options.parse([*args.doctor_words, *args.words], tutor_options=True)
+
+
+def take_tutor_options(args: argparse.Namespace) -> None:
+    """The tutor's --accelerator, --home and --lang met among the words argparse left to the
+    doctor (after SCRIPT, before `--`) go into `args` as if written before `doctor`, so the
+    Context built from `args` has them (the last one written wins, as in argparse). Words that
+    make no run are left for `run` to report."""
+    try:
+        asked = options_of(args)
+    except options.OptionsError:
+        return
+    if asked.accelerator:
+        args.accelerator = True
+    if asked.home is not None:
+        args.home = asked.home
+    if asked.lang is not None:
+        args.lang = asked.lang
 
 
 def run(ctx) -> int:

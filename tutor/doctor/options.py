@@ -1,13 +1,21 @@
 """The doctor's options, parsed here and nowhere else (the command line and the TUI's command
 field both call `parse`; the worker receives them as a typed DoctorJob):
 
-    [OPTIONS] SCRIPT [ARGS...] [--json] [--timeout S] [--nans] [--lang en|zh] [-- SCRIPT-ARGS...]
+    [OPTIONS] SCRIPT [ARGS...] [--json] [--timeout S] [--nans] [-- SCRIPT-ARGS...]
     [OPTIONS] -m MODULE [ARGS...] ...                        (as `python -m MODULE`)
 
-The doctor's own options may stand before SCRIPT, or after the script's arguments as the last
-words (DESIGN.md's form); a doctor option followed by a word of the script's is the script's
-(`doctor s.py --nans drop` gives the script `--nans drop`), and everything after `--` is the
-script's, whatever it looks like.
+The tutor's own options (`--accelerator`, `--home DIR`, `--lang en|zh`) are the tutor's wherever
+they stand before `--`: before SCRIPT, right after it, among its arguments (`doctor s.py
+--accelerator --epochs 3`); a script that takes an option of one of those names gets it after
+`--` (`doctor s.py -- --lang fr`). The doctor's other options (`--json`, `--timeout S`,
+`--nans`) may stand before SCRIPT, or after the script's arguments as the last words
+(DESIGN.md's form); one of them followed by a word of the script's is the script's (`doctor s.py
+--nans drop` gives the script `--nans drop`). Everything after `--` is the script's, whatever it
+looks like.
+
+`--accelerator` and `--home` choose the tutor's sandbox: the command line reads them
+(`parse(words, tutor_options=True)`); the TUI's command field, whose sandbox is already made,
+refuses them with a sentence saying where they go.
 """
 
 from __future__ import annotations
@@ -41,7 +49,14 @@ OPTIONS = (
     Option("--nans", None, "also stop at the first NaN / inf and name its operation"),
     Option("--lang", "en|zh", "language of the report"),
 )
-_BY_NAME = {o.name: o for o in OPTIONS}
+# The tutor's options the command line takes after `doctor` too (their help is cli.py's): read
+# anywhere before `--`, with `--lang` of OPTIONS.
+TUTOR_OPTIONS = (
+    Option("--accelerator", None, "let the script use the GPU/TPU"),
+    Option("--home", "DIR", "the tutor's folder"),
+)
+ANYWHERE = ("--accelerator", "--home", "--lang")
+_BY_NAME = {o.name: o for o in (*OPTIONS, *TUTOR_OPTIONS)}
 
 MSG = table(
     {
@@ -54,7 +69,20 @@ MSG = table(
             "en": "--timeout needs a number of seconds above 0 and at most 604800 (a week), not {value!r}.",
             "zh": "--timeout 后面要写一个大于 0、不超过 604800（一周）的秒数，而不是 {value!r}。",
         },
-        "bad_lang": {"en": "--lang takes en or zh, not {value!r}.", "zh": "--lang 只能是 en 或 zh，而不是 {value!r}。"},
+        "bad_lang": {
+            "en": "--lang takes en or zh, not {value!r} (a --lang of your script's goes after --).",
+            "zh": "--lang 只能是 en 或 zh，而不是 {value!r}（脚本自己的 --lang 请写在 -- 之后）。",
+        },
+        "flag_value": {
+            "en": "{option} takes no value (a {option} of your script's goes after --: doctor SCRIPT -- {word}).",
+            "zh": "{option} 不带值（脚本自己的 {option} 请写在 -- 之后：doctor 脚本 -- {word}）。",
+        },
+        "tutor_only": {
+            "en": "{option} is an option of the tutor, not of a run: start the tutor with it "
+            "(jaxstate-tutor {option} ...); a {option} of your script's goes after --.",
+            "zh": "{option} 是整个导师程序的选项，不是单次运行的：启动时写上它（jaxstate-tutor {option} ...）；"
+            "脚本自己的 {option} 请写在 -- 之后。",
+        },
         "unknown": {
             "en": "{option} is not an option of doctor; the script's own options go after SCRIPT (or after --).",
             "zh": "{option} 不是 doctor 的选项；脚本自己的选项写在脚本之后（或 -- 之后）。",
@@ -103,6 +131,8 @@ class DoctorOptions:
     json: bool = False
     lang: str | None = None  # None: the tutor's language
     module: str | None = None  # `doctor -m MODULE`: run as `python -m MODULE` would
+    accelerator: bool = False  # the tutor's --accelerator, met among the doctor's words
+    home: Path | None = None  # the tutor's --home, met among the doctor's words
 
 
 # A week: longer than any run or poll anyone means, and far below what the timers of the OS and
@@ -120,9 +150,10 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def parse(words: Sequence[str]) -> DoctorOptions:
+def parse(words: Sequence[str], tutor_options: bool = False) -> DoctorOptions:
     """SCRIPT (or -m MODULE), its arguments and the doctor's options from the words after
-    `doctor`; OptionsError if they do not make a run."""
+    `doctor`; OptionsError if they do not make a run. `tutor_options`: the caller (the command
+    line) takes `--accelerator` and `--home` too; otherwise they are an error, not the script's."""
     words = list(words)
     own: dict[str, str | bool] = {}
     i = _take_options(words, 0, own, before_script=True)
@@ -144,21 +175,25 @@ def parse(words: Sequence[str]) -> DoctorOptions:
     rest = words[i:]
     if dashed:
         args = rest
-    elif "--" in rest:  # everything after it is the script's; the doctor's may end the words before it
-        cut = rest.index("--")
-        tail = _trailing_options(rest[:cut], own)
-        args = rest[: cut - tail] + rest[cut + 1 :]
-    else:
-        tail = _trailing_options(rest, own)
-        args = rest[: len(rest) - tail]
+    else:  # everything after a `--` is the script's; the doctor's may end the words before it
+        cut = rest.index("--") if "--" in rest else len(rest)
+        before = _tutor_options(rest[:cut], own)  # the tutor's, wherever they stand before `--`
+        tail = _trailing_options(before, own)
+        args = before[: len(before) - tail] + rest[cut + 1 :]
+    if not tutor_options:
+        for name in ("--accelerator", "--home"):
+            if name in own:
+                raise _error("tutor_only", option=name)
     return DoctorOptions(
         Path(module) if module is not None else Path(str(script)).expanduser(),
         tuple(args),
-        _seconds(own["--timeout"]) if "--timeout" in own else DEFAULT_TIMEOUT_S,
-        bool(own.get("--nans", False)),
-        bool(own.get("--json", False)),
-        _lang(own["--lang"]) if "--lang" in own else None,
-        module,
+        timeout_s=_seconds(own["--timeout"]) if "--timeout" in own else DEFAULT_TIMEOUT_S,
+        nans=bool(own.get("--nans", False)),
+        json=bool(own.get("--json", False)),
+        lang=_lang(own["--lang"]) if "--lang" in own else None,
+        module=module,
+        accelerator=bool(own.get("--accelerator", False)),
+        home=Path(str(own["--home"])).expanduser() if "--home" in own else None,
     )
 
 
@@ -188,6 +223,34 @@ def _take_options(words: list[str], i: int, own: dict, before_script: bool) -> i
         own[found[0]] = found[1]
         i += found[2]
     return i
+
+
+def _tutor_options(words: list[str], own: dict) -> list[str]:
+    """The words without the tutor's options (ANYWHERE), which are read into `own` wherever they
+    stand; a value is never a word starting with `-` (`s.py --home --json` is an error)."""
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        name, eq, value = words[i].partition("=")
+        if name not in ANYWHERE:
+            kept.append(words[i])
+            i += 1
+            continue
+        option = _BY_NAME[name]
+        if option.value is None:
+            if eq:  # `--accelerator=gpu`: not ours, and not silently the script's
+                raise _error("flag_value", option=name, word=words[i])
+            own[name] = True
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(words) or words[i + 1].startswith("-"):
+                raise _error("needs_value", option=name, value=option.value)
+            value = words[i + 1]
+            i += 1
+        own[name] = value
+        i += 1
+    return kept
 
 
 def _trailing_options(words: list[str], own: dict) -> int:
