@@ -154,6 +154,35 @@ def test_dtypes_notes_weak_types():
     assert "~float32[]" in err.value.en and "weak" in err.value.en
 
 
+@pytest.fixture
+def x64():
+    """64-bit types on in this process, as JAX_ENABLE_X64=1 (or a learner's file) turns them on."""
+    was = jax.config.values["jax_enable_x64"]
+    jax.config.update("jax_enable_x64", True)
+    yield
+    jax.config.update("jax_enable_x64", was)
+
+
+def test_dtypes_names_jax_enable_x64_where_a_64_bit_default_crept_in(x64):
+    assert L.x64_enabled()
+    with pytest.raises(L.CheckFailed) as err:
+        L.dtypes({"writes": 1}, {"writes": jnp.int32(0)}, what="state")
+    assert "~int64[], expected int32[]" in err.value.en and "JAX_ENABLE_X64 is on" in err.value.en
+    assert "JAX_ENABLE_X64" in err.value.zh
+    # a 64-bit type that was asked for, or 64 bits on neither side: nothing to add
+    assert L.x64_note(jnp.zeros(2), expected=jnp.float64) == ("", "")
+    assert L.x64_note("float32[2]", "~int32[]") == ("", "")
+    assert L.x64_note(jax.random.key(0)) == ("", "")  # a key's dtype is no number's
+
+
+def test_no_x64_note_without_64_bit_types():
+    assert not L.x64_enabled()
+    assert L.x64_note("float64[3]", expected="float32[3]") == ("", "")
+    with pytest.raises(L.CheckFailed) as err:
+        L.dtypes({"writes": 1}, {"writes": jnp.int32(0)}, what="state")
+    assert "JAX_ENABLE_X64" not in err.value.en
+
+
 def test_learner_attr_and_is_jitted():
     import types
 

@@ -28,3 +28,16 @@ def test_the_cheap_probe_answers_as_threefry_keys_do():
         except error:
             seen = True
     assert checker_sees_across_jit_calls() is seen
+
+
+def test_the_probe_lowers_with_64_bit_types_on():
+    # Issue 37: with JAX_ENABLE_X64=1, jax.random.bits asks for uint64 bits by default and the
+    # probe's PRNG gave uint32 ones, so the probe did not lower and train-state's reference
+    # solution failed key-once. Asked afresh (past the cache) with 64-bit types on:
+    seen = checker_sees_across_jit_calls()
+    was = jax.config.values["jax_enable_x64"]
+    jax.config.update("jax_enable_x64", True)
+    try:
+        assert checker_sees_across_jit_calls.__wrapped__() is seen
+    finally:
+        jax.config.update("jax_enable_x64", was)

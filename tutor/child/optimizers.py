@@ -15,7 +15,18 @@ import jax.numpy as jnp
 import numpy as np
 
 from tutor.child import reach
-from tutor.child.library import CheckFailed, Label, as_float32, close, expect, fail, returns, structure, type_of
+from tutor.child.library import (
+    CheckFailed,
+    Label,
+    as_float32,
+    close,
+    expect,
+    fail,
+    returns,
+    structure,
+    type_of,
+    x64_enabled,
+)
 from tutor.child.library.failures import bilingual
 from tutor.child.library.originals import device_put, eval_shape, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
@@ -441,7 +452,8 @@ def departure(
 def state_follows_params(state: Any, params: Any, what: Label = "state") -> None:
     """Every floating leaf of an optimizer state shaped like a parameter has that parameter's
     dtype. Use params of distinct shapes and mixed dtypes (float32, bfloat16, float16): a state
-    built with jnp.zeros(p.shape) is float32 whatever the parameter, which only such a test sees."""
+    built with jnp.zeros(p.shape) has JAX's default float dtype (float32, float64 under
+    JAX_ENABLE_X64) whatever the parameter, which only such a test sees."""
     en, zh = bilingual(what)
     by_shape: dict = {}
     for path, p in tree_flatten_with_path(params)[0]:
@@ -454,11 +466,18 @@ def state_follows_params(state: Any, params: Any, what: Label = "state") -> None
             continue  # no parameter of this shape, or several of different dtypes: nothing to say
         where, dtype = sorted(mirrors)[0]
         if str(jnp.result_type(leaf)) != dtype:
+            # The state follows the parameters in both modes: under JAX_ENABLE_X64 a float64 state
+            # beside float32 params would promote them after one update, as float32 does bfloat16.
+            default_en, default_zh = (
+                ("float64 (JAX_ENABLE_X64 is on, as here)", "float64（这里 JAX_ENABLE_X64 已打开）")
+                if x64_enabled()
+                else ("float32", "float32")
+            )
             fail(
                 f"{en}{keystr(path)} is {type_of(leaf)}, but the parameter it mirrors, params{where}, is {dtype}: "
                 "optimizer state must follow each parameter's dtype. Build it with jnp.zeros_like(p) (or "
-                "jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always float32",
+                f"jnp.zeros(p.shape, p.dtype)), not jnp.zeros(p.shape), which is always {default_en}",
                 f"{zh}{keystr(path)} 是 {type_of(leaf)}，但它对应的参数 params{where} 是 {dtype}："
                 "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)（或 jnp.zeros(p.shape, p.dtype)）构造，"
-                "不要用 jnp.zeros(p.shape)，它总是 float32",
+                f"不要用 jnp.zeros(p.shape)，它总是 {default_zh}",
             )

@@ -16,6 +16,7 @@ from tutor.child.library import (
     run_training,
     structure,
     type_of,
+    x64_note,
 )
 from tutor.child.optimizers import (
     departure,
@@ -138,11 +139,15 @@ def check_state_types(adam):
             note_zh = (
                 "（只差弱类型标记 ~：它来自 0 或 0.0 这样的 Python 标量）" if was.lstrip("~") == now.lstrip("~") else ""
             )
+            # 64-bit on one side only: a default dtype of JAX_ENABLE_X64 crept in there
+            x64_en, x64_zh = x64_note(now, expected=was)
+            if not x64_en:
+                x64_en, x64_zh = x64_note(was, expected=now)
             fail(
                 f"state{where} is {was} in init(params) but {now} in the state that update returns{note_en}: "
-                "the state must keep its types from one step to the next",
+                f"the state must keep its types from one step to the next{x64_en}",
                 f"state{where} 在 init(params) 中是 {was}，在 update 返回的状态中却是 {now}{note_zh}："
-                "状态的类型在每一步之间都必须保持不变",
+                f"状态的类型在每一步之间都必须保持不变{x64_zh}",
             )
     expect_state_follows_param_dtypes(init, update)
 

@@ -163,6 +163,7 @@ def check_calls_count(loss_with_stats):
                 f"从 5 开始连续调用 {k} 次后的 new_stats['calls']",
             ),
         )
+        # An integer of any width: int64 is what the learner's mode gives under JAX_ENABLE_X64.
         kind = np.asarray(stats["calls"]).dtype
         expect(
             np.issubdtype(kind, np.integer),

@@ -14,6 +14,7 @@ from tutor.child.library import (
     returns,
     traced,
     type_of,
+    x64_note,
 )
 
 
@@ -66,12 +67,13 @@ def check_increment_passthrough(update_counter):
                 f"update_counter({count}, {inc}) 返回的 increment",
             ),
         )
+        x64_en, x64_zh = x64_note(back, expected=given)
         expect(
             type_of(back) == type_of(given),
             f"update_counter({count}, {inc}) got an increment of type {type_of(given)} "
-            f"and returned it as {type_of(back)}: it must come back unchanged, dtype included",
+            f"and returned it as {type_of(back)}: it must come back unchanged, dtype included{x64_en}",
             f"update_counter({count}, {inc}) 收到的 increment 类型是 {type_of(given)}，"
-            f"返回时却成了 {type_of(back)}：它必须原样返回，dtype 也不能变",
+            f"返回时却成了 {type_of(back)}：它必须原样返回，dtype 也不能变{x64_zh}",
         )
 
 

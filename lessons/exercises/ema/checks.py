@@ -101,6 +101,7 @@ def check_step(TrainState, ema_train_step):
             f"ema_train_step returned a {type(new).__name__} without `{field}`; return a new TrainState",
             f"ema_train_step 返回的 {type(new).__name__} 没有 `{field}`；应返回新的 TrainState",
         )
+    # An integer of any width: int64 is what the learner's mode gives under JAX_ENABLE_X64.
     kind = np.asarray(new.step).dtype
     expect(
         np.issubdtype(kind, np.integer),

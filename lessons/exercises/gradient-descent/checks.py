@@ -18,6 +18,7 @@ from tutor.child.library import (
     on_failure,
     traced,
     type_of,
+    x64_note,
 )
 
 
@@ -116,15 +117,18 @@ def check_five_steps(gradient_descent_step):
             "每一步都应从上一步返回的参数出发，两次调用之间不能记住任何东西",
         ):
             close(params, ref, what=(f"params after step {step}", f"第 {step} 步之后的参数"))
+        # The params' own dtype, in both modes: float32 params coming back float64 (under
+        # JAX_ENABLE_X64, from e.g. jnp.asarray(learning_rate)) change type every step there too.
+        x64_en, x64_zh = x64_note(params, expected=jnp.float32)
         expect(
             type_of(params) == "float32[]",
             f"after step {step} the params are {type_of(params)}, but they came in as float32[]: "
             "a training loop that feeds them back would change type every step (and, under jit, compile again). "
             "Keep the update in the params' dtype: a Python-float learning rate does that by itself, while "
-            "`jnp.asarray(learning_rate, jnp.float64)` or a NumPy float64 promotes the params",
+            f"`jnp.asarray(learning_rate, jnp.float64)` or a NumPy float64 promotes the params{x64_en}",
             f"第 {step} 步之后参数的类型是 {type_of(params)}，但传入时是 float32[]：把它们传回去的训练循环"
             "每一步都会改变类型（在 jit 下还会重新编译）。更新要保持参数原来的 dtype：Python 浮点数学习率本身"
-            "就能做到，而 `jnp.asarray(learning_rate, jnp.float64)` 或 NumPy float64 会提升参数的类型",
+            f"就能做到，而 `jnp.asarray(learning_rate, jnp.float64)` 或 NumPy float64 会提升参数的类型{x64_zh}",
         )
 
 

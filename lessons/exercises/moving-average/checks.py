@@ -48,6 +48,8 @@ def check_initial_state(learner):
         f"initial_state 应当是二元组 (sum, count)，实际是 {type(init).__name__}"
         + (f"，含 {len(init)} 个元素" if isinstance(init, (tuple, list)) else f"({type_of(init)})"),
     )
+    # Shape and value only: the dtypes are the learner's (float64 and int64 from jnp.array(0.0) and
+    # jnp.array(0) under JAX_ENABLE_X64); jit-once judges that a step keeps whichever they are.
     for i, (label, label_zh) in enumerate([("sum", "总和"), ("count", "计数")]):
         expect(
             np.shape(init[i]) == (),

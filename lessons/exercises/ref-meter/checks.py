@@ -4,7 +4,18 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import call, check, close, expect, expect_traces, is_defined, raises, traced, type_of
+from tutor.child.library import (
+    call,
+    check,
+    close,
+    expect,
+    expect_traces,
+    is_defined,
+    raises,
+    traced,
+    type_of,
+    x64_note,
+)
 
 
 def contents(meter, what):
@@ -50,10 +61,13 @@ def check_fresh_meter(new_meter):
         f"new_meter() 返回的是 {type_of(meter)}（{type(meter).__name__}），不是 jax.Ref。JAX 数组不可变，"
         "record() 永远改不了它；要用 jax.new_ref(...) 创建可变引用",
     )
+    # float32 is what the exercise asks for, in both modes: under JAX_ENABLE_X64 an unnamed
+    # dtype gives float64, and the message says so.
+    x64_en, x64_zh = x64_note(meter, expected=jnp.float32)
     expect(
         meter.shape == (2,) and meter.dtype == jnp.float32,
-        f"new_meter() holds {type_of(meter)}; expected Ref{{float32[2]}}: [values seen, their sum]",
-        f"new_meter() 里装的是 {type_of(meter)}；应为 Ref{{float32[2]}}：[见过的个数，总和]",
+        f"new_meter() holds {type_of(meter)}; expected Ref{{float32[2]}}: [values seen, their sum]{x64_en}",
+        f"new_meter() 里装的是 {type_of(meter)}；应为 Ref{{float32[2]}}：[见过的个数，总和]{x64_zh}",
     )
     close(np.asarray(meter[...]), np.zeros(2), what=("the contents of a new meter", "新统计器的内容"))
 

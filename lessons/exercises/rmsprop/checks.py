@@ -17,6 +17,7 @@ from tutor.child.library import (
     on_failure,
     run_training,
     type_of,
+    x64_note,
 )
 from tutor.child.optimizers import (
     departure,
@@ -127,13 +128,17 @@ def check_state_structure(rmsprop):
                 f"状态中对应 params{where}（形状 {p.shape}，{p.dtype}）的数组初值是 {first}，而不是零："
                 "s 是 g**2 的滑动平均，初值应为零",
             )
+        # The parameter's dtype, in both modes: a float64 s beside float32 params (jnp.zeros(p.shape)
+        # under JAX_ENABLE_X64) would promote them after one update; the note names that cause.
+        x64_en, x64_zh = x64_note(*(l for l in state_leaves if tuple(np.shape(l)) == want[0]), expected=p)
         fail(
             f"params{where} has shape {p.shape} and dtype {p.dtype}, but the state has no "
             f"array like it (init's state leaves: {', '.join(type_of(l) for l in jax.tree.leaves(state)) or 'none'}; "
-            "~ marks a weak type, as from a Python scalar); s needs one array of zeros per parameter, with its shape and dtype",
+            "~ marks a weak type, as from a Python scalar); s needs one array of zeros per parameter, with its shape "
+            f"and dtype{x64_en}",
             f"params{where} 的形状为 {p.shape}、dtype 为 {p.dtype}，但状态里没有与之对应的数组"
             f"（init 给出的状态叶子：{'、'.join(type_of(l) for l in jax.tree.leaves(state)) or '无'}；~ 表示弱类型，例如来自 Python 标量）；"
-            "s 需要为每个参数准备一个形状和 dtype 都相同的全零数组",
+            f"s 需要为每个参数准备一个形状和 dtype 都相同的全零数组{x64_zh}",
         )
     grads = as_float32(jax.tree.map(lambda p: np.full(p.shape, 0.5), params))
     _, new_state = jax.jit(update)(grads, state, params)

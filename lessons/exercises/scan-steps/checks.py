@@ -127,6 +127,7 @@ def check_int_state(run_scan_jitted):
                 f"run_scan_jitted(int32 {init}, {steps}) 抛出 TypeError：循环的 carry 改变了类型"
                 f"（int32 状态变成了浮点数）。{str(exc).splitlines()[0]}",
             )
+        # An integer of any width: int64 is what the learner's mode gives under JAX_ENABLE_X64.
         kind = final_state(got, f"run_scan_jitted(int32 {init}, {steps})", steps=steps).dtype
         expect(
             np.issubdtype(kind, np.integer),

@@ -85,6 +85,8 @@ def check_state_fields(create_train_state, TrainState):
         "state.key is not a leaf of the TrainState PyTree; it must be a JAX key array stored as a field",
         "state.key 不是 TrainState 这棵 PyTree 的叶子；它应当是作为字段存放的 JAX key 数组",
     )
+    # An integer scalar of any width: create_train_state's jnp.array(0) is int64 under JAX_ENABLE_X64,
+    # the learner's mode; no-retrace then asks that the width stays from one step to the next.
     step = state.step
     expect(
         np.shape(step) == () and jnp.issubdtype(jnp.result_type(step), jnp.integer),

@@ -32,7 +32,17 @@ from tutor.child.library.tracing import (
     traced,
 )
 from tutor.child.library.training import metric, run_training
-from tutor.child.library.values import as_float32, close, dtypes, finite, returns, structure, type_of
+from tutor.child.library.values import (
+    as_float32,
+    close,
+    dtypes,
+    finite,
+    returns,
+    structure,
+    type_of,
+    x64_enabled,
+    x64_note,
+)
 
 # Every module of the package: the harness puts back whatever learner code rebinds in them.
 MODULES = tuple(importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__))
@@ -89,4 +99,6 @@ __all__ = [
     "traced",
     "traced_call",
     "type_of",
+    "x64_enabled",
+    "x64_note",
 ]

@@ -40,7 +40,7 @@ def checker_sees_across_jit_calls() -> bool:
     @jit
     def keeps_used_subkey(key):
         _, sub = jax.random.split(key)
-        return sub, jax.random.bits(sub, (0,))
+        return sub, jax.random.bits(sub, (0,), jnp.uint32)  # uint32 named: x64 would ask for uint64
 
     with manager:
         # wrapped, not seeded: jax.random.key would compile a seeding program for the new PRNG
@@ -54,7 +54,9 @@ def checker_sees_across_jit_calls() -> bool:
 
 def _counting_prng():
     """A PRNG implementation for probing the checker only: a key is one counter, split adds
-    1, 2, ... to it, and it has no random bits to give (the probe asks for none)."""
+    1, 2, ... to it, and it has no random bits to give (the probe asks for none). Every dtype
+    is named, never JAX's default: under JAX_ENABLE_X64 the default unsigned int is uint64, and
+    bits of another width than `bit_width` fail to lower (uint32 results for a uint64 request)."""
     import jax.extend
 
     def split(key, shape):
@@ -65,7 +67,7 @@ def _counting_prng():
         key_shape=(1,),
         seed=lambda seed: jnp.reshape(seed.astype(jnp.uint32), (1,)),
         split=split,
-        random_bits=lambda key, bit_width, shape: jnp.zeros(shape, jnp.uint32),
+        random_bits=lambda key, bit_width, shape: jnp.zeros(shape, f"uint{bit_width}"),
         fold_in=lambda key, data: key + data.astype(jnp.uint32),
         name="counting_probe",
     )

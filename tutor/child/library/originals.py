@@ -9,6 +9,7 @@ jit = jax.jit
 eval_shape = jax.eval_shape
 make_jaxpr = jax.make_jaxpr
 device_put = jax.device_put
+canonicalize_dtype = jax.dtypes.canonicalize_dtype
 tree_flatten_with_path = jax.tree_util.tree_flatten_with_path
 tree_structure = jax.tree_util.tree_structure
 keystr = jax.tree_util.keystr

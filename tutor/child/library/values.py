@@ -3,13 +3,20 @@ structure, dtypes and weak types, NaN and inf; each failure names the leaf and t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import jax
 import numpy as np
 
 from tutor.child.library.failures import Label, bilingual, fail
-from tutor.child.library.originals import device_put, keystr, tree_flatten_with_path, tree_structure
+from tutor.child.library.originals import (
+    canonicalize_dtype,
+    device_put,
+    keystr,
+    tree_flatten_with_path,
+    tree_structure,
+)
 
 
 def fmt(x: Any) -> str:
@@ -114,10 +121,49 @@ def dtypes(got: Any, want: Any, what: Label = "result") -> None:
         gt, wt = type_of(g), type_of(w)
         if gt != wt:
             where, where_zh = where_in(what, path)
+            x64_en, x64_zh = x64_note(gt, expected=wt)
             fail(
-                f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}",
-                f"{where_zh} 的类型是 {gt}，应为 {wt}{_weak_note(gt, wt, 'zh')}",
+                f"{where} is {gt}, expected {wt}{_weak_note(gt, wt, 'en')}{x64_en}",
+                f"{where_zh} 的类型是 {gt}，应为 {wt}{_weak_note(gt, wt, 'zh')}{x64_zh}",
             )
+
+
+def x64_enabled() -> bool:
+    """Whether 64-bit types are on where the learner's code runs (JAX_ENABLE_X64 in their shell,
+    or jax_enable_x64 set in their file; the harness keeps either): then JAX's defaults are
+    float64 and int64, and a Python number is a weak 64-bit type. The checks run in that mode
+    too: they name every dtype they build, and judge values in float64 either way."""
+    return canonicalize_dtype(np.float64) == np.float64
+
+
+_WIDE = re.compile(r"\b(float|u?int|complex)(64|128)\b")
+
+
+def _is_wide(x: Any) -> bool:
+    """Whether x (an array, a dtype, or a type as type_of writes it) has a 64-bit (or wider) dtype."""
+    if isinstance(x, str):
+        return bool(_WIDE.search(x))
+    try:
+        return bool(_WIDE.search(str(np.dtype(getattr(x, "dtype", x)))))
+    except (TypeError, ValueError):  # a PRNG key's dtype, or no dtype at all
+        return False
+
+
+def x64_note(*got: Any, expected: Any = None) -> tuple[str, str]:
+    """(English, Chinese) to end a message about a dtype with, or ("", "") where it says nothing
+    new: when 64-bit types are on and one of `got` (arrays, dtypes, or types as type_of writes
+    them) is 64-bit where `expected`, if given, is not, the learner may not know their defaults
+    changed: name the cause (JAX_ENABLE_X64) and the fix (name the dtype)."""
+    if not x64_enabled() or not any(_is_wide(g) for g in got) or (expected is not None and _is_wide(expected)):
+        return "", ""
+    return (
+        ". JAX_ENABLE_X64 is on (your shell or your file sets it), so JAX's default dtypes are 64-bit: "
+        "jnp.zeros(n), jnp.array(0.0) and Python numbers give float64 or int64 unless the dtype is named "
+        "(jnp.zeros(n, jnp.float32)) or follows an array's (jnp.zeros_like(p))",
+        "。JAX_ENABLE_X64 已打开（由你的 shell 或文件设置），所以 JAX 的默认 dtype 是 64 位："
+        "jnp.zeros(n)、jnp.array(0.0) 和 Python 数值都会得到 float64 或 int64，除非写明 dtype"
+        "（jnp.zeros(n, jnp.float32)）或沿用某个数组的 dtype（jnp.zeros_like(p)）",
+    )
 
 
 def type_of(x: Any) -> str:
