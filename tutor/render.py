@@ -13,6 +13,7 @@ from tutor.i18n import pick, table
 from tutor.marks import marks, unicode_ok
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.noise import without_noise
 
 STYLE = {"pass": "green", "fail": "red", "error": "yellow", "skipped": "dim", "timeout": "magenta"}
 
@@ -80,9 +81,10 @@ class RunPrinter:
         if self.show_output and v.stdout.strip():
             c.print(f"[bold]{pick(WORDS['stdout'], lang)}:[/bold]")
             c.print(self.shown(v.stdout.rstrip()[-4000:]), highlight=False)
-        if self.show_output and v.status != "pass" and v.stderr.strip() and v.kind != "checks":
+        stderr = without_noise(v.stderr)  # the runtimes' start-up chatter stays in --json only
+        if self.show_output and v.status != "pass" and stderr.strip() and v.kind != "checks":
             c.print(f"[bold]{pick(WORDS['stderr'], lang)}:[/bold]")
-            c.print(self.shown(v.stderr.rstrip()[-2000:]), highlight=False)
+            c.print(self.shown(stderr.rstrip()[-2000:]), highlight=False)
         if v.output_truncated:
             c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
         c.print(

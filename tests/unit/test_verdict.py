@@ -232,12 +232,20 @@ def test_deciding_twice_gives_the_same_verdict():
 
 
 def test_setting_variables_are_named_in_a_startup_failure():
-    verdict = decide(
+    """The one the error names, alone; else every one set, as what to try without."""
+    named = decide(
         EXERCISE,
         [Output("stderr", "RuntimeError: JAX_PLATFORMS=tpu unknown\n")],
         Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")),
     )
-    assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in verdict.message.en
+    assert "env -u JAX_PLATFORMS" in named.message.en and "XLA_FLAGS" not in named.message.en
+    unnamed = decide(
+        EXERCISE,
+        [Output("stderr", "RuntimeError: something odd\n")],
+        Ending(1, setting_vars=("XLA_FLAGS", "JAX_PLATFORMS")),
+    )
+    assert "your shell sets JAX_PLATFORMS, XLA_FLAGS" in unnamed.message.en
+    assert "pip install" not in unnamed.message.en  # not the install: nothing says so
 
 
 def test_a_worker_refused_a_thread_names_the_process_limit_not_the_install():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import selectors
 import threading
 import time
@@ -22,6 +21,7 @@ from tutor.sandbox import run_copy
 from tutor.sandbox.events import Verdict
 from tutor.sandbox.intake import Intake
 from tutor.sandbox.reaper import CacheGrowth
+from tutor.sandbox.startup_causes import SETTING_VARS, HostLimits, find_shadows, setting_environment
 from tutor.sandbox.verdict import Ending, decide
 from tutor.sandbox.worker_process import Limits, WorkerProcess
 
@@ -29,8 +29,6 @@ READ_PENDING_S = 1.0  # a run reads what its worker already sent before any star
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
 REAPER_GRACE_S = 1.0  # the reaper ends the tree this long after the worker's own deadline
 STOP_GRACE_S = 5.0  # how long a doctor run asked to stop (stop() or its time limit) has to send its report
-
-_SETTING_VARS = re.compile(r"^(JAX_|XLA_|LIBTPU|CUDA_VISIBLE_DEVICES$|LD_PRELOAD$)")  # what can break JAX
 
 
 def _guard(word: str | None) -> str:
@@ -45,7 +43,18 @@ def _guard(word: str | None) -> str:
 
 def _setting_vars() -> tuple[str, ...]:
     """The variables in the tutor's environment that can break JAX in a worker."""
-    return tuple(k for k in os.environ if _SETTING_VARS.match(k))
+    return tuple(k for k in os.environ if SETTING_VARS.match(k))
+
+
+def _startup_facts() -> dict:
+    """For a worker that never got ready, what its cause is read from besides its output (the
+    workers inherit all of it): the settings and PYTHONPATH, the host's limits, and the modules
+    the worker needs that a PYTHONPATH folder holds."""
+    return {
+        "environment": setting_environment(os.environ),
+        "host_limits": HostLimits.read(),
+        "shadows": find_shadows(os.environ.get("PYTHONPATH", "")),
+    }
 
 
 class Run:
@@ -148,6 +157,7 @@ class Run:
                     # The reaper's own deadline, a little after the worker's: the worker's timer is in
                     # reach of learner code (signal.alarm(0)); the reaper's is not.
                     w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S)
+                    w.tell_ready()  # learner code runs from now: the reaper measures memory from here
                 if ready_at:
                     deadline = ready_at + self.timeout
                 else:
@@ -219,6 +229,7 @@ class Run:
             memory_limit_mb=self.limits.memory_mb or 0,
             chars_seen=dict(intake.chars_seen),
             setting_vars=_setting_vars(),
+            **(_startup_facts() if not intake.ready else {}),
             **flags,
         )
         self.verdict = decide(self.job, intake.seen, ending)

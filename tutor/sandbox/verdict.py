@@ -30,6 +30,7 @@ from tutor.protocol import (
 )
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.reaper import THREADS_PER_PROCESS
+from tutor.sandbox.startup_causes import HostLimits, Shadow, classify
 
 if TYPE_CHECKING:
     from tutor.doctor.findings import Report
@@ -60,6 +61,12 @@ class Ending:
     startup_s: float = 0.0
     output_limit_mb: int = 0
     setting_vars: tuple[str, ...] = ()  # JAX_* / XLA_* ... set in the tutor's environment
+    # Read only for a worker that never got ready (tutor.sandbox.startup_causes): the settings and
+    # PYTHONPATH of the tutor's environment with their values, the host's limits, and what on
+    # PYTHONPATH has the name of a module the worker needs.
+    environment: tuple[tuple[str, str], ...] = ()
+    host_limits: HostLimits = HostLimits()
+    shadows: tuple[Shadow, ...] = ()
     chars_seen: dict[str, int] = field(default_factory=dict)  # characters of each stream, kept or not
 
 
@@ -160,13 +167,7 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED_CHECK if isinstance(job, ExerciseJob) else CANCELLED_RUN
     if ending.startup_timed_out:
-        return (
-            "error",
-            "startup",
-            startup_message(
-                f"it did not get ready in {ending.startup_s:g} s (JAX import too slow or stuck)", ending.setting_vars
-            ),
-        )
+        return "error", "startup", _startup_cause(seen, ending)
     if ending.worker_protocol != PROTOCOL_VERSION:  # nothing else it said can be read
         return "error", "internal", _foreign_worker(ending.worker_protocol)
     if ending.internal_error:
@@ -220,18 +221,7 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
             ),
         )
     if not seen.ready:  # it broke before any learner code ran
-        what = (seen.error.message.en if seen.error and seen.error.kind == "startup" else "") or seen.stderr
-        refused = _SYSTEM_REFUSED.search(seen.stderr + "\n" + what)
-        if refused:  # not the install: the system would not give the worker a thread or a process
-            return "error", "startup", system_limit_message(refused.group(0).strip())
-        return (
-            "error",
-            "startup",
-            startup_message(
-                _last_line(what) or (f"it ended with exit status {rc}" if rc is not None else "it ended"),
-                ending.setting_vars,
-            ),
-        )
+        return "error", "startup", _startup_cause(seen, ending)
     if ending.guard:
         return ("error", *_guard_outcome(ending))
     if seen.error is not None:
@@ -406,51 +396,19 @@ def _foreign_worker(version: int | None) -> Bilingual:
     )
 
 
-def startup_message(what: str, setting_vars: tuple[str, ...]) -> Bilingual:
-    """A worker that broke before any learner code ran: what broke and what to do, no advice on code."""
-    names = sorted(setting_vars, key=lambda k: (k not in what, k))
-    if names:
-        shown = ", ".join(names)
-        en_do = (
-            f"your shell sets {shown}: unset them (e.g. `env -u {names[0]} jaxstate-tutor ...`) and try again; "
-            "if that is not it, reinstall the tutor and its JAX (`pip install -e .`)"
-        )
-        zh_do = (
-            f"你的 shell 设置了 {shown}，请先取消这些设置（例如 `env -u {names[0]} jaxstate-tutor ...`）再试；"
-            "若仍不行，请重新安装本教程及其 JAX（`pip install -e .`）"
-        )
-    else:
-        en_do = "reinstall the tutor and its JAX (`pip install -e .`), then try again"
-        zh_do = "请重新安装本教程及其 JAX（`pip install -e .`）后再试"
-    return _message(
-        f"the tutor could not start its worker, so your code did not run and nothing was judged "
-        f"(this is not a fault in your code): {what}. To fix: {en_do}",
-        f"检查程序的工作进程没能启动，你的代码没有运行，也没有任何评判（问题不在你的代码）：{what}。解决办法：{zh_do}",
-    )
-
-
-# What the system says when the user's limit on processes and threads (`ulimit -u`) is reached;
-# JAX then fails somewhere else (e.g. in PyObject_Vectorcall), which must not be taken for the cause.
-_SYSTEM_REFUSED = re.compile(
-    r"[^\n]*(pthread_create failed|can't start new thread|fork: retry|Resource temporarily unavailable)[^\n]*"
-)
-
-
-def system_limit_message(quote: str) -> Bilingual:
-    """The system refused the worker a thread or a process: say so, and what to do, without blaming
-    the learner's code or the install."""
-    quote = quote[:300]
-    return _message(
-        "the tutor could not start its worker because the system refused it another thread or process "
-        f"({quote}), so your code did not run and nothing was judged (not a fault in your code, nor of the "
-        "install). Your user has reached its limit on processes and threads (see `ulimit -u`): close other "
-        "programs, or raise the limit in the shell that starts the tutor (e.g. `ulimit -u 4096`), then try again",
-        f"系统拒绝为检查程序的工作进程再创建线程或进程（{quote}），所以工作进程没能启动，你的代码没有运行，"
-        "也没有任何评判（问题不在你的代码，也不在安装）。你的用户已达到进程和线程数的上限（见 `ulimit -u`）："
-        "请关闭其他程序，或在启动本教程的 shell 中提高上限（例如 `ulimit -u 4096`），然后再试",
-    )
-
-
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:300] if lines else ""
+def _startup_cause(seen: _Seen, ending: Ending) -> Bilingual:
+    """A worker that broke before any learner code ran (or never got ready): its cause, named
+    from all it said (tutor.sandbox.startup_causes)."""
+    said = seen.error.message.en if seen.error and seen.error.kind == "startup" else ""
+    text = seen.stderr if said.strip() in seen.stderr else f"{seen.stderr}\n{said}"
+    env: dict[str, str | None] = dict.fromkeys(ending.setting_vars)
+    env.update(ending.environment)
+    return classify(
+        text,
+        ending.returncode,
+        env,
+        ending.host_limits,
+        ending.shadows,
+        ending.memory_limit_mb,
+        ending.startup_s if ending.startup_timed_out else 0.0,
+    ).message

@@ -13,6 +13,7 @@ from tutor.i18n import Bilingual, pick
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.render import verdict_head
 from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.noise import without_noise
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
 
@@ -146,7 +147,7 @@ class RunResults(VerticalScroll):
         lang, v = self.app.lang, self.verdict
         out = Text()
         stdout = "".join(t for s, t in self.output if s == "stdout")
-        stderr = "".join(t for s, t in self.output if s == "stderr")
+        stderr = without_noise("".join(t for s, t in self.output if s == "stderr"))  # no runtime start-up chatter
         if stdout.strip():
             out.append(say("stdout", lang) + "\n", style="bold")
             out.append(self._shown(stdout.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n")
