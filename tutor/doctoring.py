@@ -179,6 +179,7 @@ def run(ctx) -> int:
     from tutor.sandbox.events import Output
     from tutor.sandbox.runner import Sandbox
 
+    ctx.note_host()
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
     try:
         job = running.start_doctor(sandbox, asked, cwd, stdin_fd=0)  # the script reads our stdin, as under python

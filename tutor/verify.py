@@ -35,6 +35,8 @@ def verify_course(course, home: Path, jobs: int = 2, accelerator: bool = False) 
         }
 
     tasks = [(e, w) for e in course.exercises for w in ("solution", "starter")]
+    if accelerator:
+        jobs = 1  # one worker at a time owns the device (Sandbox._on_device): a second would only wait
     try:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(one, tasks))

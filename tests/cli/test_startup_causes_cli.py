@@ -104,10 +104,6 @@ def test_a_tiny_data_limit_is_named_with_its_value(check):
     assert "`ulimit -d`" in message and "150000 KB" in message, message
 
 
-CLASSROOM_FIX = "the reaper takes the lower of the host's hard limit and its own (the lead's change in reaper.py)"
-
-
-@pytest.mark.xfail(strict=False, reason=f"passes once {CLASSROOM_FIX}")
 @pytest.mark.slow  # starts a worker
 @pytest.mark.parametrize(
     "which, kb",

@@ -21,6 +21,8 @@ import errno
 import os
 import sys
 
+from tutor import host
+
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # the same on every architecture
 _PR_SET_NO_NEW_PRIVS = 38
 _RULE_PATH_BENEATH = 1
@@ -108,7 +110,10 @@ def _inside(path, dir_fd=None) -> bool:
         if name in (":memory:", ""):
             return True  # sqlite's memory database
         if isinstance(dir_fd, int) and not os.path.isabs(name):
-            name = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
+            folder = host.path_of_fd(dir_fd)
+            if folder is None:
+                return False  # a dir_fd that cannot be read back: not known to be inside
+            name = os.path.join(folder, name)
         real = os.path.realpath(name)
     except (TypeError, ValueError):
         return True

@@ -23,9 +23,9 @@ import shutil
 import signal
 import threading
 
+from tutor import host
 from tutor.protocol import RUN_DIR_PREFIX
 
-_PR_SET_PDEATHSIG = 1
 _fd: int | None = None  # the parent's end of the pipe, as this process holds it
 _identity: tuple[int, int] | None = None  # (st_dev, st_ino) of that pipe
 _run_dir: str | None = None
@@ -87,13 +87,7 @@ def _set_pdeathsig(parent: int, run_dir: str | None) -> None:
             _die(run_dir)
         # else: the spawning thread ended, the parent process lives on: nothing to do
 
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
-            return
-    except (OSError, AttributeError):
+    if not host.die_with_parent(signal.SIGTERM):
         return  # not Linux: the watchdog thread alone
     signal.signal(signal.SIGTERM, on_term)
 

@@ -15,6 +15,7 @@ def cmd_verify(ctx: Context) -> int:
 
     from tutor.verify import verify_course
 
+    ctx.note_host()
     with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home:  # not the learner's home
         results = verify_course(ctx.course, Path(home), accelerator=ctx.accelerator)
     bad = [r for r in results if not r["ok"]]

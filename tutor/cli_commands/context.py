@@ -33,6 +33,7 @@ class Context:
         self._course = None
         self._store = None
         self._state = None
+        self._noted_host = False
 
     @property
     def course(self):
@@ -82,10 +83,20 @@ class Context:
         console.soft_wrap = not console.is_terminal
         return console
 
+    def note_host(self) -> None:
+        """Say once, on stderr, which guards this host cannot give (none on Linux with /proc)."""
+        from tutor import host
+
+        notice = host.guards_off_notice()
+        if notice and not self._noted_host:
+            self._noted_host = True
+            print(notice[0] if self.lang == "en" else notice[1], file=sys.stderr)
+
     def sandbox(self, keep_spare: bool = False):
         """A sandbox for this command's runs (the caller closes it)."""
         from tutor.sandbox.runner import Sandbox
 
+        self.note_host()
         # A command's every child is this sandbox's: it adopts what a killed reaper leaves (orphans.py).
         return Sandbox(self.home, keep_spare=keep_spare, accelerator=self.accelerator, adopt_orphans=True)
 

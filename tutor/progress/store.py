@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import errno
-import fcntl
 import json
 import os
 import stat
@@ -15,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tutor import host
 from tutor.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
 from tutor.i18n import Bilingual
 
@@ -260,9 +260,9 @@ class ProgressStore:
     def _wait_for_lock(self, fd: int) -> None:
         """Take the flock; if another process holds it, say who, and wait while the lock keeps
         changing hands (other tutors at work), but at most LOCK_WAIT_S for one holder (a stuck one)."""
-        if _try_flock(fd):
+        if host.try_lock(fd):
             return
-        holder = lock_holder(fd)
+        holder = host.lock_holder(fd)
         if self.on_wait is not None:
             who = _who(holder)
             self.on_wait(
@@ -273,11 +273,11 @@ class ProgressStore:
             )
         now = time.monotonic()
         deadline, next_look, pause = now + LOCK_WAIT_S, now + 0.25, 0.001
-        while not _try_flock(fd):
+        while not host.try_lock(fd):
             now = time.monotonic()
             if now >= next_look:
                 next_look = now + 0.25
-                current = lock_holder(fd)
+                current = host.lock_holder(fd)
                 if current != holder:  # it changed hands: nobody is stuck, keep waiting
                     holder, deadline = current, now + LOCK_WAIT_S
             if now > deadline:
@@ -417,35 +417,3 @@ def _who(holder: str | None) -> Bilingual:
         if holder
         else Bilingual(en="another process", zh="另一个进程")
     )
-
-
-def _try_flock(fd: int) -> bool:
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def lock_holder(fd: int) -> str | None:
-    """ "1234 (jaxstate-tutor watch)": who holds the flock on fd's file, from /proc/locks (Linux); else None."""
-    try:
-        inode = os.fstat(fd).st_ino
-        with open("/proc/locks", encoding="ascii", errors="replace") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        fields = line.split()
-        # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (a waiter's line starts with "->")
-        if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK" or not fields[5].endswith(f":{inode}"):
-            continue
-        pid = fields[4]
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
-        except OSError:
-            return pid
-        shown = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(argv[:4]))
-        return f"{pid} ({shown})" if shown else pid
-    return None

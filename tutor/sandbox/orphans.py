@@ -13,19 +13,20 @@ import os
 import signal
 from collections.abc import Collection
 
-from tutor.sandbox.reaper import PR_SET_CHILD_SUBREAPER, children_map, children_of, kill_tree, prctl
+from tutor import host
+from tutor.sandbox.reaper import kill_tree
 
 
 def adopt() -> bool:
     """Make this process a child subreaper (Linux); False where the system has none."""
-    return prctl(PR_SET_CHILD_SUBREAPER, 1)
+    return host.become_subreaper()
 
 
 def own_children() -> list[int]:
     me = os.getpid()
-    kids = children_of(me)
+    kids = host.children_of(me)
     if kids is None:  # no children files: by parent links
-        kids = children_map().get(me, [])
+        kids = host.children_map().get(me, [])
     return kids
 
 

@@ -11,7 +11,8 @@ it starts in milliseconds). It
   SIGALRM handler in learner code cannot reach this process's timer;
 - bounds what the tree may hold: live processes (`--max-processes`), bytes on disk in the run
   folder, open deleted files included (`--max-disk`), and memory of all its processes together
-  (the `--memory` of each is per process, and shared memory escapes it); past any it ends the
+  (the `--memory` of each is per process, and shared memory escapes it), the last counted from
+  when the tutor says the worker is ready (`ready` on the control socket); past any it ends the
   tree and says which;
 - ends the whole tree when the worker exits, at the deadline, or when the control socket reaches
   EOF (the tutor is gone), then exits as the worker did (same code, same signal).
@@ -30,64 +31,16 @@ import signal
 import sys
 import time
 
-PR_SET_CHILD_SUBREAPER = 36
-_PR_CAPBSET_DROP = 24
-_CAP_SYS_RESOURCE = 24
+if not __package__:  # run as a script (`python -I -S reaper.py`): the tutor's own folder, nothing else
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from tutor import host  # after the path it is found on
+
 FILE_BYTES = 2**30  # RLIMIT_FSIZE of the worker and all it starts
 PROCESS_EVERY_S = 0.1  # how often the live processes below are counted (a fork loop is quick)
 DISK_EVERY_S = 0.5  # how often the run folder's size and the tree's memory are measured
 MAX_FILES = 10_000  # entries in the run folder; beyond, measuring would cost too much: over the limit
 MAX_CACHE_FILES = 100_000  # entries in the compilation cache beyond which its growth is not measured
 THREADS_PER_PROCESS = 10  # the bound on threads in the tree: this many per process allowed
-
-
-def prctl(option: int, arg: int) -> bool:
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False  # not Linux
-
-
-def children_map() -> dict[int, list[int]]:
-    kids: dict[int, list[int]] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return kids
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-            ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        kids.setdefault(ppid, []).append(int(name))
-    return kids
-
-
-def children_of(pid: int) -> list[int] | None:
-    """The children of `pid` from /proc/PID/task/*/children (cheap: only this tree is read);
-    None where the kernel has no such file (then the whole of /proc is scanned)."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []  # gone meanwhile
-    found: list[int] = []
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                found.extend(int(p) for p in f.read().split())
-        except FileNotFoundError:
-            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
-                continue  # the thread ended
-            return None
-        except (OSError, ValueError):
-            continue
-    return found
 
 
 def _files(folder: str, limit: int) -> dict[str, os.stat_result] | None:
@@ -160,54 +113,16 @@ def disk_used(folder: str, pids: list[int], stop_at: int) -> int:
         if (st.st_dev, st.st_ino) not in inodes:  # a hard link counts once
             inodes.add((st.st_dev, st.st_ino))
             used += st.st_blocks * 512
-    for pid in pids:
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                if not os.readlink(f"/proc/{pid}/fd/{fd}").endswith(" (deleted)"):
-                    continue
-                st = os.stat(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if (st.st_dev, st.st_ino) not in inodes and st.st_nlink == 0:
-                inodes.add((st.st_dev, st.st_ino))
-                used += st.st_blocks * 512
+    for st in host.deleted_files_held(pids):
+        if (st.st_dev, st.st_ino) not in inodes and st.st_nlink == 0:
+            inodes.add((st.st_dev, st.st_ino))
+            used += st.st_blocks * 512
     return used
 
 
-_MEMORY_FIELDS = (b"Pss_Anon:", b"Pss_Shmem:", b"SwapPss:")
-
-
-def memory_used(pids: list[int]) -> int:
-    """Bytes of memory the processes `pids` hold together: their anonymous and shared memory and
-    swap, each page shared between them counted once overall (proportional set size)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
-                lines = f.read().splitlines()
-        except OSError:
-            continue
-        fields = {line.split()[0]: int(line.split()[1]) for line in lines[1:] if len(line.split()) >= 2}
-        if b"Pss_Anon:" in fields:
-            total += sum(fields.get(name, 0) for name in _MEMORY_FIELDS) * 1024
-        else:  # before Linux 5.9: all of it, files mapped too (a little more than is held)
-            total += (fields.get(b"Pss:", 0) + fields.get(b"SwapPss:", 0)) * 1024
-    return total
-
-
 def descendants(root: int) -> list[int]:
-    """Every process below `root` now (by parent links in /proc)."""
-    kids = children_map()
-    found, todo = [], list(kids.get(root, ()))
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(kids.get(pid, ()))
-    return found
+    """Every process below `root` now."""
+    return host.descendants(root)
 
 
 def kill_tree(root: int, rounds: int = 50) -> int:
@@ -232,20 +147,31 @@ def kill_tree(root: int, rounds: int = 50) -> int:
     return len(stopped)
 
 
+def lower_of_host(which: int, ours: int) -> int:
+    """`ours`, or the host's own limit (soft or hard, as the shell that started the tutor set it)
+    where that is lower: a classroom's limits.conf is respected, not fought (raising a hard limit
+    fails, and every worker would fail with it)."""
+    import resource
+
+    return min([ours, *(v for v in resource.getrlimit(which) if v != resource.RLIM_INFINITY)])
+
+
 def limit_this_process(memory: int) -> None:
     """In the worker-to-be, before any learner code: its own group and its limits, soft = hard."""
     import resource
 
     os.setpgid(0, 0)  # the worker's group: its lifeline kills it with what it started in it
     if memory:
-        resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
+        data = lower_of_host(resource.RLIMIT_DATA, memory)
+        resource.setrlimit(resource.RLIMIT_DATA, (data, data))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # No file bigger than this (the run folder is on the shared /tmp); a write past it fails with
     # EFBIG ("File too large") in the learner's code instead of killing the worker with SIGXFSZ.
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
+    size = lower_of_host(resource.RLIMIT_FSIZE, FILE_BYTES)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     if os.geteuid() == 0:
-        prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)  # lost at exec: hard limits stay hard for root
+        host.drop_raise_limits()  # lost at exec: hard limits stay hard for root
 
 
 def end_tree(root: int) -> None:
@@ -302,52 +228,44 @@ class Bounds:
         self.memory = memory
         self._counted = self._measured = 0.0
         self.cache: CacheGrowth | None = None  # measured by begin(), when the job starts
+        self.memory_before: int | None = None  # what the tree held once ready; None: not ready yet
 
     def begin(self, worker: list[str]) -> None:
         """The job starts (the tutor sent its deadline): what the compilation cache holds already."""
         if self.disk and self.cache is None:
             self.cache = CacheGrowth(_value_of(worker, "--cache-dir"))
 
+    def ready(self) -> None:
+        """The worker is ready, learner code about to run: memory counts from what the tree holds
+        now (JAX's own, and a TPU runtime's mapped host memory, are not the run's doing)."""
+        if self.memory_before is None:
+            self.memory_before = host.memory_of_tree(host.descendants(os.getpid())) or 0
+
     def over(self, worker: list[str]) -> str | None:
         """`limit processes N` / `limit disk N` / `limit memory N` once a bound is passed, else None."""
         now = time.monotonic()
         if self.processes and now - self._counted >= PROCESS_EVERY_S:
             self._counted = now
-            tree = descendants_fast(os.getpid(), self.processes + 1)
+            tree = host.descendants(os.getpid(), self.processes + 1)
             if len(tree) > self.processes:
                 return f"limit processes {len(tree)}"
-            threads = sum(_threads(pid) for pid in tree)
+            threads = sum(host.threads_of(pid) for pid in tree)
             if threads > self.processes * THREADS_PER_PROCESS:
                 return f"limit threads {threads}"
         if (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S:
             self._measured = now
-            tree = descendants_fast(os.getpid())
+            tree = host.descendants(os.getpid())
             folder = _run_dir(worker)
             if self.disk and folder:
                 used = disk_used(folder, [os.getpid(), *tree], self.disk)
                 used += self.cache.added() if self.cache else 0
                 if used > self.disk:
                     return f"limit disk {used}"
-            if self.memory:
-                used = memory_used(tree)
-                if used > self.memory:
-                    return f"limit memory {used}"
+            if self.memory and self.memory_before is not None:
+                held = host.memory_of_tree(tree)  # None: the host cannot tell (guards_off says so)
+                if held is not None and held - self.memory_before > self.memory:
+                    return f"limit memory {held - self.memory_before}"
         return None
-
-
-def descendants_fast(root: int, stop_at: int = 0) -> list[int]:
-    """descendants(), read through the children files where the kernel has them (only this tree
-    is read, not all of /proc); with `stop_at`, no more than that many."""
-    found: list[int] = []
-    todo = [root]
-    while todo and not (stop_at and len(found) >= stop_at):
-        kids = children_of(todo.pop())
-        if kids is None:
-            found = descendants(root)
-            break
-        found.extend(kids)
-        todo.extend(kids)
-    return found[:stop_at] if stop_at else found
 
 
 def _say(control: int, word: str) -> None:
@@ -363,7 +281,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
     command line, for the run folder. Never returns: exits as the worker did."""
     bounds = bounds or Bounds()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # until the worker exists; then passed on to it
-    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    host.become_subreaper()
     try:
         os.nice(5)  # a notch below the tutor: an XLA compile must not starve the UI's event loop
     except OSError:
@@ -391,6 +309,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                 if line.startswith(b"deadline "):
                     deadline = time.monotonic() + float(line.split()[1])
                     bounds.begin(worker)
+                elif line == b"ready":
+                    bounds.ready()
         if deadline is not None and time.monotonic() >= deadline:
             kill_tree(os.getpid())
             _reap_all()
@@ -421,13 +341,6 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
 
 def _value_of(worker: list[str], option: str) -> str | None:
     return worker[worker.index(option) + 1] if option in worker[:-1] else None
-
-
-def _threads(pid: int) -> int:
-    try:
-        return len(os.listdir(f"/proc/{pid}/task"))
-    except OSError:
-        return 0
 
 
 def _run_dir(worker: list[str]) -> str | None:

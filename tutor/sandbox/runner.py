@@ -11,17 +11,21 @@ import contextlib
 import hashlib
 import os
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
+from tutor import host
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox import orphans, run_copy
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
-from tutor.sandbox.worker_process import DoctorSpawn, Limits, WorkerProcess, worker_env
+from tutor.sandbox.worker_process import DEVICE_BUSY, DoctorSpawn, Limits, WorkerProcess, worker_env
 
 MAX_SERVER_STARTS = 3  # a server that keeps failing is given up on: workers are spawned directly
+DEVICE_WAIT_S = 60.0  # how long a run waits for an accelerator another process holds
+DEVICE_RETRY_S = 2.0  # between tries to open it
 
 
 def fork_server_env(accelerator: bool) -> dict[str, str]:
@@ -86,12 +90,17 @@ class Sandbox:
         # CPU unless asked (the CLI's `--accelerator`, passed down as this argument): a tutor
         # must not take the GPU memory the learner's own jobs need.
         self.accelerator = accelerator
+        # With one, a single worker at a time owns it: libtpu admits one process, and two GPU
+        # workers would share its memory. No spare waits holding it; runs take turns.
+        self._device = threading.Lock()
         # Workers forked from one process that has imported JAX (tutor.child.fork_server): worth
         # it wherever more than one worker is made (a spare is kept, or many runs follow).
         # JAXSTATE_TUTOR_FORK_SERVER=0 turns it off (to measure against, or to rule it out).
-        self.use_fork_server = (keep_spare if fork_server is None else fork_server) and os.environ.get(
-            "JAXSTATE_TUTOR_FORK_SERVER", "1"
-        ) != "0"
+        self.use_fork_server = (
+            (keep_spare if fork_server is None else fork_server)
+            and os.environ.get("JAXSTATE_TUTOR_FORK_SERVER", "1") != "0"
+            and host.fork_after_jax_is_safe()
+        )
         self._server: ForkServer | None = None
         self._server_starts = 0
         self._spare: WorkerProcess | None = None
@@ -145,7 +154,7 @@ class Sandbox:
     def warm_up(self) -> None:
         """Start the spare worker now, so the first check does not wait for JAX."""
         with self._lock:
-            if self._closed:
+            if self._closed or self.accelerator:  # a spare would hold the device while idle
                 return
             if self._spare is None or not self._spare.alive():
                 self._spare = self._spawn()
@@ -163,7 +172,34 @@ class Sandbox:
             spare = self._spare
         return spare is not None and spare.wait_ready(timeout)
 
+    def _on_device(self, spawn) -> WorkerProcess:
+        """A worker from `spawn()` that owns the accelerator: this sandbox's runs take turns (the
+        device is free again once the last one's process is gone), and a device another process
+        holds, or just let go of, is tried again for up to DEVICE_WAIT_S."""
+        owned = self._device.acquire(timeout=DEVICE_WAIT_S)  # not forever: a run nobody reads holds it
+        deadline = time.monotonic() + DEVICE_WAIT_S
+        try:
+            while True:
+                worker = spawn()
+                if worker.wait_ready(self.limits.startup_s) or worker.alive():
+                    break
+                if time.monotonic() >= deadline or not DEVICE_BUSY.search(
+                    worker.failed_start().decode(errors="replace")
+                ):
+                    break  # not the device's turn: the run reports what happened
+                worker.close()
+                time.sleep(DEVICE_RETRY_S)
+        except BaseException:
+            if owned:
+                self._device.release()
+            raise
+        if owned:
+            worker.on_removed.append(self._device.release)
+        return worker
+
     def _take(self) -> WorkerProcess:
+        if self.accelerator:
+            return self._on_device(self._spawn)
         with self._lock:
             worker, self._spare = self._spare, None
         if worker is None or not worker.alive():
@@ -223,7 +259,8 @@ class Sandbox:
             disk_bytes=None,
             keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS),
         )
-        worker = self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)
+        spawn = lambda: self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)  # noqa: E731
+        worker = self._on_device(spawn) if self.accelerator else spawn()
         return Run(worker, job, timeout, limits, self._after_run)
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -39,7 +40,20 @@ def worker_env(accelerator: bool, doctor_cwd: str | None = None) -> dict[str, st
     env.pop("JAXSTATE_TUTOR_HOME", None)
     if not accelerator:
         env["JAX_PLATFORMS"] = "cpu"  # never grab the GPU memory the learner's own jobs need
+    elif doctor_cwd is None:  # judging on a GPU or TPU; doctor runs the learner's script as it would run
+        # A worker takes what it needs, not 75 % of the GPU up front: the learner's own jobs share it.
+        env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        # The checks are about state, not precision: a TPU's default matmul precision (bfloat16
+        # passes) agrees with a float64 reference to ~3 digits, "highest" to ~7, as on a CPU.
+        env["JAX_DEFAULT_MATMUL_PRECISION"] = "highest"
     return env
+
+
+# What an accelerator says when another process holds it (libtpu admits one process at a time,
+# and a chip just released refuses a new owner for a few seconds): worth waiting and trying again.
+DEVICE_BUSY = re.compile(
+    r"multi-process lockfile|TPU (?:is )?already in use|already in use by process|/dev/accel\d*.*(?:busy|in use)"
+)
 
 
 @dataclass(frozen=True)
@@ -168,6 +182,7 @@ class WorkerProcess:
         self.spawned_at = time.monotonic()
         self.ready = False
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
+        self.on_removed: list = []  # called once the process is gone (the device it held is free)
         self._heard = b""  # what the reaper said back on its socket
 
     def reaper_word(self) -> str | None:
@@ -226,6 +241,14 @@ class WorkerProcess:
         except OSError:
             pass  # the reaper is gone (the worker went with it), or its socket is full: it is not reading
 
+    def tell_ready(self) -> None:
+        """Tell the reaper the worker is ready: what the tree holds from here on is the run's
+        (the JAX runtime's own start-up, on a TPU gigabytes of mapped host memory, is not)."""
+        try:
+            os.write(self._control, b"ready\n")
+        except OSError:
+            pass
+
     def send_job(self, data: bytes) -> None:
         """Write the job. stdin stays open: it is the worker's lifeline (its hang-up tells the worker
         the parent is gone); the worker reads the job, then gives learner code /dev/null (EOF, not a hang)."""
@@ -271,6 +294,28 @@ class WorkerProcess:
         except subprocess.TimeoutExpired:
             pass
         shutil.rmtree(self.workdir, ignore_errors=True)
+        for call in self.on_removed:
+            call()
+
+    def failed_start(self, timeout: float = 2.0) -> bytes:
+        """What a worker that died before it was ready wrote on stderr; put back, so the run that
+        reads this worker still sees all of it (at most a pipe's worth, the end kept)."""
+        assert self.proc.stderr is not None  # spawned with pipes
+        fd = self.proc.stderr.fileno()
+        data, deadline = b"", time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([fd], [], [], 0.1)
+            if readable:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                data += chunk
+        read_end, write_end = os.pipe()
+        os.write(write_end, data[-60000:])
+        os.close(write_end)
+        self.proc.stderr.close()
+        self.proc.stderr = open(read_end, "rb")
+        return data
 
     @property
     def closed(self) -> bool:

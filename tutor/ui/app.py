@@ -92,6 +92,15 @@ class TutorApp(App):
         elif self.session.problems:
             self.show_problems()
         self.set_interval(IDLE_CHECK_S, self._give_back_idle_worker)
+        self._note_host()
+
+    def _note_host(self) -> None:
+        """Once, as the tutor opens: the guards this host cannot give (none on Linux with /proc)."""
+        from tutor import host
+
+        notice = host.guards_off_notice()
+        if notice:
+            self.notify(notice[0] if self.lang == "en" else notice[1], severity="warning", timeout=15)
 
     def _exit_on_signals(self) -> None:
         """SIGTERM, SIGHUP (a dropped SSH connection, tmux kill-session) and SIGINT end the app the

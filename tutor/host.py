@@ -1,0 +1,389 @@
+"""What differs between hosts, in one place: the process tree, memory, threads, file locks, the
+subreaper and other prctl calls, and whether forking after importing JAX is safe.
+
+Linux (bare, containers, gVisor) is first class; macOS and Windows get what they have, and
+`guards_off()` names what they lack, so the tutor can say which guards are off instead of
+guessing. Every function here answers "could not tell" (None, 0, False) rather than raising.
+
+Stdlib only, and nothing from the rest of the tutor: the reaper (tutor.sandbox.reaper) imports
+this module from a `python -I -S` process that starts in milliseconds.
+
+What differs, as measured:
+- gVisor's /proc has no `smaps_rollup` and no `RssAnon`; its `children` files (newer releases)
+  may list the threads of each child, so a child is taken as a process only when its `Tgid` is
+  its own id; an older release has no `children` files at all.
+- macOS has no /proc: `ps` gives the tree there; Windows has neither `fcntl` nor fork.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+PROC = os.path.isdir("/proc/self/task")  # Linux and gVisor; False on macOS, Windows, a hidden /proc
+IS_MACOS = sys.platform == "darwin"
+IS_WINDOWS = os.name == "nt"
+
+try:
+    import fcntl as _fcntl
+except ImportError:  # Windows
+    _fcntl = None  # type: ignore[assignment]
+
+_PR_SET_PDEATHSIG = 1
+_PR_CAPBSET_DROP = 24
+_PR_SET_CHILD_SUBREAPER = 36
+_CAP_SYS_RESOURCE = 24
+
+
+# -- prctl ------------------------------------------------------------------------------------
+
+
+def prctl(option: int, arg: int) -> bool:
+    """prctl(2); False where the system has none (not Linux) or refuses."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def become_subreaper() -> bool:
+    """Orphans below this process come to it, not to init (Linux 3.4+)."""
+    return prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def drop_raise_limits() -> bool:
+    """Drop CAP_SYS_RESOURCE from the bounding set: a root learner cannot raise a hard limit back."""
+    return prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)
+
+
+def die_with_parent(sig: int) -> bool:
+    """Have the kernel send `sig` when the parent dies (Linux's PR_SET_PDEATHSIG)."""
+    return prctl(_PR_SET_PDEATHSIG, sig)
+
+
+# -- the process tree -------------------------------------------------------------------------
+
+
+def _status(pid: int) -> dict[bytes, bytes]:
+    """/proc/PID/status as {field: value}; {} if unreadable."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return {}
+    fields = {}
+    for line in lines:
+        name, _, value = line.partition(b":")
+        fields[name] = value.strip()
+    return fields
+
+
+def is_process(pid: int) -> bool:
+    """True for a thread-group leader (a process), False for another thread of one (gVisor lists
+    those among children) or a pid that is gone."""
+    tgid = _status(pid).get(b"Tgid")
+    return tgid is not None and tgid == str(pid).encode()
+
+
+def _parents_from_ps() -> dict[int, list[int]]:
+    """{ppid: [pid, ...]} from `ps` (macOS, a Linux whose /proc is hidden has none that works)."""
+    try:
+        out = subprocess.run(
+            ["ps", "-A", "-o", "pid=,ppid="], capture_output=True, timeout=5, check=True, stdin=subprocess.DEVNULL
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    kids: dict[int, list[int]] = {}
+    for line in out.split(b"\n"):
+        parts = line.split()
+        if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+            kids.setdefault(int(parts[1]), []).append(int(parts[0]))
+    return kids
+
+
+def children_map() -> dict[int, list[int]]:
+    """{ppid: [pid, ...]} of every process this user can see; {} where nothing can tell."""
+    if not PROC:
+        return _parents_from_ps()
+    kids: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return kids
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(name))
+    return kids
+
+
+def children_of(pid: int) -> list[int] | None:
+    """The child processes of `pid`, each once, from /proc/PID/task/*/children (only this tree is
+    read); None where the host has no such files (then use children_map)."""
+    if not PROC:
+        return None
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []  # gone meanwhile
+    found: dict[int, None] = {}  # each child once, in order: every thread may list it
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                for p in f.read().split():
+                    found[int(p)] = None
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue  # the thread ended
+            return None
+        except (OSError, ValueError):
+            continue
+    return [p for p in found if is_process(p)]
+
+
+def descendants(root: int, stop_at: int = 0) -> list[int]:
+    """Every process below `root` now, each once; with `stop_at`, no more than that many."""
+    found: list[int] = []
+    todo = [root]
+    kids_map: dict[int, list[int]] | None = None
+    while todo and not (stop_at and len(found) >= stop_at):
+        pid = todo.pop()
+        kids = children_of(pid) if kids_map is None else kids_map.get(pid, [])
+        if kids is None:  # no children files: by parent links, the whole tree again
+            kids_map, found, todo = children_map(), [], [root]
+            continue
+        new = [k for k in kids if k not in found and k != root]
+        found.extend(new)
+        todo.extend(new)
+    return found[:stop_at] if stop_at else found
+
+
+def threads_of(pid: int) -> int:
+    """Threads of process `pid` (its `Threads:` line); 0 if it cannot be read."""
+    value = _status(pid).get(b"Threads")
+    if value is not None and value.isdigit():
+        return int(value)
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+def own_threads() -> int | None:
+    """Threads of this process; None where the host cannot tell."""
+    n = threads_of(os.getpid()) if PROC else 0
+    return n or None
+
+
+def fork_after_jax_is_safe() -> bool:
+    """Whether a process that imported JAX may fork workers: not on macOS (Objective-C and
+    Accelerate state crash a forked child), not without fork (Windows)."""
+    return hasattr(os, "fork") and not IS_MACOS
+
+
+# -- memory -----------------------------------------------------------------------------------
+
+_ROLLUP_FIELDS = (b"Pss_Anon:", b"Pss_Shmem:", b"SwapPss:")
+
+
+def _kb(fields: dict[bytes, bytes], name: bytes) -> int | None:
+    value = fields.get(name)
+    if value is None:
+        return None
+    try:
+        return int(value.split()[0]) * 1024
+    except (ValueError, IndexError):
+        return None
+
+
+def memory_of(pid: int) -> int | None:
+    """Bytes of memory process `pid` holds; None if the host offers no way to read it.
+
+    Best first: smaps_rollup's proportional anonymous + shared + swap (a page shared by a tree is
+    counted once overall); else status's RssAnon + RssShmem + VmSwap (a shared page counts in each
+    process); else VmRSS (gVisor: files mapped count too, a little more than is held)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        lines = []
+    if lines:
+        fields = {line.split()[0]: int(line.split()[1]) for line in lines[1:] if len(line.split()) >= 2}
+        if b"Pss_Anon:" in fields:
+            return sum(fields.get(name, 0) for name in _ROLLUP_FIELDS) * 1024
+        return (fields.get(b"Pss:", 0) + fields.get(b"SwapPss:", 0)) * 1024  # before Linux 5.9
+    status = _status(pid)
+    anon = _kb(status, b"RssAnon")
+    if anon is not None:
+        return anon + (_kb(status, b"RssShmem") or 0) + (_kb(status, b"VmSwap") or 0)
+    return _kb(status, b"VmRSS")
+
+
+def memory_of_tree(pids: list[int]) -> int | None:
+    """Bytes the processes `pids` hold together; None if not one that is still there could be
+    measured (a process that ended meanwhile holds nothing)."""
+    total, unmeasured = 0, 0
+    for pid in pids:
+        used = memory_of(pid)
+        if used is not None:
+            total += used
+        elif not PROC or os.path.exists(f"/proc/{pid}"):
+            unmeasured += 1
+    return None if unmeasured and not total else total
+
+
+def deleted_files_held(pids: list[int]) -> list[os.stat_result]:
+    """The stat of every file that `pids` hold open and that has been removed (it still takes disk)."""
+    found = []
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}").endswith(" (deleted)"):
+                    found.append(os.stat(f"/proc/{pid}/fd/{fd}"))
+            except OSError:
+                continue
+    return found
+
+
+def path_of_fd(fd: int) -> str | None:
+    """The path an open descriptor of this process refers to; None where the host cannot tell."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        pass
+    if _fcntl is not None and hasattr(_fcntl, "F_GETPATH"):  # macOS
+        try:
+            return os.fsdecode(_fcntl.fcntl(fd, _fcntl.F_GETPATH, bytes(1024)).rstrip(b"\0"))
+        except OSError:
+            return None
+    return None
+
+
+# -- file locks -------------------------------------------------------------------------------
+
+
+def try_lock(fd: int) -> bool:
+    """Take an exclusive lock on fd's file without waiting (the kernel drops it when every holder
+    has exited); False if another process holds it. Where the host has no such locks (no fcntl),
+    True: locking is off (see guards_off)."""
+    if _fcntl is not None:
+        try:
+            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        except OSError:  # a file system without flock (some network mounts): locking is off there
+            return True
+        return True
+    try:
+        import msvcrt  # Windows: a byte-range lock on the first byte
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+    except ImportError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def lock_holder(fd: int) -> str | None:
+    """ "1234 (jaxstate-tutor watch)": who holds the flock on fd's file, from /proc/locks (Linux); else None."""
+    try:
+        inode = os.fstat(fd).st_ino
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (a waiter's line starts with "->")
+        if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK" or not fields[5].endswith(f":{inode}"):
+            continue
+        pid = fields[4]
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+        except OSError:
+            return pid
+        shown = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(argv[:4]))
+        return f"{pid} ({shown})" if shown else pid
+    return None
+
+
+# -- what is off ------------------------------------------------------------------------------
+
+
+def guards_off() -> list[str]:
+    """The guards this host cannot give, as keys (see GUARD_TEXT): empty on Linux with /proc."""
+    off = []
+    if not PROC:
+        off += ["processes", "memory", "disk-open"]
+        if IS_MACOS or IS_WINDOWS or not _parents_from_ps():
+            off.append("tree")
+    elif memory_of(os.getpid()) is None:
+        off.append("memory")
+    if not sys.platform.startswith("linux"):
+        off.append("subreaper")
+    if _fcntl is None:
+        off.append("locks")
+    if not fork_after_jax_is_safe():
+        off.append("fork")
+    return off
+
+
+# What each key of guards_off() means for the learner, en / zh.
+GUARD_TEXT = {
+    "processes": (
+        "no limit on processes and threads (the host has no /proc to count them)",
+        "不限制进程和线程数（本系统没有 /proc 可供计数）",
+    ),
+    "memory": (
+        "memory limit not enforced beyond the per-process limit (the host offers no way to measure a process's memory)",
+        "除单进程上限外不限制内存（本系统无法测量进程占用的内存）",
+    ),
+    "disk-open": (
+        "removed files a run still holds open are not counted against its disk limit",
+        "运行中已删除但仍打开的文件不计入磁盘上限",
+    ),
+    "tree": (
+        "processes a check starts in a session of their own may outlive it (the host cannot list them)",
+        "检查启动的、位于独立会话中的进程可能在检查结束后继续运行（本系统无法列出它们）",
+    ),
+    "subreaper": (
+        "processes a check starts and detaches are not adopted by its guard (no subreaper on this system)",
+        "检查启动并脱离的进程不会被守护进程收养（本系统没有 subreaper）",
+    ),
+    "locks": (
+        "two tutors on one home are not kept apart (no file locks on this system): run one at a time",
+        "同一个主目录上的两个教程不会互相排斥（本系统没有文件锁）：请一次只运行一个",
+    ),
+    "fork": (
+        "each worker starts a fresh Python (forking after importing JAX is unsafe here), so a check starts slower",
+        "每个工作进程都重新启动 Python（在这里导入 JAX 后 fork 并不安全），检查启动会慢一些",
+    ),
+}
+
+
+def guards_off_notice() -> tuple[str, str] | None:
+    """One sentence (en, zh) naming every guard this host cannot give; None where all are on."""
+    off = guards_off()
+    if not off:
+        return None
+    return (
+        "note: on this system some of the tutor's guards are off: " + "; ".join(GUARD_TEXT[k][0] for k in off) + ".",
+        "注意：在本系统上，本教程的部分防护未启用：" + "；".join(GUARD_TEXT[k][1] for k in off) + "。",
+    )
