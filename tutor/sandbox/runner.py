@@ -181,8 +181,8 @@ class Sandbox:
         try:
             while True:
                 worker = spawn()
-                if worker.wait_ready(self.limits.startup_s) or worker.alive():
-                    break
+                if worker.wait_ready(self.limits.startup_s) or not worker.ended(within=5.0):
+                    break  # ready, or alive and not ready: the run reports it
                 if time.monotonic() >= deadline or not DEVICE_BUSY.search(
                     worker.failed_start().decode(errors="replace")
                 ):

@@ -234,6 +234,14 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def ended(self, within: float) -> bool:
+        """Whether the process ends within `within` seconds (its event pipe closes a moment before)."""
+        try:
+            self.proc.wait(timeout=within)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     def set_deadline(self, seconds: float) -> None:
         """Tell the reaper when to end the whole tree, whatever the learner's code does to its own timers."""
         try:
