@@ -31,7 +31,7 @@ from tutor.child.library.failures import bilingual
 from tutor.child.library.originals import device_put, eval_shape, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
 from tutor.child.library.recording import Recording, traced_call
-from tutor.child.library.values import leaves
+from tutor.child.library.values import device_rtol, leaves
 
 # A moment the reference keeps for every parameter, as the messages name it: (en, zh, tree like the params).
 Moment = tuple[str, str, Any]
@@ -343,6 +343,7 @@ def expect_defaults(
     vectors) match the reference with the `spec` defaults; the failure names the first step that
     differs (every leaf's values, in order), the defaults it should have, those the signature of
     `make` declares, and `note` (what other libraries choose)."""
+    rtol = device_rtol(rtol)
     if same_updates(got_seq, want_seq, rtol=rtol, atol=atol):
         return
     try:

@@ -12,6 +12,7 @@ import numpy as np
 from tutor.child.library.failures import Label, bilingual, fail
 from tutor.child.library.originals import (
     canonicalize_dtype,
+    default_backend,
     device_put,
     keystr,
     tree_flatten_with_path,
@@ -41,8 +42,23 @@ def leaves(tree: Any) -> list[tuple[str, Any]]:
     return [(keystr(path), leaf) for path, leaf in flat]
 
 
+# How closely the default backend's float32 arithmetic can follow a float64 reference. A TPU's exp,
+# log, pow and tanh agree to 4-5 digits, and a cancellation magnifies that: Adam's 1 - b2**t at step
+# 2 is 0.001999, and its reference solution's step-2 update came out 2.8e-4 off on a TPU v5e (JAX
+# 0.10.2). The checks are about state, not precision: there they allow this much. CPUs, and GPUs
+# (judging workers set matmul precision "highest"), follow the reference as tightly as asked.
+BACKEND_RTOL = {"tpu": 1e-3}
+
+
+def device_rtol(rtol: float) -> float:
+    """`rtol`, or what the default backend can promise where that is looser."""
+    return max(rtol, BACKEND_RTOL.get(default_backend(), 0.0))
+
+
 def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol: float = 1e-6) -> None:
-    """Compare got against a float64 NumPy reference, leaf by leaf, with explicit tolerance."""
+    """Compare got against a float64 NumPy reference, leaf by leaf, with explicit tolerance (at
+    least what the backend can promise: device_rtol)."""
+    rtol = device_rtol(rtol)
     got_leaves, want_leaves = leaves(got), leaves(want)
     if len(got_leaves) != len(want_leaves) or tree_structure(got) != tree_structure(want):
         structure(got, want, what)
