@@ -224,6 +224,8 @@ def memory_of(pid: int) -> int | None:
             return sum(fields.get(name, 0) for name in _ROLLUP_FIELDS) * 1024
         return (fields.get(b"Pss:", 0) + fields.get(b"SwapPss:", 0)) * 1024  # before Linux 5.9
     status = _status(pid)
+    if status.get(b"State", b"")[:1] in (b"Z", b"X"):
+        return 0  # exited, not yet reaped: holds nothing
     anon = _kb(status, b"RssAnon")
     if anon is not None:
         return anon + (_kb(status, b"RssShmem") or 0) + (_kb(status, b"VmSwap") or 0)

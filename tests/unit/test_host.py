@@ -39,41 +39,73 @@ def test_a_thread_id_is_not_a_process():
         t.join()
 
 
+def _parent_of(children: list[str]) -> subprocess.Popen:
+    """A Python process that starts each of `children` (Python code) and prints their pids: a
+    tree of known shape (the test process itself may have other children, zombies of other tests)."""
+    code = (
+        "import subprocess, sys, time\n"
+        f"kids = [subprocess.Popen([sys.executable, '-c', c], stdout=subprocess.PIPE) for c in {children!r}]\n"
+        "for k in kids: k.stdout.readline()\n"
+        "print(' '.join(str(k.pid) for k in kids), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+
+
+def _end(parent: subprocess.Popen, kids: list[int]) -> None:
+    for pid in kids:
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    parent.kill()
+    parent.wait()
+
+
 @linux_proc
 def test_a_child_with_many_threads_is_one_process_with_its_threads():
-    code = (
-        "import threading, time, sys\n"
-        "for _ in range(40): threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
-        "print('up', flush=True); time.sleep(30)\n"
+    threaded = (
+        "import threading, time\n"
+        "for _ in range(40): threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+        "print('up', flush=True); time.sleep(60)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    parent = _parent_of([threaded])
+    (child,) = map(int, parent.stdout.readline().split())
     try:
-        assert child.stdout.readline() == b"up\n"
-        assert host.descendants(os.getpid()) == [child.pid]
-        assert host.children_of(os.getpid()) == [child.pid]
-        assert 41 <= host.threads_of(child.pid) <= 45
-        assert host.memory_of(child.pid) > 1 << 20
-        assert host.memory_of_tree([child.pid]) == host.memory_of(child.pid) or host.memory_of_tree([child.pid]) > 0
+        assert host.descendants(parent.pid) == [child]
+        assert host.children_of(parent.pid) == [child]
+        assert 41 <= host.threads_of(child) <= 45
+        assert host.memory_of(child) > 1 << 20
+        assert host.memory_of_tree([child]) == host.memory_of(child)
     finally:
-        child.kill()
-        child.wait()
+        _end(parent, [child])
 
 
 @linux_proc
 def test_descendants_stop_at_and_a_gone_process():
-    kids = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]) for _ in range(3)]
+    sleeper = "import time; print('up', flush=True); time.sleep(60)"
+    parent = _parent_of([sleeper] * 3)
+    kids = list(map(int, parent.stdout.readline().split()))
     try:
-        deadline = time.monotonic() + 30
-        while len(host.descendants(os.getpid())) < 3 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert sorted(host.descendants(os.getpid())) == sorted(k.pid for k in kids)
-        assert len(host.descendants(os.getpid(), stop_at=2)) == 2
+        assert sorted(host.descendants(parent.pid)) == sorted(kids)
+        assert len(host.descendants(parent.pid, stop_at=2)) == 2
     finally:
-        for k in kids:
-            k.kill()
-            k.wait()
-    gone = kids[0].pid
-    assert host.threads_of(gone) == 0 and host.memory_of_tree([gone]) == 0  # gone: holds nothing, not "unmeasured"
+        _end(parent, kids)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert host.threads_of(gone.pid) == 0 and host.memory_of_tree([gone.pid]) == 0  # holds nothing, not "unmeasured"
+
+
+@linux_proc
+def test_an_exited_process_not_yet_reaped_holds_nothing():
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + 30
+    while b"State:\tZ" not in open(f"/proc/{zombie.pid}/status", "rb").read() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert host.memory_of(zombie.pid) == 0 and host.memory_of_tree([zombie.pid]) == 0
+    finally:
+        zombie.wait()
 
 
 def test_a_lock_is_exclusive_between_processes(tmp_path):

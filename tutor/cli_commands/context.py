@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tutor.cli_commands.texts import say
-from tutor.i18n import default_lang, pick
+from tutor.i18n import Bilingual, default_lang, pick
 
 ACCELERATOR_VAR = "JAXSTATE_TUTOR_ACCELERATOR"  # =1: as --accelerator, for every command of a shell
 
@@ -90,7 +90,7 @@ class Context:
         notice = host.guards_off_notice()
         if notice and not self._noted_host:
             self._noted_host = True
-            print(notice[0] if self.lang == "en" else notice[1], file=sys.stderr)
+            print(pick(Bilingual(en=notice[0], zh=notice[1]), self.lang), file=sys.stderr)
 
     def sandbox(self, keep_spare: bool = False):
         """A sandbox for this command's runs (the caller closes it)."""

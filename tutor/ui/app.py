@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.system_commands import SystemCommandsProvider
 
-from tutor.i18n import LANGS
+from tutor.i18n import LANGS, Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
 from tutor.ui.key_order import KeyQueue
@@ -100,7 +100,7 @@ class TutorApp(App):
 
         notice = host.guards_off_notice()
         if notice:
-            self.notify(notice[0] if self.lang == "en" else notice[1], severity="warning", timeout=15)
+            self.notify(pick(Bilingual(en=notice[0], zh=notice[1]), self.lang), severity="warning", timeout=15)
 
     def _exit_on_signals(self) -> None:
         """SIGTERM, SIGHUP (a dropped SSH connection, tmux kill-session) and SIGINT end the app the

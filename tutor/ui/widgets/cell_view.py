@@ -16,6 +16,7 @@ from tutor.course.predict import parse_number
 from tutor.i18n import pick
 from tutor.progress import changes
 from tutor.sandbox.events import Verdict
+from tutor.sandbox.noise import without_noise
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
 from tutor.ui.texts import say, spaced
@@ -282,7 +283,10 @@ def output_text(chunks: list[tuple[str, str]], v: Verdict | None, lang: str, mar
     traceback of what it raised; "(no output)" once it is over; empty while nothing came yet."""
     out = Text()
     for stream, chunk in chunks:
-        out.append(chunk, style="dim" if stream == "stderr" else "")
+        if stream == "stderr":
+            out.append(without_noise(chunk), style="dim")  # no runtime start-up chatter
+        else:
+            out.append(chunk)
     if len(out) > MAX_SHOWN_CHARS:
         out = out[-MAX_SHOWN_CHARS:]
     if v is not None and v.cell is not None and v.cell.raised:
