@@ -398,7 +398,10 @@ class QuizScreen(TutorScreen):
         if self.checkpoint:
             return  # answers are recorded one by one; only the full quiz counts rounds
         self.score = self.session.progress.summary().quiz_now
-        self.record(changes.quiz_result, self.score)
+        if {q.id for q in self.questions} == {q.id for q in self.session.course.quiz}:
+            # A round asked every question. A retry of the wrong ones is not one: "best round" is
+            # one round's score, never a first try and a retry added up (5/8 then 3/3 is not 8/8).
+            self.record(changes.quiz_result, self.score)
 
     def action_evidence(self) -> None:
         """The evidence cell; for a template question, the very run that answered it, to read and rerun."""
