@@ -109,3 +109,22 @@ def test_a_chip_that_stays_busy_is_named_with_its_holder(tmp_path, monkeypatch):
     assert "4242" in verdict.message.en and "--accelerator" in verdict.message.en, verdict.message.en
     assert "reinstall" not in verdict.message.en.lower()
     assert "already in use" in verdict.stderr  # what the worker said, kept for --json
+
+
+def test_cells_run_on_a_cpu_spare_while_checks_own_the_device(tmp_path):
+    """A lesson's cells were written and checked on the CPU (CI has none other): with an
+    accelerator they still run there, from a spare of their own, and never wait for the chip."""
+    from tutor.course.model import Cell
+
+    box = Sandbox(tmp_path / "home", keep_spare=True, accelerator=True)
+    try:
+        box.warm_up()
+        assert box._spare is None and box._cells is not None and box._cells._spare is not None
+        assert box.wait_ready(120)
+        cell = Cell(id="where", code="import os, jax\nprint(os.environ.get('JAX_PLATFORMS'), jax.default_backend())")
+        with box._device:  # a check holds the device meanwhile: the cell does not wait for it
+            verdict = box.run_cell(cell).result()
+        assert verdict.status == "pass" and verdict.stdout.split() == ["cpu", "cpu"], verdict.stdout
+    finally:
+        box.close()
+    assert box._cells._closed

@@ -93,6 +93,9 @@ class Sandbox:
         # With one, a single worker at a time owns it: libtpu admits one process, and two GPU
         # workers would share its memory. No spare waits holding it; runs take turns.
         self._device = threading.Lock()
+        # ...and the lesson's cells run on the CPU, where their expected output was written and
+        # checked (CI has no accelerator), in a sandbox of their own that may keep a spare.
+        self._cells: Sandbox | None = None
         # Workers forked from one process that has imported JAX (tutor.child.fork_server): worth
         # it wherever more than one worker is made (a spare is kept, or many runs follow).
         # JAXSTATE_TUTOR_FORK_SERVER=0 turns it off (to measure against, or to rule it out).
@@ -151,16 +154,38 @@ class Sandbox:
         with self._spawning:
             orphans.sweep(set(self._spawned))
 
-    def warm_up(self) -> None:
-        """Start the spare worker now, so the first check does not wait for JAX."""
+    def _cell_box(self) -> Sandbox:
+        """Where cells run: here, or with an accelerator a CPU sandbox of the same home and limits."""
+        if not self.accelerator:
+            return self
         with self._lock:
-            if self._closed or self.accelerator:  # a spare would hold the device while idle
+            if self._cells is None:
+                self._cells = Sandbox(
+                    self.home,
+                    self.limits,
+                    keep_spare=self.keep_spare,
+                    spare_early=self.spare_early,
+                    fork_server=self.use_fork_server,
+                )
+            return self._cells
+
+    def warm_up(self) -> None:
+        """Start the spare worker now, so the first check does not wait for JAX (with an
+        accelerator, the CPU spare for cells: a spare of the device's would hold it while idle)."""
+        if self.accelerator:
+            if not self._closed:
+                self._cell_box().warm_up()
+            return
+        with self._lock:
+            if self._closed:
                 return
             if self._spare is None or not self._spare.alive():
                 self._spare = self._spawn()
 
     def release_spare(self) -> None:
         """Close the spare worker, if any, and keep none until the next warm_up or run."""
+        if self._cells is not None:
+            self._cells.release_spare()
         with self._lock:
             worker, self._spare = self._spare, None
         if worker is not None:
@@ -168,6 +193,8 @@ class Sandbox:
 
     def wait_ready(self, timeout: float = 120.0) -> bool:
         """Wait until the spare worker (started by warm_up) is ready for a job."""
+        if self.accelerator:
+            return self._cell_box().wait_ready(timeout)
         with self._lock:
             spare = self._spare
         return spare is not None and spare.wait_ready(timeout)
@@ -231,6 +258,8 @@ class Sandbox:
         return Run(worker, job, timeout or exercise.timeout, self.limits, self._after_run, shown_as=(copy, filename))
 
     def run_cell(self, cell, timeout: float | None = None) -> Run:
+        if self.accelerator:
+            return self._cell_box().run_cell(cell, timeout)
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)
         return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
 
@@ -280,4 +309,6 @@ class Sandbox:
             server, self._server = self._server, None
         if server is not None:
             server.close()
+        if self._cells is not None:
+            self._cells.close()
         self._sweep_orphans()
