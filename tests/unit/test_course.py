@@ -552,6 +552,10 @@ def test_the_programs_own_chinese_follows_the_course_rules():
         ("【新】状态", "【新】 is written **新**"),
         ('报错（"shape mismatch"）', "ASCII quote in Chinese prose"),
         ("写成 `f(a，b)` 即可。", "full-width '，' inside code `f(a，b)`"),
+        # the audit's three (welford, static-lr, 6.8), each missed by the rules before
+        ("第 k 项是 xs[0..k](到该位置为止读过的数据)的方差", "read as a Markdown link"),
+        ("`a = 1`,`b = 2`，以及 `c`。", "ASCII ',' between code spans"),
+        ("```\njaxstate-tutor watch   # 下一道练习,每次保存都检查\n```", "ASCII punctuation in a Chinese comment"),
     ],
 )
 def test_the_chinese_glossary_and_punctuation_are_enforced(zh, expected):
@@ -559,3 +563,17 @@ def test_the_chinese_glossary_and_punctuation_are_enforced(zh, expected):
 
     found = [m for _, m in markdown_problems(zh, "zh")]
     assert any(expected in m for m in found), found
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("see [the docs](https://docs.jax.dev) and `a`, `b`", "en"),  # a real link; English commas
+        ("```\nx = {'a': 1, 'b': 2}  # 一个字典，两个键\n```", "zh"),  # ASCII in the code, not the comment
+        ("`a` 和 `b`，以及 `c`。", "zh"),
+    ],
+)
+def test_what_the_new_chinese_rules_leave_alone(text, lang):
+    from tutor.course.markdown_lint import markdown_problems
+
+    assert markdown_problems(text, lang) == []

@@ -62,6 +62,8 @@ def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
             problems.append((start, f"code fence {tok.markup} is never closed: everything after it shows as code"))
         elif tok.type == "html_block":
             problems.append((start, "raw HTML block: the TUI does not show it; put it in a fenced block"))
+        elif tok.type == "fence" and lang == "zh":
+            problems.extend(_zh_comment_problems(tok, start))
         elif tok.type == "inline":
             problems.extend(_inline_problems(tok, start, lang))
     return problems
@@ -99,6 +101,15 @@ def _inline_problems(tok: Token, start: int, lang: str) -> list[tuple[int, str]]
                 )
         elif child.type == "text":
             problems.extend((line, m) for m in _text_problems(child.content, lang))
+            if lang == "zh" and _between_code(children, i) and _ASCII_LIST_PUNCT.fullmatch(child.content):
+                problems.append(
+                    (line, f"ASCII {child.content.strip()!r} between code spans in Chinese prose: use ，；：")
+                )
+        elif child.type == "link_open" and not str(child.attrs.get("href", "")).startswith(("http://", "https://")):
+            # `xs[0..k](all read so far)` is a link to "all read so far": the brackets vanish on screen
+            problems.append(
+                (line, "[...](...) is read as a Markdown link: the brackets and what is in () vanish; put it in `code`")
+            )
         elif child.type == "code_inline" and lang == "zh" and (m := _FULL_WIDTH_IN_CODE.search(child.content)):
             problems.append((line, f"full-width {m.group()!r} inside code `{child.content}`: code keeps ASCII"))
     for offset, text in enumerate(tok.content.split("\n")):
@@ -114,6 +125,26 @@ def _inline_problems(tok: Token, start: int, lang: str) -> list[tuple[int, str]]
             )
             break
     return problems
+
+
+_ASCII_LIST_PUNCT = re.compile(r"\s*[,;:]\s*")
+_COMMENT = re.compile(r"(?:^|\s)#\s?(.*)$")
+
+
+def _between_code(children: list[Token], i: int) -> bool:
+    return 0 < i < len(children) - 1 and children[i - 1].type == children[i + 1].type == "code_inline"
+
+
+def _zh_comment_problems(fence: Token, start: int) -> list[tuple[int, str]]:
+    """The comments of a code block in a Chinese text are Chinese prose: its punctuation rules hold."""
+    found = []
+    for offset, code_line in enumerate(fence.content.split("\n"), start=1):
+        m = _COMMENT.search(code_line)
+        if m and _HAS_CJK.search(m.group(1)) and (bad := _ASCII_PUNCT.search(m.group(1))):
+            found.append(
+                (start + offset, f"ASCII punctuation in a Chinese comment ({bad.group()!r}): use ，。：；？！")
+            )
+    return found
 
 
 def _word_char(c: str) -> bool:
