@@ -544,7 +544,8 @@ def _cross_check(root, lessons, exercises, quiz, checkpoints, problems) -> None:
     unique(questions, "question id")
     unique(checkpoints, "checkpoint of lesson", key=lambda c: c.lesson)
     runs = [q.template.cell(q.id, i) for q in questions if q.template for i in range(q.variants())]
-    unique([c for l in lessons for c in l.cells] + [q.evidence for q in questions if q.evidence] + runs, "cell id")
+    asked = [q.asked(i) for q in questions for i in range(q.variants())]
+    unique([c for l in lessons for c in l.cells] + [q.evidence for q in asked if q.evidence] + runs, "cell id")
     lesson_ids = {l.id for l in lessons}
     for e in exercises:
         if lessons and e.lesson not in lesson_ids:

@@ -158,13 +158,23 @@ class Question:
     source: Source | None = None
     lesson: str | None = None  # the lesson it tests (a checkpoint's, or the quiz's review hint)
     template: Template | None = None  # a numeric question whose numbers vary; then no options
+    # Lettered questions on the same misconception, asked in its place on a retry (each with the
+    # parent's id and lesson: progress keeps one record per question, whichever form was asked).
+    siblings: tuple[Question, ...] = ()
 
     @property
     def numeric(self) -> bool:
         return self.template is not None
 
     def variants(self) -> int:
-        return len(self.template.variants) if self.template else 1
+        """How many forms it can be asked in: a template's variants, or a question and its siblings."""
+        return len(self.template.variants) if self.template else 1 + len(self.siblings)
+
+    def asked(self, variant: int) -> Question:
+        """The question as asked in `variant`: itself, or for a lettered question its sibling."""
+        if self.template or not 0 < variant <= len(self.siblings):
+            return self
+        return self.siblings[variant - 1]
 
 
 @dataclass(frozen=True)
@@ -207,7 +217,8 @@ class Course:
     def cells(self) -> list[Cell]:
         """Every runnable cell: lesson demos and quiz evidence."""
         found = [c for lesson in self.lessons for c in lesson.cells]
-        found += [q.evidence for q in self.questions() if q.evidence is not None]
+        asked = [q.asked(i) for q in self.questions() for i in range(q.variants())]
+        found += [q.evidence for q in asked if q.evidence is not None]
         return found
 
     def template_runs(self) -> list[tuple[Question, int, Cell]]:

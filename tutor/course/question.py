@@ -24,7 +24,7 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     `read_cell` reads its optional evidence cell (the loader's reader of cells)."""
     templated = isinstance(value, LineDict) and "template" in value
     required = {"id", "prompt"} | ({"template"} if templated else {"options", "answer", "explain"})
-    d = r.mapping(value, line, what, required, {"evidence", "lesson"})
+    d = r.mapping(value, line, what, required, {"evidence", "lesson"} | (set() if templated else {"siblings"}))
     if d is None:
         return None
     qid = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
@@ -48,9 +48,36 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     answer = d.get("answer")
     if answer not in OPTION_LETTERS:
         r.problem(d.line_of("answer"), f"{what} answer must be one of {', '.join(OPTION_LETTERS)}")
-    if qid and prompt and options and explain and answer in OPTION_LETTERS:
-        return Question(qid, prompt, options, answer, explain, evidence, source, lesson)
+    siblings = _siblings(r, d, what, qid, lesson, read_cell) if "siblings" in d else ()
+    if qid and prompt and options and explain and answer in OPTION_LETTERS and siblings is not None:
+        return Question(qid, prompt, options, answer, explain, evidence, source, lesson, siblings=siblings)
     return None
+
+
+def _siblings(r, d, what: str, qid: str | None, lesson: str | None, read_cell) -> tuple[Question, ...] | None:
+    """The lettered questions asked in a question's place on a retry: each a whole question of its
+    own (prompt, options, answer, explain, optional evidence) on the same misconception."""
+    value, line = d["siblings"], d.line_of("siblings")
+    if not isinstance(value, LineList) or not value:
+        r.problem(line, f"{what} siblings must be a non-empty list of lettered questions")
+        return None
+    found = []
+    for i, item in enumerate(value):
+        where = f"{what} sibling {i + 1}"
+        s = r.mapping(item, value.item_lines[i], where, {"prompt", "options", "answer", "explain"}, {"evidence"})
+        if s is None:
+            return None
+        prompt = r.text(s.get("prompt"), s.line_of("prompt"), f"{where} prompt")
+        options = _lettered(r, s.get("options"), s.line_of("options"), f"{where} options")
+        explain = _lettered(r, s.get("explain"), s.line_of("explain"), f"{where} explain")
+        answer = s.get("answer")
+        if answer not in OPTION_LETTERS:
+            r.problem(s.line_of("answer"), f"{where} answer must be one of {', '.join(OPTION_LETTERS)}")
+        evidence = read_cell(r, s["evidence"], s.line_of("evidence"), f"{where} evidence") if "evidence" in s else None
+        if not (qid and prompt and options and explain and answer in OPTION_LETTERS):
+            return None
+        found.append(Question(qid, prompt, options, answer, explain, evidence, Source(r.file, s.line), lesson))
+    return tuple(found)
 
 
 def _lettered(r, value, line: int, what: str) -> dict[str, Bilingual] | None:

@@ -9,8 +9,9 @@ from tutor.progress.snapshot import Snapshot
 
 
 def draw_variant(question, progress: Snapshot, rng: random.Random) -> int:
-    """The variant of a template question to ask now: one the learner has not seen, at random;
-    once every one has been seen, any but the last one asked. 0 for a question without variants."""
+    """The form to ask a question in now (a template's variant, or a lettered question's sibling):
+    one the learner has not seen, at random; once every one has been seen, any but the last one
+    asked. 0 for a question with one form."""
     count = question.variants()
     if count < 2:
         return 0

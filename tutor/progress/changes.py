@@ -61,10 +61,12 @@ def reveal(data: dict, cell_id: str, shown: str, correct: bool) -> None:
 
 
 def question_drawn(data: dict, question_id: str, variant: int) -> None:
-    """Remember that a template question was asked with this variant (a retry draws another)."""
+    """Remember that a question was asked in this variant (a template's numbers, or a lettered
+    question's sibling): each seen once, the last asked last (a retry draws another)."""
     entry = data["questions"].setdefault(question_id, _fill({}, QUESTION_FIELDS, "", []))
-    if variant not in entry["variants"]:
-        entry["variants"].append(variant)
+    if variant in entry["variants"]:
+        entry["variants"].remove(variant)
+    entry["variants"].append(variant)
 
 
 def answer(data: dict, question_id: str, given: str, correct: bool, in_quiz: bool) -> None:

@@ -101,7 +101,10 @@ class QuizScreen(TutorScreen):
 
     @property
     def question(self):
-        return self.questions[self.index] if self.questions and self.index < len(self.questions) else None
+        """The current question as asked: for a lettered question, the sibling drawn for it."""
+        if not self.questions or self.index >= len(self.questions):
+            return None
+        return self.questions[self.index].asked(self.variant)
 
     @property
     def here(self) -> Step:
@@ -149,13 +152,18 @@ class QuizScreen(TutorScreen):
     # ---- asking a template question -----------------------------------------------------------
 
     def _ask(self) -> None:
-        """Start the run that answers the current question, if it is a template."""
+        """Draw the form the current question is asked in (a retry asks one not seen, never the
+        one just answered); for a template, start the run that answers it."""
+        self.variant = 0
         q = self.question
         self.handle = self.verdict = self.computed = self.graded = None
-        if q is None or not q.numeric:
+        if q is None:
             return
-        self.variant = draw_variant(q, self.session.progress, self.rng)
-        self.record(changes.question_drawn, q.id, self.variant)
+        if q.variants() > 1:
+            self.variant = draw_variant(q, self.session.progress, self.rng)
+            self.record(changes.question_drawn, q.id, self.variant)
+        if not q.numeric:
+            return
         session = self.session
         cell = q.template.cell(q.id, self.variant)
         self.handle = start_run(self, session, lambda: session.sandbox.run_cell(cell))
@@ -209,11 +217,11 @@ class QuizScreen(TutorScreen):
 
     def _prompt(self, q, variant: int | None = None) -> str:
         variant = self.variant if variant is None else variant
-        text = q.template.fill_text(q.prompt, variant) if q.numeric else q.prompt
+        text = q.template.fill_text(q.prompt, variant) if q.numeric else q.asked(variant).prompt
         return text.get(self.lang)
 
     def _answered_variant(self, q) -> int:
-        """The variant of a template question the learner last answered (0 for other questions)."""
+        """The form of a question the learner was last asked (0 for a question with one form)."""
         drawn = self.session.progress.question(q.id).variants
         return drawn[-1] if drawn else 0
 
