@@ -71,8 +71,8 @@ def test_quiz_first_try_stays_beside_the_retry_everywhere_scores_appear(home, fa
             await tui.until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
             retry = app.screen
             assert [q.id for q in retry.questions] == [q.id for q in quiz[right_first:]]
-            for q in retry.questions:
-                await pilot.press(retry.shown(q.answer).lower(), "enter", "enter")
+            for _ in retry.questions:  # each as asked now: a sibling of the one answered, where it has one
+                await pilot.press(retry.shown(retry.question.answer).lower(), "enter", "enter")
                 await pilot.pause()
             end = retry.query_one("#q-prompt").source
             assert f"first try {right_first}/{n}, now {n}/{n}" in end, end
@@ -97,7 +97,11 @@ def test_quiz_first_try_stays_beside_the_retry_everywhere_scores_appear(home, fa
         ).stdout
     )
     # The one round scored right_first; the retry of the wrong four is not a round of its own.
-    assert (doc["quiz"]["first_score"], doc["quiz"]["score"], doc["quiz"]["best_score"]) == (right_first, n, right_first)
+    assert (doc["quiz"]["first_score"], doc["quiz"]["score"], doc["quiz"]["best_score"]) == (
+        right_first,
+        n,
+        right_first,
+    )
     assert doc["quiz"]["attempts"] == 1
     assert len(doc["quiz"]["answers"]) == n  # the contract's key keeps its meaning: the latest letters
     for lang, words in (
@@ -145,7 +149,7 @@ def test_a_half_right_checkpoint_is_partly_done_not_done(home, fake_sandbox, tui
             app.switch_screen(QuizScreen([q], checkpoint=c.lesson))
             await pilot.pause()
             screen = app.screen
-            await pilot.press(screen.shown(wrong_letter(q)).lower(), "enter")
+            await pilot.press(screen.shown(wrong_letter(screen.question)).lower(), "enter")
             await pilot.pause()
             assert progress.step_status(step) == "started" and not progress.is_done(step)
             record = progress.question(q.id)
@@ -262,5 +266,48 @@ def test_the_review_names_each_wrong_question_by_its_number_and_keeps_its_code(h
             assert f"Question {i + 1} of {len(everything)}" in review, review
             assert code_line.strip() in review and "✗ ```" not in review, review
             assert review.count("`") % 2 == 0, review
+
+    asyncio.run(body())
+
+
+def test_every_lettered_question_has_a_sibling_to_ask_on_a_retry():
+    """A retry asks anew: every lettered checkpoint and quiz question has another form."""
+    bare = [q.id for q in COURSE.questions() if not q.numeric and not q.siblings]
+    assert bare == [], bare
+
+
+def test_a_retried_question_is_never_the_one_just_answered(home, fake_sandbox, tui):
+    """Each quiz question answered wrong, then retried: every retry asks a sibling, not the question
+    just answered reshuffled; its answer is judged against the sibling; the end review names the
+    form that was asked last."""
+    quiz = lettered_quiz()
+
+    async def body():
+        from tutor.ui.screens.quiz import QuizScreen
+
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("z")
+            await tui.until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the quiz")
+            screen = app.screen
+            first = {}
+            for _ in quiz:
+                asked = screen.question
+                first[asked.id] = asked.prompt.en
+                await pilot.press(screen.shown(wrong_letter(asked)).lower(), "enter", "enter")
+                await pilot.pause()
+            assert screen.finished
+            await pilot.press("r")
+            await tui.until(pilot, lambda: app.screen is not screen and isinstance(app.screen, QuizScreen), 10, "retry")
+            retry = app.screen
+            for _ in retry.questions:
+                asked = retry.question
+                assert asked.prompt.en != first[asked.id], asked.id  # another question, not a reshuffle
+                await pilot.press(retry.shown(asked.answer).lower(), "enter")
+                await pilot.pause()
+                assert "Right!" in retry.query_one("#q-feedback").source
+                await pilot.press("enter")
+                await pilot.pause()
+            assert retry.finished and retry.score == len(quiz)
 
     asyncio.run(body())

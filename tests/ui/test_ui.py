@@ -110,8 +110,9 @@ def _lesson_with(pred):
     pytest.skip("no such cell in the course yet")
 
 
-def test_lesson_runs_a_cell_and_shows_its_output(home, fake_sandbox, tui):
+def test_lesson_runs_a_cell_and_shows_its_output(home, fake_sandbox, tui, answer_every_prediction):
     lesson, index = _lesson_with(lambda c: not c.expect.raises and c.expect.output_contains and c.predict is None)
+    answer_every_prediction(home)  # a returning learner: each lesson shows whole
 
     async def body():
         app = new_app(home, fake_sandbox)
@@ -255,9 +256,10 @@ def test_predict_options_take_a_letter_and_esc_skips_without_recording(home, fak
     asyncio.run(body())
 
 
-def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui):
+def test_lesson_next_and_previous_mark_progress(home, fake_sandbox, tui, answer_every_prediction):
     if len(COURSE.lessons) < 2:
         pytest.skip("needs two lessons")
+    answer_every_prediction(home)  # a returning learner: each lesson shows whole
 
     async def body():
         app = new_app(home, fake_sandbox)
@@ -614,8 +616,8 @@ def test_quiz_answered_right_and_wrong_then_retried(home, fake_sandbox, tui):
             assert [q.id for q in retry.questions] == [q.id for q in quiz[1:]]
             # answered before, so the options come back in a new order: letters alone do not help
             assert all(retry.orders[q.id] != ("A", "B", "C", "D") for q in retry.questions)
-            for q in retry.questions:
-                await pilot.press(retry.shown(q.answer).lower())
+            for _ in retry.questions:  # each as asked now: a sibling of the one answered, where it has one
+                await pilot.press(retry.shown(retry.question.answer).lower())
                 await pilot.press("enter", "enter")
                 await pilot.pause()
             assert retry.finished and retry.score == len(quiz)
@@ -800,10 +802,13 @@ def test_titles_that_do_not_fit_lose_the_subtitle_then_end_at_a_word():
     assert cell_len(word) <= 10 and word.endswith("…")
 
 
-def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home, fake_sandbox, tui):
+def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(
+    home, fake_sandbox, tui, answer_every_prediction
+):
     lesson = next((l for l in COURSE.lessons if len(l.cells) >= 2), None)
     if lesson is None:
         pytest.skip("needs a lesson with two cells")
+    answer_every_prediction(home)  # a returning learner: each lesson shows whole
 
     async def body():
         app = new_app(home, fake_sandbox)
@@ -854,11 +859,14 @@ def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(home,
     asyncio.run(body())
 
 
-def test_a_lesson_opened_at_a_cell_shows_it_after_the_layout_settles_and_keys_win_then(home, fake_sandbox, tui):
+def test_a_lesson_opened_at_a_cell_shows_it_after_the_layout_settles_and_keys_win_then(
+    home, fake_sandbox, tui, answer_every_prediction
+):
     """The doctor's Enter on a finding opens the lesson at its demo cell: the cell must still be on
     screen once every Markdown block above it has laid out, and the learner's Home must stick."""
     lesson = max(COURSE.lessons, key=lambda l: len(l.cells))
     cell = lesson.cells[-2]  # far down: every text block above it grows after mounting
+    answer_every_prediction(home)  # a returning learner: each lesson shows whole
 
     async def body():
         app = new_app(home, fake_sandbox)

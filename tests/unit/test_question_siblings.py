@@ -85,4 +85,13 @@ def test_a_retry_never_asks_the_form_just_answered(tmp_path):
         assert not asked or v != asked[-1]
         store.apply(changes.question_drawn, q.id, v)
         asked.append(v)
+    assert asked[0] == 0  # first as written: every learner's first try is the same question
     assert sorted(asked[:3]) == [0, 1, 2]  # every form once before any repeats
+
+
+def test_a_question_answered_before_forms_were_kept_is_not_asked_as_written_again(tmp_path):
+    course, _ = _course(tmp_path, _checkpoint([("Second", "C")]))
+    (q,) = course.checkpoint("1.0")
+    store = ProgressStore(tmp_path / "home")
+    store.apply(changes.answer, q.id, "B", False, False)  # an old record: an answer, no forms
+    assert draw_variant(q, Snapshot(store.load()), random.Random(0)) == 1

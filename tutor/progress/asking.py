@@ -10,12 +10,15 @@ from tutor.progress.snapshot import Snapshot
 
 def draw_variant(question, progress: Snapshot, rng: random.Random) -> int:
     """The form to ask a question in now (a template's variant, or a lettered question's sibling):
-    one the learner has not seen, at random; once every one has been seen, any but the last one
-    asked. 0 for a question with one form."""
+    one the learner has not seen, at random (a lettered question first as written); once every one
+    has been seen, any but the last one asked. 0 for a question with one form."""
     count = question.variants()
     if count < 2:
         return 0
-    seen = progress.question(question.id).variants
+    record = progress.question(question.id)
+    seen = record.variants or ([0] if record.answered else [])  # answered before variants were kept
+    if not seen and not question.numeric:
+        return 0  # a lettered question is first asked as written: first tries are comparable
     fresh = [i for i in range(count) if i not in seen]
     if not fresh:
         fresh = [i for i in range(count) if i != seen[-1]]
