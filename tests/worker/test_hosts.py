@@ -202,3 +202,23 @@ def test_under_gvisor_thread_and_process_faults_are_named(tmp_path, fault, kind)
     assert verdict["status"] != "pass" and verdict["kind"] != "timeout", verdict
     if kind:
         assert verdict["kind"] == kind, verdict
+
+
+@pytest.mark.parametrize("lang, words", [("en", "`ulimit -d` is 3000000 KB"), ("zh", "`ulimit -d` 是 3000000 KB")])
+def test_running_out_under_the_hosts_lower_limit_names_it(tmp_path, lang, words):
+    """Memory that grows without end, under a classroom's `ulimit -d` below the tutor's 4 GiB: the
+    verdict is oom and names the shell's limit and its value, the one the program reached."""
+    fault = ROOT / "tests" / "faults" / "mem_list.py"
+    cmd = " ".join([*TUTOR, "--lang", lang, "check", "counter-jit", "--file", str(fault), "--json"])
+    out = _run(["bash", "-c", f"ulimit -d 3000000 && exec {cmd}"], tmp_path)
+    verdict = json.loads(out.stdout)
+    assert (verdict["status"], verdict["kind"]) == ("error", "oom"), verdict["message"]
+    assert words in verdict["message"], verdict["message"]
+
+
+def test_running_out_under_the_tutors_own_limit_names_no_shell_limit(tmp_path):
+    out = _run(
+        [*TUTOR, "check", "counter-jit", "--file", str(ROOT / "tests" / "faults" / "mem_list.py"), "--json"], tmp_path
+    )
+    verdict = json.loads(out.stdout)
+    assert verdict["kind"] == "oom" and "ulimit" not in verdict["message"], verdict["message"]

@@ -229,7 +229,7 @@ class Run:
             memory_limit_mb=self.limits.memory_mb or 0,
             chars_seen=dict(intake.chars_seen),
             setting_vars=_setting_vars(),
-            **(_startup_facts() if not intake.ready else {}),
+            **(_startup_facts() if not intake.ready else {"host_limits": HostLimits.read()}),
             **flags,
         )
         self.verdict = decide(self.job, intake.seen, ending)

@@ -225,6 +225,8 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
     if ending.guard:
         return ("error", *_guard_outcome(ending))
     if seen.error is not None:
+        if seen.error.kind == "oom":
+            return "error", "oom", _with_host_memory(seen.error.message, ending)
         return "error", seen.error.kind, seen.error.message
     if not seen.done:
         return ("error", *_early_exit(rc, seen.stderr))
@@ -314,6 +316,23 @@ def _guard_outcome(ending: Ending) -> tuple[str, Bilingual]:
         "so the run was stopped and everything it started was ended; do not kill processes you did not start",
         "程序终止了检查程序的守护进程（工作进程上方、掌管各项限制的进程），运行已停止，"
         "它启动的一切也已结束；不要终止不是你自己启动的进程",
+    )
+
+
+def _with_host_memory(message: Bilingual, ending: Ending) -> Bilingual:
+    """An out-of-memory message, naming the shell's `ulimit -d` where it is below the tutor's own
+    bound on a worker's data: the worker took the lower one, so that is the limit it reached."""
+    ours = ending.memory_limit_mb * 2**20
+    limit = ending.host_limits.d
+    value = min((x for x in (limit.soft, limit.hard) if x is not None), default=None)
+    if value is None or (ours and value >= ours):
+        return message
+    kb, mb = value // 1024, value // 2**20
+    return _message(
+        f"{message.en}\nYour shell's `ulimit -d` is {kb} KB (about {mb} MB), below the tutor's own "
+        f"{ending.memory_limit_mb} MB: that is the limit the program reached",
+        f"{message.zh}\n你的 shell 设置的 `ulimit -d` 是 {kb} KB（约 {mb} MB），低于本教程自己的 "
+        f"{ending.memory_limit_mb} MB：程序碰到的是这个上限",
     )
 
 
