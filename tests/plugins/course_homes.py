@@ -35,6 +35,24 @@ def home(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session")
+def answer_every_prediction(course):
+    """answer_every_prediction(home): a returning learner, who answered every prediction of the
+    course in an earlier session; each lesson then shows whole (no open question holds back what
+    follows it), as tests about scrolling and focus over a whole lesson need."""
+
+    def answer(home: Path) -> None:
+        from tutor.progress import ProgressStore, changes
+
+        store = ProgressStore(home)
+        for lesson in course.lessons:
+            for cell in lesson.cells:
+                if cell.predict is not None:
+                    store.apply(changes.prediction, cell.id, cell.predict.answer)
+
+    return answer
+
+
+@pytest.fixture(scope="session")
 def cli_env():
     """cli_env(home): the environment for running `python -m tutor` on `home` from this checkout."""
 

@@ -57,7 +57,10 @@ def test_outline(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_comp
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_lesson_with_a_demo_cell_that_ran(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+def test_lesson_with_a_demo_cell_that_ran(
+    lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui, answer_every_prediction
+):
+    answer_every_prediction(snap_home)  # a returning learner: the lesson shows whole
     # the shortest such cell, so that its code and its output both fit on the screen
     lesson, cell = min(
         (

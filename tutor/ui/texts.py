@@ -55,6 +55,19 @@ UI = table(
         "lesson_exercises": {"en": "Practice for this section:", "zh": "本节练习："},
         "first_lesson": {"en": "This is the first section.", "zh": "这已经是第一节。"},
         "last_lesson": {"en": "This is the last section.", "zh": "这已经是最后一节。"},
+        "lesson_gate": {
+            "en": "The rest of the section appears once you answer this cell's question "
+            "(Enter asks it; Esc then skips it).",
+            "zh": "回答这个单元的问题之后，本节其余内容才会出现（按 Enter 提问，提问时按 Esc 可以跳过）。",
+        },
+        "lesson_gate_end": {
+            "en": "The rest of the section appears after the question of cell {id}: answer it, or skip it with Esc.",
+            "zh": "本节其余内容在单元 {id} 的问题之后出现：先回答它，或按 Esc 跳过。",
+        },
+        "lesson_gate_at": {
+            "en": "Cell {cell} comes after the question of cell {gate}: answer that one first, or skip it with Esc.",
+            "zh": "单元 {cell} 在单元 {gate} 的问题之后：请先回答那道题，或按 Esc 跳过。",
+        },
         "no_cell_on_screen": {
             "en": "No cell on screen: Tab moves to the next one.",
             "zh": "屏幕上没有代码单元：按 Tab 跳到下一个。",

@@ -1,4 +1,9 @@
-"""The lesson reader: Markdown text and runnable cells of one section, with next / previous."""
+"""The lesson reader: Markdown text and runnable cells of one section, with next / previous.
+
+Nothing answers a prediction before it is given: the lesson shows its blocks in order up to the
+first cell whose question is open (not answered now or in an earlier session, not skipped), the
+gate, and the rest only once that question is answered or skipped. Keys, End, Tab and a lesson
+opened at a cell (the doctor's Enter) stop at the gate and say why."""
 
 from __future__ import annotations
 
@@ -31,13 +36,15 @@ class LessonScreen(TutorScreen):
         Binding("b,left", "prev_lesson", "Prev", show=False),
         Binding("x", "exercises", "Exercises"),
         Binding("home", "top", show=False),
-        Binding("end", "bottom", show=False),
+        # priority: the lesson's own End (which stops at an open question and says so), not the scroll's
+        Binding("end", "bottom", show=False, priority=True),
         Binding("escape", "back", "Back"),
     ]
     # Blocks appear in reading order: a Markdown text lays itself out after mounting (seconds
     # later on a busy machine), a cell at once, so a cell below a text waits for it.
     DEFAULT_CSS = """
     LessonScreen .unrevealed { display: none; }
+    LessonScreen #lesson-gate { display: none; height: auto; margin: 0 0 2 0; }
     """
 
     def runs_code(self) -> bool:
@@ -50,8 +57,10 @@ class LessonScreen(TutorScreen):
         self.at_cell = at_cell
         self.pinned: CellView | None = None  # held at the top until the learner moves
         self.done = False
-        self.revealed = False  # every block shown, in order; keys wait until then (key_order)
-        self._revealing = False
+        self.revealed = False  # blocks shown in order up to the gate; keys wait until then (key_order)
+        self.gate: CellView | None = None  # the first cell whose question is open: nothing after it shows
+        self._laying_out: dict = {}  # text id -> its Markdown being laid out (awaitable)
+        self._reveal_started = False
 
     def compose(self):
         yield Header()
@@ -62,12 +71,13 @@ class LessonScreen(TutorScreen):
                 else:
                     yield Markdown(id=f"text-{i}", classes="lesson-text unrevealed")  # filled by render_texts
             yield Static(id="lesson-end", classes="unrevealed")
+            yield Static(id="lesson-gate")  # under the gate: the blocks between are hidden
         yield footer()
 
     def on_mount(self) -> None:
         self.record(changes.lesson, self.lesson.id, "started")
         body = self.query_one("#lesson-body", VerticalScroll)
-        target = next((v for v in self.query(CellView) if v.cell.id == self.at_cell), None)
+        target = self._open_at(self.at_cell)
         if target is None:
             body.focus()
             # A lesson opens at its top, whatever focus or Markdown layout did meanwhile.
@@ -77,6 +87,18 @@ class LessonScreen(TutorScreen):
         self.watch(body, "scroll_y", self._follow_view, init=False)
         # Markdown lays itself out after mounting, so "at the end" is only asked from then on.
         self.set_timer(0.5, lambda: self.set_interval(END_POLL_S, self._check_end))
+
+    def _open_at(self, cell_id: str | None) -> CellView | None:
+        """The cell to open at: `cell_id`'s, or the first open question above it (with a notice)."""
+        cells = list(self.query(CellView))
+        target = next((v for v in cells if v.cell.id == cell_id), None)
+        if target is None:
+            return None
+        gate = next((v for v in cells[: cells.index(target)] if v.question_open), None)
+        if gate is None:
+            return target
+        self.notify(self.say("lesson_gate_at", cell=target.cell.id, gate=gate.cell.id), timeout=6, markup=False)
+        return gate
 
     def _pin(self, body: VerticalScroll, target: CellView) -> None:
         """Open at `target`: every time the text above it grows (Markdown lays out after mounting,
@@ -113,15 +135,17 @@ class LessonScreen(TutorScreen):
         self.set_title(
             f"{self.lesson.id} {self.lesson.title.get(lang)}", self.say("lesson_of", i=index + 1, n=len(lessons))
         )
-        laying_out = {}
         for i, block in enumerate(self.lesson.blocks):
             if block.text is not None:
-                laying_out[f"text-{i}"] = set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
-        if not self.revealed and not self._revealing:
-            self._revealing = True
-            self.run_worker(self._reveal_in_order(laying_out), group="reveal", exit_on_error=False)
+                pending = set_markdown(self.query_one(f"#text-{i}", Markdown), block.text.get(lang))
+                if pending is not None:
+                    self._laying_out[f"text-{i}"] = pending
+        if not self._reveal_started:
+            self._reveal_started = True
+            self._reveal()
         for cell in self.query(CellView):
             cell.render_texts()
+        self._render_gate()
         end = Text(self.say("lesson_end", id=self.lesson.id) + "\n", style="bold")
         progress = self.session.progress
         exercises = self._exercises()
@@ -136,22 +160,57 @@ class LessonScreen(TutorScreen):
         )
         self.query_one("#lesson-end", Static).update(end)
 
-    async def _reveal_in_order(self, laying_out: dict) -> None:
-        """Show the blocks top down, each text once it is laid out: the first frame never has a
-        cell where the text above it will be, and a key pressed early scrolls the whole lesson."""
-        for widget in list(self.query_one("#lesson-body", VerticalScroll).children):
-            pending = laying_out.get(widget.id)
-            if pending is not None:
-                await asyncio.wait([asyncio.ensure_future(pending)], timeout=LAYOUT_WAIT_S)
-            widget.remove_class("unrevealed")
+    def _reveal(self) -> None:
+        """Show what may be shown now (see _reveal_in_order); keys wait until it is done."""
+        self.revealed = False
+        self.run_worker(self._reveal_in_order(), group="reveal", exclusive=True, exit_on_error=False)
+
+    async def _reveal_in_order(self) -> None:
+        """Show the blocks top down, each text once it is laid out (the first frame never has a
+        cell where the text above it will be, and a key pressed early scrolls the whole lesson),
+        up to the gate: the first cell whose question is open. What follows it waits."""
+        self.gate = None
+        for widget in self._blocks():
+            if widget.has_class("unrevealed"):
+                pending = self._laying_out.get(widget.id)
+                if pending is not None:
+                    await asyncio.wait([asyncio.ensure_future(pending)], timeout=LAYOUT_WAIT_S)
+                widget.remove_class("unrevealed")
+            if isinstance(widget, CellView) and widget.question_open:
+                self.gate = widget
+                break
+        self._render_gate()
+        await self._laid_out()  # a key that waited scrolls the lesson as it now is, not as it was
         self.revealed = True
         if self.pinned is not None:  # a cell to open at could not take the focus while hidden
             self.pinned.focus(scroll_visible=False)
             self.call_after_refresh(lambda: self.pinned and self.pinned.scroll_visible(top=True, animate=False))
 
+    async def _laid_out(self) -> None:
+        """Return once what was just shown has been laid out (styles first, then the layout)."""
+        for _ in range(2):
+            refreshed = asyncio.get_running_loop().create_future()
+            self.call_after_refresh(lambda f=refreshed: f.done() or f.set_result(None))
+            await refreshed
+
+    def _blocks(self) -> list:
+        """The lesson's blocks in reading order, its end included (not the gate's line)."""
+        return [w for w in self.query_one("#lesson-body", VerticalScroll).children if w.id != "lesson-gate"]
+
+    def _render_gate(self) -> None:
+        line = self.query_one("#lesson-gate", Static)
+        line.display = self.gate is not None
+        if self.gate is not None:
+            more = "..." if self.marks.ascii else "⋯"
+            line.update(Text(f"{more} " + self.say("lesson_gate"), style="italic"))
+
+    def on_cell_view_question_closed(self, message: CellView.QuestionClosed) -> None:
+        if message.view is self.gate:
+            self._reveal()  # the rest, up to the next open question
+
     @property
     def ready_for_keys(self) -> bool:
-        """Keys wait (tutor.ui.key_order) until the lesson is whole and the focus in place."""
+        """Keys wait (tutor.ui.key_order) until the lesson is shown up to its gate and the focus in place."""
         return self.revealed and self.is_mounted and (self.focused is not None or not self.focus_chain)
 
     @property
@@ -164,11 +223,15 @@ class LessonScreen(TutorScreen):
     def action_prev_cell(self) -> None:
         self._move_cell(-1)
 
+    def _shown_cells(self) -> list[CellView]:
+        """The cells the learner can see: none after the gate, none still waiting for its text."""
+        return [c for c in self.query(CellView) if not c.has_class("unrevealed")]
+
     def _move_cell(self, delta: int) -> None:
-        """Focus the next (or previous) cell, wrapping around; Enter then runs it. With no cell
-        focused on screen, the walk starts from the view: the first cell on or below it (Tab),
-        the last on or above it (Shift+Tab)."""
-        cells = list(self.query(CellView))
+        """Focus the next (or previous) shown cell, wrapping around; Enter then runs it. With no
+        cell focused on screen, the walk starts from the view: the first cell on or below it
+        (Tab), the last on or above it (Shift+Tab)."""
+        cells = self._shown_cells()
         if not cells:
             return
         if self.focused in cells and self._rows_on_screen(self.focused):
@@ -196,7 +259,7 @@ class LessonScreen(TutorScreen):
     def cell_on_screen(self) -> CellView | None:
         """The cell Enter runs: the focused one if it is on screen, else the one with the most rows
         on screen (the upper one of two alike); None if no row of any cell is on screen."""
-        cells = list(self.query(CellView))
+        cells = self._shown_cells()
         if self.focused in cells and self._rows_on_screen(self.focused):
             return self.focused
         shown = [(self._rows_on_screen(c), -i, c) for i, c in enumerate(cells)]
@@ -223,7 +286,7 @@ class LessonScreen(TutorScreen):
 
     def action_run_cell(self) -> None:
         """Run the cell on screen (see cell_on_screen)."""
-        if not self.query(CellView):
+        if not self._shown_cells():
             return
         target = self.cell_on_screen()
         if target is None:
@@ -236,7 +299,10 @@ class LessonScreen(TutorScreen):
         self.query_one("#lesson-body", VerticalScroll).scroll_home(animate=False)
 
     def action_bottom(self) -> None:
+        """End: the end of the lesson, or of what shows of it: the gate, with a word on why."""
         self.query_one("#lesson-body", VerticalScroll).scroll_end(animate=False)
+        if self.gate is not None:
+            self.notify(self.say("lesson_gate_end", id=self.gate.cell.id), timeout=4, markup=False)
 
     def action_go_on(self) -> None:
         """`c`: this section counts as read; open the next step of the path."""
@@ -245,7 +311,7 @@ class LessonScreen(TutorScreen):
 
     def _check_end(self) -> None:
         body = self.query_one("#lesson-body", VerticalScroll)
-        if self.revealed and not self.done and body.scroll_y >= body.max_scroll_y - 1:
+        if self.revealed and self.gate is None and not self.done and body.scroll_y >= body.max_scroll_y - 1:
             self.mark_done()  # not while blocks are still hidden: the end would look reached
 
     def mark_done(self) -> None:

@@ -1,6 +1,7 @@
 """A runnable demo cell: its code, a run action, and what the run printed or raised. A cell with
 a `predict:` asks for the learner's guess first, then sets it beside what the run showed, and
-only then explains the result (`predict.explain`, kept out of sight until the run is over)."""
+only then explains the result (`predict.explain`, kept out of sight until the run is over). A
+lesson shows nothing after a cell whose question is open; QuestionClosed tells it to go on."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Markdown, Static
 
 from tutor.course.predict import parse_number
@@ -42,6 +44,13 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
 
     BINDINGS = [Binding("enter,r", "run_cell", "Run"), Binding("e", "scratch", "Edit")]
 
+    class QuestionClosed(Message):
+        """The cell's question was answered or skipped: what comes after it in a lesson may show."""
+
+        def __init__(self, view: CellView):
+            super().__init__()
+            self.view = view
+
     def __init__(self, cell, **kwargs):
         super().__init__(**kwargs)
         self.cell = cell
@@ -54,6 +63,13 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
         self.skipped = False  # Esc: this view runs without asking again (nothing is recorded)
         self.guess: str | None = None  # the learner's guess: recorded earlier, or made now
         self.shown: str | None = None  # what the last finished run showed for the question
+
+    @property
+    def question_open(self) -> bool:
+        """Its question is neither answered (now or in an earlier session) nor skipped."""
+        if self.cell.predict is None or self.skipped or self.guess is not None:
+            return False
+        return self.app.session.progress.prediction(self.cell.id) is None
 
     @property
     def running(self) -> bool:
@@ -154,6 +170,7 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
         key, char = event.key, event.character or ""
         if key == "escape":
             self.asking, self.skipped = False, True
+            self.post_message(self.QuestionClosed(self))
             self._start_run()
         elif p.options:
             letter = option_key(char, list(p.options))
@@ -179,6 +196,7 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
     def _answer(self, answer: str) -> None:
         self.asking, self.guess = False, answer
         self.screen.record(changes.prediction, self.cell.id, answer)
+        self.post_message(self.QuestionClosed(self))
         self._start_run()
 
     def _reveal(self, verdict: Verdict) -> None:
