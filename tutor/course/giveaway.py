@@ -1,22 +1,35 @@
 """Does the screen give a prediction away? A heuristic `validate` runs over every predict cell.
 
-What the learner sees before answering is the prose since the previous cell, the cell's
-caption, its question and its code. The code may hold any number (`x + 1` says nothing about a
-trace count), but its comments and string literals are prose too. Reported, per cell:
+The lesson screen shows nothing after a cell until its question is answered or skipped, so what
+the learner has read when asked is what comes before it: the lesson's prose from its start, the
+cell's caption, its status line (a `raises:` cell says "expected to raise X" there), its question
+and its code. The code may hold any number (`x + 1` says nothing about a trace count), but its
+comments, string literals and the names it binds are words too. Reported, per cell, one rule a
+function:
 
-- the right number (a numeric answer, or the right option's value) written out: `3`, "three
-  times", "twice", "3 次", "两次";
-- the right option's value or a word only the right option uses ("sorted", "deleted");
-- words that state an outcome instead of setting up the question ("cached", "traced again").
+- the right number written out near the question: `3`, "three times", "twice", "3 次", "两次";
+- the right option's value, or a word only the right option uses ("sorted"), near the question;
+- words that state an outcome instead of setting up the question ("cached", "traced again"),
+  and a comment that states a result (`# int32 + float32 -> float32`);
+- a name or print label that says the answer: a variable `copied` when the explanation says the
+  values were *copied*, a counter `calls` when it says "five calls";
+- a word the explanation stresses, in the prose just before ("weak" before "**weakly typed**");
+- the rule stated earlier in the lesson: five words in a row of the explanation in its prose;
+- a leading setup: a question of the prose's own, or a belief set up to be knocked down;
+- a `raises:` whose exception the answer is about: the status line names it above the question;
+- surface cues: the right option the only one with no reason attached, or the shortest of four
+  (`surface_cues`, for any lettered question).
 
-It cannot prove a question fair; it catches the usual ways prose answers its own question.
+It cannot prove a question fair; it catches the usual ways a screen answers its own question.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
+from dataclasses import dataclass
 
 from tutor.course.predict import parse_number
 
@@ -50,54 +63,244 @@ OUTCOME_WORDS = (
     "卡住",
     "已被删除",
 )
-STOPWORDS = {"the", "and", "with", "that", "this", "from", "into", "under", "its", "it", "was", "were", "still"}
+# Phrases that set a belief up to be knocked down ("a common picture of vmap: ...").
+LEADING_PHRASES = (
+    "common picture",
+    "to the test",
+    "tempting",
+    "you might",
+    "surprise",
+    "常见的想象",
+    "检验一下",
+    "诱人",
+    "你也许",
+    "你可能",
+    "意外",
+)
+EXPLAINED_WORDS = 5  # this many words in a row, shared by the explanation and the lesson before
+# Words too common to point at an option.
+STOPWORDS = set(
+    "the and with that this from into under its it was were still each other others some only what when "
+    "then than them they their there these those does have been both also just more most like".split()
+)
+RESULT_COMMENT = re.compile(r"\S\s*(->|→|=>)\s*\S")  # `# int32 + float32 -> float32`
+# What makes an option's text a reason and not a bare claim: a clause after a colon, a
+# semicolon or a dash, or a remark in parentheses.
+REASON = re.compile(r"[:;：；(（—]| - ")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the learner has read when a prediction is asked."""
+
+    lesson: str  # the lesson's prose from its start
+    prose: str  # the prose since the previous cell
+    near: str  # since the previous cell: prose, this cell's caption, the exception it raises, the question
+    code: str  # this cell's comments and string literals
+    names: str  # the names this cell binds, split into words: `first_count` -> "first count"
 
 
 def giveaways(lesson) -> list[tuple[int, str]]:
     """(line, message) for each predict cell of a lesson whose answer can be read before it is given."""
     found: list[tuple[int, str]] = []
-    prose: list[str] = []
+    before: list[str] = []  # the lesson's prose so far
+    since: list[str] = []  # the prose since the previous cell
     for block in lesson.blocks:
         if block.text is not None:
-            prose += [block.text.en, block.text.zh]
+            texts = [block.text.en, block.text.zh]
+            before += texts
+            since += texts
             continue
         cell = block.cell
+        caption = [cell.caption.en, cell.caption.zh] if cell.caption else []
         if cell.predict is not None:
-            seen = [*prose, cell.predict.question.en, cell.predict.question.zh, *_code_prose(cell.code)]
-            if cell.caption:
-                seen += [cell.caption.en, cell.caption.zh]
+            raised = [cell.expect.raises] if cell.expect.raises else []  # the status line names it
+            near = [*since, *caption, *raised, cell.predict.question.en, cell.predict.question.zh]
+            asked = Asked(
+                lesson="\n".join(before),
+                prose="\n".join(since),
+                near="\n".join(near),
+                code="\n".join(_code_prose(cell.code)),
+                names=" ".join(_bound_names(cell.code)),
+            )
             line = cell.source.line if cell.source else 0
-            found += [(line, f"cell '{cell.id}': {why}") for why in _reasons(cell.predict, seen)]
-        prose = []
+            found += [(line, f"cell '{cell.id}': {why}") for why in reasons(cell, asked)]
+        since = []
     return found
 
 
-def _reasons(p, seen: list[str]) -> list[str]:
-    text = "\n".join(seen)
-    lower = text.lower()
-    reasons = []
+def reasons(cell, asked: Asked) -> list[str]:
+    """Every way the screen gives this cell's prediction away (empty: none found)."""
+    p = cell.predict
+    found = [
+        *_number_written(p, asked),
+        *_value_written(p, asked),
+        *_option_word(p, asked),
+        *_outcome_word(asked),
+        *_result_comment(cell.code),
+        *_named_answer(p, asked),
+        *_key_word_before(p, asked),
+        *_explained_before(p, asked),
+        *_leading(asked),
+        *_raises_named(cell),
+    ]
+    if not p.numeric:
+        right = p.options[p.answer]
+        for lang in ("en", "zh"):
+            others = [o.label(lang) for k, o in p.options.items() if k != p.answer]
+            found += [f"{cue} ({lang})" for cue in surface_cues(right.label(lang), others)]
+    return found
+
+
+# ---- the rules, one function each -----------------------------------------------------------
+
+
+def _number_written(p, asked: Asked) -> list[str]:
+    """The right number written near the question (in prose or in the code's words)."""
     right = p.answer if p.numeric else p.options[p.answer].value
     number = parse_number(right)
-    if number is not None:
-        shown = _number_written(text, number)
-        if shown:
-            reasons.append(f"the answer {right} can be read before it is given ({shown!r})")
-    elif right.lower() in lower and not _shared_by_a_wrong_option(p, right):
-        reasons.append(f"the answer {right!r} is written before it is asked")
-    if not p.numeric:
-        option = p.options[p.answer]
-        if option.text is not None:
-            others = " ".join((o.text.en if o.text else o.value) for k, o in p.options.items() if k != p.answer).lower()
-            question = p.question.en.lower()
-            for word in _words(option.text.en):
-                if word not in others and word not in question and re.search(rf"\b{re.escape(word)}\b", lower):
-                    reasons.append(f"the right option's word {word!r} is in the text before the question")
-                    break
-    for word in OUTCOME_WORDS:
-        if word in lower:
-            reasons.append(f"{word!r} states the outcome before the question: say it after the run (predict.explain)")
-            break
-    return reasons
+    if number is None:
+        return []
+    shown = written_number(f"{asked.near}\n{asked.code}", number)
+    return [f"the answer {right} can be read before it is given ({shown!r})"] if shown else []
+
+
+def _value_written(p, asked: Asked) -> list[str]:
+    """The right option's value (not a number) near the question, in the code or its names."""
+    if p.numeric:
+        return []
+    right = p.options[p.answer].value
+    if parse_number(right) is not None or _shared_by_a_wrong_option(p, right):
+        return []
+    seen = f"{asked.near}\n{asked.code}\n{asked.names}".lower()
+    return [f"the answer {right!r} is written before it is asked"] if right.lower() in seen else []
+
+
+def _option_word(p, asked: Asked) -> list[str]:
+    """A word only the right option uses, near the question, in the code or its names."""
+    if p.numeric or p.options[p.answer].text is None:
+        return []
+    others = " ".join(o.label("en") for k, o in p.options.items() if k != p.answer).lower()
+    question = p.question.en.lower()
+    seen = f"{asked.near}\n{asked.code}\n{asked.names}".lower()
+    for word in _words(p.options[p.answer].text.en):
+        if word not in others and word not in question and re.search(rf"\b{re.escape(word)}\b", seen):
+            return [f"the right option's word {word!r} is in the text before the question"]
+    return []
+
+
+def _outcome_word(asked: Asked) -> list[str]:
+    """A word that states what the run does, near the question or in the code."""
+    seen = f"{asked.near}\n{asked.code}\n{asked.names}".lower()
+    word = next((w for w in OUTCOME_WORDS if w in seen), None)
+    if word is None:
+        return []
+    return [f"{word!r} states the outcome before the question: say it after the run (predict.explain)"]
+
+
+def _result_comment(code: str) -> list[str]:
+    """A comment that states what an expression gives: the learner's step of reasoning, done."""
+    for comment in _comments(code):
+        if RESULT_COMMENT.search(comment):
+            return [f"the comment {comment.strip()!r} states a result: let the learner work it out"]
+    return []
+
+
+def _named_answer(p, asked: Asked) -> list[str]:
+    """A name the code binds, or a print label, is a word the explanation states the answer with."""
+    if p.explain is None:
+        return []
+    key = _key_words(p)
+    question = {_stem(w) for w in _words(p.question.en)}
+    names = {_stem(w) for w in _words(asked.names)}
+    labels = {_stem(w) for w in _words(asked.code)} - question  # a label may repeat the question's words
+    said = sorted((names | labels) & key)
+    if not said:
+        return []
+    return [f"the code's name or label {said[0]!r} says the answer (the explanation's word): rename it neutrally"]
+
+
+def _key_word_before(p, asked: Asked) -> list[str]:
+    """A word the explanation states the answer with, in the prose since the previous cell."""
+    if p.explain is None:
+        return []
+    question = {_stem(w) for w in _words(p.question.en)}
+    prose = {_stem(w) for w in _words(asked.prose)}
+    said = sorted((prose & _key_words(p)) - question)
+    if not said:
+        return []
+    return [f"the explanation's word {said[0]!r} is in the prose before the question: say it after the run"]
+
+
+def _explained_before(p, asked: Asked) -> list[str]:
+    """The rule stated before the cell that demonstrates it: EXPLAINED_WORDS words in a row of the
+    explanation already in the lesson's prose."""
+    if p.explain is None:
+        return []
+    shared = _phrases(p.explain.en) & _phrases(asked.lesson)
+    shared -= _phrases(p.question.en)
+    if not shared:
+        return []
+    return [f"the lesson already says {min(shared)!r} before the question, as the explanation does"]
+
+
+def _leading(asked: Asked) -> list[str]:
+    """A question in the prose just before the cell, or a belief set up to be knocked down: either
+    tells which way the answer goes. The cell's own question asks, once and plainly."""
+    prose = _without_code(asked.prose)
+    found = []
+    if "?" in prose or "？" in prose:
+        found.append("the prose before the cell asks a question of its own: let the prediction ask it, plainly")
+    phrase = next((w for w in LEADING_PHRASES if w in prose.lower()), None)
+    if phrase is not None:
+        found.append(f"{phrase!r} before the question tells which way the answer goes: set the cell up plainly")
+    return found
+
+
+def _raises_named(cell) -> list[str]:
+    """A `raises:` cell shows "expected to raise X" above the question; fine unless X is the answer."""
+    raised = cell.expect.raises
+    p = cell.predict
+    if not raised:
+        return []
+    right = p.options[p.answer] if not p.numeric else None
+    answer_text = " ".join(
+        [p.explain.en if p.explain else "", right.value if right else "", right.label("en") if right else ""]
+    )
+    if raised not in answer_text:
+        return []
+    return [
+        f"the status line says the cell raises {raised} above the question, and the answer is that raise: "
+        "catch it in the cell and print what happened"
+    ]
+
+
+def surface_cues(right: str, others: list[str]) -> list[str]:
+    """How the right option stands out from the wrong ones by its form alone."""
+    cues = []
+    if others and not REASON.search(right) and all(REASON.search(o) for o in others):
+        cues.append("the right option is the only one with no reason attached: give every option one, or none")
+    if len(others) >= 3 and all(len(right) < len(o) for o in others):
+        cues.append("the right option is the shortest of four: vary the lengths")
+    return cues
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+
+def _key_words(p) -> set[str]:
+    """The explanation's words for the answer: those it emphasises (`*copied*`, `**deleted**`) and,
+    for a count, the noun it counts ("Five calls")."""
+    text = p.explain.en
+    key = set()
+    for strong, em in re.findall(r"\*\*([^*]+)\*\*|(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])", text):
+        phrase = _words(strong or em)
+        if len(phrase) <= 2:
+            key |= {_stem(w) for w in phrase}
+    if p.numeric and (n := parse_number(p.answer)) is not None and n.is_integer() and 0 <= n <= 10:
+        said = rf"\b({int(n)}|{EN_CARDINALS[int(n)]})\s+([a-z]{{3,}}s)\b"  # "five calls", "2 traces"
+        key |= {_stem(m.group(2)) for m in re.finditer(said, text.lower())}
+    return key
 
 
 def _shared_by_a_wrong_option(p, right: str) -> bool:
@@ -105,7 +308,7 @@ def _shared_by_a_wrong_option(p, right: str) -> bool:
     return any(right.lower() in o.value.lower() for k, o in p.options.items() if k != p.answer)
 
 
-def _number_written(text: str, number: float) -> str | None:
+def written_number(text: str, number: float) -> str | None:
     """How `number` is written in the text (a numeral, a count word, 'N 次'), or None."""
     for match in NUMBER.finditer(text):
         if parse_number(match.group()) == number:
@@ -128,17 +331,62 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in STOPWORDS]
 
 
+def _stem(word: str) -> str:
+    """A word without its ending, so that "copied" meets "copies", "traced" "traces" and "weakly" "weak"."""
+    for end in ("ies", "ied", "ly", "ed", "es", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            return word[: -len(end)] + ("y" if end in ("ies", "ied") else "")
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def _phrases(text: str) -> set[str]:
+    """Every run of EXPLAINED_WORDS words in an English text, code marks dropped."""
+    words = re.findall(r"[a-z0-9']+", re.sub(r"[`*_]", "", text.lower()))
+    n = EXPLAINED_WORDS
+    return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def _without_code(text: str) -> str:
+    """Markdown prose without its code, inline code and headings (a `?` there asks nothing)."""
+    text = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", text, flags=re.S))
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def _tokens(code: str) -> list[tokenize.TokenInfo]:
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
+
+
+def _comments(code: str) -> list[str]:
+    return [t.string.lstrip("#") for t in _tokens(code) if t.type == tokenize.COMMENT]
+
+
 def _code_prose(code: str) -> list[str]:
     """The comments and string literals of a cell's code: what it says in words."""
+    fstring_middle = getattr(tokenize, "FSTRING_MIDDLE", None)
     out = []
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
-            if tok.type == tokenize.COMMENT:
-                out.append(tok.string.lstrip("#"))
-            elif tok.type == tokenize.STRING:
-                out.append(tok.string)
-            elif getattr(tokenize, "FSTRING_MIDDLE", None) == tok.type:
-                out.append(tok.string)
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        pass
+    for tok in _tokens(code):
+        if tok.type == tokenize.COMMENT:
+            out.append(tok.string.lstrip("#"))
+        elif tok.type == tokenize.STRING or tok.type == fstring_middle:
+            out.append(tok.string)
     return out
+
+
+def _bound_names(code: str) -> list[str]:
+    """The names the code chooses (variables, functions, parameters), split into words."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return [part for name in sorted(names) for part in re.sub(r"([a-z])([A-Z])", r"\1 \2", name).split("_") if part]

@@ -1,0 +1,219 @@
+"""The lint that asks whether a screen gives a prediction away (tutor/course/giveaway.py, issue 38):
+each way the audit found (a name or print label in the code, a `raises:` line above the question,
+a rule stated earlier in the lesson, a leading setup, the right option standing out by its form)
+is flagged in a small lesson made for it, and not in its fair twin; and every prediction the
+audit found given away in the course as it was (commit 680f2eb) is flagged."""
+
+from __future__ import annotations
+
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tutor.course import read_course
+from tutor.course.giveaway import surface_cues
+
+ROOT = Path(__file__).resolve().parents[2]
+AUDITED = "680f2eb"  # the course the issue-38 audit walked, before its texts were rewritten
+# Each prediction the audit found answered before it was asked, with what the lint now says of it.
+AUDIT = {
+    "l64-leaves-order": "asks a question of its own",
+    "l67-vmap-axes": "name or label 'copi' says the answer",
+    "l66-donate": "raises RuntimeError above the question",
+    "l66-donate-unusable": "only one with no reason attached",
+    "l65-carry-dtype": "'int32 + float32 -> float32' states a result",
+    "l62-vmap-side-effect": "'common picture'",
+    "l63-ref-counter": "name or label 'call' says the answer",
+    "l66-momentum-09": "asks a question of its own",
+    "l68-weak-retrace": "explanation's word 'weak'",
+    "l61-pure-or-not": "shortest of four",
+    "l63-functional-counter": "already says 'and leaves count as it'",
+    "l63-ref-vmap": "already says 'a batch axis of its'",
+}
+
+
+def lint(tmp_path: Path, blocks: str) -> list[str]:
+    """The lint's messages for one lesson made of `blocks` (YAML, as under `blocks:`)."""
+    lesson = 'lesson:\n  id: "1.0"\n  order: 1\n  title: {en: T, zh: 题}\n  blocks:\n'
+    path = tmp_path / "lessons" / "1.0.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(lesson + textwrap.indent(textwrap.dedent(blocks), "    "), encoding="utf-8")
+    (tmp_path / "solutions").mkdir(exist_ok=True)
+    course, problems = read_course(tmp_path, lint=True)
+    assert course.lessons, [str(p) for p in problems]
+    return [p.message for p in problems]
+
+
+def text(en: str, zh: str = "下面是一个单元。") -> str:
+    return f"- text:\n    en: {en!r}\n    zh: {zh!r}\n"
+
+
+def cell(code: str, question: str, explain: str, answer="4", options: str = "", extra: str = "") -> str:
+    """A predict cell; `options` (YAML lines under `options:`) makes it a lettered question."""
+    body = textwrap.indent(textwrap.dedent(code).rstrip("\n") + "\n", " " * 6)
+    opts = f"    options:\n{textwrap.indent(textwrap.dedent(options), ' ' * 6)}" if options else ""
+    return (
+        f"- cell:\n    id: c1\n    code: |\n{body}{extra}"
+        f"    predict:\n      question: {{en: {question!r}, zh: 问题}}\n"
+        f"{textwrap.indent(opts, '  ')}      answer: {answer}\n      reveal: 'shown: (\\w+)'\n"
+        f"      explain: {{en: {explain!r}, zh: 解释}}\n"
+    )
+
+
+def flagged(found: list[str], said: str) -> bool:
+    return any("cell 'c1'" in m and said in m for m in found)
+
+
+VMAP_CODE = """\
+import jax
+import jax.numpy as jnp
+{name} = jax.vmap(lambda p, x: (x, p), in_axes=(None, 0))(1.0, jnp.arange(4.0))[1]
+print("shown:", {name}.size)
+"""
+VMAP_WHY = "One per input: vmap *copied* the shared scalar once per example."
+
+
+@pytest.mark.parametrize("name, gives", [("copied", True), ("params_out", False)])
+def test_a_variable_named_after_the_answer_is_flagged(tmp_path, name, gives):
+    found = lint(
+        tmp_path, text("A shared scalar, mapped.") + cell(VMAP_CODE.format(name=name), "How many numbers?", VMAP_WHY)
+    )
+    assert flagged(found, "name or label 'copi'") == gives, found
+
+
+def test_a_print_label_that_says_the_answer_is_flagged(tmp_path):
+    code = VMAP_CODE.format(name="out").replace('"shown:"', '"copies, shown:"')
+    found = lint(tmp_path, text("A shared scalar, mapped.") + cell(code, "How many numbers?", VMAP_WHY))
+    assert flagged(found, "name or label 'copi'"), found
+
+
+def test_a_counter_named_for_what_the_answer_counts_is_flagged(tmp_path):
+    code = "calls = [0]\nfor _ in range(5):\n    calls[0] += 1\nprint('shown:', calls[0])\n"
+    why = "The write runs on every call. Five calls, five increments."
+    found = lint(tmp_path, text("A counter in a loop.") + cell(code, "What does it hold?", why, answer="5"))
+    assert flagged(found, "name or label 'call'"), found
+    fair = lint(tmp_path, text("A counter in a loop.") + cell(code.replace("calls", "n"), "What?", why, answer="5"))
+    assert not flagged(fair, "name or label"), fair
+
+
+DONATED = """\
+A:
+  value: "True"
+  text: {en: "it is deleted", zh: 已删除}
+B:
+  value: "False"
+  text: {en: "it keeps its value", zh: 仍保留}
+"""
+
+
+@pytest.mark.parametrize("explain, gives", [("Reading it raises RuntimeError.", True), ("Its memory went.", False)])
+def test_a_raises_line_above_the_question_is_flagged_when_the_answer_is_that_raise(tmp_path, explain, gives):
+    code = "print('shown:', True)\nraise RuntimeError('deleted')\n"
+    found = lint(
+        tmp_path,
+        text("A donated array, read afterwards.")
+        + cell(code, "Is it deleted?", explain, "A", DONATED, "    expect: {raises: RuntimeError}\n"),
+    )
+    assert flagged(found, "raises RuntimeError above the question") == gives, found
+
+
+RULE = "Only a Ref with a batch axis of its own can be written under vmap."
+
+
+def test_a_rule_stated_earlier_in_the_lesson_is_flagged_not_only_since_the_previous_cell(tmp_path):
+    earlier = text(f"## Refs\n\n{RULE}") + "- cell:\n    id: c0\n    code: print(1)\n"
+    found = lint(
+        tmp_path,
+        earlier + text("Three writes under vmap.") + cell("print('shown: E')", "What happens?", RULE, answer="7"),
+    )
+    assert flagged(found, "already says 'a batch axis of its'"), found
+    fair = text("## Refs") + "- cell:\n    id: c0\n    code: print(1)\n" + text("Three writes under vmap.")
+    assert not flagged(lint(tmp_path, fair + cell("print('shown: E')", "What happens?", RULE, answer="7")), "says")
+
+
+def test_a_comment_that_states_a_result_is_flagged(tmp_path):
+    code = "def f(total, x):\n    return total + x  # int32 + float32 -> float32\nprint('shown: 1')\n"
+    found = lint(tmp_path, text("A carry and its readings.") + cell(code, "What does scan do?", "It refuses.", "1"))
+    assert flagged(found, "states a result"), found
+
+
+def test_a_word_the_explanation_stresses_in_the_prose_just_before_is_flagged(tmp_path):
+    why = "A Python `0.0` is **weakly typed**: it adapts to the arrays it meets."
+    found = lint(
+        tmp_path, text("A state started from a weak `0.0`.") + cell("print('shown: 2')", "How many?", why, "2")
+    )
+    assert flagged(found, "explanation's word 'weak'"), found
+    fair = lint(tmp_path, text("A state started from `0.0`.") + cell("print('shown: 2')", "How many?", why, "2"))
+    assert not flagged(fair, "explanation's word"), fair
+
+
+@pytest.mark.parametrize(
+    "prose, said",
+    [
+        ("Momentum 0.9 is the usual default. Is it better here?", "asks a question of its own"),
+        ("A common picture of vmap: many copies side by side.", "'common picture'"),
+        ("A tempting idea is to mark them static.", "'tempting'"),
+        ("最让人意外的是追踪次数。", "'意外'"),
+    ],
+)
+def test_a_leading_setup_is_flagged(tmp_path, prose, said):
+    found = lint(tmp_path, text(prose) + cell("print('shown: 2')", "How many?", "Two.", "2"))
+    assert flagged(found, said), found
+
+
+def test_a_plain_setup_with_a_question_only_in_a_heading_or_code_is_not_flagged(tmp_path):
+    prose = "## Static or dynamic?\n\nThe cell calls `f(x) if x else None` three times."
+    found = lint(tmp_path, text(prose) + cell("print('shown:', 1 + 1)", "How many?", "Two.", "2"))
+    assert not [m for m in found if "cell 'c1'" in m], found
+
+
+BARE_RIGHT = """\
+A:
+  value: "stored"
+  text: {en: "`shared` holds 1.0: every example wrote the same value", zh: 写入了：每个样本写的值都一样}
+B:
+  value: "Exception"
+  text: {en: "JAX raises an error", zh: JAX 报错}
+C:
+  value: "ignored"
+  text: {en: "Nothing is written: it ran only while tracing", zh: 没写入：它只在追踪时执行}
+"""
+
+
+def test_the_right_option_alone_without_a_reason_is_flagged_in_both_languages(tmp_path):
+    found = lint(
+        tmp_path, text("Three writes.") + cell("print('shown: E')", "What happens?", "Refused.", "B", BARE_RIGHT)
+    )
+    assert flagged(found, "no reason attached: give every option one, or none (en)"), found
+    assert flagged(found, "no reason attached: give every option one, or none (zh)"), found
+
+
+def test_surface_cues_of_a_lettered_question():
+    reasons = ["runs: the carry becomes float32", "runs: the carry stays int32"]
+    assert surface_cues("it refuses with a TypeError", reasons)  # the only bare one
+    assert not surface_cues("it refuses: a TypeError", reasons)  # every option has a reason
+    assert not surface_cues("refuses", ["becomes float32", "stays int32"])  # none has one
+    four = ["Only `hypot2`", "`hypot2` and `push`", "All but `push`", "`hypot2`, `hypot2_loud`"]
+    assert any("shortest of four" in c for c in surface_cues(four[0], four[1:]))
+    assert not surface_cues(four[1], [four[0], *four[2:]])
+
+
+def test_every_prediction_the_audit_found_given_away_is_flagged(tmp_path):
+    """The course as the audit walked it, from git; a clone without that history skips."""
+    shown = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", AUDITED, "lessons", "solutions"], capture_output=True, timeout=60
+    )
+    if shown.returncode != 0:
+        pytest.skip(f"this clone has no commit {AUDITED} to read the audited course from")
+    subprocess.run(["tar", "-x", "-C", str(tmp_path)], input=shown.stdout, check=True, timeout=60)
+    course, problems = read_course(tmp_path, lint=True)
+    cells = {c.id for lesson in course.lessons for c in lesson.cells if c.predict}
+    assert set(AUDIT) <= cells
+    missed = {
+        cell: said
+        for cell, said in AUDIT.items()
+        if not any(f"cell '{cell}'" in p.message and said in p.message for p in problems)
+    }
+    assert not missed, missed
