@@ -345,7 +345,8 @@ UI = table(
 - **↑ ↓ PgUp PgDn Home End** scroll · **Tab** next cell · **Enter** / **r** run the cell (or the first on screen)
 - **e** copy the focused cell into a scratch editor, change it, **F5** run it
 - a cell with a question asks for your prediction before its first run: **a–d** / **1–4**, or a
-  number and **Enter**; **Esc** skips and runs it anyway
+  number and **Enter**; **Esc** skips and runs it anyway. The section goes on below such a cell
+  once you have answered (or skipped) its question: **End** stops there until then
 - **c** continue · **n** / **→** next section · **b** / **←** previous section · **x** this section's practice
 
 ## Exercise
@@ -386,7 +387,8 @@ UI = table(
 - **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元（或屏幕上的第一个）
 - **e** 把当前单元复制到草稿编辑器里修改，**F5** 运行
 - 带问题的单元在第一次运行前先请你预测：按 **a–d** / **1–4**，或输入一个数再按 **Enter**；
-  **Esc** 跳过，直接运行
+  **Esc** 跳过，直接运行。回答（或跳过）了这个问题，本节才会在它下面继续，在此之前 **End**
+  也只到这里
 - **c** 继续 · **n** / **→** 下一节 · **b** / **←** 上一节 · **x** 本节练习
 
 ## 练习
