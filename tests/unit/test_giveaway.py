@@ -217,3 +217,79 @@ def test_every_prediction_the_audit_found_given_away_is_flagged(tmp_path):
         if not any(f"cell '{cell}'" in p.message and said in p.message for p in problems)
     }
     assert not missed, missed
+
+
+QUIZ = """\
+quiz:
+  questions:
+    - id: "q1"
+      lesson: "1.0"
+      prompt: {{en: "What does `f(x)` return?", zh: "`f(x)` 返回什么？"}}
+      options:
+{options}
+      answer: A
+      explain: {{A: {{en: Right., zh: 对。}}, B: {{en: No., zh: 不对。}}, C: {{en: No., zh: 不对。}}, D: {{en: No., zh: 不对。}}}}
+      siblings:
+        - prompt: {{en: "And `g(x)`?", zh: "那 `g(x)` 呢？"}}
+          options:
+{sibling}
+          answer: B
+          explain: {{A: {{en: No., zh: 不对。}}, B: {{en: Right., zh: 对。}}, C: {{en: No., zh: 不对。}}, D: {{en: No., zh: 不对。}}}}
+"""
+FOUR = {  # the right option (A) the shortest of four, in both languages
+    "A": ("`2.0`", "`2.0`"),
+    "B": ("`1.0`, as the Python body ran once", "`1.0`，Python 函数体只运行了一次"),
+    "C": ("A tracer, printed as it was traced", "一个追踪值，按追踪时的样子打印"),
+    "D": ("It raises, since `x` is traced", "报错，因为 `x` 被追踪了"),
+}
+FAIR = {  # every option with a reason, lengths varied
+    "A": ("`2.0`: `x` doubles every call", "`2.0`：每次调用都把 `x` 翻倍"),
+    "B": ("`1.0`: the body ran once", "`1.0`：函数体只运行了一次"),
+    "C": ("A tracer: printed as it was traced", "一个追踪值：按追踪时的样子打印"),
+    "D": ("It raises: `x` is traced", "报错：`x` 被追踪了"),
+}
+BARE_SIBLING = {  # the right option (B) the only one with no reason
+    "A": ("`1.0`: the body ran once", "`1.0`：函数体只运行了一次"),
+    "B": ("`4.0`, twice doubled", "`4.0`，翻倍两次"),
+    "C": ("A tracer: printed as it was traced", "一个追踪值：按追踪时的样子打印"),
+    "D": ("It raises: `x` is traced", "报错：`x` 被追踪了"),
+}
+
+
+def options_yaml(options: dict, indent: int) -> str:
+    pad = " " * indent
+    return "\n".join(f"{pad}{k}: {{en: {en!r}, zh: {zh!r}}}" for k, (en, zh) in options.items())
+
+
+def lint_quiz(tmp_path: Path, options: dict, sibling: dict, where: str) -> list[str]:
+    """The lint's messages for a course of one plain lesson and one quiz question (or a checkpoint)."""
+    lint(tmp_path, text("A function.") + "- text: {en: Next., zh: 下一段。}\n")
+    body = QUIZ.format(options=options_yaml(options, 10), sibling=options_yaml(sibling, 14))
+    if where == "checkpoint":
+        body = body.replace("quiz:\n", 'checkpoint:\n  lesson: "1.0"\n').replace('      lesson: "1.0"\n', "")
+        path = tmp_path / "lessons" / "checkpoints" / "1.0.yaml"
+    else:
+        path = tmp_path / "lessons" / "quiz.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+    course, problems = read_course(tmp_path, lint=True)
+    assert course.question("q1") is not None, [str(p) for p in problems]
+    return [p.message for p in problems]
+
+
+@pytest.mark.parametrize("where", ["quiz", "checkpoint"])
+def test_a_question_and_its_sibling_whose_right_option_stands_out_are_flagged(tmp_path, where):
+    found = lint_quiz(tmp_path, FOUR, BARE_SIBLING, where)
+    for lang in ("en", "zh"):
+        assert f"question 'q1': the right option is the shortest of four: vary the lengths ({lang})" in found, found
+        assert any(
+            m.startswith("question 'q1' sibling 1: the right option is the only one with no reason")
+            and m.endswith(f"({lang})")
+            for m in found
+        ), found
+
+
+@pytest.mark.parametrize("where", ["quiz", "checkpoint"])
+def test_a_fair_question_and_sibling_are_not_flagged(tmp_path, where):
+    found = lint_quiz(tmp_path, FAIR, FAIR, where)
+    assert not [m for m in found if "right option" in m], found

@@ -1,4 +1,5 @@
-"""Does the screen give a prediction away? A heuristic `validate` runs over every predict cell.
+"""Does the screen give a prediction away? A heuristic `validate` runs over every predict cell,
+and its surface-cue rule over every lettered checkpoint and quiz question and their siblings.
 
 The lesson screen shows nothing after a cell until its question is answered or skipped, so what
 the learner has read when asked is what comes before it: the lesson's prose from its start, the
@@ -18,7 +19,8 @@ function:
 - a leading setup: a question of the prose's own, or a belief set up to be knocked down;
 - a `raises:` whose exception the answer is about: the status line names it above the question;
 - surface cues: the right option the only one with no reason attached, or the shortest of four
-  (`surface_cues`, for any lettered question).
+  (`surface_cues`, for any lettered question: `question_giveaways` applies it to checkpoint and
+  quiz questions and each of their siblings, in en and zh).
 
 It cannot prove a question fair; it catches the usual ways a screen answers its own question.
 """
@@ -145,10 +147,23 @@ def reasons(cell, asked: Asked) -> list[str]:
         *_raises_named(cell),
     ]
     if not p.numeric:
-        right = p.options[p.answer]
-        for lang in ("en", "zh"):
-            others = [o.label(lang) for k, o in p.options.items() if k != p.answer]
-            found += [f"{cue} ({lang})" for cue in surface_cues(right.label(lang), others)]
+        labels = {lang: {k: o.label(lang) for k, o in p.options.items()} for lang in ("en", "zh")}
+        found += _option_cues(labels, p.answer)
+    return found
+
+
+def question_giveaways(question) -> list[tuple[int, str]]:
+    """(line, message) for a checkpoint or quiz question, and each of its siblings, whose right
+    option stands out by its form (`surface_cues`); a template question has no options."""
+    found: list[tuple[int, str]] = []
+    for variant in range(question.variants()):
+        q = question.asked(variant)
+        if q.numeric:
+            continue
+        labels = {lang: {k: o.get(lang) for k, o in q.options.items()} for lang in ("en", "zh")}
+        where = f"question '{q.id}'" + (f" sibling {variant}" if variant else "")
+        line = q.source.line if q.source else 0
+        found += [(line, f"{where}: {why}") for why in _option_cues(labels, q.answer)]
     return found
 
 
@@ -273,6 +288,15 @@ def _raises_named(cell) -> list[str]:
         f"the status line says the cell raises {raised} above the question, and the answer is that raise: "
         "catch it in the cell and print what happened"
     ]
+
+
+def _option_cues(labels: dict[str, dict[str, str]], answer: str) -> list[str]:
+    """`surface_cues` in each language: `labels` maps a language to each letter's option text."""
+    found = []
+    for lang, options in labels.items():
+        others = [text for k, text in options.items() if k != answer]
+        found += [f"{cue} ({lang})" for cue in surface_cues(options[answer], others)]
+    return found
 
 
 def surface_cues(right: str, others: list[str]) -> list[str]:

@@ -10,7 +10,7 @@ from tutor.course import kept
 from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
 from tutor.course.fingerprint import fingerprint
-from tutor.course.giveaway import giveaways
+from tutor.course.giveaway import giveaways, question_giveaways
 from tutor.course.model import (
     Block,
     Cell,
@@ -417,6 +417,14 @@ def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
     return Checkpoint(lesson, tuple(questions), Source(r.file, d.line)) if lesson and questions else None
 
 
+def _lint_questions(r: _Reader, questions) -> None:
+    """With lint: a question (or sibling) whose right option stands out by its form alone."""
+    if r.lint:
+        for question in questions:
+            for line, message in question_giveaways(question):
+                r.problem(line, message)
+
+
 def _unique(r: _Reader, ids: list[tuple[str, int]], what: str) -> None:
     first: dict[str, int] = {}
     for ident, line in ids:
@@ -512,8 +520,11 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         elif kind == "checkpoint":
             if (checkpoint := _checkpoint(r, body, line)) is not None:
                 checkpoints.append(checkpoint)
+                _lint_questions(r, checkpoint.questions)
         else:
-            quiz.extend(_quiz(r, body, line))
+            questions = _quiz(r, body, line)
+            quiz.extend(questions)
+            _lint_questions(r, questions)
     _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
     course = Course(
         root=root,
