@@ -410,14 +410,23 @@ def test_workers_use_the_cpu_unless_asked(tmp_path):
         assert "platforms=cpu" in box.run_cell(probe).result().stdout
     finally:
         box.close()
+    # Asked: a check's worker gets the learner's own JAX_PLATFORMS; a lesson's cells stay on the
+    # CPU, where their output was written (runner.Sandbox._cell_box).
+    from tutor.course import load_course
+
+    course = load_course()
+    exercise = course.exercise("counter-jit")
+    source = probe.code + "\n" + course.solution_path("counter-jit").read_text()
     opted = Sandbox(tmp_path, accelerator=True)
     try:
-        out = opted.run_cell(probe).result().stdout
+        checked = opted.run_exercise(exercise, source, "counter-jit.py").result().stdout
+        cell = opted.run_cell(probe).result().stdout
     finally:
         opted.close()
     import os
 
-    assert out.strip() == "platforms=" + os.environ.get("JAX_PLATFORMS", "<unset>")
+    assert checked.strip() == "platforms=" + os.environ.get("JAX_PLATFORMS", "<unset>")
+    assert cell.strip() == "platforms=cpu"
 
 
 @pytest.mark.slow  # starts a worker
