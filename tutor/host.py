@@ -29,6 +29,7 @@ try:
     import fcntl as _fcntl
 except ImportError:  # Windows
     _fcntl = None  # type: ignore[assignment]
+LOCKS = _fcntl is not None  # flock: held by the kernel until every holder has exited
 
 _PR_SET_PDEATHSIG = 1
 _PR_CAPBSET_DROP = 24
@@ -340,7 +341,7 @@ def guards_off() -> list[str]:
         off.append("memory")
     if not sys.platform.startswith("linux"):
         off.append("subreaper")
-    if _fcntl is None:
+    if not LOCKS:
         off.append("locks")
     if not fork_after_jax_is_safe():
         off.append("fork")

@@ -47,12 +47,11 @@ def _setting_vars() -> tuple[str, ...]:
 
 
 def _startup_facts() -> dict:
-    """For a worker that never got ready, what its cause is read from besides its output (the
-    workers inherit all of it): the settings and PYTHONPATH, the host's limits, and the modules
+    """For a worker that never got ready, what its cause is read from besides its output and the
+    host's limits (the workers inherit all of it): the settings and PYTHONPATH, and the modules
     the worker needs that a PYTHONPATH folder holds."""
     return {
         "environment": setting_environment(os.environ),
-        "host_limits": HostLimits.read(),
         "shadows": find_shadows(os.environ.get("PYTHONPATH", "")),
     }
 
@@ -229,7 +228,8 @@ class Run:
             memory_limit_mb=self.limits.memory_mb or 0,
             chars_seen=dict(intake.chars_seen),
             setting_vars=_setting_vars(),
-            **(_startup_facts() if not intake.ready else {"host_limits": HostLimits.read()}),
+            host_limits=HostLimits.read(),  # a start-up failure's cause, or the limit an oom reached
+            **(_startup_facts() if not intake.ready else {}),
             **flags,
         )
         self.verdict = decide(self.job, intake.seen, ending)

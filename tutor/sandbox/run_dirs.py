@@ -72,7 +72,7 @@ def _abandoned(path: Path, age: float) -> bool:
     try:
         # Where the host has no locks, the lock always "succeeds": only folders of surely
         # abandoned age may go then, as for folders without a lock file.
-        return host.try_lock(fd) and ("locks" not in host.guards_off() or age >= UNLOCKED_AGE_S)
+        return host.try_lock(fd) and (host.LOCKS or age >= UNLOCKED_AGE_S)
     finally:
         with contextlib.suppress(OSError):
             os.close(fd)

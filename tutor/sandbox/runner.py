@@ -21,7 +21,8 @@ from tutor.sandbox import orphans, run_copy
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
-from tutor.sandbox.worker_process import DEVICE_BUSY, DoctorSpawn, Limits, WorkerProcess, worker_env
+from tutor.sandbox.startup_causes import tpu_busy
+from tutor.sandbox.worker_process import DoctorSpawn, Limits, WorkerProcess, worker_env
 
 MAX_SERVER_STARTS = 3  # a server that keeps failing is given up on: workers are spawned directly
 DEVICE_WAIT_S = 60.0  # how long a run waits for an accelerator another process holds
@@ -210,9 +211,7 @@ class Sandbox:
                 worker = spawn()
                 if worker.wait_ready(self.limits.startup_s) or not worker.ended(within=5.0):
                     break  # ready, or alive and not ready: the run reports it
-                if time.monotonic() >= deadline or not DEVICE_BUSY.search(
-                    worker.failed_start().decode(errors="replace")
-                ):
+                if time.monotonic() >= deadline or not tpu_busy(worker.failed_start().decode(errors="replace")):
                     break  # not the device's turn: the run reports what happened
                 worker.close()
                 time.sleep(DEVICE_RETRY_S)

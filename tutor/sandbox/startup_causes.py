@@ -276,11 +276,23 @@ def _named_setting(f: Facts) -> Words | None:
 
 # ---- the accelerator
 
-_BUSY = re.compile(
+# A TPU another process holds (libtpu admits one process at a time, and a chip just released
+# refuses a new owner for a few seconds): the sandbox waits and tries again (tpu_busy).
+_TPU_BUSY = (
     r"TPU is already in use by process with pid (\d+)|libtpu multi-process lockfile|TPU[^\n]*(?:in use|busy)"
-    r"|all CUDA-capable devices are busy or unavailable|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation"
-    r"|CUDA out of memory|CUDA_ERROR_DEVICE_UNAVAILABLE"
+    r"|/dev/accel\d*[^\n]*(?:busy|in use)"
 )
+_BUSY = re.compile(
+    _TPU_BUSY + r"|all CUDA-capable devices are busy or unavailable|CUDA_ERROR_OUT_OF_MEMORY"
+    r"|cudaErrorMemoryAllocation|CUDA out of memory|CUDA_ERROR_DEVICE_UNAVAILABLE"
+)
+
+
+def tpu_busy(text: str) -> bool:
+    """Whether a worker's output says another process holds the TPU: worth waiting for."""
+    return re.search(_TPU_BUSY, text) is not None
+
+
 _BACKEND = re.compile(r"Unable to initialize backend '(\w+)'|Backend '(\w+)' is not in the list of known backends")
 _ACCELERATOR = re.compile(
     r"Unable to initialize backend '(?:tpu|cuda|gpu|rocm)'|Failed to open libtpu|TPU initialization failed"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import select
 import shutil
 import signal
@@ -47,13 +46,6 @@ def worker_env(accelerator: bool, doctor_cwd: str | None = None) -> dict[str, st
         # passes) agrees with a float64 reference to ~3 digits, "highest" to ~7, as on a CPU.
         env["JAX_DEFAULT_MATMUL_PRECISION"] = "highest"
     return env
-
-
-# What an accelerator says when another process holds it (libtpu admits one process at a time,
-# and a chip just released refuses a new owner for a few seconds): worth waiting and trying again.
-DEVICE_BUSY = re.compile(
-    r"multi-process lockfile|TPU (?:is )?already in use|already in use by process|/dev/accel\d*.*(?:busy|in use)"
-)
 
 
 @dataclass(frozen=True)
