@@ -1,4 +1,4 @@
-"""`verify --accelerator`, one line as each run ends (the device's time is short: what finished is kept)."""
+"""`verify --accelerator` [solution|starter] [EXERCISE_ID...], one line as each run ends (the device's time is short: what finished is kept)."""
 
 import sys
 import tempfile
@@ -10,12 +10,15 @@ from tutor.sandbox.runner import Sandbox
 
 course = load_course()
 box = Sandbox(Path(tempfile.mkdtemp()), accelerator=True, fork_server=True)
-which = sys.argv[1:] or ["solution", "starter"]
+which = [a for a in sys.argv[1:] if a in ("solution", "starter")] or ["solution", "starter"]
+only = {a for a in sys.argv[1:] if a not in ("solution", "starter")}  # exercise ids; none: all
 ok = n = 0
 start = time.monotonic()
 try:
     for kind in which:
         for ex in course.exercises:
+            if only and ex.id not in only:
+                continue
             source = course.solution_path(ex.id).read_text() if kind == "solution" else ex.starter
             t = time.monotonic()
             v = box.run_exercise(ex, source, f"/tmp/{ex.id}.{kind}.py").result()
