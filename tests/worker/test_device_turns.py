@@ -128,3 +128,65 @@ def test_cells_run_on_a_cpu_spare_while_checks_own_the_device(tmp_path):
     finally:
         box.close()
     assert box._cells._closed
+
+
+def _until(condition, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_after_a_check_the_next_checks_worker_opens_the_device_and_lets_it_go(tmp_path, monkeypatch):
+    """P10: a re-check on a TPU must not pay the chip's 6-11 s open again. In the TUI (keep_spare),
+    once a check on the device ends, the next check's worker opens it; still a fresh process per
+    check. Unused, it gives the device back (idle, release_spare, close)."""
+    course = load_course()
+    ex, source = _solution(course, "counter-jit")
+    box = Sandbox(tmp_path / "home", keep_spare=True, accelerator=True)
+    try:
+        first = box.run_exercise(ex, source, "counter-jit.py")
+        assert first.result().passed
+        _until(lambda: box._device_next is not None and box._device_next.done(), 120, "the device spare")
+        spare = box._device_next.result()
+        assert spare is not None and spare.alive() and spare is not first.worker
+        second = box.run_exercise(ex, source, "counter-jit.py")
+        assert second.worker is spare  # the chip was already open for it
+        assert second.result().passed
+        _until(lambda: box._device_next is not None and box._device_next.done(), 120, "the next device spare")
+        held = box._device_next.result()
+        box.release_spare()  # the TUI's idle clock, or a screen that runs no code
+        _until(lambda: held.closed, 30, "the spare to close")
+        assert box._device.acquire(timeout=30)  # the device is free for the learner's own programs
+        box._device.release()
+
+        monkeypatch.setattr(runner, "DEVICE_SPARE_IDLE_S", 1.0)
+        assert box.run_exercise(ex, source, "counter-jit.py").result().passed
+        _until(lambda: box._device_next is not None and box._device_next.done(), 120, "a spare after the idle change")
+        idle = box._device_next.result()
+        _until(lambda: idle.closed and box._device_next is None, 60, "the unused spare to let the device go")
+    finally:
+        box.close()
+
+
+def test_a_waiting_run_is_not_overtaken_by_the_device_spare(tmp_path):
+    """Three checks at once on the device: each ends before the next starts, and none waits for a
+    spare that holds the device for nobody (a spare gives way to a waiting run)."""
+    course = load_course()
+    ex, source = _solution(course, "counter-jit")
+    box = Sandbox(tmp_path / "home", keep_spare=True, accelerator=True)
+    verdicts = []
+    try:
+        threads = [
+            threading.Thread(target=lambda: verdicts.append(box.run_exercise(ex, source, "c.py").result()))
+            for _ in range(3)
+        ]
+        start = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(300)
+        assert len(verdicts) == 3 and all(v.passed for v in verdicts), [v.message.en for v in verdicts]
+        assert time.monotonic() - start < runner.DEVICE_WAIT_S  # no run sat out a lock held by a spare
+    finally:
+        box.close()

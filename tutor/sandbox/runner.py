@@ -12,6 +12,7 @@ import hashlib
 import os
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,6 +28,9 @@ from tutor.sandbox.worker_process import DoctorSpawn, Limits, WorkerProcess, wor
 MAX_SERVER_STARTS = 3  # a server that keeps failing is given up on: workers are spawned directly
 DEVICE_WAIT_S = 60.0  # how long a run waits for an accelerator another process holds
 DEVICE_RETRY_S = 2.0  # between tries to open it
+# In the TUI, after a check on the device, the next check's worker opens the chip at once (a TPU
+# takes 6-11 s to open); unused this long, it lets the chip go for the learner's own programs.
+DEVICE_SPARE_IDLE_S = 120.0
 
 
 def fork_server_env(accelerator: bool) -> dict[str, str]:
@@ -92,8 +96,11 @@ class Sandbox:
         # must not take the GPU memory the learner's own jobs need.
         self.accelerator = accelerator
         # With one, a single worker at a time owns it: libtpu admits one process, and two GPU
-        # workers would share its memory. No spare waits holding it; runs take turns.
+        # workers would share its memory. Runs take turns; no spare holds it before the first
+        # check, and after one (keep_spare) the next check's worker opens it, unless a run waits.
         self._device = threading.Lock()
+        self._device_next: Future[WorkerProcess | None] | None = None
+        self._device_wanted = 0  # runs waiting for the device: a spare gives way to them
         # ...and the lesson's cells run on the CPU, where their expected output was written and
         # checked (CI has no accelerator), in a sandbox of their own that may keep a spare.
         self._cells: Sandbox | None = None
@@ -187,6 +194,7 @@ class Sandbox:
         """Close the spare worker, if any, and keep none until the next warm_up or run."""
         if self._cells is not None:
             self._cells.release_spare()
+        self._drop_device_spare()
         with self._lock:
             worker, self._spare = self._spare, None
         if worker is not None:
@@ -205,6 +213,9 @@ class Sandbox:
         device is free again once the last one's process is gone), and a device another process
         holds, or just let go of, is tried again for up to DEVICE_WAIT_S."""
         owned = self._device.acquire(timeout=DEVICE_WAIT_S)  # not forever: a run nobody reads holds it
+        return self._open_device(spawn, owned)
+
+    def _open_device(self, spawn, owned: bool) -> WorkerProcess:
         deadline = time.monotonic() + DEVICE_WAIT_S
         try:
             while True:
@@ -223,9 +234,59 @@ class Sandbox:
             worker.on_removed.append(self._device.release)
         return worker
 
+    def _take_device(self) -> WorkerProcess:
+        """The device spare if one was opened for this run, else a worker that waits its turn."""
+        with self._lock:
+            self._device_wanted += 1
+            future, self._device_next = self._device_next, None
+        try:
+            worker = future.result() if future is not None else None
+            if worker is not None and worker.alive():
+                return worker
+            if worker is not None:
+                worker.close()
+            return self._on_device(self._spawn)
+        finally:
+            with self._lock:
+                self._device_wanted -= 1
+
+    def _open_device_spare(self) -> None:
+        """Open the device for the next check now, in the background (see DEVICE_SPARE_IDLE_S)."""
+        with self._lock:
+            if self._closed or self._device_next is not None or self._device_wanted:
+                return
+            future = self._device_next = Future()
+
+        def opening() -> None:
+            worker = None
+            try:
+                if self._device.acquire(timeout=DEVICE_WAIT_S):
+                    with self._lock:
+                        gives_way = self._device_wanted > 0 or self._closed
+                    if gives_way:
+                        self._device.release()
+                    else:
+                        worker = self._open_device(self._spawn, owned=True)
+            finally:
+                future.set_result(worker)  # None: the run that takes it waits its turn itself
+            timer = threading.Timer(DEVICE_SPARE_IDLE_S, self._drop_device_spare, (future,))
+            timer.daemon = True
+            timer.start()
+
+        threading.Thread(target=opening, name="device-spare", daemon=True).start()
+
+    def _drop_device_spare(self, only: Future | None = None) -> None:
+        """Let the device go: the spare is closed once it has opened (`only`: if still that one)."""
+        with self._lock:
+            future = self._device_next
+            if future is None or (only is not None and future is not only):
+                return
+            self._device_next = None
+        future.add_done_callback(lambda f: f.result() is not None and f.result().close())
+
     def _take(self) -> WorkerProcess:
         if self.accelerator:
-            return self._on_device(self._spawn)
+            return self._take_device()
         with self._lock:
             worker, self._spare = self._spare, None
         if worker is None or not worker.alive():
@@ -238,7 +299,9 @@ class Sandbox:
 
     def _after_run(self) -> None:
         self._sweep_orphans()
-        if self.keep_spare and not self.spare_early:
+        if self.accelerator and self.keep_spare:
+            self._open_device_spare()
+        elif self.keep_spare and not self.spare_early:
             self.warm_up()
 
     def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
@@ -288,12 +351,15 @@ class Sandbox:
             keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS),
         )
         spawn = lambda: self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)  # noqa: E731
+        if self.accelerator:
+            self._drop_device_spare()  # the script is spawned afresh: a check's spare gives the device up
         worker = self._on_device(spawn) if self.accelerator else spawn()
         return Run(worker, job, timeout, limits, self._after_run)
 
     def close(self) -> None:
         """Close the spare and stop every run still going (its process and run folder;
         the run's own thread closes its pipes)."""
+        self._drop_device_spare()
         with self._lock:
             self._closed = True
             worker, self._spare = self._spare, None
