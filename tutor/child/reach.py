@@ -13,9 +13,13 @@ that a learner can read ("LOG['runs']['calls']", "update_counter's default _log"
 from __future__ import annotations
 
 import collections
+import collections.abc
 import functools
 import hashlib
+import io
+import random
 import types
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +92,13 @@ class _Walk:
         if isinstance(obj, dict):
             self.container(path, obj, "dict", list(obj.items()), keyed=True, depth=depth)
             return
+        inner = _inner_state(obj)
+        if inner is not None:  # an iterator, a generator, an IO buffer, a random generator
+            fingerprint, parts = inner
+            self.record(path, obj, "state", fingerprint)
+            for name, part in parts:
+                self.visit(f"{path}.{name}", part, depth + 1)
+            return
         if isinstance(obj, (list, collections.deque)):
             self.container(path, obj, "list", list(enumerate(obj)), keyed=False, depth=depth)
             return
@@ -157,6 +168,67 @@ class _Walk:
             shown = f"{name} (closed over by {path})"
             self.record(shown + CELL, cell, "cell", (id(value),))  # the binding: `nonlocal` rebinds it
             self.visit(shown, value, depth + 1)  # and what it holds
+
+
+def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
+    """(fingerprint, parts to walk) of an object whose state is not held in a container: a
+    generator's frame, a C iterator's position (`itertools.count`, `iter(list)`), an IO buffer's
+    text and position, a random generator's state. None for anything else. A call log kept in
+    `next(CALLS)` or `LOG.write(...)` is history just as `calls.append(...)` is."""
+    if isinstance(obj, (io.StringIO, io.BytesIO)):
+        if obj.closed:
+            return ("closed",), []
+        value = obj.getvalue()
+        data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
+        return (obj.tell(), hashlib.blake2b(data, digest_size=16).digest()), []
+    if isinstance(obj, random.Random):
+        return (hash(obj.getstate()),), []
+    if isinstance(obj, np.random.Generator):
+        return (repr(obj.bit_generator.state),), []
+    if isinstance(obj, np.random.RandomState):
+        state = obj.get_state()
+        return (_array_print(state[1]), state[2]), []
+    if isinstance(obj, (types.GeneratorType, types.CoroutineType)):
+        frame = obj.gi_frame if isinstance(obj, types.GeneratorType) else obj.cr_frame
+        if frame is None:  # finished: nothing left to change
+            return ("finished",), []
+        local = sorted(frame.f_locals.items())
+        return (frame.f_lasti, tuple((n, _value_print(v)) for n, v in local)), [(f"<local {n}>", v) for n, v in local]
+    if isinstance(obj, collections.abc.Iterator) and not isinstance(obj, io.IOBase):
+        try:
+            with warnings.catch_warnings():  # itertools' pickling is deprecated in 3.12
+                warnings.simplefilter("ignore")
+                reduced = obj.__reduce__()
+        except Exception:  # noqa: BLE001 - an iterator that cannot say its state: its repr may
+            reduced = ()
+        shown = repr(obj)
+        parts = [(f"<state {i}>", v) for i, v in enumerate(_flat(reduced[1:])) if not _is_scalar(v)]
+        return (" at 0x" not in shown and shown, _value_print(reduced[1:])), parts
+    return None
+
+
+def _is_scalar(v: Any) -> bool:
+    return isinstance(v, (str, bytes, int, float, complex, bool, type(None)))
+
+
+def _flat(value: Any) -> list:
+    if isinstance(value, tuple):
+        return [x for v in value for x in _flat(v)]
+    return [value]
+
+
+def _value_print(value: Any) -> Any:
+    """Scalars by value, tuples element by element, anything else by a short repr that names no
+    address (`__reduce__` may build a new `range` each time), else by identity."""
+    if _is_scalar(value):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_value_print(v) for v in value)
+    try:
+        shown = repr(value)
+    except Exception:  # noqa: BLE001 - an object whose repr fails is told by identity
+        shown = " at 0x"
+    return shown if len(shown) < 200 and " at 0x" not in shown else ("id", id(value))
 
 
 def _fingerprint(items: list, keyed: bool) -> tuple:

@@ -10,6 +10,7 @@ from tutor.child.library import (
     close,
     expect,
     expect_one_program,
+    expect_programs_reused,
     fail,
     is_defined,
     is_jitted,
@@ -220,3 +221,10 @@ def check_reuses_compile(run_scan_jitted):
     )[1:]
     for s, got in zip((-2.0, 3.0), results):
         close(got, np.float64(s + 13), what=f"run_scan_jitted({s}, 13)")
+    # Steps values seen before, in another order: each must find its program again.
+    starts = {3: 0.5, 10: -1.0, 7: 2.0}
+    results = expect_programs_reused(
+        lambda steps: fn(jnp.float32(starts[steps]), steps), [*starts], "run_scan_jitted", ("steps", "steps")
+    )
+    for (steps, s), got in zip(starts.items(), results):
+        close(got, np.float64(s + steps), what=f"run_scan_jitted({s}, {steps})")

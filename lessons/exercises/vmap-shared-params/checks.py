@@ -104,6 +104,27 @@ def check_preds(batched_predict):
         2.0 * xs + 1.0,
         what=("preds for w=2, b=1, xs=[1, 2, 3, -1, 0.5]", "w=2、b=1、xs=[1, 2, 3, -1, 0.5] 时的 preds"),
     )
+    # The same shapes, other params: the predictions must follow the params of this call.
+    for w_new, b_new in [(-3.0, 0.5), (0.25, -2.0)]:
+        preds, _ = batched_predict({"w": jnp.float32(w_new), "b": jnp.float32(b_new)}, jnp.asarray(xs, jnp.float32))
+        got = np.asarray(preds, np.float64)
+        expect(
+            not (got.shape == xs.shape and np.allclose(got, 2.0 * xs + 1.0, rtol=1e-5, atol=1e-6)),
+            f"preds for w={w_new:g}, b={b_new:g} on xs of the same shape as an earlier call are that earlier call's "
+            "(w=2, b=1): the batched function keeps the params it saw first (a vmapped closure over params, "
+            "cached by shape?). Pass params in as an argument every call: in_axes=(None, 0)",
+            f"在与之前某次调用形状相同的 xs 上，w={w_new:g}、b={b_new:g} 时的 preds 却是那次调用（w=2、b=1）的结果："
+            "批处理函数记住了第一次见到的参数（按形状缓存了一个闭包引用 params 的 vmap 函数？）。"
+            "每次都把 params 作为参数传入：in_axes=(None, 0)",
+        )
+        close(
+            preds,
+            w_new * xs + b_new,
+            what=(
+                f"preds for w={w_new:g}, b={b_new:g} after a call with w=2, b=1",
+                f"在 w=2、b=1 的调用之后，w={w_new:g}、b={b_new:g} 时的 preds",
+            ),
+        )
     rng = np.random.default_rng(9)
     w, b, X = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal((6, 3))
 
@@ -207,6 +228,20 @@ def check_per_example(batched_predict):
             "w, b of shape (4,) and xs of shape (4,): each scalar xs[i] gives a prediction of shape (4,)",
             "w、b 形状为 (4,)，xs 形状为 (4,)：每个标量 xs[i] 给出形状为 (4,) 的预测",
         ),
+        (
+            rng.standard_normal(3),
+            rng.standard_normal(3),
+            rng.standard_normal((1, 3)),
+            "a batch of one example: w, b of shape (3,) and xs of shape (1, 3), preds of shape (1, 3)",
+            "只有一个样本的批：w、b 形状为 (3,)，xs 形状为 (1, 3)，preds 形状为 (1, 3)",
+        ),
+        (
+            np.array(1.5),
+            np.array(-0.5),
+            rng.standard_normal(1),
+            "a batch of one example: scalar w, b and xs of shape (1,), preds of shape (1,)",
+            "只有一个样本的批：w、b 为标量，xs 形状为 (1,)，preds 形状为 (1,)",
+        ),
     ]
     for w, b, xs, label, label_zh in cases:
         want = np.stack([w * x + b for x in xs])
@@ -220,6 +255,13 @@ def check_per_example(batched_predict):
                 "to each example",
                 f"batched_predict 在以下情形失败：{label_zh}。{type(exc).__name__}：{first}。"
                 "把整批数据直接与参数做广播，并不等于把模型逐个应用到每个样本上",
+            )
+        if np.shape(preds) != want.shape and len(xs) == 1 and np.shape(preds) == want.shape[1:]:
+            fail(
+                f"for {label}, preds has shape {np.shape(preds)}, expected {want.shape}: the batch axis of length 1 "
+                "was dropped (jnp.squeeze, or indexing [0]?). The batch axis stays whatever its length",
+                f"对于「{label_zh}」，preds 的形状是 {np.shape(preds)}，应为 {want.shape}：长度为 1 的批维度被去掉了"
+                "（jnp.squeeze，或者取了 [0]？）。无论批有多长，批维度都要保留",
             )
         if np.shape(preds) != want.shape:
             fail(

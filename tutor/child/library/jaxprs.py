@@ -55,3 +55,77 @@ def expect_primitive(fn: Callable, args: tuple, name: str, what: Label | None = 
             f"no `{name}` primitive in the compiled program of {en}; found only: {', '.join(sorted(found)) or 'nothing'}",
             f"{zh} 编译出的程序里没有 `{name}` 原语；只找到：{', '.join(sorted(found)) or '无'}",
         )
+
+
+# Where a program consumes a PRNG key: what it draws, splits or folds data into.
+KEY_USES = ("random_bits", "random_split", "random_fold_in", "threefry2x32")
+
+
+def draws_not_from(fn: Callable, args: tuple, sources: Callable[[list], list[bool]]) -> list[str]:
+    """The key uses (KEY_USES primitives) in fn's program whose key does not depend on the
+    inputs `sources` marks (given the flat list of argument leaves, one bool per leaf): a key
+    made inside from a constant seed (`jax.random.key(0)` in the step), or read from a global.
+    Dependence is followed through every nested program (jit, scan, cond, while, custom
+    derivatives); where an inner program's inputs cannot be matched to the outer ones, all
+    of them count as dependent, so that an unclear case is never reported."""
+    from tutor.child.library.originals import tree_flatten_with_path
+
+    closed = make_jaxpr(fn)(*args)
+    leaves = [leaf for _, leaf in tree_flatten_with_path(args)[0]]
+    marked = sources(leaves)
+    jaxpr = closed.jaxpr
+    dep = {id(v) for v, m in zip(jaxpr.invars, marked) if m}
+    found: list[str] = []
+    _follow(jaxpr, dep, found)
+    return found
+
+
+def _inner(value) -> list:
+    items = value if isinstance(value, (tuple, list)) else (value,)
+    out = []
+    for item in items:
+        if hasattr(item, "jaxpr") and hasattr(item, "consts"):
+            out.append(item.jaxpr)
+        elif hasattr(item, "eqns"):
+            out.append(item)
+    return out
+
+
+def _follow(jaxpr, dep: set[int], found: list[str]) -> list[bool]:
+    """Marks in `dep` every variable of jaxpr that depends on one already there; appends to
+    `found` each key use whose key does not. Returns, per output, whether it depends."""
+    for eqn in jaxpr.eqns:
+        ins = [id(v) in dep for v in eqn.invars]
+        name = eqn.primitive.name
+        if name in KEY_USES and eqn.invars and not ins[0]:
+            found.append(name)
+        outs = [any(ins)] * len(eqn.outvars)
+        for key, value in eqn.params.items():
+            for sub in _inner(value):
+                operands = ins
+                if name == "cond" and key == "branches":
+                    operands = ins[1:]
+                elif name == "while":
+                    nc, nb = eqn.params.get("cond_nconsts", 0), eqn.params.get("body_nconsts", 0)
+                    carry = ins[nc + nb :]
+                    operands = (ins[:nc] if key == "cond_jaxpr" else ins[nc : nc + nb]) + carry
+                if len(operands) != len(sub.invars):
+                    operands = [any(ins)] * len(sub.invars)
+                inner_dep = {id(v) for v, m in zip(sub.invars, operands) if m}
+                inner_out = _follow(sub, inner_dep, found)
+                if name == "scan":  # a carry that comes to depend feeds the next iteration
+                    n_consts, n_carry = eqn.params.get("num_consts", 0), eqn.params.get("num_carry", 0)
+                    again = list(operands)
+                    for i in range(n_carry):
+                        again[n_consts + i] = again[n_consts + i] or inner_out[i]
+                    if again != operands:
+                        inner_dep = {id(v) for v, m in zip(sub.invars, again) if m}
+                        inner_out = _follow(sub, inner_dep, [])
+                if name in ("cond", "while", "scan"):
+                    outs = [True] * len(eqn.outvars) if any(ins) else outs
+                elif len(inner_out) == len(eqn.outvars):
+                    outs = inner_out
+        for v, m in zip(eqn.outvars, outs):
+            if m:
+                dep.add(id(v))
+    return [id(v) in dep for v in jaxpr.outvars]

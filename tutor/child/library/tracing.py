@@ -246,3 +246,35 @@ def expect_one_program(
         f"静态参数，例如 {example}。请在函数外只 jit 一次，并把会变的东西作为普通参数传入",
     )
     return results
+
+
+def expect_programs_reused(run: Callable[[Any], Any], values: list, name: str, varying: tuple[str, str]) -> list:
+    """The learner's function as written keeps the program of every value it has seen: `run(value)`
+    is called once per value (each may compile), then again for each in another order, where
+    none may trace. A cache that keeps only the latest program (`lru_cache(maxsize=1)`, one
+    global "last compiled") passes a check that repeats one value, and fails this one. Returns
+    the results of the second round, in the order of `values`."""
+    for value in values:
+        run(value)
+    again: dict[int, Any] = {}
+    for i in [*range(len(values))][::-1]:
+        with TraceEvents() as seen:
+            again[i] = run(values[i])
+        if seen.count:
+            what_en, what_zh = varying
+            shown = ", ".join(repr(v) for v in values)
+            earlier = ", ".join(repr(v) for v in [*values[i + 1 :][::-1], values[-1]][:-1] or values[-1:])
+            expect(
+                False,
+                f"{name} was called with {what_en} {shown}, then with {values[i]!r} again (after {earlier}): "
+                f"it compiled again ({seen.count} program(s): {', '.join(sorted(set(seen.names)))}), "
+                "although it had compiled this value before. A cache that keeps only the latest program "
+                "(functools.lru_cache(maxsize=1), one global `last` function) forgets it as soon as another "
+                "value comes: let jax.jit keep every program (static_argnames), or keep one per value",
+                f"先用{what_zh} {shown} 调用 {name}，然后（在 {earlier} 之后）再次用 {values[i]!r} 调用："
+                f"它又编译了一次（{seen.count} 个程序：{'、'.join(sorted(set(seen.names)))}），"
+                "尽管这个值之前已经编译过。只保留最近一个程序的缓存（functools.lru_cache(maxsize=1)、"
+                "一个全局的 `last` 函数）在别的值出现时就把它忘了：让 jax.jit 保留每个程序（static_argnames），"
+                "或者为每个值各存一个",
+            )
+    return [again[i] for i in range(len(values))]
