@@ -17,12 +17,18 @@ from typing import Any
 from tutor import host
 from tutor.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
 from tutor.i18n import Bilingual
+from tutor.progress.reading import parse
 
 SCHEMA = 1
 FILENAME = "progress.json"
 LOCKNAME = "progress.lock"
 # Far above any real progress file (a few KB); a bigger one is not read whole into memory.
-MAX_PROGRESS_BYTES = 16 << 20
+MAX_PROGRESS_BYTES = 64 << 20
+# The most the tutor writes, well under what it reads (an older tutor wrote indented files up to
+# 3.5 times their compact size; those still read, and are written back compact).
+MAX_WRITE_BYTES = 16 << 20
+# Indented for a person who opens it, up to this size; larger files are written compact.
+INDENT_BELOW_BYTES = 1 << 20
 # Fixed temp name: only the lock holder writes it, so a writer killed mid-write leaves at most
 # one stale temp file, which the next writer simply replaces.
 TMPNAME = FILENAME + ".tmp"
@@ -299,9 +305,8 @@ class ProgressStore:
             return normalize({})[0]
         except OSError:
             return None
-        try:
-            doc = json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError):
+        doc, repairs = parse(raw)
+        if repairs:
             return None
         data, problems = normalize(doc)
         return None if problems or data["schema"] > SCHEMA else data
@@ -320,21 +325,9 @@ class ProgressStore:
             )
             self._warn(msg)
             return normalize({})[0], msg
-        try:
-            doc = json.loads(raw.decode("utf-8"))
-            reason = None
-        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            doc, reason = (
-                {},
-                (
-                    Bilingual(en="file is empty", zh="文件是空的")
-                    if not raw.strip()
-                    else Bilingual(en="not valid JSON", zh="不是有效的 JSON")
-                ),
-            )
+        doc, repairs = parse(raw)
         data, problems = normalize(doc)
-        if reason:
-            problems.insert(0, reason)
+        problems[:0] = repairs
         if data["schema"] > SCHEMA:
             # Newer tutor's file: show what we understand, but never write over it.
             msg = Bilingual(
@@ -358,6 +351,15 @@ class ProgressStore:
             self._warn(msg)
             return data, msg
         try:
+            salvage = _encode(data, self.path)
+        except ProgressError as exc:  # the salvage could not be written back: keep the file where it is
+            msg = Bilingual(
+                en=f"{self.path} is damaged ({what}). {exc.message.en}",
+                zh=f"{self.path} 已损坏（{what_zh}）。{exc.message.zh}",
+            )
+            self._warn(msg)
+            return data, msg
+        try:
             backup = self._move_aside("corrupt")
         except OSError as exc:
             msg = Bilingual(
@@ -376,7 +378,7 @@ class ProgressStore:
         )
         # Put the salvaged data back so the next update builds on it instead of on nothing.
         with suppress(ProgressError):
-            self._write(data)
+            self._write(data, salvage)
         return data, None
 
     def _move_aside(self, kind: str) -> Path:
@@ -391,9 +393,9 @@ class ProgressStore:
         fsync_dir(self.home)
         return target
 
-    def _write(self, data: dict) -> None:
+    def _write(self, data: dict, encoded: bytes | None = None) -> None:
         """Atomically replace the progress file: temp file, fsync, rename, fsync dir. Caller holds the lock."""
-        text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        encoded = _encode(data, self.path) if encoded is None else encoded
         tmp = self.home / TMPNAME
         # Respect a file the user made read-only; check the mode bits too because root ignores them.
         if self.path.exists() and (not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222):
@@ -402,12 +404,31 @@ class ProgressStore:
                 f"无法把进度保存到 {self.path}：文件是只读的。",
             )
         try:
-            replace_atomically(self.path, text.encode("utf-8"), tmp)
+            replace_atomically(self.path, encoded, tmp)
         except OSError as exc:
             raise ProgressError(
                 f"Could not save progress to {self.path}: {exc.strerror or exc}.",
                 f"无法把进度保存到 {self.path}：{exc.strerror or exc}。",
             ) from None
+
+
+def _encode(data: dict, path: Path) -> bytes:
+    """The file's bytes: indented while small, compact when large, and never more than a tutor
+    reads back (ProgressError: the file on disk is then left as it is)."""
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if len(text) > INDENT_BELOW_BYTES:
+        text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"
+    encoded = text.encode("utf-8")
+    if len(encoded) > MAX_WRITE_BYTES:
+        size, most = len(encoded) >> 20, MAX_WRITE_BYTES >> 20
+        raise ProgressError(
+            f"Progress not saved: it would take {size} MiB, more than the {most} MiB the tutor writes, "
+            f"so {path} is left as it is. The tutor's own progress is a few KB: the rest was added by "
+            "another program.",
+            f"进度未保存：它需要 {size} MiB，超过 tutor 写入的上限 {most} MiB，因此 {path} 保持原样。"
+            "tutor 自己的进度只有几 KB：其余的是别的程序加进去的。",
+        )
+    return encoded
 
 
 def _who(holder: str | None) -> Bilingual:
