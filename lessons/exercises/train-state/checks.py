@@ -11,6 +11,7 @@ from tutor.child.library import (
     aval_text,
     check,
     checker_sees_across_jit_calls,
+    draws_not_from,
     expect,
     expect_traces,
     fail,
@@ -230,6 +231,41 @@ def check_key_used(create_train_state, train_step):
         "changing only state.key left the step's loss and new params exactly the same: "
         "train_step does not use its key for any randomness",
         "只改变 state.key，训练步的损失和新参数却完全不变：train_step 没有用 key 产生任何随机性",
+    )
+    # Hold the key, trace again: randomness drawn outside JAX while tracing (Python's `random`,
+    # NumPy's) is frozen into one program, and another trace freezes other numbers.
+    if is_jitted(train_step):
+        again = traced(train_step, "train_step")
+        new_state, loss = again(create_train_state(jax.random.key(0)), sine_batch())
+        same_again = np.isclose(float(loss), a_loss, rtol=1e-5, atol=1e-7) and all(
+            np.allclose(np.asarray(x), y, rtol=1e-5, atol=1e-7)
+            for x, y in zip(jax.tree.leaves(new_state.params), a_params)
+        )
+        expect(
+            same_again,
+            f"the same state and key gave loss {a_loss:.6g}, then {float(loss):.6g} when train_step was traced "
+            "again (a fresh jax.jit of your function): some of its randomness comes from outside JAX, such as "
+            "Python's `random` or NumPy's generator, drawn while tracing. Under jit that draw runs once, so every "
+            "step trains on the same rows. Draw with jax.random from a subkey of state.key",
+            f"同样的状态和 key，损失先是 {a_loss:.6g}，重新追踪 train_step（对你的函数重新 jax.jit）后却是 "
+            f"{float(loss):.6g}：它的一部分随机性来自 JAX 之外，比如 Python 的 `random` 或 NumPy 的生成器，"
+            "在追踪时抽取。在 jit 下这次抽取只执行一次，于是每一步都用同样的几行训练。请用 jax.random 从 "
+            "state.key 拆出的子 key 抽样",
+        )
+    # Every draw must follow state.key: a key made inside from a constant seed repeats at every step.
+    state = create_train_state(jax.random.key(0))
+    unkeyed = draws_not_from(train_step, (state, sine_batch()), lambda leaves: [l is state.key for l in leaves])
+    expect(
+        not unkeyed,
+        f"train_step draws random numbers ({', '.join(sorted(set(unkeyed)))}) with a key that does not come "
+        "from state.key: a key made inside the step from a constant seed (jax.random.key(0), "
+        "jax.random.PRNGKey(42)) or kept in a global gives the same numbers at every step (the same dropout "
+        "mask, the same noise). Derive every key from state.key: key, k_batch, k_drop = "
+        "jax.random.split(state.key, 3)",
+        f"train_step 用一个并非来自 state.key 的 key 抽取随机数（{'、'.join(sorted(set(unkeyed)))}）："
+        "在训练步里用常数种子新造的 key（jax.random.key(0)、jax.random.PRNGKey(42)），或者存在全局变量里的 key，"
+        "每一步都给出同样的数（同样的 dropout 掩码、同样的噪声）。每个 key 都要从 state.key 派生："
+        "key, k_batch, k_drop = jax.random.split(state.key, 3)",
     )
 
 

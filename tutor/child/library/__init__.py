@@ -16,7 +16,7 @@ from tutor.child.library.calling import Explanation, call, explain_error, raises
 from tutor.child.library.donation import aval_text, donation_warnings, lowered_donation_warnings
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
-from tutor.child.library.jaxprs import expect_primitive, primitive_counts, primitive_names, primitives
+from tutor.child.library.jaxprs import draws_not_from, expect_primitive, primitive_counts, primitive_names, primitives
 from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker, other_key
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
 from tutor.child.library.recording import Recording, traced_call
@@ -66,6 +66,7 @@ __all__ = [
     "checker_sees_across_jit_calls",
     "close",
     "donation_warnings",
+    "draws_not_from",
     "lowered_donation_warnings",
     "dtypes",
     "expect",
