@@ -8,6 +8,7 @@ id or bad usage.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from tutor.cli_commands.status import cmd_list, cmd_progress
 from tutor.cli_commands.texts import MSG
 from tutor.cli_commands.tui import cmd_tui
 from tutor.cli_commands.watch import cmd_watch
+from tutor.controls import show_controls
 from tutor.doctor.options import positive_seconds
 from tutor.i18n import LANGS, default_lang
 
@@ -31,8 +33,15 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(MSG.say("bad_seconds", default_lang(), value=text)) from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse echoes the words it could not take ("unrecognized arguments: ..."): shown, never obeyed."""
+
+    def _print_message(self, message: str, file=None) -> None:
+        super()._print_message(show_controls(message) if message else message, file)
+
+
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--home",
         type=Path,
@@ -50,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs; "
         "or JAXSTATE_TUTOR_ACCELERATOR=1)",
     )
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="jaxstate-tutor",
         parents=[common],
         description="An interactive terminal tutor for managing state in JAX.",
@@ -116,6 +125,23 @@ def _tolerate_narrow_encodings() -> None:
                 pass
 
 
+def _open_closed_std_streams() -> None:
+    """A standard stream closed by the shell (`<&-`, `>&-`) becomes /dev/null: Python left it None
+    (every `sys.stdin.isatty()` would raise), and its descriptor would be taken by the next file
+    opened, which a child would then inherit as its stdin."""
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:  # closed indeed: /dev/null takes its number
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        setattr(sys, name, open(fd, mode, closefd=False, encoding="utf-8", errors="backslashreplace"))
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line read: argparse, then for doctor the tutor's options among its words."""
     args = _parser().parse_args(argv)
@@ -125,13 +151,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _open_closed_std_streams()
     _tolerate_narrow_encodings()
     args = parse_args(argv)
-    ctx = Context(args)
     try:
-        return COMMANDS[args.command](ctx)
-    except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        return COMMANDS[args.command](Context(args))
+    except UsageError as exc:  # it may quote what was typed: an id, a path
+        print(show_controls(str(exc)), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 1

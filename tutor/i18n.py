@@ -6,6 +6,8 @@ import locale
 import os
 from dataclasses import dataclass
 
+from tutor.controls import show_controls
+
 LANGS = ("zh", "en")
 
 
@@ -58,9 +60,15 @@ class Messages(dict[str, Bilingual]):
     """A module's message table: key -> Bilingual, and `say` to word one of them."""
 
     def say(self, key: str, lang: str, **fields) -> str:
-        """Message `key` in `lang`, with `fields` filled in ({name} placeholders)."""
+        """Message `key` in `lang`, with `fields` filled in ({name} placeholders). A field's text
+        (an id, a path, a program's words: never the table's) has its control characters shown,
+        not obeyed: every sentence the tutor words reaches the terminal through here."""
         text = self[key].get(lang)
-        return text.format(**fields) if fields else text
+        return text.format(**{k: _shown(v) for k, v in fields.items()}) if fields else text
+
+
+def _shown(value):
+    return show_controls(os.fspath(value)) if isinstance(value, str | os.PathLike) else value
 
 
 def table(entries: dict[str, dict[str, str]]) -> Messages:

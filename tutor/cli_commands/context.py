@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tutor.cli_commands.texts import say
+from tutor.controls import show_controls
 from tutor.i18n import Bilingual, default_lang, pick
 
 ACCELERATOR_VAR = "JAXSTATE_TUTOR_ACCELERATOR"  # =1: as --accelerator, for every command of a shell
@@ -27,7 +28,11 @@ class Context:
         self.args = args
         self.lang = getattr(args, "lang", None) or default_lang()
         home = getattr(args, "home", None)
-        self.home = Path(home).expanduser() if home else default_home()
+        try:
+            self.home = Path(home).expanduser() if home else default_home()
+        except RuntimeError:  # "~name/...": no user of that name here
+            where = f"--home {home}" if home else f"JAXSTATE_TUTOR_HOME={os.environ.get('JAXSTATE_TUTOR_HOME')}"
+            raise UsageError(say("home_no_such_user", self.lang, where=where)) from None
         # Workers may use the GPU/TPU only when asked: the flag, or the variable for a whole shell.
         self.accelerator = bool(getattr(args, "accelerator", False)) or os.environ.get(ACCELERATOR_VAR) == "1"
         self._course = None
@@ -52,7 +57,7 @@ class Context:
         if self._store is None:
             from tutor.progress import ProgressStore
 
-            self._store = ProgressStore(self.home, on_wait=lambda msg: print(pick(msg, self.lang), file=sys.stderr))
+            self._store = ProgressStore(self.home, on_wait=self._say_wait)
         return self._store
 
     @property
@@ -63,6 +68,9 @@ class Context:
 
             self._state = LearnerState(self.store, self.course).refresh()
         return self._state
+
+    def _say_wait(self, message: Bilingual) -> None:
+        print(show_controls(pick(message, self.lang)), file=sys.stderr)  # it names the home's path
 
     def exercise(self, exercise_id: str):
         ex = self.course.exercise(exercise_id)

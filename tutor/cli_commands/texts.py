@@ -15,6 +15,11 @@ MSG = table(
             "en": "must be a number of seconds above 0 and at most 604800 (a week), not {value!r}",
             "zh": "必须是大于 0、不超过 604800（一周）的秒数，而不是 {value!r}",
         },
+        "home_no_such_user": {
+            "en": "{where}: there is no such user on this machine, so '~user' names no folder; "
+            "write the folder's full path.",
+            "zh": "{where}：这台机器上没有这个用户，所以 '~用户名' 不是任何文件夹；请写出文件夹的完整路径。",
+        },
         "progress_warning": {"en": "warning: {w}", "zh": "警告：{w}"},
         "file_created": {
             "en": "Created {path} from the starter code; edit it, then check again.",
