@@ -116,3 +116,44 @@ def test_the_doctor_reports_header_shows_a_script_name_with_escapes():
         text = render_text(report, lang)
         assert_nothing_raw(text)
         assert "train␛]0;owned␇" in text.splitlines()[0]
+
+
+# ---- multiprocessing inside a check -------------------------------------------------------------
+
+POOL = """
+import multiprocessing
+
+
+def _square(x):
+    return x * x
+
+
+def update_counter(count, increment):
+    with multiprocessing.Pool(2) as pool:
+        pool.map(_square, [1, 2])
+    return count + 1, increment
+"""
+EXECUTOR = """
+from concurrent.futures import ProcessPoolExecutor
+
+
+def update_counter(count, increment):
+    with ProcessPoolExecutor(2) as executor:
+        list(executor.map(abs, [1, -2]))
+    return count + 1, increment
+"""
+
+
+@pytest.mark.slow  # starts a worker
+@pytest.mark.parametrize("source", [POOL, EXECUTOR], ids=["pool", "executor"])
+def test_multiprocessing_in_a_check_is_named_with_why_and_what_to_do(tmp_path, source):
+    learner = tmp_path / "mine.py"
+    learner.write_text(source)
+    for lang, words in (
+        ("en", ("multiprocessing", "is not available inside a check", "/dev/shm", "jax.vmap")),
+        ("zh", ("检查里不能使用 multiprocessing", "/dev/shm", "jax.vmap")),
+    ):
+        done = tutor(tmp_path / "home", "--lang", lang, "check", "counter-jit", "--file", str(learner))
+        out = said(done)
+        assert done.returncode == 1 and "PermissionError" in out, out
+        assert all(w in out for w in words), out

@@ -146,7 +146,31 @@ def explain_error(exc: BaseException) -> Explanation:
             "这时数组参数是追踪值，只有形状和 dtype，还没有具体数值。float()、int()、bool()、Python 的 `if`，"
             "或者用它们做字典的键，都需要具体数值：请改用 jnp 运算，或者把这个参数设为静态参数（调用前就确定的 Python 数）"
         )
+    elif _from_multiprocessing(exc):
+        hint_en = (
+            "multiprocessing (a Pool, a Process, a Queue, a Lock, concurrent.futures' ProcessPoolExecutor) is not "
+            "available inside a check: its semaphores are new files in /dev/shm, and a check lets your code create "
+            "files only in its own run folder, so that it cannot change the rest of the machine. Nothing in this "
+            "exercise needs a second process: do the work in the function itself (jax.vmap maps it over a batch)"
+        )
+        hint_zh = (
+            "检查里不能使用 multiprocessing（Pool、Process、Queue、Lock，以及 concurrent.futures 的 "
+            "ProcessPoolExecutor）：它的信号量要在 /dev/shm 里新建文件，而检查只允许你的代码在它自己的运行目录里建文件，"
+            "这样它改不了机器上的其他东西。这个练习不需要第二个进程：在函数本身里完成计算（jax.vmap 可以把它映射到一批数据上）"
+        )
     return Explanation(label_en, label_zh, name, hint_en, hint_zh, getattr(exc, "_tutor_args", ""))
+
+
+def _from_multiprocessing(exc: BaseException) -> bool:
+    """A file refused to multiprocessing's own code (its semaphores, in /dev/shm)."""
+    if not isinstance(exc, PermissionError):
+        return False
+    tb = exc.__traceback__
+    while tb is not None:
+        if "multiprocessing" in tb.tb_frame.f_code.co_filename:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 # JAX's errors for Python needing the value of a tracer (class names: stable on 0.10 and 0.12).
