@@ -127,3 +127,69 @@ def test_without_landlock_the_hook_refuses_every_change_outside(tmp_path):
     for name in UNSEEN:
         assert "no Landlock" in result[name] and "没有 Landlock" in result[name], (name, result)
     _untouched(outside)
+
+
+# A check's worker that finds a terminal (here its own stdin is one, as the tutor's screen would be
+# found through /proc) cannot draw on it, by Python, by C or by typing into it (TIOCSTI).
+TERMINAL = """import ctypes, fcntl, json, os, sys, termios
+from tutor.child import fence
+tty = os.ttyname(0)
+abi = fence.install([sys.argv[1]])
+result = {"abi": abi, "tty": tty}
+def attempt(name, fn):
+    try:
+        fn()
+        result[name] = "written"
+    except OSError as exc:
+        result[name] = str(exc)
+attempt("open", lambda: open(tty, "w").write("FORGED-open\\x1b]52;c;Rk9SR0VE\\x07"))
+attempt("dev-tty", lambda: open("/dev/tty", "w").write("FORGED-devtty"))
+attempt("null", lambda: open("/dev/null", "w").write("fine"))
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.open(tty.encode(), os.O_WRONLY)
+result["ctypes"] = libc.write(fd, b"FORGED-ctypes", 13) if fd >= 0 else -1
+def typed():
+    rd = os.open(tty, os.O_RDONLY)
+    fcntl.ioctl(rd, termios.TIOCSTI, b"X")
+attempt("tiocsti", typed)
+print(json.dumps(result), file=sys.stderr)
+"""
+
+
+def test_no_terminal_is_writable(tmp_path):
+    import os
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    inside = tmp_path / "run"
+    inside.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", TERMINAL, str(inside)],
+        stdin=slave,
+        stdout=slave,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    os.close(slave)
+    _, err = proc.communicate(timeout=60)
+    screen = b""
+    while select.select([master], [], [], 0.5)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        screen += chunk
+    os.close(master)
+    result = json.loads(err.decode().strip().splitlines()[-1])
+    assert result["null"] == "written", result
+    for name in ("open", "dev-tty"):
+        assert "may not write to a terminal" in result[name] and "不能写入终端" in result[name], result
+    assert b"FORGED" not in screen and b"\x1b]52" not in screen, screen
+    if result["abi"]:
+        assert result["ctypes"] == -1, result
+    if result["abi"] >= 5:
+        assert result["tiocsti"] != "written", result

@@ -1,4 +1,5 @@
-"""What a check's run may change: its own run folder (and the compilation cache, and /dev), nothing else.
+"""What a check's run may change: its own run folder (and the compilation cache, and /dev but its
+terminals), nothing else.
 
 Two layers, set in the worker after the job is read and before learner code runs (exercise and
 cell jobs only: a doctor run is the learner's own script, which may write where it likes):
@@ -12,6 +13,11 @@ cell jobs only: a doctor run is the learner's own script, which may write where 
   paths relative to a `dir_fd`). Where Landlock is missing it is the only fence, so it also
   refuses what it cannot see through: starting programs (a subprocess writes where it likes) and
   calling C through ctypes.
+
+No terminal is writable (/dev/tty, /dev/pts/*, consoles): the tutor's own screen is one, and a
+program that drew on it could show a green PASS over a failure, set the window title or write the
+clipboard (OSC 52). Where Landlock has device ioctls (ABI 5) they are refused on terminals too
+(TIOCSTI would type into the tutor).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import stat
 import sys
 
 from tutor import host
@@ -28,7 +35,10 @@ _PR_SET_NO_NEW_PRIVS = 38
 _RULE_PATH_BENEATH = 1
 _WRITE_FILE, _REMOVE_DIR, _REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
 _MAKE_ALL = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
-_REFER, _TRUNCATE = 1 << 13, 1 << 14  # ABI 2, ABI 3
+_REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15  # ABI 2, 3, 5
+# Terminals in /dev by name, and by device major (tty, console/ptmx, pts): never writable by a check.
+_TERMINAL_NAMES = ("tty", "pts", "console", "ptmx", "pty", "vcs", "hvc")
+_TERMINAL_MAJORS = {2, 3, 4, 5, *range(136, 144)}
 
 _allowed: tuple[str, ...] = ()
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -65,28 +75,30 @@ class _PathBeneath(ctypes.Structure):
 
 
 def landlock(roots: list[str]) -> int:
-    """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, a
-    terminal), no new files (/dev/shm is memory the memory limit does not count). Returns the Landlock
-    ABI used, 0 if unavailable."""
+    """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, an
+    accelerator) and no terminal, no new files (/dev/shm is memory the memory limit does not count).
+    Returns the Landlock ABI used, 0 if unavailable."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         abi = libc.syscall(_SYS_CREATE_RULESET, None, 0, 1)  # LANDLOCK_CREATE_RULESET_VERSION
         if abi < 1:
             return 0
         handled = _WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_ALL
-        handled |= (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0)
+        handled |= (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0) | (_IOCTL_DEV if abi >= 5 else 0)
         attr = ctypes.c_uint64(handled)
         ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
         if ruleset < 0:
             return 0
+        in_dev = handled & (_WRITE_FILE | _TRUNCATE | _IOCTL_DEV)
         try:
-            for root in [*roots, "/dev"]:
+            for root, allowed in [*((r, handled) for r in roots), *((d, in_dev) for d in devices())]:
                 try:
                     fd = os.open(root, os.O_PATH | os.O_CLOEXEC)
                 except OSError:
                     continue
                 try:
-                    allowed = handled if root != "/dev" else handled & (_WRITE_FILE | _TRUNCATE)
+                    if not os.path.isdir(root):
+                        allowed &= _WRITE_FILE | _TRUNCATE | _IOCTL_DEV  # what a rule on a file may grant
                     rule = _PathBeneath(allowed, fd)
                     libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
                 finally:
@@ -100,6 +112,30 @@ def landlock(roots: list[str]) -> int:
         return abi
     except (OSError, AttributeError):
         return 0  # not Linux
+
+
+def devices() -> list[str]:
+    """What in /dev a check may write to: every entry but the terminals and the links (/dev/stdout
+    is the worker's own pipe, reached as that)."""
+    try:
+        entries = list(os.scandir("/dev"))
+    except OSError:
+        return []
+    return [e.path for e in entries if not e.is_symlink() and not is_terminal(e.path)]
+
+
+def is_terminal(path: str) -> bool:
+    """A terminal device in /dev (by its name, or a character device's major number)."""
+    name = path[len("/dev/") :] if path.startswith("/dev/") else None
+    if name is None:
+        return False
+    if name.startswith(_TERMINAL_NAMES):
+        return True
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISCHR(st.st_mode) and os.major(st.st_rdev) in _TERMINAL_MAJORS
 
 
 def _inside(path, dir_fd=None) -> bool:
@@ -119,11 +155,20 @@ def _inside(path, dir_fd=None) -> bool:
         return True
     except OSError:
         return False  # a dir_fd that cannot be read back: not known to be inside
+    if real.startswith("/dev/"):
+        return not is_terminal(real)
     return any(real == root or real.startswith(root + os.sep) for root in _allowed)
 
 
 def _refuse(path) -> None:
     shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
+    if is_terminal(os.path.realpath(shown)):
+        raise PermissionError(
+            errno.EACCES,
+            f"a check's run may not write to a terminal ({shown}): the tutor's own screen is one / "
+            f"检查运行时不能写入终端（{shown}）：检查程序自己的屏幕就是一个终端",
+            shown,
+        )
     raise PermissionError(
         errno.EACCES,
         "a check's run may only change its own folder (the current one), not "
@@ -162,11 +207,11 @@ def _hook(event: str, args: tuple) -> None:
 
 
 def install(roots: list[str], kernel: bool = True) -> int:
-    """Fence this process in: writes only beneath `roots` (and /dev). Returns the Landlock ABI (0: the
+    """Fence this process in: writes only beneath `roots` (and /dev but its terminals). Returns the Landlock ABI (0: the
     audit hook alone, which is then strict). `kernel=False` leaves Landlock out (to test the hook alone)."""
     global _allowed, _strict
     roots = [os.path.realpath(r) for r in roots if r]
-    _allowed = (*roots, "/dev")
+    _allowed = tuple(roots)
     abi = landlock(roots) if kernel else 0  # first: it calls C through ctypes itself
     _strict = abi == 0
     sys.addaudithook(_hook)
