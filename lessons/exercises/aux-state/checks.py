@@ -4,7 +4,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import as_float32, check, close, expect, fail, grad_check, is_defined, structure
+from tutor.child.library import (
+    as_float32,
+    check,
+    close,
+    expect,
+    fail,
+    grad_check,
+    is_defined,
+    primitive_counts,
+    structure,
+)
 
 # The exercise's data: inputs x and targets y, in float64 for the references.
 X = np.array([1.0, 2.0, 3.0, -0.5, 0.0, 4.0])
@@ -108,9 +118,13 @@ def check_loss_value(loss_with_stats):
 
 @check("pred-mean", depends=["loss-value"])
 def check_pred_mean(loss_with_stats):
-    for w, b, old, x, y in [(2.0, 1.0, 0.5, X, Y), (-0.5, 0.3, 4.0, X4, Y4), (1.0, -2.0, 0.0, X9, Y9)]:
+    # The last case lists the keys of params and stats in the other order: leaves are read by name.
+    cases = [(2.0, 1.0, 0.5, X, Y, False), (-0.5, 0.3, 4.0, X4, Y4, False), (1.0, -2.0, 3.0, X9, Y9, True)]
+    for w, b, old, x, y, reordered in cases:
         params = {"w": jnp.float32(w), "b": jnp.float32(b)}
-        stats = {"pred_mean": jnp.float32(old), "calls": jnp.int32(0)}
+        stats = {"pred_mean": jnp.float32(old), "calls": jnp.int32(7)}
+        if reordered:
+            params, stats = dict(reversed(params.items())), dict(reversed(stats.items()))
         _, new_stats = loss_with_stats(params, as_float32(x), as_float32(y), stats)
         structure(new_stats, {"pred_mean": 0.0, "calls": 0}, what="new_stats")
         mean_pred = np.mean(w * x + b)
@@ -138,13 +152,30 @@ def check_pred_mean(loss_with_stats):
                 x.size,
                 ("the mean of pred in pred_mean", "pred_mean 里 pred 的平均值"),
             )
+        order_en = (
+            "; params and stats given with their keys in another order ({'b', 'w'}, {'calls', 'pred_mean'}): "
+            "read each value by its key, never by position (.values(), zip)"
+            if reordered
+            else ""
+        )
+        order_zh = (
+            "；params 和 stats 的键以另一种顺序给出（{'b', 'w'}、{'calls', 'pred_mean'}）："
+            "每个值都要按键读取，不要按位置（.values()、zip）"
+            if reordered
+            else ""
+        )
         close(
             new_stats["pred_mean"],
             want,
             what=(
-                f"new_stats['pred_mean'] (old={old}, mean(pred)={mean_pred:.6g})",
-                f"new_stats['pred_mean']（旧值={old}，mean(pred)={mean_pred:.6g}）",
+                f"new_stats['pred_mean'] (old={old}, mean(pred)={mean_pred:.6g}{order_en})",
+                f"new_stats['pred_mean']（旧值={old}，mean(pred)={mean_pred:.6g}{order_zh}）",
             ),
+        )
+        close(
+            new_stats["calls"],
+            np.float64(8),
+            what=(f"new_stats['calls'] (old calls=7{order_en})", f"new_stats['calls']（旧 calls=7{order_zh}）"),
         )
 
 
@@ -195,7 +226,7 @@ def check_no_mutation(learner):
 
 
 @check("has-aux", depends=["pred-mean", "calls-count"])
-def check_has_aux(loss_stats_and_grads):
+def check_has_aux(loss_stats_and_grads, learner):
     x, y = X, Y
     params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
     stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
@@ -266,6 +297,37 @@ def check_has_aux(loss_stats_and_grads):
         {"pred_mean": 0.9 * 0.5 + 0.1 * pred.mean(), "calls": 4.0},
         what=("new_stats from loss_stats_and_grads", "loss_stats_and_grads 返回的 new_stats"),
     )
+    # One forward pass: has_aux carries the stats out of the pass that computes the loss. The task
+    # names the mechanism, so the program may hold no more than value_and_grad's own. (Wrong grads
+    # are grads-values' to name: something else is differentiated there, not a second pass.)
+    r = pred - y
+    grads = out[1]
+    if not (
+        isinstance(grads, dict)
+        and set(grads) == {"w", "b"}
+        and np.allclose(np.asarray(grads["w"], np.float64), 2 * np.mean(r * x), rtol=1e-4, atol=1e-5)
+        and np.allclose(np.asarray(grads["b"], np.float64), 2 * np.mean(r), rtol=1e-4, atol=1e-5)
+    ):
+        return
+    args = (params, as_float32(x), as_float32(y), stats)
+    theirs = program_size(loss_stats_and_grads, args)
+    one_pass = program_size(jax.value_and_grad(learner.loss_with_stats, has_aux=True), args)
+    expect(
+        theirs <= one_pass + 2,
+        f"loss_stats_and_grads computes {theirs} operations where jax.value_and_grad(loss_with_stats, "
+        f"has_aux=True) computes {one_pass}: the numbers are right, but the model runs a second forward pass "
+        "(the stats from another call of loss_with_stats, or recomputed, after a gradient of the loss alone). "
+        "has_aux=True hands the stats out of the one pass that computes the loss and its gradient",
+        f"loss_stats_and_grads 计算了 {theirs} 个操作，而 jax.value_and_grad(loss_with_stats, has_aux=True) "
+        f"只需 {one_pass} 个：数值没错，但模型多做了一次前向计算（先只对损失求梯度，再调用一次 loss_with_stats "
+        "或重新计算统计量）。has_aux=True 让统计量从计算损失和梯度的那一次前向计算中直接带出来",
+    )
+
+
+def program_size(fn, args):
+    """How many operations fn's program holds, nested programs included, jit wrappers not counted."""
+    counts = primitive_counts(fn, *args)
+    return sum(n for name, n in counts.items() if name not in ("jit", "pjit"))
 
 
 @check("grads-params-only", depends=["defines"])

@@ -53,6 +53,19 @@ def check_counts_up(update_counter):
             ),
         )
 
+    # A count below zero (a countdown started at -3) counts up through zero like any other.
+    count = jnp.int32(-3)
+    for step, inc in enumerate([1, 0, 2, 5]):
+        count, _ = call(update_counter, count, jnp.int32(inc), label=f"update_counter({step - 3}, {inc})")
+        close(
+            count,
+            np.float64(step - 2),
+            what=(
+                f"count after update_counter({step - 3}, {inc}), on a count that started below zero at -3",
+                f"从低于零的 -3 开始计数时，update_counter({step - 3}, {inc}) 之后的计数",
+            ),
+        )
+
 
 @check("increment-passthrough", depends=["returns-pair"])
 def check_increment_passthrough(update_counter):

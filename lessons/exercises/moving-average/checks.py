@@ -3,6 +3,7 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from tutor.child.library import (
     call,
@@ -171,6 +172,8 @@ def check_state_values(initial_state, update_moving_average):
 
 @check("jit-once", depends=["state-values", "averages"])
 def check_jit_once(initial_state, update_moving_average):
+    # a copy for the long stream below, taken before a donating step consumes initial_state
+    start = jax.tree.map(lambda a: jnp.array(a, copy=True) if isinstance(a, jax.Array) else a, initial_state)
     step = traced(update_moving_average, "update_moving_average")
     state = initial_state
     data = jnp.asarray([2.0, 4.0, 6.0, 8.0, 10.0], dtype=jnp.float32)
@@ -178,3 +181,18 @@ def check_jit_once(initial_state, update_moving_average):
         state, average = call(step, state, data[i], label=f"jitted update_moving_average, step {i + 1}")
     close(average, np.float64(30.0) / 5, what=("average after 5 jitted steps", "jit 下走 5 步之后的平均值"))
     expect_traces(step, 1, calls=5)
+    # A long stream from the learner's initial_state, past what a narrow count holds (int8 wraps
+    # at 128, uint8 at 256, a float16 count stops at 2048); the values keep a float32 sum exact.
+    values = (np.arange(3000) % 7 * 0.5).astype(np.float32)
+    final, averages = lax.scan(update_moving_average, start, jnp.asarray(values))
+    got_sum, got_count = jax.tree.leaves(final)
+    edge = (
+        "a stream of 3000 values run with lax.scan from your initial_state (an int8 count wraps at 128, uint8 at "
+        "256, a float16 count stops at 2048: keep the count in int32)",
+        "用 lax.scan 从你的 initial_state 出发处理 3000 个值的数据流（int8 计数在 128 处回绕，uint8 在 256，"
+        "float16 计数停在 2048：请用 int32 保存计数）",
+    )
+    close(got_count, np.float64(3000), what=(f"count after {edge[0]}", f"{edge[1]}之后的计数"))
+    close(got_sum, np.float64(values.astype(np.float64).sum()), what=(f"sum after {edge[0]}", f"{edge[1]}之后的总和"))
+    want = np.cumsum(values.astype(np.float64)) / np.arange(1, 3001)
+    close(averages, want, what=(f"averages along {edge[0]}", f"{edge[1]}时的各个平均值"), rtol=1e-5, atol=1e-5)

@@ -78,6 +78,16 @@ def check_values(learner):
             "应返回 `x * scale`：形状与 x 相同，每个元素都乘以参数 `scale`（包括符号），结果保持浮点类型",
         ):
             close(got, want, what=f"scaled({x}, {float(s):g})")
+    # Past float16's largest value (65504): a product computed in a narrow dtype overflows to inf.
+    got = call(learner.scaled, jnp.asarray([30000.0, -1.0e5], jnp.float32), 4.0, label="scaled([30000, -1e5], 4)")
+    close(
+        got,
+        np.array([120000.0, -4.0e5]),
+        what=(
+            "scaled([30000, -1e5], 4), past float16's largest value 65504: keep x's float32",
+            "scaled([30000, -1e5], 4)，超出了 float16 的最大值 65504：请保持 x 的 float32",
+        ),
+    )
 
 
 @check("no-global-writes", depends=["values"])

@@ -116,7 +116,9 @@ def check_values(run_scan_jitted):
 
 @check("int-state", depends=["values"])
 def check_int_state(run_scan_jitted):
-    for init, steps in [(7, 3), (-2, 10), (0, 1)]:
+    # 2**24 + 1: past the integers float32 holds exactly, so a loop that counts in float32 and
+    # casts back loses the count.
+    for init, steps in [(7, 3), (-2, 10), (0, 1), (2**24 + 1, 3)]:
         try:
             got = run_scan_jitted(jnp.int32(init), steps)
         except TypeError as exc:
@@ -135,7 +137,13 @@ def check_int_state(run_scan_jitted):
             f"run_scan_jitted(int32 {init}, {steps}) returned dtype {kind}: an integer state should stay an integer",
             f"run_scan_jitted(int32 {init}, {steps}) 返回的 dtype 是 {kind}：整数状态应保持为整数",
         )
-        close(got, np.float64(init + steps), what=f"run_scan_jitted(int32 {init}, {steps})")
+        edge = " (past 2**24, where float32 stops holding every integer)" if init > 2**24 else ""
+        edge_zh = "（超过 2**24，float32 从这里起无法精确表示每个整数）" if init > 2**24 else ""
+        close(
+            got,
+            np.float64(init + steps),
+            what=(f"run_scan_jitted(int32 {init}, {steps}){edge}", f"run_scan_jitted(int32 {init}, {steps}){edge_zh}"),
+        )
 
 
 @check("new-steps", depends=["static-steps"])

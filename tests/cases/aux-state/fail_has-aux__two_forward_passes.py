@@ -1,3 +1,7 @@
+"""The stats from a second call of loss_with_stats after the gradient: the same numbers as has_aux,
+but two forward passes (issue 39: the task names the mechanism, has_aux=True)."""
+# says: second forward pass
+
 import jax
 import jax.numpy as jnp
 
