@@ -36,6 +36,9 @@ CASES = [
     ([0.5, -0.5, 2.0, 9.0, 1.0], 2, -5, 6.0),
     ([2.0], 0, 0, -4.0),
     ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], 5, -3, 2.5),
+    # large old elements: blending arithmetic (buf + mask * (value - buf)) loses a small value there
+    ([1.0e8, 3.0, -2.5e8, 0.5], 2, 0, 1.0),
+    ([1.0e8, 3.0, -2.5e8, 0.5], 2, -2, -0.75),
 ]
 
 # A loop of calls, each from the last result: the same position is written twice.
@@ -130,12 +133,26 @@ def _judge_buffer(got, before, index, value, what):
         if list(wrong) == [pos]:
             old, held = before[pos], got64[pos]
             added = np.isclose(held, old + value)
+            large = not added and abs(old) > 1e7
             fail(
                 f"{en}: position {pos} holds {held:g}, expected {value:g}: the value replaces the old element "
                 f"({old:g}), whatever it was"
-                + (". That is old + value: `.at[index].add` adds, `.at[index].set` replaces" if added else ""),
+                + (". That is old + value: `.at[index].add` adds, `.at[index].set` replaces" if added else "")
+                + (
+                    ". Next to an element this large, arithmetic that blends the old and the new value "
+                    "(`buf + mask * (value - buf)`) loses the value: float32 keeps about 7 digits. Replace "
+                    "the element instead: `.at[index].set(value)`"
+                    if large
+                    else ""
+                ),
                 f"{zh}：位置 {pos} 的值是 {held:g}，应为 {value:g}：写入的值要替换掉旧元素（{old:g}），不管它原来是多少"
-                + ("。这是旧值加 value 的结果：`.at[index].add` 是相加，`.at[index].set` 才是替换" if added else ""),
+                + ("。这是旧值加 value 的结果：`.at[index].add` 是相加，`.at[index].set` 才是替换" if added else "")
+                + (
+                    "。旧元素这么大时，把新旧值混合计算（`buf + mask * (value - buf)`）会丢失写入的值："
+                    "float32 只保留约 7 位有效数字。请直接替换元素：`.at[index].set(value)`"
+                    if large
+                    else ""
+                ),
             )
     with on_failure(*INDEX_ADVICE):
         close(got, want, what=(f"buffer returned by {en}", f"{zh} 返回的 buffer"))

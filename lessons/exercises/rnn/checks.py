@@ -152,7 +152,7 @@ def check_carries_state(rnn_forward):
     params = as_float32(P)
     got = np.asarray(jax.jit(rnn_forward)(params, as_float32(xs)), np.float64)
 
-    def reference(mode):
+    def reference(mode, xs=xs):
         h, ys = np.zeros(H), []
         for x in xs:
             if mode == "reset":
@@ -182,6 +182,31 @@ def check_carries_state(rnn_forward):
             f"最大误差 {min(errors['row'], errors['column']):.3g}；得到 {got[:, 0].round(4).tolist()}，"
             f"应为 {reference(best)[:, 0].round(4).tolist()}",
         )
+    # Inputs 100 times larger: pre-activations far past 88, where exp overflows float32. tanh
+    # saturates at ±1 there; (e^z - e^-z) / (e^z + e^-z) gives inf / inf = NaN.
+    best = "row" if errors["row"] <= errors["column"] else "column"
+    big = 100.0 * xs
+    got = np.asarray(jax.jit(rnn_forward)(params, as_float32(big)), np.float64)
+    want = reference(best, big)
+    bad = np.flatnonzero(~np.isfinite(got.reshape(-1)))
+    expect(
+        not len(bad),
+        f"with inputs 100 times larger (pre-activations up to about {np.max(np.abs(big @ P['Wx'])):.0f}), the "
+        f"outputs hold NaN or inf from t={int(bad[0]) + 1 if len(bad) else 0} on: tanh is 1 or -1 there, but "
+        "(exp(z) - exp(-z)) / (exp(z) + exp(-z)) overflows once |z| passes about 88 (exp(89) is inf in float32). "
+        "Use jnp.tanh",
+        f"输入放大 100 倍后（预激活值最大约 {np.max(np.abs(big @ P['Wx'])):.0f}），从 "
+        f"t={int(bad[0]) + 1 if len(bad) else 0} 起输出出现 NaN 或 inf：此时 tanh 应为 1 或 -1，但 "
+        "(exp(z) - exp(-z)) / (exp(z) + exp(-z)) 在 |z| 超过约 88 时就会溢出（float32 中 exp(89) 是 inf）。"
+        "请使用 jnp.tanh",
+    )
+    close(
+        got,
+        want,
+        what=("outputs for inputs 100 times larger (saturated tanh)", "输入放大 100 倍时的输出（tanh 饱和）"),
+        rtol=1e-4,
+        atol=1e-4,
+    )
 
 
 @check("uses-scan", depends=["output-shape"])
