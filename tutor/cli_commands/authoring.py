@@ -42,14 +42,25 @@ def cmd_verify(ctx: Context) -> int:
 
 def cmd_validate(ctx: Context) -> int:
     from tutor.course import read_course
+    from tutor.course.author_rules import author_problems
     from tutor.paths import course_root
 
     root = ctx.args.path or course_root()
     if (root / "exercises").is_dir() or root.name == "lessons":
         root = root.parent  # accept the lessons folder itself
-    _, problems = read_course(root, lint=True)
+    course, problems = read_course(root, lint=True)
+    problems += author_problems(
+        course, root, links=_doctor_links() if root.resolve() == course_root().resolve() else None
+    )
     for p in problems:
         print(p)
     n_files = len(list((root / "lessons").rglob("*.yaml"))) if (root / "lessons").is_dir() else 0
     print(say("valid", ctx.lang, n=n_files) if not problems else say("problems", ctx.lang, n=len(problems)))
     return 1 if problems else 0
+
+
+def _doctor_links() -> dict[str, tuple[str | None, str | None]]:
+    """What the doctor's findings link to in the shipped course (tutor.doctor.teaching)."""
+    from tutor.doctor.teaching import TEACHES
+
+    return {f"the doctor's '{kind}/{code}' finding": (t.lesson, t.cell) for (kind, code), t in TEACHES.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -526,10 +527,12 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
             quiz.extend(questions)
             _lint_questions(r, questions)
     _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
+    lesson_order = {l.id: l.order for l in lessons}
     course = Course(
         root=root,
         lessons=tuple(sorted(lessons, key=lambda l: (l.order, l.id))),
-        exercises=tuple(sorted(exercises, key=lambda e: (e.order, e.id))),
+        # an exercise's `order` places it within its lesson: the lessons' order comes first
+        exercises=tuple(sorted(exercises, key=lambda e: (lesson_order.get(e.lesson, math.inf), e.order, e.id))),
         quiz=tuple(quiz),
         checkpoints=tuple(sorted(checkpoints, key=lambda c: next((l.order for l in lessons if l.id == c.lesson), 0))),
     )

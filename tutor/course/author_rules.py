@@ -1,0 +1,116 @@
+"""Course rules that span what one file can say, checked by `validate` (not by each course read:
+some look outside lessons/): an exercise's place within its lesson, code that fits the editor at 80
+columns, a TODO in every starter, enough red-team cases, and the ids the doctor links to.
+
+Until these lived here, the slow test suite found them after a contributor's every other step
+(issue 41); now `validate` says each in seconds, with file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tutor.course.loader import Problem
+
+# The editor's code columns in an 80x24 terminal: 80 less its border and margins, the line
+# numbers, and the scrollbar of a file taller than the editor's rows. Measured in the editor itself
+# by tests/ui/test_editor_width.py, which fails if this ever disagrees.
+TERMINAL_COLUMNS = 80
+EDITOR_ROWS = 19
+SCROLLBAR_COLUMNS = 2
+
+
+def editor_columns(lines: int) -> int:
+    """How many characters of a line the editor shows without scrolling sideways, in a file of
+    `lines` lines (a last empty line counts: the editor shows it)."""
+    scrollbar = SCROLLBAR_COLUMNS if lines > EDITOR_ROWS else 0
+    return TERMINAL_COLUMNS - 3 - len(str(max(lines, 1))) - scrollbar
+
+
+MIN_PASSING_CASES = 2  # correct variants in other styles: the checks judge meaning, not form
+MIN_FAILING_CASES = 3  # mutants, each failing at the check its name gives
+
+
+def author_problems(course, root: Path, links: dict[str, tuple[str | None, str | None]] | None = None) -> list[Problem]:
+    """Every rule above that `course` (read from `root`) breaks. `links`: what points into the
+    course from outside it (the doctor's findings: name -> (lesson id, cell id)), each must exist."""
+    found: list[Problem] = []
+    found += _orders(course)
+    found += _links(course, links or {})
+    for exercise in course.exercises:
+        if exercise.folder is None:
+            continue
+        starter = exercise.folder / "starter.py"
+        found += _too_wide(starter, exercise.starter)
+        if "TODO" not in exercise.starter:
+            found.append(Problem(str(starter), 1, "a starter must say with a TODO what the learner writes"))
+        # (A solution is shown wrapped, each line numbered, so its width is free.)
+    cases = root / "tests" / "cases"
+    if cases.is_dir():  # the course's own red team (a course elsewhere may keep none)
+        found += _cases(course, cases)
+    return found
+
+
+def _orders(course) -> list[Problem]:
+    """`order` places an exercise among its lesson's exercises: two at one place is ambiguous."""
+    found = []
+    taken: dict[tuple[str, float], object] = {}
+    for e in course.exercises:
+        other = taken.setdefault((e.lesson, e.order), e)
+        if other is not e:
+            found.append(
+                Problem(
+                    e.source.file,
+                    e.source.line,
+                    f"exercise '{e.id}' has order {e.order:g} within lesson {e.lesson}, as '{other.id}' has",
+                )
+            )
+    return found
+
+
+def _links(course, links) -> list[Problem]:
+    lessons = {l.id: l for l in course.lessons}
+    found = []
+    for name, (lesson_id, cell_id) in links.items():
+        if lesson_id is None:
+            continue
+        lesson = lessons.get(lesson_id)
+        if lesson is None:
+            found.append(
+                Problem(str(course.root / "lessons"), 0, f"{name} names lesson {lesson_id}, which is not in the course")
+            )
+        elif cell_id is not None and all(c.id != cell_id for c in lesson.cells):
+            where = lesson.source.file if lesson.source else str(course.root / "lessons")
+            found.append(Problem(where, 0, f"{name} names cell '{cell_id}', which lesson {lesson_id} does not have"))
+    return found
+
+
+def _too_wide(path: Path, text: str) -> list[Problem]:
+    lines = text.split("\n")
+    limit = editor_columns(len(lines))
+    return [
+        Problem(
+            str(path),
+            n,
+            f"{len(line)} columns: the editor at 80 columns shows {limit} of this file's lines without scrolling",
+        )
+        for n, line in enumerate(lines, 1)
+        if len(line) > limit
+    ]
+
+
+def _cases(course, cases: Path) -> list[Problem]:
+    found = []
+    for e in course.exercises:
+        folder = cases / e.id
+        passing = len(list(folder.glob("pass_*.py")))
+        failing = len(list(folder.glob("fail_*.py")))
+        if passing < MIN_PASSING_CASES or failing < MIN_FAILING_CASES:
+            found.append(
+                Problem(
+                    str(folder),
+                    0,
+                    f"exercise '{e.id}' has {passing} correct variants (pass_*.py) and {failing} mutants "
+                    f"(fail_<check-id>__<what>.py); it needs at least {MIN_PASSING_CASES} and {MIN_FAILING_CASES}",
+                )
+            )
+    return found
