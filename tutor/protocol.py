@@ -8,6 +8,10 @@ ProtocolError naming the class, the field path and what was expected and found, 
 malformed reaches the harness, the verdict, the CLI or the UI. Jobs and events carry a "type"
 tag; Bilingual texts travel as {"en": ..., "zh": ...}. A worker's first event is a Hello with
 PROTOCOL_VERSION, which the parent reads before anything else (`announced_version`).
+Every job carries a `seal`, a secret the parent makes for that run; every event the worker sends
+after reading its job carries it back under the key SEAL, beside the event's own fields (an
+envelope, not a field of any message). An event without it was written by something other than
+the worker's channel (learner code writing to the pipe), and the parent believes nothing after it.
 Standard library only (and tutor.i18n): both the JAX-free parent and the worker import it.
 """
 
@@ -24,11 +28,12 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 4  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = 5  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 CheckStatus = Literal["pass", "fail", "error", "skipped"]
 CHECK_STATUSES: tuple[str, ...] = get_args(CheckStatus)
+SEAL = "seal"  # the key of the run's secret on every event sent after the job was read
 NOT_SENT: dict[str, Any] = {"wire": False}  # field metadata: kept on one side only, never on the wire
 
 
@@ -77,6 +82,7 @@ class ExerciseJob(Message):
     checks: tuple[CheckSpec, ...]
     checks_file: str = ""  # the exercise's checks.py, whose @check functions judge the file
     deadline_s: float | None = None  # the worker ends itself after this long, whatever happens
+    seal: str = ""  # the run's secret, sent back on every event (SEAL)
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ class CellJob(Message):
     code: str
     expect: Expect = Expect()
     deadline_s: float | None = None
+    seal: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,7 @@ class DoctorJob(Message):
     nans: bool = False
     deadline_s: float | None = None
     module: str | None = None
+    seal: str = ""
 
 
 Job = ExerciseJob | CellJob | DoctorJob
@@ -289,6 +297,14 @@ def parse_job(obj: object) -> Job:
 def parse_event(obj: object) -> Event:
     """One decoded JSON line from a worker as a typed event; ProtocolError if it is not one."""
     return _parse(obj, _EVENTS, "event")
+
+
+def unseal(obj: object) -> tuple[object, str | None]:
+    """A decoded event line without its envelope: (the event, the seal it carried, or None)."""
+    if isinstance(obj, dict) and SEAL in obj:
+        seal = obj[SEAL]
+        return {k: v for k, v in obj.items() if k != SEAL}, seal if type(seal) is str else ""
+    return obj, None
 
 
 def announced_version(obj: object) -> int | None:

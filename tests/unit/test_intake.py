@@ -5,8 +5,21 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tutor.i18n import Bilingual
-from tutor.protocol import PROTOCOL_VERSION, CheckResult, Done, Hello, MetricPoints, Ready, Started
+from tutor.protocol import (
+    PROTOCOL_VERSION,
+    SEAL,
+    CellResult,
+    CheckResult,
+    Done,
+    Hello,
+    MetricPoints,
+    Ready,
+    RunError,
+    Started,
+)
 from tutor.sandbox.events import Output
 from tutor.sandbox.intake import Intake
 from tutor.sandbox.worker_process import Limits
@@ -66,3 +79,74 @@ def test_output_is_kept_within_its_cap():
     assert intake.feed_output("stdout", b"more") is None and intake.truncated and not intake.flooded
     intake.feed_output("stderr", b"xxxxxxxx")
     assert intake.flooded and intake.over
+
+
+# ---- events only in the harness's turn: learner code that writes to the channel ends the run
+
+SECRET = "5eal"
+
+
+def sealed(*messages, seal: str = SECRET) -> list[dict]:
+    return [m.to_wire() | {SEAL: seal} for m in messages]
+
+
+def run_of(*events, checks=("a", "b"), seal=SECRET) -> Intake:
+    intake = Intake(Limits(), checks=checks, seal=seal)
+    list(intake.feed_events(lines(Hello(PROTOCOL_VERSION), Ready(1), *events)))
+    return intake
+
+
+def test_the_harness_in_its_turn_is_believed():
+    a, b = CheckResult("a", "pass", OK), CheckResult("b", "fail", OK)
+    intake = run_of(*sealed(Started(), a), MetricPoints((("l", 0, 1.0),)), *sealed(b, Done()))
+    assert intake.done and not intake.forged and not intake.over
+    assert [e for e in intake.seen if isinstance(e, CheckResult)] == [a, b]
+
+
+@pytest.mark.parametrize(
+    "events, why",
+    [
+        # raw bytes in the pipe: no seal (or a wrong one)
+        (lambda: [*sealed(Started()), CheckResult("a", "pass", OK)], "without the run's seal"),
+        (lambda: [*sealed(Started()), *sealed(CheckResult("a", "pass", OK), seal="guess")], "without the run's seal"),
+        (lambda: [*sealed(Started()), Done()], "Done event without the run's seal"),
+        # sealed, but not in the order and number asked for
+        (lambda: sealed(Started(), CheckResult("b", "pass", OK)), "'b' when 'a' was next"),
+        (
+            lambda: sealed(Started(), CheckResult("a", "fail", OK), CheckResult("a", "pass", OK)),
+            "'a' when 'b' was next",
+        ),
+        (
+            lambda: sealed(
+                Started(), CheckResult("a", "pass", OK), CheckResult("b", "pass", OK), CheckResult("b", "pass", OK)
+            ),
+            "after every check asked for had one",
+        ),
+        (lambda: sealed(Started(), CheckResult("a", "pass", OK), Done(), Done()), "after the run said it was done"),
+        (lambda: sealed(Started(), Started()), "a second started"),
+        (lambda: sealed(CheckResult("a", "pass", OK)), "before the job started"),
+        (lambda: sealed(Started(), RunError("exit", OK), CheckResult("a", "pass", OK)), "after the run's result"),
+        (lambda: [*sealed(Started()), Hello(PROTOCOL_VERSION)], "a second hello"),
+        (lambda: [*sealed(Started()), Ready(2)], "a second ready"),
+    ],
+)
+def test_anything_out_of_turn_is_forged_and_nothing_after_it_is_believed(events, why):
+    intake = run_of(*events())
+    assert why in intake.forged, intake.forged
+    assert intake.over
+    believed, done = len(intake.seen), intake.done
+    list(intake.feed_events(lines(*sealed(Done()))))  # nothing after it is read
+    assert len(intake.seen) == believed and intake.done == done
+
+
+def test_a_run_without_checks_takes_no_check_result():
+    intake = run_of(*sealed(Started(), CheckResult("a", "pass", OK)), checks=())
+    assert "after every check asked for had one" in intake.forged
+    intake = run_of(*sealed(Started(), CellResult(None, (), "", ""), Done()), checks=())
+    assert intake.done and not intake.forged
+
+
+def test_a_worker_that_breaks_while_starting_is_heard_unsealed():
+    intake = Intake(Limits(), checks=("a",), seal=SECRET)
+    list(intake.feed_events(lines(Hello(PROTOCOL_VERSION), RunError("startup", OK))))
+    assert not intake.forged and isinstance(intake.seen[-1], RunError)

@@ -148,6 +148,7 @@ def test_the_wire_keeps_its_shape():
         ],
         "checks_file": "/c/checks.py",
         "deadline_s": 12.5,
+        "seal": "",
     }
     assert MetricPoints((("loss", 0, 0.5),)).to_wire() == {"type": "metrics", "points": [["loss", 0, 0.5]]}
     assert Started().to_wire() == {"type": "started"}
@@ -438,6 +439,25 @@ SHAPES = {
         "exercise ExerciseJob(source: str, filename: str, checks: tuple[CheckSpec, ...], checks_file: str, deadline_s: float | None)",
         "cell CellJob(id: str, code: str, expect: Expect, deadline_s: float | None)",
         "doctor DoctorJob(script: str, args: tuple[str, ...], cwd: str | None, nans: bool, deadline_s: float | None, module: str | None)",
+        "hello Hello(protocol: int)",
+        "ready Ready(pid: int | None)",
+        "started Started()",
+        "done Done()",
+        "error RunError(kind: str, message: Bilingual)",
+        "metrics MetricPoints(points: tuple[tuple[str, int, float], ...])",
+        "check CheckResult(id: str, status: Literal['pass', 'fail', 'error', 'skipped'], message: Bilingual, duration_s: float | None)",
+        "cell CellResult(raised: str | None, exception_types: tuple[str, ...], message: str, traceback: str)",
+        "doctor-report DoctorReport(report: ScriptReport)",
+        "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
+        "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
+        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'constant', 'global', 'mutation', 'print', 'unusable', 'deleted', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str)",
+        "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...])",
+        "- TraceCount(function: str, line: int, count: int, file: str)",
+    ],
+    5: [
+        "exercise ExerciseJob(source: str, filename: str, checks: tuple[CheckSpec, ...], checks_file: str, deadline_s: float | None, seal: str)",
+        "cell CellJob(id: str, code: str, expect: Expect, deadline_s: float | None, seal: str)",
+        "doctor DoctorJob(script: str, args: tuple[str, ...], cwd: str | None, nans: bool, deadline_s: float | None, module: str | None, seal: str)",
         "hello Hello(protocol: int)",
         "ready Ready(pid: int | None)",
         "started Started()",

@@ -58,6 +58,9 @@ RAISED = CellResult("ValueError", ("ValueError", "Exception"), "bad", "")
 ROWS = [
     # name, job, events, ending, status, kind
     ("all pass", EXERCISE, PASSED, Ending(0), "pass", "checks"),
+    # learner code wrote to the channel (tutor.sandbox.intake): whatever came before, never a pass
+    ("forged", EXERCISE, PASSED, Ending(0, forged="a CheckResult event without the run's seal"), "error", "channel"),
+    ("forged, then timed out", EXERCISE, START, Ending(None, timed_out=True, forged="x"), "error", "channel"),
     (
         "with metrics",
         EXERCISE,
@@ -282,3 +285,10 @@ def test_a_cancelled_run_has_one_wording_per_kind_of_job():
     """The CLI and every screen show the verdict's message: a check says check, a cell or doctor run says run."""
     words = {job: decide(job, START, Ending(None, cancelled=True)).message.en for job in (EXERCISE, CELL, DOCTOR)}
     assert words == {EXERCISE: "Check cancelled.", CELL: "Run cancelled.", DOCTOR: "Run cancelled."}
+
+
+def test_no_check_of_a_forged_run_is_shown_as_passed():
+    v = decide(EXERCISE, PASSED, Ending(0, forged="a second done"))
+    assert [c.status for c in v.checks] == ["skipped", "skipped"]
+    assert "wrote to the tutor's channel" in v.message.en and "a second done" in v.message.en
+    assert "通道" in v.message.zh and all("通道" in c.message.zh for c in v.checks)

@@ -12,8 +12,9 @@ this suite. The cases run in a few threads at once (most of the time is spent wa
 for workers to import JAX), once per module; each test below then asserts on one case.
 
 Processes that leave the worker's process group (setsid, setpgid, a double fork) are still below
-the reaper (a child subreaper) and are killed with its tree. Out of scope, and so not tested:
-deliberate forgery through the event pipe. Learner code that kills the reaper itself leaves its
+the reaper (a child subreaper) and are killed with its tree. Deliberate forgery (the forge_*
+programs: a rewritten judge, events written into the pipe or sent through the tutor's own channel out
+of turn, a stolen expected value) ends as error / tamper or error / channel, or fails. Learner code that kills the reaper itself leaves its
 orphans to the process that started the reaper (the fork server, or the CLI), a subreaper too,
 which ends them (tutor/sandbox/orphans.py).
 """
@@ -121,6 +122,16 @@ CASES = [
     # 1.2 GiB in the compilation cache: counted, then removed. The cache is the home's, shared by
     # its runs, so every run going at once would be charged too: alone.
     Fault("cache_fill", "error", "disk", alone=True),
+    # Forgery (issue 40): each of these passed, or showed a check passed that the program cannot pass.
+    Fault("forge_close_noop", "error", "tamper"),  # close / expect no-ops while a check runs
+    Fault("forge_stdout_flush", "fail", "checks", failing="counts-up"),  # its flush() is never called
+    Fault("forge_rebind_harness", "error", "tamper"),  # harness.run_check / send rebound
+    Fault("forge_to_wire", "error", "tamper"),  # CheckResult.to_wire replaced
+    Fault("forge_pipe_write", "error", "channel"),  # raw events in the pipe: no seal
+    Fault("forge_thread_spam", "error", "channel"),  # sealed, but out of turn
+    Fault("forge_isclose", "error", "tamper"),  # numpy's own isclose patched
+    Fault("forge_array_steal", "fail", "checks", failing="counts-up"),  # no learner __array__ is read
+    Fault("forge_terminal", "fail", "checks", failing="counts-up"),  # no terminal here; under a pty: test_forged_screen
 ]
 BY_NAME = {f.name: f for f in CASES}
 

@@ -5,6 +5,13 @@ learner prints can look like an event. References to os.write and json.dumps are
 at import time so that learner code which monkey-patches them cannot break reporting.
 If the pipe is gone (closed by the learner, or its number reused for one of the learner's
 files), the worker exits with status CHANNEL_LOST instead of writing events anywhere else.
+
+Once the job is read, the run's results go out through one sender made for it (`sealed`), whose
+events carry the run's seal (tutor.protocol.SEAL); `send` goes on sending metric points, which need
+none. The seal lives only in that sender's closure, and the sender only in the locals of the worker's
+frames: no module attribute leads to it, so learner code that writes into the pipe itself, or calls
+`send`, sends events the parent refuses. Code that walks the interpreter's frames or objects can still
+find it (RELIABILITY.md says what holds then).
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 
-from tutor.protocol import CHANNEL_LOST, MetricPoints
+from tutor.protocol import CHANNEL_LOST, SEAL, MetricPoints
 
 _write = os.write
 _dumps = json.dumps
@@ -28,6 +36,7 @@ _fd: int | None = None
 _identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the event pipe
 _asarray = None  # numpy.asarray, taken when the channel opens (in the worker, before learner code runs)
 _metric_buffer: list[list] = []
+OWN_STATE = ("_fd", "_identity", "_asarray", "_last_flush")  # what this module rebinds as it works
 _last_flush = 0.0
 METRIC_FLUSH_S = 0.04  # a batch a little more often than the chart redraws (every 0.05 s)
 
@@ -48,16 +57,28 @@ def open_channel(fd: int) -> None:
     _identity = (st.st_dev, st.st_ino)
 
 
+def sealed(secret: str) -> Callable[[object], None]:
+    """The sender of this run's events (results, errors, done), each sealed with `secret`."""
+
+    def send_sealed(event) -> None:
+        emit(event.to_wire(), secret)
+
+    return send_sealed
+
+
 def send(event) -> None:
     """Send one tutor.protocol event (a dataclass with to_wire())."""
     emit(event.to_wire())
 
 
-def emit(event: dict) -> None:
-    """Write one event, already in its wire form, as a JSON line."""
+def emit(event: dict, seal: str = "") -> None:
+    """Write one event, already in its wire form, as a JSON line (sealed with `seal`, if given)."""
     if _fd is None:
         return
-    text = _dumps(_fit(event), ensure_ascii=False, allow_nan=True)
+    wire = _fit(event)
+    if seal:
+        wire[SEAL] = seal
+    text = _dumps(wire, ensure_ascii=False, allow_nan=True)
     try:
         data = (text + "\n").encode("utf-8")
     except UnicodeEncodeError:

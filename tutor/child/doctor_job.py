@@ -9,12 +9,11 @@ from __future__ import annotations
 import os
 import signal
 
-from tutor.child.channel import send
 from tutor.child.harness import flush_std_streams
 from tutor.protocol import DoctorJob, DoctorReport
 
 
-def run(job: DoctorJob) -> None:
+def run(job: DoctorJob, send) -> None:
     from tutor.child.doctor.probe import examine
 
     if job.cwd:

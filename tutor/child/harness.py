@@ -8,6 +8,7 @@ import ast
 import builtins
 import importlib.util
 import inspect
+import io
 import linecache
 import os
 import re
@@ -22,8 +23,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child import library, optimizers, witness
-from tutor.child.channel import flush_metrics, send
+from tutor import i18n, protocol
+from tutor.child import channel, library, optimizers, tamper, witness
+from tutor.child.channel import flush_metrics
 from tutor.i18n import Bilingual
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
 
@@ -110,14 +112,34 @@ def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
 
 
 # ------------------------------------------------------------ keeping the harness sane
-# Learner code runs in this very process, so it can break what the checks rely on:
-# replace builtins (print, isinstance) or jax.jit, or close stdout/stderr. After loading
-# the learner's file and around each check, the originals are put back. This is repair of
-# accidents, not a security boundary: code in the same process can always reach further.
+# Learner code runs in this very process, so it can break what the checks rely on: replace
+# builtins (print, isinstance) or jax.jit, close stdout/stderr, or rebind the judge itself (a
+# check library function, the harness's own, a protocol method, NumPy's isclose). Before and
+# after every call into learner code the originals are put back (tutor.child.tamper); a change
+# to the judge also ends the run as tampering. Code in the same process can always reach further
+# (ctypes): the parent's own checks (tutor.sandbox.intake) and RELIABILITY.md say what holds then.
 
-_GUARDED = [builtins, time, jax, jnp, np, library, *library.MODULES, optimizers]
 witness.install()  # before the snapshot below, which restore_environment puts back after learner code
-_SNAPSHOTS = [(mod, dict(vars(mod))) for mod in _GUARDED]
+
+
+def _numpy_modules() -> list[types.ModuleType]:
+    """The NumPy modules whose functions the check library's comparisons go through (numpy 2: _core)."""
+    found = []
+    for name in ("numeric", "fromnumeric", "_methods", "multiarray", "umath"):
+        for package in ("numpy._core", "numpy.core"):
+            try:
+                found.append(importlib.import_module(f"{package}.{name}"))
+                break
+            except ImportError:
+                continue
+    return found
+
+
+for _mod in (builtins, time, jax, jnp):
+    tamper.keep(_mod, judge=False)
+for _mod in (np, *_numpy_modules(), library, *library.MODULES, optimizers, protocol, i18n):
+    tamper.keep(_mod, judge=True)
+tamper.keep(channel, judge=True, own_state=channel.OWN_STATE)
 # JAX's configuration as the worker set it. A learner who debugs with jax_disable_jit or
 # jax_debug_nans would otherwise make correct code fail checks that count traces or look
 # for primitives; the checks run with these values, and the report says what the file changed.
@@ -137,18 +159,28 @@ config_changes: dict[str, object] = {}  # option -> the value the learner's code
 
 
 def restore_environment() -> None:
-    """Undo learner monkey-patching of builtins, jax, jax.numpy, numpy and the check library,
-    and changes to JAX's configuration."""
-    for mod, saved in _SNAPSHOTS:
-        current = vars(mod)
-        for name, value in saved.items():
-            if current.get(name, _MISSING) is not value:
-                try:
-                    setattr(mod, name, value)
-                except (AttributeError, TypeError):
-                    pass
+    """Undo learner monkey-patching of builtins, jax, NumPy and the judge (recording what of the
+    judge it had to put back, in tamper.changed), and changes to JAX's configuration."""
+    tamper.restore()
     _restore_jax_config()
     _guard_std_fds()
+
+
+def stop_if_tampered() -> None:
+    """Raise Abort if learner code changed the judge at any time so far: whatever the checks
+    said ran with a judge the program had rewritten, so nothing of it is a verdict."""
+    restore_environment()
+    if not tamper.changed:
+        return
+    names = ", ".join(dict.fromkeys(tamper.changed[:5]))
+    raise Abort(
+        "tamper",
+        f"your code changed the tutor's own checking code while it was judged ({names}); a check cannot "
+        "judge a program that rewrites it, so this run is not judged. Remove the lines that assign into "
+        "the tutor's modules, the exercise's checks or NumPy, and check again",
+        f"你的代码在评判过程中修改了检查程序自身的代码（{names}）；检查无法评判一个改写检查本身的程序，"
+        "因此这次运行不予评判。请删掉那些给本教程的模块、本练习的检查或 NumPy 赋值的代码行，然后重新检查",
+    )
 
 
 def _restore_jax_config() -> None:
@@ -236,9 +268,6 @@ def static_note(source: str) -> tuple[str, str] | None:
     )
 
 
-_MISSING = object()
-
-
 def _guard_std_fds() -> None:
     """Point a closed fd 0, 1 or 2 at /dev/null, so the next file opened cannot take its number
     (learner prints would otherwise land in it, e.g. in the compilation cache)."""
@@ -294,7 +323,7 @@ def load_checks(path: str) -> dict[str, Callable]:
     module = importlib.util.module_from_spec(spec)
     sys.modules["exercise_checks"] = module  # dataclasses and pickling look modules up by name
     spec.loader.exec_module(module)
-    _SNAPSHOTS.append((module, dict(vars(module))))
+    tamper.keep(module, judge=True)
     return {fn.__check__.id: fn for fn in vars(module).values() if isinstance(getattr(fn, "__check__", None), tuple)}
 
 
@@ -383,9 +412,12 @@ def run_check(check: CheckSpec, fn: Callable | None, module: types.ModuleType, f
     return CheckResult(check.id, status, Bilingual(zh=zh, en=en), duration_s=round(time.perf_counter() - started, 4))
 
 
-def run_exercise(job: ExerciseJob) -> None:
-    """Import the checks, load the learner's file and run every check, honoring declared dependencies."""
+def run_exercise(job: ExerciseJob, send: Callable[[object], None]) -> None:
+    """Import the checks, load the learner's file and run every check, honoring declared
+    dependencies; `send` is the run's sealed sender (tutor.child.channel.sealed)."""
     filename = job.filename
+    # Held in this frame's locals, which learner code cannot rebind: the module's names it can.
+    run_check, stop_if_tampered = _RUN_CHECK, _STOP_IF_TAMPERED
     try:
         try:
             functions = load_checks(job.checks_file)
@@ -403,6 +435,7 @@ def run_exercise(job: ExerciseJob) -> None:
                 )
             return
         module = load_learner(job.source, filename)
+        stop_if_tampered()
         passed: set[str] = set()
         names = {c.id: c.name for c in job.checks}
         pending = [static_note(job.source)]  # notes said once, before the next failure's own message
@@ -423,6 +456,7 @@ def run_exercise(job: ExerciseJob) -> None:
                 )
                 continue
             result = run_check(check, functions.get(check.id), module, filename)
+            stop_if_tampered()  # after the check, before its result is believed enough to send
             if result.status != "pass":
                 if not config_said and config_note():
                     pending.append(config_note())
@@ -439,8 +473,8 @@ def run_exercise(job: ExerciseJob) -> None:
         send(abort.event())
 
 
-def run_cell(job: CellJob) -> None:
-    """Run a demo cell as a script; report which exception (if any) it raised."""
+def run_cell(job: CellJob, send: Callable[[object], None]) -> None:
+    """Run a demo cell as a script; report which exception (if any) it raised (through `send`)."""
     filename = f"<cell {job.id}>"
     source = job.code
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -469,10 +503,25 @@ def run_cell(job: CellJob) -> None:
     send(event)
 
 
+# The streams as they were before learner code, and the io classes whose own flush is safe to call.
+_STD_STREAMS = (sys.stdout, sys.stderr)
+_IO_TYPES = (io.TextIOWrapper, io.BufferedWriter, io.FileIO)
+
+
 def flush_std_streams() -> None:
-    """Flush learner output; the learner may have closed fds 1/2 or replaced sys.stdout."""
-    for stream in (sys.stdout, sys.stderr):
+    """Flush learner output. The learner may have closed fds 1/2 or replaced sys.stdout: only the
+    io classes' own flush is called, never a method learner code defined or set on a stream (a
+    flush() that runs after the last check could otherwise write events of its own)."""
+    for stream in dict.fromkeys((*_STD_STREAMS, sys.stdout, sys.stderr)):
+        kind = type(stream)
+        if kind not in _IO_TYPES:
+            continue
         try:
-            stream.flush()
-        except Exception:  # noqa: BLE001 - None, a closed file, an object without flush
+            kind.flush(stream)
+        except Exception:  # noqa: BLE001 - a closed file, a closed fd
             pass
+
+
+# The harness's own functions, as run_exercise calls them, and the harness itself kept as judge.
+_RUN_CHECK, _STOP_IF_TAMPERED = run_check, stop_if_tampered
+tamper.keep(sys.modules[__name__], judge=True, own_state=("config_changes",))

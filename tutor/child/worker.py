@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+from dataclasses import replace
 
 from tutor.child import compile_flags
 from tutor.i18n import Bilingual
@@ -54,19 +55,17 @@ def configure_jax_settings(cache_dir: str | None) -> None:
     jax.config.update("jax_disable_jit", False)
 
 
-def _report_broken(exc: BaseException, harness) -> None:
+def _report_broken(exc: BaseException, harness, send) -> None:
     """The harness itself failed (learner code broke it, or a tutor bug): say so on the event pipe."""
-    from tutor.child import channel
-
     try:
         harness.restore_environment()
         if harness.is_out_of_memory(exc):
-            channel.send(harness._abort_for(exc).event())
+            send(harness._abort_for(exc).event())
             return
         import traceback
 
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
-        channel.send(
+        send(
             RunError(
                 "internal",
                 Bilingual(
@@ -145,6 +144,11 @@ def main(argv: list[str] | None = None) -> None:
             lifeline.abandoned()  # the parent went away: the run folder is ours to remove
         os._exit(0)
     job = parse_job(json.loads(line))
+    # The run's sender, sealed with its secret: held in this frame and handed down as an argument,
+    # never kept where a module attribute reaches it; the secret leaves the job and the line it came in.
+    send = channel.sealed(job.seal)
+    job = replace(job, seal="")
+    del line
     if args.parent is not None:
         lifeline.hide_stdin()
     if args.stdin_fd is not None:
@@ -156,24 +160,24 @@ def main(argv: list[str] | None = None) -> None:
         fence.install([args.run_dir or os.getcwd(), args.cache_dir])
     if job.deadline_s:
         lifeline.arm_deadline(job.deadline_s)  # even if the parent is stopped or learner code blocks in C
-    channel.send(Started())
+    send(Started())
     try:
         if not isinstance(job, DoctorJob) and args.doctor:
             configure_jax(args.cache_dir)  # never sent to a doctor worker; judged as in any worker
         if isinstance(job, ExerciseJob):
-            harness.run_exercise(job)
+            harness.run_exercise(job, send)
         elif isinstance(job, DoctorJob):
             from tutor.child import doctor_job
 
-            doctor_job.run(job)
+            doctor_job.run(job, send)
         else:
-            harness.run_cell(job)
+            harness.run_cell(job, send)
         channel.flush_metrics()
     except BaseException as exc:  # noqa: BLE001 - a run that broke the harness is an error, never "done"
-        _report_broken(exc, harness)
+        _report_broken(exc, harness, send)
         os._exit(1)
     harness.flush_std_streams()  # the learner may have closed fds 1/2 or replaced sys.stdout
-    channel.send(Done())
+    send(Done())
     os._exit(0)  # skip interpreter teardown: JAX's atexit hooks only cost time here
 
 

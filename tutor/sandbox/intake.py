@@ -1,5 +1,11 @@
 """What a run has received from its worker so far: output kept within its caps, and the worker's
-events validated in order (the first must announce this tutor's protocol version)."""
+events validated in order (the first must announce this tutor's protocol version).
+
+Events are also taken only in the turn the harness sends them: one hello, one ready, then
+(sealed with the run's secret, all but metric points) one started, each check asked for once and in the order asked,
+at most one cell result, doctor report or error, metric points, and one done, after which
+nothing. Anything else can only have been written by learner code (into the pipe, or through
+the harness's own functions): the run is then an error, and nothing from that line on is believed."""
 
 from __future__ import annotations
 
@@ -9,13 +15,19 @@ from collections.abc import Iterator
 
 from tutor.protocol import (
     PROTOCOL_VERSION,
+    CellResult,
     CheckResult,
+    DoctorReport,
     Done,
+    Hello,
     MetricPoints,
     ProtocolError,
     Ready,
+    RunError,
+    Started,
     announced_version,
     parse_event,
+    unseal,
 )
 from tutor.sandbox.events import Output
 from tutor.sandbox.worker_process import Limits
@@ -24,8 +36,16 @@ from tutor.sandbox.worker_process import Limits
 class Intake:
     """Output (capped) and the worker's events, in order, for the verdict; and why reading must stop."""
 
-    def __init__(self, limits: Limits, pass_all: bool = False):
+    def __init__(self, limits: Limits, pass_all: bool = False, checks: tuple[str, ...] | None = None, seal: str = ""):
         self.limits = limits
+        # The checks asked for, in order (None: not checked); the run's seal ("": not checked).
+        self.checks = checks
+        self.seal = seal
+        self.forged = ""  # why an event cannot have come from the harness in its turn
+        self._hello = False
+        self._started = False
+        self._results = 0  # check results taken so far
+        self._ended = False  # a cell result, a doctor report or an error came: only metrics and done may follow
         # doctor: every chunk is passed on as it comes (the learner sees all its output), and
         # only what is kept goes into the verdict; chars_seen says how much there was.
         self.pass_all = pass_all
@@ -47,7 +67,9 @@ class Intake:
     @property
     def over(self) -> bool:
         """Reading must stop: too much output, an unreadable event, or a worker of another version."""
-        return self.flooded or bool(self.protocol_error) or self.worker_protocol != PROTOCOL_VERSION
+        return (
+            self.flooded or bool(self.protocol_error) or bool(self.forged) or self.worker_protocol != PROTOCOL_VERSION
+        )
 
     def feed_output(self, stream: str, data: bytes) -> Output | None:
         self.total_bytes += len(data)
@@ -87,7 +109,7 @@ class Intake:
 
     def feed_events(self, data: bytes) -> Iterator[CheckResult | MetricPoints]:
         """Take event bytes; yields the events a reader shows as they come (checks, metric points)."""
-        if self.protocol_error or self.worker_protocol != PROTOCOL_VERSION:
+        if self.protocol_error or self.forged or self.worker_protocol != PROTOCOL_VERSION:
             return  # the run is over; nothing after a bad event is believed
         self.event_buffer += data
         *lines, self.event_buffer = self.event_buffer.split(b"\n")
@@ -97,7 +119,7 @@ class Intake:
             return
         for line in lines:
             try:
-                obj = json.loads(line)
+                obj, sealed = unseal(json.loads(line))
                 if not self.greeted:
                     self.greeted = True
                     self.worker_protocol = announced_version(obj)  # before anything else: any version's hello reads
@@ -110,8 +132,50 @@ class Intake:
                 self.protocol_error = "a line that is not JSON"
             if self.protocol_error:
                 return
+            self.forged = self._out_of_turn(event, sealed)
+            if self.forged:
+                return
             self.seen.append(event)
             self.ready = self.ready or isinstance(event, Ready)
             self.done = self.done or isinstance(event, Done)
             if isinstance(event, (CheckResult, MetricPoints)):
                 yield event
+
+    def _out_of_turn(self, event, sealed: str | None) -> str:
+        """Why `event` cannot be the harness's next one ("" when it can); updates the turn."""
+        name = type(event).__name__
+        if self.done:
+            return f"a {name} event after the run said it was done"
+        if isinstance(event, Hello):
+            said, self._hello = self._hello, True
+            return "a second hello" if said else ""
+        if isinstance(event, Ready):
+            return "a second ready" if self.ready else ""
+        if isinstance(event, RunError) and not self.ready:
+            return ""  # the worker broke while starting: before any job, so before any seal
+        if not self.ready:
+            return f"a {name} event before the worker was ready"
+        if self.seal and sealed != self.seal and not isinstance(event, MetricPoints):
+            return f"a {name} event without the run's seal"  # metric points need none: they judge nothing
+        if isinstance(event, Started):
+            if self._started:
+                return "a second started"
+            self._started = True
+            return ""
+        if not self._started:
+            return f"a {name} event before the job started"
+        if isinstance(event, (MetricPoints, Done)):
+            return ""
+        if self._ended:
+            return f"a {name} event after the run's result"
+        if isinstance(event, CheckResult) and self.checks is not None:
+            asked = self.checks
+            if self._results >= len(asked):
+                return f"a result for check '{event.id}' after every check asked for had one"
+            if event.id != asked[self._results]:
+                return f"a result for check '{event.id}' when '{asked[self._results]}' was next"
+            self._results += 1
+            return ""
+        if isinstance(event, (CellResult, DoctorReport, RunError)):
+            self._ended = True
+        return ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import selectors
 import threading
 import time
@@ -72,7 +73,8 @@ class Run:
         self.shown_as = shown_as  # (the copy the worker ran, the learner's own file): messages name the latter
         # The worker's own deadline comes after ours (and after a doctor's time to report): the parent decides.
         grace = WORKER_GRACE_S + (STOP_GRACE_S if isinstance(job, DoctorJob) else 0.0)
-        self.job = replace(job, deadline_s=timeout + grace)
+        # A secret of this run: every event after the job must carry it back (tutor.protocol.SEAL).
+        self.job = replace(job, deadline_s=timeout + grace, seal=secrets.token_hex(16))
         self.timeout = timeout
         self.limits = limits
         self.on_finish = on_finish
@@ -131,7 +133,12 @@ class Run:
         ).start()
         # Until the worker is seen ready (a fresh one imports JAX first), a bound that includes start-up.
         w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S + self.limits.startup_s)
-        intake = Intake(self.limits, pass_all=isinstance(self.job, DoctorJob))
+        intake = Intake(
+            self.limits,
+            pass_all=isinstance(self.job, DoctorJob),
+            checks=tuple(c.id for c in self.job.checks) if isinstance(self.job, ExerciseJob) else (),
+            seal=self.job.seal,
+        )
         # Measured here too, once the run is over: the reaper measures every 0.5 s, and a program
         # that writes into the cache and is done sooner (or is killed by us after "done") escapes it.
         cache = CacheGrowth(w.cache_dir) if self.limits.disk_bytes and w.cache_dir else None
@@ -218,6 +225,7 @@ class Run:
             flooded=intake.flooded,
             truncated=intake.truncated,
             protocol_error=intake.protocol_error,
+            forged=intake.forged,
             worker_protocol=intake.worker_protocol,
             duration_s=time.monotonic() - (ready_at or started),
             timeout_s=self.timeout,

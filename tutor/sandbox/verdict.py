@@ -48,6 +48,7 @@ class Ending:
     flooded: bool = False  # more output than the limit: stopped
     truncated: bool = False  # output beyond what is kept was dropped
     protocol_error: str = ""  # what was wrong with the first unreadable event line
+    forged: str = ""  # the first event that was not the harness's in its turn (tutor.sandbox.intake)
     internal_error: str = ""  # the parent's own failure while reading the run
     guard: str = (
         ""  # the reaper's word: "processes" / "disk" / "memory" (a bound it held), "killed" (ended from outside)
@@ -151,7 +152,7 @@ def decide(job: Job, events, ending: Ending) -> Verdict:
         status=status,
         kind=kind,
         message=message,
-        checks=_all_checks(job, seen),
+        checks=_all_checks(job, seen, ending),
         stdout=seen.stdout,
         stderr=seen.stderr,
         duration_s=ending.duration_s,
@@ -170,6 +171,8 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
         return "error", "startup", _startup_cause(seen, ending)
     if ending.worker_protocol != PROTOCOL_VERSION:  # nothing else it said can be read
         return "error", "internal", _foreign_worker(ending.worker_protocol)
+    if ending.forged:  # before any outcome the forger could have steered (a timeout, an exit)
+        return "error", "channel", _forged(ending.forged)
     if ending.internal_error:
         return (
             "error",
@@ -245,17 +248,23 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
             "doctor",
             _message(f"the script ran; {n} finding{'' if n == 1 else 's'}", f"脚本已运行；发现 {n} 个问题"),
         )
-    checks = _all_checks(job, seen)
+    checks = _all_checks(job, seen, ending)
     if not checks or any(c.status != "pass" for c in checks):
         return "fail", "checks", _summary(checks)
     return "pass", "checks", _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")
 
 
-def _all_checks(job: Job, seen: _Seen) -> list[CheckResult]:
-    """Every check the exercise has, in its order, named; those never reported are marked not run.
-    New objects: the ones already handed out as events stay as they were."""
+def _all_checks(job: Job, seen: _Seen, ending: Ending) -> list[CheckResult]:
+    """Every check the exercise has, in its order, named; those never reported are marked not run,
+    and none is believed from a run that wrote to the tutor's channel. New objects: the ones
+    already handed out as events stay as they were."""
     if not isinstance(job, ExerciseJob):
         return []
+    if ending.forged:
+        not_judged = _message(
+            "not judged: the program wrote to the tutor's channel", "未评判：程序向检查程序的通道写入了内容"
+        )
+        return [CheckResult(spec.id, "skipped", not_judged, name=spec.name) for spec in job.checks]
     why = (
         _message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
         if seen.ready
@@ -399,6 +408,16 @@ def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
     if status == "timeout":
         report.status = "timeout"
     return report
+
+
+def _forged(what: str) -> Bilingual:
+    """Learner code wrote to the tutor's event channel: nothing the run said can be believed."""
+    return _message(
+        f"the program wrote to the tutor's channel ({what}), so nothing this run reported can be believed "
+        "and it is not judged; a solution never needs to touch the tutor's pipes or its own code",
+        f"程序向检查程序的通道写入了内容（{what}），这次运行报告的一切都不可信，因此不予评判；"
+        "正确的解答从不需要触碰检查程序的管道或它自己的代码",
+    )
 
 
 def _foreign_worker(version: int | None) -> Bilingual:

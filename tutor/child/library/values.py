@@ -11,10 +11,26 @@ import numpy as np
 
 from tutor.child.library.failures import Label, bilingual, fail
 from tutor.child.library.originals import (
+    NUMPY_SCALARS,
+    ArrayImpl,
+    absolute,
+    add,
     canonicalize_dtype,
     default_backend,
     device_put,
+    equal,
+    errstate,
+    every,
+    isfinite,
+    isnan,
     keystr,
+    less_equal,
+    logical_and,
+    logical_or,
+    multiply,
+    np_array,
+    np_asarray,
+    subtract,
     tree_flatten_with_path,
     tree_structure,
 )
@@ -57,29 +73,37 @@ def device_rtol(rtol: float) -> float:
 
 def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """Compare got against a float64 NumPy reference, leaf by leaf, with explicit tolerance (at
-    least what the backend can promise: device_rtol)."""
+    least what the backend can promise: device_rtol). The reference is copied into read-only
+    arrays first, and only values of known kinds are read from got (no `__array__` of a learner
+    class is called), compared with NumPy's ufuncs as taken before learner code ran."""
     rtol = device_rtol(rtol)
-    got_leaves, want_leaves = leaves(got), leaves(want)
+    want_leaves = [(path, _locked(w)) for path, w in leaves(want)]
+    got_leaves = leaves(got)
     if len(got_leaves) != len(want_leaves) or tree_structure(got) != tree_structure(want):
         structure(got, want, what)
-    for (path, g), (_, w) in zip(got_leaves, want_leaves):
+    for (path, g), (_, w_arr) in zip(got_leaves, want_leaves):
         where, where_zh = where_in(what, path)
+        raw = _plain(g)
+        if raw is None:
+            fail(
+                f"{where} should be a number or array, got {type(g).__name__}",
+                f"{where_zh} 应当是数值或数组，实际是 {type(g).__name__}",
+            )
         try:
-            g_arr = np.asarray(g, dtype=np.float64)
+            g_arr = np_array(raw, dtype=np.float64, copy=True, subok=False)
         except (TypeError, ValueError):
             fail(
                 f"{where} should be a number or array, got {type(g).__name__}",
                 f"{where_zh} 应当是数值或数组，实际是 {type(g).__name__}",
             )
-        w_arr = np.asarray(w, dtype=np.float64)
         if g_arr.shape != w_arr.shape:
             fail(
                 f"{where} has shape {g_arr.shape}, expected {w_arr.shape}",
                 f"{where_zh} 的形状是 {g_arr.shape}，应为 {w_arr.shape}",
             )
-        if np.asarray(g).dtype.kind in "iub":
+        if raw.dtype.kind in "iub":
             # Integers are counted, not measured: compare exactly, with no tolerance in the message.
-            if not np.array_equal(g_arr, w_arr):
+            if not every(equal(g_arr, w_arr), axis=None):
                 bad = np.argwhere(g_arr != w_arr)
                 at = f" (first at index {tuple(int(i) for i in bad[0])})" if g_arr.ndim and len(bad) else ""
                 at_zh = f"（首个不同处在下标 {tuple(int(i) for i in bad[0])}）" if g_arr.ndim and len(bad) else ""
@@ -88,12 +112,12 @@ def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol:
                     f"{where_zh}：应为 {_fmt_int(w_arr)}，得到 {_fmt_int(g_arr)}{at_zh}",
                 )
             continue
-        if not np.all(np.isfinite(g_arr) | ~np.isfinite(w_arr)):
+        if not every(logical_or(isfinite(g_arr), ~isfinite(w_arr)), axis=None):
             fail(
                 f"{where} contains NaN or inf: got {fmt(g_arr)}, expected {fmt(w_arr)}",
                 f"{where_zh} 中出现 NaN 或 inf：得到 {fmt(g_arr)}，应为 {fmt(w_arr)}",
             )
-        if not np.allclose(g_arr, w_arr, rtol=rtol, atol=atol, equal_nan=True):
+        if not _all_close(g_arr, w_arr, rtol, atol):
             err = np.abs(g_arr - w_arr)
             idx = np.unravel_index(int(np.nanargmax(err)), err.shape) if err.ndim else ()
             at = f" (largest error at index {tuple(int(i) for i in idx)})" if idx else ""
@@ -102,6 +126,30 @@ def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol:
                 f"{where}: expected {fmt(w_arr)}, got {fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
                 f"{where_zh}：应为 {fmt(w_arr)}，得到 {fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}",
             )
+
+
+def _locked(value: Any) -> np.ndarray:
+    """A float64 copy of a reference that nothing can write to: backed by bytes, so its
+    writeable flag cannot be set back (learner code run while got is read cannot change it)."""
+    arr = np_array(np_asarray(value, dtype=np.float64), dtype=np.float64, copy=True, subok=False)
+    return np.frombuffer(arr.tobytes(), dtype=np.float64).reshape(arr.shape)
+
+
+def _plain(g: Any) -> np.ndarray | None:
+    """g as a NumPy array, for the kinds of value whose conversion runs none of the learner's code
+    (a JAX array, a NumPy array or scalar, a Python number); None for anything else."""
+    kind = type(g)
+    if kind is ArrayImpl or kind is np.ndarray or kind in NUMPY_SCALARS or kind in (int, float, bool):
+        return np_asarray(g)
+    return None
+
+
+def _all_close(g: np.ndarray, w: np.ndarray, rtol: float, atol: float) -> bool:
+    """np.allclose(g, w, rtol, atol, equal_nan=True), from ufuncs alone: equal infinities and NaN
+    against NaN count as close."""
+    with errstate(invalid="ignore", over="ignore"):
+        near = less_equal(absolute(subtract(g, w)), add(atol, multiply(rtol, absolute(w))))
+    return bool(every(logical_or(logical_or(near, equal(g, w)), logical_and(isnan(g), isnan(w))), axis=None))
 
 
 def where_in(what: Label, path: str) -> tuple[str, str]:

@@ -1,0 +1,36 @@
+"""Fault: the tutor's own terminal found (a /dev/pts or /dev/tty its ancestors hold open) and a
+green "PASS", a window title and a clipboard write (OSC 52) drawn on it; the same sequences printed
+on stdout; then a wrong answer."""
+import os
+
+FORGED = ("\x1b[2J\x1b[H\x1b[32mPASS: all 6 checks passed (FORGED)\x1b[0m"
+          "\x1b]0;FORGED title\x07\x1b]52;c;Rk9SR0VE\x07")
+
+
+def _terminals():
+    found, pid = [], os.getpid()
+    while pid > 1:
+        try:
+            for name in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{name}")
+                if target.startswith(("/dev/pts/", "/dev/tty")) and target not in found:
+                    found.append(target)
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            break
+    return found + ["/dev/tty"]
+
+
+for path in _terminals():
+    try:
+        with open(path, "w") as tty:
+            tty.write(FORGED)
+        print(f"terminal {path}: written")
+    except OSError as exc:
+        print(f"terminal {path}: refused ({exc.strerror})")
+print(FORGED)
+
+
+def update_counter(count, increment):
+    return count, increment  # wrong: never counts up
