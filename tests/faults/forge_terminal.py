@@ -1,4 +1,5 @@
-"""Fault: the tutor's own terminal found (a /dev/pts or /dev/tty its ancestors hold open) and a
+"""Fault: the tutor's own terminal found (a /dev/pts or /dev/tty its ancestors hold open, else every
+/dev/pts/N there is) and a
 green "PASS", a window title and a clipboard write (OSC 52) drawn on it; the same sequences printed
 on stdout; then a wrong answer."""
 import os
@@ -19,6 +20,10 @@ def _terminals():
                 pid = int(f.read().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError):
             break
+    try:
+        found += [f"/dev/pts/{n}" for n in sorted(os.listdir("/dev/pts")) if n.isdigit() and f"/dev/pts/{n}" not in found]
+    except OSError:
+        pass
     return found + ["/dev/tty"]
 
 
