@@ -81,6 +81,14 @@ def nested_problem(seed: int, steps: int, decades: float) -> tuple[Any, list, An
     return p0, grads_seq, as_float32(p0)
 
 
+def with_zero_gradients(grads_seq: list, step: int = 1) -> list:
+    """grads_seq with the first element of every leaf exactly 0 at `step` (0-based): an optimizer
+    that skips its state's decay where a gradient is 0 (a "lazy" update) differs at the next step."""
+    out = list(grads_seq)
+    out[step] = jax.tree.map(lambda g: np.where(np.arange(np.size(g)).reshape(np.shape(g)) == 0, 0.0, g), out[step])
+    return out
+
+
 def jitted_update(update: Callable, grads: Any, state: Any, params: Any) -> tuple[Any, Any]:
     """(updates, new_state) of jax.jit(update)(grads, state, params), once update is known to be
     callable without params as well (Optax's signature) and its updates are shaped like params."""

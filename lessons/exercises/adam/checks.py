@@ -3,6 +3,7 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from tutor.child.library import (
     as_float32,
@@ -32,6 +33,7 @@ from tutor.child.optimizers import (
     small_problem,
     unpack,
     update_without_params,
+    with_zero_gradients,
 )
 
 
@@ -55,8 +57,12 @@ def reference_steps(grads_seq, lr, b1, b2, eps, mode="adam"):
             m, v = jax.tree.map(np.zeros_like, m), jax.tree.map(np.zeros_like, v)
         if mode in ("frozen", "reset"):
             t = 1
+        m_old, v_old = m, v
         m = jax.tree.map(lambda m_, g_: b1 * m_ + (1 - b1) * g_, m, g)
         v = jax.tree.map(lambda v_, g_: b2 * v_ + (1 - b2) * g_**2, v, g)
+        if mode == "lazy":  # moments left as they were where the gradient is exactly 0
+            m = jax.tree.map(lambda new, old, g_: np.where(g_ == 0, old, new), m, m_old, g)
+            v = jax.tree.map(lambda new, old, g_: np.where(g_ == 0, old, new), v, v_old, g)
         yield m, v, jax.tree.map(lambda m_, v_: -lr * (m_ / (1 - b1**t)) / denominator(v_ / (1 - b2**t)), m, v)
 
 
@@ -212,6 +218,31 @@ def check_bias_correction(adam):
         f"但梯度 {g[worst]:g} 对应的增量是 {got[worst]:.4g}，是 lr 的 {ratio[worst]:.3g} 倍",
     )
 
+    # A long run with a bfloat16 parameter first in the tree: the step count must keep counting past
+    # 256 (bfloat16 holds every integer only up to 256, float16 up to 2048). Bias-corrected, a
+    # constant gradient g gives -lr * g / (|g| + eps) at every step, if t is right.
+    made = {"a": np.ones(3, jnp.bfloat16), "w": np.ones(3, np.float32)}
+    params = jax.tree.map(jax.device_put, made)
+    grads = jax.tree.map(lambda p: jax.device_put(np.full(p.shape, 0.5, p.dtype)), made)
+
+    def body(state, _):
+        step, new_state = update(grads, state, params)
+        return new_state, step["w"]
+
+    _, steps = jax.jit(lambda s: lax.scan(body, s, None, length=300))(init(params))
+    close(
+        np.asarray(steps)[[99, 255, 299]],
+        np.full((3, 3), -lr),
+        what=(
+            "updates['w'] at steps 100, 256 and 300 of a constant gradient 0.5, with a bfloat16 parameter first "
+            "in the tree (a step count kept in a parameter's dtype stops at 256 in bfloat16: keep it int32)",
+            "在常数梯度 0.5 下第 100、256、300 步的 updates['w']，树中第一个参数是 bfloat16"
+            "（沿用参数 dtype 的步数在 bfloat16 下停在 256：请用 int32 保存）",
+        ),
+        rtol=1e-3,
+        atol=1e-6,
+    )
+
 
 @check("eps-placement", depends=["descends", "state-types"])
 def check_eps_placement(adam):
@@ -249,6 +280,7 @@ def check_matches_reference(adam, apply_updates):
     lr, b1, b2, eps = MATCHES
     init, update = unpack(adam(lr, b1=b1, b2=b2, eps=eps))
     p0, grads_seq, params = nested_problem(seed=6, steps=4, decades=1.5)
+    grads_seq = with_zero_gradients(grads_seq)  # step 2 has gradients that are exactly 0
     got_seq = run_updates(update, init, params, grads_seq)
     label = f"adam({lr}, b1={b1}, b2={b2}, eps={eps})"
     if not same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps)):
@@ -273,6 +305,14 @@ def check_matches_reference(adam, apply_updates):
                 "in the moving averages and in the bias corrections",
                 f"{label}：你的增量与 b1、b2 对调后的 Adam 一致。b1 属于 m（由 g 累积），b2 属于 v（由 g**2 累积），"
                 "滑动平均和偏差修正里都是如此",
+            )
+        if same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps, "lazy")):
+            fail(
+                f"{label}: step 2 has gradients that are exactly 0, and from step 3 on your updates match an Adam "
+                "that leaves m and v as they were there (a lazy update). Adam decays both moments at every step, "
+                "whatever g is: m = b1 * m + (1 - b1) * g is b1 * m for g = 0",
+                f"{label}：第 2 步有恰好为 0 的梯度，而从第 3 步起，你的增量与一个在这些位置保持 m 和 v 不变的 Adam"
+                "（惰性更新）一致。Adam 每一步都要衰减两个矩，不管 g 是多少：g = 0 时 m = b1 * m + (1 - b1) * g 就是 b1 * m",
             )
         where = adam_departure(update, init, params, grads_seq, lr, b1, b2, eps)
         if where is not None:

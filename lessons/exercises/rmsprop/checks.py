@@ -33,6 +33,7 @@ from tutor.child.optimizers import (
     small_problem,
     unpack,
     update_without_params,
+    with_zero_gradients,
 )
 
 
@@ -44,6 +45,8 @@ def reference_steps(grads_seq, lr, rho, eps, mode="rmsprop"):
         old = jax.tree.map(np.zeros_like, s) if mode == "reset" else s
         a, b = (1 - rho, rho) if mode == "swapped" else (rho, 1 - rho)
         s = jax.tree.map(lambda s_, g_: a * s_ + b * g_**2, old, g)
+        if mode == "lazy":  # s left as it was where the gradient is exactly 0
+            s = jax.tree.map(lambda new, s_, g_: np.where(g_ == 0, s_, new), s, old, g)
         denom = {
             "old-s": lambda s_: np.sqrt(s_) + eps,
             "eps-inside": lambda s_: np.sqrt(s_ + eps),
@@ -175,6 +178,7 @@ def check_matches_reference(rmsprop):
     lr, rho, eps = MATCHES
     init, update = unpack(rmsprop(lr, rho=rho, eps=eps))
     _, grads_seq, params = nested_problem(seed=13, steps=3, decades=1.0)
+    grads_seq = with_zero_gradients(grads_seq)  # step 2 has gradients that are exactly 0
     got_seq = run_updates(update, init, params, grads_seq)
     label = f"rmsprop({lr}, rho={rho}, eps={eps})"
     mistakes = {
@@ -199,6 +203,13 @@ def check_matches_reference(rmsprop):
         "no-sqrt": (
             "your updates match -lr * g / (s + eps): the square root of s is missing",
             "你的增量对应 -lr * g / (s + eps)：缺少对 s 开平方",
+        ),
+        "lazy": (
+            "step 2 has gradients that are exactly 0, and from step 3 on your updates match an RMSProp that leaves "
+            "s as it was there (a lazy update). s decays at every step, whatever g is: rho * s + (1 - rho) * g**2 "
+            "is rho * s for g = 0",
+            "第 2 步有恰好为 0 的梯度，而从第 3 步起，你的增量与一个在这些位置保持 s 不变的 RMSProp（惰性更新）一致。"
+            "s 每一步都要衰减，不管 g 是多少：g = 0 时 rho * s + (1 - rho) * g**2 就是 rho * s",
         ),
         "default-eps": (
             f"your updates match eps=1e-8, not the eps={eps} passed in: use the eps argument, not a constant of your own",

@@ -194,12 +194,30 @@ def check_pytree_params(momentum_update):
 
     p, v = tree(), tree(0.1)
     state = MomentumState(params=as_float32(p), velocity=as_float32(v))
+
+    def other_order(t):
+        """The same tree with the layer's keys listed the other way round (`b` before `w`)."""
+        return {**t, "dense": {k: t["dense"][k] for k in reversed(list(t["dense"]))}}
+
+    # Step 2 has gradients that are exactly 0 (the velocity still decays there: no lazy update);
+    # from step 2 on the gradients list their keys in another order than params (leaves pair by key).
+    edges = {
+        1: ("", ""),
+        2: (
+            "; gradients with exact zeros and their keys in another order than params",
+            "；梯度中有恰好为 0 的元素，且键的顺序与 params 不同",
+        ),
+        3: ("; gradients with their keys in another order than params", "；梯度的键的顺序与 params 不同"),
+    }
     for k, (lr, mu) in enumerate([(0.1, 0.9), (0.05, 0.9), (0.02, 0.5)], start=1):
         g = tree()
+        if k == 2:
+            g = jax.tree.map(lambda a: np.where(np.arange(a.size).reshape(a.shape) == 0, 0.0, a), g)
+        given = as_float32(g) if k == 1 else other_order(as_float32(g))
         before = state
         kept = [jax.tree.leaves(before.params), jax.tree.leaves(before.velocity)]
         try:
-            state = momentum_update(state, as_float32(g), lr, mu)
+            state = momentum_update(state, given, lr, mu)
         except TypeError as exc:
             if "dict" not in str(exc):
                 raise
@@ -220,8 +238,17 @@ def check_pytree_params(momentum_update):
             )
         v = jax.tree.map(lambda v_, g_: mu * v_ + lr * g_, v, g)
         p = jax.tree.map(lambda p_, v_: p_ - v_, p, v)
-        close(state.velocity, v, what=(f"velocity after step {k} (nested params)", f"第 {k} 步后的速度（嵌套参数）"))
-        close(state.params, p, what=(f"params after step {k} (nested params)", f"第 {k} 步后的参数（嵌套参数）"))
+        edge_en, edge_zh = edges[k]
+        close(
+            state.velocity,
+            v,
+            what=(f"velocity after step {k} (nested params{edge_en})", f"第 {k} 步后的速度（嵌套参数{edge_zh}）"),
+        )
+        close(
+            state.params,
+            p,
+            what=(f"params after step {k} (nested params{edge_en})", f"第 {k} 步后的参数（嵌套参数{edge_zh}）"),
+        )
 
 
 @check("jitted", depends=["pytree-params"])
