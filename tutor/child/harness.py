@@ -517,7 +517,7 @@ def flush_std_streams() -> None:
         if kind not in _IO_TYPES:
             continue
         try:
-            kind.flush(stream)
+            kind.flush(stream)  # type: ignore[arg-type]  # an io class, checked just above
         except Exception:  # noqa: BLE001 - a closed file, a closed fd
             pass
 
