@@ -91,6 +91,19 @@ def is_process(pid: int) -> bool:
     return tgid is not None and tgid == str(pid).encode()
 
 
+def is_alive(pid: int) -> bool:
+    """True for a process that still runs (or is stopped); False for a zombie or one that is gone.
+    Where there is no /proc, whether it can be signalled."""
+    if not PROC:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True
+    state = _status(pid).get(b"State", b"")[:1]
+    return state not in (b"", b"Z", b"X")
+
+
 def _parents_from_ps() -> dict[int, list[int]]:
     """{ppid: [pid, ...]} from `ps` (macOS, a Linux whose /proc is hidden has none that works)."""
     try:
@@ -191,6 +204,156 @@ def fork_after_jax_is_safe() -> bool:
     """Whether a process that imported JAX may fork workers: not on macOS (Objective-C and
     Accelerate state crash a forked child), not without fork (Windows)."""
     return hasattr(os, "fork") and not IS_MACOS
+
+
+# -- a bound on tasks the kernel holds ---------------------------------------------------------
+#
+# A fork bomb doubles every few milliseconds: the reaper's count, every 0.1 s, sees it only after
+# it has grown, and thousands of runnable processes then starve the reaper that must end them. So
+# the kernel refuses the tree's tasks past a cap set before the first fork, where it can count this
+# tree alone. Both ways count threads too (the kernel makes no difference), so the cap is the bound
+# on threads, not the lower one on processes (the reaper's count holds that).
+# - a cgroup of the `pids` controller, beside the process's own (root, or a delegated cgroup v2
+#   whose parent enables `pids` for its children); its `pids.events` counts the forks refused;
+# - else RLIMIT_NPROC in a user namespace of the tree's own: since Linux 5.14 the kernel counts it
+#   per user per namespace, so the tree alone (root is exempt from it; gVisor ignores it there).
+
+_CLONE_NEWUSER = 0x10000000
+TASKS_CGROUP_PREFIX = "jaxstate-tasks-"
+
+
+def _cgroup_folder(version: int) -> str | None:
+    """The folder of this process's own cgroup in the `pids` hierarchy (version 1), or in the
+    unified one (2); None where there is none mounted."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+        with open("/proc/self/mountinfo") as f:
+            mounts = f.read().splitlines()
+    except OSError:
+        return None
+    own = None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if (version == 1 and "pids" in controllers.split(",")) or (version == 2 and line.startswith("0::")):
+            own = path
+    if own is None:
+        return None
+    for line in mounts:
+        fields = line.split()
+        fstype = fields[fields.index("-") + 1] if "-" in fields else ""
+        options = fields[-1].split(",")
+        if (version == 1 and fstype == "cgroup" and "pids" in options) or (version == 2 and fstype == "cgroup2"):
+            root, point = fields[3], fields[4]
+            relative = own[len(root) :] if root != "/" and own.startswith(root) else own
+            return os.path.join(point, relative.lstrip("/"))
+    return None
+
+
+def tasks_cgroup(tasks: int) -> str | None:
+    """A new cgroup beside this process's own, of at most `tasks` tasks, which this process then
+    enters (so all it starts is counted there); its folder, or None where none can be made. Empty
+    ones that a killed process left are removed first."""
+    for version in (1, 2):
+        own = _cgroup_folder(version)
+        if own is None:
+            continue
+        parent = own  # a child of one's own cgroup
+        try:
+            for name in os.listdir(parent):
+                if name.startswith(TASKS_CGROUP_PREFIX):
+                    try:
+                        os.rmdir(os.path.join(parent, name))  # refused while it holds a task
+                    except OSError:
+                        pass
+            folder = os.path.join(parent, f"{TASKS_CGROUP_PREFIX}{os.getpid()}")
+            os.mkdir(folder)
+        except OSError:
+            continue
+        try:
+            with open(os.path.join(folder, "pids.max"), "w") as f:
+                f.write(str(tasks))
+            with open(os.path.join(folder, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+            return folder
+        except OSError:  # no pids controller there (v2 without it enabled for children), or not ours
+            try:
+                os.rmdir(folder)
+            except OSError:
+                pass
+    return None
+
+
+def tasks_refused(folder: str) -> int:
+    """How many forks (or threads) the cgroup `folder` refused."""
+    try:
+        with open(os.path.join(folder, "pids.events")) as f:
+            for line in f:
+                name, _, value = line.partition(" ")
+                if name == "max":
+                    return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def leave_tasks_cgroup(folder: str) -> None:
+    """Move this process back to the cgroup above `folder` and remove it (once its tree is gone)."""
+    try:
+        with open(os.path.join(os.path.dirname(folder), "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
+def _kernel_at_least(major: int, minor: int) -> bool:
+    try:
+        numbers = os.uname().release.split("-")[0].split(".")
+        return (int(numbers[0]), int(numbers[1])) >= (major, minor)
+    except (ValueError, IndexError, AttributeError):
+        return False
+
+
+def tasks_rlimit_in_namespace(tasks: int) -> bool:
+    """Enter a user namespace of this process's own (the same ids, mapped to themselves) and set
+    RLIMIT_NPROC to `tasks`, soft = hard: counted per namespace, it bounds this process and all it
+    starts, nothing else of the user's. False (nothing changed) for root, before Linux 5.14, or
+    where user namespaces are refused. Call single-threaded, before any fork."""
+    if os.geteuid() == 0 or not sys.platform.startswith("linux") or not _kernel_at_least(5, 14):
+        return False
+    try:
+        import ctypes
+        import resource
+
+        uid, gid = os.getuid(), os.getgid()
+        if ctypes.CDLL(None, use_errno=True).unshare(_CLONE_NEWUSER) != 0:
+            return False
+        for name, text in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+            try:
+                with open(f"/proc/self/{name}", "w") as f:
+                    f.write(text)
+            except OSError:
+                pass  # unmapped: the ids read as the overflow id (65534), access is unchanged
+        resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
+        return True
+    except (OSError, AttributeError, ValueError):
+        return False
+
+
+def drop_capabilities() -> bool:
+    """Drop every capability of this process (those a user namespace of its own gave it): capset
+    with all sets empty. Not for root, who keeps what it has."""
+    if os.geteuid() == 0 or not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        data = (ctypes.c_uint32 * 6)()
+        return ctypes.CDLL(None, use_errno=True).capset(header, data) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 # -- memory -----------------------------------------------------------------------------------

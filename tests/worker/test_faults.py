@@ -114,6 +114,9 @@ CASES = [
     Fault("huge_message", "fail", "checks", failing="returns-pair"),  # 20 MB: cut, with a notice
     Fault("big_file", "fail", "checks", failing="counts-up"),  # RLIMIT_FSIZE; no new files in /dev/shm
     Fault("process_loop", "error", "processes"),  # 400 processes in new sessions: the reaper's bound of 100
+    # every process forks again: the reaper's count, a cap the kernel holds where it can (a pids cgroup,
+    # RLIMIT_NPROC in a user namespace), and a kill by process group that a fork cannot race
+    Fault("fork_bomb", "error", "processes", alone=True),
     Fault("disk_fill", "error", "disk", heavy=True),  # 1.3 GiB, 600 MiB of it deleted but open: the bound of 1 GiB
     Fault("kill_reaper", "error", "reaper"),  # its child in a new session is ended all the same
     Fault("shared_memory", "error", "oom", 60.0, heavy=True),  # MAP_SHARED escapes RLIMIT_DATA: the tree's bound

@@ -29,6 +29,7 @@ import os
 import select
 import signal
 import sys
+import threading
 import time
 
 if not __package__:  # run as a script (`python -I -S reaper.py`): the tutor's own folder, nothing else
@@ -41,6 +42,8 @@ DISK_EVERY_S = 0.5  # how often the run folder's size and the tree's memory are 
 MAX_FILES = 10_000  # entries in the run folder; beyond, measuring would cost too much: over the limit
 MAX_CACHE_FILES = 100_000  # entries in the compilation cache beyond which its growth is not measured
 THREADS_PER_PROCESS = 10  # the bound on threads in the tree: this many per process allowed
+TASKS_CAP_TIMES = 4  # the kernel's cap on tasks: this many times the bound on threads
+KILL_WITHIN_S = 10.0  # kill_tree scans again until nothing is alive below, this long at most
 
 
 def _files(folder: str, limit: int) -> dict[str, os.stat_result] | None:
@@ -125,26 +128,32 @@ def descendants(root: int) -> list[int]:
     return host.descendants(root)
 
 
-def kill_tree(root: int, rounds: int = 50) -> int:
-    """SIGKILL everything below `root`. Each process found is first stopped (a stopped process cannot
-    fork), until a scan finds nothing new, so a fork loop cannot outrun it. Returns how many."""
-    stopped: set[int] = set()
-    for _ in range(rounds):
-        new = [p for p in descendants(root) if p not in stopped]
-        if not new:
-            break
-        for pid in new:
+def kill_tree(root: int, within_s: float = KILL_WITHIN_S) -> int:
+    """SIGKILL everything below `root`, scanning again until a scan finds nothing alive (or
+    `within_s` passes): a fork loop cannot outrun it, since a killed process forks no more and
+    what it forked meanwhile is found by the next scan. Each process's group is killed too, in
+    one call: the kernel restarts a fork that races with a signal to the group, so a fork bomb
+    that stays in its group ends at once. Returns how many processes it signalled."""
+    signalled: set[int] = set()
+    groups: set[int] = set()
+    end = time.monotonic() + within_s
+    while True:
+        alive = [p for p in descendants(root) if host.is_alive(p)]
+        if not alive or (time.monotonic() > end and all(p in signalled for p in alive)):
+            break  # what a scan found is signalled at least once, however long the scan took
+        if all(p in signalled for p in alive):
+            time.sleep(0.005)  # all are dying: let them (their exit needs the CPU this loop would take)
+        for pid in alive:
             try:
-                os.kill(pid, signal.SIGSTOP)
+                group = os.getpgid(pid)
             except OSError:
-                pass
-            stopped.add(pid)
-    for pid in stopped:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    return len(stopped)
+                group = 0
+            if group > 1 and group not in groups and group != os.getpgrp():
+                groups.add(group)
+                _killpg(group)
+            _signal(pid, signal.SIGKILL)
+            signalled.add(pid)
+    return len(signalled)
 
 
 def lower_of_host(which: int, ours: int) -> int:
@@ -160,7 +169,10 @@ def limit_this_process(memory: int) -> None:
     """In the worker-to-be, before any learner code: its own group and its limits, soft = hard."""
     import resource
 
-    os.setpgid(0, 0)  # the worker's group: its lifeline kills it with what it started in it
+    # The worker's session (and group): its lifeline kills it with what it started in it, and where
+    # the kernel groups the CPU by session (autogroup), a fork bomb below shares one session's part
+    # of the CPU and cannot starve the reaper that must end it.
+    os.setsid()
     if memory:
         data = lower_of_host(resource.RLIMIT_DATA, memory)
         resource.setrlimit(resource.RLIMIT_DATA, (data, data))
@@ -172,6 +184,8 @@ def limit_this_process(memory: int) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     if os.geteuid() == 0:
         host.drop_raise_limits()  # lost at exec: hard limits stay hard for root
+    else:
+        host.drop_capabilities()  # those a user namespace of the reaper's gave (Bounds.cap_tasks)
 
 
 def end_tree(root: int) -> None:
@@ -229,6 +243,21 @@ class Bounds:
         self._counted = self._measured = 0.0
         self.cache: CacheGrowth | None = None  # measured by begin(), when the job starts
         self.memory_before: int | None = None  # what the tree held once ready; None: not ready yet
+        self.memory_added = 0  # what it holds beyond that, as last measured (by _measure_memory)
+
+    def cap_tasks(self) -> str | None:
+        """Have the kernel cap the tasks (threads too) of this process and all below it, above the
+        reaper's own bounds (so the count still names which one a program passed, before the
+        program sees a refused fork or thread) but within reach: a fork bomb cannot grow without
+        end while the reaper is starved of the CPU. A cgroup's folder (which counts the forks it
+        refused), or None (RLIMIT_NPROC in a user namespace, or no cap on this host)."""
+        if not self.processes:
+            return None
+        tasks = TASKS_CAP_TIMES * self.processes * THREADS_PER_PROCESS + 2
+        folder = host.tasks_cgroup(tasks)
+        if folder is None:
+            host.tasks_rlimit_in_namespace(tasks)
+        return folder
 
     def begin(self, worker: list[str]) -> None:
         """The job starts (the tutor sent its deadline): what the compilation cache holds already."""
@@ -238,13 +267,33 @@ class Bounds:
     def ready(self) -> None:
         """The worker is ready, learner code about to run: memory counts from what the tree holds
         now (JAX's own, and a TPU runtime's mapped host memory, are not the run's doing)."""
-        if self.memory_before is None:
-            self.memory_before = host.memory_of_tree(host.descendants(os.getpid())) or 0
+        if self.memory and self.memory_before is None:
+            self.memory_before = 0
+            threading.Thread(target=self._measure_memory, name="memory", daemon=True).start()
+
+    def _measure_memory(self) -> None:
+        """Measure the tree's memory every DISK_EVERY_S, in a thread of its own: reading a
+        process's memory (smaps_rollup) waits on the lock of its memory map, which a process holds
+        while it forks, and a fork bomb's processes fork all the time, each waiting for the CPU
+        behind hundreds of others: seconds in which the count and the kill must not wait too."""
+        before = None
+        while True:
+            tree = host.descendants(os.getpid(), self.processes + 1 if self.processes else 0)
+            if not (self.processes and len(tree) > self.processes):  # past it, the main loop ends the tree
+                held = host.memory_of_tree(tree)  # None: the host cannot tell (guards_off says so)
+                if before is None:
+                    before = self.memory_before = held or 0
+                elif held is not None:
+                    self.memory_added = held - before
+            time.sleep(DISK_EVERY_S)
 
     def over(self, worker: list[str]) -> str | None:
         """`limit processes N` / `limit disk N` / `limit memory N` once a bound is passed, else None."""
         now = time.monotonic()
-        if self.processes and now - self._counted >= PROCESS_EVERY_S:
+        measure = (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S
+        if self.processes and (measure or now - self._counted >= PROCESS_EVERY_S):
+            # Counted first, and no further than the bound: a tree past it (a fork bomb: thousands
+            # within a second) is never listed, nor measured process by process, in full.
             self._counted = now
             tree = host.descendants(os.getpid(), self.processes + 1)
             if len(tree) > self.processes:
@@ -252,19 +301,19 @@ class Bounds:
             threads = sum(host.threads_of(pid) for pid in tree)
             if threads > self.processes * THREADS_PER_PROCESS:
                 return f"limit threads {threads}"
-        if (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S:
+        if measure:
             self._measured = now
-            tree = host.descendants(os.getpid())
+            tree = host.descendants(os.getpid(), self.processes + 1 if self.processes else 0)
+            if self.processes and len(tree) > self.processes:
+                return f"limit processes {len(tree)}"
             folder = _run_dir(worker)
             if self.disk and folder:
                 used = disk_used(folder, [os.getpid(), *tree], self.disk)
                 used += self.cache.added() if self.cache else 0
                 if used > self.disk:
                     return f"limit disk {used}"
-            if self.memory and self.memory_before is not None:
-                held = host.memory_of_tree(tree)  # None: the host cannot tell (guards_off says so)
-                if held is not None and held - self.memory_before > self.memory:
-                    return f"limit memory {held - self.memory_before}"
+            if self.memory and self.memory_added > self.memory:
+                return f"limit memory {self.memory_added}"
         return None
 
 
@@ -286,6 +335,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         os.nice(5)  # a notch below the tutor: an XLA compile must not starve the UI's event loop
     except OSError:
         pass
+    cap = bounds.cap_tasks()  # before the worker exists: every task below is counted from the first
     pid = start()
     signal.signal(signal.SIGINT, lambda *_: _signal(pid, signal.SIGINT))  # the doctor's "stop and report"
     deadline = None
@@ -302,6 +352,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             if not chunk:  # the tutor is gone: nobody else will end this tree or remove the run folder
                 kill_tree(os.getpid())
                 _remove_run_dir(worker)
+                _leave(cap)
                 os._exit(1)
             buffer += chunk
             while b"\n" in buffer:
@@ -314,7 +365,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         if deadline is not None and time.monotonic() >= deadline:
             kill_tree(os.getpid())
             _reap_all()
-            _say(control, f"exit {int(signal.SIGALRM)}")
+            _say(control, _refused(cap) or f"exit {int(signal.SIGALRM)}")
+            _leave(cap)
             _exit_as(int(signal.SIGALRM))  # a wait status "killed by SIGALRM", as the worker's own timer
         over = bounds.over(worker)
         if over:
@@ -323,6 +375,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             if over.startswith("limit disk") and bounds.cache:
                 bounds.cache.remove_added()  # what it wrote there would outlast the run
             _say(control, over)
+            _leave(cap)
             os._exit(1)
         while True:  # reap every child; the orphans the learner left come here too
             try:
@@ -335,8 +388,21 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                 status = st
     kill_tree(os.getpid())
     _reap_all()
-    _say(control, f"exit {status}")
+    _say(control, _refused(cap) or f"exit {status}")
+    _leave(cap)
     _exit_as(status)
+
+
+def _refused(cap: str | None) -> str | None:
+    """`limit processes N` if the kernel refused N forks or threads past the cap (the program may
+    have caught the error and ended as if nothing happened), else None."""
+    refused = host.tasks_refused(cap) if cap else 0
+    return f"limit processes {refused}" if refused else None
+
+
+def _leave(cap: str | None) -> None:
+    if cap:
+        host.leave_tasks_cgroup(cap)
 
 
 def _value_of(worker: list[str], option: str) -> str | None:
@@ -369,13 +435,25 @@ def _signal(pid: int, sig: int) -> None:
 
 
 def _reap_all() -> None:
+    """Reap every child until none is left, killing what is still alive below meanwhile (a process
+    that escaped the last scan would otherwise keep this wait, and the verdict, waiting)."""
     while True:
         try:
-            os.waitpid(-1, 0)
+            got, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         except InterruptedError:
             continue
+        if got == 0:
+            kill_tree(os.getpid(), within_s=1.0)
+            time.sleep(0.01)
+
+
+def _killpg(group: int) -> None:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":
