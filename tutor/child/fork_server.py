@@ -54,6 +54,7 @@ def _become_worker(request: dict, fds: list[int], keep_closed: list) -> None:
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the server's own (_end_with_parent)
         sock, wake_r, wake_w = keep_closed  # the server's own: not the worker's to hold
         sock.close()
         os.close(wake_r)
@@ -205,6 +206,21 @@ def _one_request(sock: socket.socket, children: set[int], keep_closed: list) -> 
     return True
 
 
+def _end_with_parent(parent: int) -> None:
+    """Nothing watches the tutor while JAX imports (seconds; serve() watches it after): have the
+    kernel send SIGTERM when it dies (Linux), and end then. SIGTERM also comes when the tutor's
+    thread that started this process ends: then the tutor lives on, and so does this."""
+
+    def on_term(signum, frame):
+        if os.getppid() != parent:
+            os._exit(1)  # the reapers it forked end their trees when the tutor's socket closes
+
+    signal.signal(signal.SIGTERM, on_term)
+    host.die_with_parent(signal.SIGTERM)
+    if os.getppid() != parent:  # the tutor died before the line above
+        os._exit(1)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--socket-fd", type=int, required=True)
@@ -213,6 +229,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     del sys.argv[1:]
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl+C meant for the tutor is not ours
+    _end_with_parent(args.parent)
     sock = socket.socket(fileno=args.socket_fd)
     try:
         import jax  # noqa: F401 - what every worker needs, imported once: no backend, no thread
