@@ -91,3 +91,33 @@ def test_a_server_with_threads_refuses_and_workers_are_spawned(tmp_path, monkeyp
         assert box._server is not None and "threads" in box._server.failure
     finally:
         box.close()
+
+
+def test_a_server_still_importing_ends_with_its_parent(tmp_path):
+    """The tutor killed (SIGTERM to `watch`, no cleanup) while its server still imports JAX: the
+    server ends with it, not when the imports are done. A `jax` that takes a minute to import
+    stands in for a slow machine."""
+    import subprocess
+    import sys
+
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "jax.py").write_text("import time\ntime.sleep(60)\n")
+    parent = (
+        "import os, sys, time\n"
+        "from tutor.sandbox.fork_client import ForkServer\n"
+        f"env = {{**os.environ, 'PYTHONPATH': {str(slow)!r} + os.pathsep + {str(ROOT)!r}}}\n"
+        "server = ForkServer(env, 120)\n"
+        "print(server.proc.pid, flush=True)\n"
+        "time.sleep(1)\n"
+        "os._exit(0)\n"  # as a tutor killed: nothing closed, nothing waited for
+    )
+    out = subprocess.run([sys.executable, "-c", parent], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    server = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 20  # well before the minute the import takes
+    while _running(server) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    alive = _running(server)
+    if alive:
+        os.kill(server, signal.SIGKILL)
+    assert not alive, "the fork server outlived its parent while importing"
