@@ -67,8 +67,8 @@ class TutorApp(App):
         self.keys = KeyQueue(self, super().on_event)
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys from the terminal go through the key queue, one at a time and in order."""
-        if isinstance(event, events.Key):
+        """Keys and pastes from the terminal go through the key queue, one at a time and in order."""
+        if isinstance(event, events.Key | events.Paste):
             if not event.is_forwarded:
                 self.keys.arrive(event)
                 return

@@ -33,10 +33,22 @@ class _TrackedKey(events.Key):
         super().stop()
         queue = self.__dict__.get("key_queue")
         if queue is not None:
-            queue.done(self)
+            queue.done(self, by_widget=True)
+
+
+class _TrackedPaste(events.Paste):
+    """A paste that tells its queue when a widget has taken it (a TextArea lets it bubble on)."""
+
+    __slots__ = ()
+
+    stop = _TrackedKey.stop
 
 
 _TrackedKey.handler_name = events.Key.handler_name  # handled as a Key everywhere (on_key)
+_TrackedPaste.handler_name = events.Paste.handler_name
+# Keys that move the focus by convention even when a widget takes them itself (the editor's Esc
+# leaves it): what follows them waits until the focus has settled.
+_MOVE_FOCUS = frozenset({"escape", "tab", "shift+tab"})
 
 
 def idle(app: App) -> bool:
@@ -60,29 +72,37 @@ def screen_ready(screen) -> bool:
 
 
 class KeyQueue:
-    """One key at a time, in order. `deliver` is Textual's own handling of a fresh key."""
+    """One key or paste at a time, in order. `deliver` is Textual's own handling of a fresh one.
 
-    def __init__(self, app: App, deliver: Callable[[events.Key], Awaitable[None]]):
+    A key the focused widget took for itself (typed text, the editor's own keys) lets the next go
+    at once while the focus and the screen stay where they were: nothing it set going can move
+    them. After any other (a binding ran: a view, a screen, a palette) the next waits until the
+    messages it set going have been handled."""
+
+    def __init__(self, app: App, deliver: Callable[[events.Event], Awaitable[None]]):
         self.app = app
         self.deliver = deliver
-        self.waiting: deque[events.Key] = deque()
-        self.current: events.Key | None = None
+        self.waiting: deque[events.Key | events.Paste] = deque()
+        self.current: events.Key | events.Paste | None = None
+        self._at: tuple = ()  # (screen, focused widget) when the current one was handed on
+        self._fast = False  # the one before was a widget's own: no need to wait for quiet
         self._stuck = None  # the timer that frees the queue from a key never reported done
         self._blocked_since: float | None = None
         self._last_done = 0.0  # when the key before was done: its messages get BUSY_S to settle
         self._given_up: set[int] = set()  # screens that never said they were ready
         self._retry = None  # the one timer asking a screen that is not ready yet again
 
-    def arrive(self, event: events.Key) -> None:
-        """A key from the terminal: handled in its turn."""
+    def arrive(self, event: events.Key | events.Paste) -> None:
+        """A key or a paste from the terminal: handled in its turn."""
         self.waiting.append(event)
         self._next()
 
-    def done(self, event: events.Key) -> None:
+    def done(self, event: events.Event, by_widget: bool = False) -> None:
         """The key was taken by a widget or reached the app's bindings."""
         if event is not self.current:
             return
         self.current = None
+        self._fast = by_widget and getattr(event, "key", "") not in _MOVE_FOCUS
         self._last_done = time.monotonic()
         if self._stuck is not None:
             self._stuck.stop()
@@ -91,6 +111,9 @@ class KeyQueue:
         self.app.call_later(self._next)
 
     def _ready(self) -> bool:
+        if self._fast and self._at == (self.app.screen, self.app.focused):
+            return True
+        self._fast = False
         if not idle(self.app) and time.monotonic() - self._last_done < BUSY_S:
             return False
         screen = self.app.screen
@@ -114,12 +137,13 @@ class KeyQueue:
                 self._retry = self.app.set_timer(RETRY_S, self._retried)
             return
         event = self.waiting.popleft()
-        event.__class__ = _TrackedKey
+        event.__class__ = _TrackedPaste if isinstance(event, events.Paste) else _TrackedKey
         event.__dict__["key_queue"] = self
         # Sent from a test's pilot the key names the app as its sender, and the screen (the app's
         # child) would stop it there; a key from the terminal has none. The app's bindings must see it.
         event._sender = None
         self.current = event
+        self._at = (self.app.screen, self.app.focused)
         self._stuck = self.app.set_timer(STUCK_S, lambda: self.done(event))
         self.app.call_later(self._deliver, event)
 
@@ -127,7 +151,7 @@ class KeyQueue:
         self._retry = None
         self._next()
 
-    async def _deliver(self, event: events.Key) -> None:
+    async def _deliver(self, event: events.Key | events.Paste) -> None:
         await self.deliver(event)
         if not event.is_forwarded:  # a priority binding took it, or the app itself did
             self.done(event)
