@@ -87,7 +87,15 @@ def _parser() -> argparse.ArgumentParser:
             s.add_argument("--yes", action="store_true", help="do not ask before showing it")
     s = sub.add_parser("progress", parents=[common], help="your progress")
     s.add_argument("--json", action="store_true")
-    s = sub.add_parser("verify", parents=[common], help="every reference solution passes, every starter fails")
+    s = sub.add_parser(
+        "verify",
+        parents=[common],
+        help="every reference solution passes, every starter fails",
+        description="Every reference solution passes and every starter fails. With exercise ids (the author's "
+        "loop): validate's problems first, then those exercises' solution, starter and red-team cases "
+        "(tests/cases/ID/pass_*.py must pass, fail_CHECK__*.py must fail at CHECK).",
+    )
+    s.add_argument("ids", nargs="*", metavar="ID", help="only these exercises, with their cases")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("validate", parents=[common], help="lint the course YAML")
     s.add_argument("path", nargs="?", type=Path, help="course folder (holding lessons/ and solutions/)")

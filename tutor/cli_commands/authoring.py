@@ -11,52 +11,83 @@ from tutor.render import print_json
 
 
 def cmd_verify(ctx: Context) -> int:
+    """`verify`: every solution and starter. `verify ID...` is the author's loop for those
+    exercises: validate's problems first, then their solution, starter and red-team cases."""
     import tempfile
 
     from tutor.verify import verify_course
 
+    ids = list(dict.fromkeys(ctx.args.ids or ())) or None
+    problems = []
+    cases = None
+    if ids is not None:
+        for exercise_id in ids:
+            ctx.exercise(exercise_id)  # an unknown id is a usage error (exit 2), named with the known ones
+        problems = _course_problems(ctx.course.root)
+        if (ctx.course.root / "tests" / "cases").is_dir():
+            cases = ctx.course.root / "tests" / "cases"
     ctx.note_host()
     with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home:  # not the learner's home
-        results = verify_course(ctx.course, Path(home), accelerator=ctx.accelerator)
+        results = verify_course(ctx.course, Path(home), accelerator=ctx.accelerator, ids=ids, cases=cases)
     bad = [r for r in results if not r["ok"]]
     if ctx.args.json:
-        print_json({"ok": not bad, "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results]})
-        return 1 if bad else 0
+        print_json(
+            {
+                "ok": not bad and not problems,
+                "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results],
+                **({"problems": [str(p) for p in problems]} if ids is not None else {}),
+            }
+        )
+        return 1 if bad or problems else 0
+    for p in problems:
+        print(p)
     from tutor.marks import marks
     from tutor.render import RunPrinter
 
     con, m = ctx.console(), marks()
     for r in results:
         mark = m["pass"] if r["ok"] else m["fail"]
-        should = "pass" if r["file"] == "solution" else "fail"  # the verb, whole: not sliced from "passes"
+        # the verb, whole: not sliced from "passes"
+        should = "pass" if r["file"] == "solution" or r["file"].startswith("case pass_") else "fail"
         con.print(
             f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} "
             + say(f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang)
         )
-        if not r["ok"]:
+        if "problem" in r:
+            con.print(r["problem"], markup=False)
+        elif not r["ok"]:
             RunPrinter(con, ctx.lang).verdict(r["verdict"])
-    n = len(ctx.course.exercises)
-    con.print(say("verify_ok", ctx.lang, n=n) if not bad else say("verify_bad", ctx.lang, n=len(bad)))
-    return 1 if bad else 0
+    n = len(ids or ctx.course.exercises)
+    if bad or problems:
+        con.print(say("verify_bad", ctx.lang, n=len(bad) + len(problems)))
+    else:
+        con.print(say("verify_ok", ctx.lang, n=n))
+    return 1 if bad or problems else 0
 
 
 def cmd_validate(ctx: Context) -> int:
-    from tutor.course import read_course
-    from tutor.course.author_rules import author_problems
     from tutor.paths import course_root
 
     root = ctx.args.path or course_root()
     if (root / "exercises").is_dir() or root.name == "lessons":
         root = root.parent  # accept the lessons folder itself
-    course, problems = read_course(root, lint=True)
-    problems += author_problems(
-        course, root, links=_doctor_links() if root.resolve() == course_root().resolve() else None
-    )
+    problems = _course_problems(root)
     for p in problems:
         print(p)
     n_files = len(list((root / "lessons").rglob("*.yaml"))) if (root / "lessons").is_dir() else 0
     print(say("valid", ctx.lang, n=n_files) if not problems else say("problems", ctx.lang, n=len(problems)))
     return 1 if problems else 0
+
+
+def _course_problems(root: Path) -> list:
+    """Everything `validate` reports about the course at `root`."""
+    from tutor.course import read_course
+    from tutor.course.author_rules import author_problems
+    from tutor.paths import course_root
+
+    course, problems = read_course(root, lint=True)
+    links = _doctor_links() if root.resolve() == course_root().resolve() else None
+    return problems + author_problems(course, root, links=links)
 
 
 def _doctor_links() -> dict[str, tuple[str | None, str | None]]:

@@ -160,7 +160,7 @@ def check_pred_mean(loss_with_stats):
         )
         order_zh = (
             "；params 和 stats 的键以另一种顺序给出（{'b', 'w'}、{'calls', 'pred_mean'}）："
-            "每个值都要按键读取，不要按位置（.values()、zip）"
+            "每个值都要按键读取，不要按位置（如 `.values()` 或 `zip`）"
             if reordered
             else ""
         )
