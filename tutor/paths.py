@@ -9,10 +9,16 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def course_root() -> Path:
-    """Folder holding lessons/ and solutions/: inside the wheel, else the source checkout."""
+    """Folder holding lessons/ and solutions/: JAXSTATE_TUTOR_COURSE, else the shipped course."""
     override = os.environ.get("JAXSTATE_TUTOR_COURSE")
     if override:
         return Path(override)
+    return shipped_course_root()
+
+
+def shipped_course_root() -> Path:
+    """The course this package ships (the one the doctor's findings link to): inside the wheel,
+    else the source checkout."""
     bundled = PACKAGE_DIR / "_course"
     if (bundled / "lessons").is_dir():
         return bundled

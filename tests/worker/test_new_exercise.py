@@ -77,7 +77,7 @@ def test_a_new_exercise_folder_is_checked_with_no_change_under_tutor(tmp_path, c
             "lessons/1.0.yaml": LESSON,
             "lessons/exercises/double/exercise.yaml": EXERCISE,
             "lessons/exercises/double/checks.py": CHECKS,
-            "lessons/exercises/double/starter.py": "def double(x):\n    return x\n",
+            "lessons/exercises/double/starter.py": "def double(x):\n    return x  # TODO: twice x\n",
             "solutions/double.py": "def double(x):\n    return 2 * x\n",
         },
     )

@@ -83,10 +83,10 @@ def _course_problems(root: Path) -> list:
     """Everything `validate` reports about the course at `root`."""
     from tutor.course import read_course
     from tutor.course.author_rules import author_problems
-    from tutor.paths import course_root
+    from tutor.paths import shipped_course_root
 
     course, problems = read_course(root, lint=True)
-    links = _doctor_links() if root.resolve() == course_root().resolve() else None
+    links = _doctor_links() if root.resolve() == shipped_course_root().resolve() else None
     return problems + author_problems(course, root, links=links)
 
 
