@@ -58,7 +58,12 @@ async def main() -> None:
             first = screen.verdict
             t = time.monotonic()
             await pilot.press("f5")
-            await until(pilot, lambda: screen.verdict is not None and screen.verdict is not first, 180, "the re-check")
+            await until(
+                pilot,
+                lambda first=first: screen.verdict is not None and screen.verdict is not first,
+                180,
+                "the re-check",
+            )
             print(f"F5 again ({again}): {screen.verdict.status} in {time.monotonic() - t:.2f} s", flush=True)
         name = "tui_cpu.svg" if cpu else "tui_accelerator.svg"
         app.save_screenshot(filename=name, path=args[0] if args else ".")
