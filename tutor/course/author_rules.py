@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tutor.course.loader import Problem
+from tutor.course.model import Exercise
 
 # The editor's code columns in an 80x24 terminal: 80 less its border and margins, the line
 # numbers, and the scrollbar of a file taller than the editor's rows. Measured in the editor itself
@@ -53,7 +54,7 @@ def author_problems(course, root: Path, links: dict[str, tuple[str | None, str |
 def _orders(course) -> list[Problem]:
     """`order` places an exercise among its lesson's exercises: two at one place is ambiguous."""
     found = []
-    taken: dict[tuple[str, float], object] = {}
+    taken: dict[tuple[str, float], Exercise] = {}
     for e in course.exercises:
         other = taken.setdefault((e.lesson, e.order), e)
         if other is not e:

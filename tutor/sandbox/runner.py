@@ -282,7 +282,13 @@ class Sandbox:
             if future is None or (only is not None and future is not only):
                 return
             self._device_next = None
-        future.add_done_callback(lambda f: f.result() is not None and f.result().close())
+
+        def close_it(opened: Future[WorkerProcess | None]) -> None:
+            worker = opened.result()
+            if worker is not None:
+                worker.close()
+
+        future.add_done_callback(close_it)
 
     def _take(self) -> WorkerProcess:
         if self.accelerator:
