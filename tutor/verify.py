@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 
-def case_cases(cases: Path, exercise_id: str) -> list[Path]:
+def cases_of(cases: Path, exercise_id: str) -> list[Path]:
     """The red-team cases of one exercise, in name order."""
     return sorted((cases / exercise_id).glob("*.py"))
 
@@ -103,7 +103,7 @@ def verify_course(
     chosen = [e for e in course.exercises if ids is None or e.id in ids]
     tasks: list[tuple] = [(e, w) for e in chosen for w in ("solution", "starter")]
     if cases is not None:
-        tasks += [(e, path) for e in chosen for path in case_cases(cases, e.id)]
+        tasks += [(e, path) for e in chosen for path in cases_of(cases, e.id)]
     if accelerator:
         jobs = 1  # one worker at a time owns the device (Sandbox._on_device): a second would only wait
     try:
