@@ -8,14 +8,17 @@ id or bad usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from tutor import __version__, doctoring
 from tutor.cli_commands.authoring import cmd_validate, cmd_verify
 from tutor.cli_commands.context import Context, UsageError
 from tutor.cli_commands.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
+from tutor.cli_commands.scaffolding import cmd_new_course, cmd_new_exercise
 from tutor.cli_commands.status import cmd_list, cmd_progress
 from tutor.cli_commands.texts import MSG
 from tutor.cli_commands.tui import cmd_tui
@@ -23,6 +26,7 @@ from tutor.cli_commands.watch import cmd_watch
 from tutor.controls import show_controls
 from tutor.doctor.options import positive_seconds
 from tutor.i18n import LANGS, default_lang
+from tutor.paths import COURSE_VAR
 
 
 def _seconds(text: str) -> float:
@@ -50,6 +54,14 @@ def _parser() -> argparse.ArgumentParser:
         help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)",
     )
     common.add_argument(
+        "--course",
+        type=Path,
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help=f"the course to use: a folder holding lessons/ and solutions/ (default: ${COURSE_VAR} or the "
+        "shipped course)",
+    )
+    common.add_argument(
         "--lang", choices=LANGS, default=argparse.SUPPRESS, help="language of all text (default: from locale)"
     )
     common.add_argument(
@@ -63,8 +75,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="jaxstate-tutor",
         parents=[common],
         description="An interactive terminal tutor for managing state in JAX.",
-        epilog="--home, --lang and --accelerator may stand before or after COMMAND "
-        "(doctor: anywhere before `--`, see doctor --help).",
+        epilog="--home, --course, --lang and --accelerator may stand before or after COMMAND "
+        "(doctor: --course only before it; the others anywhere before `--`, see doctor --help).",
     )
     p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
     p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
@@ -99,6 +111,24 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("validate", parents=[common], help="lint the course YAML")
     s.add_argument("path", nargs="?", type=Path, help="course folder (holding lessons/ and solutions/)")
+    s = sub.add_parser(
+        "new-exercise",
+        parents=[common],
+        help="write a new exercise to fill in (it validates, and verify fails until it is written)",
+        description="Write lessons/exercises/ID/ (exercise.yaml, checks.py, starter.py), solutions/ID.py and "
+        "tests/cases/ID/ into the course, each with TODOs: `validate` is clean on them and `verify ID` fails "
+        "until the solution, checks and cases are written.",
+    )
+    s.add_argument("id", metavar="ID", help="the new exercise's id (a-z, 0-9, '.' and '-')")
+    s.add_argument("--lesson", required=True, metavar="L", help="the id of the lesson it practices")
+    s = sub.add_parser(
+        "new-course",
+        parents=[common],
+        help="write a new course of one lesson and one exercise into DIR",
+        description="Write a course of one lesson and one exercise (with its solution and cases) into DIR, "
+        "a new or empty folder; it validates and verifies as written. Use it with --course DIR.",
+    )
+    s.add_argument("dir", type=Path, metavar="DIR")
     s = sub.add_parser("watch", parents=[common], help="re-check an exercise on every save (no TUI)")
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
@@ -117,6 +147,8 @@ COMMANDS = {
     "verify": cmd_verify,
     "validate": cmd_validate,
     "watch": cmd_watch,
+    "new-exercise": cmd_new_exercise,
+    "new-course": cmd_new_course,
     "doctor": doctoring.run,
     None: cmd_tui,
 }
@@ -150,6 +182,25 @@ def _open_closed_std_streams() -> None:
         setattr(sys, name, open(fd, mode, closefd=False, encoding="utf-8", errors="backslashreplace"))
 
 
+@contextlib.contextmanager
+def _course_of(args: argparse.Namespace) -> Iterator[None]:
+    """--course DIR: the course every part of this command reads (the TUI too) is DIR, as if
+    $JAXSTATE_TUTOR_COURSE said it; put back after, for a caller that calls main() again."""
+    course = getattr(args, "course", None)
+    if course is None:
+        yield
+        return
+    before = os.environ.get(COURSE_VAR)
+    os.environ[COURSE_VAR] = str(Path(course).expanduser().absolute())
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(COURSE_VAR, None)
+        else:
+            os.environ[COURSE_VAR] = before
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line read: argparse, then for doctor the tutor's options among its words."""
     args = _parser().parse_args(argv)
@@ -163,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     _tolerate_narrow_encodings()
     args = parse_args(argv)
     try:
-        return COMMANDS[args.command](Context(args))
+        with _course_of(args):
+            return COMMANDS[args.command](Context(args))
     except UsageError as exc:  # it may quote what was typed: an id, a path
         print(show_controls(str(exc)), file=sys.stderr)
         return 2

@@ -6,11 +6,12 @@ import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+COURSE_VAR = "JAXSTATE_TUTOR_COURSE"  # a course of one's own; `--course DIR` sets it for one command
 
 
 def course_root() -> Path:
     """Folder holding lessons/ and solutions/: JAXSTATE_TUTOR_COURSE, else the shipped course."""
-    override = os.environ.get("JAXSTATE_TUTOR_COURSE")
+    override = os.environ.get(COURSE_VAR)
     if override:
         return Path(override)
     return shipped_course_root()

@@ -104,6 +104,21 @@ MSG = table(
         "verify_ok_fail": {"en": "(fails, as it should)", "zh": "（不通过，符合预期）"},
         "verify_bad_pass": {"en": "[red]should pass[/red]", "zh": "[red]应当通过[/red]"},
         "verify_bad_fail": {"en": "[red]should fail[/red]", "zh": "[red]应当不通过[/red]"},
+        # new-exercise, new-course
+        "scaffold_wrote": {"en": "Wrote {n} files under {root}:", "zh": "已在 {root} 下写入 {n} 个文件："},
+        "new_exercise_next": {
+            "en": "`validate` is clean on them, and `jaxstate-tutor {course}verify {id}` fails until you write the "
+            "solution, the checks (checks.py and its names in exercise.yaml) and the cases (every TODO); "
+            "run it until it is green.",
+            "zh": "`validate` 对它们没有意见；在你写好参考答案、检查（checks.py 及 exercise.yaml 中的名称）"
+            "和用例（每个 TODO）之前，`jaxstate-tutor {course}verify {id}` 都不会通过；反复运行它，直到全部通过。",
+        },
+        "new_course_next": {
+            "en": "Try it: `jaxstate-tutor --course {dir} list`, then `verify` and `validate` the same way; "
+            "add an exercise with `jaxstate-tutor --course {dir} new-exercise ID --lesson 1`.",
+            "zh": "试试看：`jaxstate-tutor --course {dir} list`，再同样运行 `verify` 和 `validate`；"
+            "用 `jaxstate-tutor --course {dir} new-exercise ID --lesson 1` 添加练习。",
+        },
         # the TUI
         "no_tui": {
             "en": "The terminal UI cannot run here ({why}). Use the headless commands: "
