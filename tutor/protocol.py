@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 5  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = 6  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 CheckStatus = Literal["pass", "fail", "error", "skipped"]
@@ -220,6 +220,7 @@ FindingCode = Literal[
     "print",
     "unusable",  # donation
     "deleted",
+    "aliased",  # two leaves of the donated arguments share one array
     "per-step",  # host-sync
     "first",  # nan
     "immutable",  # crash: an error the chapter teaches ended the script
@@ -232,6 +233,7 @@ DoctorStatus = Literal["ok", "findings", "error", "timeout"]
 FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
 FINDING_CODES: tuple[str, ...] = get_args(FindingCode)
 DOCTOR_STATUSES: tuple[str, ...] = get_args(DoctorStatus)
+BLIND_CAUSES = ("logging", "stopped")  # ScriptReport.blinded: see there
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,8 @@ class Finding(Message):
     types: str = ""  # donation: the buffers JAX could not reuse, as JAX spells them
     via: tuple[str, ...] = ()  # host-sync: how the value was pulled ("float()", ".item()", ...)
     primitive: str = ""  # nan: the operation that produced the first NaN / inf
+    paths: tuple[str, ...] = ()  # donation (aliased): the arguments' leaves that share one array, in pairs
+    traced: int = 0  # retrace (rewrapped): how many times the function was traced in all (0: unknown)
 
 
 @dataclass(frozen=True)
@@ -261,6 +265,7 @@ class TraceCount(Message):
     line: int
     count: int
     file: str = ""  # "" the script; else the learner's module it is defined in ("model/mlp.py")
+    seconds: float = 0.0  # time spent tracing, lowering and compiling it, all its traces together
 
 
 @dataclass(frozen=True)
@@ -274,6 +279,9 @@ class ScriptReport(Message):
     findings: tuple[Finding, ...] = ()
     traces: tuple[TraceCount, ...] = ()
     notes: tuple[Finding, ...] = ()  # worth a word, not a bug (a key kept constant on purpose)
+    # what the doctor could not see, by cause: "logging" (the script turned JAX's cache-miss log
+    # off: retraces unseen), "stopped" (stopped before the end: what came after is unseen)
+    blinded: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,34 @@ def test_retrace_reasons_follow_jax_explanations(reports):
     assert weak["lesson"] == "6.8" and "weak_type" in weak["message"]
 
 
+@pytest.mark.slow
+def test_one_array_donated_twice_is_named_by_its_two_paths_in_the_state(reports):
+    report = reports[str(SCRIPTS / "donation_aliased_state.py")]
+    (found,) = report["findings"]
+    assert report["status"] == "error" and report["codes"] == ["aliased"]
+    assert "`state.params['b']` and `state.avg_params['b']` are the same array" in found["message"], found
+    assert "1 more pair" in found["message"] and found["function"] == "main"
+
+
+def test_a_retrace_reason_lists_every_difference_jax_gives():
+    from tutor.child.doctor.retraces import classify
+
+    head = "  all previously seen cache keys differ. For the closest previous key:\n  different input types:\n"
+    url = "https://docs.jax.dev/en/latest/101/type_promotion.html#weak-types"
+    both = head + (  # JAX 0.12: a Python number first, then a vector; and another argument's shape
+        "  * at x, now f32[3]({}){weak_type=False} and before f32[]({}){weak_type=True}\n"
+        "  * at y, now f32[4] and before f32[3]" + url
+    )
+    assert classify(both) == ("weak-type", "x: f32[]{weak_type} -> f32[3]; y: f32[3] -> f32[4]")
+    weak = head + "  * at x, now f32[]({}){weak_type=False} and before f32[]({}){weak_type=True}" + url
+    assert classify(weak) == ("weak-type", "x: f32[]{weak_type} -> f32[]")
+    shape = head + "  * at total, now f32[3]({}) and before f32[]({})"  # JAX 0.10.2 says no weak type here
+    assert classify(shape) == ("shape", "total: f32[] -> f32[3]")
+    f = Finding("retrace", "weak-type", "t.py", 9, function="f", explanation=classify(both)[1])
+    assert "x: f32[]{weak_type} -> f32[3]; y: f32[3] -> f32[4]" in wording.what(f, "en")
+    assert "shape" in wording.why(f, "en") and "形状" in wording.why(f, "zh")
+
+
 def test_teaching_ids_exist_in_the_course(course):
     lessons = {lesson.id: lesson for lesson in course.lessons}
     for (kind, reason), taught in TEACHES.items():
@@ -166,6 +194,10 @@ def _every_finding() -> list[Finding]:
         Finding("key-reuse", "reused", "train.py", 3, function="step", count=1),
         Finding("host-sync", "per-step", "train.py", 3, count=40, via=("float()", ".item()")),
         Finding("retrace", "shape", "train.py", 3, function="step", count=1),
+        Finding("donation", "aliased", "train.py", 3, function="main", paths=("s.params['w']", "s.avg['w']")),
+        Finding(
+            "donation", "aliased", "train.py", 3, paths=("s.params['w']", "s.avg['w']", "s.params['b']", "s.avg['b']")
+        ),
     ]
     return found
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from tutor.protocol import (
+    BLIND_CAUSES,
     DOCTOR_STATUSES,
     FINDING_CODES,
     FINDING_KINDS,
@@ -42,6 +43,7 @@ def _merge(first: Finding, then: Finding) -> Finding:
         types=first.types or then.types,
         via=first.via or then.via,
         primitive=first.primitive or then.primitive,
+        paths=first.paths or then.paths,
     )
 
 
@@ -65,6 +67,7 @@ class Report:
     notes: list[Finding] = field(default_factory=list)  # worth a word, not a bug (not in `findings`)
     # a stream the report keeps only the start of: stream -> (characters kept, characters printed)
     cut: dict[str, tuple[int, int]] = field(default_factory=dict)
+    blinded: tuple[str, ...] = ()  # what the doctor could not see, by cause (ScriptReport.blinded)
 
     @classmethod
     def from_wire(cls, sent: ScriptReport) -> Report:
@@ -76,6 +79,8 @@ class Report:
         for f in (*sent.findings, *sent.notes):
             if f.kind not in FINDING_KINDS or f.code not in FINDING_CODES:
                 raise ValueError(f"unknown finding kind {f.kind!r} or code {f.code!r}")
+        if any(cause not in BLIND_CAUSES for cause in sent.blinded):
+            raise ValueError(f"unknown blind spot in {sent.blinded!r}")
         return cls(
             sent.script,
             sent.status,
@@ -84,6 +89,7 @@ class Report:
             list(sent.findings),
             traces=sent.traces,
             notes=list(sent.notes),
+            blinded=sent.blinded,
         )
 
     def decide_status(self, failed: bool, timed_out: bool = False) -> None:

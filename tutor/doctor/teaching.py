@@ -33,6 +33,7 @@ TEACHES: dict[tuple[str, str], Teaching] = {
     ("side-effect", "print"): Teaching("6.1", "l61-debug-print"),
     ("donation", "unusable"): Teaching("6.6", "l66-donate-unusable"),
     ("donation", "deleted"): Teaching("6.6", "l66-donate"),
+    ("donation", "aliased"): Teaching("6.6", "l66-donate"),
     ("host-sync", "per-step"): Teaching("6.5", "l65-pure-counter"),
     ("key-reuse", "constant"): Teaching("6.5", "l65-key-streams"),
     ("crash", "immutable"): Teaching("6.2", "l62-at-set"),

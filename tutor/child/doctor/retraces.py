@@ -116,12 +116,43 @@ def _remade(before: str, now: str) -> list[str]:
     return list(dict.fromkeys(names))[:3]
 
 
+_TYPES = re.compile(r"^at (?P<path>.+?), now (?P<now>.+?) and before (?P<before>.+)$")
+_AVAL = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\]")
+
+
+def _aval(text: str) -> tuple[str, bool] | None:
+    """("f32[3]", weak) from JAX's spelling of an input type, or None if it is not one."""
+    m = _AVAL.match(text.strip())
+    if m is None:
+        return None
+    return f"{m['dtype']}[{m['shape']}]", "weak_type=True" in text
+
+
+def _difference(line: str) -> tuple[str, set[str]]:
+    """One of JAX's starred differences, short (`x: f32[]{weak_type} -> f32[3]`), and what it
+    changes: {"shape"} (shape or dtype), {"weak"}, both, or {"other"} (said as JAX said it)."""
+    m = _TYPES.match(line)
+    now, before = (_aval(m["now"]), _aval(m["before"])) if m else (None, None)
+    if m is None or now is None or before is None:
+        return line, {"other"}
+    changed = ({"shape"} if now[0] != before[0] else set()) | ({"weak"} if now[1] != before[1] else set())
+
+    def spelled(aval: tuple[str, bool]) -> str:
+        return aval[0] + ("{weak_type}" if aval[1] else "")
+
+    return f"{m['path']}: {spelled(before)} -> {spelled(now)}", changed or {"other"}
+
+
 def classify(diff: str) -> tuple[FindingCode, str]:
-    """(reason, JAX's explanation in one line) from the part of a message after "for f ..."."""
+    """(reason, JAX's explanation in one line) from the part of a message after "for f ...".
+    Every difference JAX lists is in the explanation (`x: f32[]{weak_type} -> f32[3]; y: f32[3]
+    -> f32[4]`). A weak type that changed is the reason even when a shape changed with it (a start
+    state made as a Python number: retraced once, a mistake at once), and the explanation names both."""
     lines = [ln.strip() for ln in diff.splitlines() if ln.strip()]
-    starred = [ln.lstrip("* ").strip() for ln in lines if ln.startswith("*")]
+    starred = [_URL.sub("", ln.lstrip("* ")).strip() for ln in lines if ln.startswith("*")]
     explanation = _URL.sub("", starred[0] if starred else (lines[-1] if lines else "")).strip()
     static = _STATIC.search(explanation)
+    changed: set[str] = set()
     if static:  # JAX 0.10 spells a static value out as pytree metadata: say it plainly
         now_part, _, before_part = explanation.partition(" and before ")  # whole: the groups stop at a ")"
         remade = _remade(before_part, now_part)
@@ -132,15 +163,21 @@ def classify(diff: str) -> tuple[FindingCode, str]:
             )
         else:
             explanation = f"static argument {_argument(static['path'])} was {static['before']}, now {static['now']}"
-    if len(explanation) > 200:
-        explanation = explanation[:197] + "..."
+    elif starred:
+        said = [_difference(line) for line in starred]
+        explanation = "; ".join(dict.fromkeys(text for text, _ in said))
+        changed = {c for _, kinds in said for c in kinds}
+    if len(explanation) > 300:
+        explanation = explanation[:297] + "..."
     text = "\n".join(lines)
-    if "weak_type=" in text:
-        return "weak-type", explanation
     if "Static(" in text or "static" in text.lower():
         return "static", explanation
+    if "different input types" in text and "weak" in changed:
+        return "weak-type", explanation
     if "different input types" in text:
         return "shape", explanation
+    if "weak_type=" in text:
+        return "weak-type", explanation
     if "different input pytree" in text:
         return "structure", explanation
     return "unexplained", ""
