@@ -63,3 +63,27 @@ def test_the_judge_is_put_back_and_named_the_environment_only_put_back():
         "judge.len",
     ], report
     assert report["judge back"] and report["changed"] == 5, report
+
+
+PICKLED = """import copy, json, pickle
+from tutor.child import tamper
+from tutor.i18n import Bilingual
+from tutor.protocol import CheckResult
+
+tamper.keep(Bilingual, judge=True)
+tamper.keep(CheckResult, judge=True)
+pickle.dumps(Bilingual(zh="a", en="b"))
+copy.deepcopy(CheckResult("c", "pass", Bilingual.same("ok")))
+quiet = tamper.restore()
+Bilingual.__slotnames__ = ["forged"]  # harmless to the judge, but not Python's own value
+print(json.dumps({"quiet": quiet, "slotnames kept": "__slotnames__" in vars(Bilingual)}))
+"""
+
+
+def test_pickling_or_copying_the_tutors_objects_is_not_tampering():
+    # copyreg caches `__slotnames__` on a class the first time one of its objects is pickled or
+    # copied: a worker that loaded the course from its pickle ended `error/tamper` on a correct file.
+    proc = subprocess.run([sys.executable, "-c", PICKLED], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report == {"quiet": [], "slotnames kept": True}, report

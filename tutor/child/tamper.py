@@ -95,10 +95,12 @@ def restore() -> list[str]:
 
 def _added_by_learner(target: object, name: str, value: object) -> bool:
     """A name that appeared in a judge namespace: a module's own submodules and Python's
-    bookkeeping (`__warningregistry__`) appear legitimately; anything else shadows what the
+    bookkeeping (`__warningregistry__`, a class's `__slotnames__`) appear legitimately; anything else shadows what the
     judge looks up (a builtin, a base class's method)."""
     if isinstance(value, types.ModuleType):
         return False
     if isinstance(target, types.ModuleType) and name.startswith("__") and name.endswith("__"):
         return False
-    return True
+    # copyreg caches a class's slot names on it the first time one of its objects is pickled or
+    # copied (a course loaded from its pickle does it): it changes no lookup the judge makes.
+    return not (isinstance(target, type) and name == "__slotnames__")
