@@ -68,6 +68,17 @@ WORDS = table(
             "en": "A donated array was used after the call that consumed it.",
             "zh": "一个被捐赠的数组在消耗它的调用之后又被使用了。",
         },
+        "donation/aliased": {
+            "en": "This call donates one array twice: {pair} are the same array{more}.",
+            "zh": "这次调用把同一个数组捐赠了两次：{pair} 是同一个数组{more}。",
+        },
+        "donation/aliased/unnamed": {
+            "en": "This call donates one array twice: two leaves of its arguments are the same array.",
+            "zh": "这次调用把同一个数组捐赠了两次：它的参数里有两个叶子是同一个数组。",
+        },
+        "aliased/pair": {"en": "`{a}` and `{b}`", "zh": "`{a}` 和 `{b}`"},
+        "aliased/more": {"en": ", and so are {n} more pairs of leaves", "zh": "，另外还有 {n} 对叶子也是如此"},
+        "aliased/more1": {"en": ", and so is 1 more pair of leaves", "zh": "，另外还有 1 对叶子也是如此"},
         "donation/unusable": {
             "en": "Donated buffers were not usable: {types} ({count} compile(s)).",
             "zh": "被捐赠的缓冲区没能被复用：{types}（编译 {count} 次）。",
@@ -117,11 +128,11 @@ WORDS = table(
         "n_times": {"en": "{n} times", "zh": "{n} 次"},
         # ---- why it costs you, in the learner's terms
         "why:retrace/weak-type": {
-            "en": "The first call got a weakly typed value (a Python number), later calls a typed array, so "
-            "JAX compiled the function again. Start the state with its final dtype (jnp.float32(0.0), "
-            "jnp.zeros_like).",
-            "zh": "第一次调用传入的是弱类型的值（Python 数字），之后传入的是有确定 dtype 的数组，于是 JAX "
-            "又编译了一遍。初始状态直接给出最终的 dtype（jnp.float32(0.0)、jnp.zeros_like）。",
+            "en": "One call got a weakly typed value (a Python number), another a typed array, so JAX "
+            "compiled the function again. Start the state with its final dtype and shape (jnp.float32(0.0), "
+            "jnp.zeros(3), jnp.zeros_like).",
+            "zh": "一次调用传入的是弱类型的值（Python 数字），另一次传入的是有确定 dtype 的数组，于是 JAX "
+            "又编译了一遍。初始状态直接给出最终的 dtype 和形状（jnp.float32(0.0)、jnp.zeros(3)、jnp.zeros_like）。",
         },
         "why:retrace/shape": {
             "en": "Each new shape or dtype is a new program: JAX traces and compiles again, every time. Keep "
@@ -200,6 +211,14 @@ WORDS = table(
             "zh": "这些缓冲区被捐赠了，但没有哪个输出能复用它们（形状或 dtype 不同），所以并没有省下内存。"
             "只捐赠那份会以同样形式返回的状态。",
         },
+        "why:donation/aliased": {
+            "en": "Donation hands each input buffer to the call's outputs, once; two leaves sharing one array "
+            "would hand it over twice, so JAX refuses the call. Make the copies independent where the state "
+            "is built (avg_params = jax.tree.map(jnp.copy, params)), or do not donate that argument.",
+            "zh": "捐赠会把每个输入缓冲区交给这次调用的输出，而且只能交一次；两个叶子共用一个数组，就得交两次，"
+            "所以 JAX 拒绝了这次调用。在构造状态的地方让副本彼此独立（avg_params = jax.tree.map(jnp.copy, params)），"
+            "或者不捐赠这个参数。",
+        },
         "why:donation/deleted": {
             "en": "An array was used after it was donated: its buffer now belongs to the call's output. Rebind "
             "the name to the returned state at once (state = step(state, ...)).",
@@ -207,11 +226,13 @@ WORDS = table(
             "到返回的状态上（state = step(state, ...)）。",
         },
         "why:host-sync/per-step": {
-            "en": "Every step pulls a value from the device to Python (`float()`, `.item()`, `np.asarray`): the loop "
-            "waits for the device each time instead of queueing work ahead. Keep values on the device and "
+            "en": "Every step pulls a value from the device to Python (`float()`, `.item()`, `np.asarray`, an `if` on "
+            "an array such as `if loss < best:`, an array as a list index): the loop waits for the device each "
+            "time instead of queueing work ahead. Keep values on the device (jnp.where for a best-so-far) and "
             "read them every N steps, or collect them with lax.scan.",
-            "zh": "每一步都把一个值从设备拉回 Python（`float()`、`.item()`、`np.asarray`）：循环每次都要等设备算完，"
-            "没法提前排队后续的计算。让数值留在设备上，每隔 N 步读一次，或用 lax.scan 收集起来。",
+            "zh": "每一步都把一个值从设备拉回 Python（`float()`、`.item()`、`np.asarray`、对数组做 `if` 判断，如 "
+            "`if loss < best:`、把数组当列表下标）：循环每次都要等设备算完，没法提前排队后续的计算。让数值留在设备上"
+            "（记录最优值可用 jnp.where），每隔 N 步读一次，或用 lax.scan 收集起来。",
         },
         "why:key-reuse/constant": {
             "en": "Noted, not counted as a finding: if the numbers should differ from call to call, split a new "
@@ -323,6 +344,13 @@ def what(f: Finding, lang: str) -> str:
         key += "/same-line" if f.first_line == f.line else "/first-at" if f.first_line else ""
     if f.kind == "host-sync" and not f.function:
         key += "/no-jit"
+    if f.kind == "donation" and f.code == "aliased":
+        if len(f.paths) < 2:
+            key += "/unnamed"
+        else:
+            fields["pair"] = word("aliased/pair", lang, a=f.paths[0], b=f.paths[1])
+            more = len(f.paths) // 2 - 1
+            fields["more"] = "" if more < 1 else word("aliased/more1" if more == 1 else "aliased/more", lang, n=more)
     return word(key, lang, **fields)
 
 

@@ -1,6 +1,10 @@
-"""Detector: a device value pulled to the host on every step. float / int / .item() /
-.tolist() / __array__ / str / repr / format (print(x), f"{x}") on a jax Array, np.asarray /
-np.array of one, and jax.device_get, called directly from a script line; flagged when one line
+"""Detector: a device value pulled to the host on every step. float / int / complex / .item() /
+.tolist() / __array__ / str / repr / format (print(x), f"{x}") on a jax Array; its truth value
+(`if loss < best:`, `while not done`, `and` / `or`, max() of arrays: a comparison makes an array
+on the device, and `if` reads it back); its use as an index (`names[i]`, `range(n)`); iterating
+it where that copies it to the host (`for row in x` over an array sharded unevenly: on one
+device, iteration slices on the device and pulls nothing); np.asarray / np.array of one, and
+jax.device_get, called directly from a script line; flagged when one line
 pulls HOST_SYNC_MIN+ times and runs on every pass of its innermost loop (a helper's line is
 judged by its caller's loop). A pull made inside another (str() reading the array through
 np.asarray) counts once, as the outer one."""
@@ -23,6 +27,9 @@ from tutor.protocol import Finding
 HOST_PULLS = {
     "__float__": "float()",
     "__int__": "int()",
+    "__complex__": "complex()",
+    "__bool__": "if / bool()",
+    "__index__": "index / range()",
     "item": ".item()",
     "__array__": "np.asarray()",
     "tolist": ".tolist()",
@@ -68,6 +75,20 @@ class HostSync:
 
             functools.update_wrapper(pull, original)
             hooks.patch(ArrayImpl, name, pull)
+        iterate = ArrayImpl.__dict__["__iter__"]
+
+        def iterate_pulled(array, *a, **k):
+            # One device (or every shard alike): slices made on the device, nothing read back.
+            try:
+                on_device = array.ndim == 0 or array.sharding.num_devices == 1 or array.is_fully_replicated
+            except Exception:  # noqa: BLE001 - a deleted array: let JAX say so
+                on_device = True
+            if on_device:
+                return iterate(array, *a, **k)
+            return self._pulled("for ... in array", iterate, array, *a, **k)
+
+        functools.update_wrapper(iterate_pulled, iterate)
+        hooks.patch(ArrayImpl, "__iter__", iterate_pulled)
         for name, how in NUMPY_PULLS.items():
             original = getattr(np, name)
 
