@@ -94,7 +94,14 @@ class RunPrinter:
         )
 
 
+# The version of every --json document (docs/CONTRACTS.md): a key may be added within a version;
+# one removed, renamed or given another meaning raises it.
+SCHEMA_VERSION = 1
+
+
 def print_json(doc: dict) -> None:
-    """One JSON object on stdout; no raw control character reaches the terminal (see tutor.controls),
-    and a stdout that cannot encode Chinese gets \\u escapes instead."""
+    """One --json document on stdout, "schema_version" its first key; no raw control character
+    reaches the terminal (see tutor.controls), and a stdout that cannot encode Chinese gets \\u
+    escapes instead."""
+    doc = {"schema_version": SCHEMA_VERSION, **doc}
     print(json_text(json.dumps(doc, ensure_ascii=not unicode_ok(sys.stdout))))

@@ -51,7 +51,7 @@ def test_version_and_help(tmp_path, tutor):
 def test_list_json_contract(tmp_path, course, tutor):
     doc = json.loads(tutor(tmp_path, "list", "--json").stdout)
     # The contract's keys, plus the checkpoints and the quiz's first-try and current scores
-    assert set(doc) == {"lessons", "exercises", "quiz", "checkpoints"}
+    assert set(doc) == {"schema_version", "lessons", "exercises", "quiz", "checkpoints"}
     assert [e["id"] for e in doc["exercises"]] == [e.id for e in course.exercises]
     assert all(set(e) == {"id", "lesson", "title", "status"} and e["status"] == "new" for e in doc["exercises"])
     assert doc["quiz"] == {"questions": 8, "answered": 0, "best_score": None, "first_score": None, "score": 0}

@@ -26,7 +26,7 @@ from tutor.protocol import Finding, TraceCount
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "tests" / "doctor"
-CONTRACT_KEYS = {"script", "status", "exit_code", "duration_s", "findings", "stdout", "stderr"}
+CONTRACT_KEYS = {"schema_version", "script", "status", "exit_code", "duration_s", "findings", "stdout", "stderr"}
 FINDING_KEYS = {"kind", "function", "file", "line", "count", "message", "lesson", "cell"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
