@@ -1,5 +1,5 @@
 """What differs between hosts, in one place: the process tree, memory, threads, file locks, the
-subreaper and other prctl calls, and whether forking after importing JAX is safe.
+subreaper and other prctl calls, Landlock's ABI, and whether forking after importing JAX is safe.
 
 Linux (bare, containers, gVisor) is first class; macOS and Windows get what they have, and
 `guards_off()` names what they lack, so the tutor can say which guards are off instead of
@@ -13,6 +13,8 @@ What differs, as measured:
   may list the threads of each child, so a child is taken as a process only when its `Tgid` is
   its own id; an older release has no `children` files at all.
 - macOS has no /proc: `ps` gives the tree there; Windows has neither `fcntl` nor fork.
+- Landlock: ABI 7 on Linux 6.18 (signals scoped from ABI 6, Linux 6.12); none under gVisor
+  (release 20221219: ENOSYS, and no `pidfd_open` either).
 """
 
 from __future__ import annotations
@@ -65,6 +67,31 @@ def drop_raise_limits() -> bool:
 def die_with_parent(sig: int) -> bool:
     """Have the kernel send `sig` when the parent dies (Linux's PR_SET_PDEATHSIG)."""
     return prctl(_PR_SET_PDEATHSIG, sig)
+
+
+# -- Landlock --------------------------------------------------------------------------------
+
+LANDLOCK_SIGNAL_SCOPE_ABI = 6  # Linux 6.12: a domain's processes may signal only processes inside it
+
+
+def landlock_abi() -> int:
+    """The Landlock ABI this kernel offers; 0 where there is none (not Linux, Linux before 5.13,
+    gVisor, or Landlock left out of the kernel's LSM list)."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    try:
+        import ctypes
+
+        abi = ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1)  # landlock_create_ruleset(VERSION)
+    except (OSError, AttributeError):
+        return 0
+    return max(int(abi), 0)
+
+
+def signals_scoped() -> bool:
+    """Whether the kernel can keep a check's signals inside its own processes (Landlock's signal
+    scope): where it cannot, a signal sent through C or another program can still reach the tutor."""
+    return landlock_abi() >= LANDLOCK_SIGNAL_SCOPE_ABI
 
 
 # -- the process tree -------------------------------------------------------------------------

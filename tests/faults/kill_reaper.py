@@ -1,14 +1,19 @@
 """Fault: a child in a session of its own, then the process above the worker (the reaper, which
-holds the limits and ends every descendant) killed with SIGKILL; then a wrong answer. The child
-must not outlive the run, and the run must not read as the program's own exit."""
+holds the limits and ends every descendant) killed with SIGKILL through C, past the audit hook's
+refusal of os.kill; then a wrong answer. Where Landlock scopes signals (Linux 6.12+) the kernel
+refuses the kill and the program fails its checks; where there is no Landlock at all, ctypes is
+refused; elsewhere the reaper dies: the child must not outlive the run, and the run must not read
+as the program's own exit."""
+
+import ctypes
 import os
 import signal
 import subprocess
 import time
 
 subprocess.Popen(["faultmark-kill-reaper", "1000"], executable="sleep", start_new_session=True)
-os.kill(os.getppid(), signal.SIGKILL)
-time.sleep(5)
+if ctypes.CDLL(None, use_errno=True).kill(os.getppid(), signal.SIGKILL) == 0:
+    time.sleep(5)  # what the reaper's death brings comes meanwhile
 
 
 def update_counter(count, increment):

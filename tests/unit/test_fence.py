@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tutor import host
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROGRAM = """import ctypes, json, os, subprocess, sys
@@ -193,3 +197,64 @@ def test_no_terminal_is_writable(tmp_path):
         assert result["ctypes"] == -1, result
     if result["abi"] >= 5:
         assert result["tiocsti"] != "written", result
+
+
+# Signals (issue 40): a fenced process (a check's, a doctor run's) and what it starts signal one
+# another; the process above it (the tutor, here this test's child standing in for the reaper) is
+# refused by os.kill / os.killpg / kill(-1) with a message, and where Landlock scopes signals (ABI 6)
+# also through C, a `kill` program and a pidfd. SIGCONT and 0: nothing is harmed if it gets through.
+SIGNALS = """import ctypes, json, os, signal, subprocess, sys
+from tutor.child import fence
+how, inside = sys.argv[1], sys.argv[2]
+above = os.getpid()
+pid = os.fork()
+if pid:
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+os.setsid()
+kernel = how != "hook"
+abi = fence.install_signal_guard(kernel) if how == "doctor" else fence.install([inside], kernel=kernel)
+result = {"abi": abi}
+def attempt(name, fn):
+    try:
+        fn()
+        result[name] = "sent"
+    except OSError as exc:
+        result[name] = str(exc)
+attempt("kill", lambda: os.kill(above, signal.SIGCONT))
+attempt("killpg", lambda: os.killpg(os.getpgid(above), 0))
+attempt("all", lambda: os.kill(-1, 0))
+ready_r, ready_w = os.pipe()
+child = os.fork()
+if child == 0:
+    os.setsid()  # a group of its own: still the run's
+    os.write(ready_w, b"x")
+    signal.pause()
+    os._exit(0)
+os.read(ready_r, 1)
+attempt("own-group", lambda: os.killpg(0, 0))
+attempt("child-group", lambda: os.killpg(child, 0))
+attempt("child", lambda: os.kill(child, signal.SIGKILL))
+os.waitpid(child, 0)
+if kernel:
+    libc = ctypes.CDLL(None, use_errno=True)
+    result["ctypes"] = libc.kill(above, signal.SIGCONT)
+    result["program"] = subprocess.run(["kill", "-CONT", str(above)], capture_output=True).returncode
+    attempt("pidfd", lambda: signal.pidfd_send_signal(os.pidfd_open(above), signal.SIGCONT))
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.parametrize("how", ["check", "doctor", "hook"])
+def test_signals_reach_only_the_run(tmp_path, how):
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGNALS, how, str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    for name in ("kill", "killpg", "all"):
+        assert "may signal only itself" in result[name] and "只能向它自己" in result[name], result
+    assert result["own-group"] == result["child-group"] == result["child"] == "sent", result
+    if how != "hook" and host.signals_scoped():
+        assert result["abi"] >= 6, result
+        assert result["ctypes"] == -1 and result["program"] != 0 and result["pidfd"] != "sent", result

@@ -14,6 +14,13 @@ cell jobs only: a doctor run is the learner's own script, which may write where 
   refuses what it cannot see through: starting programs (a subprocess writes where it likes) and
   calling C through ctypes.
 
+Signals stay inside the run (issue 40): learner code may signal itself and what it started, never
+the tutor above it (a SIGSTOP to the `check` process, or to the reaper, would stop it for good).
+Landlock's signal scope (ABI 6, Linux 6.12) refuses it in the kernel, whatever the call (ctypes,
+`kill` in a subprocess, a pidfd); the audit hook refuses `os.kill` / `os.killpg` outside the run's
+own processes with a message, on every host. Doctor runs (the learner's own script, which may
+write where it likes) get these two and nothing else (`install_signal_guard`).
+
 No terminal is writable (/dev/tty, /dev/pts/*, consoles): the tutor's own screen is one, and a
 program that drew on it could show a green PASS over a failure, set the window title or write the
 clipboard (OSC 52). Where Landlock has device ioctls (ABI 5) they are refused on terminals too
@@ -25,6 +32,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import signal
 import stat
 import sys
 
@@ -36,6 +44,7 @@ _RULE_PATH_BENEATH = 1
 _WRITE_FILE, _REMOVE_DIR, _REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
 _MAKE_ALL = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
 _REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15  # ABI 2, 3, 5
+_SCOPE_SIGNAL = 1 << 1  # ABI 6 (LANDLOCK_SCOPE_SIGNAL): no signal to a process outside the domain
 # Terminals in /dev by name, and by device major (tty, console/ptmx, pts): never writable by a check.
 _TERMINAL_NAMES = ("tty", "pts", "console", "ptmx", "pty", "vcs", "hvc")
 _TERMINAL_MAJORS = {2, 3, 4, 5, *range(136, 144)}
@@ -67,6 +76,7 @@ _CHANGES: dict[str, tuple[tuple[int, int | None], ...]] = {
 # What only Landlock can fence: without it, these are refused outright.
 _UNSEEN = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen", "ctypes.dlsym"}
 _strict = False  # no Landlock: refuse _UNSEEN too
+_root = 0  # the process that installed the fence (the worker): it and all below it may be signalled
 
 
 class _PathBeneath(ctypes.Structure):
@@ -74,19 +84,29 @@ class _PathBeneath(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+
+def _attr_size(abi: int) -> int:
+    """The size of landlock_ruleset_attr this ABI knows: fs (1), net (4), scoped (6)."""
+    return 24 if abi >= 6 else 16 if abi >= 4 else 8
+
+
 def landlock(roots: list[str]) -> int:
     """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, an
-    accelerator) and no terminal, no new files (/dev/shm is memory the memory limit does not count).
+    accelerator) and no terminal, no new files (/dev/shm is memory the memory limit does not count);
+    where the ABI has it (6), no signal to a process outside (the tutor).
     Returns the Landlock ABI used, 0 if unavailable."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        abi = libc.syscall(_SYS_CREATE_RULESET, None, 0, 1)  # LANDLOCK_CREATE_RULESET_VERSION
+        abi = host.landlock_abi()
         if abi < 1:
             return 0
         handled = _WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_ALL
         handled |= (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0) | (_IOCTL_DEV if abi >= 5 else 0)
-        attr = ctypes.c_uint64(handled)
-        ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
+        attr = _RulesetAttr(handled, 0, _SCOPE_SIGNAL if abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI else 0)
+        ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), _attr_size(abi), 0)
         if ruleset < 0:
             return 0
         in_dev = handled & (_WRITE_FILE | _TRUNCATE | _IOCTL_DEV)
@@ -112,6 +132,28 @@ def landlock(roots: list[str]) -> int:
         return abi
     except (OSError, AttributeError):
         return 0  # not Linux
+
+
+def scope_signals() -> int:
+    """Landlock's signal scope alone (no file rule): this process and all it starts may signal only
+    one another. Returns the ABI used, 0 where the kernel has no signal scope."""
+    abi = host.landlock_abi()
+    if abi < host.LANDLOCK_SIGNAL_SCOPE_ABI:
+        return 0
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        attr = _RulesetAttr(0, 0, _SCOPE_SIGNAL)
+        ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), _attr_size(abi), 0)
+        if ruleset < 0:
+            return 0
+        try:
+            if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or libc.syscall(_SYS_RESTRICT_SELF, ruleset, 0) != 0:
+                return 0
+        finally:
+            os.close(ruleset)
+        return abi
+    except (OSError, AttributeError):
+        return 0
 
 
 def devices() -> list[str]:
@@ -186,8 +228,59 @@ def _refuse_unseen(event: str) -> None:
     )
 
 
+def _ours(target: int, group: bool) -> bool:
+    """Whether a signal to `target` (a process, or a process group) reaches only the run's own
+    processes: the caller's own group (0), the worker, a process below it, or a group one of those
+    belongs to. Never -1 (kill(-1): every process the user may signal)."""
+    if target == 0:
+        return True
+    if target == -1 and not group:
+        return False
+    wanted, group = abs(target), group or target < 0
+    ours = [_root, os.getpid(), *host.descendants(_root)]
+    if wanted in ours:
+        return True  # a group whose id is one of ours is led by it (an id is not reused while its group lives)
+    for pid in ours if group else ():
+        try:
+            if os.getpgid(pid) == wanted:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _refuse_signal(call: str, target: int, sig: int, group: bool) -> None:
+    try:
+        name = signal.Signals(sig).name
+    except ValueError:
+        name = str(sig)
+    if target == -1 and not group:
+        who, who_zh = "every process you may signal (-1)", "你能发信号的所有进程（-1）"
+    elif group or target < 0:
+        who, who_zh = f"process group {abs(target)}", f"进程组 {abs(target)}"
+    else:
+        who, who_zh = f"process {target}", f"进程 {target}"
+    raise PermissionError(
+        errno.EPERM,
+        f"{call}({target}, {name}): code the tutor runs may signal only itself and the processes it started, "
+        f"not {who}, which is outside them (it may be the tutor itself, and a stop or a kill there breaks the "
+        f"run) / {call}({target}, {name})：本教程运行的代码只能向它自己和它启动的进程发信号，不能发给{who_zh}："
+        "它不在其中（可能就是本教程自身，在那里暂停或终止进程会破坏这次运行）",
+    )
+
+
+def _signal_hook(event: str, args: tuple) -> None:
+    if event in ("os.kill", "os.killpg") and len(args) == 2:
+        target, sig = args
+        group = event == "os.killpg"
+        if isinstance(target, int) and not _ours(target, group):
+            _refuse_signal(event, target, sig, group)
+
+
 def _hook(event: str, args: tuple) -> None:
-    if event == "open":
+    if event in ("os.kill", "os.killpg"):
+        _signal_hook(event, args)
+    elif event == "open":
         path, mode, flags = args
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (flags & _WRITE_FLAGS)
         if path is None or _inside(path):
@@ -209,10 +302,21 @@ def _hook(event: str, args: tuple) -> None:
 def install(roots: list[str], kernel: bool = True) -> int:
     """Fence this process in: writes only beneath `roots` (and /dev but its terminals). Returns the Landlock ABI (0: the
     audit hook alone, which is then strict). `kernel=False` leaves Landlock out (to test the hook alone)."""
-    global _allowed, _strict
+    global _allowed, _strict, _root
     roots = [os.path.realpath(r) for r in roots if r]
     _allowed = tuple(roots)
+    _root = os.getpid()
     abi = landlock(roots) if kernel else 0  # first: it calls C through ctypes itself
     _strict = abi == 0
     sys.addaudithook(_hook)
+    return abi
+
+
+def install_signal_guard(kernel: bool = True) -> int:
+    """Only the signal part (a doctor run): signals from this process and all it starts stay among
+    them. Returns the Landlock ABI whose signal scope holds it, 0 where only the audit hook does."""
+    global _root
+    _root = os.getpid()
+    abi = scope_signals() if kernel else 0
+    sys.addaudithook(_signal_hook)
     return abi

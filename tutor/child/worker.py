@@ -154,10 +154,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.stdin_fd is not None:
         os.dup2(args.stdin_fd, 0)  # the doctor's script reads what `python script.py` would
         os.close(args.stdin_fd)
-    if not isinstance(job, DoctorJob):  # a check may change its run folder, nothing else (tutor.child.fence)
-        from tutor.child import fence
+    from tutor.child import fence
 
+    if not isinstance(job, DoctorJob):  # a check may change its run folder, nothing else (tutor.child.fence)
         fence.install([args.run_dir or os.getcwd(), args.cache_dir])
+    else:  # the learner's own script writes where it likes, but signals only what it started
+        fence.install_signal_guard()
     if job.deadline_s:
         lifeline.arm_deadline(job.deadline_s)  # even if the parent is stopped or learner code blocks in C
     send(Started())
