@@ -144,8 +144,24 @@ def update_counter(count, increment):
 """
 
 
+# The same made at the top of the file, as the file loads (before: a bare PermissionError).
+AT_THE_TOP = {
+    name: f"{imports}\n\n{made}\n\n\ndef update_counter(count, increment):\n    return count + 1, increment\n"
+    for name, imports, made in (
+        ("lock", "import multiprocessing", "LOCK = multiprocessing.Lock()"),
+        ("semaphore", "import multiprocessing", "SLOTS = multiprocessing.Semaphore(2)"),
+        ("queue", "import multiprocessing", "RESULTS = multiprocessing.Queue()"),
+        ("executor", "from concurrent.futures import ProcessPoolExecutor", "POOL = ProcessPoolExecutor(2)"),
+    )
+}
+
+
 @pytest.mark.slow  # starts a worker
-@pytest.mark.parametrize("source", [POOL, EXECUTOR], ids=["pool", "executor"])
+@pytest.mark.parametrize(
+    "source",
+    [POOL, EXECUTOR, *AT_THE_TOP.values()],
+    ids=["pool", "executor", *(f"{name}-at-the-top" for name in AT_THE_TOP)],
+)
 def test_multiprocessing_in_a_check_is_named_with_why_and_what_to_do(tmp_path, source):
     learner = tmp_path / "mine.py"
     learner.write_text(source)

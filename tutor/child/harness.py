@@ -26,6 +26,7 @@ import numpy as np
 from tutor import i18n, protocol
 from tutor.child import channel, library, optimizers, tamper, witness
 from tutor.child.channel import flush_metrics
+from tutor.child.library.calling import multiprocessing_hint
 from tutor.i18n import Bilingual
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
 
@@ -306,8 +307,12 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
         restore_environment()  # before formatting: the learner may have broken builtins
         if isinstance(exc, Exception) and not is_out_of_memory(exc):
             tb = learner_traceback(exc, {filename})
+            hint = multiprocessing_hint(exc)  # a Lock or a Pool made at the top of the file
+            en_hint, zh_hint = (f"\n{hint[0]}", f"\n{hint[1]}") if hint else ("", "")
             raise Abort(
-                "exception", f"your file raised an exception while loading:\n{tb}", f"加载你的文件时抛出了异常：\n{tb}"
+                "exception",
+                f"your file raised an exception while loading:\n{tb}{en_hint}",
+                f"加载你的文件时抛出了异常：\n{tb}{zh_hint}",
             ) from None
         raise _abort_for(exc, {filename}) from None
     restore_environment()

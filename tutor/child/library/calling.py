@@ -146,19 +146,25 @@ def explain_error(exc: BaseException) -> Explanation:
             "这时数组参数是追踪值，只有形状和 dtype，还没有具体数值。float()、int()、bool()、Python 的 `if`，"
             "或者用它们做字典的键，都需要具体数值：请改用 jnp 运算，或者把这个参数设为静态参数（调用前就确定的 Python 数）"
         )
-    elif _from_multiprocessing(exc):
-        hint_en = (
-            "multiprocessing (a Pool, a Process, a Queue, a Lock, concurrent.futures' ProcessPoolExecutor) is not "
-            "available inside a check: its semaphores are new files in /dev/shm, and a check lets your code create "
-            "files only in its own run folder, so that it cannot change the rest of the machine. Nothing in this "
-            "exercise needs a second process: do the work in the function itself (jax.vmap maps it over a batch)"
-        )
-        hint_zh = (
-            "检查里不能使用 multiprocessing（Pool、Process、Queue、Lock，以及 concurrent.futures 的 "
-            "ProcessPoolExecutor）：它的信号量要在 /dev/shm 里新建文件，而检查只允许你的代码在它自己的运行目录里建文件，"
-            "这样它改不了机器上的其他东西。这个练习不需要第二个进程：在函数本身里完成计算（jax.vmap 可以把它映射到一批数据上）"
-        )
+    elif multiprocessing_hint(exc):
+        hint_en, hint_zh = multiprocessing_hint(exc) or ("", "")
     return Explanation(label_en, label_zh, name, hint_en, hint_zh, getattr(exc, "_tutor_args", ""))
+
+
+def multiprocessing_hint(exc: BaseException) -> tuple[str, str] | None:
+    """(en, zh) saying why multiprocessing failed, for a refusal raised from its own code (in a
+    check, or at the top of the learner's file, which a check runs too); else None."""
+    if not _from_multiprocessing(exc):
+        return None
+    return (
+        "multiprocessing (a Pool, a Process, a Queue, a Lock or a Semaphore, concurrent.futures' ProcessPoolExecutor) "
+        "is not available inside a check: its semaphores are new files in /dev/shm, and a check lets your code "
+        "create files only in its own run folder, so that it cannot change the rest of the machine. Nothing in this "
+        "exercise needs a second process: do the work in the function itself (jax.vmap maps it over a batch)",
+        "检查里不能使用 multiprocessing（Pool、Process、Queue、Lock、Semaphore，以及 concurrent.futures 的 "
+        "ProcessPoolExecutor）：它的信号量要在 /dev/shm 里新建文件，而检查只允许你的代码在它自己的运行目录里建文件，"
+        "这样它改不了机器上的其他东西。这个练习不需要第二个进程：在函数本身里完成计算（jax.vmap 可以把它映射到一批数据上）",
+    )
 
 
 def _from_multiprocessing(exc: BaseException) -> bool:
