@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tutor import __version__, doctoring
-from tutor.cli_commands.authoring import cmd_validate, cmd_verify
+from tutor.cli_commands.authoring import cmd_schema, cmd_validate, cmd_verify
 from tutor.cli_commands.context import Context, UsageError
 from tutor.cli_commands.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
 from tutor.cli_commands.scaffolding import cmd_new_course, cmd_new_exercise
@@ -129,6 +129,13 @@ def _parser() -> argparse.ArgumentParser:
         "a new or empty folder; it validates and verifies as written. Use it with --course DIR.",
     )
     s.add_argument("dir", type=Path, metavar="DIR")
+    sub.add_parser(
+        "schema",
+        parents=[common],
+        help="print the JSON Schema of the course's YAML files (for editors)",
+        description="Print the JSON Schema (draft 2020-12) of a course's YAML files, made from the one declaration "
+        "the loader reads (tutor/course/schema.py); docs/course.schema.json is this output.",
+    )
     s = sub.add_parser("watch", parents=[common], help="re-check an exercise on every save (no TUI)")
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
@@ -149,6 +156,7 @@ COMMANDS = {
     "watch": cmd_watch,
     "new-exercise": cmd_new_exercise,
     "new-course": cmd_new_course,
+    "schema": cmd_schema,
     "doctor": doctoring.run,
     None: cmd_tui,
 }

@@ -1,5 +1,5 @@
-"""`verify` and `validate`, the course author's commands: every solution passes and every starter
-fails; the course YAML and its Markdown lint clean."""
+"""`verify`, `validate` and `schema`, the course author's checks: every solution passes and every
+starter fails; the course YAML and its Markdown lint clean; the YAML's JSON Schema for editors."""
 
 from __future__ import annotations
 
@@ -77,6 +77,16 @@ def cmd_validate(ctx: Context) -> int:
     n_files = len(list((root / "lessons").rglob("*.yaml"))) if (root / "lessons").is_dir() else 0
     print(say("valid", ctx.lang, n=n_files) if not problems else say("problems", ctx.lang, n=len(problems)))
     return 1 if problems else 0
+
+
+def cmd_schema(ctx: Context) -> int:
+    """`schema`: the JSON Schema of the course's YAML files (tutor.course.schema), for editors."""
+    import json
+
+    from tutor.course.schema import json_schema
+
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    return 0
 
 
 def _course_problems(root: Path) -> list:

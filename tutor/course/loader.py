@@ -25,12 +25,13 @@ from tutor.course.model import (
 )
 from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
+from tutor.course.schema import FORMAT, ID_REGEX
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Bilingual
 from tutor.protocol import Expect
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
-TOP_KEYS = ("lesson", "exercise", "checkpoint", "quiz")
+ID_PATTERN = re.compile(ID_REGEX)
+TOP_KEYS = tuple(key for name, m in FORMAT.items() if name.endswith("-file") for key in m.keys)
 
 
 @dataclass(frozen=True)
@@ -147,17 +148,16 @@ class _Reader:
 
 def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell | None:
     # Only lesson cells ask for a prediction: a quiz question is already one.
-    optional = {"caption", "expect", "timeout"} | ({"predict"} if lesson else set())
-    d = r.mapping(value, line, what, {"id", "code"}, optional)
+    shape = FORMAT["cell" if lesson else "evidence"]
+    d = r.mapping(value, line, what, shape.required, shape.optional)
     if d is None:
         return None
     cell_id = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
     code = r.code(d.get("code"), d.line_of("code"), f"{what} code")
     expect = Expect()
     if "expect" in d:
-        e = r.mapping(
-            d["expect"], d.line_of("expect"), f"{what} expect", set(), {"raises", "output_contains", "output_matches"}
-        )
+        shape = FORMAT["expect"]
+        e = r.mapping(d["expect"], d.line_of("expect"), f"{what} expect", shape.required, shape.optional)
         if e is not None:
             raises = e.get("raises")
             if raises is not None and not (isinstance(raises, str) and raises.isidentifier()):
@@ -192,7 +192,7 @@ def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> 
 
 
 def _lesson(r: _Reader, value, line: int) -> Lesson | None:
-    d = r.mapping(value, line, "lesson", {"id", "title", "order", "blocks"}, set())
+    d = r.mapping(value, line, "lesson", FORMAT["lesson"].required, FORMAT["lesson"].optional)
     if d is None:
         return None
     lesson_id = r.string(d.get("id"), d.line_of("id"), "lesson id", ID_PATTERN)
@@ -204,7 +204,7 @@ def _lesson(r: _Reader, value, line: int) -> Lesson | None:
         raw_blocks = LineList()
     for i, raw in enumerate(raw_blocks):
         bline = raw_blocks.item_lines[i]
-        b = r.mapping(raw, bline, f"lesson block {i + 1}", set(), {"text", "cell"})
+        b = r.mapping(raw, bline, f"lesson block {i + 1}", FORMAT["block"].required, FORMAT["block"].optional)
         if b is None:
             continue
         if len(b) != 1:
@@ -242,7 +242,8 @@ def _check_texts(
     if isinstance(value, LineDict):
         for key in [k for k in value if k in _MOVED]:
             r.problem(value.line_of(key), f"'{key}' does not belong in exercise.yaml: {_MOVED[key]}")
-    d = r.mapping(value, line, what, {"id", "name"}, {"advice"} | set(_MOVED))  # moved keys: said above
+    shape = FORMAT["check"]
+    d = r.mapping(value, line, what, shape.required, shape.optional | set(_MOVED))  # moved keys: said above
     if d is None:
         return None
     check_id = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
@@ -330,13 +331,7 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
 
 
 def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
-    d = r.mapping(
-        value,
-        line,
-        "exercise",
-        {"id", "lesson", "title", "prompt", "hints", "checks"},
-        {"order", "timeout", "chart"},
-    )
+    d = r.mapping(value, line, "exercise", FORMAT["exercise"].required, FORMAT["exercise"].optional)
     if d is None:
         return None
     for key, where in (("starter", "starter.py"), ("setup", "checks.py, at module level")):
@@ -400,12 +395,12 @@ def _questions(r: _Reader, value, line: int, what: str, lesson: str | None = Non
 
 
 def _quiz(r: _Reader, value, line: int) -> list[Question]:
-    d = r.mapping(value, line, "quiz", {"questions"}, set())
+    d = r.mapping(value, line, "quiz", FORMAT["quiz"].required, FORMAT["quiz"].optional)
     return _questions(r, d.get("questions"), d.line_of("questions"), "quiz") if d is not None else []
 
 
 def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
-    d = r.mapping(value, line, "checkpoint", {"lesson", "questions"}, set())
+    d = r.mapping(value, line, "checkpoint", FORMAT["checkpoint"].required, FORMAT["checkpoint"].optional)
     if d is None:
         return None
     lesson = r.string(d.get("lesson"), d.line_of("lesson"), "checkpoint lesson", ID_PATTERN)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tutor.course.schema import FORMAT, LETTERS
 from tutor.i18n import Bilingual
 
-OPTION_LETTERS = ("A", "B", "C", "D")
+OPTION_LETTERS = LETTERS
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _scalar(value) -> str | None:
 def read_prediction(r, value, line: int, what: str) -> Prediction | None:
     """Parse a cell's `predict:` mapping with the loader's reader `r`, reporting file:line problems."""
     what = f"{what} predict"
-    d = r.mapping(value, line, what, {"question", "answer", "reveal"}, {"options", "explain"})
+    d = r.mapping(value, line, what, FORMAT["predict"].required, FORMAT["predict"].optional)
     if d is None:
         return None
     question = r.text(d.get("question"), d.line_of("question"), f"{what} question")
@@ -122,7 +123,8 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
     options: dict[str, Option] = {}
     letters: list[str] = []  # every lettered choice written, parsed or not (no cascade of problems)
     if "options" in d:
-        raw = r.mapping(d["options"], d.line_of("options"), f"{what} options", set(), set(OPTION_LETTERS))
+        shape = FORMAT["predict-options"]
+        raw = r.mapping(d["options"], d.line_of("options"), f"{what} options", shape.required, shape.optional)
         if raw is None:
             ok = False
         else:
@@ -162,7 +164,7 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
 
 
 def _option(r, value, line: int, what: str) -> Option | None:
-    d = r.mapping(value, line, what, {"value"}, {"text"})
+    d = r.mapping(value, line, what, FORMAT["option"].required, FORMAT["option"].optional)
     if d is None or "value" not in d:
         return None
     shown = _scalar(d["value"])

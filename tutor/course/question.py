@@ -12,19 +12,20 @@ import string
 
 from tutor.course.model import ANSWER, Question, Source, Template
 from tutor.course.predict import OPTION_LETTERS
+from tutor.course.schema import FORMAT, ID_REGEX, PLACEHOLDER_REGEX
 from tutor.course.yamlread import LineDict, LineList
 from tutor.i18n import Bilingual
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
-PARAM_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
+ID_PATTERN = re.compile(ID_REGEX)
+PARAM_PATTERN = re.compile(PLACEHOLDER_REGEX)
 
 
 def read_question(r, value, line: int, what: str, read_cell, lesson_default: str | None = None) -> Question | None:
     """One question: lettered (options, answer, explain) or a template (no options: a number).
     `read_cell` reads its optional evidence cell (the loader's reader of cells)."""
     templated = isinstance(value, LineDict) and "template" in value
-    required = {"id", "prompt"} | ({"template"} if templated else {"options", "answer", "explain"})
-    d = r.mapping(value, line, what, required, {"evidence", "lesson"} | (set() if templated else {"siblings"}))
+    shape = FORMAT["template-question" if templated else "question"]
+    d = r.mapping(value, line, what, shape.required, shape.optional)
     if d is None:
         return None
     qid = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
@@ -64,7 +65,7 @@ def _siblings(r, d, what: str, qid: str | None, lesson: str | None, read_cell) -
     found = []
     for i, item in enumerate(value):
         where = f"{what} sibling {i + 1}"
-        s = r.mapping(item, value.item_lines[i], where, {"prompt", "options", "answer", "explain"}, {"evidence"})
+        s = r.mapping(item, value.item_lines[i], where, FORMAT["sibling"].required, FORMAT["sibling"].optional)
         if s is None:
             return None
         prompt = r.text(s.get("prompt"), s.line_of("prompt"), f"{where} prompt")
@@ -81,7 +82,7 @@ def _siblings(r, d, what: str, qid: str | None, lesson: str | None, read_cell) -
 
 
 def _lettered(r, value, line: int, what: str) -> dict[str, Bilingual] | None:
-    d = r.mapping(value, line, what, set(OPTION_LETTERS), set())
+    d = r.mapping(value, line, what, FORMAT["lettered"].required, FORMAT["lettered"].optional)
     if d is None or set(d) != set(OPTION_LETTERS):
         return None
     texts = {k: r.text(d[k], d.line_of(k), f"{what} {k}") for k in OPTION_LETTERS}
@@ -90,7 +91,7 @@ def _lettered(r, value, line: int, what: str) -> dict[str, Bilingual] | None:
 
 def _template(r, value, line: int, what: str, prompt: Bilingual | None, source: Source) -> Template | None:
     what = f"{what} template"
-    d = r.mapping(value, line, what, {"variants", "code", "reveal", "explain"}, {"timeout"})
+    d = r.mapping(value, line, what, FORMAT["template"].required, FORMAT["template"].optional)
     if d is None:
         return None
     ok = True
