@@ -38,8 +38,9 @@ def cmd_list(ctx: Context) -> int:
             e = exercise_rows[step.id]
             con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
     q = doc["quiz"]
-    score = score_text(q["first_score"], q["score"], q["questions"], q["answered"], lang)
-    con.print(say("list_quiz", lang, a=q["answered"], n=q["questions"], s=score))
+    if q["questions"]:  # a course of one's own may have no quiz: no "0/0" line for it
+        score = score_text(q["first_score"], q["score"], q["questions"], q["answered"], lang)
+        con.print(say("list_quiz", lang, a=q["answered"], n=q["questions"], s=score))
     return 0
 
 
