@@ -1,4 +1,4 @@
-"""The documents `list --json` and `progress --json` print (contracts in DESIGN.md), built from the owner."""
+"""The documents `list --json` and `progress --json` print (docs/CONTRACTS.md), built from the owner."""
 
 from __future__ import annotations
 
