@@ -116,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
         parents=[common],
         help="write a new exercise to fill in (it validates, and verify fails until it is written)",
         description="Write lessons/exercises/ID/ (exercise.yaml, checks.py, starter.py), solutions/ID.py and "
-        "tests/cases/ID/ into the course, each with TODOs: `validate` is clean on them and `verify ID` fails "
+        "tests/cases/ID/ (where the course keeps its red team) into the course, each with TODOs: `validate` is clean on them and `verify ID` fails "
         "until the solution, checks and cases are written.",
     )
     s.add_argument("id", metavar="ID", help="the new exercise's id (a-z, 0-9, '.' and '-')")

@@ -96,6 +96,17 @@ def test_new_exercise_never_writes_over_a_leftover_file(course_copy, env):
     assert not (course_copy / "lessons/exercises/old-one").exists()
 
 
+def test_a_course_without_a_red_team_gets_no_cases(tmp_path, env):
+    """A first tests/cases/ would make validate ask every other exercise for its cases."""
+    course = tmp_path / "course"
+    assert tutor(env, "new-course", str(course)).returncode == 0
+    shutil.rmtree(course / "tests")
+    assert tutor(env, "--course", str(course), "new-exercise", "triple", "--lesson", "1").returncode == 0
+    assert not (course / "tests").exists()
+    done = tutor(env, "--course", str(course), "validate")
+    assert done.returncode == 0, done.stdout
+
+
 @pytest.mark.slow  # workers
 def test_a_new_exercise_is_red_until_written_then_green(course_copy, env):
     env = env | {COURSE_VAR: str(course_copy)}

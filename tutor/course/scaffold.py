@@ -125,7 +125,9 @@ _EXERCISE_CASES = {
 
 def new_exercise(root: Path, exercise_id: str, lesson_id: str) -> Written:
     """Write exercise `exercise_id` of lesson `lesson_id` into the course at `root`: its folder,
-    solution and red-team cases. `validate` is clean on them; `verify` fails until written."""
+    solution and red-team cases. `validate` is clean on them; `verify` fails until written.
+    A course that keeps no red team (no tests/cases/ beside its other exercises) gets none: a
+    first tests/cases/ would make `validate` ask for every other exercise's cases."""
     if not ID_PATTERN.match(exercise_id):
         raise ScaffoldError(
             f"'{exercise_id}' cannot be an exercise id: ids use only a-z, 0-9, '.' and '-', starting with a letter or digit",
@@ -167,7 +169,9 @@ def new_exercise(root: Path, exercise_id: str, lesson_id: str) -> Written:
         folder / "checks.py": _EXERCISE_CHECKS,
         folder / "starter.py": _EXERCISE_STARTER,
         Path("solutions") / f"{exercise_id}.py": _EXERCISE_SOLUTION,
-    } | {CASES / exercise_id / name: text for name, text in _EXERCISE_CASES.items()}
+    }
+    if (root / CASES).is_dir() or not course.exercises:
+        files |= {CASES / exercise_id / name: text for name, text in _EXERCISE_CASES.items()}
     return _write(root, {path: text.format(**fields) for path, text in files.items()})
 
 
