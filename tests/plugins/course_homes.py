@@ -69,7 +69,7 @@ def cli_env():
 @pytest.fixture(scope="session")
 def installed_wheel(tmp_path_factory):
     """The tutor built as a wheel and installed in a venv of its own, as a learner's `pip install`
-    gets it (no checkout, no tests/ beside it): `.python`, `.bin` and `.env(home)`, an environment
+    gets it (no checkout, no tests/ beside it): `.python`, `.bin`, `.wheel` and `.env(home)`, an environment
     without this checkout on PYTHONPATH. Built once per test run."""
     import sys
     import sysconfig
@@ -106,4 +106,4 @@ def installed_wheel(tmp_path_factory):
         out["JAXSTATE_TUTOR_HOME"] = str(home)
         return out
 
-    return SimpleNamespace(venv=venv, python=python, bin=venv / "bin", env=env)
+    return SimpleNamespace(venv=venv, python=python, bin=venv / "bin", env=env, wheel=wheel)
