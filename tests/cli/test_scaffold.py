@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tutor.cli import Context, main, parse_args
+from tutor.course.scaffold import new_course
 from tutor.paths import COURSE_VAR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,3 +187,16 @@ def test_course_flag_wins_over_the_variable_for_one_command(tmp_path, env, monke
     listed = json.loads(capsys.readouterr().out)
     assert [e["id"] for e in listed["exercises"]] == ["double"]
     assert os.environ[COURSE_VAR] == str(ROOT)
+
+
+def test_new_exercise_leaves_the_installed_course_alone(tmp_path, monkeypatch, capsys):
+    """Inside an installed wheel the course is tutor/_course: the next install replaces it."""
+    import tutor.paths
+
+    package = tmp_path / "site-packages" / "tutor"
+    new_course(package / "_course")
+    monkeypatch.setattr(tutor.paths, "PACKAGE_DIR", package)
+    monkeypatch.setenv(COURSE_VAR, str(package / "_course"))
+    assert main(["--home", str(tmp_path / "home"), "new-exercise", "triple", "--lesson", "1"]) == 2
+    assert "installed package" in capsys.readouterr().err
+    assert not (package / "_course/lessons/exercises/triple").exists()

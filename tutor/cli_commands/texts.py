@@ -105,6 +105,13 @@ MSG = table(
         "verify_bad_pass": {"en": "[red]should pass[/red]", "zh": "[red]应当通过[/red]"},
         "verify_bad_fail": {"en": "[red]should fail[/red]", "zh": "[red]应当不通过[/red]"},
         # new-exercise, new-course
+        "installed_course": {
+            "en": "{root} is the course inside the installed package, which the next install replaces; "
+            "write exercises in a course of your own (`jaxstate-tutor new-course DIR`, then --course DIR) "
+            "or in a clone of the repository.",
+            "zh": "{root} 是已安装的包里的课程，下次安装时会被覆盖；请在你自己的课程里写练习"
+            "（`jaxstate-tutor new-course DIR`，然后加 --course DIR），或者在仓库的克隆里写。",
+        },
         "scaffold_wrote": {"en": "Wrote {n} files under {root}:", "zh": "已在 {root} 下写入 {n} 个文件："},
         "new_exercise_next": {
             "en": "`validate` is clean on them, and `jaxstate-tutor {course}verify {id}` fails until you write the "
