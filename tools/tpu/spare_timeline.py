@@ -3,13 +3,14 @@ directly (counter-jit's solution, checked again after pauses of 15, 12, 8 and 4 
 sandbox's device steps timed: the last worker gone (the device free), each worker spawned, ready,
 and each re-check split into waiting for the worker and the run. Usage: spare_timeline.py [--cpu]"""
 
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from tutor.course import load_course
-from tutor.sandbox import runner, worker_process
+from tutor.sandbox import fork_client, orphans, runner, worker_process
 from tutor.sandbox.runner import Sandbox
 
 T0 = time.monotonic()
@@ -26,7 +27,7 @@ def timed(cls, name, label):
     def wrapper(self, *args, **kwargs):
         say(f"{label} ...")
         result = original(self, *args, **kwargs)
-        say(f"{label} done{'' if result is None else f': {result!r}'[:60]}")
+        say(f"{label} done")
         return result
 
     setattr(cls, name, wrapper)
@@ -37,6 +38,19 @@ def main() -> None:
     timed(worker_process.WorkerProcess, "remove_files", "worker removed (device free)")
     timed(worker_process.WorkerProcess, "wait_ready", "worker ready")
     timed(runner.Sandbox, "_open_device", "open device")
+    # the parts of a spawn
+    timed(runner.Sandbox, "_fork_server", "  fork server")
+    timed(fork_client.ForkServer, "spawn", "  forked by the server")
+    timed(subprocess.Popen, "__init__", "  Popen")
+    timed(worker_process.WorkerProcess, "__init__", "  worker spawned")
+    sweep = orphans.sweep
+
+    def timed_sweep(*args):
+        say("  orphans swept ...")
+        sweep(*args)
+        say("  orphans swept done")
+
+    orphans.sweep = timed_sweep
     course = load_course()
     exercise = course.exercise("counter-jit")
     source = course.solution_path("counter-jit").read_text()
