@@ -18,6 +18,7 @@ import pytest
 from tutor.doctor import wording
 from tutor.doctor.findings import Report, group
 from tutor.doctor.report_json import report_json
+from tutor.doctor.report_text import render_text
 from tutor.doctor.teaching import TEACHES
 from tutor.protocol import FINDING_CODES, FINDING_KINDS, DoctorReport, Finding, ScriptReport, TraceCount, parse_event
 
@@ -103,7 +104,7 @@ def test_findings_match_markers(reports, path):
     )
     for f in report["findings"]:
         assert f["file"] == path.name and f["count"] >= 1 and f["message"]
-    assert set(report) - {"codes"} == CONTRACT_KEYS
+    assert set(report) - {"codes", "blinded"} == CONTRACT_KEYS  # `blinded`: only when a detector was
     assert report["status"] in ("findings", "error") if got else report["status"] == "ok"
 
 
@@ -167,6 +168,39 @@ def test_a_retrace_reason_lists_every_difference_jax_gives():
     assert "shape" in wording.why(f, "en") and "形状" in wording.why(f, "zh")
 
 
+@pytest.mark.slow
+def test_a_blinded_detector_is_said_never_hidden_behind_no_findings(reports):
+    silenced = reports[str(SCRIPTS / "retrace_logging_silenced.py")]  # logging.disable: seen through
+    assert silenced["codes"] in (["static"], ["unexplained"]) and "blinded" not in silenced
+    off = reports[str(SCRIPTS / "blind_explanations_off.py")]  # explanations off: said, not hidden
+    assert off["status"] == "ok" and off["blinded"] == ["logging"]
+    report = Report.from_wire(ScriptReport("blind_explanations_off.py", "ok", 0, 1.0, blinded=("logging",)))
+    text = render_text(report, "en")
+    assert "Retraces were not watched" in text and "No findings among what the doctor could see" in text
+    assert "was traced" not in text and "nothing the chapter warns about" not in text
+    stopped = Report.from_wire(ScriptReport("t.py", "timeout", None, 5.0, blinded=("stopped",)))
+    assert "No findings in the part of the script that ran." in render_text(stopped, "en")
+
+
+def test_words_about_traces_claim_only_what_was_seen():
+    def both(f):
+        return wording.message(f, "en"), wording.message(f, "zh")
+
+    once = Finding("retrace", "rewrapped", "t.py", 5, function="f", count=9, traced=1)
+    many = Finding("retrace", "rewrapped", "t.py", 5, function="f", count=55, traced=56)
+    unknown = Finding("retrace", "rewrapped", "t.py", 5, function="f", count=9)
+    assert "traced once" in both(once)[0]
+    assert "traced once" not in both(many)[0] and "traced 56 times" in both(many)[0] and "56" in both(many)[1]
+    assert "traced once" not in both(unknown)[0] and "只追踪了一次" not in both(unknown)[1]
+    body = Finding("retrace", "new-function", "t.py", 8, function="body", count=4, name="fori_loop")
+    assert "jax.jit" not in both(body)[0] and "`fori_loop`" in both(body)[0] and "`fori_loop`" in both(body)[1]
+    jitted = Finding("retrace", "new-function", "t.py", 8, function="step", count=4)
+    assert "jax.jit is applied to a new function object" in both(jitted)[0]
+    trace = TraceCount("step", 8, 6, "model.py", 1.234)
+    assert wording.trace_count(trace, "en") == "step (model.py:8) ×6, 1.23 s making it"
+    assert wording.trace_count(TraceCount("step", 8, 1), "en") == "step:8 ×1"
+
+
 def test_teaching_ids_exist_in_the_course(course):
     lessons = {lesson.id: lesson for lesson in course.lessons}
     for (kind, reason), taught in TEACHES.items():
@@ -195,6 +229,9 @@ def _every_finding() -> list[Finding]:
         Finding("host-sync", "per-step", "train.py", 3, count=40, via=("float()", ".item()")),
         Finding("retrace", "shape", "train.py", 3, function="step", count=1),
         Finding("donation", "aliased", "train.py", 3, function="main", paths=("s.params['w']", "s.avg['w']")),
+        Finding("retrace", "new-function", "train.py", 3, function="body", count=2, name="scan"),
+        Finding("retrace", "rewrapped", "train.py", 3, function="step", count=2, traced=5),
+        Finding("retrace", "rewrapped", "train.py", 3, function="step", count=2, traced=1),
         Finding(
             "donation", "aliased", "train.py", 3, paths=("s.params['w']", "s.avg['w']", "s.params['b']", "s.avg['b']")
         ),

@@ -40,6 +40,8 @@ def report_json(report: Report, lang: str) -> dict[str, Any]:
     }
     if report.notes:
         data["notes"] = [finding_json(f, lang) for f in report.notes]
+    if report.blinded:  # what the doctor could not see, by cause ("logging", "stopped")
+        data["blinded"] = list(report.blinded)
     if report.cut:
         data["output_cut"] = {s: {"kept_chars": k, "total_chars": n} for s, (k, n) in report.cut.items()}
     return data

@@ -36,6 +36,7 @@ def render_text(report: Report, lang: str, titles: dict[str, str] | None = None,
     `titles` maps lesson ids to their titles in `lang` (when the course is at hand)."""
     lines = [word("title", lang, script=report.script), wording.ending(report, lang, stopped)]
     lines.append(wording.how_many(report, lang))
+    lines += wording.blind_spots(report, lang)
     for i, f in enumerate(report.findings, 1):
         block = finding_lines(f, lang, titles)
         lines.append("")
@@ -44,10 +45,10 @@ def render_text(report: Report, lang: str, titles: dict[str, str] | None = None,
     if report.notes:
         lines += ["", word("notes", lang)]
         lines += [f"- {f.file}:{f.line}  {wording.what(f, lang)}" for f in report.notes]
-    if report.traces:
-        counts = ", ".join(
-            f"{t.function} ({t.file}:{t.line}) ×{t.count}" if t.file else f"{t.function}:{t.line} ×{t.count}"
-            for t in sorted(report.traces, key=lambda t: (t.file, t.function, t.line))
+    if report.traces:  # the costliest first: where compile time went
+        counts = ("; " if lang != "zh" else "；").join(
+            wording.trace_count(t, lang)
+            for t in sorted(report.traces, key=lambda t: (-t.seconds, t.file, t.function, t.line))
         )
         lines.append("")
         lines.append(word("traces", lang) + counts)

@@ -21,6 +21,10 @@ WORDS = table(
             "en": "`{fn}` was jitted and traced anew {count} more times at this line.",
             "zh": "`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。",
         },
+        "retrace/new-function/lax": {
+            "en": "`{fn}` was made anew and traced again by `{name}` {count} more times at this line.",
+            "zh": "`{fn}` 被重新定义，并在这一行被 `{name}` 又追踪了 {count} 次。",
+        },
         "retrace/rewrapped": {
             "en": "`jax.jit({fn})` was made anew {count} more times at this line.",
             "zh": "`jax.jit({fn})` 在这一行又被重新创建了 {count} 次。",
@@ -157,6 +161,26 @@ WORDS = table(
             "zh": "每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda），编译缓存永远"
             "命中不了。在循环外 jit 一次，然后反复调用它。",
         },
+        "why:retrace/new-function/lax": {
+            "en": "lax caches the trace of a loop body or branch by the function object: a function defined inside "
+            "the loop (a new closure on every pass) is a new function each time, traced and compiled again. "
+            "Define it once, outside the loop, and pass what changes in as the loop's operands or carry.",
+            "zh": "lax 按函数对象缓存循环体或分支的追踪结果：在循环里定义的函数（每一轮都是一个新的闭包）每次都是"
+            "新函数，都要重新追踪、重新编译。在循环外定义一次，把会变化的量作为操作数或 carry 传进去。",
+        },
+        "why:retrace/rewrapped/retraced": {
+            "en": "Every call goes through a new jit object, whose dispatch is several times slower than calling "
+            "one made once; here the function was traced {traced} times as well. Jit once, outside the loop (or "
+            "decorate the function), and call the result.",
+            "zh": "每次调用都经过一个新建的 jit 对象，其调度比调用一次性创建好的对象慢好几倍；这里这个函数还被追踪了 "
+            "{traced} 次。在循环外 jit 一次（或用装饰器），然后反复调用它。",
+        },
+        "why:retrace/rewrapped/unknown": {
+            "en": "Every call goes through a new jit object, whose dispatch is several times slower than calling "
+            "one made once. Jit once, outside the loop (or decorate the function), and call the result.",
+            "zh": "每次调用都经过一个新建的 jit 对象，其调度比调用一次性创建好的对象慢好几倍。在循环外 jit 一次"
+            "（或用装饰器），然后反复调用它。",
+        },
         "why:retrace/rewrapped": {
             "en": "JAX caches the trace by function, so this traced once, but every call goes through a new jit "
             "object, whose dispatch is several times slower than calling one made once. Jit once, outside "
@@ -282,6 +306,21 @@ WORDS = table(
             "zh": "没有发现问题，但你的代码（{script} 及其旁边的模块）里没有任何 jit 函数被追踪：重新追踪和 jit "
             "下的副作用这两类检查没有可观察的代码。",
         },
+        "none_stopped": {
+            "en": "No findings in the part of the script that ran.",
+            "zh": "在脚本已运行的部分中没有发现问题。",
+        },
+        "none_blinded": {
+            "en": "No findings among what the doctor could see (see below).",
+            "zh": "在 doctor 能看到的范围内没有发现问题（见下文）。",
+        },
+        "blind:logging": {
+            "en": "Retraces were not watched: the script turned JAX's cache-miss explanations off "
+            "(jax_explain_cache_misses, or their logger), and JAX traced functions named like yours that "
+            "no explanation came for. Retraces and side effects under jit may have gone unseen.",
+            "zh": "没有能监视重新追踪：脚本关掉了 JAX 的缓存未命中说明（jax_explain_cache_misses 或它的日志器），"
+            "而 JAX 追踪了与你的函数同名、却没有任何说明的函数。重新追踪和 jit 下的副作用可能没被看到。",
+        },
         "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
         "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
         "times": {"en": "{n}×", "zh": "{n} 次"},
@@ -294,6 +333,7 @@ WORDS = table(
         },
         "cell_hint": {"en": "; the cell is in that lesson", "zh": "；演示单元就在这一课里"},
         "traces": {"en": "Traces per jitted function: ", "zh": "各 jit 函数的追踪次数："},
+        "compiling": {"en": "{seconds:.2f} s making it", "zh": "编译耗时 {seconds:.2f} 秒"},
         "notes": {"en": "Noted, not a finding:", "zh": "提示（不算问题）："},
         "ended_ok": {"en": "The script ended normally ({seconds:.1f} s).", "zh": "脚本正常结束（{seconds:.1f} 秒）。"},
         "ended_exit": {
@@ -337,6 +377,8 @@ def what(f: Finding, lang: str) -> str:
         "first": f.first_line,
     }
     key = f"{f.kind}/{f.code}"
+    if f.kind == "retrace" and f.code == "new-function" and f.name:
+        return word(key + "/lax", lang, **fields)
     if f.kind == "retrace" and f.code not in ("new-function", "rewrapped"):
         seen = word("retrace/seen", lang, explanation=f.explanation) if f.explanation else ""
         return word("retrace", lang, seen=seen, **fields)
@@ -354,9 +396,18 @@ def what(f: Finding, lang: str) -> str:
     return word(key, lang, **fields)
 
 
+def _variant(f: Finding) -> str:
+    """The words' variant a finding's data asks for ("" for the plain ones)."""
+    if f.kind == "retrace" and f.code == "new-function" and f.name:
+        return "/lax"  # a loop body or branch handed to lax, not jax.jit
+    if f.kind == "retrace" and f.code == "rewrapped" and f.traced != 1:
+        return "/retraced" if f.traced > 1 else "/unknown"  # "so this traced once" only when it did
+    return ""
+
+
 def why(f: Finding, lang: str) -> str:
     """Why this problem costs the learner something, and what to do instead."""
-    return word(f"why:{f.kind}/{f.code}", lang)
+    return word(f"why:{f.kind}/{f.code}{_variant(f)}", lang, traced=f.traced)
 
 
 def message(f: Finding, lang: str) -> str:
@@ -372,9 +423,25 @@ def times(count: int, lang: str) -> str:
 def how_many(report: Report, lang: str) -> str:
     """ "No findings: ...", "1 finding:" or "3 findings:"."""
     n = len(report.findings)
+    if n == 0 and "logging" in report.blinded:
+        return word("none_blinded", lang)
+    if n == 0 and (report.status == "timeout" or "stopped" in report.blinded):
+        return word("none_stopped", lang)  # nothing after the stop was seen: claim nothing of it
     if n == 0 and not report.traces and report.status == "ok":
         return word("none_unseen", lang, script=report.script)  # "No findings" alone would overclaim
     return word("none" if n == 0 else "one" if n == 1 else "some", lang, n=n)
+
+
+def blind_spots(report: Report, lang: str) -> list[str]:
+    """A sentence for each detector the script blinded (the stop is said by `ending`)."""
+    return [word(f"blind:{cause}", lang) for cause in report.blinded if cause != "stopped"]
+
+
+def trace_count(t, lang: str) -> str:
+    """One jitted function's traces and what making it cost: `step (model.py:8) ×6, 1.20 s making it`."""
+    where = f"{t.function} ({t.file}:{t.line})" if t.file else f"{t.function}:{t.line}"
+    cost = (", " if lang != "zh" else "，") + word("compiling", lang, seconds=t.seconds) if t.seconds >= 0.005 else ""
+    return f"{where} ×{t.count}{cost}"
 
 
 def ending(report: Report, lang: str, stopped: bool = False) -> str:

@@ -100,6 +100,7 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
         found = [_in_cell(f, code) for f in found]
         notes = [_in_cell(f, code) for f in notes]
         traces = [_trace_in_cell(t, code) for t in traces]
+    blinded = (("logging",) if retraces.blinded() else ()) + (("stopped",) if ran.exit_code == 130 else ())
     nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
     failed = ran.exit_code not in (0, 130) and not nan_stop
     return ScriptReport(
@@ -110,4 +111,5 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
         findings=tuple(found),
         traces=tuple(traces),
         notes=tuple(notes),
+        blinded=blinded,
     )

@@ -2,10 +2,19 @@
 `jax_explain_cache_misses` on, JAX logs a "TRACING CACHE MISS" explanation of every trace
 (logger `jax._src.interpreters.partial_eval` on JAX 0.10.2 and 0.12.0.1); a log handler reads
 them, never prints them. The other detectors ask this one which function is being traced.
+
+The script's own logging setup must not blind it: `logging.disable(...)`, a level raised on the
+`jax` loggers, `dictConfig` disabling existing loggers all stop a record before any handler, so
+that one logger answers "enabled" for warnings whatever the script set (its other levels as set).
+JAX's monitoring events are a second witness: a top-level trace of a function named like one of
+the learner's that the log never explained means the detector was blinded anyway (the report says
+so, instead of "no jitted function of yours was traced"). The same events give what each of the
+learner's functions cost: its tracing, lowering and compiling time, all its traces together.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import logging
@@ -18,6 +27,7 @@ import jax
 
 from tutor.child.doctor.hooks import Hooks, asks_donation, staging
 from tutor.child.doctor.script_code import ScriptCode
+from tutor.jax_signals import TRACE_EVENT
 from tutor.protocol import Finding, FindingCode, TraceCount
 
 LOGGER = "jax._src.interpreters.partial_eval"
@@ -203,7 +213,47 @@ class _PersistentCacheChatter(logging.Filter):
         )
 
 
+# lax functions that trace the function they are given (a new function object each pass: a new trace)
+LAX_TRACERS = frozenset(
+    {"fori_loop", "scan", "while_loop", "cond", "switch", "map", "associative_scan", "checkpoint", "remat"}
+)
 REWRAPS = 3  # jax.jit of one function at one line this often: wrapped anew on every pass
+# JAX's monitoring events of one jit's making, after the trace: lowering, then the backend's compile
+COST_EVENTS = (
+    TRACE_EVENT,
+    "/jax/core/compile/jaxpr_to_mlir_module_duration",
+    "/jax/core/compile/backend_compile_duration",
+)
+
+
+def _bare(fun_name: object) -> str:
+    """`step` from a monitoring event's fun_name (`step`, or `jit(step)` for lowering and compiling)."""
+    name = str(fun_name)
+    return name[4:-1] if name.startswith("jit(") and name.endswith(")") else name
+
+
+def _seeing(logger: logging.Logger) -> Callable[[], None]:
+    """Make `logger` hand its warnings to its handlers whatever the script does to logging
+    (logging.disable, a level, disabled by dictConfig); returns the undo."""
+    old = logger.__class__
+
+    class Seeing(old):  # type: ignore[misc, valid-type]
+        def isEnabledFor(self, level: int) -> bool:
+            return level >= logging.WARNING or super().isEnabledFor(level)
+
+        def handle(self, record: logging.LogRecord) -> None:
+            disabled, self.disabled = self.disabled, False
+            try:
+                super().handle(record)
+            finally:
+                self.disabled = disabled
+
+    logger.__class__ = Seeing
+
+    def undo() -> None:
+        logger.__class__ = old
+
+    return undo
 
 
 class Retraces:
@@ -219,6 +269,9 @@ class Retraces:
         self.wraps: Counter = Counter()
         # the learner's function's code -> where jax.jit was asked for it (file, line), and whether donating
         self.wrapped_at: dict[tuple[str, str, int], tuple[str, int, bool]] = {}  # keyed by ScriptCode.place_of
+        self.seconds: Counter = Counter()  # (name, def_line, def_file) -> seconds tracing, lowering, compiling
+        self._costing: tuple[str, int, str] | None = None  # the learner's function whose making runs now
+        self.witnessed: Counter = Counter()  # function name -> top-level traces JAX's monitoring saw
 
     def install(self, hooks: Hooks) -> None:
         retraces = self
@@ -237,13 +290,18 @@ class Retraces:
         logger.propagate = False  # the script's own logging setup must not print JAX's explanations
         if logger.getEffectiveLevel() > logging.WARNING:
             logger.setLevel(logging.WARNING)
+        unsee = _seeing(logger)
 
         def restore() -> None:
+            unsee()
             logger.removeHandler(handler)
             logger.propagate = old_propagate
             logger.setLevel(old_level)
 
         hooks.on_undo(restore)
+        listener = self._on_event
+        jax.monitoring.register_event_duration_secs_listener(listener)
+        hooks.on_undo(lambda: jax.monitoring.unregister_event_duration_listener(listener))
         # With a persistent compilation cache (the worker has one), jax_explain_cache_misses also
         # raises JAX's per-program cache messages to warnings: not the script's output, dropped.
         quiet = _PersistentCacheChatter()
@@ -294,6 +352,34 @@ class Retraces:
         for listener in self.on_trace:
             listener(miss)
 
+    def _on_event(self, event: str, duration_secs: float, **kwargs) -> None:
+        """A step of making a jit (trace, lower, compile): its time goes to the learner's function
+        being made (the one whose trace was explained last, if the names agree)."""
+        if event not in COST_EVENTS:
+            return
+        name = _bare(kwargs.get("fun_name", ""))
+        if event == TRACE_EVENT:
+            if staging():
+                return  # part of an outer trace: counted with it
+            self.witnessed[name] += 1
+            last = self.last_own
+            self._costing = (
+                (last.name, last.def_line, last.def_file) if last is not None and last.name == name else None
+            )
+        if self._costing is not None and self._costing[0] == name:
+            self.seconds[self._costing] += duration_secs
+
+    def blinded(self) -> bool:
+        """Whether JAX's monitoring saw a top-level trace of a function named like one of the
+        learner's that the cache-miss log never explained (the log was turned off some other way)."""
+        explained = {m.name for m in self.misses}
+        unexplained = {name for name, n in self.witnessed.items() if n and name not in explained}
+        if not unexplained:
+            return False
+        sources = [self.code.script, *(self.code.file(file) for file, _ in self.code.running_modules())]
+        names = {c.co_name for source in sources if source is not None for c in source.codes}
+        return bool(unexplained & (names - {"<module>", "<lambda>"}))
+
     def _placed(self, miss: Miss) -> Miss:
         """A trace as the learner sees it. JAX names the frame that called into the jit: for a
         library's jit (`eqx.filter_jit`, `nnx.jit`) that is the library's code, so the call is
@@ -336,6 +422,7 @@ class Retraces:
         totals = Counter((m.name, m.def_file, m.def_line, m.reason) for m in retraced)
         counts: Counter = Counter()
         explained: dict[tuple, str] = {}
+        files: dict[tuple, str] = {}  # a finding's key -> the file of its line, as the code object names it
         shown = self.code.shown
         for m in retraced:
             if totals[(m.name, m.def_file, m.def_line, m.reason)] < THRESHOLD.get(m.reason or "", 2):
@@ -343,24 +430,83 @@ class Retraces:
             at = (shown(m.call_file), m.call_line) if owns(m.call_file) else (shown(m.def_file), m.def_line)
             key = (m.name, *at, m.reason or "unexplained")
             counts[key] += 1
+            files.setdefault(key, m.call_file if owns(m.call_file) else m.def_file)
             if m.explanation:
                 explained.setdefault(key, m.explanation)
+        lax_at = {key: self._lax_call(key[0], files[key], key[2]) for key in counts if key[3] == "new-function"}
         found = [
-            Finding("retrace", reason, file, line, function=name, count=n, explanation=explained.get(key, ""))
+            Finding(
+                "retrace",
+                reason,
+                file,
+                line,
+                function=name,
+                count=n,
+                explanation=explained.get(key, ""),
+                name=lax_at.get(key) or "",
+            )
             for key, n in counts.items()
             for name, file, line, reason in [key]
         ]
+        compiled_at = {(f.function, f.file, f.line) for f in found}
         for (fun, filename, line), n in self.wraps.items():
-            if n >= REWRAPS:
-                name = getattr(fun, "__name__", None) or type(fun).__name__
-                found.append(Finding("retrace", "rewrapped", shown(filename), line, function=name, count=n - 1))
+            name = getattr(fun, "__name__", None) or type(fun).__name__
+            # a line that also retraced is that finding (its compiles cost more than the dispatch),
+            # not a second one whose count would be added to it
+            if n >= REWRAPS and (name, shown(filename), line) not in compiled_at:
+                found.append(
+                    Finding(
+                        "retrace",
+                        "rewrapped",
+                        shown(filename),
+                        line,
+                        function=name,
+                        count=n - 1,
+                        traced=self._times_traced(fun),
+                    )
+                )
         return found
+
+    def _lax_call(self, name: str, filename: str, line: int) -> str | None:
+        """The lax function (`fori_loop`, `scan`...) a function made anew was handed to at this
+        line, when it was not jax.jit that traced it; None otherwise."""
+        source = self.code.file(filename)
+        for call in source.calls_at(line) if source else []:
+            func = call.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called in LAX_TRACERS:
+                return called
+        return None
+
+    def _times_traced(self, fun) -> int:
+        """How many times JAX traced `fun` in all (0: not known)."""
+        try:
+            code = self.code._learners_code(fun)
+        except Exception:  # noqa: BLE001 - an object that cannot say
+            return 0
+        if code is None:
+            return 0
+        place = self.code.place_of(code)
+        return sum(
+            1
+            for m in self.misses
+            if self.code.owns(m.def_file)
+            and (self.code._normed(m.def_file), m.name) == place[:2]
+            and abs(m.def_line - place[2]) <= 3
+        )
 
     def traces(self) -> tuple[TraceCount, ...]:
         """How many times each of the script's jitted functions was traced."""
         owns, shown = self.code.owns, self.code.shown
-        counts = Counter((m.name, m.def_line, shown(m.def_file)) for m in self.misses if owns(m.def_file))
+        counts: Counter = Counter()
+        seconds: Counter = Counter()
+        for m in self.misses:
+            if owns(m.def_file):
+                counts[(m.name, m.def_line, shown(m.def_file))] += 1
+        for (name, line, file), spent in self.seconds.items():
+            if owns(file):
+                seconds[(name, line, shown(file))] += spent
         return tuple(
-            TraceCount(name, line, n, "" if file == self.code.name else file)
+            TraceCount(name, line, n, "" if file == self.code.name else file, round(seconds[(name, line, file)], 4))
             for (name, line, file), n in counts.items()
         )
