@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tutor.course import load_course
 from tutor.paths import COURSE_VAR
+from tutor.progress import ProgressStore, changes
+from tutor.progress.state import LearnerState
 from tutor.render import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +106,15 @@ def small(tmp_path_factory):
     tutor("new-course", str(course))
     tutor("hint", "double")
     tutor("solution", "double", "--yes")
+    # what only the TUI records, recorded through the same owner: a lesson read, a guess, an answer
+    state = LearnerState(ProgressStore(where / "home"), load_course(course)).refresh()
+    for change, *args in [
+        (changes.lesson, "1", "done"),
+        (changes.prediction, "first-cell", "[0 2 4]"),
+        (changes.reveal, "first-cell", "[0 2 4]", True),
+        (changes.answer, "cp1-arange-doubled", "A", True, False),
+    ]:
+        state.change(change, *args)()
     return tutor, course, where
 
 

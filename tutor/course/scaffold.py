@@ -264,8 +264,38 @@ def check_doubles(double):
     close(call(double, as_float32(x), label="double(x)"), 2 * x, what="double([0, 1.5, -2])")
 '''
 
+_COURSE_CHECKPOINT = """\
+checkpoint:                 # the lesson's own questions, asked right after it
+  lesson: "1"
+  questions:
+    - id: cp1-arange-doubled  # unique across every checkpoint and the quiz
+      prompt:
+        en: What does `print(jnp.arange(3) * 2)` print?
+        zh: "`print(jnp.arange(3) * 2)` 输出什么？"
+      options:              # each a belief a learner really holds
+        A: {en: "`[0 2 4]`", zh: "`[0 2 4]`"}
+        B: {en: "`[0 1 2 0 1 2]`", zh: "`[0 1 2 0 1 2]`"}
+        C: {en: "`[2 4 6]`", zh: "`[2 4 6]`"}
+        D: {en: "`[0 1 2]`", zh: "`[0 1 2]`"}
+      answer: A
+      explain:              # why each option is right or wrong
+        A:
+          en: Right. `jnp.arange(3)` is `[0 1 2]`, and `* 2` multiplies each element.
+          zh: 正确。`jnp.arange(3)` 是 `[0 1 2]`，`* 2` 把每个元素乘以二。
+        B:
+          en: That is a Python list times 2, which repeats it; an array multiplies each element.
+          zh: 那是 Python 列表乘以 2，会把列表重复一遍；数组则是每个元素相乘。
+        C:
+          en: "`arange(3)` starts at 0, not 1: it is `[0 1 2]`."
+          zh: "`arange(3)` 从 0 开始，而不是从 1 开始：它是 `[0 1 2]`。"
+        D:
+          en: "`* 2` returns a new array with every element doubled; it does not leave them as they were."
+          zh: "`* 2` 返回一个每个元素都加倍的新数组，不会保持原样。"
+"""
+
 _COURSE_FILES = {
     Path("lessons") / "1-first.yaml": _COURSE_LESSON,
+    Path("lessons") / "checkpoints" / "1.yaml": _COURSE_CHECKPOINT,
     Path("lessons") / "exercises" / "double" / "exercise.yaml": _COURSE_EXERCISE,
     Path("lessons") / "exercises" / "double" / "checks.py": _COURSE_CHECKS,
     Path("lessons")
