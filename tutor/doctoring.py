@@ -70,7 +70,8 @@ def add_parser(sub, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--lang are read anywhere before `--`, after SCRIPT too (doctor train.py --epochs 3 "
         "--accelerator); a script option of the same name goes after `--` (doctor train.py -- "
         "--lang fr). --json, --timeout and --nans may stand before SCRIPT or as the last words; "
-        "one followed by a word of the script's is the script's. Everything after `--` is the "
+        "one followed by a word of the script's is the script's; after SCRIPT, one whose name the script "
+        "declares itself (argparse, absl) is refused as ambiguous. Everything after `--` is the "
         "script's. Exit 0 no finding, 1 findings, 2 bad usage, 3 the script failed or timed out, "
         "130 Ctrl+C.",
     )

@@ -201,6 +201,33 @@ def test_words_about_traces_claim_only_what_was_seen():
     assert wording.trace_count(TraceCount("step", 8, 1), "en") == "step:8 ×1"
 
 
+def test_an_option_after_the_script_that_the_script_also_declares_is_refused_not_taken(tmp_path):
+    from tutor.doctor import options
+
+    argp = tmp_path / "train.py"
+    argp.write_text('import argparse\np = argparse.ArgumentParser()\np.add_argument("--nans", action="store_true")\n')
+    absl = tmp_path / "app.py"
+    absl.write_text(
+        'from absl import flags\nflags.DEFINE_integer("timeout", 3, "s")\nflags.DEFINE_bool("json", 0, "")\n'
+    )
+    plain = tmp_path / "plain.py"
+    plain.write_text("import sys\nprint(sys.argv)\n")
+    for words, option in (
+        ([str(argp), "--epochs", "2", "--nans"], "--nans"),
+        ([str(absl), "--json", "--timeout", "5"], "--json"),
+        ([str(absl), "--timeout=5"], "--timeout S"),
+    ):
+        with pytest.raises(options.OptionsError) as caught:
+            options.parse(words)
+        said = caught.value.message
+        assert f"{option} after the script is ambiguous" in said.en and "--" in said.en, said.en
+        assert "歧义" in said.zh and "之前" in said.zh
+    assert options.parse(["--nans", str(argp), "--epochs", "2"]).nans  # before SCRIPT: the doctor's
+    assert options.parse([str(argp), "--", "--nans"]).args == ("--nans",)  # after --: the script's
+    taken = options.parse([str(plain), "--epochs", "2", "--json", "--timeout", "5", "--nans"])  # DESIGN.md's form
+    assert (taken.args, taken.json, taken.timeout_s, taken.nans) == (("--epochs", "2"), True, 5.0, True)
+
+
 def test_teaching_ids_exist_in_the_course(course):
     lessons = {lesson.id: lesson for lesson in course.lessons}
     for (kind, reason), taught in TEACHES.items():

@@ -13,6 +13,13 @@ they stand before `--`: before SCRIPT, right after it, among its arguments (`doc
 --nans drop` gives the script `--nans drop`). Everything after `--` is the script's, whatever it
 looks like.
 
+A word after SCRIPT is never taken from the script silently: when the script itself declares an
+option of the same name (argparse / click `"--nans"`, absl `DEFINE_*("nans", ...)`), the words
+are ambiguous and refused (bad usage) with both ways to write them: the doctor's before SCRIPT,
+the script's after `--`. DESIGN.md's contract (`doctor SCRIPT [ARGS...] [--json] [--timeout S]
+[--nans]`) stands for every script that does not take such an option, which is where no word
+can be meant for the script: its parser would refuse it.
+
 `--accelerator` and `--home` choose the tutor's sandbox: the command line reads them
 (`parse(words, tutor_options=True)`); the TUI's command field, whose sandbox is already made,
 refuses them with a sentence saying where they go.
@@ -20,6 +27,7 @@ refuses them with a sentence saying where they go.
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,6 +94,13 @@ MSG = table(
         "unknown": {
             "en": "{option} is not an option of doctor; the script's own options go after SCRIPT (or after --).",
             "zh": "{option} 不是 doctor 的选项；脚本自己的选项写在脚本之后（或 -- 之后）。",
+        },
+        "ambiguous": {
+            "en": "{option} after the script is ambiguous: {script} takes a {option} option of its own. For "
+            "the doctor's, put it before the script (doctor {option} {script} ...); for the script's, after "
+            "-- (doctor {script} -- {option} ...).",
+            "zh": "脚本之后的 {option} 有歧义：{script} 自己也有 {option} 选项。要给 doctor，请写在脚本之前"
+            "（doctor {option} {script} ...）；要给脚本，请写在 -- 之后（doctor {script} -- {option} ...）。",
         },
         "missing": {"en": "{path} does not exist.", "zh": "{path} 不存在。"},
         "folder": {
@@ -177,9 +192,13 @@ def parse(words: Sequence[str], tutor_options: bool = False) -> DoctorOptions:
         args = rest
     else:  # everything after a `--` is the script's; the doctor's may end the words before it
         cut = rest.index("--") if "--" in rest else len(rest)
-        before = _tutor_options(rest[:cut], own)  # the tutor's, wherever they stand before `--`
-        tail = _trailing_options(before, own)
+        after: dict[str, str | bool] = {}  # what the doctor takes from the words after SCRIPT
+        before = _tutor_options(rest[:cut], after)  # the tutor's, wherever they stand before `--`
+        tail = _trailing_options(before, after)
         args = before[: len(before) - tail] + rest[cut + 1 :]
+        if after and script is not None:
+            _refuse_shared_names(Path(script).expanduser(), after)
+        own.update(after)
     if not tutor_options:
         for name in ("--accelerator", "--home"):
             if name in own:
@@ -195,6 +214,41 @@ def parse(words: Sequence[str], tutor_options: bool = False) -> DoctorOptions:
         accelerator=bool(own.get("--accelerator", False)),
         home=Path(str(own["--home"])).expanduser() if "--home" in own else None,
     )
+
+
+def _refuse_shared_names(script: Path, taken: dict) -> None:
+    """OptionsError if the script declares an option the doctor took from the words after it."""
+    declared = declared_options(script)
+    for name in taken:
+        if name in declared:
+            value = _BY_NAME[name].value
+            raise _error("ambiguous", option=name + (f" {value}" if value else ""), script=script.name)
+
+
+def declared_options(script: Path) -> set[str]:
+    """The `--names` a script declares for its own command line, read from its source without
+    running it: a string constant that is exactly a long option (argparse, click, typer), and the
+    first argument of an absl / gflags `DEFINE_*` call. Empty if it cannot be read."""
+    try:
+        if script.suffix == notebook.SUFFIX:
+            source = notebook.read(str(script)).source
+        elif script.suffix == ".py" and script.is_file():
+            source = script.read_text(encoding="utf-8", errors="replace")
+        else:
+            return set()
+        tree = ast.parse(source)
+    except (OSError, ValueError, SyntaxError, notebook.NotANotebook):
+        return set()
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("--"):
+            found.add(node.value.partition("=")[0])
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called.startswith("DEFINE") and isinstance(node.args[0].value, str):
+                found.add("--" + node.args[0].value)
+    return found
 
 
 def _one_option(words: list[str], i: int) -> tuple[str, str | bool, int] | None:
