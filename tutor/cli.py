@@ -16,6 +16,8 @@ from pathlib import Path
 
 from tutor import __version__, doctoring
 from tutor.cli_commands.authoring import cmd_schema, cmd_validate, cmd_verify
+from tutor.cli_commands.classroom import add_parsers as add_classroom_parsers
+from tutor.cli_commands.classroom import cmd_export, cmd_grade
 from tutor.cli_commands.context import Context, UsageError
 from tutor.cli_commands.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
 from tutor.cli_commands.scaffolding import cmd_new_course, cmd_new_exercise
@@ -140,6 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
+    add_classroom_parsers(sub, common, _seconds)  # export and grade: tutor/cli_commands/classroom.py
     doctoring.add_parser(sub, common)  # its body: tutor/doctoring.py
     return p
 
@@ -157,6 +160,8 @@ COMMANDS = {
     "new-exercise": cmd_new_exercise,
     "new-course": cmd_new_course,
     "schema": cmd_schema,
+    "export": cmd_export,
+    "grade": cmd_grade,
     "doctor": doctoring.run,
     None: cmd_tui,
 }

@@ -8,7 +8,7 @@ from pathlib import Path
 from tutor.cli_commands.context import Context, UsageError
 from tutor.cli_commands.texts import say
 from tutor.i18n import pick
-from tutor.progress import changes
+from tutor.progress import changes, passing
 from tutor.render import print_json
 
 
@@ -26,6 +26,7 @@ def run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeou
     printer = None if as_json else RunPrinter(ctx.console(), ctx.lang)
     for event in run.events():
         if event is run.verdict:  # the last event: save progress before showing the result
+            passing.keep(ctx.home, exercise.id, source, run.verdict.passed)  # the file `export` hands in
             ctx.record(ctx.state.change(changes.attempt, exercise.id, run.verdict.passed))
         if printer:
             printer.event(event)

@@ -20,7 +20,7 @@ from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, Te
 from tutor.edited_file import EditedFile
 from tutor.external_editor import editor_command, run_editor
 from tutor.i18n import Bilingual, pick
-from tutor.progress import changes
+from tutor.progress import changes, passing
 from tutor.progress.path import Step
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, start_run
@@ -363,6 +363,7 @@ class ExerciseScreen(TutorScreen):
         ex, session, filename = self.exercise, self.session, str(self.path.resolve())
 
         def record_attempt(verdict: Verdict) -> None:  # in the run's thread: saved before it is shown
+            passing.keep(session.home, ex.id, source, verdict.passed)  # the file `export` hands in
             results.problem = session.record(changes.attempt, ex.id, verdict.passed)
 
         self.handle = start_run(
