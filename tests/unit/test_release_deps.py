@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,3 +49,16 @@ def test_textual_and_rich_are_ranges_capped_below_their_next_major():
         high = re.search(r"<\s*(\d+)(?:\.\d+)*", spec)
         assert low and high and "==" not in spec, spec
         assert int(high.group(1)) <= int(low.group(1)) + 2, spec  # at most the majors CI has tried
+
+
+def test_the_sdist_holds_every_tracked_top_level_path():
+    """The sdist is an allowlist (a working tree also holds wheelhouses and logs): a folder added
+    to the repository and read by its tests (docs/ is) must be added to it."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (an unpacked sdist): nothing to compare with")
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    top = {line.split("/")[0] for line in tracked.splitlines() if line}
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    included = set(config["tool"]["hatch"]["build"]["targets"]["sdist"]["only-include"])
+    left_out = {".ci", ".gitignore", "pyproject.toml"}  # CI's script and git's; hatch always adds pyproject.toml
+    assert top - included - left_out == set()
