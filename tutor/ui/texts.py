@@ -158,6 +158,11 @@ UI = table(
             "en": "Checking… {done}/{total} checks (F7 cancels, F5 starts over)",
             "zh": "检查中…… {done}/{total} 项（F7 取消，F5 重新开始）",
         },
+        "checking_device": {
+            "en": "On the accelerator: it is opened for the first check, and again for one soon after "
+            "the last (several seconds on a TPU).",
+            "zh": "在加速器上运行：第一次检查、以及刚检查完又检查时，需要先打开加速器（TPU 上要几秒钟）。",
+        },
         "check_passed": {"en": "Passed! c or Ctrl+N: {what}", "zh": "通过！按 c 或 Ctrl+N 继续：{what}"},
         "check_passed_last": {
             "en": "Passed! Every step of the path is done.",

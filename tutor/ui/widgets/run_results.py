@@ -116,6 +116,8 @@ class RunResults(VerticalScroll):
         if self.running:
             done = sum(1 for c in checks if c.id in self.results)
             head = Text(f"{marks['running']} " + say("checking", lang, done=done, total=len(checks)), style="bold")
+            if not done and self.app.session.accelerator:  # a wait of seconds would otherwise say nothing
+                head.append("\n" + say("checking_device", lang), style="dim")
         elif v is None:
             head = Text(
                 pick(self.problem, lang) if self.problem else say("press_check", lang),
