@@ -45,7 +45,7 @@ def cmd_list(ctx: Context) -> int:
 
 
 def cmd_progress(ctx: Context) -> int:
-    from tutor.progress.reports import checkpoint_scores, progress_document, score_text
+    from tutor.progress.reports import checkpoint_scores, misconception_report, progress_document, score_text
 
     state = ctx.state
     ctx.warn_progress()
@@ -74,4 +74,10 @@ def cmd_progress(ctx: Context) -> int:
     made, right = summary.predictions_made, summary.predictions_right
     if made:
         con.print(say("predictions", lang, made=made, right=right))
+    report = misconception_report(state, lang)  # the beliefs the latest answers still show
+    if report is not None:
+        head, missed = report
+        con.print(head, markup=False)
+        for belief, where in missed:
+            con.print(f"  - {belief}\n    {where}", markup=False)
     return 0

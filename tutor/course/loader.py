@@ -12,6 +12,7 @@ from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
 from tutor.course.fingerprint import fingerprint
 from tutor.course.giveaway import giveaways, question_giveaways
+from tutor.course.misconceptions import misconception_problems, read_misconceptions
 from tutor.course.model import (
     Block,
     Cell,
@@ -20,6 +21,7 @@ from tutor.course.model import (
     Course,
     Exercise,
     Lesson,
+    Misconception,
     Question,
     Source,
 )
@@ -472,6 +474,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     exercises: list[Exercise] = []
     quiz: list[Question] = []
     checkpoints: list[Checkpoint] = []
+    misconceptions: list[Misconception] = []
     lessons_dir = root / "lessons"
     if not lessons_dir.is_dir():
         problems.append(Problem(str(lessons_dir), 0, "course folder 'lessons' not found"))
@@ -493,7 +496,9 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         if not isinstance(data, LineDict) or len(data) != 1 or next(iter(data)) not in TOP_KEYS:
             r.problem(
                 getattr(data, "line", 1),
-                "a course file must hold exactly one of 'lesson:', 'exercise:', 'checkpoint:' or 'quiz:' at the top",
+                "a course file must hold exactly one of "
+                + ", ".join(f"'{k}:'" for k in TOP_KEYS[:-1])
+                + f" or '{TOP_KEYS[-1]}:' at the top",
             )
             continue
         kind, body = next(iter(data.items()))
@@ -517,11 +522,16 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
             if (checkpoint := _checkpoint(r, body, line)) is not None:
                 checkpoints.append(checkpoint)
                 _lint_questions(r, checkpoint.questions)
+        elif kind == "misconceptions":
+            misconceptions += read_misconceptions(r, body, line)
         else:
             questions = _quiz(r, body, line)
             quiz.extend(questions)
             _lint_questions(r, questions)
     _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
+    questions = [q for c in checkpoints for q in c.questions] + quiz
+    for source, message in misconception_problems(misconceptions, questions, {l.id for l in lessons}):
+        problems.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
     lesson_order = {l.id: l.order for l in lessons}
     course = Course(
         root=root,
@@ -530,6 +540,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         exercises=tuple(sorted(exercises, key=lambda e: (lesson_order.get(e.lesson, math.inf), e.order, e.id))),
         quiz=tuple(quiz),
         checkpoints=tuple(sorted(checkpoints, key=lambda c: next((l.order for l in lessons if l.id == c.lesson), 0))),
+        misconceptions=tuple(misconceptions),
     )
     return course, problems
 

@@ -161,6 +161,7 @@ class Question:
     # Lettered questions on the same misconception, asked in its place on a retry (each with the
     # parent's id and lesson: progress keeps one record per question, whichever form was asked).
     siblings: tuple[Question, ...] = ()
+    misconception: str | None = None  # the belief it tests (a Misconception's id); siblings share it
 
     @property
     def numeric(self) -> bool:
@@ -175,6 +176,17 @@ class Question:
         if self.template or not 0 < variant <= len(self.siblings):
             return self
         return self.siblings[variant - 1]
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A mistaken belief that questions test (lessons/misconceptions.yaml). A learner whose latest
+    answer to any of its questions is wrong still holds it, as far as the course can tell."""
+
+    id: str
+    lesson: str  # the lesson that sets it right
+    text: Bilingual  # the belief: "thinking ..." / "以为……"
+    source: Source | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +205,7 @@ class Course:
     exercises: tuple[Exercise, ...]
     quiz: tuple[Question, ...]
     checkpoints: tuple[Checkpoint, ...] = ()
+    misconceptions: tuple[Misconception, ...] = ()
 
     def checkpoint(self, lesson_id: str) -> tuple[Question, ...]:
         """The questions of a lesson's checkpoint (none: the lesson has no checkpoint)."""
@@ -204,6 +217,9 @@ class Course:
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions() if q.id == question_id), None)
+
+    def misconception(self, misconception_id: str | None) -> Misconception | None:
+        return next((m for m in self.misconceptions if m.id == misconception_id), None)
 
     def exercise(self, exercise_id: str) -> Exercise | None:
         return next((e for e in self.exercises if e.id == exercise_id), None)

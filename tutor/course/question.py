@@ -38,26 +38,33 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     evidence = None
     if "evidence" in d:
         evidence = read_cell(r, d["evidence"], d.line_of("evidence"), f"{what} evidence")
+    tag = None  # which belief it tests; the loader checks the catalogue names it
+    if "misconception" in d:
+        tag = r.string(d["misconception"], d.line_of("misconception"), f"{what} misconception", ID_PATTERN)
     source = Source(r.file, line)
     if templated:
         template = _template(r, d["template"], d.line_of("template"), what, prompt, source)
         if qid and prompt and template:
-            return Question(qid, prompt, {}, "", {}, evidence, source, lesson, template)
+            return Question(qid, prompt, {}, "", {}, evidence, source, lesson, template, misconception=tag)
         return None
     options = _lettered(r, d.get("options"), d.line_of("options"), f"{what} options")
     explain = _lettered(r, d.get("explain"), d.line_of("explain"), f"{what} explain")
     answer = d.get("answer")
     if answer not in OPTION_LETTERS:
         r.problem(d.line_of("answer"), f"{what} answer must be one of {', '.join(OPTION_LETTERS)}")
-    siblings = _siblings(r, d, what, qid, lesson, read_cell) if "siblings" in d else ()
+    siblings = _siblings(r, d, what, qid, lesson, read_cell, tag) if "siblings" in d else ()
     if qid and prompt and options and explain and answer in OPTION_LETTERS and siblings is not None:
-        return Question(qid, prompt, options, answer, explain, evidence, source, lesson, siblings=siblings)
+        return Question(
+            qid, prompt, options, answer, explain, evidence, source, lesson, siblings=siblings, misconception=tag
+        )
     return None
 
 
-def _siblings(r, d, what: str, qid: str | None, lesson: str | None, read_cell) -> tuple[Question, ...] | None:
+def _siblings(
+    r, d, what: str, qid: str | None, lesson: str | None, read_cell, tag: str | None
+) -> tuple[Question, ...] | None:
     """The lettered questions asked in a question's place on a retry: each a whole question of its
-    own (prompt, options, answer, explain, optional evidence) on the same misconception."""
+    own (prompt, options, answer, explain, optional evidence) on the same misconception, `tag`."""
     value, line = d["siblings"], d.line_of("siblings")
     if not isinstance(value, LineList) or not value:
         r.problem(line, f"{what} siblings must be a non-empty list of lettered questions")
@@ -77,7 +84,8 @@ def _siblings(r, d, what: str, qid: str | None, lesson: str | None, read_cell) -
         evidence = read_cell(r, s["evidence"], s.line_of("evidence"), f"{where} evidence") if "evidence" in s else None
         if not (qid and prompt and options and explain and answer in OPTION_LETTERS):
             return None
-        found.append(Question(qid, prompt, options, answer, explain, evidence, Source(r.file, s.line), lesson))
+        source = Source(r.file, s.line)
+        found.append(Question(qid, prompt, options, answer, explain, evidence, source, lesson, misconception=tag))
     return tuple(found)
 
 

@@ -88,7 +88,7 @@ _LETTERED_QUESTION_KEYS = {
 }
 
 FORMAT: dict[str, Mapping] = {
-    # the four kinds of file: each holds exactly one of these keys at the top
+    # the kinds of file: each holds exactly one of these keys at the top
     "lesson-file": Mapping("lessons/*.yaml: one lesson", {"lesson": Key("lesson", "the lesson")}),
     "exercise-file": Mapping(
         "lessons/exercises/<id>/exercise.yaml: an exercise's texts", {"exercise": Key("exercise", "the exercise")}
@@ -97,6 +97,10 @@ FORMAT: dict[str, Mapping] = {
         "lessons/checkpoints/<lesson>.yaml: a lesson's questions", {"checkpoint": Key("checkpoint", "the checkpoint")}
     ),
     "quiz-file": Mapping("lessons/quiz.yaml: the chapter's quiz", {"quiz": Key("quiz", "the quiz")}),
+    "misconceptions-file": Mapping(
+        "lessons/misconceptions.yaml: what the questions test",
+        {"misconceptions": Key("misconception", "each belief a question tests", list_of=True)},
+    ),
     "text": Mapping(
         "a text in every language, Markdown", {lang: Key("string", f"the text in {lang}") for lang in LANGS}
     ),
@@ -178,6 +182,14 @@ FORMAT: dict[str, Mapping] = {
         },
     ),
     "quiz": Mapping("the chapter's quiz", {"questions": Key("question", "its questions", list_of=True)}),
+    "misconception": Mapping(
+        "a mistaken belief that questions test; the progress screen names those still missed",
+        {
+            "id": Key("id", "what a question's `misconception:` names"),
+            "lesson": Key("id", "the lesson that sets it right"),
+            "text": Key("text", "the belief, as 'thinking ...' / '以为……'"),
+        },
+    ),
     "question": Mapping(
         "a lettered question",
         {
@@ -185,6 +197,7 @@ FORMAT: dict[str, Mapping] = {
             **_LETTERED_QUESTION_KEYS,
             "lesson": _opt("id", "the lesson it tests (a checkpoint's by default)"),
             "siblings": _opt("sibling", "questions on the same misconception, asked on a retry", list_of=True),
+            "misconception": _opt("id", "the belief it tests: an id from lessons/misconceptions.yaml"),
         },
     ),
     "template-question": Mapping(
@@ -195,6 +208,7 @@ FORMAT: dict[str, Mapping] = {
             "template": Key("template", "the variants and the code that answers each"),
             "evidence": _opt("evidence", "a cell that proves the answer"),
             "lesson": _opt("id", "the lesson it tests (a checkpoint's by default)"),
+            "misconception": _opt("id", "the belief it tests: an id from lessons/misconceptions.yaml"),
         },
     ),
     "sibling": Mapping("a lettered question asked in another's place on a retry", dict(_LETTERED_QUESTION_KEYS)),
@@ -213,7 +227,7 @@ FORMAT: dict[str, Mapping] = {
 
 
 def json_schema() -> dict:
-    """The format as a JSON Schema (draft 2020-12): a course YAML file is one of the four files."""
+    """The format as a JSON Schema (draft 2020-12): a course YAML file is one of the kinds of file."""
     defs: dict[str, dict] = {name: _mapping_schema(m) for name, m in FORMAT.items()}
     # a question is lettered or a template, told apart by its `template` key
     defs["any-question"] = {
@@ -226,7 +240,7 @@ def json_schema() -> dict:
         "title": "jaxstate-tutor course file",
         "description": "A YAML file under a course's lessons/ (lessons/README.md). Made by `jaxstate-tutor schema` "
         "from tutor/course/schema.py; `jaxstate-tutor validate` checks what a schema cannot say.",
-        "oneOf": [{"$ref": f"#/$defs/{name}-file"} for name in ("lesson", "exercise", "checkpoint", "quiz")],
+        "oneOf": [{"$ref": f"#/$defs/{name}"} for name in FORMAT if name.endswith("-file")],
         "$defs": defs,
     }
 

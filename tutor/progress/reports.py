@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tutor.i18n import table
 from tutor.progress.asking import answered_right, first_try_score
+from tutor.progress.misconceptions import misconceptions
 from tutor.progress.path import Step, checkpoint_questions, course_path
 
 from .state import LearnerState
@@ -12,6 +13,18 @@ WORDS = table(
     {
         "first_now": {"en": "first try {first}/{n}, now {now}/{n}", "zh": "首次 {first}/{n}，现在 {now}/{n}"},
         "now": {"en": "now {now}/{n}", "zh": "现在 {now}/{n}"},
+        "missed_head": {
+            "en": "Misconceptions your answers still show: {n} of the {tested} they tested",
+            "zh": "你的答案仍显示出的误解：测到的 {tested} 个中有 {n} 个",
+        },
+        "none_missed": {
+            "en": "Misconceptions: none of the {tested} your answers tested is still answered wrong",
+            "zh": "误解：你的答案测到的 {tested} 个，目前都没有再答错",
+        },
+        "review": {"en": "review lesson {lesson}; wrong now: {where}", "zh": "复习第 {lesson} 节；目前答错：{where}"},
+        "in_checkpoint": {"en": "checkpoint {lesson}", "zh": "第 {lesson} 节小测"},
+        "in_quiz": {"en": "quiz question {id}", "zh": "测验第 {id} 题"},
+        "list_sep": {"en": ", ", "zh": "、"},
     }
 )
 
@@ -22,6 +35,30 @@ def score_text(first: int | None, now: int, n: int, answered: int, lang: str) ->
     if first is not None:
         return WORDS["first_now"].get(lang).format(first=first, now=now, n=n)
     return WORDS["now"].get(lang).format(now=now, n=n) if answered else "-"
+
+
+def misconception_report(state: LearnerState, lang: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """What the progress screen and `progress` say about misconceptions: a heading, and for each
+    belief still missed its text and where to look (the lesson, the questions answered wrong);
+    None until some question that tests one is answered."""
+    found = misconceptions(state.course, state)
+    if not found.tested:
+        return None
+    if not found.missed:
+        return WORDS["none_missed"].get(lang).format(tested=found.tested), []
+    head = WORDS["missed_head"].get(lang).format(n=len(found.missed), tested=found.tested)
+    lines = []
+    for missed in found.missed:
+        places = dict.fromkeys(
+            WORDS["in_checkpoint"].get(lang).format(lesson=lesson)
+            if lesson
+            else WORDS["in_quiz"].get(lang).format(id=qid)
+            for lesson, qid in missed.wrong
+        )  # one mention of a checkpoint however many of its questions are wrong
+        where = WORDS["list_sep"].get(lang).join(places)
+        belief = missed.misconception
+        lines.append((belief.text.get(lang), WORDS["review"].get(lang).format(lesson=belief.lesson, where=where)))
+    return head, lines
 
 
 def checkpoint_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, int, int]:

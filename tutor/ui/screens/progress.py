@@ -10,7 +10,7 @@ from textual.widgets import Header, Static
 
 from tutor.i18n import pick
 from tutor.progress import ProgressError
-from tutor.progress.reports import score_text
+from tutor.progress.reports import misconception_report, score_text
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
 
@@ -25,6 +25,7 @@ class ProgressScreen(TutorScreen):
         yield Header()
         with VerticalScroll(id="progress-body"):
             yield Static(id="progress-quiz")
+            yield Static(id="progress-misconceptions")
             yield Static(id="progress-warnings")
             yield Static(id="progress-exercises")
             yield Static(id="progress-lessons")
@@ -94,9 +95,25 @@ class ProgressScreen(TutorScreen):
                 "\n" + self.say("predictions_score", right=summary.predictions_right, n=summary.predictions_made)
             )
         self.query_one("#progress-quiz", Static).update(head)
+        self.render_misconceptions()
         warnings = self.query_one("#progress-warnings", Static)
         warnings.update(Text("\n".join(pick(w, self.lang) for w in progress.warnings), style=m.style("error")))
         warnings.display = bool(progress.warnings)
+
+    def render_misconceptions(self) -> None:
+        """The beliefs the learner's latest answers still show, each with where to look again;
+        hidden until a question that tests one is answered."""
+        shown = self.query_one("#progress-misconceptions", Static)
+        report = misconception_report(self.session.progress, self.lang)
+        shown.display = report is not None
+        if report is None:
+            return
+        head, missed = report
+        text = Text("\n" + head + "\n", style="bold")
+        for belief, where in missed:
+            text.append(self.marks["wrong"], style=self.marks.style("wrong"))
+            text.append(f" {belief}\n  {where}\n")
+        shown.update(text)
 
     def action_reset_progress(self) -> None:
         def reset(ok: bool) -> None:

@@ -1,0 +1,168 @@
+"""Misconception tags: every checkpoint and quiz question names the belief it tests (one entry of
+lessons/misconceptions.yaml), `validate` says where a tag or an entry is wrong, and progress says
+which beliefs the learner's latest answers still show."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tutor.course import read_course
+from tutor.progress import ProgressStore, changes
+from tutor.progress.misconceptions import misconceptions
+from tutor.progress.reports import misconception_report
+from tutor.progress.state import LearnerState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LESSON = """\
+lesson:
+  id: "1.0"
+  order: 1
+  title: {en: Intro, zh: 导论}
+  blocks:
+    - text: {en: Hello, zh: 你好}
+"""
+OPTIONS = """\
+      options: {A: {en: one, zh: 一}, B: {en: two, zh: 二}, C: {en: three, zh: 三}, D: {en: four, zh: 四}}
+      answer: B
+      explain: {A: {en: wrong, zh: 不对}, B: {en: right, zh: 对}, C: {en: wrong, zh: 不对}, D: {en: wrong, zh: 不对}}
+"""
+CHECKPOINT = (
+    """\
+checkpoint:
+  lesson: "1.0"
+  questions:
+    - id: q-one
+      misconception: belief-a
+      prompt: {en: Which?, zh: 哪个？}
+"""
+    + OPTIONS
+    + """\
+      siblings:
+        - prompt: {en: Which one?, zh: 哪一个？}
+"""
+    + textwrap.indent(OPTIONS, "    ")
+    + """\
+    - id: q-two
+      misconception: belief-b
+      prompt: {en: And which?, zh: 那么哪个？}
+"""
+    + OPTIONS
+)
+CATALOGUE = """\
+misconceptions:
+  - id: belief-a
+    lesson: "1.0"
+    text: {en: thinking a, zh: 以为甲}
+  - id: belief-b
+    lesson: "1.0"
+    text: {en: thinking b, zh: 以为乙}
+"""
+
+
+def problems(tmp_path: Path, changed: dict[str, str | None] | None = None) -> list[str]:
+    """The problems of a small course: a lesson, its checkpoint, the catalogue; `changed` replaces
+    files by name (None: leaves one out). The course read is left on `problems.course`."""
+    texts = {"1.0.yaml": LESSON, "checkpoints/1.0.yaml": CHECKPOINT, "misconceptions.yaml": CATALOGUE}
+    texts.update(changed or {})
+    for name, text in texts.items():
+        if text is None:
+            continue
+        path = tmp_path / "lessons" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    (tmp_path / "solutions").mkdir(exist_ok=True)
+    course, found = read_course(tmp_path)
+    problems.course = course
+    return [str(p) for p in found]
+
+
+def test_a_tagged_course_loads_and_a_sibling_tests_its_parents_belief(tmp_path):
+    assert problems(tmp_path) == []
+    course = problems.course
+    assert [m.id for m in course.misconceptions] == ["belief-a", "belief-b"]
+    q = course.question("q-one")
+    assert q.misconception == "belief-a" and q.asked(1).misconception == "belief-a"
+    assert course.misconception("belief-b").text.zh == "以为乙"
+
+
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        (
+            "misconception: belief-b",
+            "misconception: belief-c",
+            "checkpoints/1.0.yaml:15: question 'q-two' names misconception 'belief-c', which is not in lessons/misconceptions.yaml",
+        ),
+        ("      misconception: belief-b\n", "", "checkpoints/1.0.yaml:15: question 'q-two' names no misconception"),
+        (
+            "misconception: belief-b",
+            "misconception: belief-a",
+            "misconceptions.yaml:5: misconception 'belief-b' is tested by no question",
+        ),
+    ],
+)
+def test_a_wrong_or_missing_tag_is_named_with_file_and_line(tmp_path, old, new, expected):
+    assert CHECKPOINT.count(old) == 1
+    found = problems(tmp_path, {"checkpoints/1.0.yaml": CHECKPOINT.replace(old, new)})
+    assert any(expected in p for p in found), found
+
+
+def test_a_belief_names_a_lesson_that_exists_and_once(tmp_path):
+    twice = CATALOGUE + CATALOGUE.split("\n", 1)[1].replace('"1.0"', '"9.9"')
+    found = problems(tmp_path, {"misconceptions.yaml": twice})
+    assert any("misconception 'belief-a' names lesson '9.9', which does not exist" in p for p in found), found
+    assert any("duplicate misconception 'belief-a'" in p for p in found), found
+
+
+def test_a_course_without_a_catalogue_needs_no_tags(tmp_path):
+    untagged = CHECKPOINT.replace("      misconception: belief-a\n", "").replace("      misconception: belief-b\n", "")
+    assert problems(tmp_path, {"checkpoints/1.0.yaml": untagged, "misconceptions.yaml": None}) == []
+
+
+def test_every_shipped_question_names_a_belief_that_a_lesson_sets_right():
+    course, found = read_course(ROOT)
+    assert not found, found[:3]
+    lessons = {l.id for l in course.lessons}
+    assert len(course.misconceptions) >= 10
+    for q in course.questions():
+        belief = course.misconception(q.misconception)
+        assert belief is not None and belief.lesson in lessons, q.id
+        assert belief.text.en.startswith("thinking ") and belief.text.zh.startswith("以为"), belief.id
+
+
+# ---- what progress says ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def state(tmp_path):
+    course, _ = read_course(ROOT)
+    return LearnerState(ProgressStore(tmp_path), course).refresh()
+
+
+def test_nothing_is_said_before_a_tagged_question_is_answered(state):
+    assert misconception_report(state, "en") is None
+    assert misconceptions(state.course, state).tested == 0
+
+
+def test_a_wrong_latest_answer_names_its_belief_lesson_and_where_and_a_right_one_clears_it(state):
+    state.save_now(changes.answer, "cp61-global-count", "3", False, False)
+    state.save_now(changes.answer, "cp61-see-the-loss", "A", False, False)  # the same belief, same checkpoint
+    state.save_now(changes.answer, "1", "A", False, True)  # and in the quiz
+    state.save_now(changes.answer, "cp64-leaf-count", "4", True, False)  # another belief, answered right
+    head, missed = misconception_report(state, "en")
+    assert head == "Misconceptions your answers still show: 1 of the 2 they tested"
+    belief = state.course.misconception("trace-time-python")
+    assert missed == [(belief.text.en, "review lesson 6.1; wrong now: checkpoint 6.1, quiz question 1")]
+    _, missed_zh = misconception_report(state, "zh")
+    assert missed_zh == [(belief.text.zh, "复习第 6.1 节；目前答错：第 6.1 节小测、测验第 1 题")]
+
+    for qid, given, in_quiz in (("cp61-global-count", "2", False), ("cp61-see-the-loss", "C", False), ("1", "C", True)):
+        state.save_now(changes.answer, qid, given, True, in_quiz)
+    found = misconceptions(state.course, state)
+    assert found.missed == () and found.tested == 2 and found.set_right == 2
+    head, missed = misconception_report(state, "en")
+    assert missed == [] and "none of the 2" in head

@@ -1,0 +1,69 @@
+"""lessons/misconceptions.yaml: the beliefs the questions test, each named once with the lesson
+that sets it right. A question names its belief (`misconception: id`), so that the progress screen
+can say which ones a learner still holds; its siblings and variants test the same one."""
+
+from __future__ import annotations
+
+import re
+
+from tutor.course.model import Misconception, Source
+from tutor.course.schema import FORMAT, ID_REGEX
+from tutor.course.yamlread import LineList
+
+ID_PATTERN = re.compile(ID_REGEX)
+
+
+def read_misconceptions(r, value, line: int) -> list[Misconception]:
+    """The catalogue's entries; each problem reported through the loader's reader `r`."""
+    if not isinstance(value, LineList) or not value:
+        r.problem(line, "misconceptions must be a non-empty list")
+        return []
+    shape = FORMAT["misconception"]
+    found = []
+    for i, item in enumerate(value):
+        what = f"misconception {i + 1}"
+        d = r.mapping(item, value.item_lines[i], what, shape.required, shape.optional)
+        if d is None:
+            continue
+        mid = r.string(d.get("id"), d.line_of("id"), f"{what} id", ID_PATTERN)
+        lesson = r.string(d.get("lesson"), d.line_of("lesson"), f"{what} lesson", ID_PATTERN)
+        text = r.text(d.get("text"), d.line_of("text"), f"misconception '{mid}' text")
+        if mid and lesson and text:
+            found.append(Misconception(mid, lesson, text, Source(r.file, d.line)))
+    return found
+
+
+def misconception_problems(misconceptions, questions, lesson_ids: set[str]) -> list[tuple[Source, str]]:
+    """Rules that span files: a tag names a catalogued belief, each belief is tested by some
+    question and names a lesson that exists; with a catalogue, every question names its belief
+    (a course without one needs no tags)."""
+    problems: list[tuple[Source, str]] = []
+    known: dict[str, Source | None] = {}
+    for m in misconceptions:
+        if m.id in known:
+            problems.append((m.source, f"duplicate misconception '{m.id}' (first in {known[m.id]})"))
+        known.setdefault(m.id, m.source)
+        if lesson_ids and m.lesson not in lesson_ids:
+            problems.append((m.source, f"misconception '{m.id}' names lesson '{m.lesson}', which does not exist"))
+    tested = {q.misconception for q in questions}
+    for m in misconceptions:
+        if m.id not in tested:
+            problems.append((m.source, f"misconception '{m.id}' is tested by no question: tag one, or remove it"))
+    for q in questions:
+        if q.misconception is not None and q.misconception not in known:
+            problems.append(
+                (
+                    q.source,
+                    f"question '{q.id}' names misconception '{q.misconception}', which is not in "
+                    "lessons/misconceptions.yaml",
+                )
+            )
+        elif q.misconception is None and misconceptions:
+            problems.append(
+                (
+                    q.source,
+                    f"question '{q.id}' names no misconception: add `misconception:` with an id "
+                    "from lessons/misconceptions.yaml",
+                )
+            )
+    return problems
