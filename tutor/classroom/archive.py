@@ -160,7 +160,7 @@ def _file(exercise_id: str, entry: Any) -> ExportedFile:
     if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
         return ExportedFile(exercise_id, "", None, problem=("file_not_text", {"why": 'no "source" text'}))
     source: str = entry["source"]
-    kind = entry.get("kind") if entry.get("kind") in KINDS else ""
+    kind: str = entry["kind"] if entry.get("kind") in KINDS else ""
     size = len(source.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
         return ExportedFile(exercise_id, kind, None, problem=("file_too_large", {"size": size, "most": MAX_FILE_BYTES}))

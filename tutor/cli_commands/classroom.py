@@ -128,7 +128,7 @@ def cmd_grade(ctx: Context) -> int:
     paths = _exports_in(args.dirs, lang)
     course = ctx.course
     rows: list[Row] = []
-    sandbox = None
+    judge = _Judge(ctx, args.timeout, lang)
     try:
         for path in paths:
             try:
@@ -138,12 +138,9 @@ def cmd_grade(ctx: Context) -> int:
                 print(say("grade_problem", lang, path=path, why=why), file=sys.stderr)
                 rows.append(unreadable_row(path, why))
                 continue
-            if sandbox is None:
-                sandbox = _sandbox(ctx)
-            rows += grade_export(export, course, _judge(sandbox, args.timeout, lang), lang, on_row=_said(lang))
+            rows += grade_export(export, course, judge, lang, on_row=_said(lang))
     finally:
-        if sandbox is not None:
-            sandbox.close()
+        judge.close()
     if not paths:
         print(say("grade_nothing", lang, dirs=", ".join(map(str, args.dirs))), file=sys.stderr)
     counts = summary(rows)
@@ -167,31 +164,40 @@ def _said(lang: str):
     return on_row
 
 
-def _sandbox(ctx: Context):
-    """Fresh workers, one per file, each forked from a server that never ran learner code (the
-    JAX import is paid once, not per file); the limits are `check`'s."""
-    from tutor.sandbox.runner import Sandbox
+class _Judge:
+    """Re-runs one file: a fresh worker per file, each forked from a server that never ran learner
+    code (the JAX import is paid once, not per file), with `check`'s limits. The sandbox starts
+    at the first file, so a folder of unreadable exports starts no worker."""
 
-    ctx.note_host()
-    return Sandbox(ctx.home, accelerator=ctx.accelerator, fork_server=True, adopt_orphans=True)
+    def __init__(self, ctx: Context, timeout: float | None, lang: str):
+        self.ctx, self.timeout, self.lang = ctx, timeout, lang
+        self.sandbox = None
 
+    def __call__(self, exercise, source: str):
+        from tutor.classroom.grading import Judged
 
-def _judge(sandbox, timeout: float | None, lang: str):
-    from tutor.classroom.grading import Judged
+        if self.sandbox is None:
+            from tutor.sandbox.runner import Sandbox
 
-    def judge(exercise, source: str) -> Judged:
-        try:
-            verdict = sandbox.run_exercise(exercise, source, f"{exercise.id}.py", timeout).result()
-        except OSError as exc:  # the run folder could not be written (a full disk)
-            return Judged("error", 0, len(exercise.checks), say("run_failed", lang, why=exc.strerror or str(exc)))
-        passed = sum(c.status == "pass" for c in verdict.checks)
-        why = (
-            ""
-            if verdict.passed
-            else show_controls(
-                verdict.message.get(lang).strip().splitlines()[0] if verdict.message.get(lang).strip() else verdict.kind
+            self.ctx.note_host()
+            self.sandbox = Sandbox(
+                self.ctx.home, accelerator=self.ctx.accelerator, fork_server=True, adopt_orphans=True
             )
-        )
+        try:
+            verdict = self.sandbox.run_exercise(exercise, source, f"{exercise.id}.py", self.timeout).result()
+        except OSError as exc:  # the run folder could not be written (a full disk)
+            why = say("run_failed", self.lang, why=exc.strerror or str(exc))
+            return Judged("error", 0, len(exercise.checks), why)
+        passed = sum(c.status == "pass" for c in verdict.checks)
+        lines = verdict.message.get(self.lang).strip().splitlines()
+        why = "" if verdict.passed else (lines[0] if lines else verdict.kind)
+        failed = next((c for c in verdict.checks if c.status in ("fail", "error")), None)
+        if failed is not None:  # which check, and its first line: what a grader reads first
+            said = failed.message.get(self.lang).strip().splitlines()
+            why += f" (first: {failed.id}: {said[0] if said else failed.status})"
+        why = show_controls(why)
         return Judged(verdict.status, passed, len(exercise.checks), why)
 
-    return judge
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.close()
