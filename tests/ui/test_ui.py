@@ -313,6 +313,8 @@ def test_exercise_passes_with_the_solution_and_counts_the_attempt(home, sandbox,
             assert "PASS" in tui.plain(screen.query_one("#verdict"))
             record = tui.progress(home, app)["exercises"]["counter-jit"]
             assert record["attempts"] == 1 and record["status"] == "passed"
+            # the exact source that passed is kept for `export` (tests/cli/test_grade.py)
+            assert (home / "passed" / "counter-jit.py").read_text(encoding="utf-8") == solution
             nxt = app.step_after(screen.here)  # after a pass, Ctrl+N moves on along the path
             assert app.step_title(nxt) in tui.plain(screen.query_one("#verdict"))
             await pilot.press("ctrl+n")
