@@ -179,19 +179,25 @@ def test_grade_of_a_folder_that_does_not_exist_is_bad_usage(tmp_path, cli_env):
     assert not (tmp_path / "t.csv").exists()
 
 
-def test_grade_of_bad_exports_alone_writes_the_table_without_a_worker(tmp_path, cli_env):
+def test_grade_of_bad_exports_alone_names_each_and_writes_the_table(tmp_path, cli_env):
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "empty.json").write_text("", encoding="utf-8")
     (folder / "list.json").write_text("[1, 2]", encoding="utf-8")
     newer = {"format": "jaxstate-tutor-export", "format_version": 99, "progress": {}, "files": {}}
     (folder / "newer.json").write_text(json.dumps(newer), encoding="utf-8")
-    p = _tutor(cli_env, tmp_path, "grade", str(folder))
+    (folder / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    os.mkfifo(folder / "fifo.json")  # no writer: reading it must not wait for one
+    (folder / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    p = _tutor(cli_env, tmp_path, "grade", str(folder), timeout=60)
     assert p.returncode == 0, p.stderr
-    rows = list(csv.DictReader(io.StringIO(p.stdout)))
-    assert [(r["learner"], r["status"]) for r in rows] == [
-        ("empty", "unreadable"),
-        ("list", "unreadable"),
-        ("newer", "unreadable"),
-    ]
-    assert "newer tutor (export format 99" in rows[2]["note"]
+    rows = {r["learner"]: r for r in csv.DictReader(io.StringIO(p.stdout))}
+    assert {k: r["status"] for k, r in rows.items()} == dict.fromkeys(
+        ("deep", "empty", "fifo", "gone", "list", "newer"), "unreadable"
+    )
+    assert "newer tutor (export format 99" in rows["newer"]["note"]
+    assert "not valid JSON" in rows["deep"]["note"] and "not valid JSON" in rows["empty"]["note"]
+    assert "a pipe (FIFO)" in rows["fifo"]["note"]
+    assert "symbolic link to" in rows["gone"]["note"]
+    assert "not an export" in rows["list"]["note"]
+    assert "6 exports not read" in p.stderr

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,9 @@ def read_export(path: Path) -> Export:
         raw = read_regular(path, MAX_EXPORT_BYTES)
     except NotARegularFile as exc:
         raise ExportError("unreadable", why=exc.strerror) from None
+    except FileNotFoundError:
+        where = f"a symbolic link to {os.readlink(path)}, which does not exist" if path.is_symlink() else "it is gone"
+        raise ExportError("unreadable", why=where) from None
     except OSError as exc:
         try:
             size = path.stat().st_size
