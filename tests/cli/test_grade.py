@@ -201,3 +201,35 @@ def test_grade_of_bad_exports_alone_names_each_and_writes_the_table(tmp_path, cl
     assert "symbolic link to" in rows["gone"]["note"]
     assert "not an export" in rows["list"]["note"]
     assert "6 exports not read" in p.stderr
+
+
+def test_first_try_scores_are_shown_as_the_learners_unverified_claim(tmp_path, cli_env):
+    """A hand-written export (no file, only claims): the claim of a pass is flagged, and the
+    first-try scores are carried over as claimed, in the columns that say they are unverified."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    progress = {
+        "exercises": {"counter-jit": {"status": "passed"}},
+        "quiz": {"first_score": 5},
+        "checkpoints": [{"lesson": "6.1", "questions": 3, "first_score": 2}, {"lesson": "6.2", "first_score": None}],
+    }
+    export = {
+        "format": "jaxstate-tutor-export",
+        "format_version": 1,
+        "learner": "eve",
+        "progress": progress,
+        "files": {},
+    }
+    (folder / "eve.json").write_text(json.dumps(export), encoding="utf-8")
+    out = tmp_path / "t.json"
+    p = _tutor(cli_env, tmp_path, "grade", str(folder), "--json", str(out), timeout=60)
+    assert p.returncode == 0, p.stderr
+    (row,) = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert (row["learner"], row["exercise"], row["status"], row["flag"]) == (
+        "eve",
+        "counter-jit",
+        "missing",
+        "forged or stale",
+    )
+    assert row["quiz_first_try_unverified"] == "5/8"
+    assert row["checkpoints_first_try_unverified"] == "6.1 2/3"
