@@ -18,6 +18,7 @@ from tutor.i18n import Bilingual
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Verdict
 from tutor.ui.marks import Marks
+from tutor.ui.session import Session
 from tutor.ui.texts import say
 from tutor.ui.widgets.loss_chart import LossChart, linear_ticks, log_ticks, thin, tick_label
 
@@ -194,10 +195,13 @@ def needs_exercise(exercise_id: str):
 
 
 class ResultsApp(App):
-    def __init__(self, exercise):
+    """The app members RunResults reads (tutor.ui.app_protocol), the session a real one on a throwaway home."""
+
+    def __init__(self, exercise, home: Path):
         super().__init__()
         self.lang = "en"
         self.marks = Marks(ascii_only=False, no_color=False)
+        self.session = Session(home, course=COURSE)
         self.exercise = exercise
 
     def compose(self):
@@ -237,12 +241,12 @@ def verdict(exercise, statuses: dict, kind: str = "checks") -> Verdict:
         ({"trains": "fail"}, "checks", "chart_no_points"),
     ],
 )
-def test_a_run_that_drew_nothing_says_why(statuses, kind, key, tui):
+def test_a_run_that_drew_nothing_says_why(statuses, kind, key, home, tui):
     exercise = needs_exercise("rnn")
     from tutor.ui.widgets.run_results import RunResults
 
     async def body():
-        app = ResultsApp(exercise)
+        app = ResultsApp(exercise, home)
         async with app.run_test(size=SIZE) as pilot:
             results = app.query_one(RunResults)
             results.clear(running=True)
@@ -263,12 +267,12 @@ def test_a_run_that_drew_nothing_says_why(statuses, kind, key, tui):
     asyncio.run(body())
 
 
-def test_a_run_with_points_keeps_its_curve_after_the_verdict(tui):
+def test_a_run_with_points_keeps_its_curve_after_the_verdict(home, tui):
     exercise = needs_exercise("rnn")
     from tutor.ui.widgets.run_results import RunResults
 
     async def body():
-        app = ResultsApp(exercise)
+        app = ResultsApp(exercise, home)
         async with app.run_test(size=SIZE) as pilot:
             results = app.query_one(RunResults)
             results.clear(running=True)

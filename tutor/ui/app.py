@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -21,6 +22,7 @@ from textual.system_commands import SystemCommandsProvider
 from tutor.i18n import LANGS, Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
+from tutor.ui.app_protocol import TutorAppProtocol
 from tutor.ui.key_order import KeyQueue
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
@@ -326,6 +328,11 @@ class TutorApp(App):
             if course.quiz:
                 yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step("quiz")))
         yield from super().get_system_commands(screen)
+
+
+if TYPE_CHECKING:
+    # mypy holds TutorApp to what screens and widgets expect of their app.
+    _fits: type[TutorAppProtocol] = TutorApp
 
 
 def make_app(

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from rich.cells import cell_len
 from textual import events
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen, Screen, ScreenResultType
 
 from tutor.ui.keys import translate_bindings
 from tutor.ui.saving import save_in_background
 from tutor.ui.texts import say
 from tutor.ui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from tutor.ui.app_protocol import TutorAppLike
+    from tutor.ui.marks import Marks
+    from tutor.ui.session import Session
 
 
 def footer(palette: bool = False) -> KeyBar:
@@ -41,11 +49,14 @@ def fit_title(title: str, sub: str, width: int) -> tuple[str, str]:
     return kept.rstrip(" ,;:—-") + "…", ""
 
 
-class LangMixin:
-    """Texts and footer labels that follow `app.lang`."""
+class TutorScreen(Screen[ScreenResultType]):
+    """What every tutor screen has: the session, and texts and footer labels that follow `app.lang`."""
+
+    if TYPE_CHECKING:  # the tutor's app, named by what screens use of it (tutor.ui.app imports screens)
+        app: TutorAppLike
 
     @property
-    def session(self):
+    def session(self) -> Session:
         return self.app.session
 
     @property
@@ -53,10 +64,10 @@ class LangMixin:
         return self.app.lang
 
     @property
-    def marks(self):
+    def marks(self) -> Marks:
         return self.app.marks
 
-    def say(self, key: str, **fields) -> str:
+    def say(self, key: str, **fields: Any) -> str:
         return say(key, self.app.lang, **fields)
 
     def key_labels(self) -> dict[str, str]:
@@ -95,15 +106,11 @@ class LangMixin:
         if self.runs_code():
             self.app.want_worker()
 
-    def record(self, fn, *args) -> None:
+    def record(self, fn: Callable[..., Any], *args: Any) -> None:
         """Change progress (a tutor.progress.changes function): the screen sees it at once, the
         save runs off the UI thread, and a failed save is told to the learner."""
         save_in_background(self.app, self.session.state.change(fn, *args))
 
 
-class TutorScreen(LangMixin, Screen):
-    pass
-
-
-class TutorModal(LangMixin, ModalScreen):
-    pass
+class TutorModal(TutorScreen[ScreenResultType], ModalScreen[ScreenResultType]):
+    """A tutor screen drawn over the one below it (help, a yes/no question, the solution)."""

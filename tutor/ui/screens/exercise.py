@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -53,9 +53,6 @@ class ExerciseScreen(TutorScreen):
         # Still works here, but its footer room goes to the exercise's own keys (80 columns).
         Binding("ctrl+l", "app.toggle_lang", show=False),
     ]
-
-    if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
-        app: Any
 
     def runs_code(self) -> bool:
         return True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -17,14 +17,17 @@ from tutor.sandbox.noise import without_noise
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
 
+if TYPE_CHECKING:
+    from tutor.ui.app_protocol import TutorAppLike
+
 SHOWN_OUTPUT_CHARS = 4000  # of each stream; the verdict keeps more, the screen does not need it
 
 
 class RunResults(VerticalScroll):
     """The Results view of an exercise. Feed it run events with `take()`; it renders itself."""
 
-    if TYPE_CHECKING:  # for mypy: the TutorApp's own attributes (lang, marks, ...) without importing it (a cycle)
-        app: Any
+    if TYPE_CHECKING:  # the tutor's app, named by what widgets use of it (tutor.ui.app imports them)
+        app: TutorAppLike
 
     def __init__(self, exercise, **kwargs):
         super().__init__(**kwargs)
