@@ -10,7 +10,7 @@ from textual.widgets import Static
 from tutor.ui.screens.base import TutorModal
 
 
-class ConfirmScreen(TutorModal):
+class ConfirmScreen(TutorModal[bool]):
     BINDINGS = [
         Binding("y,enter", "yes", "Yes"),
         Binding("n,escape", "no", "No"),

@@ -116,7 +116,7 @@ class ProgressScreen(TutorScreen):
         shown.update(text)
 
     def action_reset_progress(self) -> None:
-        def reset(ok: bool) -> None:
+        def reset(ok: bool | None) -> None:  # None: dismissed without an answer
             if ok:  # the lock wait and the rename happen in a thread, never the UI's
                 self.run_worker(move_aside, thread=True, group="progress", exit_on_error=False)
 
