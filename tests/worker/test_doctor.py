@@ -228,6 +228,48 @@ def test_an_option_after_the_script_that_the_script_also_declares_is_refused_not
     assert (taken.args, taken.json, taken.timeout_s, taken.nans) == (("--epochs", "2"), True, 5.0, True)
 
 
+NOTEBOOK_RUN = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, sys.argv[1])
+    from tutor.child.doctor.probe import examine
+    report = examine(sys.argv[2])
+    print("REPORT " + json.dumps([report.status, report.exit_code]))
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ipython", [True, False], ids=["ipython", "fallback"])
+def test_a_notebook_runs_as_ipython_reads_it(tmp_path, ipython):
+    if ipython:
+        pytest.importorskip("IPython.core.inputtransformer2")
+    cells = [
+        "import jax.numpy as jnp\nx = jnp.ones(3)  # is this a vector?\n",  # was dropped as help: NameError
+        "%%bash\necho from-bash\n",  # was run as Python: a SyntaxError showing the notebook's JSON
+        "%%writefile helper.py\ndef double(v):\n    return v * 2\n",
+        "files = !ls\nprint('files:', sorted(files))\nfrom helper import double\n%time y = double(x)\nlen?\n",
+        "!pip install nothing-at-all\nprint('sum', float(y.sum()))\n",
+        "def boom(v):\n    return v[10]\n\nboom([1])\n",
+    ]
+    doc = {"cells": [{"cell_type": "code", "source": c} for c in cells], "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "demo.ipynb").write_text(json.dumps(doc), encoding="utf-8")
+    prelude = "" if ipython else "import sys; sys.modules['IPython'] = None\n"  # as if not installed
+    done = subprocess.run(
+        [sys.executable, "-c", prelude + NOTEBOOK_RUN, str(ROOT), str(tmp_path / "demo.ipynb")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=_env(),
+        cwd=tmp_path,
+    )
+    assert 'REPORT ["error", 1]' in done.stdout, done.stdout + done.stderr
+    assert "files: ['demo.ipynb', 'helper.py']" in done.stdout and "sum 6.0" in done.stdout
+    assert "from-bash" not in done.stdout and "a %%bash cell is not run" in done.stderr
+    assert "!pip install nothing-at-all is not run" in done.stderr
+    assert 'demo.ipynb", cell 6, line 4, in <module>' in done.stderr, done.stderr
+    assert 'demo.ipynb", cell 6, line 2, in boom' in done.stderr and "IndexError" in done.stderr
+    assert "NameError" not in done.stderr and "SyntaxError" not in done.stderr and "tutor/child" not in done.stderr
+
+
 def test_teaching_ids_exist_in_the_course(course):
     lessons = {lesson.id: lesson for lesson in course.lessons}
     for (kind, reason), taught in TEACHES.items():

@@ -231,7 +231,7 @@ def declared_options(script: Path) -> set[str]:
     first argument of an absl / gflags `DEFINE_*` call. Empty if it cannot be read."""
     try:
         if script.suffix == notebook.SUFFIX:
-            source = notebook.read(str(script)).source
+            source = notebook.read(str(script), ipython=False).source
         elif script.suffix == ".py" and script.is_file():
             source = script.read_text(encoding="utf-8", errors="replace")
         else:
@@ -352,7 +352,7 @@ def script_problem(path: Path) -> Bilingual | None:
         return _error("missing", path=path).message
     if path.suffix == notebook.SUFFIX:
         try:
-            notebook.read(str(path))
+            notebook.check(str(path))
         except notebook.NotANotebook as exc:
             return _error("bad_notebook", path=path, why=str(exc)).message
         return None

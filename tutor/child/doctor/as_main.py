@@ -5,6 +5,7 @@ or a module as `python -m MODULE ARGS...` would (the current folder first on sys
 from __future__ import annotations
 
 import os
+import re
 import runpy
 import sys
 import traceback
@@ -12,7 +13,11 @@ import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tutor.child.doctor.ipython_shim import Shell
 from tutor.child.doctor.script_code import ScriptCode
+
+_TUTOR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+_FILE_LINE = re.compile(r'^(?P<head>\s*File "(?P<file>[^"]+)", )line (?P<line>\d+)(?P<tail>.*)$', re.S)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ def _run_cells(code: ScriptCode, cells: str) -> None:
         return
     main = types.ModuleType("__main__")
     main.__file__ = code.path
+    shell = Shell(main.__dict__, code.path)
+    main.get_ipython = lambda: shell  # type: ignore[attr-defined]  # what IPython's forms call
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = main
     try:
@@ -49,6 +56,42 @@ def _run_cells(code: ScriptCode, cells: str) -> None:
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
+
+
+def print_failure(exc: BaseException, code: ScriptCode) -> None:
+    """The script's error as Python would print it: from the script's first frame on, without the
+    doctor's own frames (its wrappers around jax.jit and jax.random), and in a notebook each line
+    as `File "demo.ipynb", cell 4, line 2`, never the script made of its cells."""
+    tb = exc.__traceback__
+    while tb is not None and not code.owns(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next  # start the traceback at the script, as Python would
+    shown = traceback.TracebackException(type(exc), exc, tb or exc.__traceback__)
+    seen: set[int] = set()
+    stack: list[traceback.TracebackException] = [shown]
+    while stack:  # the exception and those it was raised from or during
+        te = stack.pop()
+        if id(te) in seen:
+            continue
+        seen.add(id(te))
+        te.stack = traceback.StackSummary.from_list([f for f in te.stack if not f.filename.startswith(_TUTOR)])
+        stack += [t for t in (te.__cause__, te.__context__) if t is not None]
+    for chunk in shown.format():
+        sys.stderr.write(_in_cells(chunk, code))
+    sys.stderr.flush()
+
+
+def _in_cells(chunk: str, code: ScriptCode) -> str:
+    """A traceback's `File "x.ipynb", line 57` as `File "x.ipynb", cell 4, line 2`."""
+    if code.notebook is None:
+        return chunk
+    out = []
+    for line in chunk.splitlines(keepends=True):
+        m = _FILE_LINE.match(line)
+        if m and m["file"] == code.path:
+            cell, at = code.notebook.where(int(m["line"]))
+            line = f"{m['head']}cell {cell}, line {at}{m['tail']}"
+        out.append(line)
+    return "".join(out)
 
 
 def run_as_main(code: ScriptCode, args: Sequence[str], module: str | None = None) -> Ran:
@@ -74,10 +117,7 @@ def run_as_main(code: ScriptCode, args: Sequence[str], module: str | None = None
     except KeyboardInterrupt as exc:  # the parent's stop, or its time limit: still report
         return Ran(130, exc)
     except BaseException as exc:  # noqa: BLE001 - the script's own failure, shown like Python would
-        tb = exc.__traceback__
-        while tb is not None and not code.owns(tb.tb_frame.f_code.co_filename):
-            tb = tb.tb_next  # start the traceback at the script, as Python would
-        traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
+        print_failure(exc, code)
         return Ran(1, exc)
     finally:
         sys.argv = old_argv
