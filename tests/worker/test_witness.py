@@ -64,3 +64,42 @@ def test_what_ran_is_seen_also_through_jit_and_from_imports(source, expected):
 )
 def test_a_transformation_that_did_not_run_in_the_call_is_not_seen(source):
     assert ran_in(source, jnp.arange(3.0)) == set()
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "import random\nimport jax\n@jax.jit\ndef f(x):\n    random.seed(0)\n    return x[random.randrange(3)]\n",
+            ["random.randrange", "random.seed"],
+        ),
+        (
+            "from random import sample\nimport jax.numpy as jnp\ndef f(x):\n    return x[jnp.array(sample(range(3), 2))]\n",
+            ["random.sample"],
+        ),
+        (
+            "import numpy as np\nimport jax\n@jax.jit\ndef f(x):\n    return x * np.random.default_rng(1).random(3)\n",
+            ["numpy.random.default_rng"],
+        ),
+        (
+            "from numpy.random import seed, permutation\ndef f(x):\n    seed(0)\n    return x[permutation(3)]\n",
+            ["numpy.random.permutation", "numpy.random.seed"],
+        ),
+    ],
+)
+def test_draws_outside_jax_are_seen_in_a_fresh_trace_and_through_from_imports(source, expected):
+    module = learner(source)
+    fresh = jax.jit(getattr(module.f, "__wrapped__", module.f))  # a new trace, jit left on
+    with witness.ran(eager=False) as ran:
+        fresh(jnp.arange(3.0))
+    assert witness.outside_jax(ran) == expected
+
+
+def test_draws_outside_the_call_and_jax_draws_are_not_seen():
+    module = learner(
+        "import numpy as np\nimport jax\nSCALE = np.random.default_rng(0).random()\n"
+        "def f(x):\n    return x * SCALE + jax.random.normal(jax.random.key(0), x.shape)\n"
+    )
+    with witness.ran(eager=False) as ran:
+        module.f(jnp.arange(3.0))
+    assert witness.outside_jax(ran) == []

@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tutor.child import witness
 from tutor.child.library import (
     as_float32,
     aval_text,
@@ -233,10 +234,14 @@ def check_key_used(create_train_state, train_step):
         "只改变 state.key，训练步的损失和新参数却完全不变：train_step 没有用 key 产生任何随机性",
     )
     # Hold the key, trace again: randomness drawn outside JAX while tracing (Python's `random`,
-    # NumPy's) is frozen into one program, and another trace freezes other numbers.
+    # NumPy's) is frozen into one program, and another trace freezes other numbers. A generator
+    # seeded inside the step freezes the same ones, so which generators ran is watched too (a
+    # wrapper's Python runs on every call, traced or not).
+    fresh, batch = create_train_state(jax.random.key(0)), sine_batch()  # before watching: NumPy makes the data
     if is_jitted(train_step):
         again = traced(train_step, "train_step")
-        new_state, loss = again(create_train_state(jax.random.key(0)), sine_batch())
+        with witness.ran(eager=False) as ran:
+            new_state, loss = again(fresh, batch)
         same_again = np.isclose(float(loss), a_loss, rtol=1e-5, atol=1e-7) and all(
             np.allclose(np.asarray(x), y, rtol=1e-5, atol=1e-7)
             for x, y in zip(jax.tree.leaves(new_state.params), a_params)
@@ -252,6 +257,22 @@ def check_key_used(create_train_state, train_step):
             "在追踪时抽取。在 jit 下这次抽取只执行一次，于是每一步都用同样的几行训练。请用 jax.random 从 "
             "state.key 拆出的子 key 抽样",
         )
+    else:
+        with witness.ran(eager=False) as ran:
+            train_step(fresh, batch)
+    outside = witness.outside_jax(ran)
+    expect(
+        not outside,
+        f"train_step called {', '.join(outside)} while it ran: that randomness does not follow state.key. "
+        "Python's and NumPy's generators are not JAX's: under jit they run once, while tracing, and their "
+        "numbers become constants of the compiled program; one seeded inside the step gives the same numbers "
+        "every time, whatever the key. Every step then trains on the same rows (drops the same "
+        "units), and another key does not change them. Draw with jax.random from a subkey of state.key",
+        f"train_step 运行时调用了 {'、'.join(outside)}：这部分随机性不随 state.key 变化。Python 和 NumPy 的"
+        "生成器不是 JAX 的：在 jit 下它们只在追踪时运行一次，抽出的数成了编译后程序里的常量；在训练步里重新"
+        "设种子的生成器每次都给出同样的数，与 key 无关。于是每一步都用同样的几行训练（丢弃同样的单元），"
+        "换一个 key 也不会改变。请用 jax.random 从 state.key 拆出的子 key 抽样",
+    )
     # Every draw must follow state.key: a key made inside from a constant seed repeats at every step.
     state = create_train_state(jax.random.key(0))
     unkeyed = draws_not_from(train_step, (state, sine_batch()), lambda leaves: [l is state.key for l in leaves])
