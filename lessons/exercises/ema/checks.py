@@ -109,6 +109,19 @@ def check_step(TrainState, ema_train_step):
         f"新的 step 的 dtype 是 {kind}；步数计数器应保持为整数（加整数 1）",
     )
     close(new.step, np.float64(4), what=("step after one call starting from step=3", "从 step=3 开始调用一次后的 step"))
+    # A run resumed past 2**24 steps: float32 holds integers exactly only up to there, so a step
+    # counted through a float and cast back stops counting; an integer step counts on.
+    big = 2**24 + 1
+    state = TrainState(step=jnp.int32(big), params=linear(1.5, -0.5), ema_params=linear(0.2, 0.3))
+    got = int(call(ema_train_step, state, x, y, 0.1, 0.8, label=f"ema_train_step(state at step {big}, ...)").step)
+    expect(
+        got == big + 1,
+        f"from step={big} (2**24 + 1, a run resumed past the integers float32 holds exactly) the new step is "
+        f"{got}, not {big + 1}: the step was counted through a float and cast back. Add the integer 1 in the "
+        "step's own dtype: `state.step + 1`",
+        f"从 step={big}（2**24 + 1，恢复的训练已超过 float32 能精确表示的整数范围）开始，新的 step 是 {got}，"
+        f"而不是 {big + 1}：step 经过了浮点数再转换回来。请在 step 自己的 dtype 里加整数 1：`state.step + 1`",
+    )
 
 
 @check("sgd", depends=["step"])

@@ -74,6 +74,32 @@ def check_gradient(gradient_descent_step):
                 f"gradient_descent_step({x:g}, {lr}) 返回 {got:.6g}，应为 {want:.6g} = {x:g} - {lr} * f'({x:g})，"
                 f"其中 f'(x) = 2x = {2 * x:g}。你的这一步相当于用了梯度 {used:.6g}" + why_zh,
             )
+    # Far from the minimum and next to it the step is still params - lr * 2x: a gradient clipped
+    # "for stability", or a step skipped once the gradient is small ("converged"), shows only there.
+    # float32 holds every one of these exactly enough (relative error ~1e-7).
+    edges = [
+        (-3.0e6, "far from the minimum", "离最小值很远"),
+        (1.0e20, "far from the minimum", "离最小值很远"),
+        (1.0e-20, "next to the minimum", "紧挨着最小值"),
+        (-3.0e-9, "next to the minimum", "紧挨着最小值"),
+    ]
+    for x, where_en, where_zh in edges:
+        x32 = float(np.float32(x))
+        out = call(gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x:g}, {lr})")
+        got = float(np.asarray(out, dtype=np.float64))
+        want = x32 - lr * 2.0 * x32
+        if not np.isclose(got, want, rtol=1e-5, atol=0.0):
+            fail(
+                f"gradient_descent_step({x:g}, {lr}) returned {got:.6g}, expected {want:.6g}: {where_en} the step is "
+                f"still params - learning_rate * 2x, with the gradient 2x = {2 * x32:.6g}, but your step used "
+                f"a gradient of {(x32 - got) / lr:.6g}. A gradient clipped or capped, or a step skipped once the "
+                "gradient is small, is no longer gradient descent on x²: use the gradient jax.grad gives, as it is",
+                f"gradient_descent_step({x:g}, {lr}) 返回 {got:.6g}，应为 {want:.6g}：{where_zh}时这一步仍然是 "
+                f"params - learning_rate * 2x，梯度 2x = {2 * x32:.6g}，"
+                f"而你的这一步相当于用了梯度 {(x32 - got) / lr:.6g}。"
+                "把梯度裁剪或设上限，或者在梯度很小时跳过这一步，就不再是对 x² 的梯度下降了："
+                "请原样使用 jax.grad 给出的梯度",
+            )
 
 
 @check("uses-grad", depends=["gradient"])

@@ -54,6 +54,25 @@ def check_new_value(StateHolder, update_state):
                 np.asarray(start, dtype=np.float64) + inc,
                 what=f"update_state(StateHolder({start}), {inc}).value",
             )
+    # Past float16's largest value (65504) and finer than bfloat16's 8 significant bits: a sum taken
+    # in a narrow dtype and cast back loses it, while float32 holds both exactly.
+    start, inc = [70000.0, 1000.5], 0.25
+    out = call(
+        update_state,
+        StateHolder(jnp.asarray(start, jnp.float32)),
+        jnp.float32(inc),
+        label=f"update_state(StateHolder({start}), {inc})",
+    )
+    close(
+        out.value,
+        np.asarray(start) + inc,
+        what=(
+            f"update_state(StateHolder({start}), {inc}).value: 70000 is past float16's largest value 65504, and "
+            "1000.75 needs more than bfloat16's 8 significant bits; add in value's own dtype (float32 here)",
+            f"update_state(StateHolder({start}), {inc}).value：70000 超出了 float16 的最大值 65504，"
+            "1000.75 需要的有效位数超过 bfloat16 的 8 位；请在 value 自己的 dtype（这里是 float32）里相加",
+        ),
+    )
 
 
 @check("input-untouched", depends=["new-value"])

@@ -109,6 +109,19 @@ def check_accumulates(new_meter, record):
                 f"记录第 {k} 批（{batch.size} 个数）之后的统计器（[个数，总和]）",
             ),
         )
+    # An empty batch (a filter that kept nothing, an epoch's empty tail) adds nothing. The mean of
+    # no values is NaN, so a sum taken as mean * size turns the meter into NaN here, and only here.
+    call(record, meter, jnp.zeros(0, jnp.float32), label="record(meter, empty batch)")
+    close(
+        contents(meter, "the meter"),
+        np.array([count, total]),
+        what=(
+            "the meter after an empty batch (0 values: count and sum stay as they were; the mean of no values "
+            "is NaN, so add jnp.sum(batch), not mean * size)",
+            "记录一个空批次之后的统计器（0 个数：个数和总和都不变；空批次的平均值是 NaN，"
+            "所以要加 jnp.sum(batch)，而不是平均值 × 个数）",
+        ),
+    )
 
 
 @check("returns-mean", depends=["accumulates"])
