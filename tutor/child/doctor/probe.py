@@ -6,13 +6,14 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import Protocol
 
 import jax
 
-from tutor.child.doctor.as_main import module_file, run_as_main
+from tutor.child.doctor.as_main import Ran, module_file, run_as_main
 from tutor.child.doctor.crashes import Crashes
 from tutor.child.doctor.donation import Donation
 from tutor.child.doctor.hooks import Hooks
@@ -63,53 +64,88 @@ def examine(script: str, args: Sequence[str] = (), nans: bool = False, module: s
     """Run one script (or with `module`, that module as `python -m` would) under the probe in this
     process. Its output goes where output normally goes; Ctrl+C (SIGINT) stops it, and the report
     still says what was seen until then."""
-    start = time.monotonic()
-    if module:
+    return Examination(script, args, nans, module).run()
+
+
+class Examination:
+    """One script under the probe: `run()` runs it and returns the report; `report_so_far()` (from
+    another thread, while the script is stuck where SIGINT cannot reach it: in C, or swallowing
+    KeyboardInterrupt) says what was seen until now, as a stopped run."""
+
+    def __init__(self, script: str, args: Sequence[str] = (), nans: bool = False, module: str | None = None):
+        self.script, self.args, self.nans, self.module = script, args, nans, module
+        self.start = time.monotonic()
+        self.code: ScriptCode | None = None
+        self.detectors: list[Detector] = []
+        self.stopped = threading.Event()  # the script has ended (or stopped): its report is being made
+
+    def run(self) -> ScriptReport:
+        module = self.module
+        script = self.script
+        if module:
+            try:
+                script = module_file(module)
+            except ImportError as exc:  # as `python -m` says it
+                print(f"{sys.executable}: {exc}", file=sys.stderr)
+                return ScriptReport(
+                    script=module, status="error", exit_code=1, duration_s=time.monotonic() - self.start
+                )
+        code = ScriptCode(os.path.abspath(script), root=os.getcwd() if module else None)
+        retraces = Retraces(code)
+        self.retraces = retraces
+        self.keys = KeyReuse(code)
+        detectors: list[Detector] = [
+            retraces,
+            SideEffects(code, retraces),
+            self.keys,
+            Donation(code, retraces),
+            HostSync(code, retraces),
+            Crashes(code),
+        ]
+        if self.nans:
+            detectors.append(Nans(code))
+        self.detectors, self.code = detectors, code
+        hooks = Hooks()
         try:
-            script = module_file(module)
-        except ImportError as exc:  # as `python -m` says it
-            print(f"{sys.executable}: {exc}", file=sys.stderr)
-            return ScriptReport(script=module, status="error", exit_code=1, duration_s=time.monotonic() - start)
-    code = ScriptCode(os.path.abspath(script), root=os.getcwd() if module else None)
-    retraces = Retraces(code)
-    keys = KeyReuse(code)
-    detectors: list[Detector] = [
-        retraces,
-        SideEffects(code, retraces),
-        keys,
-        Donation(code, retraces),
-        HostSync(code, retraces),
-        Crashes(code),
-    ]
-    if nans:
-        detectors.append(Nans(code))
-    hooks = Hooks()
-    try:
-        for detector in detectors:
-            detector.install(hooks)
-        ran = run_as_main(code, args, module)
-        try:
-            jax.effects_barrier()  # key callbacks still in flight
-        except Exception:  # noqa: BLE001 - the script may have broken the runtime; the report still comes
-            pass
-    finally:
-        hooks.undo()
-    found = one_root(group([f for d in detectors for f in d.findings(ran.failure)]))
-    notes, traces = list(keys.notes), list(retraces.traces())
-    if code.notebook is not None:
-        found = [_in_cell(f, code) for f in found]
-        notes = [_in_cell(f, code) for f in notes]
-        traces = [_trace_in_cell(t, code) for t in traces]
-    blinded = (("logging",) if retraces.blinded() else ()) + (("stopped",) if ran.exit_code == 130 else ())
-    nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
-    failed = ran.exit_code not in (0, 130) and not nan_stop
-    return ScriptReport(
-        script=module or code.name,
-        status=status_of(found, failed),
-        exit_code=ran.exit_code,
-        duration_s=time.monotonic() - start,
-        findings=tuple(found),
-        traces=tuple(traces),
-        notes=tuple(notes),
-        blinded=blinded,
-    )
+            for detector in detectors:
+                detector.install(hooks)
+            try:
+                ran = run_as_main(code, self.args, module)
+            finally:
+                self.stopped.set()
+            try:
+                jax.effects_barrier()  # key callbacks still in flight
+            except Exception:  # noqa: BLE001 - the script may have broken the runtime; the report still comes
+                pass
+        finally:
+            hooks.undo()
+        return self.report(ran)
+
+    def report_so_far(self) -> ScriptReport | None:
+        """What the detectors saw until now, as a run stopped here (None before the script ran)."""
+        if self.code is None or not self.detectors:
+            return None
+        return self.report(Ran(130))
+
+    def report(self, ran: Ran) -> ScriptReport:
+        code, detectors, retraces, nans = self.code, self.detectors, self.retraces, self.nans
+        assert code is not None
+        found = one_root(group([f for d in detectors for f in d.findings(ran.failure)]))
+        notes, traces = list(self.keys.notes), list(retraces.traces())
+        if code.notebook is not None:
+            found = [_in_cell(f, code) for f in found]
+            notes = [_in_cell(f, code) for f in notes]
+            traces = [_trace_in_cell(t, code) for t in traces]
+        blinded = (("logging",) if retraces.blinded() else ()) + (("stopped",) if ran.exit_code == 130 else ())
+        nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
+        failed = ran.exit_code not in (0, 130) and not nan_stop
+        return ScriptReport(
+            script=self.module or code.name,
+            status=status_of(found, failed),
+            exit_code=ran.exit_code,
+            duration_s=time.monotonic() - self.start,
+            findings=tuple(found),
+            traces=tuple(traces),
+            notes=tuple(notes),
+            blinded=blinded,
+        )
