@@ -18,12 +18,17 @@ What each detector sees (verified on JAX 0.10.2 and 0.12.0.1 by tests/worker/tes
 retrace       JAX's own words (for a library's jit, JAX names the library's frame and wrapper: the
               call is the learner's innermost frame, the function the one the wrapper wraps): `jax_explain_cache_misses` logs "TRACING CACHE MISS" on the
               `jax._src.interpreters.partial_eval` logger in both versions (read with a handler,
-              never printed). Counted for the script's functions traced from eager code (a jit
+              never printed; the script's logging.disable / levels / dictConfig do not silence
+              it). Counted for the script's functions traced from eager code (a jit
               nested in another trace retraces with its caller). Reasons: weak type -> strong
               (flagged at the first retrace), shape / dtype, PyTree structure, static value (3+
               retraces, so a train/eval pair is not flagged), a new function object on the same
-              line (jit inside a loop, 2+). On 0.12 a changed static argument is explained as
+              line (jit inside a loop, or a body made anew for lax.fori_loop / scan, 2+); the
+              explanation lists every difference JAX gives. On 0.12 a changed static argument is explained as
               "cache miss explanation unavailable": reported as an unexplained retrace.
+              JAX's monitoring events witness every top-level trace: one of a function named like
+              the learner's that the log never explained marks the report blinded ("logging"),
+              and they time each function's tracing, lowering and compiling (the report's cost).
 key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on 0.10.2 misses
               reuse across jitted calls). The public jax.random consumers (and jax._src.random's,
               which jax.nn.initializers call) say which key they consume: eagerly, by its bits;
@@ -48,9 +53,12 @@ side-effect   print: builtins.print called from the script while JAX stages a ja
               outside the traced function.
 donation      JAX's "donated buffers were not usable" warning, caught at warnings.warn before
               any filter; an array used after donation ends the script with JAX's RuntimeError,
-              reported at the script's line.
-host-sync     float / int / .item() / .tolist() / __array__ / str / repr / format (print(x),
-              f"{x}") on a jax Array, np.asarray / np.array of one, and jax.device_get, called
+              reported at the script's line; one array donated twice ("donate the same buffer
+              twice") is reported at the call with the leaves that share it, by path.
+host-sync     float / int / complex / .item() / .tolist() / __array__ / str / repr / format
+              (print(x), f"{x}"), the truth value (`if loss < best:`), use as an index, iteration
+              that copies to the host (not on one device) of a jax Array, np.asarray / np.array
+              of one, and jax.device_get, called
               directly from a script line (a pull made inside another counts once); flagged
               when one line pulls 20+ times and runs on every pass of its innermost loop (not
               under an if / else / try handler inside it; a helper's line is judged by its
