@@ -249,6 +249,24 @@ def test_template_mistakes_are_named_with_file_and_line(tmp_path, mutate, expect
     assert any(expected in p for p in found), found
 
 
+def test_a_variants_value_may_name_its_other_placeholders_and_they_are_filled(tmp_path):
+    """cp65-scan-ys-last's `why_zh` names its `$init`: shown unfilled until the fill went one
+    level deep; a name the variant does not give, or one that nests further, is a problem."""
+    nested = (
+        TEMPLATE.replace("Traced $answer times.", "Traced $answer times. $why")
+        .replace('calls: "[(3,), (4,)]"}', 'calls: "[(3,), (4,)]", why: "Shapes $shapes differ."}')
+        .replace('calls: "[(3,), (3,)]"}', 'calls: "[(3,), (3,)]", why: "One shape."}')
+    )
+    course, problems = read_course(write(tmp_path, {"1.0.yaml": LESSON, "checkpoints/1.0.yaml": nested}))
+    assert problems == []
+    (q,) = course.checkpoint("1.0")
+    assert q.template.fill_text(q.template.explain, 0, "2").en == "Traced 2 times. Shapes (3,), (4,) differ."
+    for wrong in ("Shapes $sizes differ.", "Calls $why"):
+        files = {"1.0.yaml": LESSON, "checkpoints/1.0.yaml": nested.replace("Shapes $shapes differ.", wrong)}
+        found = [str(p) for p in read_course(write(tmp_path, files))[1]]
+        assert any("variant 1: $why uses" in p for p in found), found
+
+
 def test_a_question_id_is_unique_across_checkpoints_and_the_quiz(tmp_path):
     quiz = TEMPLATE.replace('checkpoint:\n  lesson: "1.0"\n', "quiz:\n")
     files = {"1.0.yaml": LESSON, "checkpoints/1.0.yaml": TEMPLATE, "quiz.yaml": quiz}

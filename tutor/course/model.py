@@ -121,7 +121,10 @@ class Template:
     source: Source | None = None
 
     def fill(self, text: str, variant: int, answer: str | None = None) -> str:
-        values = dict(self.variants[variant])
+        """`text` with the variant's placeholders filled in; a value may itself use the variant's
+        other placeholders (a variant's `why_en` naming its `$init`), filled first."""
+        given = self.variants[variant]
+        values = {k: string.Template(v).safe_substitute(given) for k, v in given.items()}
         if answer is not None:
             values[ANSWER] = answer
         return string.Template(text).safe_substitute(values)

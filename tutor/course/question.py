@@ -146,6 +146,15 @@ def _template(r, value, line: int, what: str, prompt: Bilingual | None, source: 
         if missing:
             r.problem(vline, f"{what} variant {i + 1} gives no value for {', '.join('$' + m for m in missing)}")
             ok = False
+        for name, value in variant.items():  # a value may name the variant's others, one level deep
+            inner = placeholders(value)[0]
+            if inner - variant.keys() or any(placeholders(variant[n])[0] for n in inner & variant.keys()):
+                r.problem(
+                    vline,
+                    f"{what} variant {i + 1}: ${name} uses {', '.join('$' + n for n in sorted(inner))}, which must "
+                    "be the variant's own placeholders holding no placeholder themselves",
+                )
+                ok = False
         if unused:
             r.problem(vline, f"{what} variant {i + 1}: {', '.join('$' + u for u in unused)} is used nowhere")
             ok = False
