@@ -472,6 +472,9 @@ def test_markdown_that_would_render_wrongly_is_named_with_file_and_line(tmp_path
         ("第一段。\n\n第二段", "第一段。\n\n第二段"),  # a blank line still separates paragraphs
         ("用 `jit`\n编译", "用 `jit`\n编译"),  # after Latin or code, the space is wanted
         ("- 列表\n  续行", "- 列表续行"),
+        ("依次是 `w`、\n`w²`，\n`jax.grad` 沿着", "依次是 `w`、`w²`，`jax.grad` 沿着"),  # no space after ，、
+        ("要点如下：\n- 第一\n- 第二", "要点如下：\n- 第一\n- 第二"),  # unless a list item starts there
+        ("对照表：\n| a | b |", "对照表：\n| a | b |"),  # or a table row
     ],
 )
 def test_zh_source_line_breaks_between_chinese_characters_are_joined(source, shown):

@@ -11,13 +11,19 @@ _ENDS_CJK = re.compile(f"[{CJK}]$")
 _STARTS_CJK = re.compile(f"^[ \t]*[{CJK}]")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _HEADING = re.compile(r"^[ \t]*#")
+# Full-width punctuation: no space ever follows it on screen, whatever the next line starts with.
+_ENDS_PUNCT = re.compile(r"[\u3001\u3002\uff0c\uff1a\uff1b\uff1f\uff01\uff08\uff09]$")
+# A line that starts a Markdown block of its own (a list item, a quote, a table row, a heading).
+_STARTS_BLOCK = re.compile(r"^[ \t]*([-*+][ \t]|\d+[.)][ \t]|>|\||#|$)")
 
 
 def join_wrapped(text: str) -> str:
     """Remove line breaks that only wrap a Chinese sentence in the source.
 
     Markdown turns such a break into a space, which splits a Chinese word on screen
-    ("这会 抛出"). Code fences and headings (one line by definition) are left as written.
+    ("这会 抛出"), or follows full-width punctuation ("，`x`" shown as "， x"): a break after
+    it is removed too unless the next line starts a block (a list item, a quote, a table row).
+    Code fences and headings (one line by definition) are left as written.
     """
     out: list[str] = []
     in_fence = False
@@ -28,7 +34,8 @@ def join_wrapped(text: str) -> str:
             out.append(line)
             joinable = False
             continue
-        if joinable and not in_fence and _STARTS_CJK.match(line):
+        after_punct = joinable and _ENDS_PUNCT.search(out[-1]) and not _STARTS_BLOCK.match(line)
+        if joinable and not in_fence and (_STARTS_CJK.match(line) or after_punct):
             out[-1] += line.lstrip(" \t")
         else:
             out.append(line)
