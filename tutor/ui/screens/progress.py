@@ -109,10 +109,10 @@ class ProgressScreen(TutorScreen):
         if report is None:
             return
         head, missed = report
-        text = Text("\n" + head + "\n", style="bold")
+        text = Text(head, style="bold")
         for belief, where in missed:
-            text.append(self.marks["wrong"], style=self.marks.style("wrong"))
-            text.append(f" {belief}\n  {where}\n")
+            text.append("\n" + self.marks["wrong"], style=self.marks.style("wrong"))
+            text.append(f" {belief}\n  {where}")
         shown.update(text)
 
     def action_reset_progress(self) -> None:
