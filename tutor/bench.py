@@ -112,6 +112,7 @@ def small_latencies(course, exercise, repeat: int = 5) -> dict[str, float]:
         for event in run.events():
             if event is run.verdict:
                 elapsed = time.perf_counter() - start
+        assert run.verdict is not None and elapsed is not None, "the run ended without a verdict"
         assert run.verdict.passed, run.verdict.message
         return elapsed
 
@@ -164,7 +165,8 @@ def heavy_cache(course, exercise, repeat: int = 3) -> dict[str, float]:
 
     path = course.solution_path(exercise.id)
     source = path.read_text(encoding="utf-8")
-    firsts, cached = [], []
+    firsts: list[float] = []
+    cached: list[float] = []
     for _ in range(repeat):
         box = Sandbox(_new_home("jaxstate-bench-heavy-"), keep_spare=True)
         try:
@@ -211,6 +213,7 @@ def streaming(repeat: int = 3) -> dict[str, float]:
                     last_draw = now
             elif event is run.verdict:
                 end = time.monotonic()
+        assert run.verdict is not None, "the run ended without a verdict"
         assert run.verdict.passed, run.verdict.message
         assert not stream or len(points) == 1000, len(points)
         loop_start = float(run.verdict.stdout.split("loop_start ", 1)[1].split()[0])
@@ -506,9 +509,9 @@ def doctor_overhead(repeat: int = 3) -> dict[str, float]:
         # What the learner waits for: `python train.py` vs `jaxstate-tutor doctor train.py`, start to
         # end (a new home each time: its compilation cache starts empty, like the plain run's).
         start = time.monotonic()
-        done = subprocess.run([sys.executable, script], capture_output=True, env=env, timeout=600, cwd=folder)
+        ran = subprocess.run([sys.executable, script], capture_output=True, env=env, timeout=600, cwd=folder)
         plain_wall.append(time.monotonic() - start)
-        assert done.returncode == 0, done.stderr[-2000:]
+        assert ran.returncode == 0, ran.stderr[-2000:]
         start = time.monotonic()
         done = subprocess.run(
             [

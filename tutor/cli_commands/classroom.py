@@ -9,11 +9,15 @@ import getpass
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.classroom.texts import say
 from tutor.cli_commands.context import Context, UsageError
 from tutor.controls import show_controls
 from tutor.i18n import pick
+
+if TYPE_CHECKING:
+    from tutor.sandbox.runner import Sandbox  # imported when the first file runs
 
 DEFAULT_NAME = "learner"
 
@@ -171,7 +175,7 @@ class _Judge:
 
     def __init__(self, ctx: Context, timeout: float | None, lang: str):
         self.ctx, self.timeout, self.lang = ctx, timeout, lang
-        self.sandbox = None
+        self.sandbox: Sandbox | None = None  # made at the first file to run
 
     def __call__(self, exercise, source: str):
         from tutor.classroom.grading import Judged

@@ -29,7 +29,7 @@ def report_json(report: Report, lang: str) -> dict[str, Any]:
     """DESIGN.md's object; `notes` (a constant key kept on purpose...) and `output_cut` (a stream
     of which only the first `kept_chars` of `total_chars` are in `stdout` / `stderr`, to bound
     the memory a runaway log takes) are added only when there are some."""
-    data = {
+    data: dict[str, Any] = {
         "script": report.script,
         "status": report.status,
         "exit_code": report.exit_code,
