@@ -9,10 +9,9 @@ import threading
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual import events, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hits
 from textual.reactive import reactive
@@ -22,7 +21,7 @@ from textual.system_commands import SystemCommandsProvider
 from tutor.i18n import LANGS, Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
-from tutor.ui.app_protocol import TutorAppProtocol
+from tutor.ui.app_protocol import TutorAppLike
 from tutor.ui.key_order import KeyQueue
 from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import Marks
@@ -45,8 +44,10 @@ class CourseCommands(SystemCommandsProvider):
                 yield DiscoveryHit(name, callback, help=help_text)
 
 
-class TutorApp(App):
-    """Outline, lessons, exercises, quiz and progress of the JAX state course."""
+class TutorApp(TutorAppLike):
+    """Outline, lessons, exercises, quiz and progress of the JAX state course.
+
+    TutorAppLike is Textual's App; to mypy it adds what screens and widgets use of this app."""
 
     COMMANDS = {CourseCommands}
 
@@ -328,11 +329,6 @@ class TutorApp(App):
             if course.quiz:
                 yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step("quiz")))
         yield from super().get_system_commands(screen)
-
-
-if TYPE_CHECKING:
-    # mypy holds TutorApp to what screens and widgets expect of their app.
-    _fits: type[TutorAppProtocol] = TutorApp
 
 
 def make_app(

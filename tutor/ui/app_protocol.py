@@ -3,8 +3,10 @@
 Screens and widgets cannot import `tutor.ui.app` (it imports them: a cycle, which import-linter's
 acyclic contract also forbids under TYPE_CHECKING). So they name the app by what they use of it:
 `TutorAppProtocol` lists the tutor's own members, and `TutorAppLike` is Textual's App with them,
-the declared type of `self.app` in a screen or widget. `tutor.ui.app` checks that TutorApp fits.
-A test app that sets only `lang` and `marks` still serves a widget that reads only those.
+the declared type of `self.app` in a screen or widget. TutorApp derives from TutorAppLike, so mypy
+checks it against the protocol (a member it lacks makes it abstract, a wrong signature is an error).
+At run time TutorAppLike is App itself: a test app that sets only the `lang` and `marks` a widget
+reads still serves it.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ class TutorAppProtocol(Protocol):
 if TYPE_CHECKING:
 
     class TutorAppLike(App[object], TutorAppProtocol):
-        """For mypy only (never made): Textual's App together with the tutor's members."""
+        """For mypy: Textual's App together with the tutor's members."""
 
 else:
-    TutorAppLike = App  # at run time a name only; `self.app` is whatever Textual's property returns
+    TutorAppLike = App  # a Protocol base would clash with App's metaclass; the type matters to mypy only

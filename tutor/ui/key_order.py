@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 
 from textual import events
 from textual.app import App
+from textual.message import Message
+from textual.timer import Timer
 
 STUCK_S = 2.0  # a key no one reported done (its widget went away mid-way): the next goes anyway
 NOT_READY_S = 5.0  # a screen that never gets ready for keys still gets them after this long
@@ -24,16 +26,21 @@ RETRY_S = 0.02  # how often a screen that is not ready yet is asked again
 BUSY_S = 1.0  # messages still in flight after a key (a stream of output, say): the next goes anyway
 
 
+def _tell_queue(event: events.Event, stop: bool) -> None:
+    queue = event.__dict__.get("key_queue")
+    if stop and queue is not None:
+        queue.done(event, by_widget=True)
+
+
 class _TrackedKey(events.Key):
     """A key that tells its queue when a widget has taken it."""
 
     __slots__ = ()
 
-    def stop(self) -> None:
-        super().stop()
-        queue = self.__dict__.get("key_queue")
-        if queue is not None:
-            queue.done(self, by_widget=True)
+    def stop(self, stop: bool = True) -> Message:
+        super().stop(stop)
+        _tell_queue(self, stop)
+        return self
 
 
 class _TrackedPaste(events.Paste):
@@ -41,7 +48,10 @@ class _TrackedPaste(events.Paste):
 
     __slots__ = ()
 
-    stop = _TrackedKey.stop
+    def stop(self, stop: bool = True) -> Message:
+        super().stop(stop)
+        _tell_queue(self, stop)
+        return self
 
 
 _TrackedKey.handler_name = events.Key.handler_name  # handled as a Key everywhere (on_key)
@@ -86,11 +96,11 @@ class KeyQueue:
         self.current: events.Key | events.Paste | None = None
         self._at: tuple = ()  # (screen, focused widget) when the current one was handed on
         self._fast = False  # the one before was a widget's own: no need to wait for quiet
-        self._stuck = None  # the timer that frees the queue from a key never reported done
+        self._stuck: Timer | None = None  # the timer that frees the queue from a key never reported done
         self._blocked_since: float | None = None
         self._last_done = 0.0  # when the key before was done: its messages get BUSY_S to settle
         self._given_up: set[int] = set()  # screens that never said they were ready
-        self._retry = None  # the one timer asking a screen that is not ready yet again
+        self._retry: Timer | None = None  # the one timer asking a screen that is not ready yet again
 
     def arrive(self, event: events.Key | events.Paste) -> None:
         """A key or a paste from the terminal: handled in its turn."""

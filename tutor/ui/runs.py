@@ -5,6 +5,7 @@ widget that started the run handles with on_run_output, on_run_metrics, ... (too
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.widget import Widget
@@ -12,6 +13,10 @@ from textual.widget import Widget
 from tutor.i18n import Bilingual
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
+
+if TYPE_CHECKING:
+    from tutor.sandbox.run import Run
+    from tutor.ui.session import Session
 
 
 class RunMessage(Message, bubble=False):
@@ -69,8 +74,8 @@ def message_for(handle: RunHandle, event: object) -> RunMessage | None:
 class RunHandle:
     """A run in flight; `cancel()` may be called from the UI thread at any time."""
 
-    def __init__(self):
-        self.run = None
+    def __init__(self) -> None:
+        self.run: Run | None = None
         self.cancelled = False
         self.finished = False
 
@@ -98,7 +103,10 @@ def _broke(exc: Exception) -> Verdict:
 
 
 def start_run(
-    widget: Widget, session, make_run: Callable[[], object], before_verdict: Callable[[Verdict], None] | None = None
+    widget: Widget,
+    session: Session,
+    make_run: Callable[[], Run],
+    before_verdict: Callable[[Verdict], None] | None = None,
 ) -> RunHandle:
     """Start make_run() in a thread worker; its events are posted to `widget` as RunMessages.
 

@@ -10,7 +10,7 @@ from textual import events
 from textual.screen import ModalScreen, Screen, ScreenResultType
 
 from tutor.ui.keys import translate_bindings
-from tutor.ui.saving import save_in_background
+from tutor.ui.saving import record
 from tutor.ui.texts import say
 from tutor.ui.widgets.key_bar import KeyBar
 
@@ -107,9 +107,8 @@ class TutorScreen(Screen[ScreenResultType]):
             self.app.want_worker()
 
     def record(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Change progress (a tutor.progress.changes function): the screen sees it at once, the
-        save runs off the UI thread, and a failed save is told to the learner."""
-        save_in_background(self.app, self.session.state.change(fn, *args))
+        """Change progress (a tutor.progress.changes function), saved off the UI thread (tutor.ui.saving)."""
+        record(self.app, fn, *args)
 
 
 class TutorModal(TutorScreen[ScreenResultType], ModalScreen[ScreenResultType]):

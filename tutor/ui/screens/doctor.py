@@ -14,10 +14,12 @@ from textual.widgets import Header, Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.doctor import options, wording
+from tutor.doctor.findings import Report
 from tutor.doctor.options import DoctorOptions
 from tutor.doctor.running import report_of, start_doctor
 from tutor.doctor.teaching import teaching
 from tutor.i18n import pick, table
+from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunFinished, RunHandle, RunOutput, start_run
 from tutor.ui.screens.base import TutorScreen, footer
 
@@ -86,8 +88,8 @@ class DoctorScreen(TutorScreen):
         self.command = command
         self.handle: RunHandle | None = None  # the latest run (started in a thread: see ui/runs.py)
         self.stopping = False
-        self.verdict = None
-        self.report = None
+        self.verdict: Verdict | None = None
+        self.report: Report | None = None
         self._script = ""
 
     def compose(self):
@@ -163,10 +165,10 @@ class DoctorScreen(TutorScreen):
         if message.handle is not self.handle:
             return
         self.verdict = message.verdict
-        self.report = report_of(message.verdict, self._script)
+        self.report = report = report_of(message.verdict, self._script)
         self.apply_lang()
         findings = self.query_one("#doctor-findings", OptionList)
-        if self.report.findings:
+        if report.findings:
             findings.focus()
             findings.highlighted = 0
 
@@ -186,7 +188,7 @@ class DoctorScreen(TutorScreen):
         lang, status = self.lang, self.query_one("#doctor-status", Static)
         if self.running:
             status.update(text("stopping" if self.stopping else "running", lang, script=self._script))
-        elif self.verdict is not None:
+        elif self.verdict is not None and self.report is not None:  # set together, as a run ends
             line = wording.ending(self.report, lang, stopped=self.stopping)
             if self.verdict.report is None:
                 line += " " + text("no_report", lang, why=self.verdict.message.get(lang))
@@ -199,7 +201,7 @@ class DoctorScreen(TutorScreen):
     def _render_findings(self) -> None:
         options = self.query_one("#doctor-findings", OptionList)
         keep = options.highlighted
-        items = []
+        items: list[Option] = []
         for i, f in enumerate(self.report.findings if self.report else []):
             row = Text(f"{f.file}:{f.line} ", style="bold")
             row.append(f"[{f.kind}] ", style="yellow")

@@ -109,7 +109,7 @@ class LessonScreen(TutorScreen):
 
         def hold(_size=None) -> None:
             if self.pinned is not None:
-                self.call_after_refresh(lambda: self.pinned and self.pinned.scroll_visible(top=True, animate=False))
+                self.call_after_refresh(self._scroll_to_pinned)
 
         self.watch(body, "virtual_size", hold)
 
@@ -184,7 +184,11 @@ class LessonScreen(TutorScreen):
         self.revealed = True
         if self.pinned is not None:  # a cell to open at could not take the focus while hidden
             self.pinned.focus(scroll_visible=False)
-            self.call_after_refresh(lambda: self.pinned and self.pinned.scroll_visible(top=True, animate=False))
+            self.call_after_refresh(self._scroll_to_pinned)
+
+    def _scroll_to_pinned(self) -> None:
+        if self.pinned is not None:  # still held: the learner has not moved since
+            self.pinned.scroll_visible(top=True, animate=False)
 
     async def _laid_out(self) -> None:
         """Return once what was just shown has been laid out (styles first, then the layout)."""

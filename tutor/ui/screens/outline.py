@@ -82,12 +82,12 @@ class OutlineScreen(TutorScreen):
         line.append(pct + said)
         self.query_one("#summary", Static).update(line)
         step = self.app.continue_step()
-        line = (
+        go_on = (
             self.say("continue_to", what=self.app.step_title(step)) + "  [c]"
             if step.kind != "progress"
             else self.say("all_done")
         )
-        self.query_one("#continue", Static).update(Text(line, style="bold"))
+        self.query_one("#continue", Static).update(Text(go_on, style="bold"))
 
     def _label(self, course, step: Step, progress) -> Text:
         """One row: lessons and the quiz at the margin, a lesson's checkpoint and exercises under it."""

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
+from tutor.course.model import Question
 from tutor.course.predict import OPTION_LETTERS, parse_number, same_number
 from tutor.i18n import pick
 from tutor.progress import changes
@@ -81,7 +82,9 @@ class QuizScreen(TutorScreen):
 
     def __init__(self, questions=None, checkpoint: str | None = None, rng: random.Random | None = None):
         super().__init__()
-        self.questions = list(questions) if questions is not None else None
+        # The questions asked: the whole quiz's are read in compose(), where the session is at hand.
+        self.questions: list[Question] = list(questions) if questions is not None else []
+        self._whole_quiz = questions is None
         self.checkpoint = checkpoint  # the lesson id when this is a lesson's checkpoint
         self.rng = rng or random.Random()
         self.orders: dict[str, tuple[str, ...]] = {}  # question id -> authored letters in shown order
@@ -115,7 +118,7 @@ class QuizScreen(TutorScreen):
         return LETTERS[self.orders[self.question.id].index(letter)]
 
     def compose(self):
-        if self.questions is None:
+        if self._whole_quiz:
             self.questions = list(self.session.course.quiz)
         progress = self.session.progress
         self.orders = {q.id: option_order(q, progress.question(q.id).answered, self.rng) for q in self.questions}
@@ -256,7 +259,7 @@ class QuizScreen(TutorScreen):
         if q.numeric:
             lines.append(spaced(self.say("quiz_your_number")), style="bold")
             cursor = "" if self.answered else ("_" if m.ascii else "▏")
-            lines.append((self.given if self.answered else self.typed) + cursor, style="bold")
+            lines.append(((self.given or "") if self.answered else self.typed) + cursor, style="bold")
             self.query_one("#q-options", Static).update(lines)
             return
         rows = []
@@ -279,6 +282,8 @@ class QuizScreen(TutorScreen):
         q, lang, m = self.question, self.lang, self.marks
         if q.numeric:
             return self._number_feedback(q)
+        if self.chosen is None:  # not answered: nothing to say yet
+            return ""
         right = self.chosen == q.answer
         parts = [
             f"**{m['right']} {self.say('quiz_right')}**"

@@ -106,7 +106,7 @@ class ScratchScreen(TutorScreen):
 
     def action_run_cell(self) -> None:
         """F5: run the editor's code as a copy of the cell; pressed while running, cancel."""
-        if self.running:
+        if self.handle is not None and self.running:
             self.handle.cancel()
             return
         copy = replace(self.cell, code=self.editor.text, expect=Expect())

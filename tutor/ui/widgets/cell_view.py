@@ -5,6 +5,8 @@ lesson shows nothing after a cell whose question is open; QuestionClosed tells i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
@@ -21,9 +23,13 @@ from tutor.sandbox.events import Verdict
 from tutor.sandbox.noise import without_noise
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
+from tutor.ui.saving import record
 from tutor.ui.texts import say, spaced
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
 from tutor.ui.widgets.own_focus_style import OwnFocusStyle
+
+if TYPE_CHECKING:
+    from tutor.ui.app_protocol import TutorAppLike
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
 
@@ -43,6 +49,9 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
     it before its first run (a letter, or a number and Enter; Esc skips)."""
 
     BINDINGS = [Binding("enter,r", "run_cell", "Run"), Binding("e", "scratch", "Edit")]
+
+    if TYPE_CHECKING:  # the tutor's app, named by what widgets use of it (tutor.ui.app imports them)
+        app: TutorAppLike
 
     class QuestionClosed(Message):
         """The cell's question was answered or skipped: what comes after it in a lesson may show."""
@@ -195,7 +204,7 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
 
     def _answer(self, answer: str) -> None:
         self.asking, self.guess = False, answer
-        self.screen.record(changes.prediction, self.cell.id, answer)
+        record(self.app, changes.prediction, self.cell.id, answer)
         self.post_message(self.QuestionClosed(self))
         self._start_run()
 
@@ -206,7 +215,7 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
             return
         self.shown = p.shown(verdict.stdout)
         if self.shown is not None:
-            self.screen.record(changes.reveal, self.cell.id, self.shown, p.is_right(self.guess, self.shown))
+            record(self.app, changes.reveal, self.cell.id, self.shown, p.is_right(self.guess, self.shown))
 
     def _chart(self):
         if self.chart is None:
@@ -251,15 +260,16 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
         p = self.cell.predict
         if p is None or p.explain is None:
             return
-        found = self.query(".cell-explain")
+        mounted = self.query(".cell-explain")
+        found = mounted.first(Markdown) if mounted else None
         if self.verdict is None or self.running:
-            if found:
-                found.first().display = False
+            if found is not None:
+                found.display = False
             return
         text = f"**{say('predict_why', self.app.lang)}** " + p.explain.get(self.app.lang)
-        if found:
-            found.first().display = True
-            set_markdown(found.first(), text)
+        if found is not None:
+            found.display = True
+            set_markdown(found, text)
         else:
             self.mount(Markdown(text, classes="cell-explain"), after=self.query_one(".cell-output"))
 

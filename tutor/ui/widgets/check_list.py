@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 from textual.widgets import Static
@@ -17,7 +17,7 @@ class CheckList(Static):
     """Rows in the exercise's declared order; checks not reported yet are shown as pending."""
 
     def show(self, checks, results: dict, lang: str, marks, running: bool) -> None:
-        rows = []
+        rows: list[RenderableType] = []
         last_message = None
         for check in checks:
             result = results.get(check.id)

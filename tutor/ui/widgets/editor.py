@@ -283,6 +283,8 @@ def make_editor(text: str, **kwargs) -> CodeEditor:
     # (`mport jax.numpy`); wrapped, every line starts at the gutter, its continuation unnumbered.
     kwargs.setdefault("soft_wrap", True)
     try:
-        return CodeEditor.code_editor(text, language=language, **kwargs)
+        editor = CodeEditor.code_editor(text, language=language, **kwargs)
     except Exception:  # noqa: BLE001 - a broken grammar install must not cost the learner the editor
-        return CodeEditor.code_editor(text, language=None, **kwargs)
+        editor = CodeEditor.code_editor(text, language=None, **kwargs)
+    assert isinstance(editor, CodeEditor)  # code_editor makes `cls`; Textual annotates it as TextArea
+    return editor

@@ -5,12 +5,16 @@ from __future__ import annotations
 import math
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
 from tutor.ui.texts import say
+
+if TYPE_CHECKING:
+    from textual_plotext import PlotextPlot  # at run time: off the UI thread, for its import cost
 
 REDRAW_S = 0.05  # at most ~20 redraws a second, however fast points arrive
 LOG_RATIO = 10.0  # a log y axis once positive values span this factor or more
@@ -175,7 +179,7 @@ class LossChart(Vertical):
         self.ended: str | None = None  # why a finished run left no curve: a key of tutor.ui.texts
         self.redraws = 0  # plots drawn since the chart was made (tests and the bench read these two)
         self.batches = 0  # calls of add()
-        self._plot = None
+        self._plot: PlotextPlot | None = None
         self._dirty = False
         self._log = False
 
