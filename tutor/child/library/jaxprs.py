@@ -49,7 +49,7 @@ def primitives(fn: Callable, *args, **kwargs) -> set[str]:
 
 def expect_primitive(fn: Callable, args: tuple, name: str, what: Label | None = None) -> None:
     found = primitives(fn, *args)
-    en, zh = bilingual(what or getattr(fn, "__name__", "the function"))
+    en, zh = bilingual(what if what else getattr(fn, "__name__", "the function"))
     if name not in found:
         fail(
             f"no `{name}` primitive in the compiled program of {en}; found only: {', '.join(sorted(found)) or 'nothing'}",

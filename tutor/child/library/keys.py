@@ -43,8 +43,10 @@ def checker_sees_across_jit_calls() -> bool:
         return sub, jax.random.bits(sub, (0,), jnp.uint32)  # uint32 named: x64 would ask for uint64
 
     with manager:
-        # wrapped, not seeded: jax.random.key would compile a seeding program for the new PRNG
-        key, _ = keeps_used_subkey(jax.random.wrap_key_data(np.zeros(1, np.uint32), impl=_counting_prng()))
+        # wrapped, not seeded: jax.random.key would compile a seeding program for the new PRNG.
+        # JAX annotates the key data as a jax.Array; a NumPy array is taken as well.
+        data = np.zeros(1, np.uint32)
+        key, _ = keeps_used_subkey(jax.random.wrap_key_data(data, impl=_counting_prng()))  # type: ignore[arg-type]
         try:
             keeps_used_subkey(key)
         except error:

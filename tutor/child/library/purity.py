@@ -7,7 +7,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import types
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import jax
@@ -67,7 +67,7 @@ class Changes:
     every name concerned."""
 
     def __init__(
-        self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str], tracers: list[str] = ()
+        self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str], tracers: Iterable[str] = ()
     ):
         self.added, self.removed, self.rebound, self.mutated = added, removed, rebound, mutated
         self.tracers = list(tracers)

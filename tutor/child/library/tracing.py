@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import jax
 import jax.numpy as jnp
@@ -35,7 +35,7 @@ class TraceCounter:
     """A fresh jit of the learner's Python function that counts and records its traces."""
 
     def __init__(self, fn: Callable, name: str | None = None):
-        self.name = name or getattr(fn, "__name__", "function")
+        self.name = name if name else getattr(fn, "__name__", "function")
         self.count = 0
         self.signatures: list[list[tuple[str, str]]] = []
         options: dict[str, Any] = {}
@@ -184,7 +184,7 @@ class TraceEvents:
         self.names = []
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> Literal[False]:  # what the `with` body raised goes on
         _unlisten(self._listener)
         return False
 

@@ -40,8 +40,11 @@ def optimized(step: Callable, carry: Any) -> Callable:
     long enough to repay it: judging workers compile at -O0 (compile_flags), which suits programs
     run a few times. `step` itself where it cannot be compiled ahead for this carry (not a
     jax.jit function, or a later carry of other types), so that its own errors are the ones seen."""
+    lower = getattr(step, "lower", None)  # a jax.jit function's
+    if lower is None:
+        return step
     try:
-        compiled = step.lower(carry).compile(compiler_options={"xla_backend_optimization_level": 3})
+        compiled = lower(carry).compile(compiler_options={"xla_backend_optimization_level": 3})
     except Exception:  # noqa: BLE001 - the plain call below raises whatever is the learner's to see
         return step
 
