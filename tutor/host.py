@@ -243,7 +243,8 @@ def fork_after_jax_is_safe() -> bool:
 # - a cgroup of the `pids` controller, beside the process's own (root, or a delegated cgroup v2
 #   whose parent enables `pids` for its children); its `pids.events` counts the forks refused;
 # - else RLIMIT_NPROC in a user namespace of the tree's own: since Linux 5.14 the kernel counts it
-#   per user per namespace, so the tree alone (root is exempt from it; gVisor ignores it there).
+#   per user per namespace, so the tree alone (root is exempt from it; gVisor ignores it there);
+# - else, for root, RLIMIT_NPROC as it is: Linux exempts root, gVisor (no cgroups) enforces it.
 
 _CLONE_NEWUSER = 0x10000000
 TASKS_CGROUP_PREFIX = "jaxstate-tasks-"
@@ -311,6 +312,19 @@ def tasks_cgroup(tasks: int) -> str | None:
     return None
 
 
+def stop_new_tasks(folder: str) -> bool:
+    """Refuse every new task in the cgroup `folder` from now on (pids.max 0): a tree being ended
+    cannot grow while it is killed, however little CPU the killer gets (a fork bomb whose every
+    process is in a session of its own has one CPU autogroup per process, each as heavy as the
+    killer's)."""
+    try:
+        with open(os.path.join(folder, "pids.max"), "w") as f:
+            f.write("0")
+        return True
+    except OSError:
+        return False
+
+
 def tasks_refused(folder: str) -> int:
     """How many forks (or threads) the cgroup `folder` refused."""
     try:
@@ -365,6 +379,23 @@ def tasks_rlimit_in_namespace(tasks: int) -> bool:
         resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
         return True
     except (OSError, AttributeError, ValueError):
+        return False
+
+
+def tasks_rlimit_as_root(tasks: int) -> bool:
+    """RLIMIT_NPROC at `tasks`, soft = hard, for root where no cgroup could be made: Linux ignores
+    it for root (so nothing changes there), gVisor enforces it (measured: `runsc do` as root, a
+    limit of 5 refused the 6th process, and let a process start 20 threads: it counts processes;
+    gVisor has no cgroups to cap a tree with). It counts all of root's processes in the sandbox,
+    the tutor's own too, which `tasks` must leave room for."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return False
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
+        return True
+    except (OSError, ValueError, AttributeError):
         return False
 
 

@@ -7,11 +7,13 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from tutor import host
 
+ROOT = Path(__file__).resolve().parents[2]
 linux_proc = pytest.mark.skipif(not host.PROC, reason="needs /proc")
 
 
@@ -154,3 +156,38 @@ def test_guards_off_here_and_its_sentences():
         assert host.guards_off_notice() is None
     for en, zh in host.GUARD_TEXT.values():
         assert en and zh and en != zh
+
+
+STOP_NEW_TASKS = """import os, sys
+from tutor import host
+folder = host.tasks_cgroup(50)
+if folder is None:
+    print("no cgroup")
+    sys.exit(0)
+def fork_once():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return "forked"
+try:
+    before = fork_once()
+    host.stop_new_tasks(folder)
+    try:
+        after = fork_once()
+    except OSError as exc:
+        after = f"refused: {exc.strerror}"
+finally:
+    host.leave_tasks_cgroup(folder)
+print(before, after, os.path.exists(folder))
+"""
+
+
+def test_a_tasks_cgroup_stops_every_new_task_once_told():
+    """The reaper's clamp at the bound (a fork bomb cannot grow while it is killed): where a pids cgroup
+    can be made (root here), a fork after stop_new_tasks is refused; the cgroup goes with leave."""
+    out = subprocess.run([sys.executable, "-c", STOP_NEW_TASKS], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    if out.stdout.strip() == "no cgroup":
+        pytest.skip("no writable pids cgroup on this host (not root, or no delegation)")
+    assert out.stdout.split() == ["forked", "refused:", "Resource", "temporarily", "unavailable", "False"], out.stdout

@@ -128,6 +128,9 @@ CASES = [
     # every process forks again: the reaper's count, a cap the kernel holds where it can (a pids cgroup,
     # RLIMIT_NPROC in a user namespace), and a kill by process group that a fork cannot race
     Fault("fork_bomb", "error", "processes", alone=True),
+    # the same, every child in a session of its own (a group of its own, a CPU autogroup of its own):
+    # the tasks cgroup, where there is one, refuses every fork from the moment the bound is passed
+    Fault("fork_bomb_setsid", "error", "processes", alone=True),
     Fault("disk_fill", "error", "disk", heavy=True),  # 1.3 GiB, 600 MiB of it deleted but open: the bound of 1 GiB
     # The reaper killed through C: refused by Landlock's signal scope where the kernel has it (fails its
     # checks); ctypes refused where there is no Landlock at all; else the reaper dies, and its child in a

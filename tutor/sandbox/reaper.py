@@ -255,8 +255,10 @@ class Bounds:
             return None
         tasks = TASKS_CAP_TIMES * self.processes * THREADS_PER_PROCESS + 2
         folder = host.tasks_cgroup(tasks)
-        if folder is None:
-            host.tasks_rlimit_in_namespace(tasks)
+        if folder is None and not host.tasks_rlimit_in_namespace(tasks):
+            # Root without a cgroup: gVisor, which holds root to RLIMIT_NPROC and counts processes
+            # there, not threads; twice the bound leaves room for the tutor's own (Linux ignores it).
+            host.tasks_rlimit_as_root(2 * self.processes + 2)
         return folder
 
     def begin(self, worker: list[str]) -> None:
@@ -370,6 +372,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             _exit_as(int(signal.SIGALRM))  # a wait status "killed by SIGALRM", as the worker's own timer
         over = bounds.over(worker)
         if over:
+            if cap:
+                host.stop_new_tasks(cap)  # before the kill: nothing below may fork meanwhile
             kill_tree(os.getpid())
             _reap_all()
             if over.startswith("limit disk") and bounds.cache:
