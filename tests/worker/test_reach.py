@@ -69,6 +69,15 @@ HIDING_PLACES = {
         "def f(x):\n    STATE.log.append(x)\n    return x\n",
         "STATE[0]",
     ),
+    "NumPy's legacy RandomState": (
+        "import numpy as np\nRS = np.random.RandomState(0)\ndef f(x):\n    return x + RS.random()\n",
+        "RS",
+    ),
+    # its get_state() is a dict, not MT19937's tuple: the snapshot raised KeyError (found by mypy)
+    "a RandomState over PCG64": (
+        "import numpy as np\nRS = np.random.RandomState(np.random.PCG64(0))\ndef f(x):\n    return x + RS.random()\n",
+        "RS",
+    ),
     "the function behind jax.jit": (
         "import jax\ndef g(x, _log=[]):\n    _log.append(1)\n    return x\nf = jax.jit(g)\n",
         "g's default _log",

@@ -142,10 +142,10 @@ def _as_float(value) -> float:
 def flush_metrics() -> None:
     if not _metric_buffer:
         return
-    points = []
+    points: list[tuple[str, int, float]] = []
     for series, step, value in _metric_buffer:
         try:
-            points.append([series, step, _as_float(value)])
+            points.append((series, step, _as_float(value)))
         except Exception:  # noqa: BLE001 - e.g. a tracer (metric called inside jit): skip the point
             continue
     _metric_buffer.clear()

@@ -16,7 +16,7 @@ import sys
 import time
 import traceback
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import replace
 
 import jax
@@ -28,7 +28,7 @@ from tutor.child import channel, library, optimizers, tamper, witness
 from tutor.child.channel import flush_metrics
 from tutor.child.library.calling import multiprocessing_hint
 from tutor.i18n import Bilingual
-from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, ExerciseJob, RunError
+from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, CheckStatus, ExerciseJob, RunError
 
 
 class Abort(Exception):
@@ -51,7 +51,7 @@ def exception_text(exc: BaseException) -> str:
     return _JAX_TRAILER.sub("", text).rstrip()
 
 
-def learner_traceback(exc: BaseException, filenames: set[str]) -> str:
+def learner_traceback(exc: BaseException, filenames: Set[str]) -> str:
     """The traceback cut down to frames in the learner's own code, plus the exception line."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in filenames]
     lines = traceback.format_list(frames) if frames else []
@@ -78,7 +78,7 @@ def is_out_of_memory(exc: BaseException) -> bool:
         return False
 
 
-def _oom_abort(exc: BaseException, filenames: set[str]) -> Abort:
+def _oom_abort(exc: BaseException, filenames: Set[str]) -> Abort:
     try:
         tb = learner_traceback(exc, filenames)
     except BaseException:  # noqa: BLE001 - formatting needs memory too
@@ -91,7 +91,7 @@ def _oom_abort(exc: BaseException, filenames: set[str]) -> Abort:
     )
 
 
-def _abort_for(exc: BaseException, filenames: set[str] = frozenset()) -> Abort:
+def _abort_for(exc: BaseException, filenames: Set[str] = frozenset()) -> Abort:
     """Map the exceptions that end a run to a named outcome."""
     if isinstance(exc, SystemExit):
         code = _safe_repr(exc.code)
@@ -350,7 +350,8 @@ def run_check(check: CheckSpec, fn: Callable | None, module: types.ModuleType, f
     """Run one check; return its result (status, bilingual message)."""
     restore_environment()
     started = time.perf_counter()
-    status, en, zh = "pass", "", ""
+    status: CheckStatus = "pass"
+    en, zh = "", ""
     learner_raised = False
     try:
         if fn is None:

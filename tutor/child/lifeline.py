@@ -66,10 +66,11 @@ def _hung_up(poller, watched: int | None) -> bool:
 def _watch(parent: int, run_dir: str | None) -> None:
     poller, watched = None, None
     while True:
-        if _fd != watched:  # switched to the private copy once the job was read
-            watched = _fd
+        fd = _fd  # set by start() before this thread starts
+        if fd is not None and fd != watched:  # switched to the private copy once the job was read
+            watched = fd
             poller = select.poll()
-            poller.register(watched, 0)  # hang-up and errors only: never steals the job's bytes
+            poller.register(fd, 0)  # hang-up and errors only: never steals the job's bytes
         try:
             if _hung_up(poller, watched):
                 break

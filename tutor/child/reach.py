@@ -186,8 +186,10 @@ def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
     if isinstance(obj, np.random.Generator):
         return (repr(obj.bit_generator.state),), []
     if isinstance(obj, np.random.RandomState):
-        state = obj.get_state()
-        return (_array_print(state[1]), state[2]), []
+        # legacy=False: a dict whatever the bit generator (the legacy tuple is MT19937's only, and
+        # `RandomState(PCG64())` gave a dict anyway: state[1] raised KeyError); (key, pos) for MT19937
+        state = obj.get_state(legacy=False)["state"]
+        return tuple(_array_print(v) if isinstance(v, np.ndarray) else v for _, v in sorted(state.items())), []
     if isinstance(obj, (types.GeneratorType, types.CoroutineType)):
         frame = obj.gi_frame if isinstance(obj, types.GeneratorType) else obj.cr_frame
         if frame is None:  # finished: nothing left to change
@@ -271,7 +273,7 @@ def changed_since(module: Any, before: dict[str, Seen], after: dict[str, Seen] |
     that appears, disappears or points at another object is a consequence of a change at its
     parent, which is reported.)"""
     after = snapshot(module) if after is None else after
-    out = []
+    out: list[Changed] = []
     for path in sorted(set(before) & set(after)):
         b, a = before[path], after[path]
         if b.obj_id != a.obj_id:
