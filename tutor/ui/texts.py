@@ -60,10 +60,6 @@ UI = table(
             "(Enter asks it; Esc then skips it).",
             "zh": "回答这个单元的问题之后，本节其余内容才会出现（按 Enter 提问，提问时按 Esc 可以跳过）。",
         },
-        "lesson_gate_end": {
-            "en": "The rest of the section appears after the question of cell {id}: answer it, or skip it with Esc.",
-            "zh": "本节其余内容在单元 {id} 的问题之后出现：先回答它，或按 Esc 跳过。",
-        },
         "lesson_gate_at": {
             "en": "Cell {cell} comes after the question of cell {gate}: answer that one first, or skip it with Esc.",
             "zh": "单元 {cell} 在单元 {gate} 的问题之后：请先回答那道题，或按 Esc 跳过。",

@@ -303,10 +303,9 @@ class LessonScreen(TutorScreen):
         self.query_one("#lesson-body", VerticalScroll).scroll_home(animate=False)
 
     def action_bottom(self) -> None:
-        """End: the end of the lesson, or of what shows of it: the gate, with a word on why."""
+        """End: the end of the lesson, or of what shows of it: the gate, whose line under the open
+        question says why (a notice would cover the question's options at 80x24)."""
         self.query_one("#lesson-body", VerticalScroll).scroll_end(animate=False)
-        if self.gate is not None:
-            self.notify(self.say("lesson_gate_end", id=self.gate.cell.id), timeout=4, markup=False)
 
     def action_go_on(self) -> None:
         """`c`: this section counts as read; open the next step of the path."""
