@@ -210,6 +210,26 @@ def descendants(root: int, stop_at: int = 0) -> list[int]:
     return found[:stop_at] if stop_at else found
 
 
+def parent_of(pid: int) -> int | None:
+    """The parent of process `pid`; None if it cannot be read (gone, no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        return int(stat[stat.rindex(b")") + 2 :].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def ancestors(pid: int) -> list[int]:
+    """The processes above `pid`, nearest first, up to init (not included); [] where /proc cannot tell."""
+    found: list[int] = []
+    parent = parent_of(pid)
+    while parent is not None and parent > 1 and parent not in found:
+        found.append(parent)
+        parent = parent_of(parent)
+    return found
+
+
 def threads_of(pid: int) -> int:
     """Threads of process `pid` (its `Threads:` line); 0 if it cannot be read."""
     value = _status(pid).get(b"Threads")

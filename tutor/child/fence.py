@@ -17,8 +17,9 @@ cell jobs only: a doctor run is the learner's own script, which may write where 
 Signals stay inside the run (issue 40): learner code may signal itself and what it started, never
 the tutor above it (a SIGSTOP to the `check` process, or to the reaper, would stop it for good).
 Landlock's signal scope (ABI 6, Linux 6.12) refuses it in the kernel, whatever the call (ctypes,
-`kill` in a subprocess, a pidfd); the audit hook refuses `os.kill` / `os.killpg` outside the run's
-own processes with a message, on every host. Doctor runs (the learner's own script, which may
+`kill` in a subprocess, a pidfd); where the kernel has no such scope, a seccomp filter refuses
+signals to the processes above by pid (tutor.child.signal_filter); the audit hook refuses `os.kill`
+/ `os.killpg` outside the run's own processes with a message, on every host. Doctor runs (the learner's own script, which may
 write where it likes) get these two and nothing else (`install_signal_guard`).
 
 No terminal is writable (/dev/tty, /dev/pts/*, consoles): the tutor's own screen is one, and a
@@ -37,6 +38,7 @@ import stat
 import sys
 
 from tutor import host
+from tutor.child import signal_filter
 
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # the same on every architecture
 _PR_SET_NO_NEW_PRIVS = 38
@@ -93,7 +95,7 @@ def _attr_size(abi: int) -> int:
     return 24 if abi >= 6 else 16 if abi >= 4 else 8
 
 
-def landlock(roots: list[str]) -> int:
+def landlock(roots: list[str], scope: bool = True) -> int:
     """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, an
     accelerator) and no terminal, no new files (/dev/shm is memory the memory limit does not count);
     where the ABI has it (6), no signal to a process outside (the tutor).
@@ -105,7 +107,7 @@ def landlock(roots: list[str]) -> int:
             return 0
         handled = _WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_ALL
         handled |= (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0) | (_IOCTL_DEV if abi >= 5 else 0)
-        attr = _RulesetAttr(handled, 0, _SCOPE_SIGNAL if abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI else 0)
+        attr = _RulesetAttr(handled, 0, _SCOPE_SIGNAL if scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI else 0)
         ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), _attr_size(abi), 0)
         if ruleset < 0:
             return 0
@@ -299,24 +301,31 @@ def _hook(event: str, args: tuple) -> None:
         _refuse_unseen(event)
 
 
-def install(roots: list[str], kernel: bool = True) -> int:
-    """Fence this process in: writes only beneath `roots` (and /dev but its terminals). Returns the Landlock ABI (0: the
-    audit hook alone, which is then strict). `kernel=False` leaves Landlock out (to test the hook alone)."""
+def install(roots: list[str], kernel: bool = True, scope: bool = True) -> int:
+    """Fence this process in: writes only beneath `roots` (and /dev but its terminals), signals only
+    to its own processes. Returns the Landlock ABI (0: the audit hook alone, which is then strict).
+    `kernel=False` leaves the kernel's part out (to test the hook alone); `scope=False` leaves out
+    Landlock's signal scope, as a kernel before 6.12 would (the seccomp filter takes its place)."""
     global _allowed, _strict, _root
     roots = [os.path.realpath(r) for r in roots if r]
     _allowed = tuple(roots)
     _root = os.getpid()
-    abi = landlock(roots) if kernel else 0  # first: it calls C through ctypes itself
+    abi = landlock(roots, scope) if kernel else 0  # first: it calls C through ctypes itself
+    if kernel and not (scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI):
+        signal_filter.install()
     _strict = abi == 0
     sys.addaudithook(_hook)
     return abi
 
 
-def install_signal_guard(kernel: bool = True) -> int:
+def install_signal_guard(kernel: bool = True, scope: bool = True) -> int:
     """Only the signal part (a doctor run): signals from this process and all it starts stay among
-    them. Returns the Landlock ABI whose signal scope holds it, 0 where only the audit hook does."""
+    them. Returns the Landlock ABI whose signal scope holds it, 0 where a seccomp filter (refusing
+    the processes above by pid) and the audit hook do."""
     global _root
     _root = os.getpid()
-    abi = scope_signals() if kernel else 0
+    abi = scope_signals() if kernel and scope else 0
+    if kernel and not abi:
+        signal_filter.install()
     sys.addaudithook(_signal_hook)
     return abi
