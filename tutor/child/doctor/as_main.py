@@ -33,7 +33,8 @@ def module_file(module: str) -> str:
     sys.path as `-m` puts it; ImportError (Python's own words) if there is none."""
     if sys.path:
         sys.path[0] = os.getcwd()
-    _name, spec, _code = runpy._get_module_details(module)  # what `-m` itself uses
+    # What `-m` itself uses; private, so typeshed leaves it out.
+    _name, spec, _code = runpy._get_module_details(module)  # type: ignore[attr-defined]
     if not spec.origin or not os.path.isfile(spec.origin):
         raise ImportError(f"No code to run for module {module}")
     return spec.origin

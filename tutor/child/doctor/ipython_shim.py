@@ -126,8 +126,10 @@ class Shell:
         tree = ast.parse(code, self.filename, "exec")
         ast.increment_lineno(tree, (first_line or frame.f_lineno) - 1)
         names = frame.f_globals if frame.f_locals is frame.f_globals else frame.f_locals
-        if mode == "single" and tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = ast.Expression(tree.body.pop().value)
+        final = tree.body[-1] if mode == "single" and tree.body else None
+        if isinstance(final, ast.Expr):
+            tree.body.pop()
+            last = ast.Expression(final.value)
             exec(compile(tree, self.filename, "exec"), frame.f_globals, names)
             return eval(compile(last, self.filename, "eval"), frame.f_globals, names)
         exec(compile(tree, self.filename, "exec"), frame.f_globals, names)

@@ -19,7 +19,7 @@ import dataclasses
 import functools
 import logging
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -238,6 +238,8 @@ def _seeing(logger: logging.Logger) -> Callable[[], None]:
     old = logger.__class__
 
     class Seeing(old):  # type: ignore[misc, valid-type]
+        disabled: bool  # logging.Logger's (the base is the logger's own class, unknown to mypy)
+
         def isEnabledFor(self, level: int) -> bool:
             return level >= logging.WARNING or super().isEnabledFor(level)
 
@@ -269,7 +271,8 @@ class Retraces:
         self.wraps: Counter = Counter()
         # the learner's function's code -> where jax.jit was asked for it (file, line), and whether donating
         self.wrapped_at: dict[tuple[str, str, int], tuple[str, int, bool]] = {}  # keyed by ScriptCode.place_of
-        self.seconds: Counter = Counter()  # (name, def_line, def_file) -> seconds tracing, lowering, compiling
+        # (name, def_line, def_file) -> seconds tracing, lowering, compiling
+        self.seconds: defaultdict[tuple[str, int, str], float] = defaultdict(float)
         self._costing: tuple[str, int, str] | None = None  # the learner's function whose making runs now
         self.witnessed: Counter = Counter()  # function name -> top-level traces JAX's monitoring saw
 
@@ -499,14 +502,17 @@ class Retraces:
         """How many times each of the script's jitted functions was traced."""
         owns, shown = self.code.owns, self.code.shown
         counts: Counter = Counter()
-        seconds: Counter = Counter()
+        seconds: dict[tuple[str, int, str], float] = {}
         for m in self.misses:
             if owns(m.def_file):
                 counts[(m.name, m.def_line, shown(m.def_file))] += 1
         for (name, line, file), spent in self.seconds.items():
             if owns(file):
-                seconds[(name, line, shown(file))] += spent
+                key = (name, line, shown(file))
+                seconds[key] = seconds.get(key, 0) + spent
         return tuple(
-            TraceCount(name, line, n, "" if file == self.code.name else file, round(seconds[(name, line, file)], 4))
+            TraceCount(
+                name, line, n, "" if file == self.code.name else file, round(seconds.get((name, line, file), 0), 4)
+            )
             for (name, line, file), n in counts.items()
         )

@@ -132,7 +132,7 @@ class SourceFile:
         whether the line runs on every pass (not under an if / else / try handler inside it)."""
         if self.tree is None:
             return None
-        best: tuple[ast.AST, list[ast.AST]] | None = None
+        best: tuple[ast.For | ast.AsyncFor | ast.While, list[ast.AST]] | None = None
 
         def visit(node: ast.AST, path: list[ast.AST]) -> None:
             nonlocal best
@@ -141,7 +141,7 @@ class SourceFile:
                 if lo is not None and hi is not None and not lo <= line <= hi:
                     continue
                 if isinstance(child, (ast.For, ast.AsyncFor, ast.While)) and any(
-                    s.lineno <= line <= s.end_lineno for s in child.body
+                    s.lineno <= line <= (s.end_lineno or s.lineno) for s in child.body
                 ):
                     best = (child, [])
                     visit(child, [])
@@ -156,7 +156,7 @@ class SourceFile:
         if best is None:
             return None
         loop = best[0]
-        return Loop(loop.lineno, loop.end_lineno, self._every_pass(loop, line))
+        return Loop(loop.lineno, loop.end_lineno or loop.lineno, self._every_pass(loop, line))
 
     @staticmethod
     def _every_pass(loop: ast.AST, line: int) -> bool:
@@ -167,9 +167,10 @@ class SourceFile:
             nxt = None
             for field, value in ast.iter_fields(node):
                 for child in value if isinstance(value, list) else [value]:
-                    if not isinstance(child, ast.AST) or not hasattr(child, "lineno"):
+                    first = getattr(child, "lineno", None) if isinstance(child, ast.AST) else None
+                    if first is None:
                         continue
-                    if child.lineno <= line <= (child.end_lineno or child.lineno):
+                    if first <= line <= (getattr(child, "end_lineno", None) or first):
                         nxt = (field, child)
                         break
                 if nxt:
@@ -251,9 +252,9 @@ class ScriptCode:
 
     # ------------------------------------------------------------ frames
 
-    def frame_here(self, depth: int = 1):
+    def frame_here(self, depth: int = 1) -> types.FrameType | None:
         """The innermost frame of the caller's stack that runs the learner's own code, or None."""
-        frame = sys._getframe(depth + 1)
+        frame: types.FrameType | None = sys._getframe(depth + 1)
         while frame is not None and not self.owns(frame.f_code.co_filename):
             frame = frame.f_back
         return frame
@@ -331,7 +332,8 @@ class ScriptCode:
             if code is not None:
                 found.append(code)
         named = [c for c in found if c.co_name == name]
-        return (named or found or [None])[-1]
+        chosen = named or found
+        return chosen[-1] if chosen else None
 
     def callee_self(self, frame, name: str):
         """The object whose method a call at the frame's line runs (`self._step(...)` with
