@@ -204,6 +204,18 @@ def test_under_gvisor_thread_and_process_faults_are_named(tmp_path, fault, kind)
         assert verdict["kind"] == kind, verdict
 
 
+@runsc
+@pytest.mark.parametrize("fault", ["signal_stop_tutor", "signal_term_tutor"])
+def test_under_gvisor_a_signal_to_the_reaper_is_refused(tmp_path, fault):
+    """gVisor has no Landlock: the audit hook refuses os.kill outside the run's processes (and ctypes and
+    programs outright). Above the worker there: the reaper, then the CLI as pid 1, which the fault leaves be."""
+    program = ROOT / "tests" / "faults" / f"{fault}.py"
+    out = _run(_in_gvisor([*TUTOR, "check", "counter-jit", "--file", str(program), "--json"]), tmp_path)
+    verdict = json.loads(out.stdout)
+    assert (verdict["status"], verdict["kind"]) == ("fail", "checks"), out.stdout[-3000:] + out.stderr[-2000:]
+    assert "refused:" in verdict["stdout"] and "sent:" not in verdict["stdout"], verdict["stdout"]
+
+
 @pytest.mark.parametrize("lang, words", [("en", "`ulimit -d` is 3000000 KB"), ("zh", "`ulimit -d` 是 3000000 KB")])
 def test_running_out_under_the_hosts_lower_limit_names_it(tmp_path, lang, words):
     """Memory that grows without end, under a classroom's `ulimit -d` below the tutor's 4 GiB: the
