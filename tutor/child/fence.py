@@ -19,8 +19,9 @@ the tutor above it (a SIGSTOP to the `check` process, or to the reaper, would st
 Landlock's signal scope (ABI 6, Linux 6.12) refuses it in the kernel, whatever the call (ctypes,
 `kill` in a subprocess, a pidfd); where the kernel has no such scope, a seccomp filter refuses
 signals to the processes above by pid (tutor.child.signal_filter); the audit hook refuses `os.kill`
-/ `os.killpg` outside the run's own processes with a message, on every host. Doctor runs (the learner's own script, which may
-write where it likes) get these two and nothing else (`install_signal_guard`).
+/ `os.killpg` outside the run's own processes with a message, on every host. Doctor runs (the
+learner's own script, which may write where it likes) get the signal part and nothing else
+(`install_signal_guard`).
 
 No terminal is writable (/dev/tty, /dev/pts/*, consoles): the tutor's own screen is one, and a
 program that drew on it could show a green PASS over a failure, set the window title or write the
