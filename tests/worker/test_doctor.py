@@ -270,6 +270,15 @@ def test_a_notebook_runs_as_ipython_reads_it(tmp_path, ipython):
     assert "NameError" not in done.stderr and "SyntaxError" not in done.stderr and "tutor/child" not in done.stderr
 
 
+@pytest.mark.slow
+def test_a_warning_from_inside_jax_is_placed_at_the_learners_line(reports):
+    path = SCRIPTS / "clean_random_dtype_warning.py"
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "# JAX warns here" in text)
+    stderr = reports[str(path)]["stderr"]
+    assert f"clean_random_dtype_warning.py:{line}: UserWarning" in stderr, stderr
+    assert "tutor/child" not in stderr
+
+
 def test_teaching_ids_exist_in_the_course(course):
     lessons = {lesson.id: lesson for lesson in course.lessons}
     for (kind, reason), taught in TEACHES.items():

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
+import sys
 import types
 import warnings
 
@@ -38,7 +40,7 @@ class Donation:
                     self._on_unusable(found.group(1).strip())
             except Exception:  # noqa: BLE001 - reading the warning must never break the script
                 pass
-            return original(message, category, stacklevel + 1, *a, **k)
+            return original(message, category, _past_the_doctor(stacklevel) + 1, *a, **k)
 
         functools.update_wrapper(warn, original)
         hooks.patch(warnings, "warn", warn)
@@ -128,6 +130,27 @@ class Donation:
             function=frame.f_code.co_name,
             paths=paths,
         )
+
+
+_TUTOR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+
+
+def _past_the_doctor(stacklevel: int) -> int:
+    """The warning's stacklevel, moved past the doctor's own frames (its wrappers around
+    jax.random and jax.jit stand between the learner's line and JAX's warnings.warn): a warning is
+    placed at the learner's line, as it is without the doctor."""
+    try:
+        level = max(1, int(stacklevel))
+        frame = sys._getframe(2)  # the caller of warnings.warn (our wrapper is frame 1)
+        for _ in range(level - 1):
+            if frame is None:
+                return level
+            frame = frame.f_back
+        while frame is not None and frame.f_code.co_filename.startswith(_TUTOR) and level < 64:
+            frame, level = frame.f_back, level + 1
+        return level
+    except Exception:  # noqa: BLE001 - never break the script's warning
+        return stacklevel
 
 
 _UNKNOWN = object()
