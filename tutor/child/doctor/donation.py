@@ -141,7 +141,7 @@ def _past_the_doctor(stacklevel: int) -> int:
     placed at the learner's line, as it is without the doctor."""
     try:
         level = max(1, int(stacklevel))
-        frame = sys._getframe(2)  # the caller of warnings.warn (our wrapper is frame 1)
+        frame: types.FrameType | None = sys._getframe(2)  # the caller of warnings.warn (our wrapper is frame 1)
         for _ in range(level - 1):
             if frame is None:
                 return level
@@ -183,12 +183,14 @@ def _value_of(node: ast.expr, frame):
             return getattr(owner, node.attr)
         return found
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        owner = _value_of(node.value, frame)
-        if isinstance(owner, (dict, list, tuple)):
-            try:
-                return owner[node.slice.value]
-            except (KeyError, IndexError, TypeError):
-                return _UNKNOWN
+        owner, key = _value_of(node.value, frame), node.slice.value
+        try:
+            if isinstance(owner, dict):
+                return owner[key]
+            if isinstance(owner, (list, tuple)) and isinstance(key, int):  # else a TypeError
+                return owner[key]
+        except (KeyError, IndexError, TypeError):
+            return _UNKNOWN
     return _UNKNOWN
 
 
