@@ -26,7 +26,8 @@ def finding_json(f: Finding, lang: str) -> dict[str, Any]:
 
 
 def report_json(report: Report, lang: str) -> dict[str, Any]:
-    """DESIGN.md's object; `notes` (a constant key kept on purpose...) and `output_cut` (a stream
+    """DESIGN.md's object; `notes` (a constant key kept on purpose...), `blinded` (a detector the
+    script turned off, such as JAX's cache-miss explanations) and `output_cut` (a stream
     of which only the first `kept_chars` of `total_chars` are in `stdout` / `stderr`, to bound
     the memory a runaway log takes) are added only when there are some."""
     data: dict[str, Any] = {
@@ -40,8 +41,9 @@ def report_json(report: Report, lang: str) -> dict[str, Any]:
     }
     if report.notes:
         data["notes"] = [finding_json(f, lang) for f in report.notes]
-    if report.blinded:  # what the doctor could not see, by cause ("logging", "stopped")
-        data["blinded"] = list(report.blinded)
+    blinded = [cause for cause in report.blinded if cause != "stopped"]  # a stop: status and exit_code say it
+    if blinded:  # a detector the script blinded ("logging"): only then, like `notes`
+        data["blinded"] = blinded
     if report.cut:
         data["output_cut"] = {s: {"kept_chars": k, "total_chars": n} for s, (k, n) in report.cut.items()}
     return data
