@@ -214,6 +214,8 @@ FindingCode = Literal[
     "reused",  # key-reuse
     "loop-constant",  # a loop body closes over one key: the same key on every pass
     "same-seed",  # two keys made from one seed, whose draws then meet
+    "remade",  # a key made anew from one seed on every pass and fed to a step: one key, reused
+    "handed-back",  # a jitted step that consumes its key and returns that same key for the next step
     "constant",  # (a note, not a finding: the same key on every call, on purpose)
     "global",  # side-effect
     "mutation",

@@ -28,6 +28,8 @@ TEACHES: dict[tuple[str, str], Teaching] = {
     ("key-reuse", "reused"): Teaching("6.5", "l65-prng-state"),
     ("key-reuse", "loop-constant"): Teaching("6.5", "l65-prng-state"),
     ("key-reuse", "same-seed"): Teaching("6.5", "l65-key-streams"),
+    ("key-reuse", "remade"): Teaching("6.5", "l65-prng-state"),
+    ("key-reuse", "handed-back"): Teaching("6.5", "l65-prng-state"),
     ("side-effect", "global"): Teaching("6.3", "l63-functional-counter"),
     ("side-effect", "mutation"): Teaching("6.2", "l62-attr-fix"),
     ("side-effect", "print"): Teaching("6.1", "l61-debug-print"),

@@ -51,6 +51,17 @@ WORDS = table(
             "the loop, or one it hands back in its carry without splitting it.",
             "zh": "循环体使用的 PRNG key 每一轮都相同：要么来自循环外，要么被原样放回了 carry 而没有 split。",
         },
+        "key-reuse/remade": {
+            "en": "This line makes the same PRNG key from one seed anew on every pass, consumed at line {first} "
+            "each time: the same random numbers again, {times}.",
+            "zh": "这一行每一轮都用同一个种子重新创建同一个 PRNG key，每次都在第 {first} 行被使用：同样的随机数又出现了 "
+            "{times}。",
+        },
+        "key-reuse/handed-back": {
+            "en": "`{fn}` returns here the PRNG key it consumed (at line {first}) unchanged, so the next step "
+            "consumes the same key again: {times}.",
+            "zh": "`{fn}` 在这里原样返回了它已经用过的 PRNG key（在第 {first} 行使用），于是下一步又用了同一个 key：{times}。",
+        },
         "key-reuse/same-seed": {
             "en": "Two keys were made here from the same seed, and keys derived from both were drawn from: "
             "streams meant to be independent share their source.",
@@ -206,6 +217,20 @@ WORDS = table(
             "beforehand and loop over those.",
             "zh": "每一轮抽到的随机数都一样。把 key 放进循环的状态里，每轮 split 并把新的 key 传下去"
             "（key, sub = jax.random.split(key)），或者事先 split 成每轮一个 key，再对它们循环。",
+        },
+        "why:key-reuse/remade": {
+            "en": "A key made from the same seed is the same key, however often it is made: every step draws "
+            "the same noise or dropout mask. Make the key once, before the loop, and split it each pass "
+            "(key, sub = jax.random.split(key)), or fold the step in (jax.random.fold_in(key, step)).",
+            "zh": "用同一个种子创建的 key，无论创建多少次都是同一个 key：每一步抽到的噪声或 dropout 掩码都一样。"
+            "在循环之前只创建一次 key，每轮 split（key, sub = jax.random.split(key)），或者把步数折进去"
+            "（jax.random.fold_in(key, step)）。",
+        },
+        "why:key-reuse/handed-back": {
+            "en": "A key handed back after use gives the next step the same random numbers. Split it inside "
+            "the step, use one half and return the other (key, sub = jax.random.split(key)).",
+            "zh": "用过之后又交回去的 key 会让下一步得到同样的随机数。在这一步里先 split，用其中一半，把另一半返回"
+            "（key, sub = jax.random.split(key)）。",
         },
         "why:key-reuse/same-seed": {
             "en": "Give each stream its own seed (nnx.Rngs(params=0, dropout=1)), or make one key and split it "

@@ -326,6 +326,8 @@ class KeyReuse:
         self._frames: dict[bytes, object] = {}
         self.notes: list[Finding] = []  # keys kept constant on purpose, once each
         self._wrapped: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+        # where a jitted function consumes a key it then returns unchanged -> its return line
+        self.hands_back: dict[Site, Site] = {}
 
     # ------------------------------------------------------------ instrumentation
 
@@ -589,7 +591,9 @@ class KeyReuse:
             trace = _Trace(leaves)
             detector._traces.append(trace)
             try:
-                return fun(*a, **k)
+                out = fun(*a, **k)
+                detector._handed_back(trace, out, fun)
+                return out
             finally:
                 detector._traces.pop()
                 traced._traced[tree] = trace.traced  # type: ignore[attr-defined]
@@ -597,6 +601,23 @@ class KeyReuse:
         traced._traced = {}  # type: ignore[attr-defined]  # argument structure -> Traced
         self._wrapped[ident] = traced
         return traced
+
+    def _handed_back(self, trace: _Trace, out, fun) -> None:
+        """A jitted function that consumes a key it was given and returns that same key (the
+        caller's next step gets it again): remembered by where it consumes it, with the learner's
+        line that returns it, which is the line to change."""
+        try:
+            for leaf in jax.tree_util.tree_leaves(out):
+                seen = trace.seen.get(id(leaf)) if isinstance(leaf, jax.core.Tracer) else None
+                if seen is None or seen[0] is not leaf or trace.recipes.get(id(leaf), ("",))[0] != "leaf":
+                    continue
+                code = self.code._learners_code(fun)
+                source = self.code.file(code.co_filename) if code is not None else None
+                line = source.return_line(code.co_firstlineno) if source is not None else None
+                if code is not None and line is not None:
+                    self.hands_back[seen[1]] = (code.co_filename, code.co_name, line)
+        except Exception:  # noqa: BLE001 - never break the learner's trace
+            pass
 
     def on_nested(self, watched, args, kwargs) -> None:
         """A jitted function called while another is traced: what it consumes of its arguments
@@ -741,7 +762,7 @@ class KeyReuse:
         for use in self.uses:
             if use.bits is not None:
                 by_bits[use.bits].append(use)
-        reused = {b for b, uses in by_bits.items() if len(uses) > max(1, self.made.get(b, 0))}
+        reused = {b for b, uses in by_bits.items() if len(uses) > self._fresh(b)}
         roots: dict[bytes, list[bytes]] = defaultdict(list)
         for bits in reused:
             roots[self._ancestor(bits, reused)].append(bits)
@@ -749,7 +770,7 @@ class KeyReuse:
         self.notes = []
         for root, family in roots.items():
             own = by_bits[root]
-            allowed = max(1, self.made.get(root, 0))
+            allowed = self._fresh(root)
             sites = {u.site for u in own}
             if len(sites) == 1 and not any(u.step for u in own):
                 site = own[0].site
@@ -759,10 +780,31 @@ class KeyReuse:
             # One root, one finding: where the key first came back, counting every use beyond the
             # allowed ones, and the reuse a replayed chain of keys split from it repeats.
             again = own[allowed:]
-            replayed = sum(len(by_bits[b]) - max(1, self.made.get(b, 0)) for b in family if b != root)
-            found = self._finding(again[0].place, first)
+            replayed = sum(len(by_bits[b]) - self._fresh(b) for b in family if b != root)
+            remade = self._remade_at(root)
+            returned = next((self.hands_back[u.site] for u in own if u.site in self.hands_back), None)
+            if remade is not None:  # the line to change is where the key is made anew, each pass
+                found = self._finding(remade, first, "remade")
+            elif returned is not None:  # ... or where the step hands the key it consumed back
+                found = self._finding(returned, next(u.site for u in own if u.site in self.hands_back), "handed-back")
+            else:
+                found = self._finding(again[0].place, first)
             out.append(dataclasses.replace(found, count=len(again) + replayed))
         return out
+
+    def _fresh(self, bits: bytes) -> int:
+        """How many uses of a key are fresh: one per place that makes it (two cells that each seed
+        PRNGKey(0) are two demos), not one per time a place makes it (PRNGKey(1) made anew on every
+        pass of a loop is one key, fed to every step)."""
+        places = self.made_at.get(bits) or []
+        unplaced = self.made.get(bits, 0) - len(places)  # made where no frame of the learner's was
+        return max(1, len(set(places)) + max(0, unplaced))
+
+    def _remade_at(self, bits: bytes) -> Site | None:
+        """The learner's line that made this key again and again (in a loop), if one did."""
+        places = self.made_at.get(bits) or []
+        again = [p for p in dict.fromkeys(places) if places.count(p) >= 2]
+        return again[0] if again else None
 
     def _seeded_alike(self, by_bits: dict[bytes, list[Use]]) -> list[Finding]:
         """One line that made the same key twice (nnx.Rngs(params=0, dropout=0)) whose descendants

@@ -119,6 +119,26 @@ class SourceFile:
                 return True
         return False
 
+    def return_line(self, first_line: int) -> int | None:
+        """The line of the last `return` of the function defined at `first_line` (its own, not a
+        nested function's), or None."""
+        if self.tree is None:
+            return None
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                node.lineno == first_line or any(d.lineno == first_line for d in node.decorator_list)
+            ):
+                returns = []
+                todo = list(node.body)
+                while todo:
+                    child = todo.pop()
+                    if isinstance(child, ast.Return):
+                        returns.append(child.lineno)
+                    if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                        todo.extend(ast.iter_child_nodes(child))
+                return max(returns) if returns else None
+        return None
+
     def calls_at(self, line: int) -> list[ast.Call]:
         """The calls on a line, outermost first."""
         if self.tree is None:
