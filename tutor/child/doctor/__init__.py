@@ -41,6 +41,8 @@ key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on
               only, by calls that do not feed their result back and are not differentiated, is a
               constant kept on purpose: a note. Two keys made alike at one
               line (nnx.Rngs(params=0, dropout=0)) whose descendants are drawn from is a finding.
+              A key made anew from one seed on every pass and fed to a step is reuse (at the
+              line that makes it); a jitted step returning the key it consumed, at its return.
               Cannot see: a key split inside a jitted function and consumed twice there by value
               (not the same tracer); keys of calls beyond the first 50,000 watched.
 side-effect   print: builtins.print called from the script while JAX stages a jaxpr (jit, scan

@@ -25,6 +25,11 @@ places, on every pass of a loop around it, in a state step (`state = step(state,
 under `grad`. A key a jitted function takes is its caller's to vary: its reuse is reported at
 the learner's call that passed it again (judged, one place or several, by where it is consumed).
 
+A key made from one seed counts as fresh once per place that makes it: PRNGKey(1) made anew on
+every pass of a loop and fed to a step is one key reused, reported where it is made; a jitted
+step that returns the key argument it consumed (the caller's next step gets it again) is reported
+at its return.
+
 Cannot see: keys split inside a jitted function from a reused key and consumed there are judged
 by that key; consumers libraries reach through jax._src; `jax.checkpoint` replays are fine.
 """
