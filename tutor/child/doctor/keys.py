@@ -44,6 +44,7 @@ import types
 import weakref
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import jax
@@ -116,7 +117,7 @@ def _is_key(value) -> bool:
     if _is_typed_key(value):
         return True
     dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
-    return dtype == np.uint32 and bool(shape) and shape[-1] == 2
+    return dtype == np.uint32 and shape is not None and bool(shape) and shape[-1] == 2
 
 
 def _bits(key) -> bytes | None:
@@ -138,7 +139,7 @@ def _data(values: list) -> list[tuple[np.ndarray, object]]:
     if not _is_typed_key(values[0]):
         return [(np.asarray(v), None) for v in values]
     impl = jax.random.key_impl(values[0])
-    out = []
+    out: list[tuple[np.ndarray, object]] = []
     for value in values:
         base = getattr(value, "_base_array", None)  # the key's own data: no program to run
         out.append((np.asarray(base if base is not None else jax.random.key_data(value)), impl))
@@ -186,7 +187,7 @@ class Use:
 
     site: Site
     bits: bytes | None = None
-    array: object = None
+    array: tuple[Recipe, dict[int, object]] | None = None  # (recipe, its arrays by leaf) until read
     step: bool = False
     seq: int = 0  # when, among all uses (calls are read after the run, out of order)
     at: Site | None = None  # where a finding points, if not `site`: the call that passed the key
@@ -209,6 +210,13 @@ def _evaluate(recipe: Recipe, leaves: dict[int, object]):
     if kind == "const":
         return recipe[1]
     return jax.random.fold_in(_evaluate(recipe[1], leaves), _evaluate(recipe[2], leaves))
+
+
+def _by_leaf(needed: Sequence[int], given: object) -> dict[int, object]:
+    """A call's arrays by leaf: `given` is the one array, or a tuple of them in `needed`'s order."""
+    if len(needed) > 1 and isinstance(given, tuple):
+        return dict(zip(needed, given))
+    return dict(zip(needed, (given,)))
 
 
 def _leaves_of(recipe: Recipe) -> set[int]:
@@ -289,7 +297,7 @@ class _Loop:
 
     def line_in_body(self) -> Site | None:
         """The line of the loop's body running now (it, or a function it called, consumes a key)."""
-        frame = sys._getframe(1)
+        frame: types.FrameType | None = sys._getframe(1)
         while frame is not None and frame.f_code is not self.body_code:
             frame = frame.f_back
         return None if frame is None else (frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)
@@ -618,7 +626,7 @@ class KeyReuse:
                     continue
                 code = self.code._learners_code(fun)
                 source = self.code.file(code.co_filename) if code is not None else None
-                line = source.return_line(code.co_firstlineno) if source is not None else None
+                line = source.return_line(code.co_firstlineno) if code is not None and source is not None else None
                 if code is not None and line is not None:
                     self.hands_back[seen[1]] = (code.co_filename, code.co_name, line)
         except Exception:  # noqa: BLE001 - never break the learner's trace
@@ -665,7 +673,7 @@ class KeyReuse:
             given = leaves[needed[0]] if len(needed) == 1 else tuple(leaves[i] for i in needed)
             if donates or before:  # its arrays may be gone after the call: read now
                 use = Use(site, step=step or grad, seq=self._seq, at=call)
-                use.array = (recipe, dict(zip(needed, given if len(needed) > 1 else (given,))))
+                use.array = (recipe, _by_leaf(needed, given))
                 self._resolve(use)
                 self.uses.append(use)
             elif self._kept < KEPT_ARRAYS:
@@ -701,7 +709,9 @@ class KeyReuse:
 
     def _resolve(self, use: Use) -> None:
         """A call's key, from the arrays it was given (after the run: no sync while it runs)."""
-        recipe, leaves = use.array  # type: ignore[misc]
+        if use.array is None:  # read already
+            return
+        recipe, leaves = use.array
         use.array = None
         try:
             key = _evaluate(recipe, leaves)
@@ -722,7 +732,7 @@ class KeyReuse:
                 chunk = calls[start : start + READ_BATCH]
                 uses = [Use(site, step=step, seq=seq, at=call) for seq, _ in chunk]
                 for use, (_, given) in zip(uses, chunk):
-                    use.array = (recipe, dict(zip(needed, given if len(needed) > 1 else (given,))))
+                    use.array = (recipe, _by_leaf(needed, given))
                 try:
                     self._read_batch(recipe, uses)
                 except Exception:  # noqa: BLE001 - one by one: a donated array fails alone

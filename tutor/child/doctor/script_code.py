@@ -129,7 +129,7 @@ class SourceFile:
                 node.lineno == first_line or any(d.lineno == first_line for d in node.decorator_list)
             ):
                 returns = []
-                todo = list(node.body)
+                todo: list[ast.AST] = list(node.body)
                 while todo:
                     child = todo.pop()
                     if isinstance(child, ast.Return):
