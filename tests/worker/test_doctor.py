@@ -64,6 +64,7 @@ BATCH = textwrap.dedent("""
         report.stdout, report.stderr = stdout.getvalue(), stderr.getvalue()
         data = report_json(report, "en")
         data["codes"] = [f.code for f in report.findings]
+        data["traced"] = [[t.function, t.count, t.seconds] for t in report.traces]
         out[item["path"]] = data
     print("REPORTS " + json.dumps(out))
 """)
@@ -104,7 +105,7 @@ def test_findings_match_markers(reports, path):
     )
     for f in report["findings"]:
         assert f["file"] == path.name and f["count"] >= 1 and f["message"]
-    assert set(report) - {"codes", "blinded"} == CONTRACT_KEYS  # `blinded`: only when a detector was
+    assert set(report) - {"codes", "traced", "blinded"} == CONTRACT_KEYS  # `blinded`: only when a detector was
     assert report["status"] in ("findings", "error") if got else report["status"] == "ok"
 
 
@@ -268,6 +269,16 @@ def test_a_notebook_runs_as_ipython_reads_it(tmp_path, ipython):
     assert 'demo.ipynb", cell 6, line 4, in <module>' in done.stderr, done.stderr
     assert 'demo.ipynb", cell 6, line 2, in boom' in done.stderr and "IndexError" in done.stderr
     assert "NameError" not in done.stderr and "SyntaxError" not in done.stderr and "tutor/child" not in done.stderr
+
+
+@pytest.mark.slow
+def test_each_jitted_function_says_what_making_it_cost(reports):
+    """Tracing, lowering and compiling time per function, from JAX's monitoring events: a
+    static learning rate compiled anew for every value costs about as many compiles."""
+    (sgd,) = [t for t in reports[str(SCRIPTS / "retrace_static_lr.py")]["traced"] if t[0] == "sgd"]
+    assert sgd[1] >= 4 and sgd[2] > 0, sgd
+    clean = reports[str(SCRIPTS / "clean_scan_training.py")]["traced"]
+    assert clean and all(seconds > 0 for _name, _count, seconds in clean), clean  # every trace costs time
 
 
 @pytest.mark.slow
