@@ -336,8 +336,8 @@ WORDS = table(
             "zh": "在脚本已运行的部分中没有发现问题。",
         },
         "none_blinded": {
-            "en": "No findings among what the doctor could see (see below).",
-            "zh": "在 doctor 能看到的范围内没有发现问题（见下文）。",
+            "en": "No findings among what the doctor could see; it could not see everything.",
+            "zh": "在 doctor 能看到的范围内没有发现问题；但它并没能看到全部。",
         },
         "blind:logging": {
             "en": "Retraces were not watched: the script turned JAX's cache-miss explanations off "
