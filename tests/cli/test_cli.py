@@ -494,11 +494,18 @@ def test_progress_and_list_speak_each_language_whole(tmp_path, course, tutor):
     assert lines["en"][0].startswith("Exercises passed: 1/")
     assert "  pure-scale           new        0 attempts, 2 hints, solution viewed" in lines["en"]
     assert "  counter-jit          passed     2 attempts, 0 hints" in lines["en"]
-    assert lines["en"][-2:] == ["Quiz: now 0/8, over 1 rounds", "Predictions: 1 of 1 right"]
+    quiz = lines["en"].index("Quiz: now 0/8, over 1 rounds")
+    assert lines["en"][quiz + 1] == "Predictions: 1 of 1 right"
+    # the wrong quiz answer is a misconception still shown, named with where to review it
+    assert lines["en"][quiz + 2].startswith("Misconceptions your answers still show: 1 of the 1")
+    assert lines["en"][-1].strip().startswith("review lesson ")
     assert lines["zh"][0].startswith("练习：通过 1/")
     assert "  pure-scale           new        尝试 0 次，提示 2 条，看过答案" in lines["zh"]
     assert "  counter-jit          passed     尝试 2 次，提示 0 条" in lines["zh"]
-    assert lines["zh"][-2:] == ["测验：现在 0/8，作答 1 轮", "预测：1 次，猜对 1 次"]
+    quiz = lines["zh"].index("测验：现在 0/8，作答 1 轮")
+    assert lines["zh"][quiz + 1] == "预测：1 次，猜对 1 次"
+    assert lines["zh"][quiz + 2].startswith("你的答案仍显示出的误解：测到的 1 个中有 1 个")
+    assert lines["zh"][-1].strip().startswith("复习第 ")
     assert tutor(tmp_path, "--lang", "en", "list").stdout.splitlines()[-1] == "Quiz: 1/8 answered, now 0/8"
     assert tutor(tmp_path, "--lang", "zh", "list").stdout.splitlines()[-1] == "测验：已答 1/8，现在 0/8"
 
