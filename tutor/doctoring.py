@@ -1,6 +1,6 @@
 """`jaxstate-tutor doctor SCRIPT [ARGS...]`, the command line's glue: its argparse entry, the
 learner's Ctrl+C, the script's output passed through live, then the report printed (text in
-the learner's language, or the `doctor --json` object of DESIGN.md). Options, running and
+the learner's language, or the `doctor --json` object of docs/CONTRACTS.md). Options, running and
 wording are tutor.doctor's, shared with the TUI.
 
 Exit codes: 0 no finding, 1 findings, 2 bad usage (no such script, a folder, not a .py file or a notebook),

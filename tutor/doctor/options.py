@@ -9,14 +9,14 @@ they stand before `--`: before SCRIPT, right after it, among its arguments (`doc
 --accelerator --epochs 3`); a script that takes an option of one of those names gets it after
 `--` (`doctor s.py -- --lang fr`). The doctor's other options (`--json`, `--timeout S`,
 `--nans`) may stand before SCRIPT, or after the script's arguments as the last words
-(DESIGN.md's form); one of them followed by a word of the script's is the script's (`doctor s.py
+(the form docs/CONTRACTS.md gives); one of them followed by a word of the script's is the script's (`doctor s.py
 --nans drop` gives the script `--nans drop`). Everything after `--` is the script's, whatever it
 looks like.
 
 A word after SCRIPT is never taken from the script silently: when the script itself declares an
 option of the same name (argparse / click `"--nans"`, absl `DEFINE_*("nans", ...)`), the words
 are ambiguous and refused (bad usage) with both ways to write them: the doctor's before SCRIPT,
-the script's after `--`. DESIGN.md's contract (`doctor SCRIPT [ARGS...] [--json] [--timeout S]
+the script's after `--`. docs/CONTRACTS.md's contract (`doctor SCRIPT [ARGS...] [--json] [--timeout S]
 [--nans]`) stands for every script that does not take such an option, which is where no word
 can be meant for the script: its parser would refuse it.
 

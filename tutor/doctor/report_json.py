@@ -1,4 +1,4 @@
-"""The `doctor --json` object of DESIGN.md (plus a `cell` key beside `lesson`): the report's
+"""The `doctor --json` object of docs/CONTRACTS.md (plus a `cell` key beside `lesson`): the report's
 data, each finding's `message` worded in the learner's language by tutor.doctor.wording."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def finding_json(f: Finding, lang: str) -> dict[str, Any]:
 
 
 def report_json(report: Report, lang: str) -> dict[str, Any]:
-    """DESIGN.md's object; `notes` (a constant key kept on purpose...), `blinded` (a detector the
+    """docs/CONTRACTS.md's object; `notes` (a constant key kept on purpose...), `blinded` (a detector the
     script turned off, such as JAX's cache-miss explanations) and `output_cut` (a stream
     of which only the first `kept_chars` of `total_chars` are in `stdout` / `stderr`, to bound
     the memory a runaway log takes) are added only when there are some."""
