@@ -372,13 +372,15 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             _exit_as(int(signal.SIGALRM))  # a wait status "killed by SIGALRM", as the worker's own timer
         over = bounds.over(worker)
         if over:
+            # Said first: once new tasks are refused, the learner's program fails its next fork or
+            # thread and the worker reports that exception; the tutor must already know why.
+            _say(control, over)
             if cap:
                 host.stop_new_tasks(cap)  # before the kill: nothing below may fork meanwhile
             kill_tree(os.getpid())
             _reap_all()
             if over.startswith("limit disk") and bounds.cache:
                 bounds.cache.remove_added()  # what it wrote there would outlast the run
-            _say(control, over)
             _leave(cap)
             os._exit(1)
         while True:  # reap every child; the orphans the learner left come here too

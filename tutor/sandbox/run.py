@@ -210,8 +210,11 @@ class Run:
         finally:
             sel.close()
             ended_by_itself = w.proc.poll() is not None
+            # A bound the reaper held is said before it refuses new tasks and kills the tree: the
+            # worker's report of a refused fork or thread ("can't start new thread") can come first.
+            held = (w.reaper_word() or "").startswith("limit ")
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
-        if ended_by_itself:
+        if ended_by_itself or held:
             flags["guard"] = _guard(w.reaper_word())
         if cache is not None and not flags.get("guard") and cache.added() > (self.limits.disk_bytes or 0):
             cache.remove_added()  # it would outlast the run
