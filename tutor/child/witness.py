@@ -11,8 +11,9 @@ Randomness a task says must follow a key is judged the same way: a draw from Pyt
 NumPy's generators runs while jit traces a step, so its numbers are frozen into the program, and a
 generator seeded inside the step repeats them on every trace, whatever the key (no key of JAX's is
 involved for a jaxpr to follow, and no two traces differ). What is wrapped: the functions of the
-`random` and `numpy.random` modules (seeding, drawing, `default_rng`); not the generator classes
-(`random.Random(0)`, `np.random.RandomState(0)` made inside a step and drawn from are not seen).
+`random` and `numpy.random` modules (seeding, drawing, `default_rng`), and a `random.Random` made
+with a seed; not NumPy's generator classes (`np.random.RandomState(0)` or `Generator(PCG64(0))` made
+inside a step and drawn from are not seen: they are C types whose methods cannot be wrapped).
 """
 
 from __future__ import annotations
@@ -97,6 +98,22 @@ def install() -> None:
         real = getattr(module, attr)
         if not getattr(real, "tutor_witness", False):
             setattr(module, attr, _doer(name, real))
+    if not getattr(random.Random.seed, "tutor_witness", False):
+        random.Random.seed = _seeded("random.Random", random.Random.seed)  # type: ignore[method-assign]
+
+
+def _seeded(name: str, real):
+    """A generator object's `seed`, which its constructor calls: noted only for a seed given (a
+    `random.Random(0)` repeats; `Random()`, as tempfile makes one, draws from the OS)."""
+
+    @functools.wraps(real)
+    def seed(self, a=None, *args, **kwargs):
+        if a is not None:
+            _note(name)
+        return real(self, a, *args, **kwargs)
+
+    seed.tutor_witness = True  # type: ignore[attr-defined]
+    return seed
 
 
 @contextlib.contextmanager
