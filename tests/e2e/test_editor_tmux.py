@@ -26,7 +26,7 @@ def type_text(tmux, text: str) -> None:
     tmux.run("send-keys", "-t", "tutor", "-l", text)
 
 
-def wait_for_file(path, predicate, what: str, timeout: float = 20) -> str:
+def wait_for_file(path, predicate, what: str, timeout: float = 60) -> str:
     deadline = time.monotonic() + timeout
     text = None
     while True:
@@ -41,10 +41,11 @@ def wait_for_file(path, predicate, what: str, timeout: float = 20) -> str:
         time.sleep(0.1)
 
 
-def focus_the_editor(tmux, first_line: str, tries: int = 20) -> None:
+def focus_the_editor(tmux, first_line: str, within_s: float = 60) -> None:
     """The code shows a moment before the editor has the focus: type a mark until it lands there
     (a mark typed before that goes to the screen, which has no binding for it)."""
-    for _ in range(tries):
+    deadline = time.monotonic() + within_s  # a ceiling for a loaded machine: it ends at the first mark shown
+    while time.monotonic() < deadline:
         type_text(tmux, "#")
         try:
             tmux.wait_for("#" + first_line, timeout=1)

@@ -55,7 +55,7 @@ class Tmux:
         for output longer than the screen, and for long paths that wrap inside a word."""
         return self.run("capture-pane", "-p", "-J", "-S", "-", "-t", "tutor")
 
-    def wait_in_history(self, predicate, what: str, timeout: float = 20) -> str:
+    def wait_in_history(self, predicate, what: str, timeout: float = 60) -> str:
         """The history, once `predicate(history)` holds."""
         deadline = time.monotonic() + timeout
         while True:
@@ -69,8 +69,8 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         self.run("send-keys", "-t", "tutor", *keys)
 
-    def wait_for(self, *texts: str, timeout: float = 20) -> str:
-        """The screen, once it shows any of `texts`."""
+    def wait_for(self, *texts: str, timeout: float = 60) -> str:
+        """The screen, once it shows any of `texts`; `timeout` is a ceiling for a loaded machine, not a speed."""
         deadline = time.monotonic() + timeout
         while True:
             shown = self.screen()

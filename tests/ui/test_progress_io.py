@@ -63,7 +63,7 @@ def test_hint_key_reads_and_writes_progress_off_the_ui_thread(tmp_path, monkeypa
         async with app.run_test(size=(80, 24)) as pilot:
             app.open_step(Step("exercise", exercise.id))
             await pilot.pause()
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 60  # a ceiling: the loop ends when the screen is there
             while getattr(app.screen, "here", None) != Step("exercise", exercise.id) and time.monotonic() < deadline:
                 await pilot.pause(0.05)
             await app.workers.wait_for_complete()
