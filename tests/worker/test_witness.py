@@ -95,10 +95,58 @@ def test_draws_outside_jax_are_seen_in_a_fresh_trace_and_through_from_imports(so
     assert witness.outside_jax(ran) == expected
 
 
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "import numpy as np\nimport jax\n@jax.jit\ndef f(x):\n    return x[np.random.RandomState(0).permutation(3)]\n",
+            ["numpy.random.RandomState(seed)"],
+        ),
+        (
+            "from numpy.random import Generator, PCG64\ndef f(x):\n    return x * Generator(PCG64(7)).random(3)\n",
+            ["numpy.random.PCG64(seed)"],
+        ),
+        (
+            "import numpy as np\ndef f(x):\n    return x * np.random.Generator(np.random.Philox(key=3)).random(3)\n",
+            ["numpy.random.Philox(seed)"],
+        ),
+        (
+            "import numpy as np\ndef f(x):\n    rs = np.random.RandomState()\n    rs.seed(4)\n    return x * rs.rand(3)\n",
+            ["numpy.random.RandomState(seed)"],
+        ),
+        ("import numpy as np\ndef f(x):\n    return x * np.random.Generator(np.random.SFC64()).random(3)\n", []),
+        ("import numpy as np\ndef f(x):\n    return x * np.random.RandomState().rand(3)\n", []),
+    ],
+)
+def test_numpy_generator_classes_made_with_a_seed_are_seen(source, expected):
+    module = learner(source)
+    with witness.ran(eager=False) as ran:
+        module.f(jnp.arange(3.0))
+    assert witness.outside_jax(ran) == expected
+
+
+def test_numpy_generator_classes_keep_their_types_results_and_pickles():
+    import pickle
+
+    import numpy as np
+
+    made_before = (np.random.mtrand._rand._bit_generator, np.random.default_rng(0).bit_generator)
+    assert isinstance(made_before[0], np.random.MT19937) and isinstance(made_before[1], np.random.PCG64)
+    assert issubclass(np.random.MT19937, np.random.BitGenerator)
+    assert np.random.RandomState(0).rand() == pytest.approx(0.5488135039273248, abs=0)
+    assert np.random.Generator(np.random.PCG64(0)).random() == np.random.default_rng(0).random()
+    rng = np.random.Generator(np.random.PCG64(1))
+    again = pickle.loads(pickle.dumps(rng))
+    assert again.random() == rng.random()
+    legacy = np.random.RandomState(2)
+    assert pickle.loads(pickle.dumps(legacy)).rand() == legacy.rand()
+
+
 def test_draws_outside_the_call_and_jax_draws_are_not_seen():
     module = learner(
         "import numpy as np\nimport jax\nSCALE = np.random.default_rng(0).random()\n"
-        "def f(x):\n    return x * SCALE + jax.random.normal(jax.random.key(0), x.shape)\n"
+        "TABLE = np.random.RandomState(1).permutation(3) + np.random.Generator(np.random.PCG64(2)).random(3)\n"
+        "def f(x):\n    return x * SCALE * TABLE + jax.random.normal(jax.random.key(0), x.shape)\n"
     )
     with witness.ran(eager=False) as ran:
         module.f(jnp.arange(3.0))

@@ -11,9 +11,13 @@ Randomness a task says must follow a key is judged the same way: a draw from Pyt
 NumPy's generators runs while jit traces a step, so its numbers are frozen into the program, and a
 generator seeded inside the step repeats them on every trace, whatever the key (no key of JAX's is
 involved for a jaxpr to follow, and no two traces differ). What is wrapped: the functions of the
-`random` and `numpy.random` modules (seeding, drawing, `default_rng`), and a `random.Random` made
-with a seed; not NumPy's generator classes (`np.random.RandomState(0)` or `Generator(PCG64(0))` made
-inside a step and drawn from are not seen: they are C types whose methods cannot be wrapped).
+`random` and `numpy.random` modules (seeding, drawing, `default_rng`), a `random.Random` made with a
+seed, and NumPy's seedable generator classes made with a seed (`RandomState(0)`, `PCG64(0)` under a
+`Generator`, `SeedSequence(0)`...). Those are C types whose methods cannot be wrapped, so each is
+replaced, in `numpy.random` and where `RandomState` finds its MT19937, by a subclass that notes the
+seed, with a metaclass that keeps `isinstance(x, np.random.PCG64)` true for objects made before.
+Draws from a NumPy generator made at import are not seen here; under jit they freeze at trace time,
+which the re-trace comparison of a check sees.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ MAKERS = ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hes
 # Transformations that compute at once: recorded when they are called.
 DOERS = ("vjp", "jvp", "linearize")
 DIFFERENTIATION = frozenset(MAKERS + DOERS) - {"vmap"}
-# What a draw outside JAX is recorded as: "random.seed", "numpy.random.default_rng"...
+# What a draw outside JAX is recorded as: "random.seed", "numpy.random.default_rng",
+# "numpy.random.PCG64(seed)" (a generator class made with a seed)...
 OUTSIDE_JAX = ("random.", "numpy.random.")
 
 _listening: list[set[str]] = []
@@ -100,6 +105,59 @@ def install() -> None:
             setattr(module, attr, _doer(name, real))
     if not getattr(random.Random.seed, "tutor_witness", False):
         random.Random.seed = _seeded("random.Random", random.Random.seed)  # type: ignore[method-assign]
+    _watch_numpy_classes()
+
+
+class _AsWatched(type):
+    """The metaclass of a watching subclass: isinstance and issubclass answer as for the C type it
+    watches, so a PCG64 made before install (a default_rng's) is still a np.random.PCG64."""
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, cls.__bases__[0])
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, cls.__bases__[0])
+
+
+# NumPy's classes that take a seed; the first argument, or one of these keywords, is it.
+NUMPY_SEEDABLE = ("MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64", "SeedSequence")
+_SEED_KEYWORDS = ("seed", "entropy", "key")
+
+
+def _numpy_watcher(real: type) -> type:
+    """A subclass of NumPy's `real` generator class whose constructor notes a seed given. Named as
+    NumPy names it, in `numpy.random`, where pickle finds it again."""
+    name = real.__name__
+
+    def __init__(self, *args, **kwargs):
+        if (args and args[0] is not None) or any(kwargs.get(k) is not None for k in _SEED_KEYWORDS):
+            _note(f"numpy.random.{name}(seed)")
+        real.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+    space: dict[str, object] = {"__init__": __init__, "__module__": "numpy.random", "__qualname__": name}
+    space["tutor_witness"] = True
+    if name == "MT19937":  # RandomState(seed) makes an MT19937 and seeds it through this method
+
+        def _legacy_seeding(self, seed):
+            if seed is not None:
+                _note("numpy.random.RandomState(seed)")
+            return real._legacy_seeding(self, seed)  # type: ignore[attr-defined]
+
+        space["_legacy_seeding"] = _legacy_seeding
+    return _AsWatched(name, (real,), space)
+
+
+def _watch_numpy_classes() -> None:
+    import numpy.random.mtrand as mtrand
+
+    for name in NUMPY_SEEDABLE:
+        real = getattr(np.random, name, None)
+        if real is None or getattr(real, "tutor_witness", False):
+            continue
+        watcher = _numpy_watcher(real)
+        setattr(np.random, name, watcher)
+        if name == "MT19937" and getattr(mtrand, "_MT19937", None) is real:
+            mtrand._MT19937 = watcher  # type: ignore[attr-defined]
 
 
 def _seeded(name: str, real):
