@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 6  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = 7  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 CheckStatus = Literal["pass", "fail", "error", "skipped"]
@@ -220,6 +220,9 @@ FindingCode = Literal[
     "global",  # side-effect
     "mutation",
     "print",
+    "rebound",  # a variable of an enclosing function (nonlocal) rebound while traced
+    "iterator",  # an iterator advanced while traced: the batch is taken once, at trace time
+    "stale",  # a static `self` changed after its trace: later calls run the old program
     "unusable",  # donation
     "deleted",
     "aliased",  # two leaves of the donated arguments share one array
@@ -257,6 +260,7 @@ class Finding(Message):
     primitive: str = ""  # nan: the operation that produced the first NaN / inf
     paths: tuple[str, ...] = ()  # donation (aliased): the arguments' leaves that share one array, in pairs
     traced: int = 0  # retrace (rewrapped): how many times the function was traced in all (0: unknown)
+    seconds: float = 0.0  # what it cost: host-sync, time waiting at the line; retrace, time remaking
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ FINDING_WIRE = {
     "primitive": "",
     "paths": [],
     "traced": 0,
+    "seconds": 0.0,
 }
 REPORT_WIRE = REPORT.to_wire()
 
@@ -491,6 +492,25 @@ SHAPES = {
         "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
         "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
         "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'remade', 'handed-back', 'constant', 'global', 'mutation', 'print', 'unusable', 'deleted', 'aliased', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str, paths: tuple[str, ...], traced: int)",
+        "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...], blinded: tuple[str, ...])",
+        "- TraceCount(function: str, line: int, count: int, file: str, seconds: float)",
+    ],
+    7: [
+        "exercise ExerciseJob(source: str, filename: str, checks: tuple[CheckSpec, ...], checks_file: str, deadline_s: float | None, seal: str)",
+        "cell CellJob(id: str, code: str, expect: Expect, deadline_s: float | None, seal: str)",
+        "doctor DoctorJob(script: str, args: tuple[str, ...], cwd: str | None, nans: bool, deadline_s: float | None, module: str | None, seal: str)",
+        "hello Hello(protocol: int)",
+        "ready Ready(pid: int | None)",
+        "started Started()",
+        "done Done()",
+        "error RunError(kind: str, message: Bilingual)",
+        "metrics MetricPoints(points: tuple[tuple[str, int, float], ...])",
+        "check CheckResult(id: str, status: Literal['pass', 'fail', 'error', 'skipped'], message: Bilingual, duration_s: float | None)",
+        "cell CellResult(raised: str | None, exception_types: tuple[str, ...], message: str, traceback: str)",
+        "doctor-report DoctorReport(report: ScriptReport)",
+        "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
+        "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
+        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'remade', 'handed-back', 'constant', 'global', 'mutation', 'print', 'rebound', 'iterator', 'stale', 'unusable', 'deleted', 'aliased', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str, paths: tuple[str, ...], traced: int, seconds: float)",
         "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...], blinded: tuple[str, ...])",
         "- TraceCount(function: str, line: int, count: int, file: str, seconds: float)",
     ],

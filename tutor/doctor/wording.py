@@ -79,6 +79,19 @@ WORDS = table(
             "en": "`{name}` was changed in place while `{fn}` was being traced.",
             "zh": "`{fn}` 被追踪时，`{name}` 被原地修改。",
         },
+        "side-effect/rebound": {
+            "en": "`{name}`, a variable of an enclosing function, was rebound while `{fn}` was being traced.",
+            "zh": "`{fn}` 被追踪时，外层函数的变量 `{name}` 被重新赋值。",
+        },
+        "side-effect/iterator": {
+            "en": "The iterator `{name}` was advanced while `{fn}` was being traced.",
+            "zh": "`{fn}` 被追踪时，迭代器 `{name}` 被向前推进了。",
+        },
+        "side-effect/stale": {
+            "en": "`{name}` changed after `{fn}` was traced with it as a static argument; later calls ran "
+            "the program compiled with the old value ({times}).",
+            "zh": "`{fn}` 以它为静态参数追踪之后，`{name}` 被改变了；之后的调用运行的仍是用旧值编译的程序（{times}）。",
+        },
         "donation/deleted": {
             "en": "A donated array was used after the call that consumed it.",
             "zh": "一个被捐赠的数组在消耗它的调用之后又被使用了。",
@@ -138,6 +151,14 @@ WORDS = table(
         "crash/key-reuse-error": {
             "en": "The script stopped here: JAX's key-reuse checker caught a key used twice (KeyReuseError).",
             "zh": "脚本停在这里：JAX 的 key 复用检查器发现一个 key 被用了两次（KeyReuseError）。",
+        },
+        "cost/host-sync": {
+            "en": "The script waited {seconds:.2f} s in those pulls.",
+            "zh": "脚本在这些拉取上共等待了 {seconds:.2f} 秒。",
+        },
+        "cost/retrace": {
+            "en": "Tracing and compiling it again took {seconds:.2f} s.",
+            "zh": "重新追踪和编译它共耗时 {seconds:.2f} 秒。",
         },
         "once": {"en": "once", "zh": "1 次"},
         "n_times": {"en": "{n} times", "zh": "{n} 次"},
@@ -247,6 +268,28 @@ WORDS = table(
             "en": "That change happened once, at trace time, and what it stored may be a tracer, not a value. "
             "Take the state in as an argument and return the new state.",
             "zh": "这次修改只在追踪时发生了一次，而且存进去的可能是追踪值，而不是数值。把状态作为参数传入，再把新状态返回。",
+        },
+        "why:side-effect/rebound": {
+            "en": "That assignment ran once, at trace time; later calls run the compiled program and skip it, "
+            "so the variable stops changing. Return the new value instead.",
+            "zh": "这次赋值只在追踪时执行了一次；之后的调用运行的是编译好的程序，会跳过它，这个变量也就不再变化。"
+            "改为把新值作为返回值交出去。",
+        },
+        "why:side-effect/iterator": {
+            "en": "next() ran once, at trace time: the batch it took is baked into the compiled program as a "
+            "constant, and every later call trains on that same batch. Take the batch outside and pass it in "
+            "as an argument.",
+            "zh": "next() 只在追踪时执行了一次：它取到的那批数据作为常量写进了编译好的程序，之后每次调用都在同一批数据上"
+            "训练。在外面取数据，再作为参数传进去。",
+        },
+        "why:side-effect/stale": {
+            "en": "A static argument is part of the cache key by its hash and equality; an object that keeps "
+            "the default ones (its identity) is the same key after a change, so JAX reuses the old program. "
+            "Pass the changing value as an array argument, or give the object __hash__ and __eq__ over its "
+            "fields (a frozen dataclass).",
+            "zh": "静态参数以它的哈希和相等性进入缓存键；沿用默认哈希（按对象身份）的对象改变之后仍是同一个键，"
+            "于是 JAX 复用旧程序。把会变化的值作为数组参数传入，或者让对象按字段定义 __hash__ 和 __eq__"
+            "（冻结的 dataclass）。",
         },
         "why:side-effect/print": {
             "en": "A Python print runs only while tracing: it shows tracers, once per trace, and stays silent on "
@@ -390,7 +433,15 @@ def _times(count: int, lang: str) -> str:
 
 
 def what(f: Finding, lang: str) -> str:
-    """The finding's first sentence: what was seen, and how often."""
+    """The finding's first sentence: what was seen, and how often; then what it cost, when that
+    was measured and worth a word (time waiting for the device, time recompiling)."""
+    seen = _seen(f, lang)
+    if f.seconds >= 0.01 and f.kind in ("host-sync", "retrace"):
+        seen += ("" if lang == "zh" else " ") + word(f"cost/{f.kind}", lang, seconds=f.seconds)
+    return seen
+
+
+def _seen(f: Finding, lang: str) -> str:
     fields = {
         "fn": f.function or "",
         "count": f.count,

@@ -46,13 +46,19 @@ key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on
               Cannot see: a key split inside a jitted function and consumed twice there by value
               (not the same tracer); keys of calls beyond the first 50,000 watched.
 side-effect   print: builtins.print called from the script while JAX stages a jaxpr (jit, scan
-              bodies). Globals: the script's module globals are snapshotted (shallowly) when a
-              top-level trace of one of its functions starts and compared when it ends
-              (jax.monitoring's trace-duration event); a change counts only if the traced
-              function's own bytecode (with nested functions) stores that global, loads the
-              changed name, or stores the changed attribute. Cannot see objects not reachable
-              from module globals (locals of main()), callable objects, or helpers defined
-              outside the traced function.
+              bodies). State: the script's module globals, the locals of the learner's frames
+              that called the jitted function (main()'s `config`), what the function closes
+              over and its `self`, are snapshotted (shallowly) when a top-level trace of one of
+              its functions starts and compared when it ends (jax.monitoring's trace-duration
+              event); a change counts only if the traced function's own bytecode (with nested
+              functions) stores that name (global, nonlocal), loads the changed name, or stores
+              the changed attribute. An iterator advanced under trace (a generator, iter(list))
+              is its own finding: the batch was taken once. A static `self` with the default
+              identity hash whose attributes the traced code reads is watched at the hash JAX
+              takes on every call: a change after its trace is a stale cache (each call that ran
+              the old program counted). Cannot see: callable objects' state, objects reached
+              only through other objects' attributes (deeper than one level), helpers defined
+              outside the traced function changing locals of another function.
 donation      JAX's "donated buffers were not usable" warning, caught at warnings.warn before
               any filter; an array used after donation ends the script with JAX's RuntimeError,
               reported at the script's line; one array donated twice ("donate the same buffer
@@ -64,7 +70,8 @@ host-sync     float / int / complex / .item() / .tolist() / __array__ / str / re
               directly from a script line (a pull made inside another counts once); flagged
               when one line pulls 20+ times and runs on every pass of its innermost loop (not
               under an if / else / try handler inside it; a helper's line is judged by its
-              caller's loop).
+              caller's loop). Its cost: the time the script waited in those pulls; a retrace's,
+              the time its traces beyond the first took to make; findings come costliest first.
 crash         the script ended with an error the chapter teaches: in-place assignment into a
               JAX array, ConcretizationTypeError, TracerBoolConversionError,
               UnexpectedTracerError (or a leaked tracer passed to an op), KeyReuseError (which

@@ -7,13 +7,15 @@ device, iteration slices on the device and pulls nothing); np.asarray / np.array
 jax.device_get, called directly from a script line; flagged when one line
 pulls HOST_SYNC_MIN+ times and runs on every pass of its innermost loop (a helper's line is
 judged by its caller's loop). A pull made inside another (str() reading the array through
-np.asarray) counts once, as the outer one."""
+np.asarray) counts once, as the outer one. Its cost is the time the script waited in the pulls
+at that line: the device's queue drained (the loop could not run ahead), then the copy."""
 
 from __future__ import annotations
 
 import functools
 import sys
 import threading
+import time
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -49,19 +51,25 @@ class HostSync:
         self.pulls: Counter = Counter()  # (file, function, line, how) -> n
         # (file, function, line) -> the learner's frames outwards, as (file, function, line)
         self.chains: dict[tuple[str, str, int], list[tuple[str, str, int]]] = {}
+        self.waited: defaultdict[tuple[str, str, int], float] = defaultdict(float)  # site -> seconds
         self._inside = threading.local()  # a pull in progress: the pulls it makes are not counted again
 
     def _pulled(self, how: str, call, *a, **k):
-        """Run a pull; counted if the script itself made it, and no pull is in progress."""
+        """Run a pull; counted, with the time it waited, if the script itself made it and no
+        pull is in progress."""
+        site = None
         if getattr(self._inside, "depth", 0) == 0:
             frame = sys._getframe(2)
             if self.code.owns(frame.f_code.co_filename):
-                self._on_pull(frame, how)
+                site = self._on_pull(frame, how)
         self._inside.depth = getattr(self._inside, "depth", 0) + 1
+        start = time.perf_counter()
         try:
             return call(*a, **k)
         finally:
             self._inside.depth -= 1
+            if site is not None:  # the pull's time: the device's queue drained, then the copy
+                self.waited[site] += time.perf_counter() - start
 
     def install(self, hooks: Hooks) -> None:
         import jax
@@ -107,11 +115,12 @@ class HostSync:
         functools.update_wrapper(get, device_get)
         hooks.patch(jax, "device_get", get)
 
-    def _on_pull(self, frame, how: str) -> None:
+    def _on_pull(self, frame, how: str) -> tuple[str, str, int]:
         site = (frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)
         self.pulls[(*site, how)] += 1
         if site not in self.chains:
             self.chains[site] = self.code.script_lines(frame)
+        return site
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         per_site: Counter = Counter()
@@ -132,6 +141,11 @@ class HostSync:
                     jitted = self.retraces.jitted_in(outer_file, loop.first, loop.last)
                     hows = tuple(sorted(via[site]))
                     shown = self.code.shown(file)
-                    out.append(Finding("host-sync", "per-step", shown, line, function=jitted, count=n, via=hows))
+                    waited = round(self.waited.get(site, 0.0), 4)
+                    out.append(
+                        Finding(
+                            "host-sync", "per-step", shown, line, function=jitted, count=n, via=hows, seconds=waited
+                        )
+                    )
                 break
         return out

@@ -273,6 +273,8 @@ class Retraces:
         self.wrapped_at: dict[tuple[str, str, int], tuple[str, int, bool]] = {}  # keyed by ScriptCode.place_of
         # (name, def_line, def_file) -> seconds tracing, lowering, compiling
         self.seconds: defaultdict[tuple[str, int, str], float] = defaultdict(float)
+        self.miss_seconds: defaultdict[int, float] = defaultdict(float)  # index in misses -> seconds
+        self._last_index = -1
         self._costing: tuple[str, int, str] | None = None  # the learner's function whose making runs now
         self.witnessed: Counter = Counter()  # function name -> top-level traces JAX's monitoring saw
 
@@ -352,6 +354,7 @@ class Retraces:
         self.misses.append(miss)
         if self.code.owns(miss.def_file):
             self.last_own = miss
+            self._last_index = len(self.misses) - 1
         for listener in self.on_trace:
             listener(miss)
 
@@ -371,6 +374,7 @@ class Retraces:
             )
         if self._costing is not None and self._costing[0] == name:
             self.seconds[self._costing] += duration_secs
+            self.miss_seconds[self._last_index] += duration_secs
 
     def blinded(self) -> bool:
         """Whether JAX's monitoring saw a top-level trace of a function named like one of the
@@ -421,18 +425,20 @@ class Retraces:
         """The script's functions traced more often than their reason allows, each at the call
         that retraced (or at the function's definition when that call is not in the script)."""
         owns = self.code.owns
-        retraced = [m for m in self.misses if owns(m.def_file) and (not m.first or m.same_line)]
-        totals = Counter((m.name, m.def_file, m.def_line, m.reason) for m in retraced)
+        retraced = [(i, m) for i, m in enumerate(self.misses) if owns(m.def_file) and (not m.first or m.same_line)]
+        totals = Counter((m.name, m.def_file, m.def_line, m.reason) for _, m in retraced)
         counts: Counter = Counter()
+        cost: defaultdict[tuple, float] = defaultdict(float)  # a finding's key -> seconds its retraces took
         explained: dict[tuple, str] = {}
         files: dict[tuple, str] = {}  # a finding's key -> the file of its line, as the code object names it
         shown = self.code.shown
-        for m in retraced:
+        for i, m in retraced:
             if totals[(m.name, m.def_file, m.def_line, m.reason)] < THRESHOLD.get(m.reason or "", 2):
                 continue
             at = (shown(m.call_file), m.call_line) if owns(m.call_file) else (shown(m.def_file), m.def_line)
             key = (m.name, *at, m.reason or "unexplained")
             counts[key] += 1
+            cost[key] += self.miss_seconds.get(i, 0.0)
             files.setdefault(key, m.call_file if owns(m.call_file) else m.def_file)
             if m.explanation:
                 explained.setdefault(key, m.explanation)
@@ -447,6 +453,7 @@ class Retraces:
                 count=n,
                 explanation=explained.get(key, ""),
                 name=lax_at.get(key) or "",
+                seconds=round(cost[key], 4),
             )
             for key, n in counts.items()
             for name, file, line, reason in [key]

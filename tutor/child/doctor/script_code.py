@@ -373,15 +373,38 @@ class ScriptCode:
                     obj = obj.func
                 else:
                     obj = _static(obj, "__wrapped__")
+            # `trainer.step(...)` where the class holds `step = jax.jit(..., static_argnums=0)`:
+            # the jitted function is not bound, the object is its first (static) argument
+            if isinstance(call.func, ast.Attribute):
+                owner = _resolve(call.func.value, frame)
+                if owner is not None and not isinstance(owner, (type, types.ModuleType)):
+                    code = self._learners_code(_static(type(owner), call.func.attr))
+                    if code is not None and code.co_name == name and code.co_varnames[:1] == ("self",):
+                        return owner
+        return None
+
+    def callee_function(self, frame, name: str):
+        """The learner's function object a call at the frame's line runs (as `callee`), for
+        what it closes over; None if not found."""
+        source = self.file(frame.f_code.co_filename)
+        for call in source.calls_at(frame.f_lineno) if source else []:
+            fn = self._learners_function(_resolve(call.func, frame))
+            if fn is not None and fn.__code__.co_name == name:
+                return fn
         return None
 
     def _learners_code(self, obj) -> types.CodeType | None:
+        fn = self._learners_function(obj)
+        return None if fn is None else fn.__code__
+
+    def _learners_function(self, obj):
+        """The first object along the wrappers whose `__code__` is the learner's."""
         for _ in range(16):
             if obj is None:
                 return None
             code = getattr(obj, "__code__", None)
             if isinstance(code, types.CodeType) and self.owns(code.co_filename):
-                return code
+                return obj
             if isinstance(obj, functools.partial):
                 obj = obj.func
             elif inspect.ismethod(obj):

@@ -1,8 +1,12 @@
 """Detector: side effects while the script's functions are traced. `print` called from the
-script while JAX stages a jaxpr; and globals: the script's module globals are snapshotted
-(shallowly) when a top-level trace of one of its functions starts and compared when it ends.
-A change counts only if the traced function's own bytecode touches it, so eager code running
-meanwhile is never blamed."""
+script while JAX stages a jaxpr; and state: the script's module globals, the locals of its
+frames that called the jitted function (main()'s `config`), what the function closes over and
+its `self`, are snapshotted (shallowly) when a top-level trace of one of its functions starts
+and compared when it ends: a name rebound, a container or an object's attribute changed, an
+iterator advanced. A change counts only if the traced function's own bytecode touches it, so
+eager code running meanwhile is never blamed. And a stale cache: an object passed as a static
+`self` that keeps the default identity hash, changed after its trace while later calls hit the
+old program (seen at the hash JAX takes on every call)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ import functools
 import sys
 import types
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import jax
 
@@ -24,13 +29,49 @@ from tutor.protocol import Finding
 
 @dataclass
 class Snapshot:
-    """One module's globals when a top-level trace began, shallowly: what each name is bound
-    to, and the contents of containers / attributes of objects it holds."""
+    """One scope's names when a top-level trace began, shallowly: what each name is bound to,
+    and the contents of containers / attributes of objects it holds / an iterator's position.
+    A module's globals, or a function's locals (a frame's, a closure's, a method's `self`)."""
 
-    file: str  # the module's file
-    names: dict  # its globals, live
+    file: str  # the scope's file
+    read: Callable[[], dict]  # its names, as they are now
     bound: dict[str, int]
     contents: dict[str, tuple]
+    local: bool = False  # a function's scope: rebinding is a nonlocal's, loads are LOAD_DEREF
+
+
+def _snapshot(file: str, read: Callable[[], dict], local: bool = False) -> Snapshot:
+    names = read()
+    return Snapshot(
+        file,
+        read,
+        {n: id(v) for n, v in names.items()},
+        {n: c for n, v in names.items() if (c := _contents(v)) is not None},
+        local,
+    )
+
+
+def _closure(fn) -> Callable[[], dict]:
+    def read() -> dict:
+        out = {}
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            try:
+                out[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+        return out
+
+    return read
+
+
+@dataclass
+class Watched:
+    """An object the traced method got as its static `self`, with its attributes as traced."""
+
+    owner: object
+    tracing: Tracing
+    attrs: dict[str, int]  # attribute -> id of its value when traced
+    stale: Counter = field(default_factory=Counter)  # attribute -> calls that ran the old program
 
 
 @dataclass
@@ -44,7 +85,19 @@ class Tracing:
     modules: list[Snapshot]
 
 
+ITERATOR = "<iterator>"
+
+
 def _contents(value) -> tuple | None:
+    if isinstance(value, types.GeneratorType):
+        frame = value.gi_frame
+        return (ITERATOR, -1 if frame is None else frame.f_lasti)
+    if type(value).__name__.endswith("iterator") and type(value).__module__ == "builtins":
+        try:  # iter(list), iter(range(...)), ...: the position is the third item of its reduce
+            reduced = value.__reduce__()
+            return (ITERATOR, reduced[2] if len(reduced) > 2 else len(reduced[1][0]) if reduced[1] else -1)
+        except Exception:  # noqa: BLE001 - an iterator that cannot say where it is
+            return None
     if isinstance(value, (list, tuple)):
         return tuple(id(v) for v in value)
     if isinstance(value, dict):
@@ -65,9 +118,14 @@ class SideEffects:
         self.prints: Counter = Counter()  # (file, function, line) -> n
         self.effects: list[Finding] = []
         self._pending: Tracing | None = None
+        self._hooks: Hooks | None = None
+        self._watched: dict[int, Watched] = {}  # id(owner) -> its static `self` as traced
+        self._hashed: set[type] = set()
+        self._said: set[tuple[str, str, int]] = set()  # (code, file, line) found already
         retraces.on_trace.append(self._on_trace)
 
     def install(self, hooks: Hooks) -> None:
+        self._hooks = hooks
         original = builtins.print
 
         def print_(*a, **k):
@@ -96,25 +154,67 @@ class SideEffects:
         own = self.code.globals_of(miss.def_file)
         if own is None and frame is not None:  # defined in a module we cannot find: the caller's globals
             own = frame.f_globals
-        modules = [(miss.def_file, own)] if own is not None else []
+        scopes: list[tuple[str, Callable[[], dict], bool]] = []
+        if own is not None:
+            scopes.append((miss.def_file, lambda g=own: g, False))
         owner = self.code.callee_self(frame, miss.name) if frame is not None else None
         if owner is not None:  # a jitted method (a Trainer local to main()): its `self` as well
-            modules.append((miss.def_file, {"self": owner}))
-        modules += [(f, g) for f, g in self.code.running_modules() if g is not own]
-        self._pending = Tracing(
-            miss.name,
-            miss.def_file,
-            code,
-            [
-                Snapshot(
-                    file,
-                    names,
-                    {n: id(v) for n, v in names.items()},
-                    {n: c for n, v in names.items() if (c := _contents(v)) is not None},
-                )
-                for file, names in modules
-            ],
+            scopes.append((miss.def_file, lambda o=owner: {"self": o}, True))
+        fn = self.code.callee_function(frame, miss.name) if frame is not None else None
+        if fn is not None and fn.__closure__:  # what it closes over (a step made by make_step(config))
+            scopes.append((miss.def_file, _closure(fn), True))
+        # the locals of every frame of the learner's that led here (main()'s `config`, `batches`)
+        outer = frame
+        while outer is not None:
+            if self.code.owns(outer.f_code.co_filename) and outer.f_locals is not outer.f_globals:
+                scopes.append((outer.f_code.co_filename, lambda f=outer: f.f_locals, True))
+            outer = outer.f_back
+        scopes += [(f, lambda g=g: g, False) for f, g in self.code.running_modules() if g is not own]
+        tracing = Tracing(
+            miss.name, miss.def_file, code, [_snapshot(file, read, local) for file, read, local in scopes]
         )
+        self._pending = tracing
+        if owner is not None:
+            self._watch(owner, tracing)
+
+    def _watch(self, owner: object, tracing: Tracing) -> None:
+        """A static `self` with the default (identity) hash: JAX hashes it on every call, so a
+        change after this trace is seen at the next call that reuses the program."""
+        cls = type(owner)
+        if cls.__hash__ is not object.__hash__ or not isinstance(getattr(owner, "__dict__", None), dict):
+            return
+        read = self.code.lines_of  # the attributes the traced code reads from it
+        attrs = {k: id(v) for k, v in vars(owner).items() if read(tracing.code, ("LOAD_ATTR", "LOAD_METHOD"), k)}
+        if not attrs:
+            return
+        self._watched[id(owner)] = Watched(owner, tracing, attrs)
+        if cls in self._hashed or self._hooks is None:
+            return
+        self._hashed.add(cls)
+        watched = self._watched
+
+        def hash_(obj) -> int:
+            seen = watched.get(id(obj))
+            if seen is not None and seen.owner is obj and not staging():
+                now = vars(obj)
+                for k, ident in seen.attrs.items():
+                    if k in now and id(now[k]) != ident:
+                        seen.stale[k] += 1
+            return object.__hash__(obj)
+
+        if "__hash__" in cls.__dict__:
+            self._hooks.patch(cls, "__hash__", hash_)
+        else:
+            self._set_hash(cls, hash_)
+
+    def _set_hash(self, cls: type, hash_) -> None:
+        """A class that inherits object's hash gets one of its own for the run, taken back after."""
+        assert self._hooks is not None
+        try:
+            cls.__hash__ = hash_  # type: ignore[method-assign, assignment]
+        except TypeError:  # a class that cannot take attributes
+            return
+        self._hooks.on_undo(lambda: delattr(cls, "__hash__"))
 
     def _on_event(self, event: str, duration_secs: float, **kwargs: str | int) -> None:
         if event == TRACE_EVENT and not staging():
@@ -128,34 +228,47 @@ class SideEffects:
         tracing, self._pending = self._pending, None
         if tracing is None:
             return
+        for seen in self._watched.values():  # a static `self` as this trace left it
+            if seen.tracing is tracing:
+                now = vars(seen.owner)
+                seen.attrs = {k: id(now[k]) for k in seen.attrs if k in now}
         for snap in tracing.modules:
             own = snap.file == tracing.file
+            names = snap.read()
+            rebind = ("STORE_DEREF",) if snap.local else ("STORE_GLOBAL", "STORE_NAME")
+            loads = ("LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_FAST") if snap.local else ("LOAD_GLOBAL", "LOAD_NAME")
             for name, ident in snap.bound.items():
-                if name not in snap.names or name.startswith("__"):
+                if name not in names or name.startswith("__"):
                     continue
-                value = snap.names[name]
+                value = names[name]
                 if id(value) != ident:
-                    self._found(tracing, snap, own, "global", ("STORE_GLOBAL", "STORE_NAME"), name, name)
+                    self._found(tracing, snap, own, "rebound" if snap.local else "global", rebind, name, name)
                     continue
                 before = snap.contents.get(name)
                 after = _contents(value)
                 if before is None or after is None or before == after:
                     continue
-                if self._found(tracing, snap, own, "mutation", ("LOAD_GLOBAL", "LOAD_NAME"), name, name):
-                    continue
-                if isinstance(getattr(value, "__dict__", None), dict):
+                advanced = before[:1] == (ITERATOR,)
+                if not advanced and isinstance(getattr(value, "__dict__", None), dict):
+                    # an object's attribute: named, at the line that stores it (config.learning_rate)
                     changed = {k for k, v in dict(after).items() if dict(before).get(k) != v} | (
                         set(dict(before)) - set(dict(after))
                     )
-                    for attr in sorted(changed):
-                        if self._found(tracing, snap, own, "mutation", ("STORE_ATTR",), attr, f"{name}.{attr}"):
-                            break
+                    if any(
+                        self._found(tracing, snap, own, "mutation", ("STORE_ATTR",), attr, f"{name}.{attr}")
+                        for attr in sorted(changed)
+                    ):
+                        continue
+                self._found(tracing, snap, own, "iterator" if advanced else "mutation", loads, name, name)
 
     def _found(self, tracing: Tracing, snap: Snapshot, own: bool, code, opnames, argval: str, name: str) -> bool:
-        """The finding for a changed global, at the first line that does it (see _close)."""
+        """The finding for a changed name, at the first line that does it (see _close); one per
+        line (main()'s `config` and the closure's are one object)."""
         lines = self.code.lines_of(tracing.code, opnames, argval) if own else []
         if lines:
-            where = (tracing.file, tracing.function, min(lines) if code == "mutation" else lines[0])
+            where = (tracing.file, tracing.function, min(lines) if code != "global" else lines[0])
+        elif snap.local:
+            return False  # a local of another function: only the traced code itself can change it
         else:
             places = self.code.lines_in_file(snap.file, opnames, argval)
             if not places:
@@ -163,7 +276,9 @@ class SideEffects:
             function, line = places[0]
             where = (snap.file, function, line)
         file, function, line = where
-        self.effects.append(Finding("side-effect", code, self.code.shown(file), line, function=function, name=name))
+        if (code, file, line) not in self._said:
+            self._said.add((code, file, line))
+            self.effects.append(Finding("side-effect", code, self.code.shown(file), line, function=function, name=name))
         return True
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
@@ -172,4 +287,26 @@ class SideEffects:
             Finding("side-effect", "print", self.code.shown(file), line, function=fn, count=n)
             for (file, fn, line), n in self.prints.items()
         ]
-        return self.effects + printed
+        return self.effects + printed + self._stale()
+
+    def _stale(self) -> list[Finding]:
+        """A static `self` changed after its trace, at the line of the traced code that reads the
+        attribute: each call that ran the old program counted once."""
+        out = []
+        for seen in self._watched.values():
+            for attr, n in seen.stale.items():
+                lines = self.code.lines_of(seen.tracing.code, ("LOAD_ATTR", "LOAD_METHOD"), attr)
+                if lines:
+                    file = self.code.shown(seen.tracing.file)
+                    out.append(
+                        Finding(
+                            "side-effect",
+                            "stale",
+                            file,
+                            lines[0],
+                            function=seen.tracing.function,
+                            name=f"self.{attr}",
+                            count=n,
+                        )
+                    )
+        return out
