@@ -78,6 +78,30 @@ HIDING_PLACES = {
         "import numpy as np\nRS = np.random.RandomState(np.random.PCG64(0))\ndef f(x):\n    return x + RS.random()\n",
         "RS",
     ),
+    "an array.array (a C buffer)": (
+        "import array\nLOG = array.array('d')\ndef f(x):\n    LOG.append(x)\n    return x\n",
+        "LOG",
+    ),
+    "a ctypes counter": (
+        "import ctypes\nCALLS = ctypes.c_long(0)\ndef f(x):\n    CALLS.value += 1\n    return x\n",
+        "CALLS",
+    ),
+    "a collections.UserDict": (
+        "from collections import UserDict\nSTATS = UserDict(n=0)\ndef f(x):\n    STATS['n'] += 1\n    return x\n",
+        "STATS",
+    ),
+    "a collections.UserList": (
+        "from collections import UserList\nLOG = UserList()\ndef f(x):\n    LOG.append(x)\n    return x\n",
+        "LOG",
+    ),
+    "a ChainMap's first map": (
+        "from collections import ChainMap\nSEEN = ChainMap({}, {'a': 1})\ndef f(x):\n    SEEN[x] = 1\n    return x\n",
+        "SEEN[0]",
+    ),
+    "a queue.SimpleQueue (a C queue)": (
+        "import queue\nLOG = queue.SimpleQueue()\ndef f(x):\n    LOG.put(x)\n    return x\n",
+        "LOG",
+    ),
     "the function behind jax.jit": (
         "import jax\ndef g(x, _log=[]):\n    _log.append(1)\n    return x\nf = jax.jit(g)\n",
         "g's default _log",
@@ -106,6 +130,10 @@ def test_a_list_filled_under_jit_is_named_as_holding_tracers():
         "import jax\n@jax.jit\ndef f(x):\n    return x * 2\n",
         "import jax, jax.numpy as jnp\nR = jax.new_ref(jnp.ones(2))\ndef f(x):\n    return x + R[...].sum()\n",
         "import functools\n@functools.lru_cache\ndef table(n):\n    return tuple(range(n))\ndef f(x):\n    return x + len(table(3))\n",
+        "import array, ctypes\nT = array.array('d', [1, 2])\nONE = ctypes.c_int(1)\nB = b'ab'\n"
+        "def f(x):\n    return x * T[0] * ONE.value * len(B) * len(memoryview(B))\n",
+        "import queue\nfrom collections import UserDict\nQ = queue.SimpleQueue()\nC = UserDict(a=1)\n"
+        "def f(x):\n    return x + Q.qsize() + C['a']\n",
     ],
 )
 def test_reads_constants_and_caches_are_not_changes(source):

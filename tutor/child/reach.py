@@ -17,6 +17,7 @@ import collections.abc
 import functools
 import hashlib
 import io
+import queue
 import random
 import types
 import warnings
@@ -88,6 +89,16 @@ class _Walk:
             return
         if isinstance(obj, bytearray):
             self.record(path, obj, "bytes", (bytes(obj),))
+            return
+        written = _writable_buffer(obj)
+        if written is not None:  # array.array, a ctypes value or array, an mmap: a C buffer
+            self.record(path, obj, "bytes", written)
+            return
+        if isinstance(obj, (collections.UserDict, collections.UserList)):
+            self.visit(path, obj.data, depth)  # the container the wrapper keeps, under its name
+            return
+        if isinstance(obj, collections.ChainMap):
+            self.visit(path, obj.maps, depth)
             return
         if isinstance(obj, dict):
             self.container(path, obj, "dict", list(obj.items()), keyed=True, depth=depth)
@@ -170,6 +181,21 @@ class _Walk:
             self.visit(shown, value, depth + 1)  # and what it holds
 
 
+def _writable_buffer(obj: Any) -> tuple | None:
+    """(length, digest) of the bytes of an object that lends a writable buffer, else None: a call
+    log in `array.array('d')` or a counter in `ctypes.c_long` is state no container holds. The
+    view is released at once (an array.array that lends one cannot grow)."""
+    try:
+        view = memoryview(obj)
+    except (TypeError, ValueError, BufferError):
+        return None
+    with view:
+        if view.readonly:
+            return None
+        data = view.tobytes()
+    return (len(data), hashlib.blake2b(data, digest_size=16).digest())
+
+
 def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
     """(fingerprint, parts to walk) of an object whose state is not held in a container: a
     generator's frame, a C iterator's position (`itertools.count`, `iter(list)`), an IO buffer's
@@ -181,6 +207,8 @@ def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
         value = obj.getvalue()
         data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
         return (obj.tell(), hashlib.blake2b(data, digest_size=16).digest()), []
+    if isinstance(obj, queue.SimpleQueue):  # a C queue: its length is all it tells
+        return (obj.qsize(),), []
     if isinstance(obj, random.Random):
         return (hash(obj.getstate()),), []
     if isinstance(obj, np.random.Generator):
