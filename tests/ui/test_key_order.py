@@ -112,3 +112,43 @@ def test_keys_after_f5_wait_for_the_check_to_start(home, fake_sandbox, tui):
             assert fake_sandbox.asked[-1] == (ex.id, "ab")  # F5 checked what was typed before it
 
     asyncio.run(go())
+
+
+def test_a_burst_with_a_backspace_and_enter_inside_lands_as_typed(home, fake_sandbox, tui):
+    """Letters queued together go into the editor as one run, never past a key that is not a
+    letter: the Backspace takes the letter before it, the letters after Enter start the new line."""
+    app, ex = exercise(home, fake_sandbox)
+
+    async def go():
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await tui.open_exercise(pilot, ex.id)
+            await pilot.press("f2")
+            await settle(tui, pilot, lambda: isinstance(app.focused, CodeEditor), "the editor")
+            before = screen.editor.text
+            screen.editor.move_cursor((0, 0))
+            burst(app, "a", "b", "backspace", "c", "d", "enter", "e", "f", "ctrl+a", "g", "h")
+            await settle(tui, pilot, lambda: screen.editor.text == "gh", "the selection replaced by gh")
+            screen.editor.undo()  # the burst after Ctrl+A is one edit: undone, the text before it
+            assert screen.editor.text == "acd\nef" + before
+
+    asyncio.run(go())
+
+
+def test_a_burst_reaches_a_widget_that_takes_one_letter_at_a_time_in_order(home, fake_sandbox, tui):
+    """The doctor's command line is Textual's Input: it types the first letter of a run only, and
+    the letters behind it come back to the queue, each in its turn."""
+    from textual.widgets import Input
+
+    app = make_app(home, "en", course=(COURSE, []), sandbox=fake_sandbox)
+
+    async def go():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("d")
+            await settle(tui, pilot, lambda: isinstance(app.focused, Input), "the doctor's command line")
+            burst(app, *"train.py", "backspace", "y", "left", "Z")
+            line = app.focused
+            await settle(tui, pilot, lambda: "Z" in line.value, "the Z typed")
+            assert line.value == "train.pZy"
+
+    asyncio.run(go())

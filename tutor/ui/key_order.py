@@ -7,6 +7,11 @@ was lost; keys typed while a screen was still mounting went nowhere. Here keys w
 the next one goes out when the one before was taken by a widget (it stopped the key) or reached
 the app's bindings, once the messages it set going have been handled (a focus change, a screen
 closing and another opening), and when the screen is ready.
+
+Letters waiting behind a letter travel with it as one run of typing (`typed_after`): a widget that
+types text (the code editor) inserts the run as one edit, so a burst costs one edit, one
+re-highlight and one redraw instead of one per key. A widget that does not take the run, or a
+binding that takes the key first, leaves the letters to come back to the front of the queue.
 """
 
 from __future__ import annotations
@@ -24,6 +29,18 @@ STUCK_S = 2.0  # a key no one reported done (its widget went away mid-way): the 
 NOT_READY_S = 5.0  # a screen that never gets ready for keys still gets them after this long
 RETRY_S = 0.02  # how often a screen that is not ready yet is asked again
 BUSY_S = 1.0  # messages still in flight after a key (a stream of output, say): the next goes anyway
+
+
+def _types(event: events.Key | events.Paste) -> bool:
+    """A key that only types its character: what a run of typing is made of."""
+    return isinstance(event, events.Key) and event.is_printable and bool(event.character)
+
+
+def typed_after(event: events.Key) -> str:
+    """The letters typed right behind `event`, for the widget that inserts them with it as one
+    edit; taken from the queue for good (call before stopping the event). Empty when none wait."""
+    run = event.__dict__.pop("typed_after", ())
+    return "".join(key.character or "" for key in run)
 
 
 def _tell_queue(event: events.Event, stop: bool) -> None:
@@ -112,6 +129,8 @@ class KeyQueue:
         if event is not self.current:
             return
         self.current = None
+        untaken = event.__dict__.pop("typed_after", ())
+        self.waiting.extendleft(reversed(untaken))  # nobody typed them: each in its own turn
         self._fast = by_widget and getattr(event, "key", "") not in _MOVE_FOCUS
         self._last_done = time.monotonic()
         if self._stuck is not None:
@@ -162,6 +181,12 @@ class KeyQueue:
         self._next()
 
     async def _deliver(self, event: events.Key | events.Paste) -> None:
+        if _types(event) and self.waiting and _types(self.waiting[0]):
+            # Gathered now, not when it was taken: the rest of a burst has arrived meanwhile.
+            run = []
+            while self.waiting and _types(self.waiting[0]):
+                run.append(self.waiting.popleft())
+            event.__dict__["typed_after"] = run
         await self.deliver(event)
         if not event.is_forwarded:  # a priority binding took it, or the app itself did
             self.done(event)

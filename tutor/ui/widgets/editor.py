@@ -13,6 +13,8 @@ stop on Tab, and gives Ctrl+Z / Ctrl+Y undo):
   selects all (Home goes to the line start).
 - Under NO_COLOR, keywords are bold and comments italic instead of colours turned grey.
 - Long lines wrap (soft wrap): no sideways scrolling that hides the start of other lines.
+- Letters that arrive in one burst (over a slow link, say) go in as one edit
+  (tutor.ui.key_order.typed_after): highlighted and drawn once, undone as one step.
 
 Each of these edits is one undo step.
 """
@@ -29,6 +31,8 @@ from textual.containers import ScrollableContainer
 from textual.message import Message
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, Selection, TextAreaTheme
+
+from tutor.ui.key_order import typed_after
 
 FUNCTION_KEYS = {f"f{n}" for n in range(1, 25)}
 
@@ -161,6 +165,13 @@ class CodeEditor(TextArea, inherit_bindings=False):
             event.stop()
             event.prevent_default()
             self.indent_lines()
+        elif event.is_printable and event.character and (more := typed_after(event)):
+            # A burst: the letters queued behind this one go in with it, as TextArea types one
+            # (replacing the selection), in one edit: one re-highlight and one redraw for all.
+            event.stop()
+            event.prevent_default()
+            start, end = self.selection
+            self.replace(event.character + more, start, end, maintain_selection_offset=False)
 
     async def _run_own_binding(self, key: str) -> bool:
         """Run the editor's own binding for `key` now, in order with the typing around it.
