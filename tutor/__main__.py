@@ -1,3 +1,3 @@
-from tutor.cli import main
+from tutor.cli.main import main
 
 raise SystemExit(main())

@@ -460,7 +460,7 @@ def rmsprop(lr, rho=0.9, eps=1e-8):
 def test_accelerator_is_asked_for_by_the_flag_or_the_variable_and_reaches_the_sandbox(tmp_path, monkeypatch):
     """The command line reads --accelerator and JAXSTATE_TUTOR_ACCELERATOR once; the sandbox is
     told by an argument, never by the environment the CLI changed."""
-    from tutor.cli import Context, _parser
+    from tutor.cli.main import Context, _parser
 
     monkeypatch.delenv("JAXSTATE_TUTOR_ACCELERATOR", raising=False)
     home = ["--home", str(tmp_path)]
@@ -511,11 +511,11 @@ def test_progress_and_list_speak_each_language_whole(tmp_path, course, tutor):
 
 
 def test_the_command_line_has_no_inline_language_branch():
-    """Its words live in tutor/cli_commands/texts.py: no `lang == "zh"` (or "en") test in its code."""
+    """Its words live in tutor/cli/texts.py: no `lang == "zh"` (or "en") test in its code."""
     import ast
 
     found = []
-    for path in [ROOT / "tutor" / "cli.py", *sorted((ROOT / "tutor" / "cli_commands").glob("*.py"))]:
+    for path in sorted((ROOT / "tutor" / "cli").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Compare) and any(
                 isinstance(side, ast.Constant) and side.value in ("zh", "en") for side in [node.left, *node.comparators]

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tutor.cli import _parser
+from tutor.cli.main import _parser
 from tutor.course import load_course
 from tutor.paths import shipped_course_root
 from tutor.protocol import CHECK_STATUSES, DOCTOR_STATUSES, FINDING_KINDS
-from tutor.render import SCHEMA_VERSION
 from tutor.sandbox.events import STATUSES
 from tutor.sandbox.kinds import MEANINGS, VerdictKind
+from tutor.terminal.render import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "CONTRACTS.md").read_text(encoding="utf-8")

@@ -85,8 +85,8 @@ def test_a_bad_time_limit_is_a_usage_error(tmp_path):
 
 def _asked(*words: str) -> options.DoctorOptions:
     """The options as the command line reads them: its argparse, then the one doctor parser."""
-    from tutor.cli import _parser
-    from tutor.doctoring import options_of
+    from tutor.cli.doctor import options_of
+    from tutor.cli.main import _parser
 
     return options_of(_parser().parse_args(["doctor", *words]))
 

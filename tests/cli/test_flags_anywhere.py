@@ -2,7 +2,7 @@
 and `--lang zh|en` before or after the command; for `doctor`, anywhere before `--` (after the
 script too), and everything after `--` is the script's.
 
-Real argv through tutor.cli (its argparse, then doctor's one parser), read back as the Context
+Real argv through tutor.cli.main (its argparse, then doctor's one parser), read back as the Context
 every command gets and as the DoctorOptions the doctor's job is built from. No worker, no JAX,
 except the one test marked slow.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tutor.cli import Context, parse_args
-from tutor.cli_commands.context import ACCELERATOR_VAR
+from tutor.cli.context import ACCELERATOR_VAR
+from tutor.cli.doctor import options_of
+from tutor.cli.main import Context, parse_args
 from tutor.doctor import options
-from tutor.doctoring import options_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

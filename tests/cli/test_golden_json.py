@@ -21,7 +21,7 @@ from tutor.course import load_course
 from tutor.paths import COURSE_VAR
 from tutor.progress import ProgressStore, changes
 from tutor.progress.state import LearnerState
-from tutor.render import SCHEMA_VERSION
+from tutor.terminal.render import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"

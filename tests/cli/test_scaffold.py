@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.cli import Context, main, parse_args
+from tutor.cli.main import Context, main, parse_args
 from tutor.course.scaffold import new_course
 from tutor.paths import COURSE_VAR
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tutor.cli import main
+from tutor.cli.main import main
 from tutor.course import read_course
 from tutor.course.scaffold import new_course
 from tutor.course.schema import FORMAT, json_schema

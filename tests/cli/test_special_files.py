@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.atomic import NotARegularFile, read_regular
+from tutor.files.atomic import NotARegularFile, read_regular
 from tutor.progress import ProgressStore
 
 ROOT = Path(__file__).resolve().parents[2]

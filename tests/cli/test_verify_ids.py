@@ -1,5 +1,5 @@
 """`verify ID...`, the author's loop for one exercise (issue 41): validate's problems, then that
-exercise's solution, starter and red-team cases, each judged as its name says (tutor.verify)."""
+exercise's solution, starter and red-team cases, each judged as its name says (tutor.cli.verify)."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def _exercise(folder: Path, id_: str, solution: str, plots: bool):
 
 
 def test_the_benchmark_chooses_by_solution_size_and_plotting(tmp_path):
-    from tutor.bench import choose
+    from tutor.bench.measure import choose
 
     exercises = (
         _exercise(tmp_path, "long-plain", "x = 1\n" * 50, False),

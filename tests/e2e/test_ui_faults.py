@@ -21,7 +21,7 @@ from tutor import host
 from tutor.child import signal_filter
 from tutor.course import read_course
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE, _ = read_course(ROOT)

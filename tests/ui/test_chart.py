@@ -17,7 +17,7 @@ from tutor.course import read_course
 from tutor.i18n import Bilingual
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Verdict
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 from tutor.ui.session import Session
 from tutor.ui.texts import say
 from tutor.ui.widgets.loss_chart import LossChart, linear_ticks, log_ticks, thin, tick_label

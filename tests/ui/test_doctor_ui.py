@@ -102,7 +102,7 @@ def test_the_command_line_takes_the_doctors_own_options_as_the_cli_does(tmp_path
 
 
 def test_the_ui_shares_the_doctor_with_the_cli_but_never_imports_the_cli():
-    """Options, running and wording are tutor.doctor's; tutor.doctoring and tutor.cli are the
+    """Options, running and wording are tutor.doctor's; tutor.cli.doctor and tutor.cli.main are the
     command line's own glue (read from the source: every import, also inside functions)."""
     import ast
 
@@ -114,7 +114,7 @@ def test_the_ui_shares_the_doctor_with_the_cli_but_never_imports_the_cli():
             elif isinstance(node, ast.Import):
                 imported |= {a.name for a in node.names}
     assert "tutor.doctor.options" in imported and "tutor.doctor.wording" in imported
-    assert not {"tutor.doctoring", "tutor.cli"} & imported
+    assert not {"tutor.cli.doctor", "tutor.cli.main"} & imported
 
 
 def test_a_worker_that_cannot_be_spawned_is_an_error_on_screen_not_a_crash(tmp_path, fake_sandbox, tui):

@@ -17,7 +17,7 @@ import pytest
 
 from tutor.course import read_course
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 from tutor.ui.widgets.editor import CodeEditor, code_part, make_editor, opens_block
 
 ROOT = Path(__file__).resolve().parents[2]

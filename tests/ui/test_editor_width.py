@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tutor.course import read_course
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 from tutor.ui.widgets.editor import CodeEditor
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from tutor.course import read_course
 from tutor.progress import changes
 from tutor.progress.path import Step, course_path
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE, _ = read_course(ROOT)

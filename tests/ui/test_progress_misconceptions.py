@@ -16,7 +16,7 @@ from textual.widgets import Static
 from tutor.course import read_course
 from tutor.progress import ProgressStore, changes
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 from tutor.ui.screens.progress import ProgressScreen
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ from tutor.i18n import Bilingual
 from tutor.progress import ProgressStore, changes
 from tutor.progress.path import Step
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE, _ = read_course(ROOT)

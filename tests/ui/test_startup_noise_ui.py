@@ -14,7 +14,7 @@ from tutor.course import read_course
 from tutor.i18n import Bilingual
 from tutor.sandbox.events import Output
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE, _PROBLEMS = read_course(ROOT)

@@ -23,7 +23,7 @@ from tutor.i18n import Bilingual, pick
 from tutor.progress import ProgressStore, changes
 from tutor.sandbox.events import Output
 from tutor.ui.app import make_app
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE, _PROBLEMS = read_course(ROOT)  # partial while the course is being written: use what loads
@@ -754,7 +754,7 @@ def test_live_chart_grows_with_several_series_and_a_log_scale(tui):
 
 
 def test_marks_are_ascii_without_utf8_and_bold_only_without_colour(monkeypatch):
-    from tutor.marks import unicode_ok
+    from tutor.terminal.marks import unicode_ok
 
     for var in ("LC_ALL", "LC_CTYPE"):
         monkeypatch.delenv(var, raising=False)

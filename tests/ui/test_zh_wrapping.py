@@ -25,14 +25,14 @@ from rich.console import Console
 from rich.text import Text
 from textual.content import Content
 
-from tutor import render
-from tutor.cli_commands import texts as cli_texts
+from tutor.cli import texts as cli_texts
 from tutor.course import read_course
 from tutor.course.checks_source import chinese_strings
 from tutor.doctor import options as doctor_options
 from tutor.doctor import wording as doctor_wording
 from tutor.i18n import Bilingual
 from tutor.progress import reports
+from tutor.terminal import render
 from tutor.ui import texts as ui_texts
 from tutor.ui.app import make_app
 from tutor.ui.screens import doctor as doctor_screen
@@ -142,7 +142,7 @@ def tui_layout():
 def cli_layout():
     import argparse
 
-    from tutor.cli_commands.context import Context
+    from tutor.cli.context import Context
 
     Context(argparse.Namespace(lang="zh", home="/nonexistent")).console()  # as every CLI command gets it
     return lambda text, width: [

@@ -12,24 +12,24 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 CORE = [
-    "tutor.cli",
+    "tutor.cli.main",
     "tutor.course",
     "tutor.course.loader",
     "tutor.progress",
     "tutor.sandbox.runner",
     "tutor.sandbox.events",
-    "tutor.workspace",
-    "tutor.render",
+    "tutor.files.workspace",
+    "tutor.terminal.render",
     "tutor.paths",
     "tutor.i18n",
     "tutor.progress.state",
     "tutor.progress.reports",
     "tutor.progress.path",
-    "tutor.marks",
-    "tutor.watcher",
-    "tutor.verify",
-    "tutor.watching",
-    "tutor.edited_file",
+    "tutor.terminal.marks",
+    "tutor.files.outside_edits",
+    "tutor.cli.verify",
+    "tutor.cli.watch_loop",
+    "tutor.files.edited_file",
 ]
 
 

@@ -537,7 +537,13 @@ def test_the_programs_own_chinese_follows_the_course_rules():
     from tutor.course.markdown_lint import markdown_problems
 
     found = []
-    modules = ("tutor.cli", "tutor.render", "tutor.progress.reports", "tutor.doctor.report_text", "tutor.ui.texts")
+    modules = (
+        "tutor.cli.main",
+        "tutor.terminal.render",
+        "tutor.progress.reports",
+        "tutor.doctor.report_text",
+        "tutor.ui.texts",
+    )
     for name in (*modules, "tutor.ui.screens.doctor"):
         module = importlib.import_module(name)
         for table_name in ("MSG", "WORDS", "UI", "KEY_LABELS", "TEXTS"):

@@ -1,4 +1,4 @@
-"""The learner's file as an editor holds it (tutor.edited_file), on real files: opening, saving
+"""The learner's file as an editor holds it (tutor.files.edited_file), on real files: opening, saving
 all or nothing, outside edits, reload after another editor, rescue, put back, reset."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
-from tutor.edited_file import EditedFile, OutsideEdit
+from tutor.files.edited_file import EditedFile, OutsideEdit
+from tutor.files.workspace import Workspace
 from tutor.i18n import Bilingual
-from tutor.workspace import Workspace
 
 STARTER = "def f(x):\n    return x  # TODO\n"
 

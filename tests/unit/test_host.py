@@ -141,7 +141,7 @@ def test_only_the_host_module_imports_fcntl_or_reads_proc():
     root = Path(host.__file__).parent
     offenders = []
     for path in root.rglob("*.py"):
-        if path.name in ("host.py", "bench.py"):
+        if path.name == "host.py" or path.parent.name == "bench":
             continue
         text = path.read_text(encoding="utf-8")
         if "import fcntl" in text or '"/proc' in text or 'f"/proc' in text:

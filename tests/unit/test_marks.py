@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.marks import ASCII, UNICODE, Glyphs, unicode_ok
+from tutor.terminal.marks import ASCII, UNICODE, Glyphs, unicode_ok
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,8 +23,8 @@ def env_with(**values) -> dict:
 def marks_seen_by_cli_and_ui(env: dict) -> tuple[str, str]:
     """The 'passed' mark as the CLI's printer and the TUI's Marks pick it, in a fresh process."""
     code = (
-        "import sys; from tutor.render import RunPrinter; from rich.console import Console\n"
-        "from tutor.ui.marks import Marks\n"
+        "import sys; from tutor.terminal.render import RunPrinter; from rich.console import Console\n"
+        "from tutor.ui.mark_styles import Marks\n"
         "cli = RunPrinter(Console(file=sys.stdout), 'en').marks['pass']\n"
         "print(ascii(cli), ascii(Marks()['pass']))"
     )
@@ -64,7 +64,7 @@ def test_the_locale_is_trusted_before_the_stream(monkeypatch):
 
 def test_ascii_marks_of_progress_are_told_apart_from_check_results():
     """In ASCII `list` prints a not-started lesson as "[ ]", an empty box: "-" is a skipped check."""
-    from tutor.marks import ASCII
+    from tutor.terminal.marks import ASCII
 
     assert ASCII["new"] == " "
     progress = {ASCII[s] for s in ("new", "started", "done")}

@@ -17,7 +17,7 @@ import pytest
 RESCUE = """
 import os
 from pathlib import Path
-from tutor.edited_file import EditedFile
+from tutor.files.edited_file import EditedFile
 if os.environ.get("WAIT"):
     print(os.getpid(), flush=True)
     input()
@@ -149,8 +149,8 @@ def test_with_neither_home_nor_temporary_folder_both_reasons_are_said(tmp_path, 
     """Both places full: the error names each, in both languages; no partial file anywhere."""
     import tempfile
 
-    from tutor.edited_file import EditedFile
-    from tutor.workspace import LearnerFileError
+    from tutor.files.edited_file import EditedFile
+    from tutor.files.workspace import LearnerFileError
 
     with tmpfs(tmp_path / "tmp", size_kb=64) as tmp:
         fill(tmp)

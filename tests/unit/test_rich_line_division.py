@@ -1,4 +1,4 @@
-"""tutor.rich_line_division is a copy of Rich's private line division (rich._wrap), so that the
+"""tutor.terminal.rich_line_division is a copy of Rich's private line division (rich._wrap), so that the
 tutor imports nothing private of Rich's: it must break every line as the installed Rich does.
 If a Rich release drops rich._wrap this import fails: look at what Rich breaks lines with now."""
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich._wrap import divide_line as rich_divide_line
 
-from tutor.rich_line_division import divide_line
+from tutor.terminal.rich_line_division import divide_line
 
 # Spaces of several kinds, Latin letters, wide (2-cell) characters and a combining mark.
 _ALPHABET = st.sampled_from(list("ab xyz  \t.,()") + ["中", "文", "ｗ", "\u0301", "\u00a0", "é"])

@@ -1,4 +1,4 @@
-"""Line breaking for the TUI and the CLI (tutor.text_wrap): Chinese breaks between characters by
+"""Line breaking for the TUI and the CLI (tutor.terminal.text_wrap): Chinese breaks between characters by
 the kinsoku rules, short code stays whole, and text without Chinese breaks exactly as Rich's."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rich._wrap import divide_line as rich_divide_line
 from rich.cells import cell_len
 
 from tutor.course import read_course
-from tutor.text_wrap import divide_line, for_terminal, wrap_lines
+from tutor.terminal.text_wrap import divide_line, for_terminal, wrap_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 

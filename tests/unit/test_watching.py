@@ -1,4 +1,4 @@
-"""The watch loop (tutor/watching.py) with a recording face: which saves it checks. A version
+"""The watch loop (tutor/cli/watch_loop.py) with a recording face: which saves it checks. A version
 another view (the TUI) said it is checking is not checked again (every check is one attempt), the
 first check runs whatever was said before, and watch says what it checks, so the TUI does not
 check a version watch is checking."""
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.edited_file import EditedFile
-from tutor.watching import watch
+from tutor.cli.watch_loop import watch
+from tutor.files.edited_file import EditedFile
 
 
 class Face:

@@ -1,5 +1,5 @@
 """Each exercise judged on varied correct solutions and on typical mistakes ("mutants"), as
-tutor.verify names them (the rule and its pins live there: `verify ID` runs the same cases).
+tutor.cli.verify names them (the rule and its pins live there: `verify ID` runs the same cases).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.verify import case_problem
+from tutor.cli.verify import case_problem
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 

@@ -407,7 +407,7 @@ def test_the_parent_side_imports_no_jax_and_no_textual():
         "tutor.doctor.running",
         "tutor.doctor.report_text",
         "tutor.doctor.report_json",
-        "tutor.doctoring",
+        "tutor.cli.doctor",
         "tutor.child.doctor.script_code",
     )
     code = (

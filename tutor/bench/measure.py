@@ -6,7 +6,7 @@
 What it measures comes from the course itself (no exercise is named here): the small exercise
 is the one with the shortest reference solution among those that train nothing, the heavy one
 the one with the shortest solution among those that plot a training loss (see `choose`); the
-JSON says which (small_exercise, heavy_exercise). Its other programs are in tutor/bench_inputs.py.
+JSON says which (small_exercise, heavy_exercise). Its other programs are in tutor/bench/inputs.py.
 
 Figures (medians of repeated runs):
   small_cold_s       the small exercise's verdict latency, a fresh worker forked from the fork server
@@ -55,7 +55,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tutor.bench_inputs import DOCTOR_SCRIPT, DOCTOR_SCRIPT_NAME, STREAM_CELL
+from tutor.bench.inputs import DOCTOR_SCRIPT, DOCTOR_SCRIPT_NAME, STREAM_CELL
 
 _homes: list[Path] = []  # every home made here: removed, with its compilation cache, by cleanup()
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tutor.atomic import NotARegularFile, read_regular
+from tutor.files.atomic import NotARegularFile, read_regular
+from tutor.files.workspace import MAX_FILE_BYTES, LearnerFileError, Workspace, read_learner_file
 from tutor.i18n import Bilingual
 from tutor.progress import passing
-from tutor.workspace import MAX_FILE_BYTES, LearnerFileError, Workspace, read_learner_file
 
 FORMAT = "jaxstate-tutor-export"
 FORMAT_VERSION = 1

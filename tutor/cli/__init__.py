@@ -1,1 +1,1 @@
-"""The commands of `jaxstate-tutor`, a module per group; tutor/cli.py parses the arguments and picks one."""
+"""The commands of `jaxstate-tutor`, a module per group; tutor/cli/main.py parses the arguments and picks one."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tutor.cli_commands.context import Context
-from tutor.cli_commands.texts import say
-from tutor.render import print_json
+from tutor.cli.context import Context
+from tutor.cli.texts import say
+from tutor.terminal.render import print_json
 
 
 def cmd_verify(ctx: Context) -> int:
@@ -15,7 +15,7 @@ def cmd_verify(ctx: Context) -> int:
     exercises: validate's problems first, then their solution, starter and red-team cases."""
     import tempfile
 
-    from tutor.verify import verify_course
+    from tutor.cli.verify import verify_course
 
     ids = list(dict.fromkeys(ctx.args.ids or ())) or None
     problems = []
@@ -41,8 +41,8 @@ def cmd_verify(ctx: Context) -> int:
         return 1 if bad or problems else 0
     for p in problems:
         print(p)
-    from tutor.marks import marks
-    from tutor.render import RunPrinter
+    from tutor.terminal.marks import marks
+    from tutor.terminal.render import RunPrinter
 
     con, m = ctx.console(), marks()
     for r in results:

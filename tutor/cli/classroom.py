@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.classroom.texts import say
-from tutor.cli_commands.context import Context, UsageError
+from tutor.cli.context import Context, UsageError
 from tutor.controls import show_controls
 from tutor.i18n import pick
 
@@ -66,7 +66,7 @@ def _login_name() -> str:
 
 
 def _write(path: Path, text: str, key: str, lang: str) -> None:
-    from tutor.atomic import replace_atomically
+    from tutor.files.atomic import replace_atomically
 
     target = path.expanduser().absolute()
     try:
@@ -80,7 +80,7 @@ def cmd_export(ctx: Context) -> int:
     from tutor.classroom.archive import collect
     from tutor.progress import utc_now
     from tutor.progress.reports import progress_document
-    from tutor.render import SCHEMA_VERSION
+    from tutor.terminal.render import SCHEMA_VERSION
 
     lang = ctx.lang
     state = ctx.state

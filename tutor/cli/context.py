@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from tutor.cli_commands.texts import say
+from tutor.cli.texts import say
 from tutor.controls import show_controls
 from tutor.i18n import Bilingual, default_lang, pick
 
@@ -81,10 +81,10 @@ class Context:
 
     def console(self):
         """Rich output. On a terminal Rich wraps lines to its width, Chinese as Chinese
-        (tutor.text_wrap); piped output is not wrapped (the reader's tool does that)."""
+        (tutor.terminal.text_wrap); piped output is not wrapped (the reader's tool does that)."""
         from rich.console import Console
 
-        from tutor.text_wrap import use_in_rich
+        from tutor.terminal.text_wrap import use_in_rich
 
         use_in_rich()
         console = Console(highlight=False)
@@ -125,7 +125,7 @@ class Context:
     def workspace_file(self, exercise) -> Path:
         """The learner's file, created from the starter if missing (said: a file that vanished
         after attempts was most likely deleted); a home that cannot hold it is a usage error."""
-        from tutor.workspace import LearnerFileError, Workspace
+        from tutor.files.workspace import LearnerFileError, Workspace
 
         ws = Workspace(self.home)
         existed = ws.exists(exercise.id)

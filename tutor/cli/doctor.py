@@ -23,7 +23,7 @@ from tutor.doctor.findings import Report
 from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
 from tutor.i18n import pick, table
-from tutor.text_wrap import for_terminal
+from tutor.terminal.text_wrap import for_terminal
 
 INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `check` / `watch`
 
@@ -196,7 +196,7 @@ def run(ctx) -> int:
         sandbox.close()
     report = running.report_of(verdict, asked.script.name)
     if asked.json:
-        from tutor.render import print_json
+        from tutor.terminal.render import print_json
 
         print_json(report_json(report, lang))
         return exit_code(report, stopped)

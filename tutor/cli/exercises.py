@@ -5,18 +5,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tutor.cli_commands.context import Context, UsageError
-from tutor.cli_commands.texts import say
+from tutor.cli.context import Context, UsageError
+from tutor.cli.texts import say
 from tutor.i18n import pick
 from tutor.progress import changes, passing
-from tutor.render import print_json
+from tutor.terminal.render import print_json
 
 
 def run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeout: float | None) -> int:
     """Check the file at `path`, print the run as it goes (or its JSON at the end) and count the
     attempt before the verdict is shown; 0 if it passed, else 1 (`check` and `watch` alike)."""
-    from tutor.render import RunPrinter
-    from tutor.workspace import LearnerFileError, read_learner_file
+    from tutor.files.workspace import LearnerFileError, read_learner_file
+    from tutor.terminal.render import RunPrinter
 
     try:
         source = read_learner_file(path)
@@ -82,7 +82,7 @@ def cmd_solution(ctx: Context) -> int:
 
 
 def cmd_reset(ctx: Context) -> int:
-    from tutor.workspace import LearnerFileError, Workspace
+    from tutor.files.workspace import LearnerFileError, Workspace
 
     exercise = ctx.exercise(ctx.args.id)
     ws = Workspace(ctx.home)

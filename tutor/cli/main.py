@@ -1,6 +1,6 @@
 """The command line `jaxstate-tutor`: every command and option, and which command each runs.
 
-The commands themselves live in tutor/cli_commands/, a module per group, with every sentence
+The commands themselves live in tutor/cli/, a module per group, with every sentence
 they print in its texts.py. Exit codes: 0 success / pass, 1 fail / error / timeout, 2 unknown
 id or bad usage.
 """
@@ -14,17 +14,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from tutor import __version__, doctoring
-from tutor.cli_commands.authoring import cmd_schema, cmd_validate, cmd_verify
-from tutor.cli_commands.classroom import add_parsers as add_classroom_parsers
-from tutor.cli_commands.classroom import cmd_export, cmd_grade
-from tutor.cli_commands.context import Context, UsageError
-from tutor.cli_commands.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
-from tutor.cli_commands.scaffolding import cmd_new_course, cmd_new_exercise
-from tutor.cli_commands.status import cmd_list, cmd_progress
-from tutor.cli_commands.texts import MSG
-from tutor.cli_commands.tui import cmd_tui
-from tutor.cli_commands.watch import cmd_watch
+from tutor import __version__
+from tutor.cli import doctor
+from tutor.cli.authoring import cmd_schema, cmd_validate, cmd_verify
+from tutor.cli.classroom import add_parsers as add_classroom_parsers
+from tutor.cli.classroom import cmd_export, cmd_grade
+from tutor.cli.context import Context, UsageError
+from tutor.cli.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
+from tutor.cli.scaffolding import cmd_new_course, cmd_new_exercise
+from tutor.cli.status import cmd_list, cmd_progress
+from tutor.cli.texts import MSG
+from tutor.cli.tui import cmd_tui
+from tutor.cli.watch import cmd_watch
 from tutor.controls import show_controls
 from tutor.doctor.options import positive_seconds
 from tutor.i18n import LANGS, default_lang
@@ -142,8 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
-    add_classroom_parsers(sub, common, _seconds)  # export and grade: tutor/cli_commands/classroom.py
-    doctoring.add_parser(sub, common)  # its body: tutor/doctoring.py
+    add_classroom_parsers(sub, common, _seconds)  # export and grade: tutor/cli/classroom.py
+    doctor.add_parser(sub, common)
     return p
 
 
@@ -162,7 +163,7 @@ COMMANDS = {
     "schema": cmd_schema,
     "export": cmd_export,
     "grade": cmd_grade,
-    "doctor": doctoring.run,
+    "doctor": doctor.run,
     None: cmd_tui,
 }
 
@@ -218,7 +219,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line read: argparse, then for doctor the tutor's options among its words."""
     args = _parser().parse_args(argv)
     if args.command == "doctor":
-        doctoring.take_tutor_options(args)
+        doctor.take_tutor_options(args)
     return args
 
 

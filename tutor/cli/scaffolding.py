@@ -3,8 +3,8 @@ and what to do next."""
 
 from __future__ import annotations
 
-from tutor.cli_commands.context import Context, UsageError
-from tutor.cli_commands.texts import say
+from tutor.cli.context import Context, UsageError
+from tutor.cli.texts import say
 from tutor.i18n import pick
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.cli_commands.context import Context
-from tutor.cli_commands.texts import say
-from tutor.render import print_json
+from tutor.cli.context import Context
+from tutor.cli.texts import say
+from tutor.terminal.render import print_json
 
 
 def cmd_list(ctx: Context) -> int:
@@ -20,7 +20,7 @@ def cmd_list(ctx: Context) -> int:
         return 0
     from rich.markup import escape
 
-    from tutor.marks import marks
+    from tutor.terminal.marks import marks
 
     m = marks()
     lessons = {l["id"]: l for l in doc["lessons"]}

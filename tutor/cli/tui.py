@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from tutor.cli_commands.context import Context
-from tutor.cli_commands.texts import say
+from tutor.cli.context import Context
+from tutor.cli.texts import say
 
 
 def cmd_tui(ctx: Context) -> int:

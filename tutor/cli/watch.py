@@ -1,4 +1,4 @@
-"""`watch`: re-check an exercise on every save, on a plain terminal; the loop is tutor.watching's,
+"""`watch`: re-check an exercise on every save, on a plain terminal; the loop is tutor.cli.watch_loop's,
 this is its face (Rich output, Enter read from the terminal)."""
 
 from __future__ import annotations
@@ -7,15 +7,15 @@ import sys
 import time
 from pathlib import Path
 
-from tutor.cli_commands.context import Context, UsageError
-from tutor.cli_commands.exercises import run_check
-from tutor.cli_commands.texts import say
+from tutor.cli.context import Context, UsageError
+from tutor.cli.exercises import run_check
+from tutor.cli.texts import say
 from tutor.i18n import pick
 
 
 def cmd_watch(ctx: Context) -> int:
     """Re-check on every save; after a pass, offer the next exercise on the path (Enter)."""
-    from tutor.watching import watch
+    from tutor.cli.watch_loop import watch
 
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
@@ -52,7 +52,7 @@ def enter_pressed(timeout: float) -> bool:
 
 
 class TerminalFace:
-    """The watch loop's face on a terminal (tutor.watching.Face)."""
+    """The watch loop's face on a terminal (tutor.cli.watch_loop.Face)."""
 
     def __init__(self, ctx: Context, sandbox):
         self.ctx, self.sandbox, self.con = ctx, sandbox, ctx.console()

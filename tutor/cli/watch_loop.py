@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from tutor.edited_file import EditedFile
+from tutor.files.edited_file import EditedFile
+from tutor.files.outside_edits import CHANGED, DELETED
 from tutor.i18n import Bilingual
 from tutor.progress.path import Step
-from tutor.watcher import CHANGED, DELETED
 
 
 class Face(Protocol):

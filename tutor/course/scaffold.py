@@ -1,7 +1,7 @@
 """New course files for an author (rustlings' `dev new`): an exercise that validates and stays red
 under `verify ID` until written, and a small course that validates and is green from the start.
 
-Only text is made here; `tutor.cli_commands.scaffolding` says what was written. Each refusal is a
+Only text is made here; `tutor.cli.scaffolding` says what was written. Each refusal is a
 ScaffoldError whose message names the cause, in both languages.
 """
 

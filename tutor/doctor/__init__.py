@@ -11,7 +11,7 @@ in the worker: tutor/child/doctor/ (its docstring says what each detector can an
 - `teaching.py`: the lesson and demo cell that teach each fix.
 - `report_text.py`, `report_json.py`: the report for a person, and the `doctor --json` object.
 
-`tutor/doctoring.py` is the command (`jaxstate-tutor doctor`: output passed through live, the
+`tutor/cli/doctor.py` is the command (`jaxstate-tutor doctor`: output passed through live, the
 first Ctrl+C asks the run to stop, the report still comes, exit 130); `tutor/ui/screens/doctor.py`
 is the TUI's face of the same run (`d` on the outline).
 """

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tutor.atomic import read_regular, replace_atomically
+from tutor.files.atomic import read_regular, replace_atomically
+from tutor.files.outside_edits import CHANGED, DELETED, FileWatch
+from tutor.files.rescue import rescue_copy
+from tutor.files.workspace import LearnerFileError, Workspace, read_learner_file, write_atomically, write_error
 from tutor.i18n import Bilingual
-from tutor.rescue import rescue_copy
-from tutor.watcher import CHANGED, DELETED, FileWatch
-from tutor.workspace import LearnerFileError, Workspace, read_learner_file, write_atomically, write_error
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class EditedFile:
     # ---- outside edits -------------------------------------------------------------------
 
     def poll(self) -> str | None:
-        """tutor.watcher's CHANGED or DELETED since we last looked, or None."""
+        """tutor.files.outside_edits's CHANGED or DELETED since we last looked, or None."""
         return self._watch.poll()
 
     def outside_edit(self, editor_text: str | None) -> OutsideEdit | None:

@@ -16,7 +16,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from tutor.workspace import WorkspaceError
+from tutor.files.workspace import WorkspaceError
 
 HOME_FOLDER = "unsaved"  # <home>/unsaved/<exercise-id>-<time>-<pid>.py
 TEMP_PREFIX = "jaxstate-tutor-unsaved-"  # mkdtemp adds the random part

@@ -14,7 +14,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from tutor.atomic import replace_atomically
+from tutor.files.atomic import replace_atomically
 from tutor.i18n import Bilingual
 
 MAX_FILE_BYTES = 1_000_000  # a solution is a few kB; anything this big is a mistake

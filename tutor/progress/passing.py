@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
-from tutor.workspace import LearnerFileError, read_learner_file, write_atomically
+from tutor.files.workspace import LearnerFileError, read_learner_file, write_atomically
 
 FOLDER = "passed"
 

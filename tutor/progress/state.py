@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tutor.files.outside_edits import FileWatch
 from tutor.progress.asking import answered_right, first_try_score
 from tutor.progress.path import (
     KINDS,
@@ -27,7 +28,6 @@ from tutor.progress.path import (
     practice_of,
     step_status,
 )
-from tutor.watcher import FileWatch
 
 from .snapshot import Snapshot
 from .store import ProgressStore

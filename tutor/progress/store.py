@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor import host
-from tutor.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
+from tutor.files.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
 from tutor.i18n import Bilingual
 from tutor.progress.reading import parse
 

@@ -10,10 +10,10 @@ from rich.markup import escape
 
 from tutor.controls import json_text, show_controls
 from tutor.i18n import pick, table
-from tutor.marks import marks, unicode_ok
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.noise import without_noise
+from tutor.terminal.marks import marks, unicode_ok
 
 STYLE = {"pass": "green", "fail": "red", "error": "yellow", "skipped": "dim", "timeout": "magenta"}
 

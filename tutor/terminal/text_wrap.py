@@ -9,7 +9,7 @@ Chinese in it breaks exactly as Rich breaks it.
 
 `divide_line` has the signature of Rich's own, so Rich and Textual can be handed it
 (`use_in_rich` here; tutor.ui.text_layout for Textual). Rich's own division is a copy
-(tutor.rich_line_division), not an import of Rich's private `rich._wrap`.
+(tutor.terminal.rich_line_division), not an import of Rich's private `rich._wrap`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TextIO
 
 from rich.cells import cell_len, chop_cells
 
-from tutor.rich_line_division import divide_line as _rich_divide_line
+from tutor.terminal.rich_line_division import divide_line as _rich_divide_line
 
 # Chinese and Japanese characters and full-width forms: a line may break before and after each.
 _CJK_CHARS = "\u2e80-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"

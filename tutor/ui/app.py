@@ -24,7 +24,7 @@ from tutor.progress.path import Step, checkpoint_questions
 from tutor.ui.app_protocol import TutorAppLike
 from tutor.ui.key_order import KeyQueue
 from tutor.ui.keys import translate_bindings
-from tutor.ui.marks import Marks
+from tutor.ui.mark_styles import Marks
 from tutor.ui.saving import save_in_background
 from tutor.ui.session import Session
 from tutor.ui.text_layout import use_cjk_line_breaking

@@ -19,7 +19,7 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from tutor.course.model import Cell
     from tutor.progress.path import Step
-    from tutor.ui.marks import Marks
+    from tutor.ui.mark_styles import Marks
     from tutor.ui.session import Session
 
 

@@ -1,10 +1,10 @@
-"""Status marks in the TUI: the glyphs of tutor.marks (one rule for CLI and TUI) plus text styles."""
+"""Status marks in the TUI: the glyphs of tutor.terminal.marks (one rule for CLI and TUI) plus text styles."""
 
 from __future__ import annotations
 
 import os
 
-from tutor.marks import Glyphs
+from tutor.terminal.marks import Glyphs
 
 # Colours say the same as the glyphs, for those who see them. Under NO_COLOR Textual turns
 # colours into greys, and dark red on a dark background all but vanishes: keep only the bold.

@@ -7,10 +7,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tutor.files.workspace import Workspace
 from tutor.i18n import Bilingual
 from tutor.progress import ProgressError, ProgressStore
 from tutor.progress.state import LearnerState
-from tutor.workspace import Workspace
 
 SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this long to finish
 

@@ -16,7 +16,7 @@ from tutor.ui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from tutor.ui.app_protocol import TutorAppLike
-    from tutor.ui.marks import Marks
+    from tutor.ui.mark_styles import Marks
     from tutor.ui.session import Session
 
 

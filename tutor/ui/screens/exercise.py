@@ -3,7 +3,7 @@
 Keys are F-keys and Ctrl combinations so that none of them steals typing in the editor.
 The workspace file is the source of truth: a check saves the editor first, and edits made
 in another editor (or via F9) are picked up by polling it. How the file is read, saved,
-watched and rescued is tutor.edited_file's; this screen lays out the views and wires keys to it.
+watched and rescued is tutor.files.edited_file's; this screen lays out the views and wires keys to it.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
-from tutor.edited_file import EditedFile
-from tutor.external_editor import editor_command, run_editor
+from tutor.files.edited_file import EditedFile
+from tutor.files.external_editor import editor_command, run_editor
+from tutor.files.workspace import LearnerFileError
 from tutor.i18n import Bilingual, pick
 from tutor.progress import changes, passing
 from tutor.progress.path import Step
@@ -30,7 +31,6 @@ from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.own_focus_style import ReadingScroll
 from tutor.ui.widgets.run_results import RunResults
-from tutor.workspace import LearnerFileError
 
 POLL_S = 0.5  # how often the workspace file is checked for outside edits
 VIEWS = ("task", "code", "results")

@@ -11,9 +11,9 @@ from textual.widgets import Static
 from tutor.controls import show_controls
 from tutor.i18n import Bilingual, pick
 from tutor.protocol import CheckResult, MetricPoints
-from tutor.render import verdict_head
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.noise import without_noise
+from tutor.terminal.render import verdict_head
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
 

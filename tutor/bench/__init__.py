@@ -1,0 +1,1 @@
+"""Benchmarks of the edit -> check -> verdict loop (`python -m tutor.bench`)."""

@@ -1,0 +1,1 @@
+"""What the tutor prints on a terminal: status marks, Chinese-aware line breaking, Rich rendering of runs."""
