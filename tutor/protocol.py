@@ -238,7 +238,7 @@ DoctorStatus = Literal["ok", "findings", "error", "timeout"]
 FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
 FINDING_CODES: tuple[str, ...] = get_args(FindingCode)
 DOCTOR_STATUSES: tuple[str, ...] = get_args(DoctorStatus)
-BLIND_CAUSES = ("logging", "stopped")  # ScriptReport.blinded: see there
+BLIND_CAUSES = ("logging", "stopped", "transfers")  # ScriptReport.blinded: see there
 
 
 @dataclass(frozen=True)
@@ -261,6 +261,7 @@ class Finding(Message):
     paths: tuple[str, ...] = ()  # donation (aliased): the arguments' leaves that share one array, in pairs
     traced: int = 0  # retrace (rewrapped): how many times the function was traced in all (0: unknown)
     seconds: float = 0.0  # what it cost: host-sync, time waiting at the line; retrace, time remaking
+    made_line: int | None = None  # key-reuse: where the reused key was made (a seed, a state's constructor)
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ FINDING_WIRE = {
     "paths": [],
     "traced": 0,
     "seconds": 0.0,
+    "made_line": None,
 }
 REPORT_WIRE = REPORT.to_wire()
 
@@ -510,7 +511,7 @@ SHAPES = {
         "doctor-report DoctorReport(report: ScriptReport)",
         "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
         "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
-        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'remade', 'handed-back', 'constant', 'global', 'mutation', 'print', 'rebound', 'iterator', 'stale', 'unusable', 'deleted', 'aliased', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str, paths: tuple[str, ...], traced: int, seconds: float)",
+        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'remade', 'handed-back', 'constant', 'global', 'mutation', 'print', 'rebound', 'iterator', 'stale', 'unusable', 'deleted', 'aliased', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str, paths: tuple[str, ...], traced: int, seconds: float, made_line: int | None)",
         "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...], blinded: tuple[str, ...])",
         "- TraceCount(function: str, line: int, count: int, file: str, seconds: float)",
     ],

@@ -1,8 +1,9 @@
 """doctor on state reached from a jitted step that is not a module global (issue 42, items 2
 and 3): an attribute of main()'s `config`, a nonlocal counter, a list a factory's step closes
 over, an iterator advanced under trace, a static `self` changed after its trace (a stale cache);
-and what findings cost: the time a per-step pull waited, the time a retrace took, the costliest
-first. Each plant in tests/doctor/ has a clean copy that must stay clean (their markers are
+what findings cost: the time a per-step pull waited, the time a retrace took, the costliest
+first; and keys by meaning (item 1): a value and its own gradient drawn with one key are one use,
+demo cells that each seed PRNGKey(0) again are demos, a reuse names the line that made the key. Each plant in tests/doctor/ has a clean copy that must stay clean (their markers are
 checked by test_doctor.py); here, that each is named by its own code and words."""
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ NAMES = [
     "clean_static_self_frozen.py",
     "host_sync_float_each_step.py",
     "retrace_static_lr.py",
+    "key_reuse_jitted_step.py",
+    "key_reuse_value_and_grad.py",
+    "clean_key_value_and_grad.py",
+    "clean_reseeded_demo_cells.ipynb",
 ]
 
 BATCH = textwrap.dedent("""
@@ -45,7 +50,7 @@ BATCH = textwrap.dedent("""
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             report = examine(os.path.basename(path), [])
         out[os.path.basename(path)] = [
-            {"code": f.code, "line": f.line, "name": f.name, "count": f.count, "seconds": f.seconds}
+            {"code": f.code, "line": f.line, "name": f.name, "count": f.count, "seconds": f.seconds, "made": f.made_line}
             for f in report.findings
         ]
     print("REPORTS " + json.dumps(out))
@@ -95,6 +100,8 @@ def test_state_reached_from_the_step_is_named_at_its_line(found, name, code, nam
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("clean_")])
 def test_the_clean_copies_stay_clean(found, name):
+    """clean_reseeded_demo_cells.ipynb: cells that each seed PRNGKey(0) again and draw, split or
+    train from it replay one chain of keys once per cell: demos, not a training bug."""
     assert found[name] == []
 
 
@@ -109,6 +116,23 @@ def test_findings_say_what_they_cost(found):
     assert "0.54 s" in wording.what(r, "en") and "0.54 秒" in wording.what(r, "zh")
     cheap = Finding("host-sync", "per-step", "t.py", 9, function="step", count=40, via=("float()",), seconds=0.001)
     assert "waited" not in wording.what(cheap, "en")  # not measured worth a word: no number said
+
+
+@pytest.mark.slow
+def test_a_key_reuse_names_the_line_that_made_the_key(found):
+    (f,) = found["key_reuse_jitted_step.py"]
+    lines = (SCRIPTS / "key_reuse_jitted_step.py").read_text(encoding="utf-8").splitlines()
+    made = next(i for i, text in enumerate(lines, 1) if "jax.random.key(42)" in text)
+    assert (f["code"], f["line"], f["made"]) == ("reused", _marked("key_reuse_jitted_step.py"), made), f
+    said = Finding("key-reuse", "reused", "t.py", 16, count=4, first_line=16, made_line=made)
+    assert f"made at line {made}" in wording.what(said, "en") and f"第 {made} 行创建" in wording.what(said, "zh")
+
+
+@pytest.mark.slow
+def test_a_value_and_its_own_gradient_are_one_use_of_a_key(found):
+    assert found["clean_key_value_and_grad.py"] == []  # eagerly and in a jitted step, split every pass
+    (f,) = found["key_reuse_value_and_grad.py"]  # the same pair with one key on every pass: reused
+    assert f["code"] == "reused" and f["line"] == _marked("key_reuse_value_and_grad.py") and f["count"] == 19, f
 
 
 def test_findings_are_ranked_by_the_time_they_lost():

@@ -46,6 +46,7 @@ def _merge(first: Finding, then: Finding) -> Finding:
         primitive=first.primitive or then.primitive,
         paths=first.paths or then.paths,
         seconds=first.seconds + then.seconds,
+        made_line=first.made_line if first.made_line is not None else then.made_line,
     )
 
 

@@ -152,6 +152,11 @@ WORDS = table(
             "en": "The script stopped here: JAX's key-reuse checker caught a key used twice (KeyReuseError).",
             "zh": "脚本停在这里：JAX 的 key 复用检查器发现一个 key 被用了两次（KeyReuseError）。",
         },
+        "made-at": {
+            "en": "That key was made at line {made}: the seed, or the state that carries it, to change if each "
+            "step should get a new key.",
+            "zh": "这个 key 是在第 {made} 行创建的：如果每一步都该拿到新 key，就改那里的种子或携带它的状态。",
+        },
         "cost/host-sync": {
             "en": "The script waited {seconds:.2f} s in those pulls.",
             "zh": "脚本在这些拉取上共等待了 {seconds:.2f} 秒。",
@@ -389,6 +394,12 @@ WORDS = table(
             "zh": "没有能监视重新追踪：脚本关掉了 JAX 的缓存未命中说明（jax_explain_cache_misses 或它的日志器），"
             "而 JAX 追踪了与你的函数同名、却没有任何说明的函数。重新追踪和 jit 下的副作用可能没被看到。",
         },
+        "blind:transfers": {
+            "en": "JAX's transfer guard saw more copies from the device to the host than the doctor placed at "
+            "lines of yours: some host syncs (inside a library, or in C code) are not among the findings.",
+            "zh": "JAX 的传输守卫看到的设备到主机的拷贝，比 doctor 在你的代码行上定位到的更多：有些主机同步"
+            "（在某个库里，或在 C 代码里）不在这些问题之中。",
+        },
         "one": {"en": "1 finding:", "zh": "发现 1 个问题："},
         "some": {"en": "{n} findings:", "zh": "发现 {n} 个问题："},
         "times": {"en": "{n}×", "zh": "{n} 次"},
@@ -436,8 +447,11 @@ def what(f: Finding, lang: str) -> str:
     """The finding's first sentence: what was seen, and how often; then what it cost, when that
     was measured and worth a word (time waiting for the device, time recompiling)."""
     seen = _seen(f, lang)
+    gap = "" if lang == "zh" else " "
     if f.seconds >= 0.01 and f.kind in ("host-sync", "retrace"):
-        seen += ("" if lang == "zh" else " ") + word(f"cost/{f.kind}", lang, seconds=f.seconds)
+        seen += gap + word(f"cost/{f.kind}", lang, seconds=f.seconds)
+    if f.kind == "key-reuse" and f.made_line is not None and f.made_line != f.line:
+        seen += gap + word("made-at", lang, made=f.made_line)
     return seen
 
 
@@ -499,7 +513,7 @@ def times(count: int, lang: str) -> str:
 def how_many(report: Report, lang: str) -> str:
     """ "No findings: ...", "1 finding:" or "3 findings:"."""
     n = len(report.findings)
-    if n == 0 and "logging" in report.blinded:
+    if n == 0 and any(cause in report.blinded for cause in ("logging", "transfers")):
         return word("none_blinded", lang)
     if n == 0 and (report.status == "timeout" or "stopped" in report.blinded):
         return word("none_stopped", lang)  # nothing after the stop was seen: claim nothing of it

@@ -43,6 +43,9 @@ key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on
               line (nnx.Rngs(params=0, dropout=0)) whose descendants are drawn from is a finding.
               A key made anew from one seed on every pass and fed to a step is reuse (at the
               line that makes it); a jitted step returning the key it consumed, at its return.
+              A seed made again by another line (a demo cell) starts its chain over; a value
+              and its own gradient drawn with one key are one use; a reuse names where the key
+              was made.
               Cannot see: a key split inside a jitted function and consumed twice there by value
               (not the same tracer); keys of calls beyond the first 50,000 watched.
 side-effect   print: builtins.print called from the script while JAX stages a jaxpr (jit, scan
@@ -72,6 +75,10 @@ host-sync     float / int / complex / .item() / .tolist() / __array__ / str / re
               under an if / else / try handler inside it; a helper's line is judged by its
               caller's loop). Its cost: the time the script waited in those pulls; a retrace's,
               the time its traces beyond the first took to make; findings come costliest first.
+              On an accelerator, JAX's device-to-host transfer guard ("log_explicit", its lines
+              read from fd 2 and kept out of the script's stderr) is a second witness
+              (`transfers.py`): more copies than the hooks placed is said as a blind spot. Not
+              installed on the CPU, where the guard sees nothing.
 crash         the script ended with an error the chapter teaches: in-place assignment into a
               JAX array, ConcretizationTypeError, TracerBoolConversionError,
               UnexpectedTracerError (or a leaked tracer passed to an op), KeyReuseError (which

@@ -25,10 +25,14 @@ places, on every pass of a loop around it, in a state step (`state = step(state,
 under `grad`. A key a jitted function takes is its caller's to vary: its reuse is reported at
 the learner's call that passed it again (judged, one place or several, by where it is consumed).
 
-A key made from one seed counts as fresh once per place that makes it: PRNGKey(1) made anew on
-every pass of a loop and fed to a step is one key reused, reported where it is made; a jitted
-step that returns the key argument it consumed (the caller's next step gets it again) is reported
-at its return.
+A key made from one seed is fresh once per seeding: each time a different line makes that seed
+again, the chain of keys split from it starts over (demo cells that each seed PRNGKey(0) are
+demos), while PRNGKey(1) made anew on every pass of a loop by one line and fed to a step is one
+key reused, reported where it is made; a jitted step that returns the key argument it consumed
+(the caller's next step gets it again) is reported at its return. A value and its own gradient
+drawn with one key (`loss(w, key)` then `jax.grad(loss)(w, key)`, at the same line, one plainly
+and one under grad) are one use. A reuse names the line that made the key (the seed, or the
+state's constructor that holds it) besides the line where it came back.
 
 Cannot see: keys split inside a jitted function from a reused key and consumed there are judged
 by that key; consumers libraries reach through jax._src; `jax.checkpoint` replays are fine.
@@ -120,8 +124,12 @@ def _is_key(value) -> bool:
     return dtype == np.uint32 and shape is not None and bool(shape) and shape[-1] == 2
 
 
+DEVICE_READS = [0]  # the doctor's own copies of keys to the host (the transfer witness discounts them)
+
+
 def _bits(key) -> bytes | None:
     """The key's bits (a concrete key), or None."""
+    DEVICE_READS[0] += 1
     try:
         data = jax.random.key_data(key) if _is_typed_key(key) else key
         if getattr(data, "dtype", None) != np.uint32:
@@ -191,6 +199,7 @@ class Use:
     step: bool = False
     seq: int = 0  # when, among all uses (calls are read after the run, out of order)
     at: Site | None = None  # where a finding points, if not `site`: the call that passed the key
+    grad: bool = False  # consumed while a differentiation traced (the gradient of a value)
 
     @property
     def place(self) -> Site:
@@ -264,7 +273,7 @@ class _Trace:
             id(leaf): ("leaf", i) for i, leaf in enumerate(leaves) if isinstance(leaf, jax.core.Tracer)
         }
         self.traced = Traced()
-        self.seen: dict[int, tuple[object, Site]] = {}  # id(consumed tracer) -> (it, where)
+        self.seen: dict[int, tuple[object, Site, bool]] = {}  # id(consumed tracer) -> (it, where, under grad)
         self.opaque = 0  # numbers fixed at trace time whose value is not known here
 
     def recipe_of(self, value) -> Recipe | None:
@@ -319,12 +328,29 @@ def _while_carries(args, out):
 LOOP_BODIES = {"scan": (0, _scan_carries), "fori_loop": (2, _fori_carries), "while_loop": (1, _while_carries)}
 
 
+def _one_computation(uses: list[Use]) -> list[Use]:
+    """A key's uses, with a value and its own gradient counted once: the same key consumed at
+    the same line once plainly and once under grad, one right after the other (`loss(w, key)`
+    then `jax.grad(loss)(w, key)`: the gradient of exactly that value)."""
+    out: list[Use] = []
+    paired = False
+    for use in uses:
+        last = out[-1] if out else None
+        if not paired and last is not None and last.site == use.site and last.grad != use.grad:
+            paired = True
+            continue
+        out.append(use)
+        paired = False
+    return out
+
+
 class KeyReuse:
     def __init__(self, code: ScriptCode):
         self.code = code
         self.uses: list[Use] = []
         self.made: Counter = Counter()  # the key's bits -> times made by PRNGKey / key
         self.made_at: dict[bytes, list[Site]] = defaultdict(list)  # ... and where the learner made it
+        self.made_seq: dict[bytes, list[tuple[int, Site]]] = defaultdict(list)  # ... and when
         self.parent: dict[bytes, bytes] = {}  # bits -> the bits they were split / folded from
         self.static: list[Finding] = []  # reuse seen in a trace, whatever the values
         self._traces: list[_Trace] = []
@@ -415,6 +441,7 @@ class KeyReuse:
             return
         try:
             parent = _bits(key)
+            DEVICE_READS[0] += 1
             data = jax.random.key_data(out) if _is_typed_key(out) else out
             rows = np.asarray(data).reshape(-1, np.asarray(data).shape[-1])
             if parent is not None:
@@ -434,6 +461,8 @@ class KeyReuse:
                     site = self._site()
                     if site is not None:
                         self.made_at[bits].append(site)
+                        self._seq += 1
+                        self.made_seq[bits].append((self._seq, site))
             return key
 
         return make
@@ -452,7 +481,8 @@ class KeyReuse:
             bits = _bits(key)
             if bits is not None:
                 self._seq += 1
-                self.uses.append(Use(site, bits, step=self._eager_step(site, bits), seq=self._seq))
+                grad = _under_grad()
+                self.uses.append(Use(site, bits, step=self._eager_step(site, bits), seq=self._seq, grad=grad))
             return
         if not self._traces:
             return
@@ -465,9 +495,12 @@ class KeyReuse:
             return
         seen = trace.seen.get(id(key))
         if seen is not None and seen[0] is key:
+            if seen[1] == site and seen[2] != grad:  # a value and its own gradient: one computation
+                trace.seen[id(key)] = (key, site, False) if grad else seen
+                return
             self.static.append(self._finding(site, seen[1], "reused"))
             return
-        trace.seen[id(key)] = (key, site)
+        trace.seen[id(key)] = (key, site, grad)
         recipe = trace.recipes.get(id(key))
         if recipe is not None:
             trace.traced.inputs.setdefault(recipe, (site, grad))
@@ -672,18 +705,18 @@ class KeyReuse:
                 continue  # (a Tracer: called while some other trace runs, not a call with values)
             given = leaves[needed[0]] if len(needed) == 1 else tuple(leaves[i] for i in needed)
             if donates or before:  # its arrays may be gone after the call: read now
-                use = Use(site, step=step or grad, seq=self._seq, at=call)
+                use = Use(site, step=step or grad, seq=self._seq, at=call, grad=grad)
                 use.array = (recipe, _by_leaf(needed, given))
                 self._resolve(use)
                 self.uses.append(use)
             elif self._kept < KEPT_ARRAYS:
                 self._kept += 1
-                bucket = self._calls.get((recipe, site, step or grad, call))
+                bucket = self._calls.get((recipe, site, step or grad, call, grad))
                 if bucket is None:
-                    bucket = self._calls[(recipe, site, step or grad, call)] = []
+                    bucket = self._calls[(recipe, site, step or grad, call, grad)] = []
                 bucket.append((self._seq, given))
         for bits, site, grad in traced.constants:
-            self.uses.append(Use(site, bits, step=step or grad, seq=self._seq))
+            self.uses.append(Use(site, bits, step=step or grad, seq=self._seq, grad=grad))
 
     def _step_of(self, frame) -> tuple[bool, Site | None]:
         """Whether a jitted call (from `frame`, or the learner's frame outside it) is a state step,
@@ -726,11 +759,11 @@ class KeyReuse:
     def _read(self) -> None:
         """Every call's key, read after the run: READ_BATCH calls at a time, one stacked program
         each (not a dispatch per call); then every use in the order it happened."""
-        for (recipe, site, step, call), calls in self._calls.items():
+        for (recipe, site, step, call, grad), calls in self._calls.items():
             needed = tuple(sorted(_leaves_of(recipe)))
             for start in range(0, len(calls), READ_BATCH):
                 chunk = calls[start : start + READ_BATCH]
-                uses = [Use(site, step=step, seq=seq, at=call) for seq, _ in chunk]
+                uses = [Use(site, step=step, seq=seq, at=call, grad=grad) for seq, _ in chunk]
                 for use, (_, given) in zip(uses, chunk):
                     use.array = (recipe, _by_leaf(needed, given))
                 try:
@@ -777,7 +810,9 @@ class KeyReuse:
         for use in self.uses:
             if use.bits is not None:
                 by_bits[use.bits].append(use)
-        reused = {b for b, uses in by_bits.items() if len(uses) > self._fresh(b)}
+        by_bits = {bits: _one_computation(uses) for bits, uses in by_bits.items()}
+        again_of = {b: self._again(b, uses) for b, uses in by_bits.items()}
+        reused = {b for b, again in again_of.items() if again}
         roots: dict[bytes, list[bytes]] = defaultdict(list)
         for bits in reused:
             roots[self._ancestor(bits, reused)].append(bits)
@@ -785,7 +820,6 @@ class KeyReuse:
         self.notes = []
         for root, family in roots.items():
             own = by_bits[root]
-            allowed = self._fresh(root)
             sites = {u.site for u in own}
             if len(sites) == 1 and not any(u.step for u in own):
                 site = own[0].site
@@ -794,8 +828,8 @@ class KeyReuse:
             first = own[0].place
             # One root, one finding: where the key first came back, counting every use beyond the
             # allowed ones, and the reuse a replayed chain of keys split from it repeats.
-            again = own[allowed:]
-            replayed = sum(len(by_bits[b]) - self._fresh(b) for b in family if b != root)
+            again = again_of[root]
+            replayed = sum(len(again_of[b]) for b in family if b != root)
             remade = self._remade_at(root)
             returned = next((self.hands_back[u.site] for u in own if u.site in self.hands_back), None)
             if remade is not None:  # the line to change is where the key is made anew, each pass
@@ -804,8 +838,56 @@ class KeyReuse:
                 found = self._finding(returned, next(u.site for u in own if u.site in self.hands_back), "handed-back")
             else:
                 found = self._finding(again[0].place, first)
+            made = self._made_where(root)
+            if found.code == "reused" and made is not None and self.code.shown(made[0]) == found.file:
+                found = dataclasses.replace(found, made_line=made[2])  # the seed, or the state's constructor
             out.append(dataclasses.replace(found, count=len(again) + replayed))
         return out
+
+    def _made_where(self, bits: bytes) -> Site | None:
+        """Where the learner made this key, or the key it was split / folded from (eagerly)."""
+        node: bytes | None = bits
+        seen: set[bytes] = set()
+        while node is not None and node not in seen:
+            seen.add(node)
+            places = self.made_at.get(node)
+            if places:
+                return places[0]
+            node = self.parent.get(node)
+        return None
+
+    def _again(self, bits: bytes, uses: list[Use]) -> list[Use]:
+        """The uses of a key beyond its fresh ones. A key made from a seed by the learner (or split
+        from one, eagerly) is fresh once per seeding: each time a different line makes that seed
+        again (separate demo cells that each seed PRNGKey(0) replay the same chain, each once),
+        not each time one line makes it (PRNGKey(1) made anew on every pass is one key, reused)."""
+        seed = self._seed_of(bits)
+        if seed is None:
+            return uses[self._fresh(bits) :]
+        makes = self.made_seq[seed]
+        out, seen = [], set()
+        for use in uses:
+            period, last = 0, None
+            for seq, place in makes:
+                if seq > use.seq:
+                    break
+                if place != last:
+                    period, last = period + 1, place
+            if period in seen:
+                out.append(use)
+            seen.add(period)
+        return out
+
+    def _seed_of(self, bits: bytes) -> bytes | None:
+        """The key the learner made (by PRNGKey / key) that these bits are, or descend from."""
+        node: bytes | None = bits
+        seen: set[bytes] = set()
+        while node is not None and node not in seen:
+            seen.add(node)
+            if self.made_seq.get(node) and len(self.made_seq[node]) == self.made.get(node, 0):
+                return node
+            node = self.parent.get(node)
+        return None
 
     def _fresh(self, bits: bytes) -> int:
         """How many uses of a key are fresh: one per place that makes it (two cells that each seed

@@ -18,11 +18,12 @@ from tutor.child.doctor.crashes import Crashes
 from tutor.child.doctor.donation import Donation
 from tutor.child.doctor.hooks import Hooks
 from tutor.child.doctor.host_sync import HostSync
-from tutor.child.doctor.keys import KeyReuse
+from tutor.child.doctor.keys import DEVICE_READS, KeyReuse
 from tutor.child.doctor.nans import Nans
 from tutor.child.doctor.retraces import Retraces
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.child.doctor.side_effects import SideEffects
+from tutor.child.doctor.transfers import TransferGuard
 from tutor.doctor.findings import group, status_of
 from tutor.protocol import Finding, ScriptReport, TraceCount
 
@@ -48,7 +49,9 @@ def _in_cell(f: Finding, code: ScriptCode) -> Finding:
         return f
     cell, line = code.notebook.where(f.line)
     first = code.notebook.where(f.first_line)[1] if f.first_line else f.first_line
-    return dataclasses.replace(f, file=f"{code.name}, cell {cell}", line=line, first_line=first)
+    made = code.notebook.where(f.made_line) if f.made_line else None
+    made_line = made[1] if made is not None and made[0] == cell else None  # "line N" means in this cell
+    return dataclasses.replace(f, file=f"{code.name}, cell {cell}", line=line, first_line=first, made_line=made_line)
 
 
 def _trace_in_cell(t: TraceCount, code: ScriptCode) -> TraceCount:
@@ -78,6 +81,8 @@ class Examination:
         self.code: ScriptCode | None = None
         self.detectors: list[Detector] = []
         self.stopped = threading.Event()  # the script has ended (or stopped): its report is being made
+        self.transfers: TransferGuard | None = None
+        self.reads_before = 0  # the doctor's own key reads before the run (the transfer witness)
 
     def run(self) -> ScriptReport:
         module = self.module
@@ -94,18 +99,22 @@ class Examination:
         retraces = Retraces(code)
         self.retraces = retraces
         self.keys = KeyReuse(code)
+        host_sync = HostSync(code, retraces)
+        self.transfers = TransferGuard(lambda: sum(host_sync.pulls.values()))
         detectors: list[Detector] = [
             retraces,
             SideEffects(code, retraces),
             self.keys,
             Donation(code, retraces),
-            HostSync(code, retraces),
+            host_sync,
             Crashes(code),
+            self.transfers,  # a second witness of host syncs, on an accelerator only
         ]
         if self.nans:
             detectors.append(Nans(code))
         self.detectors, self.code = detectors, code
         hooks = Hooks()
+        self.reads_before = DEVICE_READS[0]
         try:
             for detector in detectors:
                 detector.install(hooks)
@@ -137,6 +146,8 @@ class Examination:
             notes = [_in_cell(f, code) for f in notes]
             traces = [_trace_in_cell(t, code) for t in traces]
         blinded = (("logging",) if retraces.blinded() else ()) + (("stopped",) if ran.exit_code == 130 else ())
+        if self.transfers is not None and self.transfers.unplaced(DEVICE_READS[0] - self.reads_before):
+            blinded += ("transfers",)
         nan_stop = nans and isinstance(ran.failure, FloatingPointError) and bool(found)
         failed = ran.exit_code not in (0, 130) and not nan_stop
         return ScriptReport(
