@@ -219,8 +219,9 @@ def check_bias_correction(adam):
     )
 
     # A long run with a bfloat16 parameter first in the tree: the step count must keep counting past
-    # 256 (bfloat16 holds every integer only up to 256, float16 up to 2048). Bias-corrected, a
-    # constant gradient g gives -lr * g / (|g| + eps) at every step, if t is right.
+    # 256 (bfloat16 holds every integer only up to 256) and past 2048 (float16's limit: by step
+    # 2200, 1 - b2**t has moved 2 % from its value at 2048). Bias-corrected, a constant gradient g
+    # gives -lr * g / (|g| + eps) at every step, if t is right. A scan step is microseconds.
     made = {"a": np.ones(3, jnp.bfloat16), "w": np.ones(3, np.float32)}
     params = jax.tree.map(jax.device_put, made)
     grads = jax.tree.map(lambda p: jax.device_put(np.full(p.shape, 0.5, p.dtype)), made)
@@ -229,15 +230,16 @@ def check_bias_correction(adam):
         step, new_state = update(grads, state, params)
         return new_state, step["w"]
 
-    _, steps = jax.jit(lambda s: lax.scan(body, s, None, length=300))(init(params))
+    _, steps = jax.jit(lambda s: lax.scan(body, s, None, length=2200))(init(params))
     close(
-        np.asarray(steps)[[99, 255, 299]],
-        np.full((3, 3), -lr),
+        np.asarray(steps)[[99, 255, 299, 2199]],
+        np.full((4, 3), -lr),
         what=(
-            "updates['w'] at steps 100, 256 and 300 of a constant gradient 0.5, with a bfloat16 parameter first "
-            "in the tree (a step count kept in a parameter's dtype stops at 256 in bfloat16: keep it int32)",
-            "在常数梯度 0.5 下第 100、256、300 步的 updates['w']，树中第一个参数是 bfloat16"
-            "（沿用参数 dtype 的步数在 bfloat16 下停在 256：请用 int32 保存）",
+            "updates['w'] at steps 100, 256, 300 and 2200 of a constant gradient 0.5, with a bfloat16 parameter "
+            "first in the tree (a step count kept in a parameter's dtype stops at 256 in bfloat16, one kept in "
+            "float16 at 2048: keep it int32)",
+            "在常数梯度 0.5 下第 100、256、300、2200 步的 updates['w']，树中第一个参数是 bfloat16"
+            "（沿用参数 dtype 的步数在 bfloat16 下停在 256，用 float16 保存的停在 2048：请用 int32 保存）",
         ),
         rtol=1e-3,
         atol=1e-6,

@@ -66,6 +66,22 @@ def check_counts_up(update_counter):
             ),
         )
 
+    # A count that has run long: past int16 (wraps after 32767) and past the integers float32 holds
+    # exactly (2**24 + 1 rounds to 2**24), so a count kept narrow or sent through a float shows. A
+    # count that comes back as a float is jit-once's to name (its dtype changed between steps).
+    start = 2**24 + 1
+    count, _ = call(update_counter, jnp.int32(start), jnp.int32(1), label=f"update_counter({start}, 1)")
+    if np.issubdtype(np.asarray(count).dtype, np.integer):
+        got = int(np.asarray(count))
+        expect(
+            got == start + 1,
+            f"update_counter({start}, 1) returned the count {got}, expected {start + 1}: on a count that has run "
+            "long, an int16 count wraps after 32767 and one sent through float32 is not exact past 2**24. Add 1 "
+            "to the count in its own integer dtype",
+            f"update_counter({start}, 1) 返回的计数是 {got}，应为 {start + 1}：对于已经跑了很久的计数，int16 计数在 "
+            "32767 之后回绕，经过 float32 的计数超过 2**24 就不再精确。请在计数自己的整数 dtype 里加 1",
+        )
+
 
 @check("increment-passthrough", depends=["returns-pair"])
 def check_increment_passthrough(update_counter):

@@ -182,17 +182,19 @@ def check_jit_once(initial_state, update_moving_average):
     close(average, np.float64(30.0) / 5, what=("average after 5 jitted steps", "jit 下走 5 步之后的平均值"))
     expect_traces(step, 1, calls=5)
     # A long stream from the learner's initial_state, past what a narrow count holds (int8 wraps
-    # at 128, uint8 at 256, a float16 count stops at 2048); the values keep a float32 sum exact.
-    values = (np.arange(3000) % 7 * 0.5).astype(np.float32)
+    # at 128, uint8 at 256, a float16 count stops at 2048, int16 wraps at 32768); the values keep
+    # a float32 sum exact (multiples of 0.5 below 2**23).
+    n = 33_000
+    values = (np.arange(n) % 7 * 0.5).astype(np.float32)
     final, averages = lax.scan(update_moving_average, start, jnp.asarray(values))
     got_sum, got_count = jax.tree.leaves(final)
     edge = (
-        "a stream of 3000 values run with lax.scan from your initial_state (an int8 count wraps at 128, uint8 at "
-        "256, a float16 count stops at 2048: keep the count in int32)",
-        "用 lax.scan 从你的 initial_state 出发处理 3000 个值的数据流（int8 计数在 128 处回绕，uint8 在 256，"
-        "float16 计数停在 2048：请用 int32 保存计数）",
+        f"a stream of {n} values run with lax.scan from your initial_state (an int8 count wraps at 128, uint8 at "
+        "256, int16 at 32768, a float16 count stops at 2048: keep the count in int32)",
+        f"用 lax.scan 从你的 initial_state 出发处理 {n} 个值的数据流（int8 计数在 128 处回绕，uint8 在 256，"
+        "int16 在 32768，float16 计数停在 2048：请用 int32 保存计数）",
     )
-    close(got_count, np.float64(3000), what=(f"count after {edge[0]}", f"{edge[1]}之后的计数"))
+    close(got_count, np.float64(n), what=(f"count after {edge[0]}", f"{edge[1]}之后的计数"))
     close(got_sum, np.float64(values.astype(np.float64).sum()), what=(f"sum after {edge[0]}", f"{edge[1]}之后的总和"))
-    want = np.cumsum(values.astype(np.float64)) / np.arange(1, 3001)
+    want = np.cumsum(values.astype(np.float64)) / np.arange(1, n + 1)
     close(averages, want, what=(f"averages along {edge[0]}", f"{edge[1]}时的各个平均值"), rtol=1e-5, atol=1e-5)
