@@ -242,6 +242,13 @@ def check_per_example(batched_predict):
             "a batch of one example: scalar w, b and xs of shape (1,), preds of shape (1,)",
             "只有一个样本的批：w、b 为标量，xs 形状为 (1,)，preds 形状为 (1,)",
         ),
+        (
+            np.array(-2.0),
+            np.array(0.25),
+            rng.standard_normal((4, 1)),
+            "scalar w, b and xs of shape (4, 1): each example xs[i] has shape (1,), and so has its prediction",
+            "w、b 为标量，xs 形状为 (4, 1)：每个样本 xs[i] 的形状是 (1,)，它的预测也是",
+        ),
     ]
     for w, b, xs, label, label_zh in cases:
         want = np.stack([w * x + b for x in xs])
@@ -262,6 +269,15 @@ def check_per_example(batched_predict):
                 "was dropped (jnp.squeeze, or indexing [0]?). The batch axis stays whatever its length",
                 f"对于「{label_zh}」，preds 的形状是 {np.shape(preds)}，应为 {want.shape}：长度为 1 的批维度被去掉了"
                 "（jnp.squeeze，或者取了 [0]？）。无论批有多长，批维度都要保留",
+            )
+        squeezed = want.shape[:1] + tuple(d for d in want.shape[1:] if d != 1)
+        if np.shape(preds) != want.shape and np.shape(preds) == squeezed:
+            fail(
+                f"for {label}, preds has shape {np.shape(preds)}, expected {want.shape}: an axis of length 1 of "
+                "each prediction was dropped (jnp.squeeze or [0] on an example?). An example of shape (1,) is an "
+                "array, not a scalar: keep its shape",
+                f"对于「{label_zh}」，preds 的形状是 {np.shape(preds)}，应为 {want.shape}：每个预测里长度为 1 的维度"
+                "被去掉了（对样本用了 jnp.squeeze 或 [0]？）。形状为 (1,) 的样本是数组而不是标量：请保留它的形状",
             )
         if np.shape(preds) != want.shape:
             fail(
