@@ -120,6 +120,11 @@ UI = table(
         "code": {"en": "Code", "zh": "代码"},
         "results": {"en": "Results", "zh": "结果"},
         "your_file": {"en": "file: {path}", "zh": "文件：{path}"},
+        # In a browser (`serve`) the file is on the server: named, not shown as a path to open.
+        "your_file_web": {
+            "en": "file: {name}, kept on the server in your tutor home: edit it here, in the Code view",
+            "zh": "文件：{name}，保存在服务器上你的导师数据目录中：请在这里的代码视图中编辑",
+        },
         "status_line": {
             "en": "{mark} {status} · attempts: {attempts} · hints {hints}/{total}",
             "zh": "{mark} {status} · 已尝试 {attempts} 次 · 提示 {hints}/{total}",
@@ -234,6 +239,10 @@ UI = table(
         "replaced_kept": {
             "en": "Another window saved over your file; your previous text is kept at {path}",
             "zh": "另一个窗口覆盖保存了你的文件；你之前的代码另存在 {path}",
+        },
+        "editor_in_browser": {
+            "en": "In a browser the file is edited here, in the Code view (F2 goes back to the task); F5 saves and checks it.",
+            "zh": "在浏览器里，文件就在这里的代码视图中编辑（F2 回到题目）；F5 保存并检查。",
         },
         "no_editor": {
             "en": "The editor {cmd!r} did not work: {why}. Set $VISUAL or $EDITOR to an editor that waits until you close the file.",
@@ -356,7 +365,7 @@ UI = table(
   dedent the line or selection, **Backspace** at an indent removes one level, **Ctrl+A** select all
 - **F2** / **Ctrl+T** code ⇄ what you were reading · **F6** task ⇄ results · **Ctrl+S** save
 - **F3** / **Ctrl+G** next hint · **F4** reference solution · **F8** reset to the starter
-- **F9** / **Ctrl+O** open the file in `$EDITOR` · **c** (outside the editor) / **Ctrl+N** next step (after a pass)
+- **F9** / **Ctrl+O** open the file in `$EDITOR` (in a browser: the Code view) · **c** (outside the editor) / **Ctrl+N** next step (after a pass)
 - The file is watched: saving it from another editor re-runs the checks.
 
 ## Quiz
@@ -398,7 +407,7 @@ UI = table(
   在缩进处按 **Backspace** 删除一级，**Ctrl+A** 全选
 - **F2** / **Ctrl+T** 在代码与刚才阅读的页面之间切换 · **F6** 题目 ⇄ 结果 · **Ctrl+S** 保存
 - **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复起始代码
-- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件 · **c**（不在编辑器里时）/ **Ctrl+N** 下一步（通过之后）
+- **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件（在浏览器里：代码视图）· **c**（不在编辑器里时）/ **Ctrl+N** 下一步（通过之后）
 - 文件会被监视：在其他编辑器里保存，检查会自动重新运行。
 
 ## 测验

@@ -176,7 +176,10 @@ class ExerciseScreen(TutorScreen):
         for view in VIEWS:
             tabs.get_tab(view).label = self.say(view)
         set_markdown(self.query_one("#prompt", Markdown), ex.prompt.get(lang))
-        note = Text(self.say("your_file", path=str(self.path)), style="dim")
+        if self.app.is_web:  # served (`serve`): the file is on the server, not where the page is shown
+            note = Text(self.say("your_file_web", name=self.path.name), style="dim")
+        else:
+            note = Text(self.say("your_file", path=str(self.path)), style="dim")
         if not highlighting_available():
             note = Text(self.say("no_highlight") + "  ", style="italic") + note
         self.query_one("#file-note", Static).update(note)
@@ -276,7 +279,10 @@ class ExerciseScreen(TutorScreen):
         if self.file.save(self._editor_text()):
             if self.file.kept_other is not None:
                 self.app.notify(
-                    self.say("kept_other", path=str(self.file.kept_other)), severity="warning", timeout=15, markup=False
+                    self.say("kept_other", path=self.shown(self.file.kept_other)),
+                    severity="warning",
+                    timeout=15,
+                    markup=False,
                 )
             return True
         if not quiet:
@@ -302,7 +308,7 @@ class ExerciseScreen(TutorScreen):
             self.editor.load_text(edit.text)
             if edit.replaced_kept is not None:  # another view wrote over this one's text and kept it
                 self.notify(
-                    self.say("replaced_kept", path=str(edit.replaced_kept)),
+                    self.say("replaced_kept", path=self.shown(edit.replaced_kept)),
                     severity="warning",
                     timeout=15,
                     markup=False,
@@ -459,13 +465,28 @@ class ExerciseScreen(TutorScreen):
             self.editor.load_text(text)
             self.results.clear(running=False)  # they judged the old file
             self.show_view("code")
-            self.say_status("reset_done", path=str(backup))
+            self.say_status("reset_done", path=self.shown(backup))
 
         self.app.push_screen(ConfirmScreen("reset_confirm"), reset)
 
+    def shown(self, path: Path | None) -> str:
+        """A path as the learner can use it: whole in a terminal; in a browser, where the file is on
+        the server, from the tutor's home (workspace/.backup/...)."""
+        if path is None or not self.app.is_web:
+            return str(path)
+        try:
+            return str(path.relative_to(self.session.home))
+        except ValueError:
+            return path.name
+
     def action_editor(self) -> None:
         """Edit in $VISUAL / $EDITOR with the TUI suspended; check what comes back. An editor
-        that is missing or fails gives the TUI back with a message, and nothing is checked."""
+        that is missing or fails gives the TUI back with a message, and nothing is checked.
+        In a browser there is no terminal to hand over: F9 goes to the editor here."""
+        if self.app.is_web:
+            self.show_view("code")
+            self.notify(self.say("editor_in_browser"), timeout=8, markup=False)
+            return
         if not self.save():
             return
         cmd = editor_command()
