@@ -1,6 +1,6 @@
 """The test suite's tiers and options; its fixtures live in plugins/, one file per concern
 (course_homes, real_sandbox, scripted_sandbox, pilot, fs_faults, terminal,
-peer_users).
+peer_users, browser).
 
 Test modules never import each other, this file or a plugin: what they share is a fixture. The
 `slow` marker is set here, on every test in worker/ or e2e/ and every test that needs a real
@@ -40,9 +40,10 @@ pytest_plugins = [
     "plugins.fs_faults",
     "plugins.terminal",
     "plugins.peer_users",
+    "plugins.browser",
 ]
 
-SLOW_FIXTURES = {"sandbox", "tmux", "installed_wheel"}
+SLOW_FIXTURES = {"sandbox", "tmux", "installed_wheel", "chromium"}
 
 
 def pytest_addoption(parser):

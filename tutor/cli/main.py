@@ -22,6 +22,8 @@ from tutor.cli.classroom import cmd_export, cmd_grade
 from tutor.cli.context import Context, UsageError
 from tutor.cli.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
 from tutor.cli.scaffolding import cmd_new_course, cmd_new_exercise
+from tutor.cli.serve import add_parser as add_serve_parser
+from tutor.cli.serve import cmd_serve
 from tutor.cli.status import cmd_list, cmd_progress
 from tutor.cli.texts import MSG
 from tutor.cli.tui import cmd_tui
@@ -145,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
     add_classroom_parsers(sub, common, _seconds)  # export and grade: tutor/cli/classroom.py
     doctor.add_parser(sub, common)
+    add_serve_parser(sub, common)  # tutor/cli/serve.py
     return p
 
 
@@ -164,6 +167,7 @@ COMMANDS = {
     "export": cmd_export,
     "grade": cmd_grade,
     "doctor": doctor.run,
+    "serve": cmd_serve,
     None: cmd_tui,
 }
 

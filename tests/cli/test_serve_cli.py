@@ -1,0 +1,93 @@
+"""`jaxstate-tutor serve` at its door: no token, no page (403); its words checked before it listens.
+
+No tutor session is started here (tests/e2e/test_serve_*.py do that, in a browser and without).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+
+def _status(url: str, headers: dict | None = None) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=30) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def test_every_request_without_the_token_is_refused(serve):
+    served = serve()
+    base, token = served.base(), served.url.split("?token=")[1]
+    assert served.url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
+    for path in ("/", "/?token=", "/?token=wrong", f"/?token={token[:-1]}", "/static/js/textual.js", "/ws/wrong"):
+        code, body = _status(base + path)
+        assert code == 403, path
+        assert "token" in body  # says what is missing
+    assert _status(f"{base}/static/js/textual.js?token={token}")[0] == 200
+    code, page = _status(served.url)
+    assert code == 200
+    assert "textual.js" in page and token in page
+    assert "https://" not in page and "http://" not in page  # nothing fetched from elsewhere: works offline
+    # A proxy in front (jupyter-server-proxy) hands the token over in a header instead.
+    assert _status(base + "/?token=jupyters-own", {"X-Jaxstate-Tutor-Token": token})[0] == 200
+
+
+def test_learners_get_an_address_each(serve, home):
+    served = serve("--learner", "ann", "--learner", "bob")
+    assert set(served.urls) == {"ann", "bob"}
+    assert served.urls["ann"] != served.urls["bob"]
+    token = served.urls["ann"].split("?token=")[1]
+    assert (home / "learners" / "ann" / ".serve-token").read_text().strip() == token
+    assert _status(served.urls["bob"])[0] == 200
+
+
+def _serve(cli_env, home, *words: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tutor", "--lang", "en", "serve", *words],
+        capture_output=True,
+        text=True,
+        env=cli_env(home),
+        timeout=60,
+    )
+
+
+def test_a_bad_learner_name_is_refused_before_listening(cli_env, home):
+    pytest.importorskip("textual_serve")
+    out = _serve(cli_env, home, "--port", "0", "--learner", "../eve")
+    assert out.returncode == 2
+    assert "--learner '../eve'" in out.stderr and "a-z" in out.stderr
+
+
+def test_a_taken_port_is_named(cli_env, home):
+    pytest.importorskip("textual_serve")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = _serve(cli_env, home, "--port", str(port))
+    assert out.returncode == 2
+    assert f"127.0.0.1:{port}" in out.stderr and "--port" in out.stderr
+
+
+def test_the_app_entry_runs_only_under_textual_serve(cli_env, home):
+    env = cli_env(home)
+    env.pop("TEXTUAL_DRIVER", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "tutor.serve.app", "--home", str(home)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.returncode == 2
+    assert "textual-serve" in out.stderr and "jaxstate-tutor serve" in out.stderr
+    assert not os.path.exists(home / "progress.json")

@@ -1,0 +1,59 @@
+"""End to end: `jaxstate-tutor serve` in headless Chromium, driven by the browser's own key events.
+
+A lesson's demo cell with its prediction answered, then an exercise edited in the page's editor
+and passed; the page never needs a first click, F9 offers what works in a browser, and the
+learner's file is not shown by the server's path. Screens are read from what the page received
+(tests/plugins/browser.py); every wait has a deadline, nothing waits a fixed time.
+"""
+
+from __future__ import annotations
+
+import json
+
+DEADLINE_S = 180  # a first run may wait for a worker's JAX import on a busy machine
+
+
+def test_a_lesson_a_prediction_and_an_exercise_in_chromium(chromium, serve, home):
+    served = serve()
+    chromium.open(served.url)
+    chromium.wait_for("Continue:", timeout=60)
+    # No click: the page gave its terminal the keyboard.
+    assert chromium.evaluate("document.activeElement.className") == "xterm-helper-textarea"
+    # Chinese has a font: one the page names, from this machine (a CJK font installs with Chromium here).
+    assert chromium.evaluate("document.fonts.check('16px \"Roboto Mono\"', '中文')")
+
+    chromium.key("c")  # continue: lesson 6.1
+    chromium.wait_for("import contextlib", timeout=60)  # its first demo cell, drawn
+    chromium.key("Tab")  # to the cell
+    chromium.wait_for("e Edit", timeout=60)  # the cell's own keys in the footer: it has the focus
+    chromium.key("Enter")  # run it: it asks for a prediction first
+    chromium.wait_for("Predict first", timeout=60)
+    chromium.key("a")
+    shown = chromium.wait_for("Right!", "Not quite", timeout=DEADLINE_S)
+    assert "You predicted A)" in shown
+
+    chromium.key("p", ctrl=True)  # the palette finds the exercise by name
+    chromium.wait_for("Search", timeout=30)
+    chromium.type("counter-jit")
+    chromium.wait_for("counter-jit:", timeout=30)
+    chromium.key("Enter")
+    shown = chromium.wait_for("— counter-jit", timeout=60)
+    assert str(home) not in shown  # the file is on the server: no path shown as if it were the viewer's
+
+    chromium.key("F9")  # in a terminal: $EDITOR; here: the page's own editor
+    shown = chromium.wait_for("1  def update_counter", timeout=30)
+    assert "$VISUAL" not in shown and "$EDITOR" not in shown and "suspend" not in shown
+    # The starter returns `count, increment`: make it `count + 1, increment`.
+    for key in ("Down", "Down", "Down", "End", *["Left"] * len(", increment")):
+        chromium.key(key)
+    chromium.type(" + 1")
+    chromium.wait_for("return count + 1, increment", timeout=30)
+    chromium.key("F5")
+    shown = chromium.wait_for("PASS", "FAIL", "ERROR", "TIMEOUT", timeout=DEADLINE_S)
+    assert "PASS" in shown, shown
+
+    assert served.stop() == 0  # Ctrl+C on the server: the tab's tutor saves and quits first
+    data = json.loads((home / "progress.json").read_text(encoding="utf-8"))
+    assert data["exercises"]["counter-jit"]["status"] == "passed"
+    assert data["predictions"]["l61-pure-or-not"]["answer"] == "A"
+    assert (home / "workspace" / "counter-jit.py").read_text(encoding="utf-8").count("count + 1, increment") == 1

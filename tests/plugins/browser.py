@@ -1,0 +1,327 @@
+"""A real browser: headless Chromium driven through the DevTools protocol (CDP), for `serve`.
+
+Keys go in as the browser's own key events (into the page's terminal, as a learner's keyboard
+would); the screen is read by replaying, in a terminal emulator (pyte), the bytes the page's
+websocket received from the tutor: what xterm.js in the page drew from. Skipped where Chromium,
+pyte or aiohttp is missing (`apt-get install chromium`; pip: the test extra).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+START_S = 30.0
+
+# What Chromium needs to type a named key: (key, code, Windows virtual key code, text it types).
+KEYS = {
+    "Enter": ("Enter", "Enter", 13, "\r"),
+    "Escape": ("Escape", "Escape", 27, ""),
+    "Tab": ("Tab", "Tab", 9, ""),
+    "Backspace": ("Backspace", "Backspace", 8, ""),
+    "Up": ("ArrowUp", "ArrowUp", 38, ""),
+    "Down": ("ArrowDown", "ArrowDown", 40, ""),
+    "Left": ("ArrowLeft", "ArrowLeft", 37, ""),
+    "Right": ("ArrowRight", "ArrowRight", 39, ""),
+    "Home": ("Home", "Home", 36, ""),
+    "End": ("End", "End", 35, ""),
+    **{f"F{n}": (f"F{n}", f"F{n}", 111 + n, "") for n in range(1, 13)},
+}
+CTRL = 2  # CDP's modifier bit for Control
+
+
+def chromium_path() -> str | None:
+    for name in CHROMIUMS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class Browser:
+    """One headless Chromium with one page; every call waits for its answer (or raises on a deadline)."""
+
+    def __init__(self, executable: str, profile: Path):
+        import pyte
+
+        self._pyte = pyte
+        profile.mkdir(parents=True, exist_ok=True)
+        port_file = profile / "DevToolsActivePort"
+        port_file.unlink(missing_ok=True)  # a profile used before: its port is not this browser's
+        args = [
+            executable,
+            "--headless=new",
+            f"--user-data-dir={profile}",
+            "--remote-debugging-port=0",
+            "--window-size=1280,800",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-extensions",
+            "about:blank",
+        ]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # Chromium's own sandbox refuses root (CI runs as root)
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_S
+        while not port_file.exists() or len(port_file.read_text().splitlines()) < 2:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.close()
+                raise RuntimeError(f"Chromium did not start (exit {self.process.returncode})")
+            time.sleep(0.05)
+        self.port = int(port_file.read_text().split()[0])
+        self.screen = pyte.Screen(80, 24)
+        self._stream = pyte.ByteStream(self.screen)
+        self._lock = threading.Lock()
+        self.frames_in = 0
+        self.closed_by_server = False
+        self.sent: list[str] = []  # the text frames the page sent (stdin, resize, ...)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._next_id = 0
+        self._pending: dict[int, asyncio.Future] = {}
+        try:
+            self._run(self._connect())
+        except BaseException:
+            self.close()
+            raise
+
+    # ---- the protocol, on the loop's thread ------------------------------------------------------
+
+    def _run(self, coro, timeout: float = 60.0):
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    async def _connect(self) -> None:
+        import aiohttp
+
+        self._session = aiohttp.ClientSession()
+        async with self._session.get(f"http://127.0.0.1:{self.port}/json/list") as r:
+            targets = await r.json()
+        page = next(t for t in targets if t.get("type") == "page")
+        self._ws = await self._session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0)
+        self._reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        async for message in self._ws:
+            data = json.loads(message.data)
+            if "id" in data:
+                future = self._pending.pop(data["id"], None)
+                if future is not None and not future.done():
+                    future.set_result(data)
+            else:
+                self._event(data.get("method", ""), data.get("params", {}))
+
+    def _event(self, method: str, params: dict) -> None:
+        if method == "Network.webSocketCreated":
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(params.get("url", "")).query)
+            if "width" in query and "height" in query:
+                with self._lock:
+                    self.screen.resize(int(query["height"][0]), int(query["width"][0]))
+        elif method == "Network.webSocketFrameReceived":
+            frame = params["response"]
+            if frame.get("opcode") == 2:  # binary: the app's terminal output
+                with self._lock:
+                    self._stream.feed(base64.b64decode(frame["payloadData"]))
+                    self.frames_in += 1
+        elif method == "Network.webSocketFrameSent":
+            text = params["response"].get("payloadData", "")
+            self.sent.append(text)
+            try:
+                kind, *rest = json.loads(text)
+            except (ValueError, TypeError):
+                return
+            if kind == "resize" and rest:
+                with self._lock:
+                    self.screen.resize(int(rest[0]["height"]), int(rest[0]["width"]))
+        elif method == "Network.webSocketClosed":
+            self.closed_by_server = True
+
+    async def _call(self, method: str, params: dict) -> dict:
+        self._next_id += 1
+        future = self._loop.create_future()
+        self._pending[self._next_id] = future
+        await self._ws.send_str(json.dumps({"id": self._next_id, "method": method, "params": params}))
+        answer = await future
+        if "error" in answer:
+            raise RuntimeError(f"{method}: {answer['error']}")
+        return answer.get("result", {})
+
+    def call(self, method: str, **params) -> dict:
+        return self._run(self._call(method, params))
+
+    # ---- what a test uses --------------------------------------------------------------------------
+
+    def open(self, url: str) -> None:
+        self.call("Network.enable")
+        self.call("Page.enable")
+        self.call("Page.navigate", url=url)
+
+    def evaluate(self, expression: str):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        return result.get("result", {}).get("value")
+
+    def text(self) -> str:
+        """The terminal's screen as lines of text."""
+        with self._lock:
+            return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.text()
+            if any(t in shown for t in texts):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"none of {texts!r} on the page's screen within {timeout} s:\n{shown}")
+            time.sleep(0.1)
+
+    def key(self, name: str, ctrl: bool = False) -> None:
+        """A named key (Enter, F5, ...) or one character; ctrl=True holds Control."""
+        if name in KEYS:
+            key, code, vk, text = KEYS[name]
+        else:
+            code = f"Key{name.upper()}" if name.isalpha() else f"Digit{name}" if name.isdigit() else ""
+            key, vk, text = name, ord(name.upper()), name
+        modifiers = CTRL if ctrl else 0
+        down = {"type": "keyDown" if text and not ctrl else "rawKeyDown", "key": key, "code": code}
+        down |= {"windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk, "modifiers": modifiers}
+        if text and not ctrl:
+            down["text"] = text
+        self.call("Input.dispatchKeyEvent", **down)
+        self.call(
+            "Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=vk, modifiers=modifiers
+        )
+
+    def type(self, text: str) -> None:
+        for ch in text:
+            self.key(ch)
+
+    def close(self) -> None:
+        loop = getattr(self, "_loop", None)
+        if loop is not None and loop.is_running():
+
+            async def shut() -> None:
+                if hasattr(self, "_ws"):
+                    await self._ws.close()
+                if hasattr(self, "_session"):
+                    await self._session.close()
+
+            try:
+                self._run(shut(), timeout=10)
+            except Exception:  # noqa: BLE001 - closing a browser that already went
+                pass
+            loop.call_soon_threadsafe(loop.stop)
+            self._thread.join(10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    """Headless Chromium with one page, through CDP; skipped (with the reason) where it cannot run."""
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    for module in ("pyte", "aiohttp"):
+        try:
+            __import__(module)
+        except ImportError:
+            pytest.skip(f"{module} is not installed (pip install -e '.[test]')")
+    browser = Browser(executable, tmp_path / "chromium-profile")
+    yield browser
+    browser.close()
+
+
+class Served:
+    """`jaxstate-tutor serve` as a subprocess on a free port; `urls` maps a seat's name to its address."""
+
+    def __init__(self, env: dict, home: Path, *words: str):
+        self.home = home
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en", "serve", "--port", "0", *words],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        self.output: list[str] = []
+        self.urls: dict[str, str] = {}
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, daemon=True).start()
+        deadline = time.monotonic() + START_S
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                line = None
+            if line is None:  # ended, or silent past the deadline
+                break
+            name, sep, url = line.strip().partition(": http")
+            if sep:
+                self.urls[name] = "http" + url
+            if "Ctrl+C" in line:
+                break
+        if not self.urls:
+            self.stop()
+            raise AssertionError("serve printed no address:\n" + "".join(self.output))
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
+            self._lines.put(line)
+        self._lines.put(None)
+
+    @property
+    def url(self) -> str:
+        return next(iter(self.urls.values()))
+
+    def base(self) -> str:
+        return self.url.split("/?token=")[0]
+
+    def stop(self) -> int:
+        """Ctrl+C, as a person would stop it: every open tutor saves and quits first."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+@pytest.fixture
+def serve(home, cli_env):
+    """serve(*words): `jaxstate-tutor serve --port 0 *words` on `home`, stopped after the test."""
+    pytest.importorskip("textual_serve", reason="textual-serve is not installed (pip install -e '.[serve]')")
+    started: list[Served] = []
+
+    def start(*words: str) -> Served:
+        served = Served(cli_env(home), home, *words)
+        started.append(served)
+        return served
+
+    yield start
+    for served in started:
+        served.stop()

@@ -1,0 +1,42 @@
+"""Who a served tutor lets in (tutor.serve.seats): one token per seat, one home per seat."""
+
+from __future__ import annotations
+
+import stat
+
+from tutor.serve.seats import TOKEN_FILE, TOKEN_VAR, seat_for, seats, valid_name
+
+
+def test_one_learner_gets_a_fresh_token_on_their_home(tmp_path, monkeypatch):
+    monkeypatch.delenv(TOKEN_VAR, raising=False)
+    (first,) = seats(tmp_path, [])
+    (again,) = seats(tmp_path, [])
+    assert first.home == tmp_path and first.name == ""
+    assert len(first.token) >= 32 and first.token != again.token  # a new one each start
+
+
+def test_a_given_token_is_used(tmp_path, monkeypatch):
+    monkeypatch.setenv(TOKEN_VAR, "given-by-jupyter-server-proxy")
+    (seat,) = seats(tmp_path, [])
+    assert seat.token == "given-by-jupyter-server-proxy"
+
+
+def test_learners_each_get_a_home_and_a_token_that_survives_a_restart(tmp_path):
+    ann, bob = seats(tmp_path, ["ann", "bob", "ann"])
+    assert (ann.home, bob.home) == (tmp_path / "learners" / "ann", tmp_path / "learners" / "bob")
+    assert ann.token != bob.token
+    token_file = ann.home / TOKEN_FILE
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600  # other users of the machine cannot read it
+    assert [s.token for s in seats(tmp_path, ["ann", "bob"])] == [ann.token, bob.token]
+
+
+def test_a_token_opens_its_own_seat_only(tmp_path):
+    ann, bob = seats(tmp_path, ["ann", "bob"])
+    assert seat_for([ann, bob], bob.token) == bob
+    for wrong in (None, "", bob.token[:-1], bob.token + "x", ann.token.upper()):
+        assert seat_for([ann, bob], wrong) in (None, ann) and seat_for([bob], wrong) is None
+
+
+def test_learner_names_are_folder_names():
+    assert all(valid_name(n) for n in ("ann", "a.b", "s-01", "x_y", "7"))
+    assert not any(valid_name(n) for n in ("", "..", ".hidden", "Ann", "a/b", "a b", "-x", "x" * 65))

@@ -1,0 +1,35 @@
+"""`jaxstate-tutor serve`: the TUI in a browser (its body is tutor.serve's; this is the command line's glue)."""
+
+from __future__ import annotations
+
+import argparse
+
+from tutor.cli.context import Context
+
+
+def add_parser(sub, common: argparse.ArgumentParser) -> None:
+    s = sub.add_parser(
+        "serve",
+        parents=[common],
+        help="the tutor in a browser (textual-serve), on 127.0.0.1 with a token in the address",
+        description="Serve the tutor to a browser: each tab gets its own tutor process on this machine, on the "
+        "home of the address's token. Every request needs the printed token (403 without it). Needs the "
+        "[serve] extra (textual-serve). From another machine: ssh -L PORT:127.0.0.1:PORT, then the address.",
+    )
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    s.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0: any free one)")
+    s.add_argument(
+        "--learner",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="one address and one home (HOME/learners/NAME) per learner; repeat for a class "
+        "(default: one address, on HOME)",
+    )
+
+
+def cmd_serve(ctx: Context) -> int:
+    from tutor.serve.command import serve
+
+    args = ctx.args
+    return serve(ctx.home.absolute(), args.learner, args.host, args.port, ctx.lang, accelerator=ctx.accelerator)

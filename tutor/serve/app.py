@@ -1,0 +1,73 @@
+"""The hidden entry textual-serve runs for each browser tab: `python -m tutor.serve.app --home H --lang L`.
+
+`jaxstate-tutor` itself refuses without a terminal; under textual-serve the app talks over pipes
+through Textual's web driver (TEXTUAL_DRIVER, set by textual-serve), so this entry runs it there
+and nowhere else. It imports neither aiohttp nor textual-serve: each tab's process stays the TUI's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tutor.i18n import LANGS
+from tutor.serve.texts import MSG
+
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"  # what textual-serve puts in TEXTUAL_DRIVER
+LOCK_FILE = ".serve-lock"
+LOCK_WAIT_S = 30.0
+
+
+def under_web_driver() -> bool:
+    return os.environ.get("TEXTUAL_DRIVER", "") == WEB_DRIVER
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tutor.serve.app")
+    p.add_argument("--home", type=Path, required=True)
+    p.add_argument("--lang", choices=LANGS, default="en")
+    p.add_argument("--accelerator", action="store_true")
+    args = p.parse_args(argv)
+    if not under_web_driver():
+        print(MSG.say("not_web", args.lang), file=sys.stderr)
+        return 2
+    from tutor.ui.app import run_app
+
+    with home_lock(args.home):
+        return run_app(home=args.home, lang=args.lang, accelerator=args.accelerator)
+
+
+@contextlib.contextmanager
+def home_lock(home: Path) -> Iterator[None]:
+    """One served tutor on a home at a time. The server closes a seat's older tab before it starts
+    the newer, but that tutor may still be saving and closing its workers after its page is gone:
+    the newer waits here until it has exited (the lock goes with its process), LOCK_WAIT_S at most."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; the server's one-tab-per-seat is all there is
+        yield
+        return
+    home.mkdir(parents=True, exist_ok=True)
+    fd = os.open(home / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by workers (exec)
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    break  # a tutor stuck on its way out must not lock the learner out for good
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,204 @@
+"""The web server of `serve`: a token on every request, one tutor process per tab, one home per seat.
+
+Built on textual-serve's AppService (which starts a command on pipes and relays it to a browser
+websocket) and its page script; the page and the routes are ours, so that no request gets past
+without a seat's token (403), the page's addresses are relative (it works under a proxy's prefix),
+keys reach the app without a first click, and Chinese has a font.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import shlex
+import signal
+import socket
+import string
+import sys
+import urllib.parse
+from functools import partial
+from pathlib import Path
+
+import textual_serve
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from tutor.serve.seats import TOKEN_HEADER, Seat, seat_for
+from tutor.serve.texts import MSG
+
+STATIC = Path(textual_serve.__file__).resolve().parent / "static"  # textual.js, xterm.css, Roboto Mono
+PAGE = string.Template((Path(__file__).resolve().parent / "page.html").read_text(encoding="utf-8"))
+ENDED_WAIT_S = 15.0  # how long a tab replaced by a newer one is given to save and close
+_SEAT = "tutor.seat"  # where the guard leaves the request's seat for the handler
+
+
+class TutorServer:
+    """The served tutor: `web_app()` for aiohttp, `run()` to listen until a signal."""
+
+    def __init__(self, seats: list[Seat], lang: str, accelerator: bool = False, python: str = sys.executable):
+        self.seats = seats
+        self.lang = lang
+        self.accelerator = accelerator
+        self.python = python
+        self.downloads = DownloadManager()  # AppService's constructor needs one; the tutor delivers no files
+        self._live: dict[str, tuple[web.WebSocketResponse, asyncio.Event]] = {}  # seat token -> its tab
+
+    # ---- the routes ---------------------------------------------------------------------------
+
+    def web_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        app.add_routes(
+            [
+                web.get("/", self._index),
+                web.get("/ws/{token}", self._session),
+                web.static("/static", STATIC),
+            ]
+        )
+        app.on_shutdown.append(self._close_all)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler):
+        """Every route, static files too, needs a seat's token: in the path (the websocket), the
+        query (?token=) or the proxy's header. Anything else is a 403 that says what is missing."""
+        # Each place is tried: behind Jupyter the query's token is Jupyter's own, the header ours.
+        given = (request.match_info.get("token"), request.query.get("token"), request.headers.get(TOKEN_HEADER))
+        seat = next(filter(None, (seat_for(self.seats, token) for token in given)), None)
+        if seat is None:
+            return web.Response(status=403, text=MSG.say("forbidden", self.lang) + "\n")
+        request[_SEAT] = seat
+        response = await handler(request)
+        # The token is in the page's address: never hand it to another site as a Referer.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    async def _index(self, request: web.Request) -> web.Response:
+        seat: Seat = request[_SEAT]
+        page = PAGE.substitute(
+            lang=self.lang,
+            title=html.escape(MSG.say("title", self.lang) + (f" · {seat.name}" if seat.name else "")),
+            token_q=urllib.parse.quote(seat.token, safe=""),
+            token_js=json.dumps(seat.token),
+            ended=html.escape(MSG.say("ended", self.lang)),
+            reload=html.escape(MSG.say("reload", self.lang)),
+        )
+        return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    def command(self, seat: Seat) -> str:
+        """The shell line textual-serve runs for one tab of this seat (`exec`: no shell stays behind)."""
+        words = [self.python, "-m", "tutor.serve.app", "--home", str(seat.home), "--lang", self.lang]
+        if self.accelerator:
+            words.append("--accelerator")
+        return "exec " + shlex.join(words)
+
+    async def _session(self, request: web.Request) -> web.WebSocketResponse:
+        """One tab: its own tutor process on the seat's home. A seat has one tab at a time; a newer
+        one closes the older (it saves as on quit) before starting, so two apps never share a home."""
+        seat: Seat = request[_SEAT]
+        await self._end_tab_of(seat)
+        ws = web.WebSocketResponse(heartbeat=15)
+        await ws.prepare(request)
+        ended = asyncio.Event()
+        self._live[seat.token] = (ws, ended)
+        service = AppService(
+            self.command(seat),
+            write_bytes=ws.send_bytes,
+            write_str=ws.send_str,
+            close=partial(_close, ws),
+            download_manager=self.downloads,
+        )
+        try:
+            await service.start(_size(request, "width", 80), _size(request, "height", 24))
+            try:
+                await _relay(ws, service)
+            finally:
+                await service.stop()
+        finally:
+            ended.set()
+            if self._live.get(seat.token, (None,))[0] is ws:
+                del self._live[seat.token]
+        return ws
+
+    async def _end_tab_of(self, seat: Seat) -> None:
+        live = self._live.get(seat.token)
+        if live is None:
+            return
+        ws, ended = live
+        await ws.close(code=4001, message=b"opened in another tab")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ended.wait(), ENDED_WAIT_S)
+
+    async def _close_all(self, app: web.Application) -> None:
+        """Server stopping: every tab's app gets its quit (and saves) before the server goes."""
+        live = list(self._live.values())
+        for ws, _ in live:
+            await ws.close(code=1001, message=b"server stopping")
+        if live:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(ended.wait() for _, ended in live)), ENDED_WAIT_S)
+
+    # ---- listening ----------------------------------------------------------------------------
+
+    async def run(self, sock: socket.socket, ready=None) -> None:
+        """Serve on an already bound socket until SIGINT or SIGTERM; `ready(port)` once listening."""
+        runner = web.AppRunner(self.web_app(), handle_signals=False)
+        await runner.setup()
+        await web.SockSite(runner, sock).start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        if ready is not None:
+            ready(sock.getsockname()[1])
+        try:
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+
+
+async def _relay(ws: web.WebSocketResponse, service: AppService) -> None:
+    """The browser's messages to the app, as textual.js sends them (textual-serve's own protocol)."""
+    async for message in ws:
+        if message.type != WSMsgType.TEXT:
+            continue
+        try:
+            kind, *rest = json.loads(message.data)
+        except (ValueError, TypeError):
+            continue  # not textual.js: ignored, as textual-serve does with what it does not know
+        data = rest[0] if rest else None
+        if kind == "stdin" and isinstance(data, str):
+            await service.send_bytes(data.encode("utf-8"))
+        elif kind == "resize" and isinstance(data, dict):
+            await service.set_terminal_size(_int(data.get("width"), 80), _int(data.get("height"), 24))
+        elif kind == "ping":
+            await ws.send_json(["pong", data])
+        elif kind == "blur":
+            await service.blur()
+        elif kind == "focus":
+            await service.focus()
+
+
+async def _close(ws: web.WebSocketResponse) -> None:
+    """The app said it exited: the page's websocket is closed (it shows "the tutor closed")."""
+    await ws.close()
+
+
+def _int(value, default: int) -> int:
+    try:
+        return max(1, min(int(value), 1000))
+    except (TypeError, ValueError):
+        return default
+
+
+def _size(request: web.Request, name: str, default: int) -> int:
+    return _int(request.query.get(name), default)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket (port 0: any free one); OSError says why it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
