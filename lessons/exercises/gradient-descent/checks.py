@@ -105,8 +105,9 @@ def check_gradient(gradient_descent_step):
 @check("uses-grad", depends=["gradient"])
 def check_uses_grad(learner):
     # On x² a hand-written 2 * params gives the right numbers, so swap in another f: code that
-    # differentiates the module's f follows it. Code that differentiates its own copy of x²
-    # (a lambda, a helper) cannot follow, so then one of jax's derivatives must run in the step.
+    # differentiates the module's f follows it, and code that differentiates its own copy of x²
+    # (a lambda, a helper) cannot. Either way one of jax's derivatives must run in the step: a
+    # numerical derivative of f (the complex-step trick) follows f too, and is not jax.grad.
     x, lr = 3.0, 0.1
     follows_f = False
     if callable(getattr(learner, "f", None)):
@@ -120,8 +121,19 @@ def check_uses_grad(learner):
         follows_f = bool(np.isclose(got, x - lr * x**2, rtol=1e-5))
     with witness.ran() as ran:  # what runs, not what the file says: a self-test proves nothing
         call(learner.gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x}, {lr})")
+    differentiated = bool(ran & witness.DIFFERENTIATION)
     expect(
-        follows_f or ran & witness.DIFFERENTIATION,
+        differentiated or not follows_f,
+        "your step follows the module's f (with f swapped for x³/3 it stepped by x²), but no derivative of jax's "
+        "(grad, value_and_grad, vjp...) ran while it computed: the derivative is taken numerically (a finite "
+        "difference, the complex-step trick Im f(x + ih) / h), which the task does not ask for and which is only "
+        "approximate for most f. Take it with jax.grad(f)(params)",
+        "你的这一步会跟着模块里的 f 变（把 f 换成 x³/3 后，它按 x² 走了一步），但它计算时没有运行任何 JAX 求导"
+        "（grad、value_and_grad、vjp……）：导数是数值求得的（有限差分，或复步法 Im f(x + ih) / h），这不是题目要求的，"
+        "而且对大多数 f 只是近似。请用 jax.grad(f)(params) 求导",
+    )
+    expect(
+        differentiated,
         "your step gives 2x for f(x) = x², but no derivative of jax's (grad, value_and_grad, vjp...) ran while it computed: "
         "the derivative is written by hand, so it would be wrong for any other f. Take it with "
         "jax.grad(f)(params), as the task asks",
