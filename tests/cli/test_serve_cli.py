@@ -91,3 +91,13 @@ def test_the_app_entry_runs_only_under_textual_serve(cli_env, home):
     assert out.returncode == 2
     assert "textual-serve" in out.stderr and "jaxstate-tutor serve" in out.stderr
     assert not os.path.exists(home / "progress.json")
+
+
+def test_without_textual_serve_it_says_which_extra(cli_env, home):
+    code = (
+        "import sys; sys.modules['textual_serve'] = None; from tutor.cli.main import main; "
+        "raise SystemExit(main(['--lang', 'en', 'serve', '--port', '0']))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(home), timeout=60)
+    assert out.returncode == 2
+    assert "textual-serve" in out.stderr and "[serve]" in out.stderr

@@ -22,7 +22,7 @@ MSG = table(
         },
         "serving": {
             "en": "The tutor is served at (open it in a browser; the token in the address is the key):",
-            "zh": "导师已在以下地址提供（用浏览器打开；地址中的 token 就是钥匙）：",
+            "zh": "教程已在以下地址提供（用浏览器打开；地址中的 token 就是钥匙）：",
         },
         "you": {"en": "you", "zh": "你"},
         "seat": {"en": "  {name}: {url}", "zh": "  {name}：{url}"},
@@ -39,7 +39,7 @@ MSG = table(
         },
         "stop": {
             "en": "Ctrl+C stops the server (each open tutor saves and closes).",
-            "zh": "按 Ctrl+C 停止服务（每个打开的导师会保存并关闭）。",
+            "zh": "按 Ctrl+C 停止服务（每个打开的教程会保存并关闭）。",
         },
         "forbidden": {
             "en": "403: this address needs the token that `jaxstate-tutor serve` printed (…/?token=…).",
@@ -53,7 +53,7 @@ MSG = table(
         },
         "ended": {
             "en": "The tutor closed: quit, opened in another tab, or the server stopped. Your work is saved.",
-            "zh": "导师已关闭：已退出、在另一个标签页中打开了，或服务已停止。你的进度已保存。",
+            "zh": "教程已关闭：已退出、在另一个标签页中打开了，或服务已停止。你的进度已保存。",
         },
         "reload": {"en": "Open again", "zh": "重新打开"},
     }

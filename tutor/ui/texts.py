@@ -123,7 +123,7 @@ UI = table(
         # In a browser (`serve`) the file is on the server: named, not shown as a path to open.
         "your_file_web": {
             "en": "file: {name}, kept on the server in your tutor home: edit it here, in the Code view",
-            "zh": "文件：{name}，保存在服务器上你的导师数据目录中：请在这里的代码视图中编辑",
+            "zh": "文件：{name}，保存在服务器上你的教程数据目录中：请在这里的代码视图中编辑",
         },
         "status_line": {
             "en": "{mark} {status} · attempts: {attempts} · hints {hints}/{total}",
