@@ -101,3 +101,14 @@ def test_without_textual_serve_it_says_which_extra(cli_env, home):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(home), timeout=60)
     assert out.returncode == 2
     assert "textual-serve" in out.stderr and "[serve]" in out.stderr
+
+
+def test_each_tab_takes_its_browsers_language_unless_one_was_said(serve):
+    chosen = serve(lang=None)  # neither --lang nor $JAXSTATE_TUTOR_LANG
+    page = _status(chosen.url, {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"})[1]
+    assert '<html lang="zh">' in page and '/zh"' in page and "教程" in page  # the tab's tutor starts in zh
+    page = _status(chosen.url, {"Accept-Language": "en-GB,en;q=0.9"})[1]
+    assert '<html lang="en">' in page and '/en"' in page
+    said = serve()  # --lang en
+    page = _status(said.url, {"Accept-Language": "zh-CN"})[1]
+    assert '<html lang="en">' in page and '/en"' in page

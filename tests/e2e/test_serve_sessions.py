@@ -122,3 +122,16 @@ def _state(pid: int) -> str:
         return open(f"/proc/{pid}/status").read().split("State:")[1].split("\n")[0]
     except (OSError, IndexError):
         return "zombie"
+
+
+def test_a_tab_opens_in_the_language_its_page_asked_for(serve):
+    served = serve(lang=None)  # no language said: the page passes its browser's on
+    base, token = served.url.split("/?token=")
+
+    async def open_tab() -> None:
+        async with aiohttp.ClientSession() as client:
+            tab = Tab(await client.ws_connect(f"{base.replace('http', 'ws', 1)}/ws/{token}/zh?width=100&height=30"))
+            await tab.read_until("继续：")
+            await tab.ws.close()
+
+    asyncio.run(open_tab())

@@ -255,10 +255,13 @@ def chromium(tmp_path):
 class Served:
     """`jaxstate-tutor serve` as a subprocess on a free port; `urls` maps a seat's name to its address."""
 
-    def __init__(self, env: dict, home: Path, *words: str):
+    def __init__(self, env: dict, home: Path, *words: str, lang: str | None = "en"):
         self.home = home
+        said = ["--lang", lang] if lang else []
+        if not lang:
+            env.pop("JAXSTATE_TUTOR_LANG", None)  # none said: each tab takes its browser's
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en", "serve", "--port", "0", *words],
+            [sys.executable, "-m", "tutor", "--home", str(home), *said, "serve", "--port", "0", *words],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -313,12 +316,13 @@ class Served:
 
 @pytest.fixture
 def serve(home, cli_env):
-    """serve(*words): `jaxstate-tutor serve --port 0 *words` on `home`, stopped after the test."""
+    """serve(*words, lang="en"): `jaxstate-tutor --lang LANG serve --port 0 *words` on `home` (lang=None:
+    no language said), stopped after the test."""
     pytest.importorskip("textual_serve", reason="textual-serve is not installed (pip install -e '.[serve]')")
     started: list[Served] = []
 
-    def start(*words: str) -> Served:
-        served = Served(cli_env(home), home, *words)
+    def start(*words: str, lang: str | None = "en") -> Served:
+        served = Served(cli_env(home), home, *words, lang=lang)
         started.append(served)
         return served
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from tutor.cli.context import Context
+from tutor.i18n import LANGS
 
 
 def add_parser(sub, common: argparse.ArgumentParser) -> None:
@@ -32,4 +34,13 @@ def cmd_serve(ctx: Context) -> int:
     from tutor.serve.command import serve
 
     args = ctx.args
-    return serve(ctx.home.absolute(), args.learner, args.host, args.port, ctx.lang, accelerator=ctx.accelerator)
+    said = getattr(args, "lang", None) is not None or os.environ.get("JAXSTATE_TUTOR_LANG") in LANGS
+    return serve(
+        ctx.home.absolute(),
+        args.learner,
+        args.host,
+        args.port,
+        ctx.lang,
+        accelerator=ctx.accelerator,
+        browser_lang=not said,  # no --lang nor $JAXSTATE_TUTOR_LANG: each tab in its browser's language
+    )

@@ -13,8 +13,17 @@ from tutor.serve.texts import MSG
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def serve(home: Path, learners: list[str], host: str, port: int, lang: str, accelerator: bool = False) -> int:
-    """Exit 0 after a signal stops it; 2 for a bad learner name, a missing textual-serve or a taken port."""
+def serve(
+    home: Path,
+    learners: list[str],
+    host: str,
+    port: int,
+    lang: str,
+    accelerator: bool = False,
+    browser_lang: bool = False,
+) -> int:
+    """Exit 0 after a signal stops it; 2 for a bad learner name, a missing textual-serve or a taken port.
+    browser_lang: no language was said, so each tab takes its browser's (Accept-Language)."""
     for name in learners:
         if not valid_name(name):
             print(MSG.say("bad_learner", lang, name=name), file=sys.stderr)
@@ -32,7 +41,7 @@ def serve(home: Path, learners: list[str], host: str, port: int, lang: str, acce
         print(MSG.say("port_taken", lang, host=host, port=port, why=exc.strerror or exc), file=sys.stderr)
         return 2
     all_seats = seats(home, learners)
-    server = TutorServer(all_seats, lang, accelerator=accelerator)
+    server = TutorServer(all_seats, lang, accelerator=accelerator, browser_lang=browser_lang)
     asyncio.run(server.run(sock, ready=lambda bound: _say_where(all_seats, host, bound, lang)))
     return 0
 

@@ -26,6 +26,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from tutor.i18n import LANGS
 from tutor.serve.seats import TOKEN_HEADER, Seat, seat_for
 from tutor.serve.texts import MSG
 
@@ -38,9 +39,17 @@ _SEAT = "tutor.seat"  # where the guard leaves the request's seat for the handle
 class TutorServer:
     """The served tutor: `web_app()` for aiohttp, `run()` to listen until a signal."""
 
-    def __init__(self, seats: list[Seat], lang: str, accelerator: bool = False, python: str = sys.executable):
+    def __init__(
+        self,
+        seats: list[Seat],
+        lang: str,
+        accelerator: bool = False,
+        python: str = sys.executable,
+        browser_lang: bool = False,
+    ):
         self.seats = seats
-        self.lang = lang
+        self.lang = lang  # the server's: --lang, $JAXSTATE_TUTOR_LANG or its locale
+        self.browser_lang = browser_lang  # True when none was said: each page's browser chooses
         self.accelerator = accelerator
         self.python = python
         self.downloads = DownloadManager()  # AppService's constructor needs one; the tutor delivers no files
@@ -54,6 +63,7 @@ class TutorServer:
             [
                 web.get("/", self._index),
                 web.get("/ws/{token}", self._session),
+                web.get("/ws/{token}/{lang}", self._session),
                 web.static("/static", STATIC),
             ]
         )
@@ -77,19 +87,33 @@ class TutorServer:
 
     async def _index(self, request: web.Request) -> web.Response:
         seat: Seat = request[_SEAT]
+        lang = self.lang_of(request)
         page = PAGE.substitute(
-            lang=self.lang,
-            title=html.escape(MSG.say("title", self.lang) + (f" · {seat.name}" if seat.name else "")),
+            lang=lang,
+            title=html.escape(MSG.say("title", lang) + (f" · {seat.name}" if seat.name else "")),
             token_q=urllib.parse.quote(seat.token, safe=""),
-            token_js=json.dumps(seat.token),
-            ended=html.escape(MSG.say("ended", self.lang)),
-            reload=html.escape(MSG.say("reload", self.lang)),
+            ws_js=json.dumps(f"ws/{urllib.parse.quote(seat.token, safe='')}/{lang}"),
+            ended=html.escape(MSG.say("ended", lang)),
+            reload=html.escape(MSG.say("reload", lang)),
         )
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
-    def command(self, seat: Seat) -> str:
+    def lang_of(self, request: web.Request) -> str:
+        """The tab's language: the server's when one was said, else the browser's first choice
+        (Accept-Language; the page passes it on to its websocket), else the server's."""
+        if not self.browser_lang:
+            return self.lang
+        if request.match_info.get("lang") in LANGS:
+            return request.match_info["lang"]
+        for part in request.headers.get("Accept-Language", "").split(","):
+            tag = part.split(";")[0].strip().lower()
+            if tag and tag != "*":
+                return "zh" if tag.startswith("zh") else "en"
+        return self.lang
+
+    def command(self, seat: Seat, lang: str) -> str:
         """The shell line textual-serve runs for one tab of this seat (`exec`: no shell stays behind)."""
-        words = [self.python, "-m", "tutor.serve.app", "--home", str(seat.home), "--lang", self.lang]
+        words = [self.python, "-m", "tutor.serve.app", "--home", str(seat.home), "--lang", lang]
         if self.accelerator:
             words.append("--accelerator")
         return "exec " + shlex.join(words)
@@ -104,7 +128,7 @@ class TutorServer:
         ended = asyncio.Event()
         self._live[seat.token] = (ws, ended)
         service = AppService(
-            self.command(seat),
+            self.command(seat, self.lang_of(request)),
             write_bytes=ws.send_bytes,
             write_str=ws.send_str,
             close=partial(_close, ws),
