@@ -64,16 +64,16 @@ def check_values(online_var):
     running = np.array([x64[: k + 1].var() for k in range(len(x64))])
     close(trace, running, what="var_trace (variance of xs[:k+1], ddof=0)", rtol=1e-4, atol=1e-5)
     # A long stream, past the counts a narrow count dtype can hold (bfloat16 stops at 256, float16
-    # at 2048: n + 1 == n there; int16 wraps at 32768), whose mean moves late, so a count that
-    # stalls or wraps shows. A float32 count is exact far beyond it.
-    long = np.concatenate([rng.standard_normal(32_900), 5.0 + rng.standard_normal(900)]).astype(np.float32)
+    # at 2048: n + 1 == n there), whose mean moves late, so a count that stalls shows. A float32
+    # count is exact far beyond it.
+    long = np.concatenate([rng.standard_normal(2100), 5.0 + rng.standard_normal(900)]).astype(np.float32)
     l64 = long.astype(np.float64)
     mean, var, trace = online_var(jnp.asarray(long))
     edge = (
-        "on a stream of 33800 values whose mean moves after 32900 (a count kept in float16 stops at 2048, in "
-        "bfloat16 at 256; an int16 count wraps at 32768: keep n in float32 or int32)",
-        "在 33800 个值的数据流上，其均值在第 32900 个之后改变（用 float16 保存的计数停在 2048，bfloat16 停在 256；"
-        "int16 计数在 32768 处回绕：请用 float32 或 int32 保存 n）",
+        "on a stream of 3000 values whose mean moves after 2100 (a count kept in float16 stops at 2048, in "
+        "bfloat16 at 256: keep n in float32 or an integer type)",
+        "在 3000 个值的数据流上，其均值在第 2100 个之后改变（用 float16 保存的计数停在 2048，bfloat16 停在 256："
+        "请用 float32 或整数类型保存 n）",
     )
     close(mean, l64.mean(), what=(f"online_var mean {edge[0]}", f"online_var 的均值，{edge[1]}"), rtol=1e-4, atol=1e-4)
     close(
@@ -143,6 +143,20 @@ def check_stable(online_var):
         atol=2e-3,
     )
     close(mean, x64.mean(), what="mean on the large-offset data", rtol=1e-6, atol=1e-4)
+    # A longer stream, past int16's 32767 (a count kept there wraps to negative), whose mean moves
+    # late. Here, after uses-scan: a Python loop over 33800 values would run out of time instead.
+    long = np.concatenate([rng.standard_normal(32_900), 5.0 + rng.standard_normal(900)]).astype(np.float32)
+    l64 = long.astype(np.float64)
+    mean, var, _ = jax.jit(online_var)(jnp.asarray(long))
+    edge = (
+        "on a stream of 33800 values whose mean moves after 32900 (an int16 count wraps at 32768: keep n in "
+        "float32 or int32)",
+        "在 33800 个值的数据流上，其均值在第 32900 个之后改变（int16 计数在 32768 处回绕：请用 float32 或 int32 保存 n）",
+    )
+    close(mean, l64.mean(), what=(f"online_var mean {edge[0]}", f"online_var 的均值，{edge[1]}"), rtol=1e-4, atol=1e-4)
+    close(
+        var, l64.var(), what=(f"online_var variance {edge[0]}", f"online_var 的方差，{edge[1]}"), rtol=1e-3, atol=1e-4
+    )
 
 
 @check("vmap", depends=["values", "uses-scan"])
