@@ -39,6 +39,8 @@ CASES = [
     # large old elements: blending arithmetic (buf + mask * (value - buf)) loses a small value there
     ([1.0e8, 3.0, -2.5e8, 0.5], 2, 0, 1.0),
     ([1.0e8, 3.0, -2.5e8, 0.5], 2, -2, -0.75),
+    # the value already there: the buffer stays the same, and it is still a write
+    ([0.5, -0.5, 2.0, 9.0, 1.0], 4, 3, 9.0),
 ]
 
 # A loop of calls, each from the last result: the same position is written twice.
@@ -51,8 +53,10 @@ INDEX_ADVICE = (
     "`buffer.at[index].set(value)` 正是这样处理的，对追踪值形式的 index 也一样；其余元素保持不变",
 )
 WRITES_ADVICE = (
-    "`writes` counts the calls: each update adds exactly one to the state's `writes`, whatever index and value are",
-    "`writes` 统计调用次数：每次 update 都把状态里的 `writes` 恰好加一，与 index 和 value 无关",
+    "`writes` counts the calls: each update adds exactly one to the state's `writes`, whatever index and value are "
+    "(writing the value already at that position is a write too)",
+    "`writes` 统计调用次数：每次 update 都把状态里的 `writes` 恰好加一，与 index 和 value 无关"
+    "（写入该位置上已有的值也算一次写入）",
 )
 
 
@@ -104,7 +108,7 @@ def _judge_buffer(got, before, index, value, what):
     pos = index % n
     want = before.copy()
     want[index] = value
-    if got64.shape == before.shape:
+    if got64.shape == before.shape and not np.array_equal(want, before):  # else an unchanged buffer is right
         if np.array_equal(got64, before) and index < 0:
             fail(
                 f"{en}: nothing was written, the buffer came back as {_show(got64)}: index {index} of a buffer "
