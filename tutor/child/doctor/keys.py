@@ -40,6 +40,7 @@ by that key; consumers libraries reach through jax._src; `jax.checkpoint` replay
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import sys
@@ -168,6 +169,25 @@ def _rows(keys) -> list[bytes]:
     return [row.tobytes() for row in data.reshape(data.shape[0], -1)]
 
 
+def _unbatched(key) -> tuple[object, int] | None:
+    """For a key consumed under vmap: the batch of keys it maps over and its batch axis."""
+    try:
+        from jax._src.interpreters import batching
+    except ImportError:
+        return None
+    if not isinstance(key, batching.BatchTracer) or not isinstance(key.batch_dim, int):
+        return None
+    return key.val, key.batch_dim
+
+
+def _repeated_rows(batch, axis: int) -> int:
+    """How many keys of a batch repeat an earlier key of it (0: every row its own key)."""
+    data = np.asarray(jax.random.key_data(batch) if _is_typed_key(batch) else batch)
+    data = np.moveaxis(data, axis, 0)
+    rows = [row.tobytes() for row in data.reshape(data.shape[0], -1)]
+    return len(rows) - len(set(rows))
+
+
 def _current_trace():
     from jax._src import core
 
@@ -254,6 +274,8 @@ class Traced:
 
     inputs: dict[Recipe, tuple[Site, bool]] = field(default_factory=dict)  # -> (site, under grad)
     constants: list[tuple[bytes, Site, bool]] = field(default_factory=list)
+    # argument leaves that are batches of keys a vmap maps over: leaf -> (where consumed, batch axis)
+    batched: dict[int, tuple[Site, int]] = field(default_factory=dict)
     # what a call records, worked out once: (recipe, site, under grad, the argument leaves it needs)
     plan: list[tuple[Recipe, Site, bool, tuple[int, ...]]] | None = None
 
@@ -303,6 +325,7 @@ class _Loop:
         self.drew = False  # its body consumed a key
         self.consumed: dict[int, tuple[object, Site]] = {}  # id(key tracer) -> (it, where), in the body
         self.body_code: types.CodeType | None = None
+        self.site: Site | None = None  # the learner's line that called the loop
 
     def line_in_body(self) -> Site | None:
         """The line of the loop's body running now (it, or a function it called, consumes a key)."""
@@ -367,6 +390,12 @@ class KeyReuse:
         self._wrapped: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
         # where a jitted function consumes a key it then returns unchanged -> its return line
         self.hands_back: dict[Site, Site] = {}
+        # loops whose body handed back the key of its carry unsplit (a loop-constant finding):
+        # the caller that gets that key back again has the same root
+        self.handing_loops: set[Site] = set()
+        # batches of keys given to jitted functions that vmap over them: read after the run
+        self._batches: list[tuple[object, int, Site, Site | None]] = []
+        self._batch_found: set[Site] = set()
 
     # ------------------------------------------------------------ instrumentation
 
@@ -484,6 +513,9 @@ class KeyReuse:
                 grad = _under_grad()
                 self.uses.append(Use(site, bits, step=self._eager_step(site, bits), seq=self._seq, grad=grad))
             return
+        batch = _unbatched(key)
+        if batch is not None:  # a key under vmap: each mapped row should be a key of its own
+            self._batch_consumed(batch, site)
         if not self._traces:
             return
         trace = self._traces[-1]
@@ -504,6 +536,31 @@ class KeyReuse:
         recipe = trace.recipes.get(id(key))
         if recipe is not None:
             trace.traced.inputs.setdefault(recipe, (site, grad))
+
+    def _batch_consumed(self, batch: tuple[object, int], site: Site) -> None:
+        """A batch of keys a vmap maps over: eagerly, its rows are read now; inside a jitted
+        function, the argument it is is noted, and each call's batch is read after the run."""
+        keys, axis = batch
+        if not isinstance(keys, jax.core.Tracer):
+            repeated = _repeated_rows(keys, axis)
+            at = self._vmap_call() or site  # the line that hands the batch to vmap: the one to change
+            if repeated and at not in self._batch_found:
+                self._batch_found.add(at)
+                self.static.append(dataclasses.replace(self._finding(at, site), count=repeated))
+        elif self._traces:
+            recipe = self._traces[-1].recipes.get(id(keys))
+            if recipe is not None and recipe[0] == "leaf":
+                self._traces[-1].traced.batched.setdefault(recipe[1], (site, axis))
+
+    def _vmap_call(self) -> Site | None:
+        """The learner's line, outward from here, that calls vmap (`jax.vmap(walk)(keys)`)."""
+        for file, fn, line in self.code.script_lines(self.code.frame_here()):
+            source = self.code.file(file)
+            for call in source.calls_at(line) if source else []:
+                func = call.func.func if isinstance(call.func, ast.Call) else call.func
+                if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "vmap":
+                    return (file, fn, line)
+        return None
 
     def _closed_over(self, key) -> bool:
         """Inside a loop body: a key from outside the body (a constant, or a value of a trace the
@@ -548,6 +605,7 @@ class KeyReuse:
         @functools.wraps(original)
         def loop(*a, **k):
             entry = _Loop(_current_trace())
+            entry.site = self._site()
             if len(a) > place and callable(a[place]):
                 a = (*a[:place], self._body(a[place], entry, carries), *a[place + 1 :])
             self._loops.append(entry)
@@ -577,6 +635,8 @@ class KeyReuse:
                     consumed = entry.consumed.get(id(leaf))
                     if consumed is not None and consumed[0] is leaf and id(leaf) in passed_back:
                         self.static.append(self._finding(consumed[1], consumed[1], "loop-constant"))
+                        if entry.site is not None:  # the loop hands its caller that key back, too
+                            self.handing_loops.add(entry.site)
             except Exception:  # noqa: BLE001 - never break the learner's loop
                 pass
             return out
@@ -694,9 +754,12 @@ class KeyReuse:
             return
         leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
         traced = table.get(tree)
-        if traced is None or not (traced.inputs or traced.constants):
+        if traced is None or not (traced.inputs or traced.constants or traced.batched):
             return
         step, call = self._step_of(frame)
+        for leaf, (site, axis) in traced.batched.items():
+            if leaf < len(leaves) and len(self._batches) < READ_BATCH and not isinstance(leaves[leaf], jax.core.Tracer):
+                self._batches.append((leaves[leaf], axis, site, call))
         self._seq += 1
         # A key the function takes is its caller's to vary: a reuse is reported where the call
         # passes it, and judged (one place or several) by where the function consumes it.
@@ -806,6 +869,16 @@ class KeyReuse:
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         self._read()
+        for keys, axis, site, call in self._batches:  # one key for every row of a vmapped batch
+            try:
+                repeated = _repeated_rows(keys, axis)
+            except Exception:  # noqa: BLE001 - donated or deleted since: not known
+                continue
+            at = call or site
+            if repeated and at not in self._batch_found:
+                self._batch_found.add(at)
+                self.static.append(dataclasses.replace(self._finding(at, site), count=repeated))
+        self._batches.clear()
         by_bits: dict[bytes, list[Use]] = defaultdict(list)
         for use in self.uses:
             if use.bits is not None:
@@ -821,6 +894,8 @@ class KeyReuse:
         for root, family in roots.items():
             own = by_bits[root]
             sites = {u.site for u in own}
+            if sites & self.handing_loops:
+                continue  # a loop body that hands its key back unsplit: that loop-constant finding
             if len(sites) == 1 and not any(u.step for u in own):
                 site = own[0].site
                 self.notes.append(dataclasses.replace(self._finding(site, site, "constant"), count=len(own)))
