@@ -11,7 +11,11 @@ this module from a `python -I -S` process that starts in milliseconds.
 What differs, as measured:
 - gVisor's /proc has no `smaps_rollup` and no `RssAnon`; its `children` files (newer releases)
   may list the threads of each child, so a child is taken as a process only when its `Tgid` is
-  its own id; an older release has no `children` files at all.
+  its own id; an older release has no `children` files at all. A process's own files there
+  (stat, status, fd) wait while it forks: reading the tree of a fork bomb of 55 took 13 s.
+  gVisor mounts no cgroups, but root may mount its `pids` controller, which caps and lists a tree
+  (release 20221219: no `pids.events`); it keeps a root process's capabilities across exec, and
+  holds no task with CAP_SYS_ADMIN or CAP_SYS_RESOURCE to RLIMIT_NPROC.
 - macOS has no /proc: `ps` gives the tree there; Windows has neither `fcntl` nor fork.
 - Landlock: ABI 7 on Linux 6.18 (signals scoped from ABI 6, Linux 6.12); none under gVisor
   (release 20221219: ENOSYS, and no `pidfd_open` either).
@@ -36,6 +40,7 @@ LOCKS = _fcntl is not None  # flock: held by the kernel until every holder has e
 _PR_SET_PDEATHSIG = 1
 _PR_CAPBSET_DROP = 24
 _PR_SET_CHILD_SUBREAPER = 36
+_CAP_SYS_ADMIN = 21
 _CAP_SYS_RESOURCE = 24
 
 
@@ -64,9 +69,76 @@ def drop_raise_limits() -> bool:
     return prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)
 
 
+def drop_admin() -> bool:
+    """Drop CAP_SYS_ADMIN and CAP_SYS_RESOURCE from this process's every set, the bounding set
+    too: gVisor holds a task to RLIMIT_NPROC only without both (measured: root in `runsc do` with
+    every capability made 12 processes under a limit of 5; with none, the 5th was refused), and
+    its exec keeps a root process's sets as they were (Linux makes them the bounding set)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    prctl(_PR_CAPBSET_DROP, _CAP_SYS_ADMIN)
+    prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        data = (ctypes.c_uint32 * 6)()  # (effective, permitted, inheritable) x 2 words
+        if libc.capget(header, data) != 0:
+            return False
+        keep = ~((1 << _CAP_SYS_ADMIN) | (1 << _CAP_SYS_RESOURCE)) & 0xFFFFFFFF  # both in the first word
+        for i in (0, 1, 2):
+            data[i] &= keep
+        return libc.capset(header, data) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def die_with_parent(sig: int) -> bool:
     """Have the kernel send `sig` when the parent dies (Linux's PR_SET_PDEATHSIG)."""
     return prctl(_PR_SET_PDEATHSIG, sig)
+
+
+# -- gVisor -----------------------------------------------------------------------------------
+
+_GVISOR_VERSION = "#1 SMP Sun Jan 10 15:06:54 PST 2016"  # the build string every gVisor release reports
+
+
+def is_gvisor() -> bool:
+    """Whether this runs under gVisor (runsc): its kernel reports a fixed version string."""
+    try:
+        return os.uname().version == _GVISOR_VERSION or "gvisor" in os.uname().release
+    except AttributeError:
+        return False
+
+
+def processes_now() -> int | None:
+    """How many processes this host (or this gVisor sandbox) holds now, zombies included: the
+    numbered entries of /proc, one directory read. No file of any process is opened: under gVisor
+    a process's own files wait on its memory map, which a forking process holds (reading the tree
+    of a fork bomb of 55 processes took 13 s there); None where there is no /proc."""
+    if not PROC:
+        return None
+    try:
+        return sum(name.isdigit() for name in os.listdir("/proc"))
+    except OSError:
+        return None
+
+
+def tasks_of_user(uid: int) -> int:
+    """Tasks (threads) of all the processes of `uid` now, as /proc shows them."""
+    total = 0
+    try:
+        names = [n for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return 0
+    for name in names:
+        try:
+            if os.stat(f"/proc/{name}").st_uid == uid:
+                total += threads_of(int(name)) or 1
+        except OSError:
+            continue
+    return total
 
 
 # -- Landlock --------------------------------------------------------------------------------
@@ -262,9 +334,13 @@ def fork_after_jax_is_safe() -> bool:
 # on threads, not the lower one on processes (the reaper's count holds that).
 # - a cgroup of the `pids` controller, beside the process's own (root, or a delegated cgroup v2
 #   whose parent enables `pids` for its children); its `pids.events` counts the forks refused;
+# - under gVisor, as root, such a cgroup of a `pids` hierarchy mounted for it alone and unmounted at
+#   once (tasks_cgroup_detached), its list the tree's count (one read, where each process's own
+#   files wait on its forks);
 # - else RLIMIT_NPROC in a user namespace of the tree's own: since Linux 5.14 the kernel counts it
 #   per user per namespace, so the tree alone (root is exempt from it; gVisor ignores it there);
-# - else, for root, RLIMIT_NPROC as it is: Linux exempts root, gVisor (no cgroups) enforces it.
+# - else, for root under gVisor, RLIMIT_NPROC as it is, for all of root's tasks in the sandbox
+#   (gVisor holds to it a task without CAP_SYS_ADMIN and CAP_SYS_RESOURCE; Linux exempts root).
 
 _CLONE_NEWUSER = 0x10000000
 TASKS_CGROUP_PREFIX = "jaxstate-tasks-"
@@ -359,13 +435,94 @@ def tasks_refused(folder: str) -> int:
 
 
 def leave_tasks_cgroup(folder: str) -> None:
-    """Move this process back to the cgroup above `folder` and remove it (once its tree is gone)."""
+    """Move this process back to the cgroup above `folder` and remove it (once its tree is gone).
+    `folder` may be a path or a held descriptor's /proc/self/fd/N (tasks_cgroup_detached); either
+    way it is this process's, named after it."""
+    parent = os.path.join(folder, "..")
     try:
-        with open(os.path.join(os.path.dirname(folder), "cgroup.procs"), "w") as f:
+        with open(os.path.join(parent, "cgroup.procs"), "w") as f:
             f.write(str(os.getpid()))
-        os.rmdir(folder)
+        above = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.rmdir(f"{TASKS_CGROUP_PREFIX}{os.getpid()}", dir_fd=above)
+        finally:
+            os.close(above)
     except OSError:
         pass
+
+
+def cgroup_processes(folder: str) -> list[int]:
+    """The processes in the cgroup `folder` now (its cgroup.procs: the cgroup's own list, not a file
+    of any process, so a forking process never makes it wait); [] if unreadable."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs"), "rb") as f:
+            return [int(p) for p in f.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def cgroup_tasks(folder: str) -> int:
+    """The tasks (threads too) in the cgroup `folder` now (pids.current); 0 if unreadable."""
+    try:
+        with open(os.path.join(folder, "pids.current"), "rb") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 0
+
+
+_CLONE_NEWNS = 0x00020000
+_MNT_DETACH = 2
+
+
+def tasks_cgroup_detached(tasks: int) -> str | None:
+    """tasks_cgroup where no cgroup hierarchy is mounted but one can be (gVisor as root: its own
+    `pids` controller enforces pids.max): in a mount namespace of this process's own, mount the
+    `pids` hierarchy on a new folder, make the cgroup there, enter it, keep a descriptor of it,
+    then unmount and remove the folder, so no path leads to it (what this process starts sees
+    none). Returns /proc/self/fd/N, the held descriptor as a path; None where it cannot be done."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        import tempfile
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(_CLONE_NEWNS) != 0:
+            return None
+        point = tempfile.mkdtemp(prefix="jaxstate-pids-")
+    except (OSError, AttributeError):
+        return None
+    try:
+        if libc.mount(b"none", point.encode(), b"cgroup", 0, b"pids") != 0:
+            return None
+        try:
+            for name in os.listdir(point):
+                if name.startswith(TASKS_CGROUP_PREFIX):
+                    try:
+                        os.rmdir(os.path.join(point, name))  # one a killed reaper left; refused while it holds a task
+                    except OSError:
+                        pass
+            folder = os.path.join(point, f"{TASKS_CGROUP_PREFIX}{os.getpid()}")
+            os.mkdir(folder)
+            try:
+                with open(os.path.join(folder, "pids.max"), "w") as f:
+                    f.write(str(tasks))
+                with open(os.path.join(folder, "cgroup.procs"), "w") as f:
+                    f.write(str(os.getpid()))
+                held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)  # not inherited (close-on-exec)
+            except OSError:
+                os.rmdir(folder)
+                return None
+            return f"/proc/self/fd/{held}"
+        finally:
+            libc.umount2(point.encode(), _MNT_DETACH)
+    except OSError:
+        return None
+    finally:
+        try:
+            os.rmdir(point)
+        except OSError:
+            pass
 
 
 def _kernel_at_least(major: int, minor: int) -> bool:
@@ -404,10 +561,10 @@ def tasks_rlimit_in_namespace(tasks: int) -> bool:
 
 def tasks_rlimit_as_root(tasks: int) -> bool:
     """RLIMIT_NPROC at `tasks`, soft = hard, for root where no cgroup could be made: Linux ignores
-    it for root (so nothing changes there), gVisor enforces it (measured: `runsc do` as root, a
-    limit of 5 refused the 6th process, and let a process start 20 threads: it counts processes;
-    gVisor has no cgroups to cap a tree with). It counts all of root's processes in the sandbox,
-    the tutor's own too, which `tasks` must leave room for."""
+    it for root (so nothing changes there); gVisor holds to it a task that lacks CAP_SYS_ADMIN and
+    CAP_SYS_RESOURCE (drop_admin; measured in `runsc do`: with both, 12 processes under a limit of
+    5; without, the 5th fork and then a thread refused: it counts tasks). It counts all of root's
+    tasks in the sandbox, the tutor's own too, which `tasks` must leave room for."""
     if os.geteuid() != 0 or not sys.platform.startswith("linux"):
         return False
     try:

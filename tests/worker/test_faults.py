@@ -135,6 +135,9 @@ CASES = [
     # the same, every child in a session of its own (a group of its own, a CPU autogroup of its own):
     # the tasks cgroup, where there is one, refuses every fork from the moment the bound is passed
     Fault("fork_bomb_setsid", "error", "processes", alone=True),
+    # the same two, each bounding itself (600 processes, 45 s each), as run under gVisor (test_hosts.py)
+    Fault("fork_bomb_bounded", "error", "processes", alone=True),
+    Fault("fork_bomb_bounded_setsid", "error", "processes", alone=True),
     Fault("disk_fill", "error", "disk", heavy=True),  # 1.3 GiB, 600 MiB of it deleted but open: the bound of 1 GiB
     # The reaper killed through C: refused by Landlock's signal scope (Linux 6.12+) or else the seccomp
     # filter (fails its checks); ctypes refused where there is no Landlock at all; else (neither: another

@@ -216,6 +216,36 @@ def test_under_gvisor_a_signal_to_the_reaper_is_refused(tmp_path, fault):
     assert "refused:" in verdict["stdout"] and "sent:" not in verdict["stdout"], verdict["stdout"]
 
 
+BOMB_TOTAL = "200"  # processes a bounded bomb makes at most: twice the bound (~16 MB each under gVisor here)
+
+
+@runsc
+@pytest.mark.parametrize("fault", ["fork_bomb_bounded", "fork_bomb_bounded_setsid"])
+def test_under_gvisor_a_fork_bomb_ends_as_processes_within_its_limit(tmp_path, fault):
+    """gVisor mounts no cgroups, holds root to no RLIMIT_NPROC, and each process's own files wait
+    on it while it forks (a tree of 55 took 13 s to read): the reaper mounts a `pids` cgroup for the
+    tree alone and counts it from its list. The bomb ends as error / processes, before its limit
+    (before: a timeout long after it, or the sandbox out of memory). The fault bounds itself
+    (BOMB_TOTAL processes, 45 s each), and with every child in a session of its own too."""
+    limit = 30.0
+    program = ROOT / "tests" / "faults" / f"{fault}.py"
+    cmd = [*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", f"{limit:g}"]
+    out = _run(_in_gvisor(cmd), tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL}, timeout=240)
+    verdict = json.loads(out.stdout)
+    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
+    assert verdict["duration_s"] <= limit + 2, verdict["duration_s"]  # ended by the bound, not the deadline
+
+
+def test_the_bounded_bomb_is_held_on_this_kernel_too(tmp_path):
+    """The same program outside gVisor: the kernel's cap and the reaper's count end it the same way."""
+    program = ROOT / "tests" / "faults" / "fork_bomb_bounded.py"
+    cmd = [*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", "30"]
+    out = _run(cmd, tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL})
+    verdict = json.loads(out.stdout)
+    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
+    assert verdict["duration_s"] <= 32, verdict["duration_s"]
+
+
 @pytest.mark.parametrize("lang, words", [("en", "`ulimit -d` is 3000000 KB"), ("zh", "`ulimit -d` 是 3000000 KB")])
 def test_running_out_under_the_hosts_lower_limit_names_it(tmp_path, lang, words):
     """Memory that grows without end, under a classroom's `ulimit -d` below the tutor's 4 GiB: the

@@ -184,8 +184,49 @@ def limit_this_process(memory: int) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     if os.geteuid() == 0:
         host.drop_raise_limits()  # lost at exec: hard limits stay hard for root
+        if host.is_gvisor():
+            # gVisor keeps a root process's capabilities across exec: without these two, learner
+            # code cannot mount a cgroup hierarchy to lift the tree's cap, and RLIMIT_NPROC binds
+            host.drop_admin()
     else:
         host.drop_capabilities()  # those a user namespace of the reaper's gave (Bounds.cap_tasks)
+
+
+def kill_members(cap: str | None) -> None:
+    """SIGKILL every process in the tasks cgroup `cap` but this one, until none is left (2 s at
+    most): its list names the whole tree, new sessions included, with no file of any process read
+    (under gVisor those wait on a forking process). Call after new tasks are refused there."""
+    if not cap:
+        return
+    signalled: set[int] = set()
+    end = time.monotonic() + 2.0
+    while time.monotonic() < end:
+        others = [p for p in host.cgroup_processes(cap) if p != os.getpid()]
+        if not others:
+            return
+        for pid in others:
+            if pid not in signalled:  # once each: a killed process stays listed until it has exited
+                _signal(pid, signal.SIGKILL)
+                signalled.add(pid)
+        time.sleep(0.01)
+
+
+def end_group(group: int, cap: str | None = None) -> None:
+    """SIGKILL the process group `group` (the worker's), in one call: before kill_tree, which reads
+    each process's files. Under gVisor without the tasks cgroup `cap`, again while the sandbox
+    still gains processes (a child made during a group signal escapes it there) and each of those
+    files can wait for seconds on a forking process."""
+    _signal_group(group, signal.SIGKILL)
+    if cap or not host.is_gvisor():
+        return
+    seen = host.processes_now() or 0
+    for _ in range(50):  # 1 s at most
+        time.sleep(0.02)
+        _signal_group(group, signal.SIGKILL)
+        now = host.processes_now() or 0
+        if now <= seen:
+            return
+        seen = now
 
 
 def end_tree(root: int) -> None:
@@ -244,6 +285,15 @@ class Bounds:
         self.cache: CacheGrowth | None = None  # measured by begin(), when the job starts
         self.memory_before: int | None = None  # what the tree held once ready; None: not ready yet
         self.memory_added = 0  # what it holds beyond that, as last measured (by _measure_memory)
+        # gVisor: the processes in the sandbox before the worker, for a glance that opens no
+        # process's file (see over()); None elsewhere.
+        self.glance_base: int | None = None
+        self.counted_word: str | None = None  # gVisor: what the counting thread found past a bound
+        self.last_tree: list[int] = []  # gVisor: the tree as the counting thread last found it
+        self.group = 0  # the worker's process group (its pid): stopped, then killed, in one call each
+        self.members_of: str | None = None  # gVisor: the tasks cgroup whose list is the tree
+        self._disk_thread: threading.Thread | None = None  # gVisor: measures the disk (see over())
+        self.disk_word: str | None = None  # gVisor: what it found past the bound
 
     def cap_tasks(self) -> str | None:
         """Have the kernel cap the tasks (threads too) of this process and all below it, above the
@@ -255,10 +305,19 @@ class Bounds:
             return None
         tasks = TASKS_CAP_TIMES * self.processes * THREADS_PER_PROCESS + 2
         folder = host.tasks_cgroup(tasks)
-        if folder is None and not host.tasks_rlimit_in_namespace(tasks):
-            # Root without a cgroup: gVisor, which holds root to RLIMIT_NPROC and counts processes
-            # there, not threads; twice the bound leaves room for the tutor's own (Linux ignores it).
-            host.tasks_rlimit_as_root(2 * self.processes + 2)
+        if folder is None and host.is_gvisor():
+            # gVisor mounts no cgroups, and each process's own files there wait on a forking process
+            # (reading a fork bomb's tree of 55 took 13 s): a cgroup of its `pids` controller, mounted
+            # for this alone, caps the tree and lists it (cgroup.procs), setsid or not, in one read.
+            folder = host.tasks_cgroup_detached(tasks)
+            self.members_of = folder
+        if folder is None and not host.tasks_rlimit_in_namespace(tasks) and host.is_gvisor():
+            # Root under gVisor (no cgroups there): RLIMIT_NPROC, which gVisor holds a worker to once
+            # it lacks CAP_SYS_ADMIN and CAP_SYS_RESOURCE (limit_this_process), counts every task of
+            # root in the sandbox, threads too: what runs there now, plus the bound on threads.
+            host.tasks_rlimit_as_root(host.tasks_of_user(0) + self.processes * THREADS_PER_PROCESS + 2)
+        if folder is None and host.is_gvisor():
+            self.glance_base = host.processes_now()
         return folder
 
     def begin(self, worker: list[str]) -> None:
@@ -289,11 +348,74 @@ class Bounds:
                     self.memory_added = held - before
             time.sleep(DISK_EVERY_S)
 
+    def _members(self) -> list[int]:
+        """gVisor: the processes below, from the tasks cgroup's list (this one aside)."""
+        me = os.getpid()
+        return [p for p in host.cgroup_processes(self.members_of or "") if p != me]
+
+    def start_counting(self, group: int) -> None:
+        """Under gVisor, count the tree in a thread of its own (see over()); `group` is the worker's."""
+        self.group = group
+        if self.processes and self.glance_base is not None:
+            threading.Thread(target=self._count_tree, name="count", daemon=True).start()
+
+    def _count_tree(self) -> None:
+        """gVisor: the tree's processes and threads, every PROCESS_EVERY_S, off the main loop (each
+        process's file there waits while the process forks: seconds under a fork bomb)."""
+        while self.counted_word is None:
+            tree = self.last_tree = host.descendants(os.getpid(), self.processes + 1)
+            if len(tree) > self.processes:
+                self.counted_word = f"limit processes {len(tree)}"
+            else:
+                threads = sum(host.threads_of(pid) for pid in tree)
+                if threads > self.processes * THREADS_PER_PROCESS:
+                    self.counted_word = f"limit threads {threads}"
+            time.sleep(PROCESS_EVERY_S)
+
+    def _glance(self) -> str | None:
+        """gVisor: `limit processes N` once the sandbox holds more than the bound beyond what it held
+        before the worker, and the tree, its group stopped, is found past it; else None. The glance
+        is one read of /proc, so a fork bomb is seen within PROCESS_EVERY_S however busy it keeps
+        the files of its processes. Stopped first, then counted: what a fork in flight makes is
+        stopped by the next round (gVisor lets a child made during a group signal escape it)."""
+        now_in_sandbox = host.processes_now()
+        if self.glance_base is None or now_in_sandbox is None or now_in_sandbox - self.glance_base <= self.processes:
+            return None
+        seen = now_in_sandbox
+        for _ in range(20):  # at most ~0.4 s: then the count below decides, stopped or not
+            _signal_group(self.group, signal.SIGSTOP)
+            time.sleep(0.02)
+            again = host.processes_now() or 0
+            if again <= seen:
+                break
+            seen = again
+        tree = host.descendants(os.getpid(), self.processes + 1)
+        if len(tree) > self.processes:
+            return f"limit processes {len(tree)}"
+        _signal_group(self.group, signal.SIGCONT)  # others' processes made the count: not this run's
+        self.glance_base = seen - len(tree)
+        return None
+
     def over(self, worker: list[str]) -> str | None:
         """`limit processes N` / `limit disk N` / `limit memory N` once a bound is passed, else None."""
         now = time.monotonic()
         measure = (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S
-        if self.processes and (measure or now - self._counted >= PROCESS_EVERY_S):
+        if self.processes and self.members_of:  # gVisor with its tasks cgroup: two files, whatever the tree does
+            if measure or now - self._counted >= PROCESS_EVERY_S:
+                self._counted = now
+                tree = self._members()
+                if len(tree) > self.processes:
+                    return f"limit processes {len(tree)}"
+                threads = host.cgroup_tasks(self.members_of) - (host.own_threads() or 1)
+                if threads > self.processes * THREADS_PER_PROCESS:
+                    return f"limit threads {threads}"
+        elif self.processes and self.glance_base is not None:  # gVisor without: glance here, count in a thread
+            if now - self._counted >= PROCESS_EVERY_S:
+                self._counted = now
+                word = self.counted_word or self._glance()
+                if word:
+                    return word
+        elif self.processes and (measure or now - self._counted >= PROCESS_EVERY_S):
             # Counted first, and no further than the bound: a tree past it (a fork bomb: thousands
             # within a second) is never listed, nor measured process by process, in full.
             self._counted = now
@@ -305,18 +427,42 @@ class Bounds:
                 return f"limit threads {threads}"
         if measure:
             self._measured = now
-            tree = host.descendants(os.getpid(), self.processes + 1 if self.processes else 0)
-            if self.processes and len(tree) > self.processes:
-                return f"limit processes {len(tree)}"
-            folder = _run_dir(worker)
-            if self.disk and folder:
-                used = disk_used(folder, [os.getpid(), *tree], self.disk)
-                used += self.cache.added() if self.cache else 0
+            if self.members_of or self.glance_base is not None:
+                # gVisor: the disk is measured in a thread (reading a forking process's open files
+                # there took 5.7 s, while the count waited), this loop reads what it found
+                if self.disk and self._disk_thread is None:
+                    self._disk_thread = threading.Thread(target=self._measure_disk, args=(worker,), daemon=True)
+                    self._disk_thread.start()
+                if self.disk_word:
+                    return self.disk_word
+            else:
+                tree = host.descendants(os.getpid(), self.processes + 1 if self.processes else 0)
+                if self.processes and len(tree) > self.processes:
+                    return f"limit processes {len(tree)}"
+                used = self._disk_used(worker, tree)
                 if used > self.disk:
                     return f"limit disk {used}"
             if self.memory and self.memory_added > self.memory:
                 return f"limit memory {self.memory_added}"
         return None
+
+    def _disk_used(self, worker: list[str], tree: list[int]) -> int:
+        """Bytes the run holds on disk (0 without a bound on disk or a run folder)."""
+        folder = _run_dir(worker)
+        if not (self.disk and folder):
+            return 0
+        used = disk_used(folder, [os.getpid(), *tree], self.disk)
+        return used + (self.cache.added() if self.cache else 0)
+
+    def _measure_disk(self, worker: list[str]) -> None:
+        """gVisor: the run's disk every DISK_EVERY_S, in a thread of its own, until past the bound."""
+        while True:
+            tree = self._members() if self.members_of else self.last_tree
+            used = self._disk_used(worker, tree)
+            if used > self.disk:
+                self.disk_word = f"limit disk {used}"
+                return
+            time.sleep(DISK_EVERY_S)
 
 
 def _say(control: int, word: str) -> None:
@@ -339,6 +485,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         pass
     cap = bounds.cap_tasks()  # before the worker exists: every task below is counted from the first
     pid = start()
+    bounds.start_counting(pid)
     signal.signal(signal.SIGINT, lambda *_: _signal(pid, signal.SIGINT))  # the doctor's "stop and report"
     deadline = None
     buffer = b""
@@ -352,6 +499,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
         if readable:
             chunk = os.read(control, 4096)
             if not chunk:  # the tutor is gone: nobody else will end this tree or remove the run folder
+                end_group(pid, cap)
+                kill_members(cap)
                 kill_tree(os.getpid())
                 _remove_run_dir(worker)
                 _leave(cap)
@@ -365,6 +514,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                 elif line == b"ready":
                     bounds.ready()
         if deadline is not None and time.monotonic() >= deadline:
+            end_group(pid, cap)
+            kill_members(cap)
             kill_tree(os.getpid())
             _reap_all()
             _say(control, _refused(cap) or f"exit {int(signal.SIGALRM)}")
@@ -377,6 +528,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             _say(control, over)
             if cap:
                 host.stop_new_tasks(cap)  # before the kill: nothing below may fork meanwhile
+            kill_members(cap)
+            end_group(pid, cap)
             kill_tree(os.getpid())
             _reap_all()
             if over.startswith("limit disk") and bounds.cache:
@@ -392,7 +545,8 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                 break
             if got == pid:
                 status = st
-    kill_tree(os.getpid())
+    kill_members(cap)
+    kill_tree(os.getpid())  # not end_group: the worker is reaped, its id may be another's by now
     _reap_all()
     _say(control, _refused(cap) or f"exit {status}")
     _leave(cap)
@@ -453,6 +607,14 @@ def _reap_all() -> None:
         if got == 0:
             kill_tree(os.getpid(), within_s=1.0)
             time.sleep(0.01)
+
+
+def _signal_group(group: int, sig: int) -> None:
+    if group > 1:
+        try:
+            os.killpg(group, sig)
+        except OSError:
+            pass
 
 
 def _killpg(group: int) -> None:

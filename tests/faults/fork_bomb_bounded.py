@@ -1,0 +1,42 @@
+"""Fault: an exponential fork bomb that bounds itself, so it is safe to run where nothing else may
+hold it (gVisor, the host of a new guard): every process forks again and retries a refused fork,
+as fork_bomb does, but no more than TOTAL processes are ever made (one byte each in a shared
+append-only file, and at most 2**DEPTH however the count races), and each lives LIFETIME_S at most.
+Held: error / processes. Not held: a timeout (the run's limit is below LIFETIME_S), or at worst
+fail / checks after it; the wrong answer comes once the bomb is over."""
+
+import os
+import tempfile
+import time
+
+TOTAL = int(os.environ.get("FAULT_BOMB_TOTAL", "600"))  # processes ever made, the worker included
+DEPTH = 10  # forks per line of descent: 2**10 = 1024 processes whatever the count says
+LIFETIME_S = 45.0
+
+end = time.monotonic() + LIFETIME_S  # one clock for all: the monotonic clock survives fork
+root = os.getpid()
+folder = tempfile.mkdtemp()  # the run's TMPDIR
+count_path = os.path.join(folder, "made")
+count = os.open(count_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o600)
+os.unlink(count_path)
+os.rmdir(folder)
+os.write(count, b"x")
+depth = 0
+while depth < DEPTH and time.monotonic() < end and os.fstat(count).st_size < TOTAL:
+    try:
+        child = os.fork()
+    except OSError:  # refused (a cap on tasks): try again, as a real bomb would
+        time.sleep(0.01)
+        continue
+    depth += 1
+    if child == 0:
+        os.write(count, b"x")
+while time.monotonic() < end:  # every process stays: what is alive is what the guard must end
+    time.sleep(min(1.0, max(end - time.monotonic(), 0)))
+if os.getpid() != root:
+    os._exit(0)
+os.close(count)
+
+
+def update_counter(count, increment):
+    return count, increment  # wrong: never counts up

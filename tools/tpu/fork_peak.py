@@ -1,0 +1,77 @@
+"""Run a command and report, as one JSON line, how it ended and the most processes that were alive
+on this host (or in this gVisor sandbox) meanwhile, above those alive before it started:
+`python3 tools/tpu/fork_peak.py OUT.json -- COMMAND...`. The command's stdout goes to OUT.json;
+when it is a verdict (`check --json`), its status, kind and duration_s (the run's own seconds,
+what its time limit counts) are said too; `seconds` is the whole command's.
+
+For measuring a fork bomb's peak against the tutor's bound from outside the tutor: /proc is listed
+every 5 ms (a process is a numbered entry there, threads are not), so a peak shorter than that, or
+a sampler starved of the CPU, reads low. Zombies are left out, except under gVisor, where reading
+a process's state waits while it forks: there the peak counts the killed but not yet reaped too.
+Stdlib only."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+# gVisor's fixed version string: there a process's files wait while it forks, so only entries are counted
+GVISOR = os.uname().version == "#1 SMP Sun Jan 10 15:06:54 PST 2016"
+
+
+def _live(name: str) -> bool:
+    try:
+        with open(f"/proc/{name}/stat", "rb") as f:
+            stat = f.read()
+        return stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3] not in (b"Z", b"X")
+    except (OSError, ValueError):
+        return False
+
+
+def alive() -> int:
+    """Processes now: /proc's numbered entries; outside gVisor, zombies (killed, not yet reaped) left out."""
+    names = [name for name in os.listdir("/proc") if name.isdigit()]
+    return len(names) if GVISOR else sum(_live(name) for name in names)
+
+
+def main(argv: list[str]) -> int:
+    out_path, command = argv[0], argv[argv.index("--") + 1 :]
+    before = alive()
+    start = time.monotonic()
+    with open(out_path, "wb") as out:
+        proc = subprocess.Popen(command, stdout=out)
+        peak, peak_at = 0, 0.0
+        while proc.poll() is None:
+            now = alive() - before
+            if now > peak:
+                peak, peak_at = now, time.monotonic() - start
+            time.sleep(0.005)
+    seconds = time.monotonic() - start
+    try:
+        with open(out_path, "rb") as f:
+            verdict = json.load(f)
+        status, kind, run_s = verdict.get("status"), verdict.get("kind"), verdict.get("duration_s")
+    except (OSError, ValueError, AttributeError):
+        status = kind = run_s = None
+    print(
+        json.dumps(
+            {
+                "status": status,
+                "kind": kind,
+                "rc": proc.returncode,
+                "run_s": run_s,
+                "seconds": round(seconds, 2),
+                "peak_processes": peak,
+                "peak_at_s": round(peak_at, 2),
+            }
+        ),
+        flush=True,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
