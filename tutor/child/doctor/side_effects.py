@@ -51,6 +51,16 @@ def _snapshot(file: str, read: Callable[[], dict], local: bool = False) -> Snaps
     )
 
 
+def _as_is(names: dict) -> Callable[[], dict]:
+    """A scope whose dict is live (module globals) or fixed (a method's `self`)."""
+    return lambda: names
+
+
+def _locals_of(frame: types.FrameType) -> Callable[[], dict]:
+    """A frame's locals as they are when asked (f_locals is refreshed on each read)."""
+    return lambda: frame.f_locals
+
+
 def _closure(fn) -> Callable[[], dict]:
     def read() -> dict:
         out = {}
@@ -156,10 +166,10 @@ class SideEffects:
             own = frame.f_globals
         scopes: list[tuple[str, Callable[[], dict], bool]] = []
         if own is not None:
-            scopes.append((miss.def_file, lambda g=own: g, False))
+            scopes.append((miss.def_file, _as_is(own), False))
         owner = self.code.callee_self(frame, miss.name) if frame is not None else None
         if owner is not None:  # a jitted method (a Trainer local to main()): its `self` as well
-            scopes.append((miss.def_file, lambda o=owner: {"self": o}, True))
+            scopes.append((miss.def_file, _as_is({"self": owner}), True))
         fn = self.code.callee_function(frame, miss.name) if frame is not None else None
         if fn is not None and fn.__closure__:  # what it closes over (a step made by make_step(config))
             scopes.append((miss.def_file, _closure(fn), True))
@@ -167,9 +177,9 @@ class SideEffects:
         outer = frame
         while outer is not None:
             if self.code.owns(outer.f_code.co_filename) and outer.f_locals is not outer.f_globals:
-                scopes.append((outer.f_code.co_filename, lambda f=outer: f.f_locals, True))
+                scopes.append((outer.f_code.co_filename, _locals_of(outer), True))
             outer = outer.f_back
-        scopes += [(f, lambda g=g: g, False) for f, g in self.code.running_modules() if g is not own]
+        scopes += [(f, _as_is(g), False) for f, g in self.code.running_modules() if g is not own]
         tracing = Tracing(
             miss.name, miss.def_file, code, [_snapshot(file, read, local) for file, read, local in scopes]
         )
