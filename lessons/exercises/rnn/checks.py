@@ -14,6 +14,7 @@ from tutor.child.library import (
     fail,
     grad_check,
     is_defined,
+    primitive_counts,
     run_training,
     structure,
 )
@@ -219,6 +220,25 @@ def check_uses_scan(rnn_forward):
     }
     xs = as_float32(np.linspace(-1.0, 1.0, 5).reshape(5, 1))
     expect_primitive(rnn_forward, (params, xs), "scan", what="rnn_forward")
+    # The scan must carry the recurrence: a Python loop over the time steps beside a scan that only
+    # maps hidden states to outputs is unrolled into one copy of the step per time step, so its
+    # program grows with the length of the sequence; a scan's does not.
+    sizes = [program_size(rnn_forward, params, as_float32(np.linspace(-1.0, 1.0, t).reshape(t, 1))) for t in (5, 9)]
+    expect(
+        sizes[1] <= sizes[0],
+        f"rnn_forward's program has {sizes[0]} operations for a sequence of 5 steps and {sizes[1]} for 9: it grows "
+        "with the sequence, so the recurrence is unrolled (a Python loop over the time steps) and the scan "
+        "there does not carry h. Put the step itself in the scan's body: lax.scan(step, h0, xs), with "
+        "step(h, x) -> (new_h, y)",
+        f"rnn_forward 的程序在 5 步的序列上有 {sizes[0]} 个操作，在 9 步的序列上有 {sizes[1]} 个：程序随序列变长而增大，"
+        "说明递推被展开了（对时间步的 Python 循环），程序里的 scan 并没有传递 h。请把这一步本身放进 scan 的循环体："
+        "lax.scan(step, h0, xs)，其中 step(h, x) -> (new_h, y)",
+    )
+
+
+def program_size(fn, *args):
+    """How many operations fn's program holds on these arguments, nested programs included."""
+    return sum(primitive_counts(fn, *args).values())
 
 
 @check("gradients", depends=["carries-state", "uses-scan"])

@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, expect, fail, is_defined, primitives, returns
+from tutor.child.library import check, close, expect, fail, is_defined, primitive_counts, primitives, returns
 
 
 @check("defines")
@@ -109,6 +109,18 @@ def check_uses_scan(learner):
         "A Python loop is unrolled into one copy of the body per element",
         f"online_var 编译出的程序里没有 `scan` 原语；只找到：{'、'.join(sorted(found))}。"
         "Python 循环会被展开成每个元素一份循环体",
+    )
+    # The scan must carry the recurrence: a Python loop over the values beside a scan that only
+    # maps stacked states to variances is unrolled, one step per value, so its program grows.
+    sizes = [sum(primitive_counts(learner.online_var, jnp.arange(n, dtype=jnp.float32)).values()) for n in (6, 11)]
+    expect(
+        sizes[1] <= sizes[0],
+        f"online_var's program has {sizes[0]} operations for 6 values and {sizes[1]} for 11: it grows with the "
+        "stream, so the recurrence is unrolled (a Python loop over the values) and the scan there does not carry "
+        "(n, mean, m2). Hand welford_step itself to the scan: lax.scan(welford_step, init, xs)",
+        f"online_var 的程序在 6 个值上有 {sizes[0]} 个操作，在 11 个值上有 {sizes[1]} 个：程序随数据流变长而增大，"
+        "说明递推被展开了（对数值的 Python 循环），程序里的 scan 并没有传递 (n, mean, m2)。请把 welford_step 本身交给 "
+        "scan：lax.scan(welford_step, init, xs)",
     )
 
 
