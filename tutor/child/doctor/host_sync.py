@@ -8,7 +8,9 @@ jax.device_get, called directly from a script line; flagged when one line
 pulls HOST_SYNC_MIN+ times and runs on every pass of its innermost loop (a helper's line is
 judged by its caller's loop). A pull made inside another (str() reading the array through
 np.asarray) counts once, as the outer one. Its cost is the time the script waited in the pulls
-at that line: the device's queue drained (the loop could not run ahead), then the copy."""
+at that line: the device's queue drained (the loop could not run ahead), then the copy. A loop
+that runs no jitted function of the learner's and whose pulls cost under DISPLAY_S in all (str()
+of 25 predictions for plot titles) is not a per-step sync."""
 
 from __future__ import annotations
 
@@ -42,6 +44,9 @@ HOST_PULLS = {
 # np.asarray / np.array read a jax Array through the buffer protocol, never __array__
 NUMPY_PULLS = {"asarray": "np.asarray()", "array": "np.array()"}
 HOST_SYNC_MIN = 20  # pulls at one line before a per-step pull is worth a finding
+# a loop that runs no jitted function of the learner's (labels for 25 subplots) whose pulls
+# waited less than this in all has nothing to gain from keeping values on the device
+DISPLAY_S = 0.01
 
 
 class HostSync:
@@ -142,6 +147,8 @@ class HostSync:
                     hows = tuple(sorted(via[site]))
                     shown = self.code.shown(file)
                     waited = round(self.waited.get(site, 0.0), 4)
+                    if jitted is None and waited < DISPLAY_S:
+                        break  # no step of yours in that loop, and its pulls cost nothing: a display loop
                     out.append(
                         Finding(
                             "host-sync", "per-step", shown, line, function=jitted, count=n, via=hows, seconds=waited
