@@ -291,7 +291,8 @@ class Bounds:
         self.counted_word: str | None = None  # gVisor: what the counting thread found past a bound
         self.last_tree: list[int] = []  # gVisor: the tree as the counting thread last found it
         self.group = 0  # the worker's process group (its pid): stopped, then killed, in one call each
-        self.members_of: str | None = None  # gVisor: the tasks cgroup whose list is the tree
+        self.members_of: str | None = None  # the tasks cgroup, whose list is the tree (cap_tasks)
+        self.gvisor = host.is_gvisor()
         self._disk_thread: threading.Thread | None = None  # gVisor: measures the disk (see over())
         self.disk_word: str | None = None  # gVisor: what it found past the bound
 
@@ -310,7 +311,7 @@ class Bounds:
             # (reading a fork bomb's tree of 55 took 13 s): a cgroup of its `pids` controller, mounted
             # for this alone, caps the tree and lists it (cgroup.procs), setsid or not, in one read.
             folder = host.tasks_cgroup_detached(tasks)
-            self.members_of = folder
+        self.members_of = folder
         if folder is None and not host.tasks_rlimit_in_namespace(tasks) and host.is_gvisor():
             # Root under gVisor (no cgroups there): RLIMIT_NPROC, which gVisor holds a worker to once
             # it lacks CAP_SYS_ADMIN and CAP_SYS_RESOURCE (limit_this_process), counts every task of
@@ -349,7 +350,7 @@ class Bounds:
             time.sleep(DISK_EVERY_S)
 
     def _members(self) -> list[int]:
-        """gVisor: the processes below, from the tasks cgroup's list (this one aside)."""
+        """The processes below, from the tasks cgroup's list (this one aside)."""
         me = os.getpid()
         return [p for p in host.cgroup_processes(self.members_of or "") if p != me]
 
@@ -400,7 +401,7 @@ class Bounds:
         """`limit processes N` / `limit disk N` / `limit memory N` once a bound is passed, else None."""
         now = time.monotonic()
         measure = (self.disk or self.memory) and now - self._measured >= DISK_EVERY_S
-        if self.processes and self.members_of:  # gVisor with its tasks cgroup: two files, whatever the tree does
+        if self.processes and self.members_of:  # a tasks cgroup: two files, setsid or not, forking or not
             if measure or now - self._counted >= PROCESS_EVERY_S:
                 self._counted = now
                 tree = self._members()
@@ -427,7 +428,7 @@ class Bounds:
                 return f"limit threads {threads}"
         if measure:
             self._measured = now
-            if self.members_of or self.glance_base is not None:
+            if self.gvisor:
                 # gVisor: the disk is measured in a thread (reading a forking process's open files
                 # there took 5.7 s, while the count waited), this loop reads what it found
                 if self.disk and self._disk_thread is None:
@@ -436,9 +437,12 @@ class Bounds:
                 if self.disk_word:
                     return self.disk_word
             else:
-                tree = host.descendants(os.getpid(), self.processes + 1 if self.processes else 0)
-                if self.processes and len(tree) > self.processes:
-                    return f"limit processes {len(tree)}"
+                if self.members_of:
+                    tree = self._members()
+                else:
+                    tree = host.descendants(os.getpid(), self.processes + 1 if self.processes else 0)
+                    if self.processes and len(tree) > self.processes:
+                        return f"limit processes {len(tree)}"
                 used = self._disk_used(worker, tree)
                 if used > self.disk:
                     return f"limit disk {used}"
