@@ -43,7 +43,7 @@ pytest_plugins = [
     "plugins.browser",
 ]
 
-SLOW_FIXTURES = {"sandbox", "tmux", "installed_wheel", "chromium"}
+SLOW_FIXTURES = {"sandbox", "tmux", "installed_wheel", "chromium", "chromium_without_fonts"}
 
 
 def pytest_addoption(parser):

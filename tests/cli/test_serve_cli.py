@@ -18,7 +18,7 @@ import pytest
 def _status(url: str, headers: dict | None = None) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=30) as r:
-            return r.status, r.read().decode()
+            return r.status, r.read().decode(errors="replace")
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
 
@@ -27,11 +27,13 @@ def test_every_request_without_the_token_is_refused(serve):
     served = serve()
     base, token = served.base(), served.url.split("?token=")[1]
     assert served.url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
-    for path in ("/", "/?token=", "/?token=wrong", f"/?token={token[:-1]}", "/static/js/textual.js", "/ws/wrong"):
+    font = "/fonts/NotoSansMonoCJKsc-tutor.woff2"
+    for path in ("/", "/?token=", "/?token=wrong", f"/?token={token[:-1]}", "/static/js/textual.js", font, "/ws/wrong"):
         code, body = _status(base + path)
         assert code == 403, path
         assert "token" in body  # says what is missing
     assert _status(f"{base}/static/js/textual.js?token={token}")[0] == 200
+    assert _status(f"{base}{font}?token={token}")[0] == 200
     code, page = _status(served.url)
     assert code == 200
     assert "textual.js" in page and token in page

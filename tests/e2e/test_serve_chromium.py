@@ -74,3 +74,12 @@ def test_a_lesson_a_prediction_and_an_exercise_in_chromium(chromium, serve, home
     assert data["exercises"]["counter-jit"]["status"] == "passed"
     assert data["predictions"]["l61-pure-or-not"]["answer"] == "A"
     assert (home / "workspace" / "counter-jit.py").read_text(encoding="utf-8").count("count + 1, increment") == 1
+
+
+def test_chinese_is_drawn_with_the_shipped_font_where_the_viewer_has_none(chromium_without_fonts, serve):
+    served = serve(lang="zh")
+    chromium_without_fonts.open(served.url)
+    chromium_without_fonts.wait_for("继续：", timeout=60)
+    faces = chromium_without_fonts.evaluate(FACES)
+    # No local() font exists on this "machine": a loaded CJK face is the shipped file.
+    assert [status for _, unicode_range, status in faces if "U+4E00" in unicode_range.upper()] == ["loaded"], faces

@@ -55,7 +55,7 @@ def chromium_path() -> str | None:
 class Browser:
     """One headless Chromium with one page; every call waits for its answer (or raises on a deadline)."""
 
-    def __init__(self, executable: str, profile: Path):
+    def __init__(self, executable: str, profile: Path, env: dict | None = None):
         import pyte
 
         self._pyte = pyte
@@ -76,7 +76,7 @@ class Browser:
         ]
         if os.geteuid() == 0:
             args.insert(1, "--no-sandbox")  # Chromium's own sandbox refuses root (CI runs as root)
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         deadline = time.monotonic() + START_S
         while not port_file.exists() or len(port_file.read_text().splitlines()) < 2:
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -236,9 +236,7 @@ class Browser:
                 self.process.wait()
 
 
-@pytest.fixture
-def chromium(tmp_path):
-    """Headless Chromium with one page, through CDP; skipped (with the reason) where it cannot run."""
+def _chromium_or_skip() -> str:
     executable = chromium_path()
     if executable is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
@@ -247,7 +245,26 @@ def chromium(tmp_path):
             __import__(module)
         except ImportError:
             pytest.skip(f"{module} is not installed (pip install -e '.[test]')")
-    browser = Browser(executable, tmp_path / "chromium-profile")
+    return executable
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    """Headless Chromium with one page, through CDP; skipped (with the reason) where it cannot run."""
+    browser = Browser(_chromium_or_skip(), tmp_path / "chromium-profile")
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def chromium_without_fonts(tmp_path):
+    """The same, on a machine with no fonts of its own (fontconfig pointed at an empty list): what a
+    page's web fonts alone draw."""
+    executable = _chromium_or_skip()
+    config = tmp_path / "no-fonts.conf"
+    config.write_text('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n', encoding="utf-8")
+    env = dict(os.environ, FONTCONFIG_FILE=str(config))
+    browser = Browser(executable, tmp_path / "chromium-profile-no-fonts", env=env)
     yield browser
     browser.close()
 
@@ -279,9 +296,9 @@ class Served:
                 line = None
             if line is None:  # ended, or silent past the deadline
                 break
-            name, sep, url = line.strip().partition(": http")
-            if sep:
-                self.urls[name] = "http" + url
+            name, sep, url = line.strip().partition("http://")
+            if sep:  # "  ann: http://..." (zh: "ann：http://...")
+                self.urls[name.rstrip(":： ")] = "http://" + url
             if "Ctrl+C" in line:
                 break
         if not self.urls:

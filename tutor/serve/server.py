@@ -31,6 +31,7 @@ from tutor.serve.seats import TOKEN_HEADER, Seat, seat_for
 from tutor.serve.texts import MSG
 
 STATIC = Path(textual_serve.__file__).resolve().parent / "static"  # textual.js, xterm.css, Roboto Mono
+FONTS = Path(__file__).resolve().parent / "fonts"  # the CJK fallback and its licence
 PAGE = string.Template((Path(__file__).resolve().parent / "page.html").read_text(encoding="utf-8"))
 ENDED_WAIT_S = 15.0  # how long a tab replaced by a newer one is given to save and close
 _SEAT = "tutor.seat"  # where the guard leaves the request's seat for the handler
@@ -65,6 +66,7 @@ class TutorServer:
                 web.get("/ws/{token}", self._session),
                 web.get("/ws/{token}/{lang}", self._session),
                 web.static("/static", STATIC),
+                web.static("/fonts", FONTS),
             ]
         )
         app.on_shutdown.append(self._close_all)
