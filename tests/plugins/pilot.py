@@ -54,13 +54,26 @@ class Tui:
             app.session.state.save_pending()
         return json.loads((home / "progress.json").read_text(encoding="utf-8"))
 
-    async def where_shown(self, pilot, lesson_screen, view) -> tuple[int, float, int]:
-        """Once every text block of the lesson has laid out: (the cell's y, the view's top, the
-        view's height), for asserting that `view` is on screen and not merely focused."""
+    async def laid_out(self, pilot, lesson_screen) -> None:
+        """Once every text block of the lesson has laid out and the lesson's blocks have kept their
+        places over a few refreshes. Markdown lays out after mounting and moves what is below it; on
+        a loaded machine that ends later than any fixed number of pauses (a cell read at y 0, an End
+        pressed before the lesson had grown to its length)."""
         texts = list(lesson_screen.query(".lesson-text"))
         await self.until(pilot, lambda: all(t.source and t.children for t in texts), 10, "the lesson's texts laid out")
-        for _ in range(3):
-            await pilot.pause()
+        body = lesson_screen.query_one("#lesson-body")
+        places: list = []
+
+        def settled() -> bool:
+            places.append((body.virtual_size, [w.virtual_region for w in body.children if w.display]))
+            return len(places) > 3 and all(p == places[-1] for p in places[-4:])
+
+        await self.until(pilot, settled, 10, "the lesson's blocks to keep their places")
+
+    async def where_shown(self, pilot, lesson_screen, view) -> tuple[int, float, int]:
+        """Once the lesson has laid out: (the cell's y, the view's top, the view's height), for
+        asserting that `view` is on screen and not merely focused."""
+        await self.laid_out(pilot, lesson_screen)
         body = lesson_screen.query_one("#lesson-body")
         return view.virtual_region.y, body.scroll_y, body.scrollable_content_region.height
 

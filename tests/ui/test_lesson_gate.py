@@ -167,6 +167,7 @@ def test_end_and_tab_stop_at_the_gate_and_the_lesson_is_not_done_there(home, fak
             cells = list(screen.query(CellView))
             shown = cells[: cells.index(gate) + 1]
             said = notices(app)
+            await tui.laid_out(pilot, screen)  # End then goes to the end of the lesson as it will stay
             await pilot.press("end")
             body_ = screen.query_one("#lesson-body", VerticalScroll)
             await tui.until(pilot, lambda: body_.scroll_y == body_.max_scroll_y, 5, "the end of what shows")
