@@ -195,25 +195,32 @@ def check_pytree_params(momentum_update):
     p, v = tree(), tree(0.1)
     state = MomentumState(params=as_float32(p), velocity=as_float32(v))
 
-    def other_order(t):
-        """The same tree with the layer's keys listed the other way round (`b` before `w`)."""
-        return {**t, "dense": {k: t["dense"][k] for k in reversed(list(t["dense"]))}}
+    def other_order(t, outer=False):
+        """The same tree with the layer's keys listed the other way round (`b` before `w`), and with
+        `outer` the top level's too (`scale` before `dense`): then neither params' order nor sorted
+        order (which a dict's flattening uses), so leaves paired by position in either come out wrong."""
+        inner = {k: t["dense"][k] for k in reversed(list(t["dense"]))}
+        return {k: (inner if k == "dense" else t[k]) for k in (reversed(list(t)) if outer else t)}
 
     # Step 2 has gradients that are exactly 0 (the velocity still decays there: no lazy update);
-    # from step 2 on the gradients list their keys in another order than params (leaves pair by key).
+    # from step 2 on the gradients list their keys in another order than params (leaves pair by key),
+    # at step 3 at both levels.
     edges = {
         1: ("", ""),
         2: (
             "; gradients with exact zeros and their keys in another order than params",
             "；梯度中有恰好为 0 的元素，且键的顺序与 params 不同",
         ),
-        3: ("; gradients with their keys in another order than params", "；梯度的键的顺序与 params 不同"),
+        3: (
+            "; gradients with their keys in another order than params, and than sorted, at both levels",
+            "；梯度在两层上的键的顺序都既不同于 params，也不同于排序后的顺序",
+        ),
     }
     for k, (lr, mu) in enumerate([(0.1, 0.9), (0.05, 0.9), (0.02, 0.5)], start=1):
         g = tree()
         if k == 2:
             g = jax.tree.map(lambda a: np.where(np.arange(a.size).reshape(a.shape) == 0, 0.0, a), g)
-        given = as_float32(g) if k == 1 else other_order(as_float32(g))
+        given = as_float32(g) if k == 1 else other_order(as_float32(g), outer=k == 3)
         before = state
         kept = [jax.tree.leaves(before.params), jax.tree.leaves(before.velocity)]
         try:
