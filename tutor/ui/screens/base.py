@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
@@ -69,6 +70,16 @@ class TutorScreen(Screen[ScreenResultType]):
 
     def say(self, key: str, **fields: Any) -> str:
         return say(key, self.app.lang, **fields)
+
+    def shown(self, path: Path | None) -> str:
+        """A path as the learner can use it: whole in a terminal; in a browser (`serve`), where the
+        file is on the server, from the tutor's home (workspace/.backup/...)."""
+        if path is None or not self.app.is_web:
+            return str(path)
+        try:
+            return str(path.relative_to(self.session.home))
+        except ValueError:
+            return path.name
 
     def key_labels(self) -> dict[str, str]:
         """Footer labels that depend on the screen's state (e.g. Check becomes Cancel)."""

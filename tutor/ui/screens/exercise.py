@@ -469,16 +469,6 @@ class ExerciseScreen(TutorScreen):
 
         self.app.push_screen(ConfirmScreen("reset_confirm"), reset)
 
-    def shown(self, path: Path | None) -> str:
-        """A path as the learner can use it: whole in a terminal; in a browser, where the file is on
-        the server, from the tutor's home (workspace/.backup/...)."""
-        if path is None or not self.app.is_web:
-            return str(path)
-        try:
-            return str(path.relative_to(self.session.home))
-        except ValueError:
-            return path.name
-
     def action_editor(self) -> None:
         """Edit in $VISUAL / $EDITOR with the TUI suspended; check what comes back. An editor
         that is missing or fails gives the TUI back with a message, and nothing is checked.
