@@ -114,3 +114,15 @@ def test_each_tab_takes_its_browsers_language_unless_one_was_said(serve):
     said = serve()  # --lang en
     page = _status(said.url, {"Accept-Language": "zh-CN"})[1]
     assert '<html lang="en">' in page and '/en"' in page
+
+
+def test_a_tabs_process_loads_neither_the_web_server_nor_jax(cli_env, home):
+    """Each tab's tutor is the TUI's size (P11): the server's aiohttp and textual-serve stay in the
+    server, JAX in the workers."""
+    code = (
+        "import sys, tutor.serve.app, tutor.ui.app; "
+        "print(sorted(m for m in ('aiohttp', 'textual_serve', 'jax') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(home), timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
