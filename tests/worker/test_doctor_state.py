@@ -29,7 +29,9 @@ NAMES = [
     "side_effect_closure_history.py",
     "side_effect_iterator_in_jit.py",
     "side_effect_stale_static_self.py",
+    "side_effect_stale_bound_method.py",
     "clean_local_config.py",
+    "clean_bound_method_lr_argument.py",
     "clean_iterator_outside_jit.py",
     "clean_static_self_frozen.py",
     "host_sync_float_each_step.py",
@@ -88,6 +90,7 @@ def _marked(name: str) -> int:
         ("side_effect_closure_history.py", "mutation", "history"),
         ("side_effect_iterator_in_jit.py", "iterator", "data"),
         ("side_effect_stale_static_self.py", "stale", "self.lr"),
+        ("side_effect_stale_bound_method.py", "stale", "self.lr"),  # jax.jit(self.step): self baked in
     ],
 )
 def test_state_reached_from_the_step_is_named_at_its_line(found, name, code, named):

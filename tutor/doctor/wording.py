@@ -88,9 +88,9 @@ WORDS = table(
             "zh": "`{fn}` 被追踪时，迭代器 `{name}` 被向前推进了。",
         },
         "side-effect/stale": {
-            "en": "`{name}` changed after `{fn}` was traced with it as a static argument; later calls ran "
-            "the program compiled with the old value ({times}).",
-            "zh": "`{fn}` 以它为静态参数追踪之后，`{name}` 被改变了；之后的调用运行的仍是用旧值编译的程序（{times}）。",
+            "en": "`{name}` changed after `{fn}` was traced, which read it once; later calls ran the program "
+            "compiled with the old value ({times}).",
+            "zh": "`{fn}` 被追踪时只读取了一次 `{name}`，之后它被改变了；之后的调用运行的仍是用旧值编译的程序（{times}）。",
         },
         "donation/deleted": {
             "en": "A donated array was used after the call that consumed it.",
@@ -288,13 +288,13 @@ WORDS = table(
             "训练。在外面取数据，再作为参数传进去。",
         },
         "why:side-effect/stale": {
-            "en": "A static argument is part of the cache key by its hash and equality; an object that keeps "
-            "the default ones (its identity) is the same key after a change, so JAX reuses the old program. "
-            "Pass the changing value as an array argument, or give the object __hash__ and __eq__ over its "
-            "fields (a frozen dataclass).",
-            "zh": "静态参数以它的哈希和相等性进入缓存键；沿用默认哈希（按对象身份）的对象改变之后仍是同一个键，"
-            "于是 JAX 复用旧程序。把会变化的值作为数组参数传入，或者让对象按字段定义 __hash__ 和 __eq__"
-            "（冻结的 dataclass）。",
+            "en": "A jitted method reads `self` while it is traced, and the compiled program keeps what it read. "
+            "JAX traces again only for a new cache key: `jax.jit(self.step)` never does, and a static `self` "
+            "with the default hash (its identity) is the same key after a change. Pass the changing value in "
+            "as an array argument, or give the object __hash__ and __eq__ over its fields (a frozen dataclass).",
+            "zh": "jit 方法在被追踪时读取 `self`，编译好的程序会保留读到的值。JAX 只在缓存键变化时才重新追踪："
+            "`jax.jit(self.step)` 从不会，而沿用默认哈希（按对象身份）的静态 `self` 改变之后仍是同一个键。"
+            "把会变化的值作为数组参数传入，或者让对象按字段定义 __hash__ 和 __eq__（冻结的 dataclass）。",
         },
         "why:side-effect/print": {
             "en": "A Python print runs only while tracing: it shows tracers, once per trace, and stays silent on "

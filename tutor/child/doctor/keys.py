@@ -393,6 +393,7 @@ class KeyReuse:
         # loops whose body handed back the key of its carry unsplit (a loop-constant finding):
         # the caller that gets that key back again has the same root
         self.handing_loops: set[Site] = set()
+        self.call_listeners: list = []  # told of each eager call of a jitted function (its function)
         # batches of keys given to jitted functions that vmap over them: read after the run
         self._batches: list[tuple[object, int, Site, Site | None]] = []
         self._batch_found: set[Site] = set()
@@ -1026,6 +1027,14 @@ class Watched:
         self._donates = donates
 
     def __call__(self, *args, **kwargs):
+        listeners = self._detector.call_listeners
+        if listeners and not self._detector._traces:
+            fun = getattr(self._watched, "__wrapped__", self._watched)
+            for listen in listeners:
+                try:
+                    listen(fun)
+                except Exception:  # noqa: BLE001 - never break the learner's call
+                    pass
         traced = getattr(self._watched, "_traced", None)
         if traced is None:
             return self._jitted(*args, **kwargs)

@@ -101,9 +101,11 @@ class Examination:
         self.keys = KeyReuse(code)
         host_sync = HostSync(code, retraces)
         self.transfers = TransferGuard(lambda: sum(host_sync.pulls.values()))
+        side_effects = SideEffects(code, retraces)
+        self.keys.call_listeners.append(side_effects.on_jitted_call)  # a bound method's stale `self`
         detectors: list[Detector] = [
             retraces,
-            SideEffects(code, retraces),
+            side_effects,
             self.keys,
             Donation(code, retraces),
             host_sync,

@@ -11,6 +11,7 @@ old program (seen at the hash JAX takes on every call)."""
 from __future__ import annotations
 
 import builtins
+import dis
 import functools
 import sys
 import types
@@ -49,6 +50,28 @@ def _snapshot(file: str, read: Callable[[], dict], local: bool = False) -> Snaps
         {n: c for n, v in names.items() if (c := _contents(v)) is not None},
         local,
     )
+
+
+def _reads_of(code: types.CodeType, owner: str, attr: str) -> list[int]:
+    """Lines where `code` (or a function nested in it) reads `owner.attr` (self.lr)."""
+    lines, todo = set(), [code]
+    while todo:
+        current = todo.pop()
+        todo.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+        before, line = None, current.co_firstlineno
+        for ins in dis.get_instructions(current):
+            if ins.positions is not None and ins.positions.lineno:
+                line = ins.positions.lineno
+            if (
+                ins.opname in ("LOAD_ATTR", "LOAD_METHOD")
+                and ins.argval == attr
+                and before is not None
+                and before.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE")
+                and before.argval == owner
+            ):
+                lines.add(line)
+            before = ins
+    return sorted(lines)
 
 
 def _as_is(names: dict) -> Callable[[], dict]:
@@ -188,34 +211,46 @@ class SideEffects:
             self._watch(owner, tracing)
 
     def _watch(self, owner: object, tracing: Tracing) -> None:
-        """A static `self` with the default (identity) hash: JAX hashes it on every call, so a
-        change after this trace is seen at the next call that reuses the program."""
-        cls = type(owner)
-        if cls.__hash__ is not object.__hash__ or not isinstance(getattr(owner, "__dict__", None), dict):
+        """The `self` a traced method reads from: its attributes were read once, at trace time. A
+        static `self` with the default (identity) hash is hashed by JAX on every call; a method
+        jitted bound (`jax.jit(self.step)`) is seen at each call of its jitted function. Either
+        way a change after this trace is seen at the next call that reuses the program."""
+        if not isinstance(getattr(owner, "__dict__", None), dict):
             return
-        read = self.code.lines_of  # the attributes the traced code reads from it
-        attrs = {k: id(v) for k, v in vars(owner).items() if read(tracing.code, ("LOAD_ATTR", "LOAD_METHOD"), k)}
+        name = tracing.code.co_varnames[0] if tracing.code.co_argcount else "self"
+        attrs = {k: id(v) for k, v in vars(owner).items() if _reads_of(tracing.code, name, k)}
         if not attrs:
             return
         self._watched[id(owner)] = Watched(owner, tracing, attrs)
-        if cls in self._hashed or self._hooks is None:
-            return
+        cls = type(owner)
+        if cls.__hash__ is not object.__hash__ or cls in self._hashed or self._hooks is None:
+            return  # a hash over its fields: a changed object is a new cache key, traced again
         self._hashed.add(cls)
-        watched = self._watched
+        check = self._check
 
         def hash_(obj) -> int:
-            seen = watched.get(id(obj))
-            if seen is not None and seen.owner is obj and not staging():
-                now = vars(obj)
-                for k, ident in seen.attrs.items():
-                    if k in now and id(now[k]) != ident:
-                        seen.stale[k] += 1
+            check(obj)
             return object.__hash__(obj)
 
         if "__hash__" in cls.__dict__:
             self._hooks.patch(cls, "__hash__", hash_)
         else:
             self._set_hash(cls, hash_)
+
+    def _check(self, obj) -> None:
+        """A call is about to run a traced method of `obj`: count the attributes it read that
+        changed since (the program runs with their old values)."""
+        seen = self._watched.get(id(obj))
+        if seen is not None and seen.owner is obj and not staging():
+            now = vars(obj)
+            for k, ident in seen.attrs.items():
+                if k in now and id(now[k]) != ident:
+                    seen.stale[k] += 1
+
+    def on_jitted_call(self, fun) -> None:
+        """A jitted function is called: if it is a bound method whose `self` is watched, check it."""
+        if isinstance(fun, types.MethodType):
+            self._check(fun.__self__)
 
     def _set_hash(self, cls: type, hash_) -> None:
         """A class that inherits object's hash gets one of its own for the run, taken back after."""
@@ -238,7 +273,7 @@ class SideEffects:
         tracing, self._pending = self._pending, None
         if tracing is None:
             return
-        for seen in self._watched.values():  # a static `self` as this trace left it
+        for seen in self._watched.values():  # a traced method's `self` as this trace left it
             if seen.tracing is tracing:
                 now = vars(seen.owner)
                 seen.attrs = {k: id(now[k]) for k in seen.attrs if k in now}
@@ -304,8 +339,9 @@ class SideEffects:
         attribute: each call that ran the old program counted once."""
         out = []
         for seen in self._watched.values():
+            name = seen.tracing.code.co_varnames[0] if seen.tracing.code.co_argcount else "self"
             for attr, n in seen.stale.items():
-                lines = self.code.lines_of(seen.tracing.code, ("LOAD_ATTR", "LOAD_METHOD"), attr)
+                lines = _reads_of(seen.tracing.code, name, attr)
                 if lines:
                     file = self.code.shown(seen.tracing.file)
                     out.append(
