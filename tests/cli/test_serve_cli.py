@@ -126,3 +126,34 @@ def test_a_tabs_process_loads_neither_the_web_server_nor_jax(cli_env, home):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(home), timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_plain_command_runs_under_any_textual_serve(cli_env, home):
+    """`textual serve "jaxstate-tutor"` (or textual-web) runs the command on pipes with Textual's web
+    driver: it starts (Textual's web prelude) and quits when told, instead of 'not a terminal'."""
+    env = cli_env(home)
+    env["TEXTUAL_DRIVER"] = "textual.drivers.web_driver:WebDriver"
+    tutor = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "--lang", "en"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        assert tutor.stdout is not None and tutor.stdin is not None
+        assert tutor.stdout.readline() == b"__GANGLION__\n"
+        seen = b""
+        while b"Continue:" not in seen:  # textual-serve's packets: kind, length, payload
+            kind, size = tutor.stdout.read(1), int.from_bytes(tutor.stdout.read(4), "big")
+            assert kind, "the app ended before drawing its outline"
+            seen += tutor.stdout.read(size)
+        quit_ = b'{"type": "quit"}'
+        tutor.stdin.write(b"M" + len(quit_).to_bytes(4, "big") + quit_)  # textual-serve's packet
+        tutor.stdin.flush()
+        tutor.stdout.read()  # to its end: the app has gone
+        assert tutor.wait(60) == 0
+    finally:
+        if tutor.poll() is None:
+            tutor.kill()
+            tutor.wait()

@@ -7,12 +7,15 @@ import sys
 
 from tutor.cli.context import Context
 from tutor.cli.texts import say
+from tutor.serve.app import under_web_driver
 
 
 def cmd_tui(ctx: Context) -> int:
     term = os.environ.get("TERM", "")
     why = None
-    if term == "dumb":
+    if under_web_driver():
+        pass  # under textual-serve (ours or anyone's): pipes and Textual's web driver, no terminal needed
+    elif term == "dumb":
         why = "TERM=dumb"
     elif not sys.stdout.isatty() or not sys.stdin.isatty():
         why = say("not_a_terminal", ctx.lang)
