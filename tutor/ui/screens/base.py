@@ -71,7 +71,7 @@ class TutorScreen(Screen[ScreenResultType]):
     def say(self, key: str, **fields: Any) -> str:
         return say(key, self.app.lang, **fields)
 
-    def shown(self, path: Path | None) -> str:
+    def shown_path(self, path: Path | None) -> str:
         """A path as the learner can use it: whole in a terminal; in a browser (`serve`), where the
         file is on the server, from the tutor's home (workspace/.backup/...)."""
         if path is None or not self.app.is_web:

@@ -279,7 +279,7 @@ class ExerciseScreen(TutorScreen):
         if self.file.save(self._editor_text()):
             if self.file.kept_other is not None:
                 self.app.notify(
-                    self.say("kept_other", path=self.shown(self.file.kept_other)),
+                    self.say("kept_other", path=self.shown_path(self.file.kept_other)),
                     severity="warning",
                     timeout=15,
                     markup=False,
@@ -308,7 +308,7 @@ class ExerciseScreen(TutorScreen):
             self.editor.load_text(edit.text)
             if edit.replaced_kept is not None:  # another view wrote over this one's text and kept it
                 self.notify(
-                    self.say("replaced_kept", path=self.shown(edit.replaced_kept)),
+                    self.say("replaced_kept", path=self.shown_path(edit.replaced_kept)),
                     severity="warning",
                     timeout=15,
                     markup=False,
@@ -465,7 +465,7 @@ class ExerciseScreen(TutorScreen):
             self.editor.load_text(text)
             self.results.clear(running=False)  # they judged the old file
             self.show_view("code")
-            self.say_status("reset_done", path=self.shown(backup))
+            self.say_status("reset_done", path=self.shown_path(backup))
 
         self.app.push_screen(ConfirmScreen("reset_confirm"), reset)
 

@@ -133,7 +133,7 @@ class ProgressScreen(TutorScreen):
         self.app.push_screen(ConfirmScreen("reset_progress_confirm"), reset)
 
     def _after_reset(self, backup) -> None:
-        self.notify(self.say("progress_reset", path=self.shown(backup) if backup else "-"), timeout=6)
+        self.notify(self.say("progress_reset", path=self.shown_path(backup) if backup else "-"), timeout=6)
         self.render_texts()
 
     def action_back(self) -> None:
