@@ -80,8 +80,8 @@ def test_every_command_and_global_option_is_named():
 
 # ---- the kinds the code makes --------------------------------------------------------------------
 
-# Where verdict kinds are made: the parent's decision, the worker's named endings, the TUI's own.
-MAKERS = ["tutor/sandbox/verdict.py", "tutor/child/harness.py", "tutor/child/worker.py", "tutor/ui/runs.py"]
+# Where verdict kinds are made: the parent's decision (also the TUI's, through it), the worker's named endings.
+MAKERS = ["tutor/sandbox/verdict.py", "tutor/child/harness.py", "tutor/child/worker.py"]
 
 
 def _text(node) -> str | None:

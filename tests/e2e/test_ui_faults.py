@@ -357,11 +357,13 @@ def test_a_run_that_breaks_still_ends_in_a_verdict():
     from textual.app import App
     from textual.widgets import Static
 
+    from tutor.protocol import CellJob
     from tutor.sandbox.events import Output, Verdict
     from tutor.ui.runs import RunFinished, RunOutput, start_run
 
     class Broken:
         verdict = None
+        job = CellJob(id="c", code="")
 
         def events(self):
             yield Output("stdout", "hello\n")
@@ -386,7 +388,7 @@ def test_a_run_that_breaks_still_ends_in_a_verdict():
         async with app.run_test() as pilot:
             target = Target()
             await app.mount(target)
-            start_run(target, SimpleNamespace(runs=set()), Broken)
+            start_run(target, SimpleNamespace(runs=set(), worker_wanted=lambda: None), Broken)
             deadline = time.monotonic() + 10
             while not any(isinstance(e, Verdict) for e in target.got):
                 assert time.monotonic() < deadline, target.got

@@ -292,3 +292,12 @@ def test_no_check_of_a_forged_run_is_shown_as_passed():
     assert [c.status for c in v.checks] == ["skipped", "skipped"]
     assert "wrote to the tutor's channel" in v.message.en and "a second done" in v.message.en
     assert "通道" in v.message.zh and all("通道" in c.message.zh for c in v.checks)
+
+
+def test_a_worker_that_could_not_be_started_is_decided_without_a_job():
+    """The TUI's run whose worker could not be spawned (no room in /tmp, no processes left) has no
+    job yet: its verdict is decided here too, naming the cause, with no check claimed either way."""
+    verdict = decide(None, (), Ending(spawn_error="[Errno 28] No space left on device"))
+    assert (verdict.status, verdict.kind, verdict.checks) == ("error", "spawn", [])
+    assert "No space left on device" in verdict.message.en and "No space left on device" in verdict.message.zh
+    assert not verdict.passed

@@ -1,8 +1,8 @@
 """The one list of verdict kinds: what decided a run, as `check --json` gives it in "kind".
 
-The kinds are made in four places (tutor.sandbox.verdict decides most; the worker names how its
-run ended, tutor.child.harness and tutor.child.worker; the TUI names a worker it could not start,
-tutor.ui.runs). tests/cli/test_contracts.py proves that each of them makes only kinds listed here,
+The kinds are made in three places (tutor.sandbox.verdict decides every verdict, also the TUI's
+for a worker it could not start; the worker names how its run ended, tutor.child.harness and
+tutor.child.worker). tests/cli/test_contracts.py proves that each of them makes only kinds listed here,
 that each kind listed is made somewhere, and that docs/CONTRACTS.md lists exactly these, with the
 meanings below."""
 

@@ -41,6 +41,7 @@ class Ending:
     """How the worker's process ended, and what the parent did to it."""
 
     returncode: int | None = None  # None: still running when the parent stopped reading (then killed)
+    spawn_error: str = ""  # no worker could be started for the job (the TUI's run; then no job either)
     cancelled: bool = False  # Run.cancel(): the learner or the tutor asked
     stopped: bool = False  # Run.stop() (doctor jobs): asked to stop and still report
     timed_out: bool = False  # the job's time limit passed
@@ -143,8 +144,9 @@ def _gather(events) -> _Seen:
     )
 
 
-def decide(job: Job, events, ending: Ending) -> Verdict:
-    """The final, authoritative outcome of `job` from its events (in order) and its ending."""
+def decide(job: Job | None, events, ending: Ending) -> Verdict:
+    """The final, authoritative outcome of `job` from its events (in order) and its ending.
+    `job` is None only where none was made: its worker could not be started (`spawn_error`)."""
     seen = _gather(events)
     status, kind, message = _outcome(job, seen, ending)
     report = _report(job, seen, ending, status) if isinstance(job, DoctorJob) else None
@@ -163,10 +165,19 @@ def decide(job: Job, events, ending: Ending) -> Verdict:
     )
 
 
-def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual]:
+def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual]:
     rc = ending.returncode
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED_CHECK if isinstance(job, ExerciseJob) else CANCELLED_RUN
+    if ending.spawn_error:
+        return (
+            "error",
+            "spawn",
+            _message(
+                f"could not start a worker process: {ending.spawn_error}",
+                f"无法启动工作进程：{ending.spawn_error}",
+            ),
+        )
     if ending.startup_timed_out:
         return "error", "startup", _startup_cause(seen, ending)
     if ending.worker_protocol != PROTOCOL_VERSION:  # nothing else it said can be read
@@ -254,7 +265,7 @@ def _outcome(job: Job, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual
     return "pass", "checks", _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")
 
 
-def _all_checks(job: Job, seen: _Seen, ending: Ending) -> list[CheckResult]:
+def _all_checks(job: Job | None, seen: _Seen, ending: Ending) -> list[CheckResult]:
     """Every check the exercise has, in its order, named; those never reported are marked not run,
     and none is believed from a run that wrote to the tutor's channel. New objects: the ones
     already handed out as events stay as they were."""

@@ -19,8 +19,8 @@ from tutor.doctor.options import DoctorOptions
 from tutor.doctor.running import report_of, start_doctor
 from tutor.doctor.teaching import teaching
 from tutor.i18n import pick, table
-from tutor.sandbox.events import Verdict
-from tutor.ui.runs import RunFinished, RunHandle, RunOutput, start_run
+from tutor.sandbox.events import Output, Verdict
+from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 
 TEXTS = table(
@@ -65,7 +65,7 @@ TEXTS = table(
 text = TEXTS.say
 
 
-class DoctorScreen(TutorScreen):
+class DoctorScreen(RunView, TutorScreen):
     BINDINGS = [
         Binding("escape", "stop_or_back", "Back"),
     ]
@@ -86,7 +86,6 @@ class DoctorScreen(TutorScreen):
     def __init__(self, command: str = ""):
         super().__init__()
         self.command = command
-        self.handle: RunHandle | None = None  # the latest run (started in a thread: see ui/runs.py)
         self.stopping = False
         self.verdict: Verdict | None = None
         self.report: Report | None = None
@@ -109,7 +108,7 @@ class DoctorScreen(TutorScreen):
 
     @property
     def running(self) -> bool:
-        return self.handle is not None and self.verdict is None
+        return self.run_going
 
     def render_texts(self) -> None:
         lang = self.lang
@@ -154,18 +153,15 @@ class DoctorScreen(TutorScreen):
         sandbox = self.session.sandbox
         # Taken in a thread, as every run is: a spawn that fails (no room in /tmp, no processes
         # left) comes back as an error verdict, and the UI thread never waits on it.
-        self.handle = start_run(self, self.session, lambda: start_doctor(sandbox, asked, Path.cwd()))
+        self.start_run(lambda: start_doctor(sandbox, asked, Path.cwd()))
         self.apply_lang()
 
-    def on_run_output(self, message: RunOutput) -> None:
-        if message.handle is self.handle:  # not an older run's last words
-            self.query_one("#doctor-output", Log).write(message.output.text)
+    def run_output(self, output: Output) -> None:
+        self.query_one("#doctor-output", Log).write(output.text)
 
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.handle is not self.handle:
-            return
-        self.verdict = message.verdict
-        self.report = report = report_of(message.verdict, self._script)
+    def run_finished(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.report = report = report_of(verdict, self._script)
         self.apply_lang()
         findings = self.query_one("#doctor-findings", OptionList)
         if report.findings:
@@ -178,7 +174,9 @@ class DoctorScreen(TutorScreen):
                 self.stopping = True
                 self._render_status()
                 # stop() waits for the report (a few seconds at most): not on the UI thread
-                self.run_worker(lambda h=self.handle: _stop(h), thread=True, group="doctor-stop", exit_on_error=False)
+                handle = self.handle
+                assert handle is not None  # running
+                self.run_worker(handle.stop, thread=True, group="doctor-stop", exit_on_error=False)
             return
         self.dismiss()
 
@@ -239,11 +237,3 @@ class DoctorScreen(TutorScreen):
             self.notify(text("no_lesson", self.lang), timeout=5)
             return
         self.app.push_screen(screen)
-
-
-def _stop(handle: RunHandle) -> None:
-    """Stop gracefully (the probe still reports what it saw); a run not yet taken is cancelled."""
-    if handle.run is None:
-        handle.cancel()
-    else:
-        handle.run.stop()

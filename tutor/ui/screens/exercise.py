@@ -23,8 +23,9 @@ from tutor.files.workspace import LearnerFileError
 from tutor.i18n import Bilingual, pick
 from tutor.progress import changes, passing
 from tutor.progress.path import Step
-from tutor.sandbox.events import Verdict
-from tutor.ui.runs import RunCheck, RunFinished, RunHandle, RunMetrics, RunOutput, start_run
+from tutor.protocol import CheckResult, MetricPoints
+from tutor.sandbox.events import Output, Verdict
+from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.editor import highlighting_available, make_editor
@@ -36,7 +37,7 @@ POLL_S = 0.5  # how often the workspace file is checked for outside edits
 VIEWS = ("task", "code", "results")
 
 
-class ExerciseScreen(TutorScreen):
+class ExerciseScreen(RunView, TutorScreen):
     BINDINGS = [
         Binding("f5,ctrl+r", "check", "Check"),
         Binding("f7", "cancel_check", "Cancel"),  # shown only while a check runs
@@ -61,7 +62,6 @@ class ExerciseScreen(TutorScreen):
         super().__init__()
         self.exercise = exercise
         self.file: EditedFile  # the learner's file, opened in compose()
-        self.handle: RunHandle | None = None
         # The latest "saved" / "reloaded" / "passed" note on the status line, made in the current
         # language each time it is drawn (Ctrl+L redraws it).
         self.notice: Callable[[], Text] | None = None
@@ -120,9 +120,7 @@ class ExerciseScreen(TutorScreen):
         self.set_interval(POLL_S, self._poll_progress)
         self.call_after_refresh(self._focus_view)
 
-    def on_unmount(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
+    def on_unmount(self) -> None:  # RunView cancels a check still going
         if not self.save(quiet=True):  # never lose typing by leaving the screen
             self._rescue()
         elif self.file.kept_other is not None:  # quitting: said again once the terminal is back
@@ -343,14 +341,12 @@ class ExerciseScreen(TutorScreen):
         self.start_check()
 
     def action_cancel_check(self) -> None:
-        if self.running and self.handle is not None:
-            self.handle.cancel()
+        if self.running:
+            self.cancel_run()
 
     def start_check(self) -> None:
         """Save, then run the checks in the sandbox; events stream in as RunMessages."""
-        if self.handle is not None and self.running:
-            self.handle.cancel()  # a newer version of the file replaces the run in flight
-        self.handle = None
+        self.forget_run()  # a newer version of the file replaces the run in flight
         text = self._editor_text()
         if text is not None:
             self.file.checking(text)  # before the save: a view that sees it does not check it again
@@ -369,29 +365,21 @@ class ExerciseScreen(TutorScreen):
             passing.keep(session.home, ex.id, source, verdict.passed)  # the file `export` hands in
             results.problem = session.record(changes.attempt, ex.id, verdict.passed)
 
-        self.handle = start_run(
-            self, session, lambda: session.sandbox.run_exercise(ex, source, filename), before_verdict=record_attempt
-        )
+        self.start_run(lambda: session.sandbox.run_exercise(ex, source, filename), before_verdict=record_attempt)
         self.notice = None
         self.apply_lang()  # Cancel appears in the footer
 
-    # Each handler ignores a run that was replaced or cancelled.
-    def on_run_output(self, message: RunOutput) -> None:
-        if message.handle is self.handle:
-            self.results.add_output(message.output)
+    # The run on show only (RunView lets no replaced or cancelled run through).
+    def run_output(self, output: Output) -> None:
+        self.results.add_output(output)
 
-    def on_run_metrics(self, message: RunMetrics) -> None:
-        if message.handle is self.handle:
-            self.results.add_metrics(message.metrics)
+    def run_metrics(self, metrics: MetricPoints) -> None:
+        self.results.add_metrics(metrics)
 
-    def on_run_check(self, message: RunCheck) -> None:
-        if message.handle is self.handle:
-            self.results.add_check(message.check)
+    def run_check(self, check: CheckResult) -> None:
+        self.results.add_check(check)
 
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.handle is not self.handle:
-            return
-        verdict = message.verdict
+    def run_finished(self, verdict: Verdict) -> None:
         self.results.finish(verdict)
         self.notice = None
         if verdict.kind == "cancelled":

@@ -27,7 +27,7 @@ from tutor.progress.asking import answered_right, draw_variant
 from tutor.progress.path import Step
 from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.sandbox.events import Verdict
-from tutor.ui.runs import RunFinished, RunHandle, start_run
+from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS, spaced
 from tutor.ui.widgets.cell_view import CellView, number_text
@@ -70,7 +70,7 @@ def _labelled(label: str, text: str) -> str:
     return f"**{label}**" + ("" if label.endswith("：") else " ") + text
 
 
-class QuizScreen(TutorScreen):
+class QuizScreen(RunView, TutorScreen):
     BINDINGS = [
         *(Binding(k, f"choose('{LETTERS[i % 4]}')", show=False) for i, k in enumerate("1234abcd")),
         Binding("enter", "answer", "Answer"),
@@ -97,7 +97,6 @@ class QuizScreen(TutorScreen):
         self.score: int | None = None
         # The current template question: its variant and the run that answers it.
         self.variant = 0
-        self.handle: RunHandle | None = None
         self.verdict: Verdict | None = None
         self.computed: str | None = None  # the number the run printed
         self.graded: bool | None = None  # right or wrong, once both the answer and the run are in
@@ -159,7 +158,8 @@ class QuizScreen(TutorScreen):
         one just answered); for a template, start the run that answers it."""
         self.variant = 0
         q = self.question
-        self.handle = self.verdict = self.computed = self.graded = None
+        self.forget_run()  # the run for a question left, if it is still going
+        self.verdict = self.computed = self.graded = None
         if q is None:
             return
         if q.variants() > 1:
@@ -169,14 +169,12 @@ class QuizScreen(TutorScreen):
             return
         session = self.session
         cell = q.template.cell(q.id, self.variant)
-        self.handle = start_run(self, session, lambda: session.sandbox.run_cell(cell))
+        self.start_run(lambda: session.sandbox.run_cell(cell))
 
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.handle is not self.handle:
-            return  # a run for a question already left
-        self.verdict = message.verdict
+    def run_finished(self, verdict: Verdict) -> None:
+        self.verdict = verdict
         q = self.question
-        self.computed = q.template.shown(message.verdict.stdout) if message.verdict.status == "pass" else None
+        self.computed = q.template.shown(verdict.stdout) if verdict.status == "pass" else None
         if self.answered:
             self._grade()
         self.render_texts()
@@ -442,10 +440,6 @@ class QuizScreen(TutorScreen):
     def action_go_on(self) -> None:
         if self.finished:
             self.app.go_on_from(self.here)
-
-    def on_unmount(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -15,16 +15,16 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
 from tutor.i18n import pick
-from tutor.protocol import Expect
-from tutor.sandbox.events import Verdict
-from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
+from tutor.protocol import Expect, MetricPoints
+from tutor.sandbox.events import Output, Verdict
+from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
 from tutor.ui.widgets.cell_view import output_text, verdict_line
 from tutor.ui.widgets.editor import CodeEditor, make_editor
 
 
-class ScratchScreen(TutorScreen):
+class ScratchScreen(RunView, TutorScreen):
     BINDINGS = [
         Binding("f5,ctrl+r", "run_cell", "Run"),
         Binding("f2,ctrl+t", "view", "View"),
@@ -39,7 +39,6 @@ class ScratchScreen(TutorScreen):
     def __init__(self, cell):
         super().__init__()
         self.cell = cell
-        self.handle: RunHandle | None = None
         self.verdict: Verdict | None = None
         self.chunks: list[tuple[str, str]] = []
         self.chart = None
@@ -59,14 +58,10 @@ class ScratchScreen(TutorScreen):
 
     @property
     def running(self) -> bool:
-        return self.handle is not None and not self.handle.finished and self.verdict is None
+        return self.run_going
 
     def on_mount(self) -> None:
         self.editor.focus()
-
-    def on_unmount(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
 
     # ---- texts -----------------------------------------------------------------------------
 
@@ -106,8 +101,8 @@ class ScratchScreen(TutorScreen):
 
     def action_run_cell(self) -> None:
         """F5: run the editor's code as a copy of the cell; pressed while running, cancel."""
-        if self.handle is not None and self.running:
-            self.handle.cancel()
+        if self.running:
+            self.cancel_run()
             return
         copy = replace(self.cell, code=self.editor.text, expect=Expect())
         self.verdict = None
@@ -115,22 +110,19 @@ class ScratchScreen(TutorScreen):
         if self.chart is not None:
             self.chart.clear()
         session = self.session
-        self.handle = start_run(self, session, lambda: session.sandbox.run_cell(copy))
+        self.start_run(lambda: session.sandbox.run_cell(copy))
         self.apply_lang()  # Run becomes Cancel in the footer
 
-    def on_run_output(self, message: RunOutput) -> None:
-        if message.handle is self.handle:  # not a run that was replaced
-            self.chunks.append((message.output.stream, message.output.text))
-            self._render_output()
+    def run_output(self, output: Output) -> None:
+        self.chunks.append((output.stream, output.text))
+        self._render_output()
 
-    def on_run_metrics(self, message: RunMetrics) -> None:
-        if message.handle is self.handle:
-            self._chart().add(message.metrics.points)
+    def run_metrics(self, metrics: MetricPoints) -> None:
+        self._chart().add(metrics.points)
 
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.handle is self.handle:
-            self.verdict = message.verdict
-            self.apply_lang()  # status, output, Cancel -> Run
+    def run_finished(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.apply_lang()  # status, output, Cancel -> Run
 
     def _chart(self):
         if self.chart is None:

@@ -19,10 +19,11 @@ from textual.widgets import Markdown, Static
 from tutor.course.predict import parse_number
 from tutor.i18n import pick
 from tutor.progress import changes
-from tutor.sandbox.events import Verdict
+from tutor.protocol import MetricPoints
+from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.noise import without_noise
 from tutor.ui.keys import translate_bindings
-from tutor.ui.runs import RunFinished, RunHandle, RunMetrics, RunOutput, start_run
+from tutor.ui.runs import RunView
 from tutor.ui.saving import record
 from tutor.ui.texts import say, spaced
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
@@ -43,7 +44,7 @@ def code_view(code: str) -> Syntax:
     )
 
 
-class CellView(OwnFocusStyle, Vertical, can_focus=True):
+class CellView(RunView, OwnFocusStyle, Vertical, can_focus=True):
     """One cell; Enter (or r) runs it in the sandbox. Output streams in as it is printed.
     e opens a copy of it to change and run (the scratch screen). A cell with a question asks
     it before its first run (a letter, or a number and Enter; Esc skips)."""
@@ -63,7 +64,6 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
     def __init__(self, cell, **kwargs):
         super().__init__(**kwargs)
         self.cell = cell
-        self.handle: RunHandle | None = None
         self.verdict: Verdict | None = None
         self.chunks: list[tuple[str, str]] = []
         self.chart = None
@@ -82,7 +82,7 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
 
     @property
     def running(self) -> bool:
-        return self.handle is not None and not self.handle.finished and self.verdict is None
+        return self.run_going
 
     def compose(self):
         yield Static(classes="cell-caption")
@@ -129,7 +129,7 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
         if self.chart is not None:
             self.chart.clear()
         session = self.app.session
-        self.handle = start_run(self, session, lambda: session.sandbox.run_cell(self.cell))
+        self.start_run(lambda: session.sandbox.run_cell(self.cell))
         self.render_texts()
         self.call_after_refresh(self.query_one(".cell-status").scroll_visible, animate=False)
 
@@ -138,20 +138,16 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
         The app opens screens: a widget that imported one would close an import cycle."""
         self.app.open_scratch(self.cell)
 
-    def on_run_output(self, message: RunOutput) -> None:
-        if message.handle is self.handle:  # not an older run of this cell
-            self.chunks.append((message.output.stream, message.output.text))
-            self._render_output()
+    def run_output(self, output: Output) -> None:
+        self.chunks.append((output.stream, output.text))
+        self._render_output()
 
-    def on_run_metrics(self, message: RunMetrics) -> None:
-        if message.handle is self.handle:
-            self._chart().add(message.metrics.points)
+    def run_metrics(self, metrics: MetricPoints) -> None:
+        self._chart().add(metrics.points)
 
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.handle is not self.handle:
-            return
-        self.verdict = message.verdict
-        self._reveal(message.verdict)
+    def run_finished(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self._reveal(verdict)
         if self.chart is not None:
             self.chart.finish("chart_no_points")  # a re-run that drew nothing says so
         self.render_texts()
@@ -227,10 +223,6 @@ class CellView(OwnFocusStyle, Vertical, can_focus=True):
             )
             self.mount(self.chart)
         return self.chart
-
-    def on_unmount(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
 
     # ---- rendering -------------------------------------------------------------------------
 
