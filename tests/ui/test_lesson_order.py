@@ -6,6 +6,7 @@ lesson. The busy machine is stood in for by a Markdown that takes 0.4 s to lay o
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from textual.await_complete import AwaitComplete
@@ -68,13 +69,16 @@ def test_no_cell_is_shown_before_the_text_above_it_and_an_early_page_down_waits(
             app.open_step(Step("lesson", lesson.id))
             await pilot.press("pagedown")  # as soon as the learner sees the lesson begin
             seen = []
-            for _ in range(200):
+            deadline = time.monotonic() + 60  # a ceiling: the watch ends once the lesson shows whole
+            while time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
                 screen = app.screen
                 if getattr(screen, "lesson", None) is lesson:
                     seen += _out_of_order(screen)
                     if getattr(screen, "revealed", True) and not _out_of_order(screen):
                         break
+            else:
+                raise AssertionError(f"lesson {lesson.id} never showed whole in order")
             assert not seen, seen[:5]
             screen = app.screen
             body = screen.query_one("#lesson-body", VerticalScroll)
