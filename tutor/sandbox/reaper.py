@@ -306,10 +306,11 @@ class Bounds:
             return None
         tasks = TASKS_CAP_TIMES * self.processes * THREADS_PER_PROCESS + 2
         folder = host.tasks_cgroup(tasks)
-        if folder is None and host.is_gvisor():
-            # gVisor mounts no cgroups, and each process's own files there wait on a forking process
-            # (reading a fork bomb's tree of 55 took 13 s): a cgroup of its `pids` controller, mounted
-            # for this alone, caps the tree and lists it (cgroup.procs), setsid or not, in one read.
+        if folder is None:
+            # No cgroup of ours mounted (gVisor mounts none), but root may mount one: its `pids`
+            # controller, mounted for this alone, caps the tree and lists it (cgroup.procs), setsid
+            # or not, in one read (under gVisor each process's own files wait on a forking process:
+            # reading a fork bomb's tree of 55 took 13 s). Not only where gVisor is recognised.
             folder = host.tasks_cgroup_detached(tasks)
         self.members_of = folder
         if folder is None and not host.tasks_rlimit_in_namespace(tasks) and host.is_gvisor():
