@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import io
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -174,11 +175,14 @@ async def _lesson_faults(home: Path, size: tuple[int, int]) -> list[str]:
     async with app.run_test(size=size) as pilot:
         for lesson in COURSE.lessons:
             app.open_step(Step("lesson", lesson.id))
-            for _ in range(200):
+            deadline = time.monotonic() + 60  # a ceiling: a lesson not laid out would be checked blank
+            while time.monotonic() < deadline:
                 await pilot.pause(0.05)
                 texts = list(app.screen.query(".lesson-text"))
                 if texts and all(t.source and t.children for t in texts):
                     break
+            else:
+                raise AssertionError(f"lesson {lesson.id}'s texts never laid out at {size}")
             await pilot.pause()
             for block in app.screen.query(MarkdownBlock):
                 if block.children or not block.size.width:
