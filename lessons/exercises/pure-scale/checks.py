@@ -88,6 +88,20 @@ def check_values(learner):
             "scaled([30000, -1e5], 4)，超出了 float16 的最大值 65504：请保持 x 的 float32",
         ),
     )
+    # Scales a narrow dtype cannot hold: cast to float16, 1e5 overflows to inf and 0.1 rounds to
+    # 0.0999756 (bfloat16: 0.100098); a float32 product is exact to about 1e-7.
+    for s in (1.0e5, 0.1):
+        got = call(learner.scaled, jnp.asarray([2.0, -3.0], jnp.float32), s, label=f"scaled([2, -3], {s:g})")
+        close(
+            got,
+            np.array([2.0, -3.0]) * s,
+            what=(
+                f"scaled([2, -3], {s:g}), a scale float16 cannot hold (its largest value is 65504, and 0.1 rounds "
+                "to 0.0999756 there): multiply by the scale as given, in x's float32",
+                f"scaled([2, -3], {s:g})，这个 scale 在 float16 里放不下（float16 的最大值是 65504，0.1 会被舍入成 "
+                "0.0999756）：请按原样乘以 scale，保持 x 的 float32",
+            ),
+        )
 
 
 @check("no-global-writes", depends=["values"])
