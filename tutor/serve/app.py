@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from tutor import host
 from tutor.i18n import LANGS
 from tutor.serve.texts import MSG
 
@@ -47,23 +48,13 @@ def home_lock(home: Path) -> Iterator[None]:
     """One served tutor on a home at a time. The server closes a seat's older tab before it starts
     the newer, but that tutor may still be saving and closing its workers after its page is gone:
     the newer waits here until it has exited (the lock goes with its process), LOCK_WAIT_S at most."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: no flock; the server's one-tab-per-seat is all there is
-        yield
-        return
     home.mkdir(parents=True, exist_ok=True)
     fd = os.open(home / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by workers (exec)
     try:
         deadline = time.monotonic() + LOCK_WAIT_S
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    break  # a tutor stuck on its way out must not lock the learner out for good
-                time.sleep(0.1)
+        # host.try_lock is True where the host has no locks (the server's one tab per seat is all there is)
+        while not host.try_lock(fd) and time.monotonic() < deadline:
+            time.sleep(0.1)  # past the deadline: a tutor stuck on its way out must not lock the learner out for good
         yield
     finally:
         os.close(fd)
