@@ -393,7 +393,7 @@ class KeyReuse:
         # loops whose body handed back the key of its carry unsplit (a loop-constant finding):
         # the caller that gets that key back again has the same root
         self.handing_loops: set[Site] = set()
-        self.call_listeners: list = []  # told of each eager call of a jitted function (its function)
+        self.call_listeners: list = []  # told of each eager call of a jitted bound method (the method)
         # batches of keys given to jitted functions that vmap over them: read after the run
         self._batches: list[tuple[object, int, Site, Site | None]] = []
         self._batch_found: set[Site] = set()
@@ -1018,21 +1018,21 @@ class Watched:
     """A jitted function as `jax.jit` returned it, and told of each call (the keys it consumes
     are recorded from the arguments). Everything else is the jitted function's own."""
 
-    __slots__ = ("_jitted", "_detector", "_watched", "_donates", "__weakref__")
+    __slots__ = ("_jitted", "_detector", "_watched", "_donates", "_method", "__weakref__")
 
     def __init__(self, jitted, detector: KeyReuse, watched, donates: bool):
         self._jitted = jitted
         self._detector = detector
         self._watched = watched
         self._donates = donates
+        fun = getattr(watched, "__wrapped__", watched)
+        self._method = fun if isinstance(fun, types.MethodType) else None  # jax.jit(self.step)
 
     def __call__(self, *args, **kwargs):
-        listeners = self._detector.call_listeners
-        if listeners and not self._detector._traces:
-            fun = getattr(self._watched, "__wrapped__", self._watched)
-            for listen in listeners:
+        if self._method is not None and not self._detector._traces:  # a bound method: its self may be stale
+            for listen in self._detector.call_listeners:
                 try:
-                    listen(fun)
+                    listen(self._method)
                 except Exception:  # noqa: BLE001 - never break the learner's call
                     pass
         traced = getattr(self._watched, "_traced", None)
