@@ -89,6 +89,17 @@ def with_zero_gradients(grads_seq: list, step: int = 1) -> list:
     return out
 
 
+KEY_ORDER = (
+    "with the gradients' dicts listing their keys in another order than the state's ({'w': ..., 'b': ...} "
+    "against {'b': ..., 'w': ...}) your updates are wrong, and right when the orders agree: the state's leaves "
+    "are paired with the gradients by position (zipping dict values), not by key. jax.tree.map(f, state_tree, "
+    "grads) pairs them by key, at any depth",
+    "当梯度字典的键顺序与状态的不同时（{'w': ..., 'b': ...} 对 {'b': ..., 'w': ...}），你的增量就错了，顺序相同时"
+    "却是对的：状态的叶子是按位置（把字典的值 zip 在一起）而不是按键与梯度配对的。jax.tree.map(f, state_tree, grads) "
+    "在任何深度都按键配对",
+)
+
+
 def jitted_update(update: Callable, grads: Any, state: Any, params: Any) -> tuple[Any, Any]:
     """(updates, new_state) of jax.jit(update)(grads, state, params), once update is known to be
     callable without params as well (Optax's signature) and its updates are shaped like params."""
@@ -398,10 +409,25 @@ def same_updates(got_seq, want_seq, rtol=1e-4, atol=1e-6) -> bool:
     return True
 
 
-def run_updates(update, init, params, grads_seq):
-    """The learner's updates for each gradient tree, through jax.jit(update), state carried."""
+def keys_reversed(tree: Any) -> Any:
+    """tree with every dict listing its keys the other way round (lists and tuples followed):
+    the same tree to JAX, whose flattening sorts a dict's keys."""
+    if isinstance(tree, dict):
+        return {k: keys_reversed(tree[k]) for k in reversed(list(tree))}
+    if isinstance(tree, list):
+        return [keys_reversed(t) for t in tree]
+    if type(tree) is tuple:
+        return tuple(keys_reversed(t) for t in tree)
+    return tree
+
+
+def run_updates(update, init, params, grads_seq, reorder=True):
+    """The learner's updates for each gradient tree, through jax.jit(update), state carried.
+    Inside the program every dict arrives with its keys sorted, the state's too; with `reorder`
+    update is handed the gradients with their keys the other way round (in the same program), so
+    an update that pairs leaves by position (zipping dict values) instead of by key goes wrong."""
     state = init(params)
-    step = jax.jit(update)
+    step = jax.jit((lambda g, s, p: update(keys_reversed(g), s, p)) if reorder else update)
     got = []
     for g in grads_seq:
         updates, state = step(as_float32(g), state, params)

@@ -20,6 +20,7 @@ from tutor.child.library import (
     x64_note,
 )
 from tutor.child.optimizers import (
+    KEY_ORDER,
     departure,
     expect_against_gradient,
     expect_defaults,
@@ -286,6 +287,9 @@ def check_matches_reference(adam, apply_updates):
     got_seq = run_updates(update, init, params, grads_seq)
     label = f"adam({lr}, b1={b1}, b2={b2}, eps={eps})"
     if not same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps)):
+        in_order = run_updates(update, init, params, grads_seq, reorder=False)
+        if same_updates(in_order, reference_updates(grads_seq, lr, b1, b2, eps)):
+            fail(f"{label}: {KEY_ORDER[0]}", f"{label}：{KEY_ORDER[1]}")
         if same_updates(got_seq, reference_updates(grads_seq, lr, b1, b2, eps, "frozen")):
             fail(
                 f"{label}: step 1 is right, but from step 2 on your updates match an Adam whose step count stays at 1. "

@@ -20,6 +20,7 @@ from tutor.child.library import (
     x64_note,
 )
 from tutor.child.optimizers import (
+    KEY_ORDER,
     departure,
     expect_against_gradient,
     expect_defaults,
@@ -218,6 +219,10 @@ def check_matches_reference(rmsprop):
     }
     if same_updates(got_seq, reference_updates(grads_seq, lr, rho, eps)):
         return
+    if same_updates(
+        run_updates(update, init, params, grads_seq, reorder=False), reference_updates(grads_seq, lr, rho, eps)
+    ):
+        fail(f"{label}: {KEY_ORDER[0]}", f"{label}：{KEY_ORDER[1]}")
     for mode, (en, zh) in mistakes.items():
         if same_updates(got_seq, reference_updates(grads_seq, lr, rho, eps, mode)):
             fail(f"{label}: {en}", f"{label}:{zh}")
