@@ -559,13 +559,15 @@ def tasks_rlimit_in_namespace(tasks: int) -> bool:
         return False
 
 
-def tasks_rlimit_as_root(tasks: int) -> bool:
-    """RLIMIT_NPROC at `tasks`, soft = hard, for root where no cgroup could be made: Linux ignores
-    it for root (so nothing changes there); gVisor holds to it a task that lacks CAP_SYS_ADMIN and
-    CAP_SYS_RESOURCE (drop_admin; measured in `runsc do`: with both, 12 processes under a limit of
-    5; without, the 5th fork and then a thread refused: it counts tasks). It counts all of root's
-    tasks in the sandbox, the tutor's own too, which `tasks` must leave room for."""
-    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+def tasks_rlimit_of_user(tasks: int) -> bool:
+    """RLIMIT_NPROC at `tasks`, soft = hard, where neither a cgroup nor a user namespace of our own
+    could be had (gVisor: it mounts no cgroups and reports Linux 4.4, before per-namespace counts).
+    gVisor holds to it a task that lacks CAP_SYS_ADMIN and CAP_SYS_RESOURCE (an ordinary user's, or
+    root's after drop_admin; measured in `runsc do`: with both, 12 processes under a limit of 5;
+    without, the 5th fork and then a thread refused: it counts tasks); Linux ignores it for root. It
+    counts all of the user's tasks in the sandbox, the tutor's own too, which `tasks` must leave
+    room for. A `setsid` child counts as much as any: no process group or session escapes it."""
+    if not sys.platform.startswith("linux"):
         return False
     try:
         import resource

@@ -264,3 +264,37 @@ def test_running_out_under_the_tutors_own_limit_names_no_shell_limit(tmp_path):
     )
     verdict = json.loads(out.stdout)
     assert verdict["kind"] == "oom" and "ulimit" not in verdict["message"], verdict["message"]
+
+
+def _as_nobody(cmd: list[str], tmp_path: Path) -> list[str] | None:
+    """`cmd` run as an ordinary user (nobody, no capabilities), as a learner on a cloud TPU VM runs
+    it; with the system's Python of this version and this venv's packages (the venv's own python
+    may live where nobody cannot read). None where that cannot be arranged here."""
+    system = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not system.exists():
+        return None
+    import sysconfig
+
+    home = tmp_path / "nobody"
+    home.mkdir(mode=0o777)
+    home.chmod(0o777)
+    env = ["env", f"PYTHONPATH={ROOT}:{sysconfig.get_paths()['purelib']}", f"HOME={home}",
+           f"JAXSTATE_TUTOR_HOME={home / 'h'}", "PYTHONDONTWRITEBYTECODE=1"]  # fmt: skip
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"]
+    return [*env, *drop, str(system), *cmd[1:]]
+
+
+@runsc
+def test_under_gvisor_as_an_ordinary_user_a_setsid_bomb_ends_as_processes(tmp_path):
+    """Without root there is no cgroup to mount: RLIMIT_NPROC over the user's tasks (gVisor holds a
+    task without CAP_SYS_ADMIN/RESOURCE to it) caps the storm, and the reaper's glance at /proc
+    decides when the tree itself cannot be read in time (a setsid child escapes the group it stops).
+    Before: a timeout (on a TPU VM: 27.5 s of a 30 s limit, 676 processes). The verdict's kind is
+    what is asserted: the bound is said before the deadline or the run is a timeout."""
+    program = ROOT / "tests" / "faults" / "fork_bomb_bounded_setsid.py"
+    cmd = _as_nobody([*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", "30"], tmp_path)
+    if cmd is None:
+        pytest.skip("needs root (to become nobody), setpriv and /usr/bin/python3.X of this version")
+    out = _run(_in_gvisor(cmd), tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL}, timeout=300)
+    verdict = json.loads(out.stdout)
+    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]

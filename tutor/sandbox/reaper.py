@@ -41,6 +41,7 @@ PROCESS_EVERY_S = 0.1  # how often the live processes below are counted (a fork 
 DISK_EVERY_S = 0.5  # how often the run folder's size and the tree's memory are measured
 MAX_FILES = 10_000  # entries in the run folder; beyond, measuring would cost too much: over the limit
 MAX_CACHE_FILES = 100_000  # entries in the compilation cache beyond which its growth is not measured
+GLANCE_TREE_S = 1.0  # gVisor: how long the glance waits to read the tree before it believes its own count
 THREADS_PER_PROCESS = 10  # the bound on threads in the tree: this many per process allowed
 TASKS_CAP_TIMES = 4  # the kernel's cap on tasks: this many times the bound on threads
 KILL_WITHIN_S = 10.0  # kill_tree scans again until nothing is alive below, this long at most
@@ -314,10 +315,12 @@ class Bounds:
             folder = host.tasks_cgroup_detached(tasks)
         self.members_of = folder
         if folder is None and not host.tasks_rlimit_in_namespace(tasks) and host.is_gvisor():
-            # Root under gVisor (no cgroups there): RLIMIT_NPROC, which gVisor holds a worker to once
-            # it lacks CAP_SYS_ADMIN and CAP_SYS_RESOURCE (limit_this_process), counts every task of
-            # root in the sandbox, threads too: what runs there now, plus the bound on threads.
-            host.tasks_rlimit_as_root(host.tasks_of_user(0) + self.processes * THREADS_PER_PROCESS + 2)
+            # gVisor with no cgroup (an ordinary user, as on a cloud TPU VM; or root where the mount
+            # failed): RLIMIT_NPROC, which gVisor holds a worker to once it lacks CAP_SYS_ADMIN and
+            # CAP_SYS_RESOURCE (an ordinary user's never had them; root's go in limit_this_process),
+            # counts every task of the user in the sandbox, threads too: what runs there now, plus
+            # the bound on threads.
+            host.tasks_rlimit_of_user(host.tasks_of_user(os.geteuid()) + self.processes * THREADS_PER_PROCESS + 2)
         if folder is None and host.is_gvisor():
             self.glance_base = host.processes_now()
         return folder
@@ -384,14 +387,26 @@ class Bounds:
         if self.glance_base is None or now_in_sandbox is None or now_in_sandbox - self.glance_base <= self.processes:
             return None
         seen = now_in_sandbox
-        for _ in range(20):  # at most ~0.4 s: then the count below decides, stopped or not
+        settle = time.monotonic() + 0.4  # then the count below decides, stopped or not
+        while time.monotonic() < settle:  # by the clock: one read of /proc took 4.8 s under a bomb
             _signal_group(self.group, signal.SIGSTOP)
             time.sleep(0.02)
             again = host.processes_now() or 0
             if again <= seen:
                 break
             seen = again
-        tree = host.descendants(os.getpid(), self.processes + 1)
+        found: list[list[int]] = []
+        walk = threading.Thread(target=lambda: found.append(host.descendants(os.getpid(), self.processes + 1)))
+        walk.daemon = True
+        walk.start()
+        walk.join(GLANCE_TREE_S)
+        if not found:
+            # The sandbox grew past the bound and the tree cannot even be read: gVisor holds each
+            # file of a process while it forks, and a `setsid` child escapes the group stopped
+            # above. A fork storm below us (measured as nobody in `runsc do`: reading the tree of a
+            # setsid bomb took longer than its 30 s limit); the glance's own count is the word.
+            return f"limit processes {seen - self.glance_base}"
+        tree = found[0]
         if len(tree) > self.processes:
             return f"limit processes {len(tree)}"
         _signal_group(self.group, signal.SIGCONT)  # others' processes made the count: not this run's

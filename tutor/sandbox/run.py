@@ -191,7 +191,7 @@ class Run:
                     break
                 for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
                     yield from self._read(key, sel, intake)
-                if intake.over:
+                if intake.over or w.limit_said():
                     break
                 if intake.done or w.proc.poll() is not None:
                     # "done" comes after the worker flushed the learner's output, so whatever

@@ -188,6 +188,13 @@ class WorkerProcess:
         lines = [line for line in self._heard.decode(errors="replace").split("\n") if line]
         return lines[-1] if lines else None
 
+    def limit_said(self) -> bool:
+        """Whether the reaper has said a bound was passed (`limit ...`), while it may still be killing
+        the tree: under gVisor that walk can outlast the run's time limit, and the bound, not the
+        clock, ended the run."""
+        word = self.reaper_word()
+        return word is not None and word.startswith("limit ")
+
     def _forked(self, server: ForkServer, run_env: dict, argv: list[str], bounds: dict[str, int], fds: list[int]):
         """The reaper and its worker forked by the server, on pipes made here (`fds`: the event pipe,
         the lock, the control socket); None if the server cannot serve."""
