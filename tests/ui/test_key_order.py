@@ -152,3 +152,20 @@ def test_a_burst_reaches_a_widget_that_takes_one_letter_at_a_time_in_order(home,
             assert line.value == "train.pZy"
 
     asyncio.run(go())
+
+
+def test_a_key_still_queued_when_the_last_screen_is_gone_is_dropped():
+    """At exit the screen stack empties while a key may still wait for its turn (a retry timer
+    fires): the queue drops it; asking the app for its screen then raised ScreenStackError."""
+    from textual import events
+    from textual.app import App
+
+    from tutor.ui.key_order import KeyQueue
+
+    async def deliver(event):
+        raise AssertionError("nothing may be delivered without a screen")
+
+    queue = KeyQueue(App(), deliver)
+    queue.waiting.append(events.Key("a", "a"))
+    queue._next()
+    assert queue.current is None and len(queue.waiting) == 1

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.message import Message
 from textual.timer import Timer
 
@@ -161,7 +161,11 @@ class KeyQueue:
     def _next(self) -> None:
         if self.current is not None or not self.waiting:
             return
-        if not self._ready():
+        try:
+            ready = self._ready()
+        except ScreenStackError:  # the app is closing (its last screen gone): no one to give a key to
+            return
+        if not ready:
             if self._retry is None:
                 self._retry = self.app.set_timer(RETRY_S, self._retried)
             return
