@@ -88,6 +88,20 @@ def check_gradient(gradient_descent_step):
         out = call(gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x:g}, {lr})")
         got = float(np.asarray(out, dtype=np.float64))
         want = x32 - lr * 2.0 * x32
+        if not np.isfinite(got) and x32 * x32 > float(np.finfo(np.float32).max):
+            # 2x and x - lr * 2x fit float32 here; only a value that was never needed, x² itself
+            # (a finite difference of f computes it twice), overflows on the way.
+            fail(
+                f"gradient_descent_step({x:g}, {lr}) returned {got:.6g}, expected {want:.6g}: {where_en} the "
+                f"gradient 2x = {2 * x32:.6g} and the step both fit in float32, so something your step computes "
+                f"on the way overflows float32 (largest ≈ 3.4e38): x² itself is {x32 * x32:.3g} here. A numerical derivative "
+                "such as (f(x + h) - f(x - h)) / 2h evaluates f and overflows; jax.grad(f) gives 2x without "
+                "computing x²: use it",
+                f"gradient_descent_step({x:g}, {lr}) 返回 {got:.6g}，应为 {want:.6g}：{where_zh}时梯度 "
+                f"2x = {2 * x32:.6g} 和这一步的结果都在 float32 范围内，所以是你的这一步中途算出的某个值超出了 "
+                f"float32 的范围（最大约 3.4e38）：这里 x² 本身就是 {x32 * x32:.3g}。像 (f(x + h) - f(x - h)) / 2h "
+                "这样的数值导数要计算 f，因而溢出；jax.grad(f) 直接给出 2x，不必计算 x²：请用它",
+            )
         if not np.isclose(got, want, rtol=1e-5, atol=0.0):
             fail(
                 f"gradient_descent_step({x:g}, {lr}) returned {got:.6g}, expected {want:.6g}: {where_en} the step is "

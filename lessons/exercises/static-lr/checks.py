@@ -225,6 +225,22 @@ def check_pytree_params(momentum_update):
         kept = [jax.tree.leaves(before.params), jax.tree.leaves(before.velocity)]
         try:
             state = momentum_update(state, given, lr, mu)
+        except ValueError as exc:
+            # Step 1 lists the keys as params does; from step 2 on only the order differs, so a tree
+            # that no longer matches was built by pairing dict entries by position, not by key.
+            if k == 1 or "structure" not in str(exc):
+                raise
+            fail(
+                f"step {k}: momentum_update raised ValueError (a pytree structure error) on {edges[k][0][2:]}: "
+                "your code pairs dict entries by position (e.g. zipping "
+                "`.values()` with another dict's keys), so a subtree met the wrong one. A dict may list its keys "
+                "in any order: pair leaves by key, as `jax.tree.map(f, state.velocity, gradients)` does on the "
+                "dicts as given",
+                f"第 {k} 步：{edges[k][1][1:]}，此时 momentum_update 抛出了 ValueError（pytree 结构错误）："
+                "你的代码按位置配对字典的条目（例如把 `.values()` 与另一个字典的键 zip 在一起），于是一个子树配上了错误的子树。"
+                "字典的键可以按任意顺序排列：请按键配对叶子，就像直接对原样的字典调用 "
+                "`jax.tree.map(f, state.velocity, gradients)` 那样",
+            )
         except TypeError as exc:
             if "dict" not in str(exc):
                 raise

@@ -1,4 +1,6 @@
 """The gradient of the loss alone, then the stats from a second forward pass on the host (NumPy)."""
+
+# says: computed on the host with NumPy
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,5 +1,7 @@
 """Re-keys the gradients with the velocity's keys by position at the top level, then maps leaf by
 leaf: a top-level key order that differs pairs the wrong subtrees."""
+
+# says: pairs dict entries by position
 from typing import Any, NamedTuple
 
 import jax
