@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tutor.cli.context import Context
 from tutor.cli.texts import say
+from tutor.progress.path import StepKind
 from tutor.terminal.render import print_json
 
 
@@ -27,14 +28,14 @@ def cmd_list(ctx: Context) -> int:
     exercise_rows = {e["id"]: e for e in doc["exercises"]}
     con = ctx.console()
     for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
-        if step.kind == "lesson":
+        if step.kind == StepKind.LESSON:
             l = lessons[step.id]
             con.print(f"[{m[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
-        elif step.kind == "checkpoint":
+        elif step.kind == StepKind.CHECKPOINT:
             first, now, n, answered = checkpoint_scores(state, step.id)
             score = score_text(first, now, n, answered, lang)
             con.print(f"    [{m[state.step_status(step)]}] " + say("checkpoint", lang, n=n, score=score))
-        elif step.kind == "exercise":
+        elif step.kind == StepKind.EXERCISE:
             e = exercise_rows[step.id]
             con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
     q = doc["quiz"]

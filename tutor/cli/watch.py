@@ -11,6 +11,7 @@ from tutor.cli.context import Context, UsageError
 from tutor.cli.exercises import run_check
 from tutor.cli.texts import say
 from tutor.i18n import pick
+from tutor.progress.path import StepKind
 
 
 def cmd_watch(ctx: Context) -> int:
@@ -20,7 +21,7 @@ def cmd_watch(ctx: Context) -> int:
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
     else:
-        step = ctx.state.next_step(kinds=("exercise",))
+        step = ctx.state.next_step(kinds=(StepKind.EXERCISE,))
         if step is None:
             print(say("all_passed", ctx.lang))
             return 0

@@ -11,17 +11,34 @@ No Textual, no JAX here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from tutor.progress.asking import answered_right
 from tutor.progress.snapshot import Snapshot
 
-KINDS = ("lesson", "checkpoint", "exercise", "quiz")
+
+class StepKind(StrEnum):
+    """What a step of the path is. A StrEnum: each member equals its string in progress.json."""
+
+    LESSON = "lesson"
+    CHECKPOINT = "checkpoint"
+    EXERCISE = "exercise"
+    QUIZ = "quiz"
+    # The UI's own destinations, never on the path nor in progress.json:
+    PROGRESS = "progress"  # the progress screen
+    CONTINUE = "continue"  # "what comes next", resolved once the course has loaded
+
+
+KINDS = (StepKind.LESSON, StepKind.CHECKPOINT, StepKind.EXERCISE, StepKind.QUIZ)  # the path's
 
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # lesson | checkpoint | exercise | quiz (and, for the UI only, progress and continue)
+    kind: StepKind
     id: str = ""  # lesson id for lesson and checkpoint, exercise id, "" for the quiz
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", StepKind(self.kind))  # a kind read as text is a member, or ValueError
 
     @property
     def key(self) -> str:
@@ -33,7 +50,7 @@ class Step:
         if not isinstance(key, str) or ":" not in key:
             return None
         kind, _, ident = key.partition(":")
-        return cls(kind, ident) if kind in KINDS else None
+        return cls(StepKind(kind), ident) if kind in KINDS else None
 
 
 def checkpoint_questions(course, lesson_id: str) -> list:
@@ -50,26 +67,26 @@ def course_path(course) -> list[Step]:
     steps: list[Step] = []
     placed: set[str] = set()
     for lesson in course.lessons:
-        steps.append(Step("lesson", lesson.id))
+        steps.append(Step(StepKind.LESSON, lesson.id))
         if checkpoint_questions(course, lesson.id):
-            steps.append(Step("checkpoint", lesson.id))
+            steps.append(Step(StepKind.CHECKPOINT, lesson.id))
         for ex in exercises_of(course, lesson.id):
-            steps.append(Step("exercise", ex.id))
+            steps.append(Step(StepKind.EXERCISE, ex.id))
             placed.add(ex.id)
-    steps += [Step("exercise", ex.id) for ex in course.exercises if ex.id not in placed]
+    steps += [Step(StepKind.EXERCISE, ex.id) for ex in course.exercises if ex.id not in placed]
     if course.quiz:
-        steps.append(Step("quiz"))
+        steps.append(Step(StepKind.QUIZ))
     return steps
 
 
 def is_done(course, step: Step, progress: Snapshot) -> bool:
-    if step.kind == "lesson":
+    if step.kind == StepKind.LESSON:
         return progress.lesson_status(step.id) == "done"
-    if step.kind == "exercise":
+    if step.kind == StepKind.EXERCISE:
         return progress.exercise_status(step.id) == "passed"
-    if step.kind == "checkpoint":  # done when every answer is right, not merely given
+    if step.kind == StepKind.CHECKPOINT:  # done when every answer is right, not merely given
         return all(answered_right(q, progress) for q in checkpoint_questions(course, step.id))
-    if step.kind == "quiz":
+    if step.kind == StepKind.QUIZ:
         return progress.quiz_best_score() is not None
     return False
 
@@ -78,13 +95,13 @@ def step_status(course, step: Step, progress: Snapshot) -> str:
     """The mark in front of a step: a lesson's or exercise's own status; for a checkpoint or
     the quiz, done / started (some question answered: a checkpoint with a wrong answer left is
     partly done) / new."""
-    if step.kind == "lesson":
+    if step.kind == StepKind.LESSON:
         return progress.lesson_status(step.id)
-    if step.kind == "exercise":
+    if step.kind == StepKind.EXERCISE:
         return progress.exercise_status(step.id)
     if is_done(course, step, progress):
         return "done"
-    asked = checkpoint_questions(course, step.id) if step.kind == "checkpoint" else course.quiz
+    asked = checkpoint_questions(course, step.id) if step.kind == StepKind.CHECKPOINT else course.quiz
     return "started" if any(progress.question(q.id).answered for q in asked) else "new"
 
 
@@ -113,8 +130,8 @@ def next_step(course, progress: Snapshot, here: Step | None = None, kinds: tuple
 
 def practice_of(course, progress: Snapshot, lesson_id: str) -> Step | None:
     """A lesson's practice (`x`): its checkpoint or exercises, the first unfinished one (else the first)."""
-    practice = [Step("checkpoint", lesson_id)] if checkpoint_questions(course, lesson_id) else []
-    practice += [Step("exercise", e.id) for e in exercises_of(course, lesson_id)]
+    practice = [Step(StepKind.CHECKPOINT, lesson_id)] if checkpoint_questions(course, lesson_id) else []
+    practice += [Step(StepKind.EXERCISE, e.id) for e in exercises_of(course, lesson_id)]
     if not practice:
         return None
     return next((s for s in practice if not is_done(course, s, progress)), practice[0])

@@ -22,9 +22,10 @@ from tutor.files.external_editor import editor_command, run_editor
 from tutor.files.workspace import LearnerFileError
 from tutor.i18n import Bilingual, pick
 from tutor.progress import changes, passing
-from tutor.progress.path import Step
+from tutor.progress.path import Step, StepKind
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
+from tutor.sandbox.kinds import VerdictKind
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
@@ -158,7 +159,7 @@ class ExerciseScreen(RunView, TutorScreen):
 
     @property
     def here(self) -> Step:
-        return Step("exercise", self.exercise.id)
+        return Step(StepKind.EXERCISE, self.exercise.id)
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "cancel_check":
@@ -189,7 +190,7 @@ class ExerciseScreen(RunView, TutorScreen):
         nxt = self.app.step_after(self.here)
         return (
             self.say("check_passed", what=self.app.step_title(nxt))
-            if nxt.kind != "progress"
+            if nxt.kind != StepKind.PROGRESS
             else self.say("check_passed_last")
         )
 
@@ -382,7 +383,7 @@ class ExerciseScreen(RunView, TutorScreen):
     def run_finished(self, verdict: Verdict) -> None:
         self.results.finish(verdict)
         self.notice = None
-        if verdict.kind == "cancelled":
+        if verdict.kind == VerdictKind.CANCELLED:
             self.notice = lambda: Text(pick(verdict.message, self.lang))  # the verdict's one wording of it
             self.render_status()
         elif verdict.passed:

@@ -24,7 +24,7 @@ from tutor.course.predict import OPTION_LETTERS, parse_number, same_number
 from tutor.i18n import pick
 from tutor.progress import changes
 from tutor.progress.asking import answered_right, draw_variant
-from tutor.progress.path import Step
+from tutor.progress.path import Step, StepKind
 from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunView
@@ -110,7 +110,7 @@ class QuizScreen(RunView, TutorScreen):
 
     @property
     def here(self) -> Step:
-        return Step("checkpoint", self.checkpoint) if self.checkpoint else Step("quiz")
+        return Step(StepKind.CHECKPOINT, self.checkpoint) if self.checkpoint else Step(StepKind.QUIZ)
 
     def shown(self, letter: str) -> str:
         """The letter an authored option is shown under in this attempt."""
@@ -345,7 +345,7 @@ class QuizScreen(RunView, TutorScreen):
         lines += [
             "",
             f"**{self.say('next_is', what=self.app.step_title(nxt))}**"
-            if nxt.kind != "progress"
+            if nxt.kind != StepKind.PROGRESS
             else f"**{self.say('path_done')}**",
         ]
         set_markdown(self.query_one("#q-prompt", Markdown), "\n".join(lines))
