@@ -63,6 +63,24 @@ def check_output_shape(rnn_forward):
             f"for xs of shape {(T, D)} and H = {H} the output should have shape {(T, 1)}, one y_t per step; got {shape}{why_en}",
             f"xs 形状为 {(T, D)}、H = {H} 时输出应为 {(T, 1)}，每步一个 y_t；实际为 {shape}{why_zh}",
         )
+    # A sequence of one step: squeezing the outputs and adding an axis back gives (T, 1) for any
+    # other length. Shapes only (eval_shape): no extra compile.
+    try:
+        one = np.shape(jax.eval_shape(rnn_forward, params, xs[:1]))
+    except (IndexError, ValueError, TypeError) as exc:
+        fail(
+            f"for a sequence of one step (xs of shape {(1, D)}) rnn_forward raised {type(exc).__name__}: {exc}. "
+            "T = 1 is a sequence too: return lax.scan's stacked outputs as they are, (T, 1), without squeezing them",
+            f"对只有一步的序列（xs 形状为 {(1, D)}），rnn_forward 抛出了 {type(exc).__name__}：{exc}。"
+            "T = 1 也是一个序列：请原样返回 lax.scan 堆叠的输出 (T, 1)，不要 squeeze",
+        )
+    expect(
+        one == (1, 1),
+        f"for a sequence of one step (xs of shape {(1, D)}) the output has shape {one}, not (1, 1): a squeeze "
+        "removed the time axis along with the size-1 output axis. Return lax.scan's stacked outputs as they are",
+        f"对只有一步的序列（xs 形状为 {(1, D)}），输出形状是 {one} 而不是 (1, 1)：squeeze 把长度为 1 的时间轴"
+        "和输出轴一起去掉了。请原样返回 lax.scan 堆叠的输出",
+    )
 
 
 @check("first-step", depends=["output-shape"])
@@ -234,6 +252,53 @@ def check_uses_scan(rnn_forward):
         "说明递推被展开了（对时间步的 Python 循环），程序里的 scan 并没有传递 h。请把这一步本身放进 scan 的循环体："
         "lax.scan(step, h0, xs)，其中 step(h, x) -> (new_h, y)",
     )
+    # The task names the mechanism: h is a scan's carry. A scan that carries nothing of h's size
+    # (the recurrence in a while_loop or a Python loop, the scan only mapping h_t to y_t) is not it.
+    carried = scan_carries(rnn_forward, params, xs)
+    expect(
+        any(size == 3 for size in carried),
+        f"the scan in rnn_forward carries {describe_carries(carried)}, nothing of the hidden state's size "
+        "(H = 3 here): h is updated somewhere else (a lax.while_loop, a Python loop) and the scan only "
+        "emits outputs. The task asks for the recurrence in lax.scan itself: lax.scan(step, h0, xs), with "
+        "step(h, x) -> (new_h, y), so h is the scan's carry",
+        f"rnn_forward 中的 scan 传递的是 {describe_carries(carried, zh=True)}，没有隐藏状态大小的值（这里 H = 3）："
+        "h 在别处更新（lax.while_loop、Python 循环），scan 只负责输出。题目要求递推本身在 lax.scan 里："
+        "lax.scan(step, h0, xs)，其中 step(h, x) -> (new_h, y)，这样 h 就是 scan 的 carry",
+    )
+
+
+def consts_and_carry(params) -> tuple[int, int]:
+    """How many of a scan's operands are constants, and how many the carry, after them. JAX 0.10
+    names the counts (num_consts, num_carry); JAX 0.12 groups the operands (ft_in, a FlatTree of consts,
+    carry, xs), and moves a carry the body never changes to the constants."""
+    if "num_carry" in params:
+        return params["num_consts"], params["num_carry"]
+    consts, carry, _ = params["ft_in"].unpack()  # a FlatTree of (consts, carry, xs)
+    return len(list(consts.vals)), len(list(carry.vals))
+
+
+def scan_carries(fn, *args) -> list[int]:
+    """The sizes of the float values every scan in fn's program carries, nested scans included."""
+    sizes, stack = [], [jax.make_jaxpr(fn)(*args).jaxpr]
+    while stack:
+        for eqn in stack.pop().eqns:
+            if eqn.primitive.name == "scan":
+                start, count = consts_and_carry(eqn.params)
+                for var in eqn.invars[start : start + count]:
+                    if jnp.issubdtype(var.aval.dtype, jnp.floating):
+                        sizes.append(int(np.prod(var.aval.shape)))
+            for value in eqn.params.values():
+                for item in value if isinstance(value, (tuple, list)) else (value,):
+                    inner = getattr(item, "jaxpr", item)
+                    if hasattr(inner, "eqns"):
+                        stack.append(inner)
+    return sizes
+
+
+def describe_carries(sizes: list[int], zh: bool = False) -> str:
+    if not sizes:
+        return "无浮点值" if zh else "no float value"
+    return ("大小为 " if zh else "float values of sizes ") + ", ".join(map(str, sizes))
 
 
 def program_size(fn, *args):

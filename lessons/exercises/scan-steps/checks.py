@@ -89,10 +89,25 @@ def check_static_steps(run_scan_jitted):
 @check("values", depends=["static-steps"])
 def check_values(run_scan_jitted):
     earlier = [3]  # the previous check called run_scan_jitted(0.0, 3)
-    for init, steps in [(1.0, 0), (0.0, 1), (0.0, 3), (0.0, 10), (2.5, 3), (-4.0, 10), (1.5, 1)]:
+    # 300 and 2100 steps: past 256 and 2048, where a count carried in bfloat16 or float16 stops
+    # growing (x + 1 rounds back to x); float32 holds every one of these sums exactly.
+    long = [(0.0, 300), (-5.0, 2100)]
+    for init, steps in [(1.0, 0), (0.0, 1), (0.0, 3), (0.0, 10), (2.5, 3), (-4.0, 10), (1.5, 1), *long]:
         got = run_scan_jitted(jnp.float32(init), steps)
         g = np.asarray(final_state(got, f"run_scan_jitted({init}, {steps})", steps=steps), dtype=np.float64)
         want = np.float64(init) + steps
+        for narrow in ("bfloat16", "float16") if (init, steps) in long else ():
+            expect(
+                not (np.isfinite(g) and g != want and g == counted_in(narrow, init, steps)),
+                f"run_scan_jitted({init}, {steps}) returned {float(g):g}, expected {want:g}: exactly what adding 1 "
+                f"in {narrow} gives, which stops growing once x + 1 rounds back to x ({narrow} holds every integer "
+                f"only up to {2**8 if narrow == 'bfloat16' else 2**11}). Carry the state in its own dtype "
+                "(float32 here): no cast to a narrower float inside the loop",
+                f"run_scan_jitted({init}, {steps}) 返回 {float(g):g}，应为 {want:g}：这正是用 {narrow} 逐次加 1 "
+                f"的结果，一旦 x + 1 舍入回 x 就不再增长（{narrow} 只能精确表示到 "
+                f"{2**8 if narrow == 'bfloat16' else 2**11} 的每个整数）。请让状态保持自己的 dtype（这里是 float32）："
+                "不要在循环里转换成更窄的浮点类型",
+            )
         if np.isfinite(g) and abs(g - want) > 1e-4:
             ran = float(g) - init
             if abs(ran - round(ran)) < 1e-4 and round(ran) in earlier:
@@ -112,6 +127,15 @@ def check_values(run_scan_jitted):
                 )
         close(got, want, what=f"run_scan_jitted({init}, {steps})")
         earlier.append(steps)
+
+
+def counted_in(dtype: str, init: float, steps: int) -> float:
+    """init + 1 + 1 + ... (steps times) with every sum rounded to dtype, as a loop in it would."""
+    kind = jnp.dtype(dtype).type
+    x, one = kind(init), kind(1)
+    for _ in range(steps):
+        x = kind(x + one)
+    return float(x)
 
 
 @check("int-state", depends=["values"])

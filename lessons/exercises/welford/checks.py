@@ -122,6 +122,50 @@ def check_uses_scan(learner):
         "说明递推被展开了（对数值的 Python 循环），程序里的 scan 并没有传递 (n, mean, m2)。请把 welford_step 本身交给 "
         "scan：lax.scan(welford_step, init, xs)",
     )
+    # The task names the mechanism: the state (n, mean, m2) is a scan's carry. A scan that carries
+    # no float (lax.map over prefixes, or the updates in a while_loop and the scan only mapping
+    # stacked states to variances) is not it, however right its numbers.
+    carried = scan_carries(jax.make_jaxpr(learner.online_var)(xs))
+    expect(
+        any(total >= 2 for total in carried),
+        "the scan in online_var carries no running mean and m2 (float values carried: "
+        f"{', '.join(map(str, carried)) or 'none'}): the state is updated somewhere else, or each prefix's "
+        "variance is computed from scratch (lax.map is a scan with no carry). The task asks for the recurrence "
+        "in lax.scan itself: lax.scan(welford_step, (n, mean, m2), xs) carries the state from value to value",
+        "online_var 中的 scan 没有传递滑动均值和 m2（传递的浮点值大小："
+        f"{'、'.join(map(str, carried)) or '无'}）：状态在别处更新，或者每个前缀的方差都从头计算"
+        "（lax.map 是没有 carry 的 scan）。题目要求递推本身在 lax.scan 里："
+        "lax.scan(welford_step, (n, mean, m2), xs) 把状态从一个值传到下一个值",
+    )
+
+
+def consts_and_carry(params) -> tuple[int, int]:
+    """How many of a scan's operands are constants, and how many the carry, after them. JAX 0.10
+    names the counts (num_consts, num_carry); JAX 0.12 groups the operands (ft_in, a FlatTree of consts,
+    carry, xs), and moves a carry the body never changes to the constants."""
+    if "num_carry" in params:
+        return params["num_consts"], params["num_carry"]
+    consts, carry, _ = params["ft_in"].unpack()  # a FlatTree of (consts, carry, xs)
+    return len(list(consts.vals)), len(list(carry.vals))
+
+
+def scan_carries(closed) -> list[int]:
+    """For every scan in a program (nested ones included), the total size of the floats it carries."""
+    totals, stack = [], [closed.jaxpr]
+    while stack:
+        for eqn in stack.pop().eqns:
+            if eqn.primitive.name == "scan":
+                start, count = consts_and_carry(eqn.params)
+                carry = eqn.invars[start : start + count]
+                totals.append(
+                    sum(int(np.prod(v.aval.shape)) for v in carry if jnp.issubdtype(v.aval.dtype, jnp.floating))
+                )
+            for value in eqn.params.values():
+                for item in value if isinstance(value, (tuple, list)) else (value,):
+                    inner = getattr(item, "jaxpr", item)
+                    if hasattr(inner, "eqns"):
+                        stack.append(inner)
+    return totals
 
 
 @check("stable", depends=["values", "uses-scan"])
