@@ -13,6 +13,23 @@ after reading its job carries it back under the key SEAL, beside the event's own
 envelope, not a field of any message). An event without it was written by something other than
 the worker's channel (learner code writing to the pipe), and the parent believes nothing after it.
 Standard library only (and tutor.i18n): both the JAX-free parent and the worker import it.
+
+The sequence of one run, in the order the parent accepts it:
+
+    worker -> Hello(protocol)               first, before anything heavy is imported
+    worker -> Ready(pid)                    JAX and the check library imported; or RunError("startup")
+    parent -> ExerciseJob | CellJob | DoctorJob   one job, with its seal; a spare may wait here long
+    worker -> Started                       the job was read: learner code runs from here on
+    worker -> CheckResult* MetricPoints*    (an exercise) one result per check asked, in its order
+              CellResult                    (a cell)
+              DoctorReport                  (doctor)
+    worker -> Done                          every result was sent before it
+           or RunError(kind)                a named ending (exit, interrupt, oom, ...) instead of Done
+
+tutor.sandbox.intake takes each event only in its turn: one after Done, one without the seal
+(metric points aside) or one out of this order can only come from learner code, and nothing from
+it on is believed. How the worker's process (and the reaper above it) ended decides the verdict
+with what was taken (tutor.sandbox.verdict).
 """
 
 from __future__ import annotations
