@@ -36,6 +36,13 @@ batches = [
     np.array([-2.5, 0.0, 4.0, 10.0, 0.0, 1.0]),
     np.array([40000.0, 30000.0, 0.0, -5000.0]),
 ]
+# What each batch tests, named when the meter goes wrong there.
+edges = [
+    ("", ""),
+    (": a batch of one", "：只有一个数的批次"),
+    (": negatives, zeros and a non-integer", "：含负数、0 和非整数"),
+    (": a sum past float16's largest value, 65504", "：总和超过 float16 的最大值 65504"),
+]
 
 
 @check("defines")
@@ -105,8 +112,8 @@ def check_accumulates(new_meter, record):
             got,
             np.array([count, total]),
             what=(
-                f"the meter after batch {k} of {batch.size} values ([count, sum])",
-                f"记录第 {k} 批（{batch.size} 个数）之后的统计器（[个数，总和]）",
+                f"the meter after batch {k} of {batch.size} values{edges[k - 1][0]} ([count, sum])",
+                f"记录第 {k} 批（{batch.size} 个数{edges[k - 1][1]}）之后的统计器（[个数，总和]）",
             ),
         )
     # An empty batch (a filter that kept nothing, an epoch's empty tail) adds nothing. The mean of
