@@ -115,14 +115,15 @@ def check_step(TrainState, ema_train_step):
     state = TrainState(step=jnp.int32(big), params=linear(1.5, -0.5), ema_params=linear(0.2, 0.3))
     resumed = call(ema_train_step, state, x, y, 0.1, 0.8, label=f"ema_train_step(state at step {big}, ...)").step
     got, narrow = int(resumed), np.asarray(resumed).dtype
+    top = int(np.iinfo(narrow).max) if np.issubdtype(narrow, np.integer) else big + 1
     # An integer narrower than the given int32 wraps long before 2**24: name the dtype, not a float.
     expect(
-        got == big + 1 or np.iinfo(narrow).max >= big + 1,
+        got == big + 1 or top >= big + 1,
         f"from step={big} (2**24 + 1, a run resumed after many steps) the new step is {got}, not {big + 1}: "
-        f"it comes back as {narrow}, which holds integers only up to {np.iinfo(narrow).max} and wraps. Keep the "
+        f"it comes back as {narrow}, which holds integers only up to {top} and wraps. Keep the "
         "step in its own dtype: `state.step + 1`, with no cast to a narrower integer",
         f"从 step={big}（2**24 + 1，训练了很多步之后恢复）开始，新的 step 是 {got}，而不是 {big + 1}："
-        f"它以 {narrow} 返回，而 {narrow} 只能表示到 {np.iinfo(narrow).max} 的整数，超过就会回绕。"
+        f"它以 {narrow} 返回，而 {narrow} 只能表示到 {top} 的整数，超过就会回绕。"
         "请让 step 保持自己的 dtype：`state.step + 1`，不要转换成更窄的整数",
     )
     expect(
