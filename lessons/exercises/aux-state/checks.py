@@ -325,7 +325,7 @@ def check_has_aux(loss_stats_and_grads, learner):
             "jax.value_and_grad(loss_with_stats, has_aux=True) hands the stats out of the pass that computes "
             "the loss and its gradient",
             f"loss_stats_and_grads 的数值正确，但在被追踪时（jax.jit 就会这样追踪它）抛出了 {type(exc).__name__}："
-            "它把数组转换成了主机上的值（np.asarray、float()、.item()），所以结果的一部分（例如统计量）是在 JAX "
+            "它把数组转换成了主机上的值（np.asarray、float()、x.item()），所以结果的一部分（例如统计量）是在 JAX "
             "之外用 NumPy 在主机上做第二次前向计算得到的。这在 jax.jit 下会失败，而题目要求只做一次前向计算："
             "jax.value_and_grad(loss_with_stats, has_aux=True) 会把统计量从计算损失和梯度的那一次前向计算中带出来",
         )
