@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+import textual.constants
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,6 +92,13 @@ class Tui:
         await self.until(pilot, lambda: screen.verdict is not None, what="the verdict")
         await pilot.pause()
         return screen.verdict
+
+
+# Pilot tests run apps with scrolling animations off (an app reads this when it is made): Pilot
+# waits after each key until the animator is done and the app idle, and an animated page-down
+# redrew the lesson about eight times, a third of the lesson-gate walk's time. What a learner's
+# terminal shows, animations on, is driven through tmux in tests/e2e/.
+textual.constants.TEXTUAL_ANIMATIONS = "none"
 
 
 @pytest.fixture(scope="session")

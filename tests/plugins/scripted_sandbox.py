@@ -14,25 +14,34 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class FakeRun:
-    """A run that replays scripted events, `delay` seconds apart, then its Verdict. Like a real
-    Run: `events()` ends with the Verdict, `result()` waits for it, `cancel()` may come from any
-    thread and ends the run with a "cancelled" verdict; `stop()` (a doctor run's) ends the
-    events early but still gives the scripted verdict."""
+    """A run that replays scripted events, `delay` seconds apart, then its Verdict; `gates` maps an
+    event's index to a threading.Event the test sets when that event may come. Like a real Run:
+    `events()` ends with the Verdict, `result()` waits for it, `cancel()` may come from any thread
+    and ends the run with a "cancelled" verdict; `stop()` (a doctor run's) ends the events early
+    but still gives the scripted verdict."""
 
-    def __init__(self, events: list, delay: float):
+    def __init__(self, events: list, delay: float, gates: dict[int, threading.Event] | None = None):
         self._events, self._verdict = events[:-1], events[-1]
         self.delay = delay
+        self.gates = gates or {}
         self._cancelled = threading.Event()
         self._stopped = threading.Event()
         self.verdict = None
 
+    def _wait(self, index: int) -> bool:
+        """Wait `delay`, and for the event's gate if it has one; True once the run is cancelled."""
+        gate = self.gates.get(index)
+        while gate is not None and not gate.wait(0.02) and not self._cancelled.is_set():
+            pass
+        return self._cancelled.wait(self.delay)
+
     def events(self):
-        for event in self._events:
-            if self._cancelled.wait(self.delay) or self._stopped.is_set():
+        for index, event in enumerate(self._events):
+            if self._wait(index) or self._stopped.is_set():
                 break
             yield event
         verdict = replace(self._verdict)  # a run of its own: not the very object an earlier run gave
-        if self._cancelled.wait(self.delay):
+        if self._wait(len(self._events)):
             verdict = replace(
                 verdict, status="error", kind="cancelled", message=Bilingual(en="Check cancelled.", zh="检查已取消。")
             )
@@ -54,24 +63,24 @@ class FakeRun:
 class FakeSandbox:
     """What the UI uses of tutor.sandbox.runner.Sandbox, with runs scripted by the test.
 
-    `script(key, *events, delay=)` sets what the next runs of an exercise or cell (by id), or of
+    `script(key, *events, delay=, gates=)` sets what the next runs of an exercise or cell (by id), or of
     a doctor script ("doctor:<file name>"), yield; the last event must be a Verdict. An unscripted cell does what its YAML declares (prints its
     `output_contains`, raises its `raises`: test_cells.py proves the real cells do); an
     unscripted exercise ends in an error verdict that names the missing script."""
 
     def __init__(self):
-        self.scripts: dict[str, tuple[list, float]] = {}
+        self.scripts: dict[str, tuple[list, float, dict[int, threading.Event] | None]] = {}
         self.asked: list[tuple[str, str]] = []  # (exercise or cell id, source) of every run started
         self.doctor_options: list[dict] = []  # args, timeout and nans of every doctor run started
         self.warmed = 0
         self.released = 0
         self.closed = False
 
-    def script(self, key: str, *events, delay: float = 0.0) -> None:
+    def script(self, key: str, *events, delay: float = 0.0, gates: dict[int, threading.Event] | None = None) -> None:
         from tutor.sandbox.events import Verdict
 
         assert events and isinstance(events[-1], Verdict), "a script ends with its Verdict"
-        self.scripts[key] = (list(events), delay)
+        self.scripts[key] = (list(events), delay, gates)
 
     @staticmethod
     def verdict(status: str = "pass", checks=(), kind: str = "checks", stdout: str = "", message=None, cell=None):

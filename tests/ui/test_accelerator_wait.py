@@ -5,6 +5,7 @@ check's result comes, and says nothing of it on the CPU."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 from tutor.course import read_course
@@ -22,7 +23,10 @@ def running_lines(home, fake_sandbox, tui, accelerator: bool) -> tuple[str, str]
     """The running line before the first result, then after it."""
     ex = COURSE.exercise("counter-jit")
     passing = fake_sandbox.checks(ex)
-    fake_sandbox.script(ex.id, *passing, fake_sandbox.verdict("pass", passing), delay=2.0)
+    # The first result comes once the test has read the line before it, the rest once it has read it after.
+    opened, read_after = threading.Event(), threading.Event()
+    gates = {0: opened, 1: read_after}
+    fake_sandbox.script(ex.id, *passing, fake_sandbox.verdict("pass", passing), gates=gates)
     app = make_app(home, "en", course=(COURSE, []), sandbox=fake_sandbox, accelerator=accelerator)
     seen: dict[str, str] = {}
 
@@ -33,8 +37,10 @@ def running_lines(home, fake_sandbox, tui, accelerator: bool) -> tuple[str, str]
             await pilot.press("f5")
             await tui.until(pilot, lambda: results.running, 10, "the run")
             seen["before"] = head_text(results)
+            opened.set()
             await tui.until(pilot, lambda: results.results, 10, "the first check's result")
             seen["after"] = head_text(results)
+            read_after.set()
             await tui.until(pilot, lambda: results.verdict is not None, 20, "the verdict")
 
     asyncio.run(body())

@@ -90,36 +90,36 @@ async def answer(tui, pilot, view: CellView) -> None:
 
 
 # Each language and each size once, not every pair: the gate hides blocks by their place in the
-# lesson, whatever their text's length; a walk through every lesson takes 100-250 s on a loaded
-# 2-core box, and the two pairs left out were half of the fast tier's longest tests.
+# lesson, whatever their text's length. One test per lesson, so that four test processes share the
+# walk (as one test it was the fast tier's longest, 40-70 s quiet, and the tier ended on it).
+@pytest.mark.parametrize("lesson", COURSE.lessons, ids=[l.id for l in COURSE.lessons])
 @pytest.mark.parametrize(("lang", "size"), [("en", (80, 24)), ("zh", (120, 40))], ids=["en-80x24", "zh-120x40"])
-def test_every_lesson_shows_nothing_after_an_open_question(home, fake_sandbox, tui, lang, size):
+def test_every_lesson_shows_nothing_after_an_open_question(home, fake_sandbox, tui, lang, size, lesson):
     async def body():
         app = make_app(home, lang, course=(COURSE, []), sandbox=fake_sandbox)
         async with app.run_test(size=size) as pilot:
-            for lesson in COURSE.lessons:
-                screen = await open_lesson(tui, pilot, lesson)
-                answered: set[str] = set()
-                while True:
-                    gate = first_open(lesson, answered)
-                    await page_to_the_end(tui, pilot, screen)
-                    if gate is None:
-                        assert screen.gate is None
-                        assert all(w.display for w in blocks(screen)), f"{lesson.id}: a block left hidden"
-                        break
-                    view = screen.query_one(f"#cell-{gate}", CellView)
-                    assert screen.gate is view, (lesson.id, gate, screen.gate)
-                    assert not seen_after(screen, gate), (lesson.id, view.cell.id, seen_after(screen, gate))
-                    assert all(w.display for w in blocks(screen)[: gate + 1]), f"{lesson.id}: a block before hidden"
-                    line = screen.query_one("#lesson-gate")
-                    assert line.display and line.region.height > 0  # why the lesson stops here, on screen
-                    await answer(tui, pilot, view)
-                    answered.add(view.cell.id)
-                    await tui.until(pilot, lambda g=view: screen.revealed and screen.gate is not g, 20, "the rest")
-                    following = blocks(screen)[gate + 1]
-                    assert following.display, (lesson.id, following.id)  # the next part appears
-                    await pilot.pause()
-                    assert following.virtual_region.height > 0, (lesson.id, following.id)
+            screen = await open_lesson(tui, pilot, lesson)
+            answered: set[str] = set()
+            while True:
+                gate = first_open(lesson, answered)
+                await page_to_the_end(tui, pilot, screen)
+                if gate is None:
+                    assert screen.gate is None
+                    assert all(w.display for w in blocks(screen)), f"{lesson.id}: a block left hidden"
+                    break
+                view = screen.query_one(f"#cell-{gate}", CellView)
+                assert screen.gate is view, (lesson.id, gate, screen.gate)
+                assert not seen_after(screen, gate), (lesson.id, view.cell.id, seen_after(screen, gate))
+                assert all(w.display for w in blocks(screen)[: gate + 1]), f"{lesson.id}: a block before hidden"
+                line = screen.query_one("#lesson-gate")
+                assert line.display and line.region.height > 0  # why the lesson stops here, on screen
+                await answer(tui, pilot, view)
+                answered.add(view.cell.id)
+                await tui.until(pilot, lambda g=view: screen.revealed and screen.gate is not g, 20, "the rest")
+                following = blocks(screen)[gate + 1]
+                assert following.display, (lesson.id, following.id)  # the next part appears
+                await pilot.pause()
+                assert following.virtual_region.height > 0, (lesson.id, following.id)
 
     asyncio.run(body())
 
