@@ -659,6 +659,24 @@ def test_harness_names_the_call_and_adds_the_static_argument_hint():
     assert result["status"] == "fail" and "Look at how <lambda> is wrapped" in result["message"]["en"]
 
 
+def test_a_checks_own_mistake_is_an_error_not_the_learners_failure():
+    """A check that misuses the tutor's own objects could not judge: its error must not read as
+    the learner's failure (a mutant would then "fail as it should" for the wrong reason). What the
+    learner's code returned lacking an attribute, or their function called with the wrong
+    arguments, stays their failure."""
+    own = _run_check("counter = traced(learner.f, 'f')\ncounter.fn(1)")
+    assert own["status"] == "error" and "TraceCounter" in own["message"]["en"], own
+    assert "checks.py line 3" in own["message"]["en"]  # line 1 is the def
+    helper = _run_check("close(learner.f(1))")
+    assert helper["status"] == "error" and "close()" in helper["message"]["en"], helper
+    returned = _run_check("learner.f(None).count")
+    assert returned["status"] == "fail" and "'NoneType' object has no attribute 'count'" in returned["message"]["en"]
+    called = _run_check("learner.f(1, 2)")
+    assert called["status"] == "fail" and "f() takes 1 positional argument" in called["message"]["en"], called
+    shadowing = _run_check("learner.close(1)", "def close(x, y):\n    return x\n")
+    assert shadowing["status"] == "fail", shadowing  # the learner's own `close`, not the library's
+
+
 def test_harness_puts_back_what_learner_code_rebinds_in_any_library_module():
     """The library is a package: a learner's file may reach into any of its modules, not only
     the one checks.py imports from; loading it puts every rebound name back."""

@@ -339,6 +339,28 @@ def _where_in_checks(frames, fn: Callable | None) -> str:
     return f" (checks.py line {lines[-1]})" if lines else ""
 
 
+def _checks_own_mistake(exc: Exception, frames, fn: Callable, learner: types.ModuleType) -> bool:
+    """An error only the check's own code makes, raised outside the learner's lines: an attribute
+    that the tutor's own objects or the checks module lack (a TraceCounter has no `fn`), or a check
+    library function called with the wrong arguments. Blamed on the learner, it turned a check's
+    typo into every mutant "failing as it should"."""
+    if isinstance(exc, AttributeError):
+        owner = getattr(exc, "obj", None)
+        where = owner.__name__ if isinstance(owner, types.ModuleType) else type(owner).__module__
+        return where == fn.__module__ or where == "tutor" or str(where).startswith("tutor.")
+    code = getattr(fn, "__code__", None)
+    said = re.match(r"(\w+)\(\) (?:missing|got|takes)", str(exc))
+    return bool(
+        isinstance(exc, TypeError)
+        and said
+        and code is not None
+        and frames
+        and frames[-1].filename == code.co_filename  # the call itself, made by the check, did not bind
+        and callable(getattr(library, said.group(1), None))
+        and not hasattr(learner, said.group(1))
+    )
+
+
 def _arguments(fn: Callable, module: types.ModuleType) -> list:
     """What a check function asks for: `learner` is the module, any other name its definition."""
     return [
@@ -385,9 +407,9 @@ def run_check(check: CheckSpec, fn: Callable | None, module: types.ModuleType, f
                 checking_zh = f"检查“{check.name.zh}”时，" if check.name else ""
                 en = f"your code raised an exception{f' in {why.label_en}' if why.label_en else ''}{passed_en}{checking_en}:\n{tb}"
                 zh = f"{checking_zh}{f'调用 {why.label_zh}{passed_zh} 时' if why.label_zh else ''}你的代码抛出了异常：\n{tb}"
-            elif isinstance(exc, (NameError, ImportError, SyntaxError)):
-                # Only the check's own code can be missing a name: it could not judge, which
-                # is not the learner's fault.
+            elif isinstance(exc, (NameError, ImportError, SyntaxError)) or _checks_own_mistake(exc, frames, fn, module):
+                # Only the check's own code can be missing a name, or misuse the tutor's own
+                # objects: it could not judge, which is not the learner's fault.
                 text = exception_text(exc) + _where_in_checks(frames, fn)
                 status = "error"
                 en, zh = f"the check could not judge your code: {text}", f"检查无法评判你的代码：{text}"

@@ -56,6 +56,15 @@ def case_problem(exercise, path: Path, source: str, verdict) -> str | None:
     return None
 
 
+def starter_problem(verdict) -> str | None:
+    """A starter must fail at a check: not pass, and not merely stop before judging (a check that
+    could not judge, checks that did not load, a time limit), which a broken course does too."""
+    if any(c.status == "fail" for c in verdict.checks):
+        return None
+    report = "\n".join(f"  {c.id}: {c.status} {c.message.en}" for c in verdict.checks)
+    return f"the starter should fail at a check, got {verdict.status} ({verdict.kind}): {verdict.message.en}\n{report}"
+
+
 def verify_course(
     course,
     home: Path,
@@ -87,7 +96,8 @@ def verify_course(
                 path = scratch / f"{exercise.id}.starter.py"
                 path.write_text(exercise.starter, encoding="utf-8")
             verdict = sandbox.run_exercise(exercise, path.read_text(encoding="utf-8"), str(path)).result()
-            ok = verdict.passed if which == "solution" else not verdict.passed
+            problem = None if which == "solution" else starter_problem(verdict)
+            ok = verdict.passed if which == "solution" else problem is None
         result = {
             "exercise": exercise.id,
             "file": which,
