@@ -339,7 +339,7 @@ def _where_in_checks(frames, fn: Callable | None) -> str:
     return f" (checks.py line {lines[-1]})" if lines else ""
 
 
-def _checks_own_mistake(exc: Exception, frames, fn: Callable, learner: types.ModuleType) -> bool:
+def _checks_own_mistake(exc: Exception, frames, fn: Callable | None, learner: types.ModuleType) -> bool:
     """An error only the check's own code makes, raised outside the learner's lines: an attribute
     that the tutor's own objects or the checks module lack (a TraceCounter has no `fn`), or a check
     library function called with the wrong arguments. Blamed on the learner, it turned a check's
@@ -347,7 +347,7 @@ def _checks_own_mistake(exc: Exception, frames, fn: Callable, learner: types.Mod
     if isinstance(exc, AttributeError):
         owner = getattr(exc, "obj", None)
         where = owner.__name__ if isinstance(owner, types.ModuleType) else type(owner).__module__
-        return where == fn.__module__ or where == "tutor" or str(where).startswith("tutor.")
+        return where == getattr(fn, "__module__", None) or where == "tutor" or str(where).startswith("tutor.")
     code = getattr(fn, "__code__", None)
     said = re.match(r"(\w+)\(\) (?:missing|got|takes)", str(exc))
     return bool(
