@@ -149,8 +149,9 @@ CASES = [
     Fault("forked_memory", "error", "oom", 60.0, heavy=True),  # 2 x 2.5 GiB, each under the per-process limit
     Fault("thread_loop", "error", "processes"),  # 3000 threads of small stacks: the bound of 1000 threads
     # 1.2 GiB in the compilation cache: counted, then removed. The cache is the home's, shared by
-    # its runs, so every run going at once would be charged too: alone.
-    Fault("cache_fill", "error", "disk", alone=True),
+    # its runs, so every run going at once would be charged too: alone. 120 s, as disk_fill: with a
+    # CPU burner on each core and the suite's other jobs writing, 1 GiB took longer than 30 s.
+    Fault("cache_fill", "error", "disk", 120.0, alone=True),
     # Forgery (issue 40): each of these passed, or showed a check passed that the program cannot pass.
     Fault("forge_close_noop", "error", "tamper"),  # close / expect no-ops while a check runs
     Fault("forge_stdout_flush", "fail", "checks", failing="counts-up"),  # its flush() is never called
