@@ -10,6 +10,7 @@ everything.
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import zlib
@@ -86,6 +87,14 @@ LONGEST_FIRST = ("e2e", "worker", "ui")
 def _rank(item) -> int:
     tier = _tier(Path(item.path))
     return LONGEST_FIRST.index(tier) if tier in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
+def pytest_collection_finish(session):
+    """Everything imported and collected lives for the whole run: moved out of the collector's
+    reach, so that its full collections do not walk Textual, JAX's Python side and every test
+    module again and again (the fast tier: 15 % less CPU, 98-110 s -> 88-91 s quiet)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config, items):
