@@ -28,9 +28,14 @@ def pins(source: str, key: str) -> list[str]:
     return [line[len(prefix) :].strip() for line in source.splitlines() if line.startswith(prefix)]
 
 
+def checks_report(verdict) -> str:
+    """Each check's id, status and English message, a line each, for a problem's text."""
+    return "\n".join(f"  {c.id}: {c.status} {c.message.en}" for c in verdict.checks)
+
+
 def case_problem(exercise, path: Path, source: str, verdict) -> str | None:
     """What is wrong with a case's verdict, as its name and pins ask (None: nothing)."""
-    report = "\n".join(f"  {c.id}: {c.status} {c.message.en}" for c in verdict.checks)
+    report = checks_report(verdict)
     if path.name.startswith("pass_"):
         if verdict.status != "pass":
             return f"should pass, got {verdict.status} ({verdict.kind}): {verdict.message.en}\n{report}"
@@ -61,8 +66,8 @@ def starter_problem(verdict) -> str | None:
     could not judge, checks that did not load, a time limit), which a broken course does too."""
     if any(c.status == "fail" for c in verdict.checks):
         return None
-    report = "\n".join(f"  {c.id}: {c.status} {c.message.en}" for c in verdict.checks)
-    return f"the starter should fail at a check, got {verdict.status} ({verdict.kind}): {verdict.message.en}\n{report}"
+    got = f"{verdict.status} ({verdict.kind}): {verdict.message.en}"
+    return f"the starter should fail at a check, got {got}\n{checks_report(verdict)}"
 
 
 def verify_course(
