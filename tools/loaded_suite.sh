@@ -4,14 +4,14 @@
 # the README says:  tools/loaded_suite.sh [pytest args...]
 set -u
 cores=$(nproc)
-burners=()
+background=()  # the burners, then the load sampler: all killed on exit
 for _ in $(seq "$cores"); do
     (while :; do :; done) &
-    burners+=($!)
+    background+=($!)
 done
-trap 'kill "${burners[@]}" 2>/dev/null' EXIT
+trap 'kill "${background[@]}" 2>/dev/null' EXIT
 (while :; do echo "load $(date +%H:%M:%S) $(cut -d' ' -f1-3 /proc/loadavg)"; sleep 60; done) &
-burners+=($!)
+background+=($!)
 start=$(date +%s)
 .venv/bin/python -m pytest -n 2 --dist loadfile "$@"
 status=$?
