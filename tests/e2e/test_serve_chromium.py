@@ -83,3 +83,15 @@ def test_chinese_is_drawn_with_the_shipped_font_where_the_viewer_has_none(chromi
     faces = chromium_without_fonts.evaluate(FACES)
     # No local() font exists on this "machine": a loaded CJK face is the shipped file.
     assert [status for _, unicode_range, status in faces if "U+4E00" in unicode_range.upper()] == ["loaded"], faces
+
+
+def test_arrows_and_enter_work_on_a_freshly_opened_outline(chromium, serve):
+    """Textual's web driver starts the app blurred, and the page's "focus" reached it before that:
+    the outline came up with nothing focused, and arrows and Enter did nothing (3 of 3 tries)."""
+    served = serve()
+    chromium.open(served.url)
+    chromium.wait_for("Continue:", timeout=60)
+    chromium.key("Down")  # 6.1 -> its checkpoint
+    chromium.key("Down")  # -> its first exercise
+    chromium.key("Enter")
+    chromium.wait_for("— pure-scale", timeout=60)

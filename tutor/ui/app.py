@@ -73,6 +73,10 @@ class TutorApp(TutorAppLike):
         """Keys and pastes from the terminal go through the key queue, one at a time and in order."""
         if isinstance(event, events.Key | events.Paste):
             if not event.is_forwarded:
+                if not self.app_focus:
+                    # Textual's own rule (a key means the app has the focus), which it applies only
+                    # when the key is handed on: the queue must see the focus back before it waits for it.
+                    self.app_focus = True
                 self.keys.arrive(event)
                 return
             await super().on_event(event)  # bubbled up from the focused widget: the bindings run
@@ -133,6 +137,14 @@ class TutorApp(TutorAppLike):
                 signal.signal(sig, handler)
             except (ValueError, OSError):
                 pass  # not the main thread, or a platform without them
+
+    def watch_app_focus(self, focus: bool) -> None:
+        """The focus back with no widget focused: focus the screen's first, as on mount. Textual
+        auto-focuses only while the app has the focus, and its web driver starts blurred (a served
+        outline came up with nothing focused: arrows and Enter did nothing); on return it restores
+        only a widget that was focused when the focus went."""
+        if focus and self.screen_stack and self.screen.focused is None:
+            self.screen.focus_next()
 
     def want_worker(self) -> None:
         """A screen that runs code is showing: make a spare worker ready in the background, so that
