@@ -14,6 +14,7 @@ from tutor.course.fingerprint import fingerprint
 from tutor.course.giveaway import giveaways, question_giveaways
 from tutor.course.misconceptions import misconception_problems, read_misconceptions
 from tutor.course.model import (
+    DEFAULT_POINTS,
     Block,
     Cell,
     Check,
@@ -121,6 +122,15 @@ class _Reader:
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             self.problem(line, f"{what} must be a positive number")
+            return default
+        return float(value)
+
+    def points(self, value, line: int, what: str, default: float) -> float:
+        """A worth in `grade`'s table: a number, 0 or more (0: not graded)."""
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+            self.problem(line, f"{what} must be a number, 0 or more")
             return default
         return float(value)
 
@@ -375,6 +385,7 @@ def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
         checks=checks,
         timeout=r.number(d.get("timeout"), d.line_of("timeout"), "exercise timeout", 60.0),
         chart=r.text(d.get("chart"), d.line_of("chart"), "exercise chart"),
+        points=r.points(d.get("points"), d.line_of("points"), "exercise points", DEFAULT_POINTS),
         folder=folder,
         source=Source(r.file, d.line),
     )
@@ -396,9 +407,13 @@ def _questions(r: _Reader, value, line: int, what: str, lesson: str | None = Non
     return questions
 
 
-def _quiz(r: _Reader, value, line: int) -> list[Question]:
+def _quiz(r: _Reader, value, line: int) -> tuple[list[Question], float]:
+    """The quiz's questions and its worth in `grade`'s table."""
     d = r.mapping(value, line, "quiz", FORMAT["quiz"].required, FORMAT["quiz"].optional)
-    return _questions(r, d.get("questions"), d.line_of("questions"), "quiz") if d is not None else []
+    if d is None:
+        return [], 0.0
+    points = r.points(d.get("points"), d.line_of("points"), "quiz points", 0.0)
+    return _questions(r, d.get("questions"), d.line_of("questions"), "quiz"), points
 
 
 def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
@@ -412,7 +427,8 @@ def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
             r.problem(
                 q.source.line if q.source else 0, f"question '{q.id}' of checkpoint {lesson} names lesson '{q.lesson}'"
             )
-    return Checkpoint(lesson, tuple(questions), Source(r.file, d.line)) if lesson and questions else None
+    points = r.points(d.get("points"), d.line_of("points"), "checkpoint points", 0.0)
+    return Checkpoint(lesson, tuple(questions), Source(r.file, d.line), points) if lesson and questions else None
 
 
 def _lint_questions(r: _Reader, questions) -> None:
@@ -475,6 +491,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     quiz: list[Question] = []
     checkpoints: list[Checkpoint] = []
     misconceptions: list[Misconception] = []
+    quiz_points = 0.0
     lessons_dir = root / "lessons"
     if not lessons_dir.is_dir():
         problems.append(Problem(str(lessons_dir), 0, "course folder 'lessons' not found"))
@@ -525,8 +542,9 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         elif kind == "misconceptions":
             misconceptions += read_misconceptions(r, body, line)
         else:
-            questions = _quiz(r, body, line)
+            questions, points = _quiz(r, body, line)
             quiz.extend(questions)
+            quiz_points += points
             _lint_questions(r, questions)
     _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
     questions = [q for c in checkpoints for q in c.questions] + quiz
@@ -541,6 +559,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         quiz=tuple(quiz),
         checkpoints=tuple(sorted(checkpoints, key=lambda c: next((l.order for l in lessons if l.id == c.lesson), 0))),
         misconceptions=tuple(misconceptions),
+        quiz_points=quiz_points,
     )
     return course, problems
 

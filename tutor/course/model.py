@@ -95,6 +95,7 @@ class Exercise:
     checks: tuple[Check, ...]
     timeout: float = 60.0
     chart: Bilingual | None = None  # title of the live loss chart, for training exercises
+    points: float = 1.0  # a pass's worth in `grade`'s table (DEFAULT_POINTS unless declared)
     folder: Path | None = None  # lessons/exercises/<id>/: exercise.yaml, starter.py, checks.py
     source: Source | None = None
 
@@ -102,6 +103,8 @@ class Exercise:
     def checks_file(self) -> Path | None:
         return self.folder / "checks.py" if self.folder else None
 
+
+DEFAULT_POINTS = 1.0  # an exercise's worth when its exercise.yaml declares none
 
 ANSWER = "answer"  # the placeholder an explanation may use for the number the run printed
 
@@ -199,6 +202,7 @@ class Checkpoint:
     lesson: str
     questions: tuple[Question, ...]
     source: Source | None = None
+    points: float = 0.0  # worth in `grade`'s table, scaled by the first-try score; 0: not graded
 
 
 @dataclass(frozen=True)
@@ -209,6 +213,7 @@ class Course:
     quiz: tuple[Question, ...]
     checkpoints: tuple[Checkpoint, ...] = ()
     misconceptions: tuple[Misconception, ...] = ()
+    quiz_points: float = 0.0  # the quiz's worth in `grade`'s table, scaled by its first-try score
 
     def checkpoint(self, lesson_id: str) -> tuple[Question, ...]:
         """The questions of a lesson's checkpoint (none: the lesson has no checkpoint)."""

@@ -56,6 +56,7 @@ KINDS: dict[str, dict] = {
     "text": {"$ref": "#/$defs/text"},
     "code": {"type": "string", "description": "Python code"},
     "positive": {"type": "number", "exclusiveMinimum": 0},
+    "points": {"type": "number", "minimum": 0, "description": "points in `grade`'s table (0: not graded)"},
     "string": {"type": "string", "minLength": 1},
     "regex": {"type": "string", "format": "regex", "description": "a regex (re.M); group 1 is what the run shows"},
     "strings": {"type": "array", "items": {"type": "string"}},
@@ -164,6 +165,7 @@ FORMAT: dict[str, Mapping] = {
             "order": _opt("positive", "position among the lesson's exercises (unique within it)"),
             "timeout": _opt("positive", "seconds of wall clock for the whole run (default 60)"),
             "chart": _opt("text", "title of the live chart of a check's metric points"),
+            "points": _opt("points", "what a pass is worth in `grade`'s table (default 1)"),
         },
     ),
     "check": Mapping(
@@ -179,9 +181,16 @@ FORMAT: dict[str, Mapping] = {
         {
             "lesson": Key("id", "the lesson it tests"),
             "questions": Key("question", "its questions", list_of=True),
+            "points": _opt("points", "its worth in `grade`'s table, times the first-try share right (default 0)"),
         },
     ),
-    "quiz": Mapping("the chapter's quiz", {"questions": Key("question", "its questions", list_of=True)}),
+    "quiz": Mapping(
+        "the chapter's quiz",
+        {
+            "questions": Key("question", "its questions", list_of=True),
+            "points": _opt("points", "its worth in `grade`'s table, times the first-try share right (default 0)"),
+        },
+    ),
     "misconception": Mapping(
         "a mistaken belief that questions test; the progress screen names those still missed",
         {
