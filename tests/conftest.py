@@ -41,6 +41,7 @@ pytest_plugins = [
     "plugins.fs_faults",
     "plugins.terminal",
     "plugins.peer_users",
+    "plugins.class_accounts",
     "plugins.browser",
 ]
 

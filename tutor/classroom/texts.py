@@ -29,6 +29,11 @@ MSG = table(
             "en": "grade: {path} does not exist; give the folders that hold the learners' exports",
             "zh": "grade：{path} 不存在；请给出存放学生导出文件的文件夹",
         },
+        "grade_nothing_given": {
+            "en": "grade: give the folders of exports (DIR...), or the exchange (--exchange DIR or "
+            "JAXSTATE_TUTOR_EXCHANGE)",
+            "zh": "grade：请给出存放导出文件的文件夹（DIR...），或提交文件夹（--exchange DIR 或 JAXSTATE_TUTOR_EXCHANGE）",
+        },
         "grade_cannot_list": {
             "en": "grade: cannot read the folder {path}: {why}",
             "zh": "grade：无法读取文件夹 {path}：{why}",
@@ -91,6 +96,63 @@ MSG = table(
             "zh": "学生最新的文件（没有保存通过时的副本）",
         },
         "run_failed": {"en": "could not be run: {why}", "zh": "无法运行：{why}"},
+        # the exchange: submit, exchange init, grade --exchange
+        "submitted": {
+            "en": "Handed in as {account}: {path} ({n} exercise files, {passed} as they passed). Only you and "
+            "your instructor can read it; submit again to replace it.",
+            "zh": "已以 {account} 的身份提交：{path}（{n} 个练习文件，其中 {passed} 个是通过时的原样）。只有你和老师能读它；"
+            "再提交一次即可替换。",
+        },
+        "submit_no_exchange": {
+            "en": "submit: no exchange folder: give --exchange DIR or set JAXSTATE_TUTOR_EXCHANGE (your instructor "
+            "says which); or hand in a file with `jaxstate-tutor export`",
+            "zh": "submit：没有提交文件夹：请用 --exchange DIR 或设置 JAXSTATE_TUTOR_EXCHANGE（由老师告诉你）；"
+            "或者用 `jaxstate-tutor export` 交一个文件",
+        },
+        "exchange_missing": {
+            "en": "{path} does not exist; the instructor makes it once with `jaxstate-tutor exchange init {path}`",
+            "zh": "{path} 不存在；老师需要先运行一次 `jaxstate-tutor exchange init {path}` 创建它",
+        },
+        "exchange_not_dir": {"en": "{path} is not a folder", "zh": "{path} 不是文件夹"},
+        "exchange_open": {
+            "en": "{path} is not private (mode {mode}: other accounts could list it, or delete what you hand in); "
+            "nothing was written. The instructor fixes it with `jaxstate-tutor exchange init {path}`",
+            "zh": "{path} 不是私密的（权限 {mode}：其他账户能列出其中的文件，或删除你提交的文件）；什么也没有写入。"
+            "老师可以用 `jaxstate-tutor exchange init {path}` 修正",
+        },
+        "exchange_cannot": {"en": "cannot use {path}: {why}", "zh": "无法使用 {path}：{why}"},
+        "exchange_not_posix": {
+            "en": "an exchange needs Unix accounts and permissions (Linux, macOS); here, collect files from "
+            "`jaxstate-tutor export` instead",
+            "zh": "提交文件夹需要 Unix 账户和权限（Linux、macOS）；在这里请改为收集 `jaxstate-tutor export` 生成的文件",
+        },
+        "exchange_no_group": {"en": "there is no group named '{group}'", "zh": "没有名为 '{group}' 的用户组"},
+        "exchange_group_shared": {
+            "en": "the group '{group}' has other members ({who}): they could read every submission. Give a group of "
+            "instructors only: --group NAME",
+            "zh": "用户组 '{group}' 还有其他成员（{who}）：他们能读到所有提交。请指定只有老师的用户组：--group NAME",
+        },
+        "exchange_made": {
+            "en": "{path} is an exchange (mode {mode}, group {group}): learners hand in with "
+            "`jaxstate-tutor submit --exchange {path}` (or JAXSTATE_TUTOR_EXCHANGE={path}); they cannot list it "
+            "nor read each other's files. Collect with `jaxstate-tutor grade --exchange {path}`.",
+            "zh": "{path} 已是提交文件夹（权限 {mode}，用户组 {group}）：学生用 `jaxstate-tutor submit --exchange {path}`"
+            "（或 JAXSTATE_TUTOR_EXCHANGE={path}）提交；他们不能列出其中的文件，也不能读彼此的文件。"
+            "用 `jaxstate-tutor grade --exchange {path}` 收取。",
+        },
+        "exchange_refused": {"en": "not taken: {why}", "zh": "未收取：{why}"},
+        "exchange_earlier": {
+            "en": "grade: {account}: {n} earlier submissions replaced by the latest, {path}",
+            "zh": "grade：{account}：{n} 份较早的提交已被最新的一份 {path} 取代",
+        },
+        "exchange_handed_in": {
+            "en": "handed in by the account {account} at {when}",
+            "zh": "由账户 {account} 于 {when} 提交",
+        },
+        "exchange_named_other": {
+            "en": "the export calls its learner '{named}', but the account {account} handed it in",
+            "zh": "导出文件中的学生名为 '{named}'，但提交它的是账户 {account}",
+        },
         "forged_or_stale": {"en": "forged or stale", "zh": "伪造或过期"},
     }
 )

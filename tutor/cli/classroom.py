@@ -38,6 +38,31 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
         "--name", metavar="NAME", help="your name as the instructor's table shows it (default: your login name)"
     )
     s = sub.add_parser(
+        "submit",
+        parents=[common],
+        help="hand in your export through your class's exchange folder (no file to pass around)",
+        description="Write the same file as `export` into the exchange folder your instructor made (`--exchange "
+        "DIR` or $JAXSTATE_TUTOR_EXCHANGE), named for your account (JupyterHub's name for it, else your Unix "
+        "account) and the time. Only you and the instructor can read it; other learners cannot even list the "
+        "folder. Submitting again replaces what you handed in before.",
+    )
+    s.add_argument(
+        "--exchange", type=Path, metavar="DIR", help="the exchange folder (default: $JAXSTATE_TUTOR_EXCHANGE)"
+    )
+    s = sub.add_parser(
+        "exchange",
+        parents=[common],
+        help="instructor: make the folder learners `submit` into",
+        description="`exchange init DIR`: make DIR (or make an existing one right again) the class's exchange: "
+        "owned by you and your group, mode 3773 (setgid, sticky, learners may write but not list). Each "
+        "submission is 0640: its learner and your group read it. Collect with `grade --exchange DIR`.",
+    )
+    s.add_argument("action", choices=["init"], help="init: make DIR an exchange")
+    s.add_argument("dir", type=Path, metavar="DIR")
+    s.add_argument(
+        "--group", metavar="NAME", help="the group that may read submissions: instructors only (default: yours)"
+    )
+    s = sub.add_parser(
         "grade",
         parents=[common],
         help="re-judge every learner's export in DIR... and write one table (CSV / JSON)",
@@ -48,7 +73,14 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
         "file is believed. Without --csv or --json the CSV goes to stdout. Exit 0 when the table was written, "
         "2 on bad usage.",
     )
-    s.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="a folder of exports (or one export file)")
+    s.add_argument("dirs", nargs="*", type=Path, metavar="DIR", help="a folder of exports (or one export file)")
+    s.add_argument(
+        "--exchange",
+        type=Path,
+        metavar="DIR",
+        help="collect from the exchange learners `submit` into: each account's latest submission, named by the "
+        "account that handed it in (a DIR made by `exchange init` is read this way too)",
+    )
     s.add_argument("--csv", type=Path, metavar="FILE", help="write the table as CSV")
     s.add_argument("--json", type=Path, metavar="FILE", help="write the table as JSON")
     s.add_argument("--timeout", type=seconds, help="seconds before one file's run is stopped (default: the exercise's)")
@@ -75,7 +107,8 @@ def _write(path: Path, text: str, key: str, lang: str) -> None:
         raise UsageError(say(key, lang, path=path, why=exc.strerror or str(exc))) from None
 
 
-def cmd_export(ctx: Context) -> int:
+def _export_document(ctx: Context, name: str) -> dict:
+    """The export of this learner's home, its notes said on stderr: what `export` and `submit` write."""
     from tutor import __version__
     from tutor.classroom.archive import collect
     from tutor.progress import utc_now
@@ -85,20 +118,75 @@ def cmd_export(ctx: Context) -> int:
     lang = ctx.lang
     state = ctx.state
     ctx.warn_progress()
-    name = ctx.args.name if ctx.args.name and ctx.args.name.strip() else _login_name()
     progress = {"schema_version": SCHEMA_VERSION, **progress_document(state)}
     got = collect(ctx.home, ctx.course, progress, name, __version__, utc_now())
     for exercise_id in got.latest_for_passed:
         print(say("export_latest", lang, id=exercise_id), file=sys.stderr)
     for exercise_id, why in got.left_out.items():
         print(say("export_unreadable", lang, id=exercise_id, why=pick(why, lang)), file=sys.stderr)
+    return got.document
+
+
+def _export_text(document: dict) -> str:
     import json
 
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _counts(document: dict) -> dict[str, int]:
+    files = document["files"]
+    return {"n": len(files), "passed": sum(f["kind"] == "passed" for f in files.values())}
+
+
+def cmd_export(ctx: Context) -> int:
+    name = ctx.args.name if ctx.args.name and ctx.args.name.strip() else _login_name()
+    document = _export_document(ctx, name)
     out = ctx.args.out or Path(f"jaxstate-tutor-export-{_file_name(name)}.json")
-    _write(out, json.dumps(got.document, indent=1, ensure_ascii=False) + "\n", "export_cannot_write", lang)
-    files = got.document["files"]
-    passed = sum(f["kind"] == "passed" for f in files.values())
-    print(say("exported", lang, path=out, n=len(files), passed=passed))
+    _write(out, _export_text(document), "export_cannot_write", ctx.lang)
+    print(say("exported", ctx.lang, path=out, **_counts(document)))
+    return 0
+
+
+def _exchange_of(ctx: Context) -> Path | None:
+    import os
+
+    from tutor.classroom.exchange import EXCHANGE_VAR
+
+    given = ctx.args.exchange or os.environ.get(EXCHANGE_VAR, "").strip()
+    return Path(given).expanduser() if given else None
+
+
+def cmd_submit(ctx: Context) -> int:
+    """The export, written into the exchange under the account's name: no name is typed."""
+    from tutor.classroom import exchange
+
+    folder = _exchange_of(ctx)
+    if folder is None:
+        raise UsageError(say("submit_no_exchange", ctx.lang))
+    account = exchange.account_name()
+    document = _export_document(ctx, account)
+    try:
+        path = exchange.submit(folder, _export_text(document).encode("utf-8"), account)
+    except exchange.ExchangeError as exc:
+        raise UsageError("submit: " + say(exc.key, ctx.lang, **exc.fields)) from None
+    print(say("submitted", ctx.lang, account=account, path=path, **_counts(document)))
+    return 0
+
+
+def cmd_exchange(ctx: Context) -> int:
+    import stat
+
+    from tutor.classroom import exchange
+
+    try:
+        folder = exchange.init(ctx.args.dir, ctx.args.group)
+    except exchange.ExchangeError as exc:
+        raise UsageError("exchange: " + say(exc.key, ctx.lang, **exc.fields)) from None
+    import grp  # POSIX only: init said so elsewhere
+
+    st = folder.stat()
+    mode = f"{stat.S_IMODE(st.st_mode):04o}"
+    print(say("exchange_made", ctx.lang, path=folder, mode=mode, group=grp.getgrgid(st.st_gid).gr_name))
     return 0
 
 
@@ -120,21 +208,65 @@ def _exports_in(paths: list[Path], lang: str) -> list[Path]:
     return found
 
 
+def _to_grade(ctx: Context) -> list[tuple[Path, object]]:
+    """What `grade` reads, in order: (path, None) for an export collected by hand, (path,
+    Submission) for an exchange's latest file of an account, (path, (key, fields)) for a file of an
+    exchange that was not taken. A DIR made by `exchange init` is read as an exchange."""
+    from tutor.classroom import exchange
+
+    args, lang = ctx.args, ctx.lang
+    folders = [args.exchange] if args.exchange is not None else []
+    if not folders and not args.dirs:
+        folder = _exchange_of(ctx)
+        if folder is None:
+            raise UsageError(say("grade_nothing_given", lang))
+        folders.append(folder)
+    by_hand: list[Path] = []
+    for path in args.dirs:
+        (folders if path.is_dir() and exchange.is_exchange(path) else by_hand).append(path)
+    items: list[tuple[Path, object]] = [(p, None) for p in _exports_in(by_hand, lang)] if by_hand else []
+    for folder in folders:
+        if not folder.is_dir():
+            raise UsageError(say("grade_no_dir", lang, path=folder))
+        try:
+            got = exchange.collect(folder)
+        except exchange.ExchangeError as exc:
+            raise UsageError("grade: " + say(exc.key, lang, **exc.fields)) from None
+        for path, key, fields in got.refused:
+            items.append((path, (key, fields)))
+        for sub in got.submissions:
+            if sub.earlier:
+                print(
+                    say("exchange_earlier", lang, account=sub.account, n=len(sub.earlier), path=sub.path),
+                    file=sys.stderr,
+                )
+            items.append((sub.path, sub))
+    return items
+
+
 def cmd_grade(ctx: Context) -> int:
+    from dataclasses import replace
+
     from tutor.classroom import table
     from tutor.classroom.archive import ExportError, read_export
+    from tutor.classroom.exchange import Submission
     from tutor.classroom.grading import Row, grade_export, summary, unreadable_row
 
     lang, args = ctx.lang, ctx.args
     for out in (args.csv, args.json):
         if out is not None and not out.expanduser().absolute().parent.is_dir():
             raise UsageError(say("grade_cannot_write", lang, path=out, why="its folder does not exist"))
-    paths = _exports_in(args.dirs, lang)
+    items = _to_grade(ctx)
     course = ctx.course
     rows: list[Row] = []
     judge = _Judge(ctx, args.timeout, lang)
     try:
-        for path in paths:
+        for path, how in items:
+            if isinstance(how, tuple):  # a file of an exchange not taken (a link, a hard link)
+                why = say(how[0], lang, **how[1])
+                print(say("grade_problem", lang, path=path, why=why), file=sys.stderr)
+                rows.append(unreadable_row(path, why))
+                continue
             try:
                 export = read_export(path)
             except ExportError as exc:
@@ -142,11 +274,21 @@ def cmd_grade(ctx: Context) -> int:
                 print(say("grade_problem", lang, path=path, why=why), file=sys.stderr)
                 rows.append(unreadable_row(path, why))
                 continue
-            rows += grade_export(export, course, judge, lang, on_row=_said(lang))
+            notes: list[str] = []
+            if isinstance(how, Submission):  # who handed it in is the file's owner, not what it says
+                if export.learner != how.account:
+                    notes.append(say("exchange_named_other", lang, named=export.learner, account=how.account))
+                notes.append(say("exchange_handed_in", lang, account=how.account, when=how.submitted_at))
+                export = replace(export, learner=how.account)
+            graded = grade_export(export, course, judge, lang, on_row=_said(lang))
+            for row in graded:
+                row.notes += notes
+            rows += graded
     finally:
         judge.close()
-    if not paths:
-        print(say("grade_nothing", lang, dirs=", ".join(map(str, args.dirs))), file=sys.stderr)
+    if not items:
+        where = [str(p) for p in args.dirs] + ([str(args.exchange)] if args.exchange else [])
+        print(say("grade_nothing", lang, dirs=", ".join(where)), file=sys.stderr)
     counts = summary(rows)
     if args.csv is None and args.json is None:
         sys.stdout.write(table.csv_text(rows))

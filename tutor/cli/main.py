@@ -18,7 +18,7 @@ from tutor import __version__
 from tutor.cli import doctor
 from tutor.cli.authoring import cmd_schema, cmd_validate, cmd_verify
 from tutor.cli.classroom import add_parsers as add_classroom_parsers
-from tutor.cli.classroom import cmd_export, cmd_grade
+from tutor.cli.classroom import cmd_exchange, cmd_export, cmd_grade, cmd_submit
 from tutor.cli.context import Context, UsageError
 from tutor.cli.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
 from tutor.cli.scaffolding import cmd_new_course, cmd_new_exercise
@@ -145,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=_seconds)
     s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
-    add_classroom_parsers(sub, common, _seconds)  # export and grade: tutor/cli/classroom.py
+    add_classroom_parsers(sub, common, _seconds)  # export, submit, exchange, grade: tutor/cli/classroom.py
     doctor.add_parser(sub, common)
     add_serve_parser(sub, common)  # tutor/cli/serve.py
     return p
@@ -166,6 +166,8 @@ COMMANDS = {
     "schema": cmd_schema,
     "export": cmd_export,
     "grade": cmd_grade,
+    "submit": cmd_submit,
+    "exchange": cmd_exchange,
     "doctor": doctor.run,
     "serve": cmd_serve,
     None: cmd_tui,
