@@ -1,5 +1,6 @@
 """What differs between hosts, in one place: the process tree, memory, threads, file locks, the
-subreaper and other prctl calls, Landlock's ABI, and whether forking after importing JAX is safe.
+subreaper and other prctl calls, Landlock's ABI, whether forking after importing JAX is safe, and
+whether bubblewrap runs here.
 
 Linux (bare, containers, gVisor) is first class; macOS and Windows get what they have, and
 `guards_off()` names what they lack, so the tutor can say which guards are off instead of
@@ -725,6 +726,63 @@ def lock_holder(fd: int) -> str | None:
         shown = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(argv[:4]))
         return f"{pid} ({shown})" if shown else pid
     return None
+
+
+# -- bubblewrap -------------------------------------------------------------------------------
+
+# Where the kernel says no to user namespaces for an ordinary user: the sysctl, and the value that means off.
+_USERNS_OFF = (
+    ("/proc/sys/kernel/unprivileged_userns_clone", "0"),  # Debian's and Ubuntu's switch
+    ("/proc/sys/user/max_user_namespaces", "0"),
+    ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"),  # Ubuntu 24.04, unless bwrap has a profile
+)
+
+
+def find_bwrap() -> str | None:
+    """bubblewrap's path on PATH, or None."""
+    import shutil
+
+    return shutil.which("bwrap")
+
+
+def userns_off() -> str | None:
+    """The sysctl that turns user namespaces off for this user ("name = value"), or None: root needs none."""
+    if os.geteuid() == 0:
+        return None
+    for path, off in _USERNS_OFF:
+        try:
+            with open(path) as f:
+                if f.read().strip() == off:
+                    return f"{path[len('/proc/sys/') :].replace('/', '.')} = {off}"
+        except OSError:
+            continue
+    return None
+
+
+def bwrap_usable(prefix: list[str], timeout: float = 30.0) -> tuple[str, str]:
+    """Whether bubblewrap runs here with `prefix` (its argv up to the command, ending in "--"): it is
+    tried once with `python -c pass`, as a run would start. ("", "") if it ran; else why: "missing"
+    (not on PATH), "userns" (user namespaces are off: the sysctl), or "fails" (it ran and failed: its
+    first words; in a container without the rights to make namespaces, or under gVisor)."""
+    if not prefix or not os.path.exists(prefix[0]):
+        return "missing", ""
+    try:
+        out = subprocess.run(
+            [*prefix, sys.executable, "-I", "-S", "-c", "pass"],
+            capture_output=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return "fails", str(exc)
+    if out.returncode == 0:
+        return "", ""
+    said = out.stderr.decode(errors="replace").strip().splitlines()
+    first = said[0] if said else f"exit status {out.returncode}"
+    off = userns_off()
+    if off is not None:
+        return "userns", off
+    return "fails", first
 
 
 # -- what is off ------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ COLUMNS = (
     "checks_passed",
     "quiz_first_try_unverified",
     "checkpoints_first_try_unverified",
+    "isolation",
     "note",
 )
 
@@ -40,6 +41,7 @@ class Row:
     checks_passed: str = ""
     quiz_first_try_unverified: str = ""
     checkpoints_first_try_unverified: str = ""
+    isolation: str = ""  # what walled the re-run in: "bwrap" or "fence" (tutor.sandbox.bwrap); empty where nothing ran
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -60,6 +62,7 @@ class Judged:
     checks_passed: int
     checks: int
     why: str = ""
+    isolation: str = ""
 
 
 def first_tries(export: Export, course) -> tuple[str, str]:
@@ -130,6 +133,7 @@ def _judge_one(row: Row, exercise, file: ExportedFile | None, judge, lang: str) 
     judged = judge(exercise, file.source)
     row.status = judged.status
     row.checks_passed = f"{judged.checks_passed}/{judged.checks}"
+    row.isolation = judged.isolation
     if judged.why:
         row.notes.append(judged.why)
     if file.kind == "latest":

@@ -55,6 +55,56 @@ MSG = table(
             "en": "grade: no export found in {dirs}; the table is empty",
             "zh": "grade：在 {dirs} 中没有找到导出文件；表格为空",
         },
+        # outputs never replace what is not theirs (issue 50)
+        "out_not_a_file": {
+            "en": "{command}: {path} is a {what}, not a file; it writes only a new file or over a regular one. "
+            "Give another path",
+            "zh": "{command}：{path} 是{what}，不是普通文件；它只写入新文件或覆盖普通文件。请换一个路径",
+        },
+        "kind_folder": {"en": "folder", "zh": "文件夹"},
+        "kind_link": {"en": "link", "zh": "链接"},
+        "kind_device": {"en": "device", "zh": "设备"},
+        "kind_pipe": {"en": "pipe", "zh": "管道"},
+        "kind_socket": {"en": "socket", "zh": "套接字"},
+        "kind_special file": {"en": "special file", "zh": "特殊文件"},
+        "out_in_collected": {
+            "en": "grade: {path} is inside {dir}, a folder being graded: the table would land among the "
+            "learners' exports (and could replace one). Write it outside the collected folder",
+            "zh": "grade：{path} 位于正在评分的文件夹 {dir} 中：表格会混进学生的导出文件（还可能覆盖其中一个）。"
+            "请写到收集文件夹之外",
+        },
+        "out_is_export": {
+            "en": "grade: {path} is a learner's export; the table is never written over one. Give another path",
+            "zh": "grade：{path} 是学生的导出文件；表格绝不会覆盖它。请换一个路径",
+        },
+        # grade: what walls each run in (--isolation)
+        "isolation_missing": {
+            "en": "grade: --isolation bwrap: bubblewrap (`bwrap`) is not installed here (not on PATH). Install it "
+            "(apt install bubblewrap, dnf install bubblewrap) or grade with --isolation fence",
+            "zh": "grade：--isolation bwrap：本机没有安装 bubblewrap（`bwrap`，PATH 中找不到）。请安装它"
+            "（apt install bubblewrap、dnf install bubblewrap），或者用 --isolation fence 评分",
+        },
+        "isolation_userns": {
+            "en": "grade: --isolation bwrap: bwrap cannot make its namespaces: user namespaces are off for this "
+            "user ({detail}). Turn them on, or grade with --isolation fence",
+            "zh": "grade：--isolation bwrap：bwrap 无法创建命名空间：本用户的用户命名空间已关闭（{detail}）。"
+            "请打开它，或者用 --isolation fence 评分",
+        },
+        "isolation_fails": {
+            "en": "grade: --isolation bwrap: bwrap is installed but does not run here ({detail}); a container "
+            "without the right to make namespaces, or gVisor, refuses it. Grade with --isolation fence",
+            "zh": "grade：--isolation bwrap：bwrap 已安装，但在这里无法运行（{detail}）；没有创建命名空间权限的容器"
+            "或 gVisor 会拒绝它。请用 --isolation fence 评分",
+        },
+        "isolation_missing_short": {"en": "bwrap is not installed", "zh": "没有安装 bwrap"},
+        "isolation_userns_short": {"en": "user namespaces are off ({detail})", "zh": "用户命名空间已关闭（{detail}）"},
+        "isolation_fails_short": {"en": "bwrap does not run here ({detail})", "zh": "bwrap 在这里无法运行（{detail}）"},
+        "isolation_fallback": {
+            "en": "grade: note: {why}: each file runs under the tutor's in-worker fence alone (it writes only its "
+            "run folder, but reads what you can read); the table's isolation column says `fence`",
+            "zh": "grade：注意：{why}：每个文件只在本教程的进程内防护下运行（只能写自己的运行文件夹，但能读你能读的文件）；"
+            "表格的 isolation 列写的是 `fence`",
+        },
         # grade: what a whole export can be (the note of its row)
         "not_json": {
             "en": "not an export: not valid JSON ({why}); a corrupt or truncated file, or not made by `jaxstate-tutor export`",

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from tutor.sandbox.runner import Sandbox  # imported when the first file runs
 
 DEFAULT_NAME = "learner"
+ISOLATIONS = ("auto", "bwrap", "fence")
 
 
 def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
@@ -84,6 +87,15 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
     s.add_argument("--csv", type=Path, metavar="FILE", help="write the table as CSV")
     s.add_argument("--json", type=Path, metavar="FILE", help="write the table as JSON")
     s.add_argument("--timeout", type=seconds, help="seconds before one file's run is stopped (default: the exercise's)")
+    s.add_argument(
+        "--isolation",
+        choices=ISOLATIONS,
+        default="auto",
+        help="what walls each file's run in: bwrap (bubblewrap: its own mount, network, IPC and PID "
+        "namespaces; only the run folder, Python and the course's lessons in view), fence (the tutor's "
+        "in-worker fence alone, as for `check`), auto (bwrap where it runs here, else fence; the default). "
+        "The table's `isolation` column says which judged each row",
+    )
 
 
 def _file_name(name: str) -> str:
@@ -142,6 +154,7 @@ def cmd_export(ctx: Context) -> int:
     name = ctx.args.name if ctx.args.name and ctx.args.name.strip() else _login_name()
     document = _export_document(ctx, name)
     out = ctx.args.out or Path(f"jaxstate-tutor-export-{_file_name(name)}.json")
+    _refuse_not_a_file(out, "export", ctx.lang)
     _write(out, _export_text(document), "export_cannot_write", ctx.lang)
     print(say("exported", ctx.lang, path=out, **_counts(document)))
     return 0
@@ -257,9 +270,13 @@ def cmd_grade(ctx: Context) -> int:
         if out is not None and not out.expanduser().absolute().parent.is_dir():
             raise UsageError(say("grade_cannot_write", lang, path=out, why="its folder does not exist"))
     items = _to_grade(ctx)
+    collected = [*args.dirs, *filter(None, [args.exchange or (None if args.dirs else _exchange_of(ctx))])]
+    for out in (args.csv, args.json):
+        if out is not None:
+            _refuse_not_theirs(out, collected, [path for path, _ in items], lang)
     course = ctx.course
     rows: list[Row] = []
-    judge = _Judge(ctx, args.timeout, lang)
+    judge = _Judge(ctx, args.timeout, lang, _isolation(ctx, args.isolation, collected))
     try:
         for path, how in items:
             if isinstance(how, tuple):  # a file of an exchange not taken (a link, a hard link)
@@ -303,6 +320,92 @@ def cmd_grade(ctx: Context) -> int:
     return 0
 
 
+def _refuse_not_a_file(out: Path, command: str, lang: str) -> None:
+    """An output replaces only a regular file (or nothing): never a folder, a device, a pipe, a socket or a link."""
+    import stat
+
+    try:
+        mode = os.lstat(out.expanduser()).st_mode
+    except OSError:
+        return  # nothing there (or nothing we can see): the write says what goes wrong
+    if stat.S_ISREG(mode):
+        return
+    what = next(
+        (
+            w
+            for test, w in (
+                (stat.S_ISDIR, "folder"),
+                (stat.S_ISLNK, "link"),
+                (stat.S_ISCHR, "device"),
+                (stat.S_ISBLK, "device"),
+                (stat.S_ISFIFO, "pipe"),
+                (stat.S_ISSOCK, "socket"),
+            )
+            if test(mode)
+        ),
+        "special file",
+    )
+    raise UsageError(say("out_not_a_file", lang, command=command, path=out, what=say(f"kind_{what}", lang)))
+
+
+def _refuse_not_theirs(out: Path, dirs: list[Path], exports: list[Path], lang: str) -> None:
+    """The table never lands among the learners' hand-ins, nor on an export anywhere: `grade DIR --csv
+    DIR/alice.json` replaced alice's submission (issue 50)."""
+    _refuse_not_a_file(out, "grade", lang)
+    target = out.expanduser().resolve()
+    for folder in dirs:
+        where = folder.expanduser().resolve()
+        if folder.is_dir() and (target == where or where in target.parents):
+            raise UsageError(say("out_in_collected", lang, path=out, dir=folder))
+    if target in {p.expanduser().resolve() for p in exports} or _is_export(target):
+        raise UsageError(say("out_is_export", lang, path=out))
+
+
+def _is_export(path: Path) -> bool:
+    """Whether an existing file is a learner's export (whatever its version or state beyond its format tag)."""
+    import json
+
+    from tutor.classroom.archive import FORMAT, MAX_EXPORT_BYTES
+
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_EXPORT_BYTES:
+            return False
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def _isolation(ctx: Context, asked: str, dirs: list[Path]):
+    """The wall each file runs in: a `Bwrap`, or None for the in-worker fence alone. bwrap is tried
+    once, here (a container or gVisor may have it installed and still refuse its namespaces); asked
+    for and unusable, it is bad usage naming why; under `auto`, a note on stderr says what judged."""
+    if asked == "fence":
+        return None
+    from tutor import host
+    from tutor.paths import course_root
+    from tutor.sandbox.bwrap import Bwrap
+
+    root = course_root().absolute()
+    program = host.find_bwrap()
+    wall = None
+    why, detail = "missing", ""
+    if program is not None:
+        hidden = (root / "solutions", ctx.home, Path.home(), *(d.expanduser().absolute() for d in dirs))
+        wall = Bwrap(
+            program, lessons=(str(root / "lessons"),), hidden=tuple(map(str, hidden)), accelerator=ctx.accelerator
+        )
+        why, detail = host.bwrap_usable(wall.prefix(tempfile.gettempdir()))
+    if not why:
+        return wall
+    if asked == "bwrap":
+        raise UsageError(say(f"isolation_{why}", lang=ctx.lang, detail=detail))
+    print(
+        say("isolation_fallback", ctx.lang, why=say(f"isolation_{why}_short", ctx.lang, detail=detail)), file=sys.stderr
+    )
+    return None
+
+
 def _said(lang: str):
     def on_row(row) -> None:
         print(say("grade_progress", lang, learner=row.learner, id=row.exercise, status=row.status), file=sys.stderr)
@@ -315,8 +418,10 @@ class _Judge:
     code (the JAX import is paid once, not per file), with `check`'s limits. The sandbox starts
     at the first file, so a folder of unreadable exports starts no worker."""
 
-    def __init__(self, ctx: Context, timeout: float | None, lang: str):
+    def __init__(self, ctx: Context, timeout: float | None, lang: str, wall=None):
         self.ctx, self.timeout, self.lang = ctx, timeout, lang
+        self.wall = wall  # a tutor.sandbox.bwrap.Bwrap, or None: the in-worker fence alone
+        self.isolation = wall.name if wall is not None else "fence"
         self.sandbox: Sandbox | None = None  # made at the first file to run
 
     def __call__(self, exercise, source: str):
@@ -327,13 +432,17 @@ class _Judge:
 
             self.ctx.note_host()
             self.sandbox = Sandbox(
-                self.ctx.home, accelerator=self.ctx.accelerator, fork_server=True, adopt_orphans=True
+                self.ctx.home,
+                accelerator=self.ctx.accelerator,
+                fork_server=True,
+                adopt_orphans=True,
+                isolation=self.wall,
             )
         try:
             verdict = self.sandbox.run_exercise(exercise, source, f"{exercise.id}.py", self.timeout).result()
         except OSError as exc:  # the run folder could not be written (a full disk)
             why = say("run_failed", self.lang, why=exc.strerror or str(exc))
-            return Judged("error", 0, len(exercise.checks), why)
+            return Judged("error", 0, len(exercise.checks), why, self.isolation)
         passed = sum(c.status == "pass" for c in verdict.checks)
         lines = verdict.message.get(self.lang).strip().splitlines()
         why = "" if verdict.passed else (lines[0] if lines else verdict.kind)
@@ -342,7 +451,7 @@ class _Judge:
             said = failed.message.get(self.lang).strip().splitlines()
             why += f" (first: {failed.id}: {said[0] if said else failed.status})"
         why = show_controls(why)
-        return Judged(verdict.status, passed, len(exercise.checks), why)
+        return Judged(verdict.status, passed, len(exercise.checks), why, self.isolation)
 
     def close(self) -> None:
         if self.sandbox is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from tutor import host
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox import orphans, run_copy
+from tutor.sandbox.bwrap import Bwrap
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
@@ -78,6 +79,7 @@ class Sandbox:
         spare_early: bool = False,
         fork_server: bool | None = None,
         adopt_orphans: bool = False,
+        isolation: Bwrap | None = None,
     ):
         self.limits = limits or Limits()
         # A command whose every child is this sandbox's (the CLI's): orphans of a reaper the
@@ -87,6 +89,11 @@ class Sandbox:
         self.home = home
         # Outside the home (see cache_dir_for): the worker is never told where the home is.
         self.cache_dir = cache_dir_for(home) if home else None
+        # `grade`'s outer wall (tutor.sandbox.bwrap): each worker spawned inside it, with no
+        # compilation cache (a stranger's entry would be the next file's compiled code).
+        self.isolation = isolation
+        if isolation is not None:
+            self.cache_dir = None
         self.keep_spare = keep_spare
         # When a spare is taken, the next one starts: after the run (default: a person waits
         # for this verdict, and on 2 cores a JAX import next door slows it), or at once
@@ -109,6 +116,7 @@ class Sandbox:
         # JAXSTATE_TUTOR_FORK_SERVER=0 turns it off (to measure against, or to rule it out).
         self.use_fork_server = (
             (keep_spare if fork_server is None else fork_server)
+            and isolation is None
             and os.environ.get("JAXSTATE_TUTOR_FORK_SERVER", "1") != "0"
             and host.fork_after_jax_is_safe()
         )
@@ -149,7 +157,8 @@ class Sandbox:
         # Doctor's worker is spawned afresh, never forked: the script starts as under `python`.
         server = None if doctor is not None else self._fork_server()
         with self._spawning:
-            worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor)
+            wrap = self.isolation.prefix if self.isolation is not None and doctor is None else None
+            worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor, wrap)
             self._spawned.add(worker.proc.pid)
         with self._workers_lock:
             self._workers = {w for w in self._workers if not w.closed}

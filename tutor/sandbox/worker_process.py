@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,7 +115,10 @@ class WorkerProcess:
         accelerator: bool,
         server: ForkServer | None = None,
         doctor: DoctorSpawn | None = None,
+        wrap: Callable[[str], list[str]] | None = None,
     ):
+        """`wrap(run_dir)`: what goes before the reaper's command (tutor.sandbox.bwrap); such a worker
+        is spawned, never forked (a fork server's child cannot enter new namespaces)."""
         read_fd, write_fd = os.pipe()
         self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
         # The run's own temporary folder: what learner code makes there goes with the run.
@@ -137,7 +141,7 @@ class WorkerProcess:
         passed = [write_fd, lock_fd, control_read]
         try:
             forked = None
-            if server is not None and doctor is None:
+            if server is not None and doctor is None and wrap is None:
                 forked = self._forked(server, run_env, argv, bounds, passed)
             self.proc: subprocess.Popen | ForkedProcess
             if forked is not None:
@@ -155,6 +159,8 @@ class WorkerProcess:
                 cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
                 cmd += ["--control-fd", str(control_read), "--memory", str(bounds["memory"])]
                 cmd += ["--max-processes", str(bounds["processes"]), "--max-disk", str(bounds["disk"]), "--", *worker]
+                if wrap is not None:
+                    cmd = [*wrap(self.workdir), *cmd]
                 self.proc = subprocess.Popen(
                     cmd,
                     stdin=subprocess.PIPE,
