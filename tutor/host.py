@@ -738,6 +738,29 @@ _USERNS_OFF = (
 )
 
 
+# Read by the dynamic loader and Python's start-up; nothing of any person's.
+_BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/nsswitch.conf")
+_TOP_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # merged-/usr links, or folders
+
+
+def bwrap_system(accelerator: bool) -> list[str]:
+    """bubblewrap's arguments for the system's own parts, as this host lays them out: /usr read-only
+    and the top folders that are links into it (merged /usr) or folders of their own, the few files
+    of /etc the loader reads, a fresh /proc (the run's PID namespace alone), a fresh /dev (with an
+    accelerator, the host's /dev and /sys: the chip's device files and its driver's view), a tmpfs /tmp."""
+    args: list[str] = []
+    for top in _TOP_LINKS:
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    args += ["--ro-bind", "/usr", "/usr"]
+    for path in _BWRAP_ETC:
+        args += ["--ro-bind-try", path, path]
+    args += ["--dev-bind", "/dev", "/dev", "--ro-bind", "/sys", "/sys"] if accelerator else ["--dev", "/dev"]
+    return [*args, "--proc", "/proc", "--tmpfs", "/tmp"]
+
+
 def find_bwrap() -> str | None:
     """bubblewrap's path on PATH, or None."""
     import shutil

@@ -25,13 +25,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tutor import host
 from tutor.paths import PACKAGE_DIR
 
 NAME = "bwrap"
 FENCE = "fence"  # the in-worker fence alone (tutor.child.fence): the same user's view of the files
-# Read by the dynamic loader and Python's start-up; nothing of any person's.
-_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/nsswitch.conf")
-_TOP_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # merged-/usr links, or folders
 
 
 def python_paths() -> list[str]:
@@ -79,25 +77,14 @@ class Bwrap:
     def prefix(self, run_dir: str) -> list[str]:
         run_dir = os.path.realpath(run_dir)
         args = [self.program, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-        for link in _TOP_LINKS:
-            if os.path.islink(link):
-                args += ["--symlink", os.readlink(link), link]
-            elif os.path.isdir(link):
-                args += ["--ro-bind", link, link]
-        roots = _outermost(["/usr", *self.read_only])
-        for root in roots:
+        args += host.bwrap_system(self.accelerator)  # /usr and its links, the loader's /etc, /dev, /proc, /tmp
+        roots = _outermost(["/usr", *self.read_only])  # what lies in /usr is bound with it
+        for root in (r for r in roots if r != "/usr"):
             args += ["--ro-bind", root, root]
         for lessons in self.lessons:  # where the job names its checks.py: the path as given, links and all
             if os.path.isdir(lessons):
                 args += ["--ro-bind", os.path.realpath(lessons), os.path.abspath(lessons)]
                 roots.append(os.path.abspath(lessons))
-        for path in _ETC:
-            args += ["--ro-bind-try", path, path]
-        if self.accelerator:
-            args += ["--dev-bind", "/dev", "/dev", "--ro-bind", "/sys", "/sys"]
-        else:
-            args += ["--dev", "/dev"]
-        args += ["--proc", "/proc", "--tmpfs", "/tmp"]
         # Over whatever a bound folder holds that is not the run's to see (a wheel's _course/solutions,
         # a home or a collection kept inside the environment): an empty folder, or an empty file.
         for path in sorted({os.path.realpath(p) for p in self.hidden}):
