@@ -35,6 +35,12 @@ class IdleSandbox:
 
     def release_spare(self) -> None: ...
 
+    def holds_workers(self) -> bool:
+        return False
+
+    def warm(self) -> bool:
+        return True
+
     def close(self) -> None: ...
 
 

@@ -158,6 +158,12 @@ class FakeSandbox:
     def release_spare(self) -> None:
         self.released += 1
 
+    def holds_workers(self) -> bool:
+        return self.warmed > self.released  # a spare asked for and not given back
+
+    def warm(self) -> bool:
+        return True
+
     def close(self) -> None:
         self.closed = True
 

@@ -67,3 +67,36 @@ def test_an_idle_spare_is_given_back_only_away_from_code(home, fake_sandbox, tui
             await tui.until(pilot, lambda: fake_sandbox.released == 1, 10, "the idle spare given back")
 
     asyncio.run(go())
+
+
+def test_served_the_workers_go_after_the_idle_time_on_any_screen(home, fake_sandbox, tui):
+    """worker_idle_s (what `serve` sets): no code run for that long lets the workers go, also on an
+    exercise; the tutor in a terminal keeps them while such a screen shows (the test above)."""
+
+    async def go():
+        app = make_app(home, "en", course=(COURSE, []), sandbox=fake_sandbox, worker_idle_s=0.0)
+        async with app.run_test(size=tui.size) as pilot:
+            await tui.open_exercise(pilot, COURSE.exercises[0].id)
+            await tui.until(pilot, lambda: fake_sandbox.warmed == 1, 10, "a spare asked for by the exercise")
+            app._give_back_idle_worker()
+            await tui.until(pilot, lambda: fake_sandbox.released == 1, 10, "the idle spare given back")
+
+    asyncio.run(go())
+
+
+def test_a_run_that_starts_python_from_nothing_says_so(home, fake_sandbox, tui, monkeypatch):
+    monkeypatch.setattr(type(fake_sandbox), "warm", lambda self: False)  # as after an idle release
+
+    async def go():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=tui.size) as pilot:
+            await tui.open_exercise(pilot, COURSE.exercises[0].id)
+            await pilot.press("f5")
+            await tui.until(
+                pilot,
+                lambda: any("Starting Python" in str(n.message) for n in app._notifications),
+                10,
+                "the starting-Python note",
+            )
+
+    asyncio.run(go())

@@ -82,7 +82,7 @@ class View(RunView, Static):
 class Host(App):
     def __init__(self):
         super().__init__()
-        self.session = SimpleNamespace(runs=set(), worker_wanted=lambda: None)
+        self.session = SimpleNamespace(runs=set(), worker_wanted=lambda: None, worker_warm=lambda: True)
 
 
 async def until(pilot, condition, what: str, timeout: float = 20) -> None:

@@ -28,6 +28,21 @@ def add_parser(sub, common: argparse.ArgumentParser) -> None:
         help="one address and one home (HOME/learners/NAME) per learner; repeat for a class "
         "(default: one address, on HOME)",
     )
+    s.add_argument(
+        "--worker-idle",
+        type=_minutes,
+        default=None,
+        metavar="MINUTES",
+        help="a learner's Python/JAX processes end after this many minutes with no code run, on any screen "
+        "(default: 5); their next run starts them again, a few seconds' wait",
+    )
+
+
+def _minutes(text: str) -> float:
+    value = float(text)
+    if not value >= 0:  # also NaN
+        raise argparse.ArgumentTypeError(f"{text!r}: minutes, 0 or more / 分钟数，0 或更大")
+    return value
 
 
 def cmd_serve(ctx: Context) -> int:
@@ -43,4 +58,5 @@ def cmd_serve(ctx: Context) -> int:
         ctx.lang,
         accelerator=ctx.accelerator,
         browser_lang=not said,  # no --lang nor $JAXSTATE_TUTOR_LANG: each tab in its browser's language
+        worker_idle_s=None if args.worker_idle is None else args.worker_idle * 60,
     )

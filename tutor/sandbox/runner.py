@@ -200,7 +200,8 @@ class Sandbox:
                 self._spare = self._spawn()
 
     def release_spare(self) -> None:
-        """Close the spare worker, if any, and keep none until the next warm_up or run."""
+        """Close the spare worker, if any, and the fork server once no worker of it runs: no JAX
+        process is kept until the next warm_up or run (which starts them again: a cold start)."""
         if self._cells is not None:
             self._cells.release_spare()
         self._drop_device_spare()
@@ -208,6 +209,27 @@ class Sandbox:
             worker, self._spare = self._spare, None
         if worker is not None:
             worker.close()
+        with self._workers_lock:
+            server = None
+            if self._server is not None and all(w.closed for w in self._workers):
+                server, self._server = self._server, None
+                self._server_starts = 0  # let go of on purpose: not a failure to count
+        if server is not None:
+            server.close()
+
+    def holds_workers(self) -> bool:
+        """A spare or a fork server is alive (what release_spare would close); no lock: a glance."""
+        spare, server = self._spare, self._server
+        cells = self._cells is not None and self._cells.holds_workers()
+        return cells or self._device_next is not None or (spare is not None and spare.alive()) or server is not None
+
+    def warm(self) -> bool:
+        """The next run finds a spare (made, or being made from a running fork server) rather than
+        starting Python and JAX from nothing. No lock: the UI glances at it before a run."""
+        if self.accelerator:
+            return True  # the device's worker is opened per check (a spare would hold the chip): not told
+        spare, server = self._spare, self._server
+        return (spare is not None and spare.alive()) or (server is not None and server.usable)
 
     def wait_ready(self, timeout: float = 120.0) -> bool:
         """Wait until the spare worker (started by warm_up) is ready for a job."""

@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--home", type=Path, required=True)
     p.add_argument("--lang", choices=LANGS, default="en")
     p.add_argument("--accelerator", action="store_true")
+    p.add_argument("--worker-idle-s", type=float, default=None)
     args = p.parse_args(argv)
     if not under_web_driver():
         print(MSG.say("not_web", args.lang), file=sys.stderr)
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     from tutor.ui.app import run_app
 
     with home_lock(args.home):
-        return run_app(home=args.home, lang=args.lang, accelerator=args.accelerator)
+        return run_app(home=args.home, lang=args.lang, accelerator=args.accelerator, worker_idle_s=args.worker_idle_s)
 
 
 @contextlib.contextmanager

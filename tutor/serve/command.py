@@ -21,6 +21,7 @@ def serve(
     lang: str,
     accelerator: bool = False,
     browser_lang: bool = False,
+    worker_idle_s: float | None = None,
 ) -> int:
     """Exit 0 after a signal stops it; 2 for a bad learner name, a missing textual-serve or a taken port.
     browser_lang: no language was said, so each tab takes its browser's (Accept-Language)."""
@@ -29,7 +30,7 @@ def serve(
             print(MSG.say("bad_learner", lang, name=name), file=sys.stderr)
             return 2
     try:
-        from tutor.serve.server import TutorServer, bind
+        from tutor.serve.server import WORKER_IDLE_S, TutorServer, bind
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("textual_serve", "aiohttp"):
             raise  # a bug in the tutor: shown as the bug it is
@@ -41,7 +42,13 @@ def serve(
         print(MSG.say("port_taken", lang, host=host, port=port, why=exc.strerror or exc), file=sys.stderr)
         return 2
     all_seats = seats(home, learners)
-    server = TutorServer(all_seats, lang, accelerator=accelerator, browser_lang=browser_lang)
+    server = TutorServer(
+        all_seats,
+        lang,
+        accelerator=accelerator,
+        browser_lang=browser_lang,
+        worker_idle_s=WORKER_IDLE_S if worker_idle_s is None else worker_idle_s,
+    )
     asyncio.run(server.run(sock, ready=lambda bound: _say_where(all_seats, host, bound, lang)))
     return 0
 

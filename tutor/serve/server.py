@@ -33,6 +33,9 @@ from tutor.serve.texts import MSG
 STATIC = Path(textual_serve.__file__).resolve().parent / "static"  # textual.js, xterm.css, Roboto Mono
 FONTS = Path(__file__).resolve().parent / "fonts"  # the CJK fallback and its licence
 PAGE = string.Template((Path(__file__).resolve().parent / "page.html").read_text(encoding="utf-8"))
+# Many learners share one box: a tab's fork server and spare worker (~110 MB PSS together) go
+# after this long with no code run, whatever screen it shows; its next run starts them again.
+WORKER_IDLE_S = 300.0
 ENDED_WAIT_S = 15.0  # how long a tab replaced by a newer one is given to save and close
 _SEAT = "tutor.seat"  # where the guard leaves the request's seat for the handler
 
@@ -47,11 +50,13 @@ class TutorServer:
         accelerator: bool = False,
         python: str = sys.executable,
         browser_lang: bool = False,
+        worker_idle_s: float = WORKER_IDLE_S,
     ):
         self.seats = seats
         self.lang = lang  # the server's: --lang, $JAXSTATE_TUTOR_LANG or its locale
         self.browser_lang = browser_lang  # True when none was said: each page's browser chooses
         self.accelerator = accelerator
+        self.worker_idle_s = worker_idle_s  # a tab's JAX processes go after this long with no code run
         self.python = python
         self.downloads = DownloadManager()  # AppService's constructor needs one; the tutor delivers no files
         self._live: dict[str, tuple[web.WebSocketResponse, asyncio.Event]] = {}  # seat token -> its tab
@@ -118,6 +123,7 @@ class TutorServer:
         words = [self.python, "-m", "tutor.serve.app", "--home", str(seat.home), "--lang", lang]
         if self.accelerator:
             words.append("--accelerator")
+        words += ["--worker-idle-s", f"{self.worker_idle_s:g}"]
         return "exec " + shlex.join(words)
 
     async def _session(self, request: web.Request) -> web.WebSocketResponse:

@@ -59,9 +59,13 @@ class TutorApp(TutorAppLike):
 
     lang: reactive[str] = reactive("en", init=False)
 
-    def __init__(self, session: Session, lang: str, course_given: bool):
+    def __init__(self, session: Session, lang: str, course_given: bool, worker_idle_s: float | None = None):
         super().__init__()
         self.session = session
+        # None (the terminal): the spare and fork server go once the learner has left the screens
+        # that run code for WORKER_IDLE_S. A number (`serve`: many learners on one box): they go
+        # after that long with no code run, on any screen; the next run then starts them afresh.
+        self.worker_idle_s = worker_idle_s
         self.marks = Marks()
         self._course_given = course_given
         self._when_loaded: Step | None = None  # asked for before the course was parsed
@@ -98,7 +102,8 @@ class TutorApp(TutorAppLike):
             self.load_course()
         elif self.session.problems:
             self.show_problems()
-        self.set_interval(IDLE_CHECK_S, self._give_back_idle_worker)
+        every = IDLE_CHECK_S if self.worker_idle_s is None else min(IDLE_CHECK_S, max(0.5, self.worker_idle_s / 4))
+        self.set_interval(every, self._give_back_idle_worker)
         self._note_host()
 
     def _note_host(self) -> None:
@@ -154,8 +159,15 @@ class TutorApp(TutorAppLike):
         self.run_worker(self.session.warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def _give_back_idle_worker(self) -> None:
-        """A spare nobody asked for in WORKER_IDLE_S (no screen that runs code shown, no run) is closed."""
-        if self.session.worker_idle(WORKER_IDLE_S) and not self.screen_runs_code():
+        """A spare nobody asked for in WORKER_IDLE_S (no screen that runs code shown, no run) is
+        closed, with its fork server; with worker_idle_s, one no run asked for in that long."""
+        if not self.session.holds_workers():
+            return
+        if self.worker_idle_s is not None:
+            idle = self.session.worker_idle(self.worker_idle_s)
+        else:
+            idle = self.session.worker_idle(WORKER_IDLE_S) and not self.screen_runs_code()
+        if idle:
             self.run_worker(self.session.release_spare, thread=True, group="warm-up", exit_on_error=False)
 
     def screen_runs_code(self) -> bool:
@@ -344,7 +356,13 @@ class TutorApp(TutorAppLike):
 
 
 def make_app(
-    home: Path, lang: str, mouse: bool = True, course=None, sandbox=None, accelerator: bool = False
+    home: Path,
+    lang: str,
+    mouse: bool = True,
+    course=None,
+    sandbox=None,
+    accelerator: bool = False,
+    worker_idle_s: float | None = None,
 ) -> TutorApp:
     """Build the app for a learner home.
 
@@ -359,15 +377,18 @@ def make_app(
         Session(Path(home), course=course, problems=problems, sandbox=sandbox, accelerator=accelerator),
         lang,
         course_given=course is not None,
+        worker_idle_s=worker_idle_s,
     )
     return app
 
 
-def run_app(home: Path, lang: str, mouse: bool = True, accelerator: bool = False) -> int:
+def run_app(
+    home: Path, lang: str, mouse: bool = True, accelerator: bool = False, worker_idle_s: float | None = None
+) -> int:
     """Run the TUI until the learner quits; the exit code for the command line."""
     import sys
 
-    app = make_app(home, lang, mouse=mouse, accelerator=accelerator)
+    app = make_app(home, lang, mouse=mouse, accelerator=accelerator, worker_idle_s=worker_idle_s)
     app.run(mouse=mouse)
     for note in app.session.after_exit:  # e.g. where unsaved code was kept: said once the terminal is back
         print(note, file=sys.stderr)

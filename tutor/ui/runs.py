@@ -21,6 +21,7 @@ from textual.widget import Widget
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.verdict import Ending, decide
+from tutor.ui.texts import say
 
 if TYPE_CHECKING:
     from tutor.sandbox.run import Run
@@ -180,6 +181,10 @@ class RunView(_ViewBase):
     ) -> RunHandle:
         """Start a run in place of the one on show (cancelled, its messages ignored from now)."""
         self.cancel_run()
+        if not self.app.session.worker_warm():
+            # Its worker starts from nothing (the spare and fork server went while idle): said, so
+            # that the seconds before the first output do not look like a tutor that hung.
+            self.app.notify(say("starting_python", self.app.lang), timeout=6, markup=False)
         self.handle = start_run(self, self.app.session, make_run, before_verdict)
         return self.handle
 

@@ -55,9 +55,19 @@ class Session:
         """No run in flight and no worker wanted for `seconds`."""
         return not self.runs and time.monotonic() - self._last_wanted >= seconds
 
+    def holds_workers(self) -> bool:
+        """A spare worker or a fork server is kept (what release_spare closes)."""
+        sandbox = self._sandbox
+        return sandbox is not None and sandbox.holds_workers()
+
+    def worker_warm(self) -> bool:
+        """The next run need not start Python and JAX from nothing (a glance, from the UI thread)."""
+        sandbox = self._sandbox
+        return sandbox is not None and sandbox.warm()
+
     def release_spare(self) -> None:
-        """Close the spare worker, if one was ever made (call from a thread); the next run or
-        screen that runs code makes a new one."""
+        """Close the spare worker and the fork server, if ever made (call from a thread); the next
+        run or screen that runs code makes new ones."""
         with self._lock:
             sandbox = self._sandbox
         if sandbox is not None:

@@ -240,6 +240,10 @@ UI = table(
             "en": "Another window saved over your file; your previous text is kept at {path}",
             "zh": "另一个窗口覆盖保存了你的文件；你之前的代码另存在 {path}",
         },
+        "starting_python": {
+            "en": "Starting Python and JAX for this run (none is kept while no code runs): a few seconds…",
+            "zh": "正在为这次运行启动 Python 和 JAX（一段时间不运行代码时不保留）：需要几秒钟…",
+        },
         "editor_in_browser": {
             "en": "In a browser the file is edited here, in the Code view (F2 goes back to the task); F5 saves and checks it.",
             "zh": "在浏览器里，文件就在这里的代码视图中编辑（F2 回到题目）；F5 保存并检查。",
