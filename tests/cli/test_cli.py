@@ -51,7 +51,7 @@ def test_version_and_help(tmp_path, tutor):
 def test_list_json_contract(tmp_path, course, tutor):
     doc = json.loads(tutor(tmp_path, "list", "--json").stdout)
     # The contract's keys, plus the checkpoints and the quiz's first-try and current scores
-    assert set(doc) == {"schema_version", "lessons", "exercises", "quiz", "checkpoints"}
+    assert set(doc) == {"schema_version", "course", "lessons", "exercises", "quiz", "checkpoints"}
     assert [e["id"] for e in doc["exercises"]] == [e.id for e in course.exercises]
     assert all(set(e) == {"id", "lesson", "title", "status"} and e["status"] == "new" for e in doc["exercises"])
     assert doc["quiz"] == {"questions": 8, "answered": 0, "best_score": None, "first_score": None, "score": 0}
@@ -491,7 +491,8 @@ def test_progress_and_list_speak_each_language_whole(tmp_path, course, tutor):
     store.apply(changes.answer, course.quiz[0].id, "A", False, True)
     store.apply(changes.quiz_result, 0)
     lines = {lang: tutor(tmp_path, "--lang", lang, "progress").stdout.splitlines() for lang in ("en", "zh")}
-    assert lines["en"][0].startswith("Exercises passed: 1/")
+    assert lines["en"][0] == "JAX state tutor"  # the course's own title (lessons/course.yaml)
+    assert lines["en"][1].startswith("Exercises passed: 1/")
     assert "  pure-scale           new        0 attempts, 2 hints, solution viewed" in lines["en"]
     assert "  counter-jit          passed     2 attempts, 0 hints" in lines["en"]
     quiz = lines["en"].index("Quiz: now 0/8, over 1 rounds")
@@ -499,7 +500,8 @@ def test_progress_and_list_speak_each_language_whole(tmp_path, course, tutor):
     # the wrong quiz answer is a misconception still shown, named with where to review it
     assert lines["en"][quiz + 2].startswith("Misconceptions your answers still show: 1 of the 1")
     assert lines["en"][-1].strip().startswith("review lesson ")
-    assert lines["zh"][0].startswith("练习：通过 1/")
+    assert lines["zh"][0] == "JAX 状态管理教程"
+    assert lines["zh"][1].startswith("练习：通过 1/")
     assert "  pure-scale           new        尝试 0 次，提示 2 条，看过答案" in lines["zh"]
     assert "  counter-jit          passed     尝试 2 次，提示 0 条" in lines["zh"]
     quiz = lines["zh"].index("测验：现在 0/8，作答 1 轮")

@@ -149,8 +149,12 @@ def test_a_new_course_validates_and_lists(tmp_path, env):
     listed = json.loads(tutor(env, "--course", str(course), "list", "--json").stdout)
     assert [l["id"] for l in listed["lessons"]] == ["1"]
     assert [e["id"] for e in listed["exercises"]] == ["double"]
+    assert listed["course"] == {"id": "my-course", "title": "my-course"}  # lessons/course.yaml, named for its folder
     shown = tutor(env, "--course", str(course), "list").stdout
     assert "double" in shown and "Quiz" not in shown  # no quiz: no "0/0 answered" line
+    assert shown.splitlines()[0] == "my-course" and "JAX" not in shown  # its own title, not the shipped one's
+    progress = tutor(env, "--course", str(course), "progress").stdout
+    assert progress.splitlines()[0] == "my-course" and "Quiz" not in progress
     again = tutor(env, "new-course", str(course))
     assert again.returncode == 2 and "not an empty folder" in again.stderr
     # an exercise added to it the same way validates too

@@ -95,7 +95,14 @@ def test_summary_and_documents_agree(tmp_path):
     assert (summary.quiz_first, summary.quiz_now) == (None, 0)  # first try known once all were answered
     assert summary.steps_done == 1 + 1 + 3
     doc = progress_document(state)
-    assert doc["exercises"] == {ex.id: {"status": "passed", "attempts": 1, "hints_shown": 1, "solution_viewed": False}}
+    record = doc["exercises"][ex.id]
+    assert set(doc["exercises"]) == {ex.id} and record["first_passed_at"] == record["last_attempt_at"]
+    assert {k: record[k] for k in ("status", "attempts", "hints_shown", "solution_viewed")} == {
+        "status": "passed",
+        "attempts": 1,
+        "hints_shown": 1,
+        "solution_viewed": False,
+    }
     assert doc["lessons"] == {lesson.id: {"status": "done"}}
     assert doc["quiz"] == {
         "answers": {COURSE.quiz[0].id: "A"},
@@ -106,7 +113,7 @@ def test_summary_and_documents_agree(tmp_path):
     }
     assert doc["questions"][COURSE.quiz[0].id]["first_correct"] is False
     listed = list_document(state, "en")
-    assert set(listed) == {"lessons", "exercises", "quiz", "checkpoints"}
+    assert set(listed) == {"course", "lessons", "exercises", "quiz", "checkpoints"}
     assert listed["quiz"] == {
         "questions": len(COURSE.quiz),
         "answered": 1,

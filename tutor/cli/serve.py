@@ -59,4 +59,17 @@ def cmd_serve(ctx: Context) -> int:
         accelerator=ctx.accelerator,
         browser_lang=not said,  # no --lang nor $JAXSTATE_TUTOR_LANG: each tab in its browser's language
         worker_idle_s=None if args.worker_idle is None else args.worker_idle * 60,
+        title=_course_title(),
     )
+
+
+def _course_title():
+    """The page's title: the course's own (a course with problems still has one; the tab shows
+    them), or None where the course cannot be read at all."""
+    from tutor.course import read_course
+    from tutor.paths import course_root
+
+    try:
+        return read_course(course_root())[0].title
+    except Exception:  # noqa: BLE001 - the page must still be served; the tab says what is wrong
+        return None

@@ -27,6 +27,7 @@ def cmd_list(ctx: Context) -> int:
     lessons = {l["id"]: l for l in doc["lessons"]}
     exercise_rows = {e["id"]: e for e in doc["exercises"]}
     con = ctx.console()
+    con.print(f"[bold]{escape(course.title.get(lang))}[/bold]")  # the course's own title, not this one's
     for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
         if step.kind == StepKind.LESSON:
             l = lessons[step.id]
@@ -56,6 +57,7 @@ def cmd_progress(ctx: Context) -> int:
         return 0
     con, lang = ctx.console(), ctx.lang
     course, summary = ctx.course, state.summary()
+    con.print(course.title.get(lang), style="bold", markup=False)
     con.print(say("exercises_passed", lang, passed=summary.exercises_passed, total=len(course.exercises)))
     for e in course.exercises:
         rec = doc["exercises"].get(e.id)
@@ -66,8 +68,9 @@ def cmd_progress(ctx: Context) -> int:
                 + (say("solution_viewed", lang) if rec["solution_viewed"] else "")
             )
     q = doc["quiz"]
-    score = score_text(summary.quiz_first, summary.quiz_now, summary.quiz_questions, summary.quiz_answered, lang)
-    con.print(say("quiz_rounds", lang, score=score, rounds=q["attempts"]))
+    if course.quiz:  # a course without a quiz has no quiz line
+        score = score_text(summary.quiz_first, summary.quiz_now, summary.quiz_questions, summary.quiz_answered, lang)
+        con.print(say("quiz_rounds", lang, score=score, rounds=q["attempts"]))
     for c in course.checkpoints:
         first, now, n, answered = checkpoint_scores(state, c.lesson)
         if answered:

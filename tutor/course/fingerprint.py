@@ -1,7 +1,9 @@
-"""What a course read is made of, as one digest: where the course is, every file under lessons/
+"""Two digests of a course. `fingerprint`: what a course read is made of, as one digest: where the course is, every file under lessons/
 (its path and its bytes), the names under solutions/ (the loader asks only whether each solution
 exists), and the code that reads it and defines its model. Two reads with the same fingerprint
-give the same course, so one read serves every later one (tutor.course.kept, read_course)."""
+give the same course, so one read serves every later one (tutor.course.kept, read_course).
+`content_hash`: the version of the course's content alone, wherever it lies and whoever reads it
+(an export carries it; `grade` compares it with the instructor's copy)."""
 
 from __future__ import annotations
 
@@ -32,3 +34,26 @@ def fingerprint(root: Path, lint: bool) -> bytes | None:
     except (OSError, ValueError):
         return None
     return digest.digest()
+
+
+def content_hash(root: Path) -> str:
+    """The version of a course, "sha256:<hex>": of the files it is made of (every YAML file under
+    lessons/, and each exercise's Python files: its starter and checks), each by its path there
+    and its bytes. The same lessons, exercises, checks and questions give the same hash on a
+    learner's machine and the instructor's. Notes beside them (lessons/README.md), caches, hidden
+    files and solutions (a learner's copy may not hold them) are left out. "" if one is unreadable."""
+    digest = hashlib.sha256()
+    lessons = root / "lessons"
+    try:
+        for path in sorted(lessons.rglob("*")):
+            relative = path.relative_to(lessons)
+            if not path.is_file() or any(p.startswith(".") or p == "__pycache__" for p in relative.parts):
+                continue
+            if not (path.suffix == ".yaml" or (path.suffix == ".py" and relative.parts[0] == "exercises")):
+                continue
+            data = path.read_bytes()
+            digest.update(b"F%s\0%d\0" % (relative.as_posix().encode(), len(data)))
+            digest.update(data)
+    except (OSError, ValueError):
+        return ""
+    return "sha256:" + digest.hexdigest()

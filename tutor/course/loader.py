@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tutor.course import kept
 from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
-from tutor.course.fingerprint import fingerprint
+from tutor.course.fingerprint import content_hash, fingerprint
 from tutor.course.giveaway import giveaways, question_giveaways
 from tutor.course.misconceptions import misconception_problems, read_misconceptions
 from tutor.course.model import (
@@ -21,6 +21,7 @@ from tutor.course.model import (
     Checkpoint,
     Course,
     Exercise,
+    Identity,
     Lesson,
     Misconception,
     Question,
@@ -492,6 +493,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     checkpoints: list[Checkpoint] = []
     misconceptions: list[Misconception] = []
     quiz_points = 0.0
+    identity: Identity | None = None
     lessons_dir = root / "lessons"
     if not lessons_dir.is_dir():
         problems.append(Problem(str(lessons_dir), 0, "course folder 'lessons' not found"))
@@ -541,6 +543,11 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
                 _lint_questions(r, checkpoint.questions)
         elif kind == "misconceptions":
             misconceptions += read_misconceptions(r, body, line)
+        elif kind == "course":
+            if rel != str(Path("lessons") / "course.yaml") or identity is not None:
+                r.problem(line, "the course's name belongs in lessons/course.yaml, once")
+                continue
+            identity = _identity(r, body, line)
         else:
             questions, points = _quiz(r, body, line)
             quiz.extend(questions)
@@ -560,8 +567,33 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         checkpoints=tuple(sorted(checkpoints, key=lambda c: next((l.order for l in lessons if l.id == c.lesson), 0))),
         misconceptions=tuple(misconceptions),
         quiz_points=quiz_points,
+        identity=replace(identity or _folder_identity(root), content_hash=content_hash(root)),
     )
     return course, problems
+
+
+def _identity(r: _Reader, value, line: int) -> Identity | None:
+    d = r.mapping(value, line, "course", FORMAT["course"].required, FORMAT["course"].optional)
+    if d is None:
+        return None
+    course_id = r.string(d.get("id"), d.line_of("id"), "course id", ID_PATTERN)
+    title = r.text(d.get("title"), d.line_of("title"), "course title")
+    doctor = d.get("doctor", False)
+    if not isinstance(doctor, bool):
+        r.problem(d.line_of("doctor"), "course doctor must be true or false")
+        doctor = False
+    return Identity(course_id, title, doctor) if course_id and title else None
+
+
+def folder_course_id(name: str) -> str:
+    """A course id made of a folder's name ("My Course" -> "my-course")."""
+    return re.sub(r"[^a-z0-9.-]+", "-", name.lower()).strip("-.") or "course"
+
+
+def _folder_identity(root: Path) -> Identity:
+    """A course without lessons/course.yaml is called by its folder's name; it offers no doctor."""
+    name = root.resolve().name or "course"
+    return Identity(folder_course_id(name), Bilingual(en=name, zh=name))
 
 
 def _cross_check(root, lessons, exercises, quiz, checkpoints, problems) -> None:

@@ -206,6 +206,18 @@ class Checkpoint:
 
 
 @dataclass(frozen=True)
+class Identity:
+    """What a course is called and which version of it this is: its id and title (lessons/
+    course.yaml, else the folder's name), whether it teaches the doctor, and the digest of its
+    lessons/ (tutor.course.fingerprint.content_hash): an export carries these, `grade` compares."""
+
+    id: str
+    title: Bilingual
+    doctor: bool = False
+    content_hash: str = ""
+
+
+@dataclass(frozen=True)
 class Course:
     root: Path
     lessons: tuple[Lesson, ...]
@@ -214,6 +226,21 @@ class Course:
     checkpoints: tuple[Checkpoint, ...] = ()
     misconceptions: tuple[Misconception, ...] = ()
     quiz_points: float = 0.0  # the quiz's worth in `grade`'s table, scaled by its first-try score
+    identity: Identity | None = None  # None: a course made in code (a test's, an empty stand-in)
+
+    @property
+    def id(self) -> str:
+        return self.identity.id if self.identity else self.root.name
+
+    @property
+    def title(self) -> Bilingual:
+        if self.identity:
+            return self.identity.title
+        return Bilingual(en=self.root.name, zh=self.root.name)
+
+    @property
+    def has_doctor(self) -> bool:
+        return bool(self.identity and self.identity.doctor)
 
     def checkpoint(self, lesson_id: str) -> tuple[Question, ...]:
         """The questions of a lesson's checkpoint (none: the lesson has no checkpoint)."""

@@ -7,13 +7,14 @@ ScaffoldError whose message names the cause, in both languages.
 
 from __future__ import annotations
 
+import json
 import keyword
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.course.author_rules import MIN_FAILING_CASES, MIN_PASSING_CASES
-from tutor.course.loader import ID_PATTERN, read_course
+from tutor.course.loader import ID_PATTERN, folder_course_id, read_course
 from tutor.i18n import Bilingual
 
 CASES = Path("tests") / "cases"  # the course's red team, beside lessons/ and solutions/
@@ -311,14 +312,27 @@ _COURSE_FILES = {
 }
 
 
+_COURSE_YAML = """\
+course:
+  id: {id}                  # an export names it; `grade` refuses another course's exports
+  title:                    # every screen, `list` and the served page show it
+    en: {title}
+    zh: {title}
+  doctor: false             # true once the lessons teach what `jaxstate-tutor doctor` finds
+"""
+
+
 def new_course(root: Path) -> Written:
-    """Write a course of one lesson and one exercise into `root` (new, or an empty folder)."""
+    """Write a course of one lesson and one exercise into `root` (new, or an empty folder), named
+    after the folder (lessons/course.yaml: its id and title, for the author to change)."""
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise ScaffoldError(
             f"{root} exists and is not an empty folder; name a new one",
             f"{root} 已存在且不是空文件夹；请指定一个新的文件夹",
         )
-    return _write(root, dict(_COURSE_FILES))
+    name = root.resolve().name
+    course_yaml = _COURSE_YAML.format(id=folder_course_id(name), title=json.dumps(name, ensure_ascii=False))
+    return _write(root, {Path("lessons") / "course.yaml": course_yaml, **_COURSE_FILES})
 
 
 def _write(root: Path, files: dict[Path, str]) -> Written:

@@ -61,6 +61,7 @@ KINDS: dict[str, dict] = {
     "regex": {"type": "string", "format": "regex", "description": "a regex (re.M); group 1 is what the run shows"},
     "strings": {"type": "array", "items": {"type": "string"}},
     "letter": {"type": "string", "enum": list(LETTERS)},
+    "boolean": {"type": "boolean"},
     "scalar": {"type": ["string", "number", "boolean"], "description": "as the run prints it"},
     "number-or-letter": {"type": ["number", "string"], "description": "a number, or a letter among the options"},
     "class-name": {"type": "string", "pattern": r"^[A-Za-z_][A-Za-z0-9_]*$", "description": "an exception class"},
@@ -101,6 +102,18 @@ FORMAT: dict[str, Mapping] = {
     "misconceptions-file": Mapping(
         "lessons/misconceptions.yaml: what the questions test",
         {"misconceptions": Key("misconception", "each belief a question tests", list_of=True)},
+    ),
+    "course-file": Mapping(
+        "lessons/course.yaml: the course's own name (optional: without it, the folder's name)",
+        {"course": Key("course", "the course as a whole")},
+    ),
+    "course": Mapping(
+        "the course as a whole: what every screen, `list` and each export call it",
+        {
+            "id": Key("id", "the course's id: an export names it, and `grade` refuses another course's"),
+            "title": Key("text", "the title every screen shows"),
+            "doctor": _opt("boolean", "the course teaches what `doctor` finds: the outline offers it (default false)"),
+        },
     ),
     "text": Mapping(
         "a text in every language, Markdown", {lang: Key("string", f"the text in {lang}") for lang in LANGS}

@@ -6,7 +6,7 @@ the same one at once to its in-memory snapshot, so what the learner sees never w
 
 from __future__ import annotations
 
-from .store import LESSON_STATUSES, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
+from .store import LESSON_STATUSES, MAX_GIVEN, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
 
 
 def attempt(data: dict, exercise_id: str, passed: bool) -> None:
@@ -71,11 +71,18 @@ def question_drawn(data: dict, question_id: str, variant: int) -> None:
 
 def answer(data: dict, question_id: str, given: str, correct: bool, in_quiz: bool) -> None:
     """Remember an answer to a checkpoint or quiz question: the latest one and whether it was
-    right; whether the first answer ever given was right is set once and never changes."""
+    right; whether the first answer ever given was right is set once and never changes. The
+    answer itself joins `given` with the variant it was asked in (the one drawn last), so a
+    grader can judge it again; the first answer is never dropped from it."""
     entry = data["questions"].setdefault(question_id, _fill({}, QUESTION_FIELDS, "", []))
     if entry["first_correct"] is None and not entry["tries"]:
         entry["first_correct"] = correct
-    entry.update(answer=given, correct=correct, tries=entry["tries"] + 1, answered_at=utc_now())
+    now = utc_now()
+    variant = entry["variants"][-1] if entry["variants"] else 0
+    entry["given"].append({"answer": given, "variant": variant, "at": now})
+    if len(entry["given"]) > MAX_GIVEN:
+        del entry["given"][1]
+    entry.update(answer=given, correct=correct, tries=entry["tries"] + 1, answered_at=now)
     if in_quiz:  # the quiz's answers stay where `progress --json` has always shown them
         data["quiz"]["answers"][str(question_id)] = given
 

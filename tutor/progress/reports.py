@@ -75,6 +75,8 @@ def list_document(state: LearnerState, lang: str) -> dict:
     exercises = [course.exercise(s.id) for s in course_path(course) if s.kind == StepKind.EXERCISE]
     summary = state.summary()
     return {
+        # beside the contract's keys: the course's own id and title
+        "course": {"id": course.id, "title": course.title.get(lang)},
         "lessons": [
             {"id": l.id, "title": l.title.get(lang), "status": state.lesson_status(l.id)} for l in course.lessons
         ],
@@ -113,6 +115,8 @@ def progress_document(state: LearnerState) -> dict:
                 "attempts": r.attempts,
                 "hints_shown": r.hints_shown,
                 "solution_viewed": r.solution_viewed,
+                "first_passed_at": r.first_passed_at,
+                "last_attempt_at": r.last_attempt_at,
             }
             for k, r in state.exercises_seen().items()
         },
@@ -133,6 +137,8 @@ def progress_document(state: LearnerState) -> dict:
                 "first_correct": r.first_correct,
                 "tries": r.tries,
                 "variants": list(r.variants),
+                # every answer kept (the first first): what `grade` judges again against the course
+                "given": [g.as_dict() for g in r.given],
             }
             for q in state.course.questions()
             if (r := state.question(q.id)).answered

@@ -17,6 +17,8 @@ class ExerciseRecord:
     attempts: int = 0
     hints_shown: int = 0
     solution_viewed: bool = False
+    first_passed_at: str | None = None  # UTC, ISO-8601 with a Z
+    last_attempt_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,21 @@ class Prediction:
 
 
 @dataclass(frozen=True)
+class Given:
+    """One answer as the learner gave it: its text, the variant it was asked in, and when.
+    `lost`: answered before answers were kept, and more than once (the first is not known)."""
+
+    answer: str
+    variant: int = 0
+    at: str | None = None
+    lost: bool = False
+
+    def as_dict(self) -> dict:
+        out = {"answer": self.answer, "variant": self.variant, "at": self.at}
+        return out | {"lost": True} if self.lost else out
+
+
+@dataclass(frozen=True)
 class QuestionRecord:
     """What progress knows about one checkpoint or quiz question."""
 
@@ -37,6 +54,7 @@ class QuestionRecord:
     first_correct: bool | None = None  # whether the first answer ever given was right
     tries: int = 0
     variants: tuple[int, ...] = ()  # template variants drawn so far, in order
+    given: tuple[Given, ...] = ()  # every answer kept, the first first
 
     @property
     def answered(self) -> bool:
@@ -59,6 +77,8 @@ class Snapshot:
             attempts=entry.get("attempts", 0),
             hints_shown=entry.get("hints_shown", 0),
             solution_viewed=bool(entry.get("solution_viewed")),
+            first_passed_at=entry.get("first_passed_at"),
+            last_attempt_at=entry.get("last_attempt_at"),
         )
 
     def exercise_status(self, exercise_id: str) -> str:
@@ -93,6 +113,10 @@ class Snapshot:
                 first_correct=entry.get("first_correct"),
                 tries=entry.get("tries", 0),
                 variants=tuple(entry.get("variants", ())),
+                given=tuple(
+                    Given(g["answer"], g.get("variant", 0), g.get("at"), bool(g.get("lost")))
+                    for g in entry.get("given", ())
+                ),
             )
         old = self._data["quiz"]["answers"].get(question_id)
         return QuestionRecord(answer=old) if isinstance(old, str) else QuestionRecord()

@@ -87,8 +87,24 @@ PREDICTION_FIELDS = {
     "shown": (None, _is_opt_str),
     "correct": (None, lambda v: v is None or isinstance(v, bool)),
 }
+# The most answers one question keeps in `given`: the first always, then the latest ones.
+MAX_GIVEN = 20
+
+
+def _is_given(v: Any) -> bool:
+    """A list of answers as given: each its text, the variant it was asked in, and when."""
+    return isinstance(v, list) and all(
+        isinstance(g, dict)
+        and isinstance(g.get("answer"), str)
+        and _is_count(g.get("variant", 0))
+        and _is_opt_str(g.get("at"))
+        for g in v
+    )
+
+
 # A checkpoint or quiz question (keyed by question id): the latest answer and whether it was
-# right, whether the first answer ever given was, and which template variants were drawn.
+# right, whether the first answer ever given was, which template variants were drawn, and the
+# answers themselves (`given`, first first), so a grader can judge them again against the course.
 Fields = dict[str, tuple[Any, Callable[[Any], bool]]]
 QUESTION_FIELDS: Fields = {
     "answer": ("", lambda v: isinstance(v, str)),
@@ -97,6 +113,7 @@ QUESTION_FIELDS: Fields = {
     "tries": (0, _is_count),
     "variants": ([], lambda v: isinstance(v, list) and all(_is_count(i) for i in v)),
     "answered_at": (None, _is_opt_str),
+    "given": ([], _is_given),
 }
 QUIZ_FIELDS: Fields = {
     "answers": ({}, lambda v: isinstance(v, dict)),
@@ -145,7 +162,10 @@ def normalize(doc: Any) -> tuple[dict, list[Bilingual]]:
         clean = {}
         for key, entry in entries.items():
             if isinstance(entry, dict):
+                kept_answers = "given" in entry
                 clean[key] = _fill(dict(entry), fields, f"{section}[{key!r}]", problems)
+                if section == "questions" and not kept_answers:
+                    clean[key]["given"] = _given_before_kept(clean[key])
             else:
                 problems.append(Bilingual(en=f"{section}[{key!r}] is not an object", zh=f"{section}[{key!r}] 不是对象"))
         data[section] = clean
@@ -165,6 +185,20 @@ def normalize(doc: Any) -> tuple[dict, list[Bilingual]]:
     quiz["answers"] = answers
     data["quiz"] = quiz
     return data, problems
+
+
+def _given_before_kept(entry: dict) -> list[dict]:
+    """`given` of a question answered before answers were kept (schema 1 as 92686d9 wrote it):
+    after one try, its only answer is the first (asked in the first variant drawn); after more,
+    the first is lost, and said so, so nothing takes the latest for it."""
+    if not entry["tries"] or not entry["answer"]:
+        return []
+    if entry["tries"] == 1:
+        variant = entry["variants"][0] if entry["variants"] else 0
+        return [{"answer": entry["answer"], "variant": variant, "at": entry["answered_at"]}]
+    latest = entry["variants"][-1] if entry["variants"] else 0
+    lost = {"answer": "", "variant": 0, "at": None, "lost": True}
+    return [lost, {"answer": entry["answer"], "variant": latest, "at": entry["answered_at"]}]
 
 
 def _exercise(data: dict, exercise_id: str) -> dict:

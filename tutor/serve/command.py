@@ -22,6 +22,7 @@ def serve(
     accelerator: bool = False,
     browser_lang: bool = False,
     worker_idle_s: float | None = None,
+    title=None,
 ) -> int:
     """Exit 0 after a signal stops it; 2 for a bad learner name, a missing textual-serve or a taken port.
     browser_lang: no language was said, so each tab takes its browser's (Accept-Language)."""
@@ -48,6 +49,7 @@ def serve(
         accelerator=accelerator,
         browser_lang=browser_lang,
         worker_idle_s=WORKER_IDLE_S if worker_idle_s is None else worker_idle_s,
+        title=title,
     )
     asyncio.run(server.run(sock, ready=lambda bound: _say_where(all_seats, host, bound, lang)))
     return 0

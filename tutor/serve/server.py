@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from tutor.i18n import LANGS
+from tutor.i18n import LANGS, Bilingual
 from tutor.serve.seats import TOKEN_HEADER, Seat, seat_for
 from tutor.serve.texts import MSG
 
@@ -51,8 +51,10 @@ class TutorServer:
         python: str = sys.executable,
         browser_lang: bool = False,
         worker_idle_s: float = WORKER_IDLE_S,
+        title: Bilingual | None = None,
     ):
         self.seats = seats
+        self.title = title  # the course's own (tutor.course.model.Identity); None: the tutor's name
         self.lang = lang  # the server's: --lang, $JAXSTATE_TUTOR_LANG or its locale
         self.browser_lang = browser_lang  # True when none was said: each page's browser chooses
         self.accelerator = accelerator
@@ -97,7 +99,10 @@ class TutorServer:
         lang = self.lang_of(request)
         page = PAGE.substitute(
             lang=lang,
-            title=html.escape(MSG.say("title", lang) + (f" · {seat.name}" if seat.name else "")),
+            title=html.escape(
+                (self.title.get(lang) if self.title else MSG.say("title", lang))
+                + (f" · {seat.name}" if seat.name else "")
+            ),
             token_q=urllib.parse.quote(seat.token, safe=""),
             ws_js=json.dumps(f"ws/{urllib.parse.quote(seat.token, safe='')}/{lang}"),
             ended=html.escape(MSG.say("ended", lang)),

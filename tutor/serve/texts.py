@@ -6,7 +6,7 @@ from tutor.i18n import table
 
 MSG = table(
     {
-        "title": {"en": "JAX state tutor", "zh": "JAX 状态管理教程"},
+        "title": {"en": "jaxstate-tutor", "zh": "jaxstate-tutor"},  # where the course could not be read
         "no_textual_serve": {
             "en": "serving needs textual-serve, which is not installed: pip install 'jaxstate-tutor[serve]'",
             "zh": "浏览器模式需要 textual-serve，但它没有安装：pip install 'jaxstate-tutor[serve]'",

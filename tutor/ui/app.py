@@ -70,7 +70,7 @@ class TutorApp(TutorAppLike):
         self._course_given = course_given
         self._when_loaded: Step | None = None  # asked for before the course was parsed
         self.set_reactive(TutorApp.lang, lang if lang in LANGS else "en")
-        self.title = say("app_title", self.lang)
+        self.title = self.course_title()
         self.keys = KeyQueue(self, super().on_event)
 
     async def on_event(self, event: events.Event) -> None:
@@ -188,9 +188,15 @@ class TutorApp(TutorAppLike):
             problems = [Problem("lessons", 0, f"the course could not be loaded: {exc}")]
         self.call_from_thread(self.course_loaded, course, problems)
 
+    def course_title(self) -> str:
+        """The header's title: the course's own (lessons/course.yaml), the tutor's name until it is read."""
+        course = self.session.course
+        return course.title.get(self.lang) if course is not None else say("app_title", self.lang)
+
     def course_loaded(self, course, problems) -> None:
         self.session.course = course
         self.session.problems = list(problems)
+        self.title = self.course_title()
         self.refresh_screens()
         if problems:
             self.show_problems()
@@ -209,7 +215,7 @@ class TutorApp(TutorAppLike):
     # ---- language --------------------------------------------------------------------------
 
     def watch_lang(self, lang: str) -> None:
-        self.title = say("app_title", lang)
+        self.title = self.course_title()
         translate_bindings(self, lang)
         self.refresh_screens()
 

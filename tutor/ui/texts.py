@@ -7,7 +7,8 @@ from tutor.i18n import table
 UI = table(
     {
         # app and outline
-        "app_title": {"en": "JAX state tutor", "zh": "JAX 状态管理教程"},
+        # the header before a course is read; after, the course's own title (lessons/course.yaml)
+        "app_title": {"en": "jaxstate-tutor", "zh": "jaxstate-tutor"},
         "loading": {"en": "Loading the course…", "zh": "正在加载课程……"},
         "outline": {"en": "Outline", "zh": "目录"},
         "lessons": {"en": "Lessons", "zh": "章节"},
@@ -17,10 +18,14 @@ UI = table(
             "en": "Quiz: {n} questions · {answered} answered · {score}",
             "zh": "测验：共 {n} 题 · 已答 {answered} · {score}",
         },
-        "quiz_missing": {"en": "Quiz (not available yet)", "zh": "测验（尚未提供）"},
+        "quiz_missing": {"en": "This course has no quiz", "zh": "本课程没有测验"},
         "summary": {
             "en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed · Quiz {qb}",
             "zh": "章节 {ld}/{ln} · 练习通过 {ep}/{en} · 测验 {qb}",
+        },
+        "summary_no_quiz": {
+            "en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed",
+            "zh": "章节 {ld}/{ln} · 练习通过 {ep}/{en}",
         },
         "continue_to": {"en": "Continue: {what}", "zh": "继续：{what}"},
         "continue_cmd": {"en": "Continue where I left off", "zh": "从上次的位置继续"},

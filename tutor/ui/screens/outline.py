@@ -45,7 +45,7 @@ class OutlineScreen(TutorScreen):
             self.app.call_from_thread(self.render_texts)
 
     def render_texts(self) -> None:
-        self.set_title(self.say("app_title"), self.say("outline"))
+        self.set_title(self.app.course_title(), self.say("outline"))
         course = self.session.course
         options = self.query_one("#outline", OptionList)
         if course is None:
@@ -69,7 +69,7 @@ class OutlineScreen(TutorScreen):
         line.append(full * filled, style=self.marks.style("bar"))
         line.append(empty * (BAR_WIDTH - filled), style="dim")
         said = self.say(
-            "summary",
+            "summary" if course.quiz else "summary_no_quiz",
             ld=summary.lessons_done,
             ln=summary.lessons,
             ep=summary.exercises_passed,
@@ -111,8 +111,6 @@ class OutlineScreen(TutorScreen):
 
     def _render_options(self, course, progress, options: OptionList) -> None:
         items = [Option(self._label(course, step, progress), id=step.key) for step in course_path(course)]
-        if not course.quiz:
-            items.append(Option(Text(self.say("quiz_missing"), style="dim"), disabled=True))
         if not course.lessons and not course.exercises:
             items.insert(0, Option(self.say("empty_course"), disabled=True))
         keep = options.highlighted_option.id if options.highlighted_option is not None else None
@@ -134,10 +132,22 @@ class OutlineScreen(TutorScreen):
     def action_progress(self) -> None:
         self.app.open_step(Step(StepKind.PROGRESS))
 
+    def check_action(self, action: str, parameters) -> bool | None:
+        """The quiz and the doctor are offered only by a course that has them."""
+        course = self.session.course
+        if action == "quiz":
+            return course is None or bool(course.quiz)
+        if action == "doctor":
+            return course is None or course.has_doctor
+        return True
+
     def action_quiz(self) -> None:
         self.app.open_step(Step(StepKind.QUIZ))
 
     def action_doctor(self) -> None:
         from tutor.ui.screens.doctor import DoctorScreen
+
+        if self.session.course is not None and not self.session.course.has_doctor:
+            return
 
         self.app.push_screen(DoctorScreen())
