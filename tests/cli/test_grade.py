@@ -157,8 +157,16 @@ def test_the_table_confirms_honest_passes_and_flags_the_forged_claim(graded):
     assert "not valid JSON" in rows[("corrupt", "")]["note"]
     assert "not an export" in rows[("notes", "")]["note"]
     doc = json.loads(out_json.read_text(encoding="utf-8"))
-    assert doc["verifiable"]["quiz_first_try"] is False and doc["verifiable"]["status"] is True
-    assert doc["summary"] == {"learners": 4, "files": 4, "problems": 2, "flagged": 4}
+    assert doc["verifiable"]["quiz_first_try"] is True and doc["verifiable"]["status"] is True
+    assert doc["summary"] == {
+        "learners": 4,
+        "files": 4,
+        "problems": 2,
+        "flagged": 4,
+        "scores_unsupported": 0,
+        "course_version": 0,
+        "other_course": 0,
+    }
 
 
 @pytest.mark.slow
@@ -203,9 +211,9 @@ def test_grade_of_bad_exports_alone_names_each_and_writes_the_table(tmp_path, cl
     assert "6 exports not read" in p.stderr
 
 
-def test_first_try_scores_are_shown_as_the_learners_unverified_claim(tmp_path, cli_env):
-    """A hand-written export (no file, only claims): the claim of a pass is flagged, and the
-    first-try scores are carried over as claimed, in the columns that say they are unverified."""
+def test_first_try_claims_without_answers_are_flagged_not_shown(tmp_path, cli_env):
+    """A hand-written export in format 1 (no course, no answers; only claims): the claim of a pass
+    is flagged, and the first-try scores it claims are not shown as scores: nothing gives them."""
     folder = tmp_path / "in"
     folder.mkdir()
     progress = {
@@ -225,11 +233,10 @@ def test_first_try_scores_are_shown_as_the_learners_unverified_claim(tmp_path, c
     p = _tutor(cli_env, tmp_path, "grade", str(folder), "--json", str(out), timeout=60)
     assert p.returncode == 0, p.stderr
     (row,) = json.loads(out.read_text(encoding="utf-8"))["rows"]
-    assert (row["learner"], row["exercise"], row["status"], row["flag"]) == (
-        "eve",
-        "counter-jit",
-        "missing",
-        "forged or stale",
-    )
-    assert row["quiz_first_try_unverified"] == "5/8"
-    assert row["checkpoints_first_try_unverified"] == "6.1 2/3"
+    assert (row["learner"], row["exercise"], row["status"]) == ("eve", "counter-jit", "missing")
+    assert row["flag"] == "forged or stale; course not said"
+    assert row["quiz_first_try"] == "" and row["checkpoints_first_try"] == ""
+    assert "quiz: first try claimed 5/8, but the export has no first answer" in row["note"]
+    assert "checkpoint 6.1: first try claimed 2/3" in row["note"]
+    assert "holds no answers (made by an older tutor)" in row["note"]
+    assert "does not say which course" in row["note"]

@@ -1,10 +1,17 @@
 """The export: one JSON file holding a learner's progress and, for each exercise, the file that
 passed (or the latest file otherwise), and the strict reading of one on the instructor's side.
 
-    {"format": "jaxstate-tutor-export", "format_version": 1, "tutor_version": "...",
+    {"format": "jaxstate-tutor-export", "format_version": 2, "tutor_version": "...",
      "learner": "alice", "exported_at": "2026-12-06T03:00:00Z",
+     "course": {"id": "jax-state", "title": {"en": "...", "zh": "..."}, "content_hash": "sha256:..."},
      "progress": {... as `progress --json` prints it ...},
+     "answers": [{"question": "cp61-global-count", "part": "6.1", "try": 1, "variant": 2,
+                  "values": {"n": "3"}, "answer": "3", "at": "2026-12-06T02:00:00Z"}],
      "files": {"counter-jit": {"kind": "passed|latest", "sha256": "...", "source": "..."}}}
+
+Format 2 added `course` (which course, which version of it) and `answers` (every checkpoint and
+quiz answer kept, so `grade` scores first tries again instead of believing them); a format 1
+export still reads, and its grade says it cannot check either.
 
 JSON rather than a zip: one text file a person can open, no decompression to bound, and the
 files are a few kB each. Nothing in it is trusted: `grade` re-runs every file.
@@ -25,7 +32,7 @@ from tutor.i18n import Bilingual
 from tutor.progress import passing
 
 FORMAT = "jaxstate-tutor-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 # An export of every exercise at the largest file the tutor reads, with progress, fits well under it.
 MAX_EXPORT_BYTES = 64 << 20
 KINDS = ("passed", "latest")  # the file of the latest pass, or the workspace file as it is now
@@ -42,6 +49,42 @@ class Collected:
     document: dict
     latest_for_passed: list[str] = field(default_factory=list)  # passed, but only the latest file was there
     left_out: dict[str, Bilingual] = field(default_factory=dict)
+
+
+def course_record(course) -> dict:
+    """Which course an export belongs to, and which version of it (tutor.course.model.Identity)."""
+    return {
+        "id": course.id,
+        "title": {"en": course.title.en, "zh": course.title.zh},
+        "content_hash": course.identity.content_hash if course.identity else "",
+    }
+
+
+def answers_given(course, progress: dict) -> list[dict]:
+    """Every checkpoint and quiz answer progress kept (`questions[id].given`), in the course's
+    order, each with the part it belongs to (a lesson id, or "quiz"), its try, the variant it was
+    asked in and, for a template, that variant's values. A first answer that was never kept
+    (progress from before answers were) is listed as `"lost": true`."""
+    questions = progress.get("questions")
+    questions = questions if isinstance(questions, dict) else {}
+    out = []
+    parts = [(c.lesson, c.questions) for c in course.checkpoints] + [("quiz", course.quiz)]
+    for part, asked in parts:
+        for q in asked:
+            record = questions.get(q.id)
+            given = record.get("given") if isinstance(record, dict) else None
+            for n, g in enumerate(given if isinstance(given, list) else [], start=1):
+                if not isinstance(g, dict):
+                    continue
+                variant = g.get("variant", 0)
+                entry = {"question": q.id, "part": part, "try": n, "variant": variant}
+                if q.template and isinstance(variant, int) and 0 <= variant < len(q.template.variants):
+                    entry["values"] = dict(q.template.variants[variant])
+                entry |= {"answer": g.get("answer", ""), "at": g.get("at")}
+                if g.get("lost"):
+                    entry["lost"] = True
+                out.append(entry)
+    return out
 
 
 def collect(home: Path, course, progress: dict, learner: str, tutor_version: str, now: str) -> Collected:
@@ -71,7 +114,9 @@ def collect(home: Path, course, progress: dict, learner: str, tutor_version: str
         "tutor_version": tutor_version,
         "learner": learner,
         "exported_at": now,
+        "course": course_record(course),
         "progress": progress,
+        "answers": answers_given(course, progress),
         "files": files,
     }
     return out
@@ -103,6 +148,26 @@ class Export:
     learner: str
     progress: dict
     files: tuple[ExportedFile, ...]
+    format_version: int = FORMAT_VERSION
+    exported_at: str = ""  # as the learner's clock said it (UTC, ISO-8601 with a Z), "" if not said
+    course: dict | None = None  # {"id", "title", "content_hash"}; None: a format 1 export, or not said
+    answers: tuple[dict, ...] | None = None  # None: not said (format 1): nothing to score again
+
+    def exercise_record(self, exercise_id: str) -> dict:
+        """What the learner's progress says of one exercise, for the gradebook: `status`,
+        `attempts`, `first_passed_at` (None: not passed, or not said), `hints_shown`,
+        `solution_viewed`; each a claim, as the learner's file holds it."""
+        record = _dict(_dict(self.progress.get("exercises")).get(exercise_id))
+        first = record.get("first_passed_at")
+        hints = record.get("hints_shown")
+        attempts = record.get("attempts")
+        return {
+            "status": self.claimed_status(exercise_id),
+            "attempts": attempts if _is_count(attempts) else 0,
+            "first_passed_at": first if isinstance(first, str) else None,
+            "hints_shown": hints if _is_count(hints) else 0,
+            "solution_viewed": record.get("solution_viewed") is True,
+        }
 
     def claimed_status(self, exercise_id: str) -> str:
         """What the learner's progress says of the exercise: new | attempted | passed, "" if nothing."""
@@ -116,6 +181,10 @@ class Export:
 
 def _dict(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def read_export(path: Path) -> Export:
@@ -156,7 +225,19 @@ def read_export(path: Path) -> Export:
     files = doc.get("files")
     if not isinstance(progress, dict) or not isinstance(files, dict):
         raise ExportError("not_export", why='"progress" or "files" is not an object')
-    return Export(path=path, learner=learner, progress=progress, files=tuple(_file(k, v) for k, v in files.items()))
+    exported_at = doc.get("exported_at")
+    course = doc.get("course")
+    answers = doc.get("answers")
+    return Export(
+        path=path,
+        learner=learner,
+        progress=progress,
+        files=tuple(_file(k, v) for k, v in files.items()),
+        format_version=version,
+        exported_at=exported_at if isinstance(exported_at, str) else "",
+        course=course if isinstance(course, dict) else None,
+        answers=tuple(a for a in answers if isinstance(a, dict)) if isinstance(answers, list) else None,
+    )
 
 
 def _file(exercise_id: str, entry: Any) -> ExportedFile:

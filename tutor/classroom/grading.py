@@ -8,14 +8,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutor.classroom.archive import Export, ExportedFile
+from tutor.classroom.binding import Binding, bind, short
+from tutor.classroom.rescore import QUIZ, Score, rescore
 from tutor.classroom.texts import say
 
 # Beside a verdict's pass | fail | error | timeout: no file for a claimed exercise, a file not run
-# (unknown id, too large, not text), a whole export that could not be read.
+# (unknown id, too large, not text, an export of another course), a whole export that could not be read.
 STATUSES = ("pass", "fail", "error", "timeout", "missing", "refused", "unreadable")
-FLAG = (
-    "forged or stale"  # a claimed pass the re-run does not confirm: the progress file was edited, or the file changed
-)
+# A claim the evidence does not support: a claimed pass the re-run does not confirm (the progress
+# file was edited, or the file changed), or a first-try score its answers do not give.
+FLAG = "forged or stale"
+# The export was made on another version of the course, or does not say which course it is of.
+FLAG_VERSION = "other course version"
+FLAG_UNSAID = "course not said"
+FLAGS = (FLAG, FLAG_VERSION, FLAG_UNSAID)
 COLUMNS = (
     "learner",
     "export",
@@ -24,8 +30,8 @@ COLUMNS = (
     "claimed",
     "flag",
     "checks_passed",
-    "quiz_first_try_unverified",
-    "checkpoints_first_try_unverified",
+    "quiz_first_try",
+    "checkpoints_first_try",
     "isolation",
     "note",
 )
@@ -39,14 +45,25 @@ class Row:
     status: str
     claimed: str = ""
     checks_passed: str = ""
-    quiz_first_try_unverified: str = ""
-    checkpoints_first_try_unverified: str = ""
+    quiz_first_try: str = ""  # re-scored from the answers: "5/8"
+    checkpoints_first_try: str = ""  # re-scored: "6.1 2/3; 6.2 3/3"
     isolation: str = ""  # what walled the re-run in: "bwrap" or "fence" (tutor.sandbox.bwrap); empty where nothing ran
     notes: list[str] = field(default_factory=list)
+    learner_flags: tuple[str, ...] = ()  # of the whole export: a score unsupported, another course version
+
+    @property
+    def pass_unconfirmed(self) -> bool:
+        """A claimed pass the re-run does not confirm."""
+        return self.claimed == "passed" and self.status != "pass"
+
+    @property
+    def flags(self) -> list[str]:
+        own = [FLAG] if self.pass_unconfirmed else []
+        return list(dict.fromkeys(own + list(self.learner_flags)))
 
     @property
     def flag(self) -> str:
-        return FLAG if self.claimed == "passed" and self.status != "pass" else ""
+        return "; ".join(self.flags)
 
     def as_dict(self) -> dict[str, str]:
         values = {name: getattr(self, name, "") for name in COLUMNS if name != "note"}
@@ -65,19 +82,34 @@ class Judged:
     isolation: str = ""
 
 
-def first_tries(export: Export, course) -> tuple[str, str]:
-    """The learner's claimed first-try scores: the quiz ("5/8") and each checkpoint ("6.1 2/3"),
-    as their progress says; nothing re-runs them, so a grader cannot confirm them."""
-    progress = export.progress
-    quiz = progress.get("quiz")
-    first = quiz.get("first_score") if isinstance(quiz, dict) else None
-    quiz_text = f"{first}/{len(course.quiz)}" if _count(first) else ""
-    parts = []
-    checkpoints = progress.get("checkpoints")
-    for c in checkpoints if isinstance(checkpoints, list) else []:
-        if isinstance(c, dict) and _count(c.get("first_score")) and _count(c.get("questions")):
-            parts.append(f"{c.get('lesson')} {c['first_score']}/{c['questions']}")
-    return quiz_text, "; ".join(parts)
+@dataclass(frozen=True)
+class Rescored:
+    """The first-try scores of one export judged again, as the table shows them, and what they flag."""
+
+    quiz: str
+    checkpoints: str
+    flags: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def first_tries(export: Export, course, shown, lang: str) -> Rescored:
+    """The quiz's and each checkpoint's first-try score as the export's answers give them against
+    the course ("5/8", "6.1 2/3"), never as claimed; a claim they do not give is flagged and named."""
+    scores = rescore(course, export.progress, export.answers, shown)
+    quiz = next((s for s in scores if s.part == QUIZ), None)
+    checkpoints = "; ".join(f"{s.part} {s.text}" for s in scores if s.part != QUIZ and s.text)
+    notes = [_unsupported(s, lang) for s in scores if not s.supported]
+    if export.answers is None and any(s.claimed is not None for s in scores):
+        notes.append(say("no_answers", lang))
+    return Rescored(quiz.text if quiz else "", checkpoints, (FLAG,) if notes else (), tuple(notes))
+
+
+def _unsupported(score: Score, lang: str) -> str:
+    part = say("part_quiz", lang) if score.part == QUIZ else say("part_checkpoint", lang, lesson=score.part)
+    claimed = f"{score.claimed}/{score.questions}" if _count(score.claimed) else repr(score.claimed)
+    if score.right is None:
+        return say("score_unjudged", lang, part=part, claimed=claimed, ids=", ".join(score.unjudged))
+    return say("score_unsupported", lang, part=part, claimed=claimed, right=score.text)
 
 
 def _count(v) -> bool:
@@ -90,10 +122,23 @@ def grade_export(
     judge: Callable[[object, str], Judged],
     lang: str,
     on_row: Callable[[Row], None] | None = None,
+    shown: Callable[[object, int], str | None] = lambda question, variant: None,
 ) -> list[Row]:
     """One row per exercise the export has a file for or a claim about, in the course's order
-    (ids the course does not know after it). `judge(exercise, source)` re-runs one file."""
-    quiz, checkpoints = first_tries(export, course)
+    (ids the course does not know after it). `judge(exercise, source)` re-runs one file;
+    `shown(question, variant)` what a template question's variant prints (tutor.classroom.rescore).
+    An export of another course is refused whole: one row that says whose it is."""
+    binding = bind(export, course)
+    if binding.refused:
+        row = Row(learner=export.learner, export=export.path.name, exercise="", status="refused")
+        row.notes.append(_binding_note(binding, lang))
+        if on_row is not None:
+            on_row(row)
+        return [row]
+    scores = first_tries(export, course, shown, lang)
+    learner_flags = scores.flags + ((FLAG_VERSION,) if binding.verdict == "other-version" else ())
+    learner_flags += (FLAG_UNSAID,) if binding.verdict == "unsaid" else ()
+    learner_notes = list(scores.notes) + ([_binding_note(binding, lang)] if binding.flagged else [])
     files = {f.exercise_id: f for f in export.files}
     known = [e.id for e in course.exercises]
     wanted = set(files) | set(export.claimed_ids())
@@ -106,10 +151,12 @@ def grade_export(
             exercise=exercise_id,
             status="",
             claimed=export.claimed_status(exercise_id),
-            quiz_first_try_unverified=quiz,
-            checkpoints_first_try_unverified=checkpoints,
+            quiz_first_try=scores.quiz,
+            checkpoints_first_try=scores.checkpoints,
+            learner_flags=learner_flags,
         )
         _judge_one(row, course.exercise(exercise_id), files.get(exercise_id), judge, lang)
+        row.notes += learner_notes
         rows.append(row)
         if on_row is not None:
             on_row(row)
@@ -142,6 +189,24 @@ def _judge_one(row: Row, exercise, file: ExportedFile | None, judge, lang: str) 
         row.notes.append(say("hash_differs", lang))
 
 
+def _binding_note(binding: Binding, lang: str) -> str:
+    ours = binding.ours
+    if binding.verdict == "unsaid":
+        return say("course_unsaid", lang, id=ours["id"])
+    theirs = binding.theirs or {}
+    title = theirs.get("title")
+    title_text = title.get(lang) or title.get("en") if isinstance(title, dict) else None
+    fields = {
+        "id": theirs.get("id"),
+        "title": title_text if isinstance(title_text, str) else "?",
+        "ours": ours["id"],
+        "our_title": ours["title"][lang],
+        "hash": short(theirs.get("content_hash")),
+        "our_hash": short(ours["content_hash"]),
+    }
+    return say("course_other" if binding.refused else "course_version", lang, **fields)
+
+
 def unreadable_row(path: Path, why: str) -> Row:
     """The row of an export that could not be read at all: the class list still shows the learner."""
     return Row(learner=path.stem, export=path.name, exercise="", status="unreadable", notes=[why])
@@ -153,5 +218,10 @@ def summary(rows: Iterable[Row]) -> dict[str, int]:
         "learners": len({(r.learner, r.export) for r in rows if r.status != "unreadable"}),
         "files": sum(r.status in ("pass", "fail", "error", "timeout") for r in rows),
         "problems": sum(r.status == "unreadable" for r in rows),
-        "flagged": sum(bool(r.flag) for r in rows),
+        "flagged": sum(r.pass_unconfirmed for r in rows),
+        # exports (not rows): a first-try score the answers do not give; another course version
+        # or none said; another course (refused)
+        "scores_unsupported": len({r.export for r in rows if FLAG in r.learner_flags}),
+        "course_version": len({r.export for r in rows if {FLAG_VERSION, FLAG_UNSAID} & set(r.learner_flags)}),
+        "other_course": len({r.export for r in rows if r.status == "refused" and not r.exercise}),
     }

@@ -7,10 +7,10 @@ import io
 import json
 from collections.abc import Sequence
 
-from tutor.classroom.grading import COLUMNS, FLAG, STATUSES, Row
+from tutor.classroom.grading import COLUMNS, FLAGS, STATUSES, Row
 
 TABLE_FORMAT = "jaxstate-tutor-grade"
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 
 
 def _cell(value: str) -> str:
@@ -34,9 +34,10 @@ def json_text(rows: Sequence[Row], counts: dict[str, int]) -> str:
         "format_version": TABLE_VERSION,
         "columns": list(COLUMNS),
         "statuses": list(STATUSES),
-        "flag": FLAG,
-        # the learner's own record, shown as claimed: nothing re-runs a quiz or a checkpoint
-        "verifiable": {"status": True, "claimed": False, "quiz_first_try": False, "checkpoints_first_try": False},
+        "flags": list(FLAGS),
+        # status: re-run; first tries: scored again from the export's answers (the answers themselves
+        # are the learner's record); claimed: the learner's progress, shown, never believed
+        "verifiable": {"status": True, "claimed": False, "quiz_first_try": True, "checkpoints_first_try": True},
         "summary": counts,
         "rows": [row.as_dict() for row in rows],
     }

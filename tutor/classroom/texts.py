@@ -46,9 +46,12 @@ MSG = table(
         "grade_problem": {"en": "grade: {path}: {why}", "zh": "grade：{path}：{why}"},
         "grade_done": {
             "en": "Graded {files} files of {learners} learners ({problems} exports not read); "
-            "{flagged} claimed passes not confirmed by the re-run.",
+            "{flagged} claimed passes not confirmed by the re-run; {scores_unsupported} exports claim first-try "
+            "scores their answers do not give; {course_version} made on another version of the course or not "
+            "saying which; {other_course} of another course, refused.",
             "zh": "已评分 {learners} 名学生的 {files} 个文件（{problems} 个导出文件无法读取）；"
-            "{flagged} 个自称的通过没有被重新运行证实。",
+            "{flagged} 个自称的通过没有被重新运行证实；{scores_unsupported} 个导出文件自称的首次得分与其答案不符；"
+            "{course_version} 个来自另一版本的课程或没有写明课程；{other_course} 个属于另一门课程，已拒绝。",
         },
         "grade_wrote": {"en": "Wrote {path}", "zh": "已写入 {path}"},
         "grade_nothing": {
@@ -204,6 +207,37 @@ MSG = table(
             "zh": "导出文件中的学生名为 '{named}'，但提交它的是账户 {account}",
         },
         "forged_or_stale": {"en": "forged or stale", "zh": "伪造或过期"},
+        # grade: first tries scored again, and the course an export is of
+        "part_quiz": {"en": "quiz", "zh": "测验"},
+        "part_checkpoint": {"en": "checkpoint {lesson}", "zh": "第 {lesson} 节小测"},
+        "score_unsupported": {
+            "en": "{part}: first try claimed {claimed}, but the answers give {right}",
+            "zh": "{part}：自称首次 {claimed}，但答案只得出 {right}",
+        },
+        "score_unjudged": {
+            "en": "{part}: first try claimed {claimed}, but the export has no first answer the course can judge "
+            "for {ids}",
+            "zh": "{part}：自称首次 {claimed}，但导出文件中 {ids} 没有可按课程判定的首次答案",
+        },
+        "no_answers": {
+            "en": "the export holds no answers (made by an older tutor): its first-try scores cannot be checked",
+            "zh": "导出文件不含答案（由较旧的 tutor 生成）：无法核对它的首次得分",
+        },
+        "course_other": {
+            "en": "not graded: an export of the course '{id}' ({title}, version {hash}), not of this one "
+            "('{ours}', {our_title}); grade it with --course DIR of that course",
+            "zh": "未评分：这是课程 '{id}'（{title}，版本 {hash}）的导出文件，不是本课程（'{ours}'，{our_title}）的；"
+            "请用 --course DIR 指向那门课程来评分",
+        },
+        "course_version": {
+            "en": "made on another version of the course '{id}' (version {hash}; this one is {our_hash}): "
+            "graded on this one, whose checks and questions may differ",
+            "zh": "来自课程 '{id}' 的另一版本（版本 {hash}；本版本是 {our_hash}）：按本版本评分，检查和题目可能不同",
+        },
+        "course_unsaid": {
+            "en": "the export does not say which course it is of (made by an older tutor); graded as '{id}'",
+            "zh": "导出文件没有写明属于哪门课程（由较旧的 tutor 生成）；按 '{id}' 评分",
+        },
     }
 )
 

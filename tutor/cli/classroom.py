@@ -30,9 +30,10 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
         "export",
         parents=[common],
         help="write your progress and the files that passed into one file for your instructor",
-        description="Write one JSON file holding your progress (as `progress --json` prints it, first-try "
-        "scores included) and, for each exercise, the file that last passed (your current file where none "
-        "passed). Your instructor runs `grade` on it, which re-runs every file.",
+        description="Write one JSON file holding your progress (as `progress --json` prints it), your "
+        "checkpoint and quiz answers, which course it is of, and, for each exercise, the file that last passed "
+        "(your current file where none passed). Your instructor runs `grade` on it, which re-runs every file "
+        "and scores your first tries again from your answers.",
     )
     s.add_argument(
         "--out", type=Path, metavar="FILE", help="where to write it (default: ./jaxstate-tutor-export-NAME.json)"
@@ -72,9 +73,10 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
         description="Read every export in the given folders (or export files given directly), re-run each "
         "exercise file in a fresh worker, and write one table: learner, exercise, status as re-judged, what "
         "the learner's progress claimed, and a flag on a claimed pass the re-run does not confirm ('forged or "
-        "stale'). First-try quiz and checkpoint scores are the learner's claim, marked unverified. No progress "
-        "file is believed. Without --csv or --json the CSV goes to stdout. Exit 0 when the table was written, "
-        "2 on bad usage.",
+        "stale'). First-try quiz and checkpoint scores are scored again from the export's answers; a claimed "
+        "score they do not give is flagged. An export of another course is refused, of another version of "
+        "this course flagged. No progress file is believed. Without --csv or --json the CSV goes to stdout. "
+        "Exit 0 when the table was written, 2 on bad usage.",
     )
     s.add_argument("dirs", nargs="*", type=Path, metavar="DIR", help="a folder of exports (or one export file)")
     s.add_argument(
@@ -297,7 +299,7 @@ def cmd_grade(ctx: Context) -> int:
                     notes.append(say("exchange_named_other", lang, named=export.learner, account=how.account))
                 notes.append(say("exchange_handed_in", lang, account=how.account, when=how.submitted_at))
                 export = replace(export, learner=how.account)
-            graded = grade_export(export, course, judge, lang, on_row=_said(lang))
+            graded = grade_export(export, course, judge, lang, on_row=_said(lang), shown=judge.shown)
             for row in graded:
                 row.notes += notes
             rows += graded
@@ -423,10 +425,9 @@ class _Judge:
         self.wall = wall  # a tutor.sandbox.bwrap.Bwrap, or None: the in-worker fence alone
         self.isolation = wall.name if wall is not None else "fence"
         self.sandbox: Sandbox | None = None  # made at the first file to run
+        self.printed: dict[tuple[str, int], str | None] = {}  # a template variant's answer, run once a grade
 
-    def __call__(self, exercise, source: str):
-        from tutor.classroom.grading import Judged
-
+    def _sandbox(self) -> Sandbox:
         if self.sandbox is None:
             from tutor.sandbox.runner import Sandbox
 
@@ -438,8 +439,26 @@ class _Judge:
                 adopt_orphans=True,
                 isolation=self.wall,
             )
+        return self.sandbox
+
+    def shown(self, question, variant: int) -> str | None:
+        """What variant `variant` of a template question prints as its answer, as the TUI judged
+        the learner's number against: its code run in a worker (once per variant), then `reveal`."""
+        key = (question.id, variant)
+        if key not in self.printed:
+            try:
+                verdict = self._sandbox().run_cell(question.template.cell(question.id, variant)).result()
+            except OSError:
+                verdict = None
+            passed = verdict is not None and verdict.status == "pass"
+            self.printed[key] = question.template.shown(verdict.stdout) if passed and verdict else None
+        return self.printed[key]
+
+    def __call__(self, exercise, source: str):
+        from tutor.classroom.grading import Judged
+
         try:
-            verdict = self.sandbox.run_exercise(exercise, source, f"{exercise.id}.py", self.timeout).result()
+            verdict = self._sandbox().run_exercise(exercise, source, f"{exercise.id}.py", self.timeout).result()
         except OSError as exc:  # the run folder could not be written (a full disk)
             why = say("run_failed", self.lang, why=exc.strerror or str(exc))
             return Judged("error", 0, len(exercise.checks), why, self.isolation)

@@ -1,0 +1,152 @@
+"""`grade` scores first tries again from the answers an export holds, and binds an export to its
+course. Each learner's progress is made by the change functions the quiz screen records answers
+with (the same file a learner's TUI writes), the export by the real CLI; then a learner's editor
+changes what it claims. A claim the answers do not give is flagged and shown as scored, never as
+claimed; an export of another course is refused, of another version of it flagged."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tutor.course import read_course
+from tutor.progress import ProgressStore, changes
+
+ROOT = Path(__file__).resolve().parents[2]
+COURSE = read_course(ROOT)[0]
+
+
+def _tutor(cli_env, home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tutor", "--home", str(home), *args],
+        capture_output=True,
+        text=True,
+        env=cli_env(home),
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
+def _wrong(question) -> str:
+    return next(letter for letter in "ABCD" if letter != question.answer)
+
+
+def _take_quiz(home: Path, wrong: int) -> None:
+    """Every quiz question answered once, as written (a lettered question's first asking), the
+    first `wrong` of them wrongly; then the quiz's round counted."""
+    store = ProgressStore(home)
+    for i, q in enumerate(COURSE.quiz):
+        given = _wrong(q) if i < wrong else q.answer
+        store.apply(changes.answer, q.id, given, given == q.answer, True)
+    store.apply(changes.quiz_result, len(COURSE.quiz) - wrong)
+
+
+def _edit(path: Path, edit) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    edit(doc)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def _grade(cli_env, tmp_path: Path, folder: Path, *course: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    out = tmp_path / "table.json"
+    p = _tutor(cli_env, tmp_path / "instructor", *course, "grade", str(folder), "--json", str(out))
+    assert p.returncode == 0, p.stderr
+    return p, json.loads(out.read_text(encoding="utf-8"))["rows"]
+
+
+def test_a_quiz_claim_the_answers_do_not_give_is_flagged_and_shown_as_scored(tmp_path, cli_env):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, wrong in (("honest", 3), ("boaster", 3), ("editor", 3)):
+        home = tmp_path / name
+        _take_quiz(home, wrong)
+        store = ProgressStore(home)
+        store.apply(changes.attempt, "pure-scale", False)  # a row to carry the scores
+        p = _tutor(cli_env, home, "export", "--name", name, "--out", str(folder / f"{name}.json"))
+        assert p.returncode == 0, p.stderr
+    honest = json.loads((folder / "honest.json").read_text(encoding="utf-8"))
+    assert honest["progress"]["quiz"]["first_score"] == 5
+    assert honest["course"]["id"] == "jax-state" and honest["course"]["content_hash"].startswith("sha256:")
+    firsts = [a for a in honest["answers"] if a["part"] == "quiz" and a["try"] == 1]
+    assert [a["question"] for a in firsts] == [q.id for q in COURSE.quiz] and all(a["at"] for a in firsts)
+    # the boaster writes "999 of 8" into the export; the editor marks a wrong first try right in
+    # progress.json's first score (the answers still say what was answered)
+    _edit(folder / "boaster.json", lambda d: d["progress"]["quiz"].update(first_score=999))
+    _edit(folder / "editor.json", lambda d: d["progress"]["quiz"].update(first_score=6))
+    p, rows = _grade(cli_env, tmp_path, folder)
+    by = {r["learner"]: r for r in rows}
+    assert {k: (r["quiz_first_try"], r["flag"]) for k, r in by.items()} == {
+        "honest": ("5/8", ""),
+        "boaster": ("5/8", "forged or stale"),
+        "editor": ("5/8", "forged or stale"),
+    }
+    assert "first try claimed 999/8, but the answers give 5/8" in by["boaster"]["note"]
+    assert "first try claimed 6/8, but the answers give 5/8" in by["editor"]["note"]
+    assert "999" not in by["boaster"]["quiz_first_try"]
+    assert "2 exports claim first-try scores their answers do not give" in p.stderr
+
+
+def test_a_forged_checkpoint_first_try_is_flagged_an_honest_one_scores_as_claimed(tmp_path, cli_env):
+    """A course of one's own (new-course): its checkpoint's one question answered wrong first,
+    then right on a retry; one learner's progress then says the first try was right."""
+    course = tmp_path / "course"
+    assert _tutor(cli_env, tmp_path / "author", "new-course", str(course)).returncode == 0
+    (q,) = read_course(course)[0].checkpoint("1")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("honest", "forger"):
+        home = tmp_path / name
+        store = ProgressStore(home)
+        store.apply(changes.answer, q.id, _wrong(q), False, False)
+        store.apply(changes.question_drawn, q.id, 0)
+        store.apply(changes.answer, q.id, q.answer, True, False)
+        store.apply(changes.attempt, "double", False)
+        if name == "forger":  # what an editor can do to progress.json
+            _edit(home / "progress.json", lambda d: d["questions"][q.id].update(first_correct=True))
+        p = _tutor(cli_env, home, "--course", str(course), "export", "--name", name, "--out", str(folder / name))
+        assert p.returncode == 0, p.stderr
+    assert json.loads((folder / "forger").read_text(encoding="utf-8"))["progress"]["checkpoints"][0]["first_score"] == 1
+    p, rows = _grade(cli_env, tmp_path, folder, "--course", str(course))
+    by = {r["learner"]: r for r in rows}
+    assert {k: (r["checkpoints_first_try"], r["flag"]) for k, r in by.items()} == {
+        "honest": ("1 0/1", ""),
+        "forger": ("1 0/1", "forged or stale"),
+    }
+    assert "checkpoint 1: first try claimed 1/1, but the answers give 0/1" in by["forger"]["note"]
+    assert by["honest"]["quiz_first_try"] == ""  # that course has no quiz
+
+
+def test_an_export_of_another_course_is_refused_and_of_another_version_flagged(tmp_path, cli_env):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    home = tmp_path / "alice"
+    ProgressStore(home).apply(changes.attempt, "pure-scale", False)
+    assert _tutor(cli_env, home, "export", "--name", "alice", "--out", str(folder / "alice.json")).returncode == 0
+    # the instructor's copy of the course, one lesson's text changed: another version of it
+    edited = tmp_path / "edited"
+    shutil.copytree(ROOT / "lessons", edited / "lessons")
+    shutil.copytree(ROOT / "solutions", edited / "solutions")
+    lesson = edited / "lessons" / "6.1-purity.yaml"
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("pure", "pure ", 1), encoding="utf-8")
+    _, rows = _grade(cli_env, tmp_path, folder, "--course", str(edited))
+    (row,) = rows
+    assert (row["status"], row["flag"]) == ("missing", "other course version")
+    assert "another version of the course 'jax-state'" in row["note"]
+    # another author's course: refused whole, saying whose the export is
+    other = tmp_path / "other"
+    assert _tutor(cli_env, tmp_path / "author", "new-course", str(other)).returncode == 0
+    p, rows = _grade(cli_env, tmp_path, folder, "--course", str(other))
+    (row,) = rows
+    assert (row["learner"], row["exercise"], row["status"]) == ("alice", "", "refused")
+    assert "an export of the course 'jax-state' (JAX state tutor" in row["note"]
+    assert "1 of another course, refused" in p.stderr
+    # the same course, the same version: nothing flagged; notes beside the course are no new version
+    _, rows = _grade(cli_env, tmp_path, folder)
+    assert [(r["status"], r["flag"]) for r in rows] == [("missing", "")]
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("pure ", "pure", 1), encoding="utf-8")
+    (edited / "lessons" / "NOTES.md").write_text("for the teaching assistants\n", encoding="utf-8")
+    _, rows = _grade(cli_env, tmp_path, folder, "--course", str(edited))
+    assert [(r["status"], r["flag"]) for r in rows] == [("missing", "")]
