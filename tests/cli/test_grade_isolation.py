@@ -26,6 +26,7 @@ RIGHT = (ROOT / "solutions" / f"{EXERCISE}.py").read_text(encoding="utf-8")
 # Each attack ends here when it got nothing: a wrong answer, so only a stolen one can pass.
 WRONG = "\ndef scaled(x, scale):\n    return x\n"
 HAS_BWRAP = shutil.which("bwrap") is not None
+TOKEN = "s3cr3t-of-the-instructor"
 
 
 def _steal(where: str) -> str:
@@ -124,6 +125,9 @@ def _class(base: Path, listener: _Listener) -> tuple[Path, Path, dict]:
         "solutions": _steal(str(ROOT / "solutions" / f"{EXERCISE}.py")),
         "home": _steal(str(instructor / "answer.py")),
         "network": _steal(f"tcp:{listener.port}"),
+        # the instructor's environment (a token in the shell): it answers right only if it saw the token
+        "environ": f"import os\nif os.environ.get('GRADER_TOKEN') == {TOKEN!r}:\n    exec({RIGHT!r})\nelse:\n"
+        + WRONG.replace("\n", "\n    "),
     }
     env = _env(instructor)
     for name, source in hand_ins.items():
@@ -140,7 +144,7 @@ def _grade(base: Path, isolation: str, path: str | None = None) -> tuple[subproc
     instructor, collected, env = _class(base, listener)
     out = base / "table.json"
     ran = _tutor(
-        _env(instructor, path),
+        {**_env(instructor, path), "GRADER_TOKEN": TOKEN},
         instructor / ".tutor",
         "grade",
         str(collected),
@@ -180,6 +184,19 @@ def test_under_bwrap_no_stolen_answer_passes(under_bwrap, attack):
     assert rows[attack]["status"] in ("fail", "error"), rows[attack]
     assert rows[attack]["isolation"] == "bwrap"
     assert heard == [], heard
+
+
+@pytest.mark.slow
+def test_under_bwrap_the_instructors_environment_is_not_in_view(under_bwrap):
+    _, rows, _ = under_bwrap
+    assert rows["environ"]["status"] in ("fail", "error"), rows["environ"]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 50 item 1: the worker's environment is an allow-list")
+def test_under_the_fence_the_instructors_environment_is_not_in_view(under_fence):
+    _, rows, _ = under_fence
+    assert rows["environ"]["status"] in ("fail", "error"), rows["environ"]
 
 
 # The fence's part of these is issue 50's item 1 (Landlock read rules, a socket filter: tutor.child.fence);

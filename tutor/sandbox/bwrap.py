@@ -18,6 +18,7 @@ tutor.host's question (`bwrap_usable`).
 from __future__ import annotations
 
 import os
+import re
 import site
 import sys
 import sysconfig
@@ -30,6 +31,21 @@ from tutor.paths import PACKAGE_DIR
 
 NAME = "bwrap"
 FENCE = "fence"  # the in-worker fence alone (tutor.child.fence): the same user's view of the files
+
+
+# What a wrapped worker keeps of the instructor's environment: what Python, JAX, XLA, the BLAS
+# libraries and an accelerator's runtime read, the locale, and the run's own TMPDIR. Nothing else:
+# a token in the shell must not reach a stranger's code (whose error text lands in the table's notes).
+_KEEP_ENV = re.compile(
+    r"^(PATH|HOME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TEMP|TMP|PYTHON[A-Z]*|JAX_.*|XLA_.*|TF_CPP_.*|LIBTPU.*|TPU_.*"
+    r"|CUDA_.*|NVIDIA_.*|OPENBLAS_.*|OMP_.*|MKL_.*|JAXSTATE_TUTOR_LANG|LD_LIBRARY_PATH)$"
+)
+
+
+def keep_env(env: dict[str, str]) -> dict[str, str]:
+    """The environment a wrapped worker starts with: `env` (tutor.sandbox.worker_process's) less
+    everything not on the list above."""
+    return {k: v for k, v in env.items() if _KEEP_ENV.match(k)}
 
 
 def python_paths() -> list[str]:
@@ -73,6 +89,9 @@ class Bwrap:
     accelerator: bool = False  # the host's /dev and /sys as they are: the chip's device files and its driver's view
     read_only: tuple[str, ...] = field(default_factory=lambda: tuple(python_paths()))
     name: str = NAME
+
+    def environment(self, env: dict[str, str]) -> dict[str, str]:
+        return keep_env(env)
 
     def prefix(self, run_dir: str) -> list[str]:
         run_dir = os.path.realpath(run_dir)

@@ -157,7 +157,7 @@ class Sandbox:
         # Doctor's worker is spawned afresh, never forked: the script starts as under `python`.
         server = None if doctor is not None else self._fork_server()
         with self._spawning:
-            wrap = self.isolation.prefix if self.isolation is not None and doctor is None else None
+            wrap = self.isolation if self.isolation is not None and doctor is None else None
             worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor, wrap)
             self._spawned.add(worker.proc.pid)
         with self._workers_lock:

@@ -14,13 +14,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from tutor import host
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import Ready, parse_event
+from tutor.sandbox.bwrap import Bwrap
 from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailable
 from tutor.sandbox.reaper import kill_tree
 from tutor.sandbox.run_dirs import make_run_dir
@@ -115,10 +115,11 @@ class WorkerProcess:
         accelerator: bool,
         server: ForkServer | None = None,
         doctor: DoctorSpawn | None = None,
-        wrap: Callable[[str], list[str]] | None = None,
+        wrap: Bwrap | None = None,
     ):
-        """`wrap(run_dir)`: what goes before the reaper's command (tutor.sandbox.bwrap); such a worker
-        is spawned, never forked (a fork server's child cannot enter new namespaces)."""
+        """`wrap`: the wall the worker is spawned inside (tutor.sandbox.bwrap: what goes before the
+        reaper's command, and what of the environment it keeps); such a worker is spawned, never
+        forked (a fork server's child cannot enter new namespaces)."""
         read_fd, write_fd = os.pipe()
         self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
         # The run's own temporary folder: what learner code makes there goes with the run.
@@ -159,8 +160,10 @@ class WorkerProcess:
                 cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
                 cmd += ["--control-fd", str(control_read), "--memory", str(bounds["memory"])]
                 cmd += ["--max-processes", str(bounds["processes"]), "--max-disk", str(bounds["disk"]), "--", *worker]
+                env = {**worker_env(accelerator, doctor.cwd if doctor else None), **run_env}
                 if wrap is not None:
-                    cmd = [*wrap(self.workdir), *cmd]
+                    cmd = [*wrap.prefix(self.workdir), *cmd]
+                    env = wrap.environment(env)
                 self.proc = subprocess.Popen(
                     cmd,
                     stdin=subprocess.PIPE,
@@ -168,7 +171,7 @@ class WorkerProcess:
                     stderr=subprocess.PIPE,
                     pass_fds=tuple(passed),
                     start_new_session=True,
-                    env={**worker_env(accelerator, doctor.cwd if doctor else None), **run_env},
+                    env=env,
                     cwd=self.workdir,
                 )
         except BaseException:
