@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tutor.course import read_course
 from tutor.progress import ProgressStore, changes
 
@@ -150,3 +152,53 @@ def test_an_export_of_another_course_is_refused_and_of_another_version_flagged(t
     (edited / "lessons" / "NOTES.md").write_text("for the teaching assistants\n", encoding="utf-8")
     _, rows = _grade(cli_env, tmp_path, folder, "--course", str(edited))
     assert [(r["status"], r["flag"]) for r in rows] == [("missing", "")]
+
+
+def _printed(question, variant: int) -> str:
+    """What a template variant's code prints as its answer: run here with plain Python (JAX in
+    this process's environment), not through the tutor's worker that `grade` uses."""
+    cell = question.template.cell(question.id, variant)
+    run = subprocess.run([sys.executable, "-c", cell.code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    shown = question.template.shown(run.stdout)
+    assert shown is not None, run.stdout
+    return shown
+
+
+@pytest.mark.slow  # a worker runs each template variant again
+def test_a_template_first_try_is_judged_against_what_its_variant_prints(tmp_path, cli_env):
+    """Checkpoint 6.1 (two template questions and a lettered one): the honest learner's numbers
+    are what the variants print, and re-score to the 3/3 claimed; the forger gave a wrong number
+    to one and marked it right in progress.json: flagged, shown as 2/3."""
+    questions = COURSE.checkpoint("6.1")
+    templates = [q for q in questions if q.numeric]
+    assert len(templates) == 2
+    right = {q.id: _printed(q, 1) for q in templates}
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("honest", "forger"):
+        home = tmp_path / name
+        store = ProgressStore(home)
+        for q in questions:
+            if q.numeric:
+                store.apply(changes.question_drawn, q.id, 1)
+                given = right[q.id]
+                if name == "forger" and q is templates[0]:
+                    given = str(float(given) + 7)
+                store.apply(changes.answer, q.id, given, given == right[q.id], False)
+            else:
+                store.apply(changes.answer, q.id, q.answer, True, False)
+        store.apply(changes.attempt, "pure-scale", False)
+        if name == "forger":
+            _edit(home / "progress.json", lambda d: d["questions"][templates[0].id].update(first_correct=True))
+        p = _tutor(cli_env, home, "export", "--name", name, "--out", str(folder / f"{name}.json"))
+        assert p.returncode == 0, p.stderr
+    honest = json.loads((folder / "honest.json").read_text(encoding="utf-8"))
+    asked = next(a for a in honest["answers"] if a["question"] == templates[0].id)
+    assert asked["variant"] == 1 and asked["values"] == templates[0].template.variants[1]
+    p, rows = _grade(cli_env, tmp_path, folder)
+    by = {r["learner"]: r for r in rows}
+    assert by["honest"]["checkpoints_first_try"].startswith("6.1 3/3") and by["honest"]["flag"] == ""
+    assert by["forger"]["checkpoints_first_try"].startswith("6.1 2/3")
+    assert by["forger"]["flag"] == "forged or stale"
+    assert "checkpoint 6.1: first try claimed 3/3, but the answers give 2/3" in by["forger"]["note"]
