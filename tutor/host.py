@@ -266,6 +266,25 @@ def children_of(pid: int) -> list[int] | None:
     return [p for p in found if is_process(p)]
 
 
+def group_alive(group: int) -> bool | None:
+    """Whether a live process (not a zombie) is in process group `group`: stops at the first
+    found. None where there is no /proc to look in."""
+    if not PROC:
+        return None
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(b")") + 2 :].split()
+        except (OSError, ValueError):
+            continue
+        if len(fields) > 2 and fields[2] == str(group).encode() and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
 def descendants(root: int, stop_at: int = 0) -> list[int]:
     """Every process below `root` now, each once; with `stop_at`, no more than that many."""
     found: list[int] = []
@@ -811,6 +830,17 @@ def bwrap_usable(prefix: list[str], timeout: float = 30.0) -> tuple[str, str]:
 # -- what is off ------------------------------------------------------------------------------
 
 
+SECCOMP_ARCHES = ("x86_64", "aarch64")  # those tutor.child.seccomp_policy has call numbers for
+
+
+def seccomp_filters() -> bool:
+    """Whether the kernel takes the seccomp filters of tutor.child.seccomp_policy: Linux on an
+    architecture it knows (not macOS, Windows, or another CPU)."""
+    import platform
+
+    return sys.platform.startswith("linux") and platform.machine() in SECCOMP_ARCHES
+
+
 def guards_off() -> list[str]:
     """The guards this host cannot give, as keys (see GUARD_TEXT): empty on Linux with /proc."""
     off = []
@@ -826,6 +856,8 @@ def guards_off() -> list[str]:
         off.append("locks")
     if not fork_after_jax_is_safe():
         off.append("fork")
+    if not seccomp_filters():
+        off.append("confinement")
     return off
 
 
@@ -854,6 +886,13 @@ GUARD_TEXT = {
     "locks": (
         "two tutors on one home are not kept apart (no file locks on this system): run one at a time",
         "同一个主目录上的两个教程不会互相排斥（本系统没有文件锁）：请一次只运行一个",
+    ),
+    "confinement": (
+        "a check's code may open network connections from C or a program it starts, change other "
+        "processes' priority or CPUs, make IPC objects that outlive it and leave its process group "
+        "(no seccomp on this system); Python's own sockets are still refused",
+        "检查代码可以通过 C 或它启动的程序建立网络连接、修改其他进程的优先级或 CPU、创建比它存活更久的 IPC "
+        "对象、离开它的进程组（本系统没有 seccomp）；Python 自己的套接字仍会被拒绝",
     ),
     "fork": (
         "each worker starts a fresh Python (forking after importing JAX is unsafe here), so a check starts slower",

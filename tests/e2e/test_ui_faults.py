@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tutor import host
-from tutor.child import signal_filter
+from tutor.child import seccomp_policy
 from tutor.course import read_course
 from tutor.ui.app import make_app
 from tutor.ui.mark_styles import Marks
@@ -48,7 +48,7 @@ CASES = [  # program, status, kind
             ("error", "exception")
             if host.landlock_abi() == 0
             else ("fail", "checks")
-            if host.signals_scoped() or signal_filter.available()
+            if host.signals_scoped() or seccomp_policy.available()
             else ("error", "reaper")
         ),
     ),

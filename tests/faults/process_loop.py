@@ -4,7 +4,10 @@ import subprocess
 import time
 
 for i in range(400):
-    subprocess.Popen(["faultmark-process-loop", "1000"], executable="sleep", start_new_session=True)
+    try:
+        subprocess.Popen(["faultmark-process-loop", "1000"], executable="sleep", start_new_session=True)
+    except PermissionError:  # leaving the group is refused (tutor.child.seccomp_policy): in it, then
+        subprocess.Popen(["faultmark-process-loop", "1000"], executable="sleep")
 time.sleep(5)
 
 

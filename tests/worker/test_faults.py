@@ -39,7 +39,7 @@ from pathlib import Path
 import pytest
 
 from tutor import host
-from tutor.child import signal_filter
+from tutor.child import seccomp_policy
 from tutor.course import load_course
 from tutor.progress import ProgressStore, changes
 from tutor.protocol import PROTOCOL_VERSION
@@ -63,7 +63,7 @@ KILL_REAPER = (
     ("error", "exception")
     if host.landlock_abi() == 0
     else ("fail", "checks")
-    if host.signals_scoped() or signal_filter.available()
+    if host.signals_scoped() or seccomp_policy.available()
     else ("error", "reaper")
 )
 

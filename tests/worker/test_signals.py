@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tutor import host
-from tutor.child import signal_filter
+from tutor.child import seccomp_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS = Path(__file__).resolve().parents[1] / "faults"
@@ -82,7 +82,7 @@ def course(tmp_path_factory):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_signal_to_the_tutor_is_refused(name, course, tmp_path):
-    if name == "signal_past_hook" and not (host.signals_scoped() or signal_filter.available()):
+    if name == "signal_past_hook" and not (host.signals_scoped() or seccomp_policy.available()):
         pytest.skip(
             f"Landlock ABI {host.landlock_abi()} and no seccomp filter for {platform.machine()} here: signals "
             "through C, a program or a pidfd are not refused (RELIABILITY.md says so)"

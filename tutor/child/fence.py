@@ -18,10 +18,14 @@ Signals stay inside the run (issue 40): learner code may signal itself and what 
 the tutor above it (a SIGSTOP to the `check` process, or to the reaper, would stop it for good).
 Landlock's signal scope (ABI 6, Linux 6.12) refuses it in the kernel, whatever the call (ctypes,
 `kill` in a subprocess, a pidfd); where the kernel has no such scope, a seccomp filter refuses
-signals to the processes above by pid (tutor.child.signal_filter); the audit hook refuses `os.kill`
+signals to the processes above by pid (tutor.child.seccomp_policy); the audit hook refuses `os.kill`
 / `os.killpg` outside the run's own processes with a message, on every host. Doctor runs (the
 learner's own script, which may write where it likes) get the signal part and nothing else
 (`install_signal_guard`).
+
+Checks and cells also get the seccomp confinement filter (tutor.child.seccomp_policy.confine):
+no socket but AF_UNIX, no scheduling change of another process, no SysV IPC or message queue, no
+leaving the worker's process group.
 
 No terminal is writable (/dev/tty, /dev/pts/*, consoles): the tutor's own screen is one, and a
 program that drew on it could show a green PASS over a failure, set the window title or write the
@@ -39,7 +43,7 @@ import stat
 import sys
 
 from tutor import host
-from tutor.child import signal_filter
+from tutor.child import seccomp_policy
 
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # the same on every architecture
 _PR_SET_NO_NEW_PRIVS = 38
@@ -313,7 +317,8 @@ def install(roots: list[str], kernel: bool = True, scope: bool = True) -> int:
     _root = os.getpid()
     abi = landlock(roots, scope) if kernel else 0  # first: it calls C through ctypes itself
     if kernel and not (scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI):
-        signal_filter.install()
+        seccomp_policy.install()
+    seccomp_policy.confine(kernel)  # sockets, others' scheduling, IPC, leaving the group: refused in the kernel
     _strict = abi == 0
     sys.addaudithook(_hook)
     return abi
@@ -327,6 +332,6 @@ def install_signal_guard(kernel: bool = True, scope: bool = True) -> int:
     _root = os.getpid()
     abi = scope_signals() if kernel and scope else 0
     if kernel and not abi:
-        signal_filter.install()
+        seccomp_policy.install()
     sys.addaudithook(_signal_hook)
     return abi

@@ -239,7 +239,12 @@ def main(argv: list[str] | None = None) -> None:
 
         # Before the harness: it keeps JAX's settings as it finds them, to restore between checks.
         worker.configure_jax_settings(args.cache_dir)
-        from tutor.child import harness  # noqa: F401 - the check library with it
+        from tutor.child import (
+            harness,  # noqa: F401 - the check library with it
+            seccomp_policy,  # set in every check's worker (by tutor.child.fence)
+        )
+
+        seccomp_policy.prepare()  # the confinement filter, built once for every worker
     except BaseException:  # noqa: BLE001 - whatever broke, the client spawns workers itself
         import traceback
 
