@@ -21,11 +21,11 @@ from tutor import host
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTOR = [sys.executable, "-m", "tutor"]
-WRONG = '''
+WRONG = """
 
 def update_counter(count, increment):
     return count, increment  # wrong: never counts up
-'''
+"""
 
 pytestmark = [
     pytest.mark.slow,
