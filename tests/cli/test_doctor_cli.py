@@ -427,3 +427,23 @@ def test_nans_reaches_the_worker_and_names_the_first_nan(tmp_path):
     assert done.returncode == 1, done.stderr
     data = json.loads(done.stdout)
     assert [(f["kind"], f["line"]) for f in data["findings"]] == [("nan", 9)]
+
+
+@pytest.mark.slow
+def test_a_course_without_the_doctor_names_none_of_its_lessons(tmp_path):
+    """The doctor's findings point into the lessons that teach each fix; another author's course
+    (new-course: doctor: false) has none of those lessons, so no finding names one there."""
+    course = tmp_path / "stats-101"
+    made = subprocess.run(
+        [sys.executable, "-m", "tutor", "new-course", str(course)], capture_output=True, text=True, env=_env(tmp_path)
+    )
+    assert made.returncode == 0, made.stderr
+    script = next(p for p in sorted(SCRIPTS.glob("key_reuse*.py")))
+    shipped = json.loads(doctor(tmp_path, str(script), "--json").stdout)
+    assert shipped["findings"] and all(f["lesson"] for f in shipped["findings"])
+    theirs = doctor(tmp_path, "--course", str(course), str(script), "--json")
+    found = json.loads(theirs.stdout)["findings"]
+    assert [f["kind"] for f in found] == [f["kind"] for f in shipped["findings"]]
+    assert all(f["lesson"] is None and f["cell"] is None for f in found), found
+    text = doctor(tmp_path, "--course", str(course), str(script)).stdout
+    assert "lesson" not in text.lower() and "[key-reuse]" in text, text

@@ -157,3 +157,22 @@ def test_the_plain_command_runs_under_any_textual_serve(cli_env, home):
         if tutor.poll() is None:
             tutor.kill()
             tutor.wait()
+
+
+def test_the_page_is_titled_by_the_course_served(serve, cli_env, home, tmp_path):
+    """Another author's course (new-course) names the page, not the shipped course; so does the
+    Jupyter launcher's tile."""
+    course = tmp_path / "stats-101"
+    made = subprocess.run(
+        [sys.executable, "-m", "tutor", "new-course", str(course)], capture_output=True, text=True, env=cli_env(home)
+    )
+    assert made.returncode == 0, made.stderr
+    page = _status(serve("--course", str(course)).url)[1]
+    assert "<title>stats-101</title>" in page and "JAX" not in page, page[:400]
+    tile = subprocess.run(
+        [sys.executable, "-c", "from tutor.serve.jupyter import setup_tutor; print(setup_tutor()['launcher_entry'])"],
+        capture_output=True,
+        text=True,
+        env=dict(cli_env(home), JAXSTATE_TUTOR_COURSE=str(course)),
+    )
+    assert "'title': 'stats-101'" in tile.stdout, tile.stderr

@@ -49,6 +49,11 @@ def test_a_new_course_shows_its_own_title_and_no_quiz_or_doctor(tmp_path, home, 
             helped = app.screen.query_one("#help-text").source
             assert "## Quiz" not in helped and "doctor" not in helped.lower() and "## Exercise" in helped
             await pilot.press("escape")
+            await pilot.press("p")
+            await tui.until(pilot, lambda: type(app.screen).__name__ == "ProgressScreen", 60, "the progress screen")
+            head = tui.plain(app.screen.query_one("#progress-quiz"))
+            assert "Lessons 0/1" in head and "Quiz" not in head and "Checkpoints" in head, head
+            await pilot.press("escape")
             await pilot.press("ctrl+l")
             await tui.until(pilot, lambda: app.screen.title.startswith("stats-101") and app.lang == "zh", 60, "中文")
             assert "测验" not in _shown(app)[1] and "诊断" not in _shown(app)[1]

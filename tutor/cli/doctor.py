@@ -133,6 +133,15 @@ def _titles(ctx) -> dict[str, str]:
         return {}
 
 
+def _links(ctx) -> bool:
+    """Whether findings may name the lessons that teach their fix: the course teaches the doctor's
+    (lessons/course.yaml says doctor: true). A course that does not load keeps them, as before."""
+    try:
+        return ctx.course.has_doctor
+    except Exception:  # noqa: BLE001 - a broken course must not hide the learner's report
+        return True
+
+
 def exit_code(report: Report, stopped: bool) -> int:
     return INTERRUPTED if stopped else report.cli_exit_code()
 
@@ -198,10 +207,11 @@ def run(ctx) -> int:
     if asked.json:
         from tutor.terminal.render import print_json
 
-        print_json(report_json(report, lang))
+        print_json(report_json(report, lang, _links(ctx)))
         return exit_code(report, stopped)
     sys.stdout.flush()
     if verdict.report is None:
         print(say("no_report", lang, why=pick(verdict.message, lang)), file=sys.stderr)
-    print("\n" + for_terminal(render_text(report, lang, _titles(ctx), stopped=stopped), sys.stdout), flush=True)
+    text = render_text(report, lang, _titles(ctx), stopped=stopped, links=_links(ctx))
+    print("\n" + for_terminal(text, sys.stdout), flush=True)
     return exit_code(report, stopped)

@@ -16,13 +16,14 @@ from tutor.protocol import Finding
 word = WORDS.say
 
 
-def finding_lines(f: Finding, lang: str, titles: dict[str, str] | None = None) -> list[str]:
-    """One finding as lines: a head (where, kind, function, how often), what, why, the fix."""
+def finding_lines(f: Finding, lang: str, titles: dict[str, str] | None = None, links: bool = True) -> list[str]:
+    """One finding as lines: a head (where, kind, function, how often), what, why, the fix (the
+    lesson that teaches it, unless `links` is False: a course that does not teach the doctor's)."""
     head = f"{f.file}:{f.line}  [{f.kind}]" + (f"  {f.function}" if f.function else "")
     lines = [head + "  " + wording.times(f.count, lang), "  " + wording.what(f, lang)]
     lines.append("  " + word("why", lang) + wording.why(f, lang))
     t = teaching(f)
-    if t.lesson:
+    if t.lesson and links:
         title = (titles or {}).get(t.lesson)
         title = (f" “{title}”" if lang != "zh" else f"《{title}》") if title else ""
         cell = word("cell", lang, cell=t.cell) if t.cell else ""
@@ -31,14 +32,16 @@ def finding_lines(f: Finding, lang: str, titles: dict[str, str] | None = None) -
     return lines
 
 
-def render_text(report: Report, lang: str, titles: dict[str, str] | None = None, stopped: bool = False) -> str:
+def render_text(
+    report: Report, lang: str, titles: dict[str, str] | None = None, stopped: bool = False, links: bool = True
+) -> str:
     """The whole report: title, how the script ended, each finding, traces per function.
     `titles` maps lesson ids to their titles in `lang` (when the course is at hand)."""
     lines = [word("title", lang, script=report.script), wording.ending(report, lang, stopped)]
     lines.append(wording.how_many(report, lang))
     lines += wording.blind_spots(report, lang)
     for i, f in enumerate(report.findings, 1):
-        block = finding_lines(f, lang, titles)
+        block = finding_lines(f, lang, titles, links)
         lines.append("")
         lines.append(f"{i}. {block[0]}")
         lines.extend(" " + line for line in block[1:])

@@ -25,5 +25,17 @@ def setup_tutor() -> dict:
         "request_headers_override": {TOKEN_HEADER: token},
         "timeout": 60,  # the first start of a cold Python with Textual on a busy hub
         "new_browser_tab": True,
-        "launcher_entry": {"title": "JAX state tutor", "category": "Other"},
+        "launcher_entry": {"title": launcher_title(), "category": "Other"},
     }
+
+
+def launcher_title() -> str:
+    """The launcher tile's name: the course's own title (lessons/course.yaml; the tile has one
+    language, so English), or the tutor's name where the course cannot be read."""
+    try:
+        from tutor.course import read_course
+        from tutor.paths import course_root
+
+        return read_course(course_root())[0].title.en
+    except Exception:  # noqa: BLE001 - Jupyter must still start, and the tab says what is wrong
+        return "jaxstate-tutor"

@@ -68,7 +68,7 @@ class ProgressScreen(TutorScreen):
         )
         head = Text(
             self.say(
-                "summary",
+                "summary" if course.quiz else "summary_no_quiz",
                 ld=summary.lessons_done,
                 ln=summary.lessons,
                 ep=summary.exercises_passed,
@@ -78,22 +78,23 @@ class ProgressScreen(TutorScreen):
             + "\n",
             style="bold",
         )
-        head.append(
-            self.say(
-                "quiz_score",
-                score=score,
-                best="-" if best is None else best,
-                n=summary.quiz_questions,
-                attempts=summary.quiz_attempts,
-                answered=summary.quiz_answered,
+        lines = []
+        if course.quiz:  # a course without a quiz has no quiz line
+            lines.append(
+                self.say(
+                    "quiz_score",
+                    score=score,
+                    best="-" if best is None else best,
+                    n=summary.quiz_questions,
+                    attempts=summary.quiz_attempts,
+                    answered=summary.quiz_answered,
+                )
             )
-        )
         if summary.checkpoints:
-            head.append("\n" + self.say("checkpoints_score", done=summary.checkpoints_done, n=summary.checkpoints))
+            lines.append(self.say("checkpoints_score", done=summary.checkpoints_done, n=summary.checkpoints))
         if summary.predictions_made:
-            head.append(
-                "\n" + self.say("predictions_score", right=summary.predictions_right, n=summary.predictions_made)
-            )
+            lines.append(self.say("predictions_score", right=summary.predictions_right, n=summary.predictions_made))
+        head.append("\n".join(lines))
         self.query_one("#progress-quiz", Static).update(head)
         self.render_misconceptions()
         warnings = self.query_one("#progress-warnings", Static)
