@@ -34,6 +34,12 @@ def start_backend() -> None:
 
     jax.devices()  # initialise the backend now, not during the learner's first call
     jax.jit(lambda x: x + 1)(1.0).block_until_ready()
+    from tutor.child import warm_up
+
+    try:
+        warm_up.run()  # what a check's first jit, grad, vmap or scan would pay in this process
+    except Exception:  # noqa: BLE001 - only a speed-up: a backend that refuses one of them still judges
+        pass
 
 
 def configure_jax_settings(cache_dir: str | None) -> None:
