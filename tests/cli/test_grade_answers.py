@@ -202,3 +202,44 @@ def test_a_template_first_try_is_judged_against_what_its_variant_prints(tmp_path
     assert by["forger"]["checkpoints_first_try"].startswith("6.1 2/3")
     assert by["forger"]["flag"] == "forged or stale"
     assert "checkpoint 6.1: first try claimed 3/3, but the answers give 2/3" in by["forger"]["note"]
+
+
+def test_a_quiz_answered_under_the_older_tutor_grades_from_what_it_kept(tmp_path, cli_env):
+    """progress.json as 92686d9 wrote it (a question's latest answer and first_correct, no
+    `given`): answered once, that answer is the first and scores as claimed; answered twice
+    before answers were kept, the first is not known, and the claim is flagged saying so."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, retried in (("once", False), ("twice", True)):
+        questions = {}
+        for i, q in enumerate(COURSE.quiz):
+            wrong_first = i == 2
+            again = retried and wrong_first
+            given = q.answer if again or not wrong_first else _wrong(q)
+            questions[q.id] = {
+                "answer": given,
+                "answered_at": "2026-12-01T10:00:00Z",
+                "correct": given == q.answer,
+                "first_correct": not wrong_first,
+                "tries": 2 if again else 1,
+                "variants": [1] if again else [],
+            }
+        old = {
+            "schema": 1,
+            "exercises": {"pure-scale": {"status": "attempted", "attempts": 1}},
+            "lessons": {},
+            "predictions": {},
+            "questions": questions,
+            "quiz": {"answers": {k: v["answer"] for k, v in questions.items()}, "attempts": 1, "best_score": 7},
+        }
+        home = tmp_path / name
+        home.mkdir()
+        (home / "progress.json").write_text(json.dumps(old, indent=2), encoding="utf-8")
+        p = _tutor(cli_env, home, "export", "--name", name, "--out", str(folder / f"{name}.json"))
+        assert p.returncode == 0, p.stderr
+        assert "damaged" not in p.stderr and not list(home.glob("progress.json.*"))
+    p, rows = _grade(cli_env, tmp_path, folder)
+    by = {r["learner"]: r for r in rows}
+    assert (by["once"]["quiz_first_try"], by["once"]["flag"]) == ("7/8", "")
+    assert (by["twice"]["quiz_first_try"], by["twice"]["flag"]) == ("", "forged or stale")
+    assert "answered more than once before the tutor kept answers" in by["twice"]["note"]

@@ -108,7 +108,10 @@ def _unsupported(score: Score, lang: str) -> str:
     part = say("part_quiz", lang) if score.part == QUIZ else say("part_checkpoint", lang, lesson=score.part)
     claimed = f"{score.claimed}/{score.questions}" if _count(score.claimed) else repr(score.claimed)
     if score.right is None:
-        return say("score_unjudged", lang, part=part, claimed=claimed, ids=", ".join(score.unjudged))
+        said = say("score_unjudged", lang, part=part, claimed=claimed, ids=", ".join(score.unjudged))
+        if score.lost:  # the tutor that recorded them kept no answers: say so, it is not the learner's doing
+            said += say("score_lost", lang, ids=", ".join(score.lost))
+        return said
     return say("score_unsupported", lang, part=part, claimed=claimed, right=score.text)
 
 

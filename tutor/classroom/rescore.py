@@ -27,6 +27,7 @@ class Score:
     right: int | None  # first tries right by the course; None: a first answer is missing or could not be judged
     claimed: object  # what the learner's progress said (None: no claim)
     unjudged: tuple[str, ...] = ()  # question ids without a usable first answer
+    lost: tuple[str, ...] = ()  # of those, answered before the tutor kept answers (an honest gap)
 
     @property
     def supported(self) -> bool:
@@ -67,6 +68,7 @@ def rescore(course, progress: dict, answers, shown: Callable[[object, int], str 
     beside what `progress` claims (`checkpoints[].first_score`, `quiz.first_score`). `shown(q, i)`
     is what variant i of template question q prints (None if the run printed no answer)."""
     firsts = first_answers(answers)
+    lost = {a.get("question") for a in answers or () if a.get("try") == 1 and a.get("lost")}
     claims = _claims(progress)
     parts = [(c.lesson, c.questions) for c in course.checkpoints]
     if course.quiz:
@@ -81,7 +83,8 @@ def rescore(course, progress: dict, answers, shown: Callable[[object, int], str 
                 unjudged.append(q.id)
             verdicts.append(verdict)
         right = None if unjudged else sum(bool(v) for v in verdicts)
-        scores.append(Score(part, len(questions), right, claims.get(part), tuple(unjudged)))
+        gone = tuple(q for q in unjudged if q in lost)
+        scores.append(Score(part, len(questions), right, claims.get(part), tuple(unjudged), gone))
     return scores
 
 

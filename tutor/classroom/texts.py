@@ -219,6 +219,10 @@ MSG = table(
             "for {ids}",
             "zh": "{part}：自称首次 {claimed}，但导出文件中 {ids} 没有可按课程判定的首次答案",
         },
+        "score_lost": {
+            "en": " ({ids}: answered more than once before the tutor kept answers, so the first is not known)",
+            "zh": "（{ids}：在 tutor 开始保存答案之前已答过不止一次，首次答案无从知道）",
+        },
         "no_answers": {
             "en": "the export holds no answers (made by an older tutor): its first-try scores cannot be checked",
             "zh": "导出文件不含答案（由较旧的 tutor 生成）：无法核对它的首次得分",
