@@ -26,6 +26,14 @@ def shipped_course_root() -> Path:
     return PACKAGE_DIR.parent
 
 
+def typed_folder(text: str) -> Path:
+    """A folder the user typed (--home, --course). ValueError for an empty word: Path("") is the
+    current folder, so `--home ''` wrote progress wherever the command was run."""
+    if not text.strip():
+        raise ValueError("an empty word names no folder")
+    return Path(text)
+
+
 def default_home() -> Path:
     """The learner's state folder: JAXSTATE_TUTOR_HOME, else the platform's user data dir."""
     env = os.environ.get("JAXSTATE_TUTOR_HOME")

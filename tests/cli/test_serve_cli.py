@@ -47,7 +47,8 @@ def test_learners_get_an_address_each(serve, home):
     assert set(served.urls) == {"ann", "bob"}
     assert served.urls["ann"] != served.urls["bob"]
     token = served.urls["ann"].split("?token=")[1]
-    assert (home / "learners" / "ann" / ".serve-token").read_text().strip() == token
+    assert (home / ".serve-tokens" / "ann").read_text().strip() == token  # the server's, not in ann's home
+    assert not (home / "learners" / "ann" / ".serve-token").exists()
     assert _status(served.urls["bob"])[0] == 200
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import stat
 
-from tutor.serve.seats import TOKEN_FILE, TOKEN_VAR, seat_for, seats, valid_name
+from tutor.serve.seats import OLD_TOKEN_FILE, TOKEN_VAR, seat_for, seats, token_path, valid_name
 
 
 def test_one_learner_gets_a_fresh_token_on_their_home(tmp_path, monkeypatch):
@@ -25,9 +25,32 @@ def test_learners_each_get_a_home_and_a_token_that_survives_a_restart(tmp_path):
     ann, bob = seats(tmp_path, ["ann", "bob", "ann"])
     assert (ann.home, bob.home) == (tmp_path / "learners" / "ann", tmp_path / "learners" / "bob")
     assert ann.token != bob.token
-    token_file = ann.home / TOKEN_FILE
+    token_file = token_path(tmp_path, "ann")
+    assert token_file.read_text().strip() == ann.token
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600  # other users of the machine cannot read it
+    assert stat.S_IMODE(token_file.parent.stat().st_mode) == 0o700
     assert [s.token for s in seats(tmp_path, ["ann", "bob"])] == [ann.token, bob.token]
+
+
+def test_no_token_is_kept_in_any_learners_home(tmp_path):
+    """A check runs in a seat's home: a token there was in reach of every learner's code (issue 50)."""
+    ann, bob = seats(tmp_path, ["ann", "bob"])
+    for seat in (ann, bob):
+        inside = [p.read_text() for p in seat.home.rglob("*") if p.is_file()]
+        assert not any(s.token in text for s in (ann, bob) for text in inside)
+        assert not token_path(tmp_path, seat.name).is_relative_to(seat.home)
+
+
+def test_a_token_kept_in_the_learners_home_before_is_moved_out(tmp_path):
+    """A class served by an older tutor keeps its addresses; the old file leaves the learner's home."""
+    old = tmp_path / "learners" / "ann" / OLD_TOKEN_FILE
+    old.parent.mkdir(parents=True)
+    old.write_text("an-older-token-of-ann-0123456789\n")
+    old.chmod(0o644)
+    (ann,) = seats(tmp_path, ["ann"])
+    assert ann.token == "an-older-token-of-ann-0123456789"
+    assert not old.exists()
+    assert token_path(tmp_path, "ann").read_text().strip() == ann.token
 
 
 def test_a_token_opens_its_own_seat_only(tmp_path):

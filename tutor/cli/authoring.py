@@ -41,6 +41,8 @@ def cmd_verify(ctx: Context) -> int:
         return 1 if bad or problems else 0
     for p in problems:
         print(p)
+    from rich.markup import escape
+
     from tutor.terminal.marks import marks
     from tutor.terminal.render import RunPrinter
 
@@ -50,8 +52,9 @@ def cmd_verify(ctx: Context) -> int:
         # the verb, whole: not sliced from "passes"
         should = "pass" if r["file"] == "solution" or r["file"].startswith("case pass_") else "fail"
         con.print(
-            f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} "
-            + say(f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang)
+            escape(f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} ")
+            + say(f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang),
+            markup=True,
         )
         if "problem" in r:
             con.print(r["problem"], markup=False)

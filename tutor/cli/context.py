@@ -58,6 +58,9 @@ class Context:
             from tutor.progress import ProgressStore
 
             self._store = ProgressStore(self.home, on_wait=self._say_wait)
+            note = self._store.make_private()
+            if note is not None:
+                print(show_controls(pick(note, self.lang)), file=sys.stderr)  # it names the home's path
         return self._store
 
     @property
@@ -87,7 +90,9 @@ class Context:
         from tutor.terminal.text_wrap import use_in_rich
 
         use_in_rich()
-        console = Console(highlight=False)
+        # Markup is asked for where a line is written with it, its fields escaped: a path, an id or
+        # a program's words holding "[/x]" are text, never a tag (a MarkupError killed `watch`).
+        console = Console(highlight=False, markup=False)
         console.soft_wrap = not console.is_terminal
         return console
 

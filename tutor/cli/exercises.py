@@ -56,7 +56,8 @@ def cmd_hint(ctx: Context) -> int:
 
     for i in range(upto):
         con.print(
-            f"[bold]{say('hint_of', ctx.lang, n=i + 1, total=total)}[/bold]: {escape(exercise.hints[i].get(ctx.lang))}"
+            f"[bold]{say('hint_of', ctx.lang, n=i + 1, total=total)}[/bold]: {escape(exercise.hints[i].get(ctx.lang))}",
+            markup=True,
         )
     if shown >= total:
         con.print(say("no_more_hints", ctx.lang, id=exercise.id))

@@ -31,7 +31,7 @@ from tutor.cli.watch import cmd_watch
 from tutor.controls import show_controls
 from tutor.doctor.options import positive_seconds
 from tutor.i18n import LANGS, default_lang
-from tutor.paths import COURSE_VAR
+from tutor.paths import COURSE_VAR, typed_folder
 
 
 def _seconds(text: str) -> float:
@@ -40,6 +40,14 @@ def _seconds(text: str) -> float:
         return positive_seconds(text)
     except ValueError:
         raise argparse.ArgumentTypeError(MSG.say("bad_seconds", default_lang(), value=text)) from None
+
+
+def _folder(text: str) -> Path:
+    """An argparse type for --home and --course: a path, never an empty word (tutor.paths.typed_folder)."""
+    try:
+        return typed_folder(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(MSG.say("empty_folder", default_lang())) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,14 +61,14 @@ def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--home",
-        type=Path,
+        type=_folder,
         metavar="DIR",
         default=argparse.SUPPRESS,
         help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)",
     )
     common.add_argument(
         "--course",
-        type=Path,
+        type=_folder,
         metavar="DIR",
         default=argparse.SUPPRESS,
         help=f"the course to use: a folder holding lessons/ and solutions/ (default: ${COURSE_VAR} or the "

@@ -31,18 +31,20 @@ def cmd_list(ctx: Context) -> int:
     for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
         if step.kind == StepKind.LESSON:
             l = lessons[step.id]
-            con.print(f"[{m[l['status']]}] [bold]{l['id']:<5}[/bold] {escape(l['title'])}")
+            con.print(f"[{m[l['status']]}] [bold]{escape(l['id']):<5}[/bold] {escape(l['title'])}", markup=True)
         elif step.kind == StepKind.CHECKPOINT:
             first, now, n, answered = checkpoint_scores(state, step.id)
             score = score_text(first, now, n, answered, lang)
-            con.print(f"    [{m[state.step_status(step)]}] " + say("checkpoint", lang, n=n, score=score))
+            con.print(
+                f"    [{m[state.step_status(step)]}] " + escape(say("checkpoint", lang, n=n, score=score)), markup=True
+            )
         elif step.kind == StepKind.EXERCISE:
             e = exercise_rows[step.id]
-            con.print(f"    [{m[e['status']]}] {e['id']:<20} {escape(e['title'])}")
+            con.print(f"    [{m[e['status']]}] {escape(e['id']):<20} {escape(e['title'])}", markup=True)
     q = doc["quiz"]
     if q["questions"]:  # a course of one's own may have no quiz: no "0/0" line for it
         score = score_text(q["first_score"], q["score"], q["questions"], q["answered"], lang)
-        con.print(say("list_quiz", lang, a=q["answered"], n=q["questions"], s=score))
+        con.print(say("list_quiz", lang, a=q["answered"], n=q["questions"], s=escape(score)), markup=True)
     return 0
 
 

@@ -15,6 +15,10 @@ MSG = table(
             "en": "must be a number of seconds above 0 and at most 604800 (a week), not {value!r}",
             "zh": "必须是大于 0、不超过 604800（一周）的秒数，而不是 {value!r}",
         },
+        "empty_folder": {
+            "en": "an empty word names no folder (it would be the current one); write the folder's path.",
+            "zh": "空字符串不是任何文件夹（会被当成当前文件夹）；请写出文件夹的路径。",
+        },
         "home_no_such_user": {
             "en": "{where}: there is no such user on this machine, so '~user' names no folder; "
             "write the folder's full path.",

@@ -10,6 +10,9 @@ import os
 import pickle
 from pathlib import Path
 
+from tutor.files.atomic import replace_atomically
+from tutor.files.private import make_folder
+
 KEPT_FILES = 8  # courses kept: the shipped one and what an author or a test run is editing
 
 
@@ -41,9 +44,8 @@ def keep(digest: bytes, value) -> None:
     target = folder / f"{digest.hex()}.pickle"
     tmp = folder / f".{digest.hex()}.{os.getpid()}.tmp"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, target)
+        make_folder(folder)  # a pickle is code to its reader: nobody else may put one here
+        replace_atomically(target, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), tmp)
         kept = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
         for old in kept[KEPT_FILES:]:
             old.unlink(missing_ok=True)

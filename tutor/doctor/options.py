@@ -35,6 +35,7 @@ from pathlib import Path
 
 from tutor.doctor import notebook
 from tutor.i18n import LANGS, Bilingual, table
+from tutor.paths import typed_folder
 
 # A learner's training script, instrumented, on a CPU: minutes are normal. 15 minutes lets a
 # real but small run finish, yet a script that hangs does not hold a worker for hours; a longer
@@ -71,6 +72,10 @@ MSG = table(
         "no_script": {
             "en": "give the Python script to run (doctor SCRIPT [ARGS...]).",
             "zh": "请给出要运行的 Python 脚本（doctor 脚本 [参数...]）。",
+        },
+        "empty_folder": {
+            "en": "{option}: an empty word names no folder (it would be the current one); write the folder's path.",
+            "zh": "{option}：空字符串不是任何文件夹（会被当成当前文件夹）；请写出文件夹的路径。",
         },
         "needs_value": {"en": "{option} needs a value ({value}).", "zh": "{option} 后面要写一个值（{value}）。"},
         "bad_timeout": {
@@ -212,8 +217,15 @@ def parse(words: Sequence[str], tutor_options: bool = False) -> DoctorOptions:
         lang=_lang(own["--lang"]) if "--lang" in own else None,
         module=module,
         accelerator=bool(own.get("--accelerator", False)),
-        home=Path(str(own["--home"])).expanduser() if "--home" in own else None,
+        home=_home(str(own["--home"])) if "--home" in own else None,
     )
+
+
+def _home(text: str) -> Path:
+    try:
+        return typed_folder(text).expanduser()
+    except ValueError:
+        raise _error("empty_folder", option="--home") from None
 
 
 def _refuse_shared_names(script: Path, taken: dict) -> None:

@@ -14,6 +14,8 @@ import stat
 from contextlib import suppress
 from pathlib import Path
 
+from tutor.files.private import FILE_MODE, own_mode
+
 
 def fsync_dir(folder: Path) -> None:
     """Make a rename in `folder` durable; some filesystems cannot fsync a folder, which is harmless."""
@@ -25,14 +27,16 @@ def fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def replace_atomically(target: Path, data: bytes, tmp: Path, mode: int = 0o644) -> None:
+def replace_atomically(target: Path, data: bytes, tmp: Path, mode: int = FILE_MODE) -> None:
     """Write `data` to `tmp`, fsync it, rename it over `target`, fsync the folder. Raises OSError,
-    and then `target` is untouched and `tmp` is gone (a leftover of a killed writer is replaced)."""
+    and then `target` is untouched and `tmp` is gone (a leftover of a killed writer is replaced).
+    The new file has exactly `mode` (private unless said), whatever the umask."""
     try:
         with suppress(FileNotFoundError):
             os.unlink(tmp)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
+            own_mode(fd, mode)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]

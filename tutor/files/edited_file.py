@@ -15,6 +15,7 @@ from typing import Literal
 
 from tutor.files.atomic import read_regular, replace_atomically
 from tutor.files.outside_edits import CHANGED, DELETED, FileWatch
+from tutor.files.private import make_folder
 from tutor.files.rescue import rescue_copy
 from tutor.files.workspace import LearnerFileError, Workspace, read_learner_file, write_atomically, write_error
 from tutor.i18n import Bilingual
@@ -110,7 +111,7 @@ class EditedFile:
         self.kept_other = None
         try:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                make_folder(self.path.parent)
             except OSError as exc:
                 raise write_error(self.path, exc) from None
             self.kept_other = self._keep_newer_version(text)
@@ -144,7 +145,7 @@ class EditedFile:
         path = self._replaced_path(text)
         if not _holds(path, text):
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                make_folder(path.parent)
             except OSError as exc:
                 raise write_error(path, exc) from None
             write_atomically(path, text)
@@ -166,7 +167,7 @@ class EditedFile:
         (every check is one attempt). Best effort: without it, the other view checks once more."""
         claim = self._claim_path()
         with suppress(OSError):
-            claim.parent.mkdir(exist_ok=True)
+            make_folder(claim.parent)
             mine = f"{_digest(text)} {self._view}".encode()  # which text, and which view said so
             replace_atomically(claim, mine, claim.with_name(f".{claim.name}.{os.getpid()}.tmp"))
 

@@ -15,6 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from tutor.files.atomic import replace_atomically
+from tutor.files.private import FILE_MODE, make_folder
 from tutor.i18n import Bilingual
 
 MAX_FILE_BYTES = 1_000_000  # a solution is a few kB; anything this big is a mistake
@@ -61,14 +62,17 @@ def write_error(path: Path, exc: OSError) -> WorkspaceError:
 def write_atomically(path: Path, text: str) -> Path:
     """Replace the file's content with `text` all at once; returns the file really written.
 
-    A symbolic link is followed (the learner's own file elsewhere stays where it is and stays
-    linked). Raises WorkspaceError, and then the old content is untouched."""
+    A symbolic link is followed (the learner's own file elsewhere stays where it is, linked, and
+    keeps its mode); a file of the home is its owner's alone (0600). Raises WorkspaceError, and
+    then the old content is untouched."""
     target = Path(os.path.realpath(path))
     try:
         try:
             mode = stat.S_IMODE(target.stat().st_mode)
         except FileNotFoundError:
-            mode = 0o644
+            mode = FILE_MODE
+        if not os.path.islink(path):
+            mode &= 0o700
         replace_atomically(target, text.encode("utf-8"), target.with_name(f".{target.name}.{os.getpid()}.tmp"), mode)
     except OSError as exc:
         raise write_error(path, exc) from None
@@ -94,7 +98,7 @@ class Workspace:
         path = self.path(exercise.id)
         if not path.exists():
             try:
-                self.dir.mkdir(parents=True, exist_ok=True)
+                make_folder(self.dir)
             except OSError as exc:
                 raise write_error(path, exc) from None
             write_atomically(path, exercise.starter)
@@ -114,7 +118,7 @@ class Workspace:
             backup_dir = self.dir / ".backup"
             backup = backup_dir / f"{exercise.id}-{time.strftime('%Y%m%dT%H%M%S')}-{time.time_ns() % 10**6}.py"
             try:
-                backup_dir.mkdir(parents=True, exist_ok=True)
+                make_folder(backup_dir)
                 try:
                     os.link(current, backup)  # a second name for the same bytes: needs no free space
                 except OSError:

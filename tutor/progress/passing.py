@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
+from tutor.files.private import make_folder
 from tutor.files.workspace import LearnerFileError, read_learner_file, write_atomically
 
 FOLDER = "passed"
@@ -27,7 +28,7 @@ def keep(home: Path | None, exercise_id: str, source: str, passed: bool) -> None
         return
     path = kept_path(home, exercise_id)
     with suppress(OSError, LearnerFileError):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         write_atomically(path, source)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from tutor import host
 from tutor.files.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
+from tutor.files.private import make_folder, open_private, tighten_home
 from tutor.i18n import Bilingual
 from tutor.progress.reading import parse
 
@@ -219,6 +220,17 @@ class ProgressStore:
         self.lock_path = self.home / LOCKNAME
         self.warnings: list[Bilingual] = []  # pick(w, lang) for the learner's language
         self.on_wait = on_wait
+        self._made_private = False
+        self.private_note: Bilingual | None = None
+
+    def make_private(self) -> Bilingual | None:
+        """Once per store, before the home is first used: a home an older tutor (or a umask) left
+        open to other users is made its owner's alone. Returns the one-line note that says so
+        (the CLI prints it on stderr, the TUI shows it), None when nothing needed changing."""
+        if not self._made_private:
+            self._made_private = True
+            self.private_note = tighten_home(self.home)
+        return self.private_note
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -228,6 +240,7 @@ class ProgressStore:
         A sound file is read without the lock (writes are atomic renames, so a reader always
         sees a whole file): the UI must not wait while another writer fsyncs. Only a file
         that needs repair (or a warning) takes the locked path."""
+        self.make_private()
         clean = self._read_clean()
         if clean is not None:
             return clean
@@ -278,15 +291,18 @@ class ProgressStore:
     @contextmanager
     def _locked(self) -> Iterator[None]:
         """Hold an exclusive flock on progress.lock; the kernel drops it if we are killed."""
+        self.make_private()
         try:
-            self.home.mkdir(parents=True, exist_ok=True)
+            make_folder(self.home)
             # O_RDONLY is enough for flock and still works when the lock file exists in a read-only home.
             # O_NONBLOCK: a FIFO planted as progress.lock must not hang the tutor in open().
-            fd = os.open(self.lock_path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o644)
+            fd = open_private(self.lock_path, os.O_RDONLY | os.O_NONBLOCK)
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 os.close(fd)
                 raise NotARegularFile(errno.EINVAL, f"{LOCKNAME} is not a regular file", str(self.lock_path))
         except OSError as exc:
+            _refuse_a_file_for_home(self.home, self.path)
+            _refuse_a_folder(self.lock_path, self.path)
             raise ProgressError(
                 f"Cannot save progress to {self.path}: {self.home} is not usable ({exc.strerror or exc}).",
                 f"无法把进度保存到 {self.path}：{self.home} 不可用（{exc.strerror or exc}）。",
@@ -440,10 +456,35 @@ class ProgressStore:
         try:
             replace_atomically(self.path, encoded, tmp)
         except OSError as exc:
+            _refuse_a_folder(tmp, self.path)
             raise ProgressError(
                 f"Could not save progress to {self.path}: {exc.strerror or exc}.",
                 f"无法把进度保存到 {self.path}：{exc.strerror or exc}。",
             ) from None
+
+
+def _refuse_a_file_for_home(home: Path, progress: Path) -> None:
+    """ProgressError naming the home (or a folder above it) that is a file: the OS said only
+    "File exists" or "Not a directory", which named neither."""
+    for folder in (home, *home.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise ProgressError(
+                    f"Cannot save progress to {progress}: {folder} is a file, not a folder (is --home a file?).",
+                    f"无法把进度保存到 {progress}：{folder} 是文件而不是文件夹（--home 是不是指向了文件？）。",
+                )
+            return
+
+
+def _refuse_a_folder(path: Path, progress: Path) -> None:
+    """ProgressError naming `path` where it is a folder (the lock or the temporary file the tutor
+    writes beside progress.json): the OS's "Is a directory" named neither, and blamed the home."""
+    if path.is_dir() and not path.is_symlink():
+        raise ProgressError(
+            f"Could not save progress to {progress}: {path} is a folder, where the tutor keeps a file of its own. "
+            "Move that folder away, then try again.",
+            f"无法把进度保存到 {progress}：{path} 是一个文件夹，而导师要在那里放自己的文件。请把这个文件夹移走，然后重试。",
+        )
 
 
 def _encode(data: dict, path: Path) -> bytes:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tutor import host
+from tutor.files.private import make_folder
 from tutor.protocol import CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox import orphans, run_copy
 from tutor.sandbox.bwrap import Bwrap
@@ -151,7 +152,7 @@ class Sandbox:
         cache_dir = self.cache_dir
         if cache_dir is not None:
             try:
-                cache_dir.mkdir(parents=True, exist_ok=True)
+                make_folder(cache_dir)  # the compiled programs of this home's runs: its owner's alone
             except OSError:
                 cache_dir = None  # no cache is slower, not broken
         # Doctor's worker is spawned afresh, never forked: the script starts as under `python`.

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tutor import host
+from tutor.files.private import make_folder, open_private
 from tutor.i18n import LANGS
 from tutor.serve.texts import MSG
 
@@ -49,8 +50,8 @@ def home_lock(home: Path) -> Iterator[None]:
     """One served tutor on a home at a time. The server closes a seat's older tab before it starts
     the newer, but that tutor may still be saving and closing its workers after its page is gone:
     the newer waits here until it has exited (the lock goes with its process), LOCK_WAIT_S at most."""
-    home.mkdir(parents=True, exist_ok=True)
-    fd = os.open(home / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by workers (exec)
+    make_folder(home)
+    fd = open_private(home / LOCK_FILE, os.O_RDWR)  # not inherited by workers (exec)
     try:
         deadline = time.monotonic() + LOCK_WAIT_S
         # host.try_lock is True where the host has no locks (the server's one tab per seat is all there is)

@@ -59,7 +59,7 @@ class RunPrinter:
             for series, step, value in event.points:
                 self.last_metric[series] = (step, value)
             shown = "  ".join(f"{s} step {st}: {v:.4g}" for s, (st, v) in self.last_metric.items())
-            self.console.print(f"[dim]  {self.shown(shown)}[/dim]", highlight=False)
+            self.console.print(f"[dim]  {self.shown(shown)}[/dim]", highlight=False, markup=True)
         elif isinstance(event, Verdict):
             self.verdict(event)
         elif isinstance(event, Output):
@@ -73,24 +73,26 @@ class RunPrinter:
             c.print(
                 f"[{STYLE.get(check.status, '')}]{mark}[/] {self.shown(name)} [dim]({self.shown(check.id)})[/dim]",
                 highlight=False,
+                markup=True,
             )
             message = pick(check.message, lang)
             if check.status != "pass" and message:
                 for line in message.splitlines():
-                    c.print(f"    {self.shown(line)}", highlight=False)
+                    c.print(f"    {self.shown(line)}", highlight=False, markup=True)
         if self.show_output and v.stdout.strip():
-            c.print(f"[bold]{pick(WORDS['stdout'], lang)}:[/bold]")
-            c.print(self.shown(v.stdout.rstrip()[-4000:]), highlight=False)
+            c.print(f"[bold]{pick(WORDS['stdout'], lang)}:[/bold]", markup=True)
+            c.print(self.shown(v.stdout.rstrip()[-4000:]), highlight=False, markup=True)
         stderr = without_noise(v.stderr)  # the runtimes' start-up chatter stays in --json only
         if self.show_output and v.status != "pass" and stderr.strip() and v.kind != "checks":
-            c.print(f"[bold]{pick(WORDS['stderr'], lang)}:[/bold]")
-            c.print(self.shown(stderr.rstrip()[-2000:]), highlight=False)
+            c.print(f"[bold]{pick(WORDS['stderr'], lang)}:[/bold]", markup=True)
+            c.print(self.shown(stderr.rstrip()[-2000:]), highlight=False, markup=True)
         if v.output_truncated:
-            c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]")
+            c.print(f"[dim]{pick(WORDS['truncated'], lang)}[/dim]", markup=True)
         c.print(
             f"[bold {STYLE[v.status]}]{verdict_head(v.status, lang)}[/]{self.shown(pick(v.message, lang))}"
             f" [dim]({v.duration_s:.2f} s)[/dim]",
             highlight=False,
+            markup=True,
         )
 
 

@@ -105,6 +105,13 @@ class TutorApp(TutorAppLike):
         every = IDLE_CHECK_S if self.worker_idle_s is None else min(IDLE_CHECK_S, max(0.5, self.worker_idle_s / 4))
         self.set_interval(every, self._give_back_idle_worker)
         self._note_host()
+        self._note_private_home()
+
+    def _note_private_home(self) -> None:
+        """Once: a home that was open to other users has been made private (tutor.files.private)."""
+        note = self.session.store.make_private()
+        if note is not None:
+            self.notify(pick(note, self.lang), severity="warning", timeout=15, markup=False)
 
     def _note_host(self) -> None:
         """Once, as the tutor opens: the guards this host cannot give (none on Linux with /proc)."""
