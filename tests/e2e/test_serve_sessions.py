@@ -141,3 +141,22 @@ def test_a_tab_opens_in_the_language_its_page_asked_for(serve):
             await tab.ws.close()
 
     asyncio.run(open_tab())
+
+
+def test_the_doctor_is_off_in_a_served_seat_and_says_why(serve, home):
+    """Issue 50: the Doctor screen ran a learner's script unfenced as the server's user, and that
+    script overwrote another seat's progress.json with a forged pass. In a served seat it is off."""
+    served = serve("--learner", "ann", "--learner", "bob")
+
+    async def session() -> None:
+        async with aiohttp.ClientSession() as client:
+            tab = Tab(await client.ws_connect(_ws_url(served.urls["ann"])))
+            await tab.read_until("Continue:")
+            await tab.keys("d")
+            await tab.read_until("Doctor is off")
+            await tab.read_until("jaxstate-tutor doctor SCRIPT")
+            assert b"Doctor: check your own script" not in tab.seen  # the screen never opened
+            await tab.ws.close()
+
+    asyncio.run(session())
+    assert not (home / "learners" / "bob" / "progress.json").exists()

@@ -145,9 +145,13 @@ class OutlineScreen(TutorScreen):
         self.app.open_step(Step(StepKind.QUIZ))
 
     def action_doctor(self) -> None:
-        from tutor.ui.screens.doctor import DoctorScreen
+        from tutor.ui.screens.doctor import DoctorScreen, text
 
         if self.session.course is not None and not self.session.course.has_doctor:
             return
-
+        if self.app.is_web:
+            # Served (`serve`, Jupyter): every seat's tutor is the server's user, and the doctor runs a
+            # script unfenced. Off, and said why, rather than a fence that would not hold.
+            self.notify(text("off_served", self.lang), severity="warning", timeout=15, markup=False)
+            return
         self.app.push_screen(DoctorScreen())
