@@ -41,6 +41,7 @@ WITH_NO_COLOR = [("en", False), ("zh", False), ("en", True)]
 def snap_home(monkeypatch):
     shutil.rmtree(HOME, ignore_errors=True)
     HOME.mkdir(parents=True)
+    HOME.chmod(0o700)  # as the tutor makes a home: a 0755 one would be made private, and say so
     monkeypatch.delenv("NO_COLOR", raising=False)
     yield HOME
     shutil.rmtree(HOME.parent, ignore_errors=True)
