@@ -481,4 +481,12 @@ def spaced(label: str) -> str:
     return label if label.endswith("：") else label + " "
 
 
+def bold_label(label: str, text: str) -> str:
+    """Markdown: the label in bold, then `text`. A closing `**` right after punctuation and before
+    a letter does not close (CommonMark's flanking rule), so "**你的选择 A：**中文" showed its
+    asterisks: the colon goes after the bold, with no space after a full-width one (zh)."""
+    colon = label[-1] if label.endswith(("：", ":")) else ""
+    return f"**{label[: len(label) - len(colon)]}**{colon}" + ("" if colon == "：" else " ") + text
+
+
 say = UI.say

@@ -29,7 +29,7 @@ from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
-from tutor.ui.texts import KEY_LABELS, spaced
+from tutor.ui.texts import KEY_LABELS, bold_label, spaced
 from tutor.ui.widgets.cell_view import CellView, number_text
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
 
@@ -63,11 +63,6 @@ def option_order(question, answered_before: bool, rng: random.Random) -> tuple[s
     while tuple(order) == LETTERS:
         rng.shuffle(order)
     return tuple(order)
-
-
-def _labelled(label: str, text: str) -> str:
-    """**Label:** text, with no space after a full-width colon (zh)."""
-    return f"**{label}**" + ("" if label.endswith("：") else " ") + text
 
 
 class QuizScreen(RunView, TutorScreen):
@@ -289,10 +284,10 @@ class QuizScreen(RunView, TutorScreen):
             else f"**{m['wrong']} {self.say('quiz_wrong', answer=self.shown(q.answer))}**"
         ]
         your = self.say("quiz_your", letter=self.shown(self.chosen))
-        parts.append(_labelled(your, q.explanations[self.chosen].get(lang)))
+        parts.append(bold_label(your, q.explanations[self.chosen].get(lang)))
         if not right:
             answer = self.say("quiz_answer", letter=self.shown(q.answer))
-            parts.append(_labelled(answer, q.explanations[q.answer].get(lang)))
+            parts.append(bold_label(answer, q.explanations[q.answer].get(lang)))
         return "\n\n".join(parts)
 
     def _number_feedback(self, q) -> str:

@@ -25,7 +25,7 @@ from tutor.sandbox.noise import without_noise
 from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunView
 from tutor.ui.saving import record
-from tutor.ui.texts import say, spaced
+from tutor.ui.texts import bold_label, say, spaced
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
 from tutor.ui.widgets.own_focus_style import OwnFocusStyle
 
@@ -258,7 +258,7 @@ class CellView(RunView, OwnFocusStyle, Vertical, can_focus=True):
             if found is not None:
                 found.display = False
             return
-        text = f"**{say('predict_why', self.app.lang)}** " + p.explain.get(self.app.lang)
+        text = bold_label(say("predict_why", self.app.lang), p.explain.get(self.app.lang))
         if found is not None:
             found.display = True
             set_markdown(found, text)
