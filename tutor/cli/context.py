@@ -50,6 +50,9 @@ class Context:
             except CourseError as exc:
                 lines = [say("course_broken", self.lang)] + [f"  {p}" for p in exc.problems]
                 raise UsageError("\n".join(lines)) from None
+            from tutor.cli.course_trust import note_course
+
+            note_course(self._course.root, self.home, self.lang)  # a course not shipped with the tutor is code
         return self._course
 
     @property

@@ -11,6 +11,32 @@ MSG = table(
             "en": "the course has problems (run `jaxstate-tutor validate`):",
             "zh": "课程文件有问题（运行 `jaxstate-tutor validate` 查看）：",
         },
+        "course_is_code": {
+            "en": "note: {root} is a course of its own, not the one shipped with the tutor. A course is code: its "
+            "checks (checks.py, its import-time code too) and its lessons' cells run on this machine, as you, "
+            "whenever you check, watch, verify or open a lesson, and on every learner's file when you grade. "
+            "They run confined as any check: {confined}. Use a course you would trust as a program you install. "
+            "(Said once for this folder.)",
+            "zh": "注意：{root} 是一门自己的课程，不是本教程自带的课程。课程就是代码：它的检查（checks.py，包括导入时运行的代码）"
+            "和课文中的代码单元会以你的身份在这台机器上运行：每次检查、watch、verify 或打开课文时都会运行，评分时还会对每个学生的"
+            "文件运行。它们和任何检查一样受到限制：{confined}。请只使用你像信任一个要安装的程序那样信任的课程。"
+            "（这个文件夹只提示这一次。）",
+        },
+        "course_confined_landlock": {
+            "en": "the kernel (Landlock, ABI {abi}) lets them write only their own run folder, they may signal only "
+            "their own processes, and `grade` runs them inside bubblewrap where it runs here (no network, no home "
+            "in view); outside bubblewrap they can read what you can read",
+            "zh": "内核（Landlock，ABI {abi}）只允许它们写自己的运行文件夹，它们只能向自己的进程发信号；在这里能运行 bubblewrap 时，"
+            "`grade` 会在 bubblewrap 中运行它们（没有网络，看不到主目录）；在 bubblewrap 之外，它们能读你能读的文件",
+        },
+        "course_confined_hook": {
+            "en": "this system has no Landlock, so the tutor's audit hook lets them write only their own run folder "
+            "and refuses starting programs and calling C; they may signal only their own processes, and `grade` "
+            "runs them inside bubblewrap where it runs here; outside bubblewrap they can read what you can read",
+            "zh": "本系统没有 Landlock，所以由本教程的审计钩子只允许它们写自己的运行文件夹，并拒绝启动程序和调用 C 函数；"
+            "它们只能向自己的进程发信号；在这里能运行 bubblewrap 时，`grade` 会在 bubblewrap 中运行它们；"
+            "在 bubblewrap 之外，它们能读你能读的文件",
+        },
         "bad_seconds": {
             "en": "must be a number of seconds above 0 and at most 604800 (a week), not {value!r}",
             "zh": "必须是大于 0、不超过 604800（一周）的秒数，而不是 {value!r}",

@@ -1,0 +1,54 @@
+"""A course is code (issue 50, item 4): a course folder that is not the one shipped with the tutor
+is said once, per folder, to run its checks on this machine, and how they are confined. The
+folders already told are remembered in the home (`courses-said`, one resolved path a line), so
+the sentence comes once, not at every command; a home that cannot keep it hears it again."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tutor.cli.texts import say
+
+SAID_NAME = "courses-said"
+
+
+def _said(home: Path) -> set[str]:
+    try:
+        return set((home / SAID_NAME).read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeError):
+        return set()
+
+
+def _confinement(lang: str) -> str:
+    """What holds on this host for any check's run, in a few words."""
+    from tutor import host
+
+    abi = host.landlock_abi()
+    key = "course_confined_landlock" if abi >= 1 else "course_confined_hook"
+    return say(key, lang, abi=abi)
+
+
+def note_course(root: Path, home: Path, lang: str) -> bool:
+    """Say, once per folder, what trusting the course at `root` means; True if it was said now."""
+    from tutor.paths import shipped_course_root
+
+    try:
+        where = str(root.resolve())
+        if where == str(shipped_course_root().resolve()):
+            return False
+    except OSError:
+        return False
+    said = _said(home)
+    if where in said:
+        return False
+    print(say("course_is_code", lang, root=where, confined=_confinement(lang)), file=sys.stderr)
+    try:
+        from tutor.files.atomic import replace_atomically
+
+        text = "".join(f"{p}\n" for p in sorted(said | {where}))
+        home.mkdir(parents=True, exist_ok=True)
+        replace_atomically(home / SAID_NAME, text.encode("utf-8"), home / f".{SAID_NAME}.tmp", mode=0o600)
+    except OSError:
+        pass  # said again next time: better than never
+    return True
