@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Chinese characters and full-width punctuation: what a zh sentence is made of.
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
@@ -42,3 +43,8 @@ def join_wrapped(text: str) -> str:
         last = out[-1]
         joinable = not in_fence and bool(_ENDS_CJK.search(last)) and not _HEADING.match(last)
     return "\n".join(out)
+
+
+def display_width(line: str) -> int:
+    """Terminal columns a line takes: wide and full-width characters (Chinese) count two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import string
 
+from tutor.course.cjk import display_width
 from tutor.course.model import ANSWER, Question, Source, Template
 from tutor.course.predict import OPTION_LETTERS
 from tutor.course.schema import FORMAT, ID_REGEX, PLACEHOLDER_REGEX
@@ -18,6 +19,10 @@ from tutor.i18n import Bilingual
 
 ID_PATTERN = re.compile(ID_REGEX)
 PARAM_PATTERN = re.compile(PLACEHOLDER_REGEX)
+# The widest line of code a question may show: what a fenced block has of the question pane at
+# 80x24 (Textual clips a fence, it does not wrap it, and the clipped part can hold the answer).
+CODE_COLUMNS = 74
+_FENCE = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
 
 
 def read_question(r, value, line: int, what: str, read_cell, lesson_default: str | None = None) -> Question | None:
@@ -44,9 +49,13 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     source = Source(r.file, line)
     if templated:
         template = _template(r, d["template"], d.line_of("template"), what, prompt, source)
+        if prompt and template:
+            _code_fits(r, prompt, d.line_of("prompt"), what, template)
         if qid and prompt and template:
             return Question(qid, prompt, {}, "", {}, evidence, source, lesson, template, misconception=tag)
         return None
+    if prompt:
+        _code_fits(r, prompt, d.line_of("prompt"), what)
     options = _lettered(r, d.get("options"), d.line_of("options"), f"{what} options")
     explain = _lettered(r, d.get("explain"), d.line_of("explain"), f"{what} explain")
     answer = d.get("answer")
@@ -58,6 +67,24 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
             qid, prompt, options, answer, explain, evidence, source, lesson, siblings=siblings, misconception=tag
         )
     return None
+
+
+def _code_fits(r, prompt: Bilingual, line: int, what: str, template: Template | None = None) -> None:
+    """Every line of the prompt's code, in each language and each variant filled in, fits the
+    question pane at 80 columns (Chinese characters count two)."""
+    for lang in ("en", "zh"):
+        text = prompt.get(lang)
+        filled = [template.fill(text, i) for i in range(len(template.variants))] if template else [text]
+        for shown in dict.fromkeys(filled):
+            for fence in _FENCE.finditer(shown):
+                for code_line in fence.group(0).splitlines():
+                    if display_width(code_line) > CODE_COLUMNS:
+                        r.problem(
+                            line,
+                            f"{what} prompt ({lang}) has a code line {display_width(code_line)} columns wide, "
+                            f"over the {CODE_COLUMNS} the question pane shows at 80x24: {code_line.strip()}",
+                        )
+                        return
 
 
 def _siblings(
