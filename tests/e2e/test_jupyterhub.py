@@ -248,7 +248,7 @@ c.JupyterHub.cleanup_proxy = True
         shutil.rmtree(work, ignore_errors=True)
 
 
-def test_two_learners_on_a_real_hub(class_hub):
+def test_two_learners_on_a_real_hub(class_hub, request):
     base, token, exchange = class_hub["base"], class_hub["token"], class_hub["exchange"]
     ann, bob = class_hub["ann"], class_hub["bob"]
     browsers = {}
@@ -311,7 +311,24 @@ def test_two_learners_on_a_real_hub(class_hub):
         [(ann.name, "counter-jit"), (bob.name, "counter-jit")]
     )
 
-    # what each learner holds now (their Jupyter server and the tutor's server), PSS
+    # ann's tutor in a real browser, with her hub session's cookies: the page's websocket goes
+    # through the hub's proxy and her Jupyter server's to her tutor, which draws and takes keys
+    try:
+        chromium = request.getfixturevalue("chromium")
+    except pytest.skip.Exception as why:
+        chromium = None
+        print(f"the tutor's tab was not opened in a browser: {why}")
+    if chromium is not None:
+        chromium.call("Network.enable")
+        for c in browsers[ann.name].jar:
+            chromium.call("Network.setCookie", name=c.name, value=c.value or "", url=base + (c.path or "/"))
+        chromium.open(f"{base}/user/{ann.name}/jaxstate-tutor/")
+        chromium.wait_for("Continue:", timeout=180)
+        chromium.key("p")
+        chromium.wait_for("Progress", timeout=60)
+
+    # what each learner holds now, PSS: their Jupyter server, the tutor's server, a terminal, and
+    # for ann the tutor session of her open tab
     for learner in (ann, bob):
         kb = {pid: _pss_kb(pid) for pid in _processes_of(learner.uid)}
         print(f"{learner.name}: {sum(kb.values()) / 1024:.0f} MB PSS in {len(kb)} processes")
