@@ -149,3 +149,23 @@ def test_doctor_json(small):
         "for n in range(4):\n    f(jnp.zeros(n + 1))\nprint('done')\n"
     )
     against_golden("doctor", tutor("doctor", str(script), "--json"))
+
+
+def test_grade_json(small, tmp_path):
+    """The grade table's document (its own `format_version`, not schema_version): an export of the
+    small course's learner, graded against a roster that also names one who handed in nothing."""
+    tutor, course, where = small
+    folder = tmp_path / "in"
+    folder.mkdir()
+    tutor("export", "--name", "ann", "--out", str(folder / "ann.json"))
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name,id,email\nann,ann,ann@school.edu\nben,ben,\n", encoding="utf-8")
+    out = tmp_path / "grade.json"
+    tutor("grade", str(folder), "--roster", str(roster), "--due", "2000-01-01T00:00:00Z", "--json", str(out))
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert next(iter(doc)) == "format" and doc["format_version"] == 3
+    got = shape(doc)
+    path = GOLDEN / "grade.json"
+    if os.environ.get("JAXSTATE_UPDATE_GOLDEN") == "1":
+        path.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert got == json.loads(path.read_text(encoding="utf-8")), f"grade --json changed shape: {json.dumps(got)}"

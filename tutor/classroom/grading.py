@@ -3,7 +3,7 @@ progress claims. A status comes only from a re-run; a claim is only shown, never
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,12 +24,27 @@ FLAG_UNSAID = "course not said"
 FLAGS = (FLAG, FLAG_VERSION, FLAG_UNSAID)
 COLUMNS = (
     "learner",
+    "learner_id",
     "export",
     "exercise",
     "status",
     "claimed",
     "flag",
     "checks_passed",
+    "points",
+    "points_possible",
+    "total",
+    "total_possible",
+    "roster",
+    "similar_group",
+    "similar_to",
+    "reference",
+    "solution_viewed",
+    "hints",
+    "first_passed_at",
+    "exported_at",
+    "submitted_at",
+    "late",
     "quiz_first_try",
     "checkpoints_first_try",
     "isolation",
@@ -50,6 +65,24 @@ class Row:
     isolation: str = ""  # what walled the re-run in: "bwrap" or "fence" (tutor.sandbox.bwrap); empty where nothing ran
     notes: list[str] = field(default_factory=list)
     learner_flags: tuple[str, ...] = ()  # of the whole export: a score unsupported, another course version
+    # the gradebook's (tutor.classroom.gradebook): who on the roster, what it is worth, what to look at
+    learner_id: str = ""
+    points: str = ""
+    points_possible: str = ""
+    total: str = ""
+    total_possible: str = ""
+    roster: str = ""  # "", "not on roster", "N exports", "no export"
+    similar_group: str = ""
+    similar_to: str = ""
+    reference: str = ""
+    solution_viewed: str = ""
+    hints: str = ""
+    first_passed_at: str = ""
+    exported_at: str = ""
+    submitted_at: str = ""  # the exchange's time of hand-in (the file's ctime): not the learner's clock
+    late: str = ""
+    source: str | None = field(default=None, repr=False)  # the file as handed in: compared, never written
+    scores: tuple[Score, ...] = field(default=(), repr=False)  # the export's first tries, re-scored
 
     @property
     def pass_unconfirmed(self) -> bool:
@@ -90,6 +123,7 @@ class Rescored:
     checkpoints: str
     flags: tuple[str, ...]
     notes: tuple[str, ...]
+    scores: tuple[Score, ...] = ()
 
 
 def first_tries(export: Export, course, shown, lang: str) -> Rescored:
@@ -101,7 +135,7 @@ def first_tries(export: Export, course, shown, lang: str) -> Rescored:
     notes = [_unsupported(s, lang) for s in scores if not s.supported]
     if export.answers is None and any(s.claimed is not None for s in scores):
         notes.append(say("no_answers", lang))
-    return Rescored(quiz.text if quiz else "", checkpoints, (FLAG,) if notes else (), tuple(notes))
+    return Rescored(quiz.text if quiz else "", checkpoints, (FLAG,) if notes else (), tuple(notes), tuple(scores))
 
 
 def _unsupported(score: Score, lang: str) -> str:
@@ -127,8 +161,8 @@ def grade_export(
     on_row: Callable[[Row], None] | None = None,
     shown: Callable[[object, int], str | None] = lambda question, variant: None,
 ) -> list[Row]:
-    """One row per exercise the export has a file for or a claim about, in the course's order
-    (ids the course does not know after it). `judge(exercise, source)` re-runs one file;
+    """One row per exercise of the course, in its order, and one per id the export names that the
+    course does not know, after them. `judge(exercise, source)` re-runs one file;
     `shown(question, variant)` what a template question's variant prints (tutor.classroom.rescore).
     An export of another course is refused whole: one row that says whose it is."""
     binding = bind(export, course)
@@ -145,7 +179,7 @@ def grade_export(
     files = {f.exercise_id: f for f in export.files}
     known = [e.id for e in course.exercises]
     wanted = set(files) | set(export.claimed_ids())
-    order = [i for i in known if i in wanted] + sorted(i for i in wanted if i not in known)
+    order = known + sorted(i for i in wanted if i not in known)
     rows = []
     for exercise_id in order:
         row = Row(
@@ -157,6 +191,7 @@ def grade_export(
             quiz_first_try=scores.quiz,
             checkpoints_first_try=scores.checkpoints,
             learner_flags=learner_flags,
+            scores=scores.scores,
         )
         _judge_one(row, course.exercise(exercise_id), files.get(exercise_id), judge, lang)
         row.notes += learner_notes
@@ -173,8 +208,9 @@ def _judge_one(row: Row, exercise, file: ExportedFile | None, judge, lang: str) 
         return
     if file is None:
         row.status = "missing"
-        row.notes.append(say("no_file", lang))
+        row.notes.append(say("no_file" if row.claimed in ("attempted", "passed") else "not_attempted", lang))
         return
+    row.source = file.source
     if file.source is None:
         row.status = "refused"
         key, fields = file.problem or ("file_not_text", {"why": "?"})
@@ -213,18 +249,3 @@ def _binding_note(binding: Binding, lang: str) -> str:
 def unreadable_row(path: Path, why: str) -> Row:
     """The row of an export that could not be read at all: the class list still shows the learner."""
     return Row(learner=path.stem, export=path.name, exercise="", status="unreadable", notes=[why])
-
-
-def summary(rows: Iterable[Row]) -> dict[str, int]:
-    rows = list(rows)
-    return {
-        "learners": len({(r.learner, r.export) for r in rows if r.status != "unreadable"}),
-        "files": sum(r.status in ("pass", "fail", "error", "timeout") for r in rows),
-        "problems": sum(r.status == "unreadable" for r in rows),
-        "flagged": sum(r.pass_unconfirmed for r in rows),
-        # exports (not rows): a first-try score the answers do not give; another course version
-        # or none said; another course (refused)
-        "scores_unsupported": len({r.export for r in rows if FLAG in r.learner_flags}),
-        "course_version": len({r.export for r in rows if {FLAG_VERSION, FLAG_UNSAID} & set(r.learner_flags)}),
-        "other_course": len({r.export for r in rows if r.status == "refused" and not r.exercise}),
-    }

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from tutor.classroom.grading import COLUMNS, FLAGS, STATUSES, Row
 
 TABLE_FORMAT = "jaxstate-tutor-grade"
-TABLE_VERSION = 2
+TABLE_VERSION = 3  # 3: a row for every exercise of the course; points, roster and honesty columns
 
 
 def _cell(value: str) -> str:
@@ -28,6 +28,15 @@ def csv_text(rows: Sequence[Row]) -> str:
     return out.getvalue()
 
 
+def wide_csv_text(lines: Sequence[Sequence[str]]) -> str:
+    """The gradebook's wide form (tutor.classroom.gradebook.wide), one learner a line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for line in lines:
+        writer.writerow([_cell(v) for v in line])
+    return out.getvalue()
+
+
 def json_text(rows: Sequence[Row], counts: dict[str, int]) -> str:
     doc = {
         "format": TABLE_FORMAT,
@@ -37,7 +46,17 @@ def json_text(rows: Sequence[Row], counts: dict[str, int]) -> str:
         "flags": list(FLAGS),
         # status: re-run; first tries: scored again from the export's answers (the answers themselves
         # are the learner's record); claimed: the learner's progress, shown, never believed
-        "verifiable": {"status": True, "claimed": False, "quiz_first_try": True, "checkpoints_first_try": True},
+        "verifiable": {
+            "status": True,
+            "claimed": False,
+            "quiz_first_try": True,
+            "checkpoints_first_try": True,
+            # the learner's own record: an edited progress file changes them
+            "solution_viewed": False,
+            "hints": False,
+            "first_passed_at": False,
+            "exported_at": False,
+        },
         "summary": counts,
         "rows": [row.as_dict() for row in rows],
     }

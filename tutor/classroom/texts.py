@@ -19,6 +19,10 @@ MSG = table(
             "zh": "注意：{id}：进度显示已通过，但没有保存通过时的文件（通过时的 tutor 还不保存它）；导出的是你现在的文件。"
             "再检查一次即可保存通过的文件。",
         },
+        "export_hub_name": {
+            "en": "note: under JupyterHub the export is in your account's name, {name}; --name {given!r} is not used",
+            "zh": "注意：在 JupyterHub 上，导出文件使用你的账户名 {name}；不使用 --name {given!r}",
+        },
         "export_unreadable": {"en": "note: {id}: left out: {why}", "zh": "注意：{id}：未导出：{why}"},
         "export_cannot_write": {
             "en": "export: cannot write {path}: {why}",
@@ -139,6 +143,64 @@ MSG = table(
         "no_file": {
             "en": "no file in the export for this exercise",
             "zh": "导出文件中没有这道练习的文件",
+        },
+        "not_attempted": {"en": "not handed in", "zh": "未提交"},
+        # grade: the gradebook's words (tutor.classroom.gradebook, roster)
+        "no_export": {"en": "no export from this learner", "zh": "这名学生没有提交导出文件"},
+        "exports_of_one_note": {
+            "en": "one learner, several exports ({files}): neither is kept until one is removed",
+            "zh": "同一名学生有多个导出文件（{files}）：删掉其中一个之前，两者都不计入",
+        },
+        "identical": {"en": "identical, byte for byte", "zh": "逐字节相同"},
+        "identical_short": {
+            "en": "identical, byte for byte (a short file: may be independent)",
+            "zh": "逐字节相同（文件很短：也可能是各自写的）",
+        },
+        "near_identical": {
+            "en": "near-identical (similarity {similarity})",
+            "zh": "几乎相同（相似度 {similarity}）",
+        },
+        "is_reference": {"en": "the reference solution, byte for byte", "zh": "与参考答案逐字节相同"},
+        "near_reference": {
+            "en": "near the reference solution (similarity {similarity})",
+            "zh": "与参考答案几乎相同（相似度 {similarity}）",
+        },
+        "late_export": {"en": "exported {after} after the due time", "zh": "在截止时间后 {after} 导出"},
+        "late_submit": {"en": "submitted {after} after the due time", "zh": "在截止时间后 {after} 提交"},
+        "late_pass": {"en": "first passed {after} after the due time", "zh": "在截止时间后 {after} 首次通过"},
+        "grade_bad_due": {
+            "en": "grade: --due {value!r} is not a time; write it as ISO-8601, such as 2026-12-06T18:00:00Z "
+            "(without an offset it is UTC)",
+            "zh": "grade：--due {value!r} 不是时间；请写成 ISO-8601，例如 2026-12-06T18:00:00Z（不带时区即为 UTC）",
+        },
+        "roster_unreadable": {
+            "en": "grade: cannot read the roster {path}: {why}",
+            "zh": "grade：无法读取名单 {path}：{why}",
+        },
+        "roster_no_name": {
+            "en": "grade: the roster {path} has no 'name' column in its first row ({header!r}); its first row "
+            "names the columns: name, and optionally id, email, section",
+            "zh": "grade：名单 {path} 的第一行没有 'name' 列（{header!r}）；第一行是列名：name，可选 id、email、section",
+        },
+        "roster_row_no_name": {
+            "en": "grade: the roster {path}, line {line}: a learner without a name",
+            "zh": "grade：名单 {path} 第 {line} 行：学生没有姓名",
+        },
+        "roster_twice": {
+            "en": "grade: the roster {path}, line {line}: '{who}' is already on line {first}; one learner, one line",
+            "zh": "grade：名单 {path} 第 {line} 行：'{who}' 已经在第 {first} 行；每名学生一行",
+        },
+        "grade_roster_done": {
+            "en": "Roster: {missing_learners} learners handed in nothing, {not_on_roster} exports are of no one "
+            "on the roster, {duplicates} learners handed in more than one export.",
+            "zh": "名单：{missing_learners} 名学生没有提交，{not_on_roster} 个导出文件不属于名单上的任何人，"
+            "{duplicates} 名学生提交了不止一个导出文件。",
+        },
+        "grade_honesty_done": {
+            "en": "To look at: {copies} hand-ins that share their work with another's, {reference} that are the "
+            "reference solution or near it, {viewed} exercises whose solution was viewed, {late} rows late.",
+            "zh": "需要查看：{copies} 份与他人雷同的提交，{reference} 份是参考答案或与之几乎相同，"
+            "{viewed} 道练习看过答案，{late} 行迟交。",
         },
         "hash_differs": {
             "en": "the file's sha256 differs from the one recorded at export (edited after export)",

@@ -39,7 +39,10 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
         "--out", type=Path, metavar="FILE", help="where to write it (default: ./jaxstate-tutor-export-NAME.json)"
     )
     s.add_argument(
-        "--name", metavar="NAME", help="your name as the instructor's table shows it (default: your login name)"
+        "--name",
+        metavar="NAME",
+        help="your name as the instructor's table shows it (default: your login name; under JupyterHub "
+        "always your hub account's, JUPYTERHUB_USER)",
     )
     s = sub.add_parser(
         "submit",
@@ -98,6 +101,27 @@ def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
         "in-worker fence alone, as for `check`), auto (bwrap where it runs here, else fence; the default). "
         "The table's `isolation` column says which judged each row",
     )
+    s.add_argument(
+        "--wide",
+        type=Path,
+        metavar="FILE",
+        help="write the gradebook as CSV, one line per learner: Student, ID, SIS User ID, SIS Login ID, Section, "
+        "then each exercise's points (and each graded checkpoint's and the quiz's), then Total; the shape a "
+        "Canvas or Moodle gradebook imports",
+    )
+    s.add_argument(
+        "--roster",
+        type=Path,
+        metavar="FILE",
+        help="the class list, a CSV whose first row names its columns: name, and optionally id, email, section. "
+        "A learner with no export is shown missing; an export of no one on it, and a learner with two exports, "
+        "are flagged",
+    )
+    s.add_argument(
+        "--due",
+        metavar="TIME",
+        help="the due time (ISO-8601, UTC without an offset): later exports and passes are late",
+    )
 
 
 def _file_name(name: str) -> str:
@@ -109,6 +133,21 @@ def _login_name() -> str:
         return getpass.getuser()
     except (KeyError, OSError):  # no such user in the password database (a container)
         return DEFAULT_NAME
+
+
+def _learner_name(given: str | None, lang: str) -> str:
+    """Whose export this is. Under JupyterHub the account says it (as for `submit`), so a learner
+    cannot hand in under a classmate's name; elsewhere --name, else the login name."""
+    import os
+
+    from tutor.classroom.exchange import account_name
+
+    if os.environ.get("JUPYTERHUB_USER", "").strip() or os.environ.get("JUPYTERHUB_API_TOKEN"):
+        name = account_name()
+        if given and given.strip() and given.strip() != name:
+            print(say("export_hub_name", lang, name=name, given=given), file=sys.stderr)
+        return name
+    return given.strip() if given and given.strip() else _login_name()
 
 
 def _write(path: Path, text: str, key: str, lang: str) -> None:
@@ -153,7 +192,7 @@ def _counts(document: dict) -> dict[str, int]:
 
 
 def cmd_export(ctx: Context) -> int:
-    name = ctx.args.name if ctx.args.name and ctx.args.name.strip() else _login_name()
+    name = _learner_name(ctx.args.name, ctx.lang)
     document = _export_document(ctx, name)
     out = ctx.args.out or Path(f"jaxstate-tutor-export-{_file_name(name)}.json")
     _refuse_not_a_file(out, "export", ctx.lang)
@@ -262,22 +301,27 @@ def _to_grade(ctx: Context) -> list[tuple[Path, object]]:
 def cmd_grade(ctx: Context) -> int:
     from dataclasses import replace
 
-    from tutor.classroom import table
+    from tutor.classroom import gradebook, table
     from tutor.classroom.archive import ExportError, read_export
     from tutor.classroom.exchange import Submission
-    from tutor.classroom.grading import Row, grade_export, summary, unreadable_row
+    from tutor.classroom.grading import Row, grade_export, unreadable_row
 
     lang, args = ctx.lang, ctx.args
-    for out in (args.csv, args.json):
+    for out in (args.csv, args.json, args.wide):
         if out is not None and not out.expanduser().absolute().parent.is_dir():
             raise UsageError(say("grade_cannot_write", lang, path=out, why="its folder does not exist"))
+    due = gradebook.parse_time(args.due) if args.due is not None else None
+    if args.due is not None and due is None:
+        raise UsageError(say("grade_bad_due", lang, value=args.due))
+    roster = _roster(args.roster, lang)
     items = _to_grade(ctx)
     collected = [*args.dirs, *filter(None, [args.exchange or (None if args.dirs else _exchange_of(ctx))])]
-    for out in (args.csv, args.json):
+    for out in (args.csv, args.json, args.wide):
         if out is not None:
             _refuse_not_theirs(out, collected, [path for path, _ in items], lang)
     course = ctx.course
     rows: list[Row] = []
+    hands: list[gradebook.Hand] = []
     judge = _Judge(ctx, args.timeout, lang, _isolation(ctx, args.isolation, collected))
     try:
         for path, how in items:
@@ -292,6 +336,8 @@ def cmd_grade(ctx: Context) -> int:
                 why = say(exc.key, lang, **exc.fields)
                 print(say("grade_problem", lang, path=path, why=why), file=sys.stderr)
                 rows.append(unreadable_row(path, why))
+                key = gradebook.learner_key_of_unreadable(path.stem)
+                hands.append(gradebook.Hand(path.name, key, rows[-1:], {}, readable=False))
                 continue
             notes: list[str] = []
             if isinstance(how, Submission):  # who handed it in is the file's owner, not what it says
@@ -300,25 +346,37 @@ def cmd_grade(ctx: Context) -> int:
                 notes.append(say("exchange_handed_in", lang, account=how.account, when=how.submitted_at))
                 export = replace(export, learner=how.account)
             graded = grade_export(export, course, judge, lang, on_row=_said(lang), shown=judge.shown)
+            parts = gradebook.fill_export(graded, export, course, export.exported_at)
             for row in graded:
                 row.notes += notes
+                row.submitted_at = how.submitted_at if isinstance(how, Submission) else ""
+            hands.append(gradebook.Hand(path.name, export.learner, graded, parts))
             rows += graded
     finally:
         judge.close()
     if not items:
         where = [str(p) for p in args.dirs] + ([str(args.exchange)] if args.exchange else [])
         print(say("grade_nothing", lang, dirs=", ".join(where)), file=sys.stderr)
-    counts = summary(rows)
-    if args.csv is None and args.json is None:
+    rows += gradebook.mark_roster(hands, roster, course, lang)
+    gradebook.mark_similar(rows, course, lang)
+    if due is not None:
+        gradebook.mark_late(rows, due, lang)
+    counts = gradebook.summary(rows)
+    if args.csv is None and args.json is None and args.wide is None:
         sys.stdout.write(table.csv_text(rows))
+    wide = gradebook.wide(rows, course, roster, {h.export: h.parts for h in hands}) if args.wide else []
     for out, text in (
         (args.csv, table.csv_text(rows) if args.csv else ""),
         (args.json, table.json_text(rows, counts) if args.json else ""),
+        (args.wide, table.wide_csv_text(wide)),
     ):
         if out is not None:
             _write(out, text, "grade_cannot_write", lang)
             print(say("grade_wrote", lang, path=out), file=sys.stderr)
     print(say("grade_done", lang, **counts), file=sys.stderr)
+    if roster is not None:
+        print(say("grade_roster_done", lang, **counts), file=sys.stderr)
+    print(say("grade_honesty_done", lang, **counts), file=sys.stderr)
     return 0
 
 
@@ -406,6 +464,19 @@ def _isolation(ctx: Context, asked: str, dirs: list[Path]):
         say("isolation_fallback", ctx.lang, why=say(f"isolation_{why}_short", ctx.lang, detail=detail)), file=sys.stderr
     )
     return None
+
+
+def _roster(path: Path | None, lang: str):
+    """The roster's learners (None: no --roster); one that cannot be used is bad usage, said before
+    anything runs."""
+    if path is None:
+        return None
+    from tutor.classroom.roster import RosterError, read_roster
+
+    try:
+        return read_roster(path)
+    except RosterError as exc:
+        raise UsageError(say(exc.key, lang, **exc.fields)) from None
 
 
 def _said(lang: str):
