@@ -137,10 +137,16 @@ def test_submit_then_grade_names_the_account_that_handed_in(tmp_path):
         assert done.returncode == 0, done.stderr
         assert "1 earlier submissions replaced" in done.stderr
         rows = list(csv.DictReader(io.StringIO(done.stdout)))
+        assert {r["learner"] for r in rows} == {me}  # a row for every exercise of the course
+        rows = [r for r in rows if r["exercise"] == "counter-jit"]
         assert [(r["learner"], r["exercise"]) for r in rows] == [(me, "counter-jit")]
         if me != "ann":
             assert f"the export calls its learner 'ann', but the account {me} handed it in" in rows[0]["note"]
         assert f"handed in by the account {me} at " in rows[0]["note"]
+    # late is the exchange's time of hand-in, which the learner's clock does not set
+    done = _tutor(tmp_path / "teach", "grade", "--exchange", str(folder), "--due", "2000-01-01T00:00:00Z")
+    (row,) = [r for r in csv.DictReader(io.StringIO(done.stdout)) if r["exercise"] == "counter-jit"]
+    assert row["submitted_at"] and row["late"].startswith("submitted ") and "d after the due time" in row["late"]
 
 
 @posix
