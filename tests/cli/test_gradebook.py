@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -181,7 +182,7 @@ def test_the_exports_after_the_due_time_are_late(graded):
     assert rows[("Ann Lee", EXERCISE)]["late"] == ""
     for name in ("Ben Ito", "Cat Roy"):
         late = rows[(name, EXERCISE)]["late"]
-        assert late.startswith("exported ") and " s after the due time" in late
+        assert re.match(r"exported \d+(\.\d+)? (s|min|h) after the due time", late), late  # a loaded box is slow
         assert "first passed" in late  # they passed after it too
         assert rows[(name, EXERCISE)]["exported_at"] and rows[(name, EXERCISE)]["first_passed_at"]
 
