@@ -202,6 +202,9 @@ c.Authenticator.admin_users = set()
 c.JupyterHub.services = [{{"name": "test", "api_token": "{token}"}}]
 c.JupyterHub.load_roles = [{{"name": "test", "services": ["test"],
     "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "read:users"]}}]
+# what the page says of Spawner.environment under the local-process spawner, tried
+c.Spawner.environment["JT_TEMPLATE"] = "{{username}}"
+c.Spawner.environment["JT_CALLABLE"] = lambda spawner: "name=" + spawner.user.name
 c.JupyterHub.cleanup_servers = True
 c.JupyterHub.cleanup_proxy = True
 """
@@ -292,9 +295,11 @@ def test_two_learners_on_a_real_hub(class_hub, request):
         base,
         bob_token,
         bob.name,
-        f"ls {ann.home}; cat {ann_progress}; cat {submitted[ann.name]}; ls {exchange}; echo END-$((40+2))-$?",
+        f"ls {ann.home}; cat {ann_progress}; cat {submitted[ann.name]}; ls {exchange}; "
+        'echo "T=$JT_TEMPLATE C=$JT_CALLABLE"; echo END-$((40+2))-$?',
         "END-42-",
     )
+    assert f"T={{username}} C=name={bob.name}" in said, said  # a template is not expanded; a callable is called
     assert said.count("Permission denied") == 4, said
     assert '"format"' not in said and '"exercises"' not in said, said
 
