@@ -27,6 +27,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from tutor.i18n import LANGS, Bilingual
+from tutor.serve import files
 from tutor.serve.seats import TOKEN_HEADER, Seat, seat_for
 from tutor.serve.texts import MSG
 
@@ -72,6 +73,8 @@ class TutorServer:
                 web.get("/", self._index),
                 web.get("/ws/{token}", self._session),
                 web.get("/ws/{token}/{lang}", self._session),
+                web.get("/file/{name}", self._download),
+                web.post("/file/{name}", self._upload),
                 web.static("/static", STATIC),
                 web.static("/fonts", FONTS),
             ]
@@ -106,9 +109,41 @@ class TutorServer:
             token_q=urllib.parse.quote(seat.token, safe=""),
             ws_js=json.dumps(f"ws/{urllib.parse.quote(seat.token, safe='')}/{lang}"),
             ended=html.escape(MSG.say("ended", lang)),
+            upload_title=html.escape(MSG.say("upload_title", lang)),
+            upload_go=html.escape(MSG.say("upload_go", lang)),
+            upload_cancel=html.escape(MSG.say("upload_cancel", lang)),
+            token_js=json.dumps(seat.token).replace("<", "\\u003c"),  # inside a <script>
             reload=html.escape(MSG.say("reload", lang)),
         )
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """The seat's workspace file, as an attachment (the page's "download" asks for it)."""
+        seat: Seat = request[_SEAT]
+        name = request.match_info["name"]
+        try:
+            data = await asyncio.to_thread(files.read, seat.home, name)
+        except files.FileRefused as exc:
+            return web.Response(status=exc.status, text=MSG.say(exc.key, self.lang_of(request)) + "\n")
+        disposition = f'attachment; filename="{name}"'  # the name matched [a-z0-9._-]: nothing to quote
+        return web.Response(
+            body=data,
+            content_type="text/x-python",
+            charset="utf-8",
+            headers={"Content-Disposition": disposition, "Cache-Control": "no-store"},
+        )
+
+    async def _upload(self, request: web.Request) -> web.Response:
+        """A file from the learner's machine in place of the seat's workspace file (the body, raw)."""
+        seat: Seat = request[_SEAT]
+        name, lang = request.match_info["name"], self.lang_of(request)
+        data = await request.content.read(files.MAX_BYTES + 1)
+        try:
+            backup = await asyncio.to_thread(files.replace, seat.home, name, data)
+        except files.FileRefused as exc:
+            return web.Response(status=exc.status, text=MSG.say(exc.key, lang) + "\n")
+        shown = backup.relative_to(seat.home)  # the server's paths are not the learner's to see
+        return web.Response(text=MSG.say("uploaded", lang, name=name, backup=str(shown)) + "\n")
 
     def lang_of(self, request: web.Request) -> str:
         """The tab's language: the server's when one was said, else the browser's first choice

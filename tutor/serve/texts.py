@@ -56,5 +56,28 @@ MSG = table(
             "zh": "教程已关闭：已退出、在另一个标签页中打开了，或服务已停止。你的进度已保存。",
         },
         "reload": {"en": "Open again", "zh": "重新打开"},
+        "file_name": {
+            "en": "Not a file of your workspace (a name like counter-jit.py).",
+            "zh": "不是你工作区里的文件（名字应像 counter-jit.py）。",
+        },
+        "file_missing": {
+            "en": "Your workspace has no such file: open its exercise first.",
+            "zh": "你的工作区里没有这个文件：请先打开对应的练习。",
+        },
+        "file_too_big": {
+            "en": "That file is too big for an exercise file (512 KB at most); nothing was changed.",
+            "zh": "这个文件太大，不像练习文件（最多 512 KB）；什么都没有改。",
+        },
+        "file_not_text": {
+            "en": "That file is not UTF-8 text (a Python file is); nothing was changed.",
+            "zh": "这个文件不是 UTF-8 文本（Python 文件应该是）；什么都没有改。",
+        },
+        "uploaded": {
+            "en": "Uploaded: it replaces {name} and is checked now; the old one is kept in {backup}.",
+            "zh": "已上传：它替换了 {name}，现在进行检查；旧文件保存在 {backup}。",
+        },
+        "upload_title": {"en": "Upload a file in place of", "zh": "上传一个文件来替换"},
+        "upload_go": {"en": "Upload", "zh": "上传"},
+        "upload_cancel": {"en": "Cancel", "zh": "取消"},
     }
 )

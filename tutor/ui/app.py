@@ -342,6 +342,18 @@ class TutorApp(TutorAppLike):
         yield SystemCommand(say("progress_title", lang), "", lambda: self.open_step(Step(StepKind.PROGRESS)))
         yield SystemCommand("中文 / English", "", self.action_toggle_lang)
         yield SystemCommand(say("help_title", lang), "", self.action_help)
+        served_file = getattr(screen, "served_file", None)
+        if self.is_web and served_file is not None:  # the file is on the server: the page moves it
+            name = served_file()
+            # Opened by the page (tutor/serve/page.html): a download, or its upload form.
+            yield SystemCommand(
+                say("download_cmd", lang, name=name), say("download_help", lang), partial(self.open_url, f"file/{name}")
+            )
+            yield SystemCommand(
+                say("upload_cmd", lang, name=name),
+                say("upload_help", lang),
+                partial(self.open_url, f"file/{name}#upload", new_tab=False),
+            )
         course = self.session.course
         if course is not None:
             for lesson in course.lessons:

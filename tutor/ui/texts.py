@@ -127,8 +127,10 @@ UI = table(
         "your_file": {"en": "file: {path}", "zh": "文件：{path}"},
         # In a browser (`serve`) the file is on the server: named, not shown as a path to open.
         "your_file_web": {
-            "en": "file: {name}, kept on the server in your tutor home: edit it here, in the Code view",
-            "zh": "文件：{name}，保存在服务器上你的教程数据目录中：请在这里的代码视图中编辑",
+            "en": "file: {name}, kept on the server in your tutor home: edit it here, in the Code view "
+            "(^P: download it, or upload one in its place)",
+            "zh": "文件：{name}，保存在服务器上你的教程数据目录中：请在这里的代码视图中编辑"
+            "（^P：下载它，或上传一个文件替换它）",
         },
         "status_line": {
             "en": "{mark} {status} · attempts: {attempts} · hints {hints}/{total}",
@@ -244,6 +246,16 @@ UI = table(
         "replaced_kept": {
             "en": "Another window saved over your file; your previous text is kept at {path}",
             "zh": "另一个窗口覆盖保存了你的文件；你之前的代码另存在 {path}",
+        },
+        "download_cmd": {"en": "Download {name}", "zh": "下载 {name}"},
+        "download_help": {
+            "en": "your exercise file, to your own machine",
+            "zh": "把你的练习文件下载到你自己的电脑",
+        },
+        "upload_cmd": {"en": "Upload a file in place of {name}", "zh": "上传一个文件替换 {name}"},
+        "upload_help": {
+            "en": "from your own machine; the old one is kept, the new one is checked",
+            "zh": "从你自己的电脑上传；旧文件会保留，新文件会被检查",
         },
         "starting_python": {
             "en": "Starting Python and JAX for this run (none is kept while no code runs): a few seconds…",

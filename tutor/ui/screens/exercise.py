@@ -168,6 +168,10 @@ class ExerciseScreen(RunView, TutorScreen):
             return self._status() == "passed"
         return True
 
+    def served_file(self) -> str:
+        """The name of the learner's file, for the served page's download and upload."""
+        return self.path.name
+
     def render_texts(self) -> None:
         ex, lang = self.exercise, self.lang
         self.set_title(ex.title.get(lang), ex.id)

@@ -25,6 +25,16 @@ class ShownKey:
     end: int
 
 
+# Keys a browser keeps for itself (a new window or tab, close the tab, quit the browser): a page
+# never sees them. Served (`serve`), the bar offers an action by another of its keys, or not at all.
+BROWSER_KEEPS = frozenset({"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+q", "ctrl+tab", "ctrl+shift+tab"})
+
+
+def works_here(app, key: str) -> bool:
+    """Whether a key reaches the app: every key in a terminal; in a browser, not those it keeps."""
+    return not (app.is_web and key in BROWSER_KEEPS)
+
+
 class KeyBar(Widget, can_focus=False):
     ALLOW_SELECT = False
     COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
@@ -66,7 +76,7 @@ class KeyBar(Widget, can_focus=False):
         palette_key = self.app.COMMAND_PALETTE_BINDING if self.palette and self.app.ENABLE_COMMAND_PALETTE else None
         first_per_action: dict[str, tuple[Binding, bool]] = {}
         for key, (_node, binding, enabled, _tooltip) in active.items():
-            if binding.show and key != palette_key:
+            if binding.show and key != palette_key and works_here(self.app, key):
                 first_per_action.setdefault(binding.action, (binding, enabled))  # one entry per action
         shown, x = [], 0
         for binding, enabled in first_per_action.values():
