@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEADLINE_S = 180
 
 
-def _until(what, label: str, timeout: float = 60.0):
+def _until(what, label: str, timeout: float = 120.0):
     deadline = time.monotonic() + timeout
     while not (found := what()):
         assert time.monotonic() < deadline, f"{label}: not within {timeout} s"
@@ -22,9 +22,9 @@ def _until(what, label: str, timeout: float = 60.0):
 
 def _palette(chromium, typed: str, shown: str) -> None:
     chromium.key("p", ctrl=True)
-    chromium.wait_for("Search", timeout=30)
+    chromium.wait_for("Search", timeout=120)
     chromium.type(typed)
-    chromium.wait_for(shown, timeout=30)
+    chromium.wait_for(shown, timeout=120)
     chromium.key("Enter")
 
 
@@ -34,9 +34,9 @@ def test_download_and_upload_the_exercise_file(chromium, serve, home, tmp_path):
     downloads.mkdir()
     chromium.call("Browser.setDownloadBehavior", behavior="allow", downloadPath=str(downloads))
     chromium.open(served.url)
-    chromium.wait_for("Continue:", timeout=60)
+    chromium.wait_for("Continue:", timeout=120)
     _palette(chromium, "counter-jit", "counter-jit:")
-    chromium.wait_for("— counter-jit", timeout=60)
+    chromium.wait_for("— counter-jit", timeout=120)
     mine = home / "workspace" / "counter-jit.py"
     starter = _until(lambda: mine.exists() and mine.read_bytes(), "the starter in the workspace")
 

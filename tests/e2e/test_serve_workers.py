@@ -51,21 +51,21 @@ def test_an_idle_seat_holds_no_worker_one_is_made_on_demand_and_reaped(chromium,
     served = serve("--worker-idle", "0.1")  # 6 s
     server = served.process.pid
     chromium.open(served.url)
-    chromium.wait_for("Continue:", timeout=60)
+    chromium.wait_for("Continue:", timeout=120)
     time.sleep(3)  # absence is seen over some time only
     assert _jax_processes(server) == [], "the outline holds a worker"
 
     chromium.key("p", ctrl=True)
-    chromium.wait_for("Search", timeout=30)
+    chromium.wait_for("Search", timeout=120)
     chromium.type("counter-jit")
-    chromium.wait_for("counter-jit:", timeout=30)
+    chromium.wait_for("counter-jit:", timeout=120)
     chromium.key("Enter")
-    chromium.wait_for("— counter-jit", timeout=60)
+    chromium.wait_for("— counter-jit", timeout=120)
     _until(lambda: _jax_processes(server), "a fork server and a spare for the exercise")
     # No code run for 6 s: they go, though the exercise is still open.
     _until(lambda: not _jax_processes(server), "the workers reaped after the idle time")
 
     chromium.key("F5")  # the starter fails its checks: what matters is that a cold run comes back
-    shown = chromium.wait_for("Starting Python", "PASS", "FAIL", timeout=60)
+    shown = chromium.wait_for("Starting Python", "PASS", "FAIL", timeout=120)
     assert "Starting Python" in shown, shown
     chromium.wait_for("FAIL", "PASS", "ERROR", timeout=180)
