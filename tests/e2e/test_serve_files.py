@@ -56,6 +56,8 @@ def test_download_and_upload_the_exercise_file(chromium, serve, home, tmp_path):
     assert "Uploaded" in said, said
     shown = chromium.wait_for("PASS", "FAIL", "ERROR", timeout=DEADLINE_S)  # checked as after an outside save
     assert "PASS" in shown, shown
+    shown = chromium.wait_for("Passed!", timeout=120)
+    assert "Ctrl+N" not in shown, shown  # the browser keeps Ctrl+N (a new window): not offered here
     assert mine.read_bytes() == solution.read_bytes()
     kept = list((home / "workspace" / ".backup").glob("counter-jit-*-before-upload.py"))
     assert [p.read_bytes() for p in kept] == [starter]

@@ -172,11 +172,14 @@ UI = table(
             "zh": "在加速器上运行：第一次检查、以及刚检查完又检查时，需要先打开加速器（TPU 上要几秒钟）。",
         },
         "check_passed": {"en": "Passed! c or Ctrl+N: {what}", "zh": "通过！按 c 或 Ctrl+N 继续：{what}"},
+        # Served: a browser keeps Ctrl+N for a new window (tutor.ui.widgets.key_bar.BROWSER_KEEPS).
+        "check_passed_web": {"en": "Passed! c: {what}", "zh": "通过！按 c 继续：{what}"},
         "check_passed_last": {
             "en": "Passed! Every step of the path is done.",
             "zh": "通过！学习路线的每一步都已完成。",
         },
         "passed_note": {"en": "Passed! c or Ctrl+N goes on", "zh": "通过！按 c 或 Ctrl+N 继续"},
+        "passed_note_web": {"en": "Passed! c goes on", "zh": "通过！按 c 继续"},
         "not_passed_yet": {
             "en": "Pass the checks first (F5), or Esc for the outline.",
             "zh": "请先通过检查（F5），或按 Esc 回到目录。",

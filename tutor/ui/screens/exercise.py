@@ -193,7 +193,7 @@ class ExerciseScreen(RunView, TutorScreen):
     def _passed_prompt(self) -> str:
         nxt = self.app.step_after(self.here)
         return (
-            self.say("check_passed", what=self.app.step_title(nxt))
+            self.say("check_passed_web" if self.app.is_web else "check_passed", what=self.app.step_title(nxt))
             if nxt.kind != StepKind.PROGRESS
             else self.say("check_passed_last")
         )
@@ -391,7 +391,8 @@ class ExerciseScreen(RunView, TutorScreen):
             self.notice = lambda: Text(pick(verdict.message, self.lang))  # the verdict's one wording of it
             self.render_status()
         elif verdict.passed:
-            self.notice = lambda: Text(self.say("passed_note"), style=self.marks.style("pass", "bold"))
+            passed = "passed_note_web" if self.app.is_web else "passed_note"
+            self.notice = lambda: Text(self.say(passed), style=self.marks.style("pass", "bold"))
         self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
