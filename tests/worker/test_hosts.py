@@ -217,6 +217,20 @@ def test_under_gvisor_a_signal_to_the_reaper_is_refused(tmp_path, fault):
 
 
 BOMB_TOTAL = "200"  # processes a bounded bomb makes at most: twice the bound (~16 MB each under gVisor here)
+PEAK = ROOT / "tools" / "tpu" / "fork_peak.py"
+
+
+def _bomb(cmd: list[str], tmp_path: Path, gvisor: bool, timeout: float = 300) -> tuple[dict, dict]:
+    """`cmd` (a `check --json` of a bomb) through tools/tpu/fork_peak.py, under `runsc do` if
+    `gvisor`: its verdict, and fork_peak's summary, whose `left` counts the run's processes still
+    alive once `check` returned (each then killed by fork_peak)."""
+    script = f'{sys.executable} {PEAK} "$0" -- "$@" > "$0.peak"; cat "$0"; echo; cat "$0.peak"'
+    where = "/tmp/jaxstate-bomb-verdict.json" if gvisor else str(tmp_path / "verdict.json")
+    wrapped = ["sh", "-c", script, where, *cmd]
+    out = _run(_in_gvisor(wrapped) if gvisor else wrapped, tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL}, timeout)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 2, out.stdout[-2000:] + out.stderr[-2000:]
+    return json.loads(lines[0]), json.loads(lines[1])
 
 
 @runsc
@@ -230,20 +244,22 @@ def test_under_gvisor_a_fork_bomb_ends_as_processes_within_its_limit(tmp_path, f
     limit = 30.0
     program = ROOT / "tests" / "faults" / f"{fault}.py"
     cmd = [*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", f"{limit:g}"]
-    out = _run(_in_gvisor(cmd), tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL}, timeout=240)
-    verdict = json.loads(out.stdout)
+    verdict, peak = _bomb(cmd, tmp_path, gvisor=True, timeout=240)
     # The kind says the bound ended it, not the deadline: a word the reaper says after the deadline
     # makes the run a timeout (tutor.sandbox.run). Its seconds are measured in RELIABILITY.md, not here.
-    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
+    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), (verdict, peak)
+    assert peak["left"] == 0, peak  # nothing of the run outlives `check` (issue 50, item 5)
 
 
-def test_the_bounded_bomb_is_held_on_this_kernel_too(tmp_path):
-    """The same program outside gVisor: the kernel's cap and the reaper's count end it the same way."""
-    program = ROOT / "tests" / "faults" / "fork_bomb_bounded.py"
+@pytest.mark.parametrize("fault", ["fork_bomb_bounded", "fork_bomb_bounded_setsid"])
+def test_the_bounded_bomb_is_held_on_this_kernel_too(tmp_path, fault):
+    """The same programs outside gVisor: the kernel's cap and the reaper's count end them the same
+    way, and nothing of the run is left once `check` has returned."""
+    program = ROOT / "tests" / "faults" / f"{fault}.py"
     cmd = [*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", "30"]
-    out = _run(cmd, tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL})
-    verdict = json.loads(out.stdout)
-    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
+    verdict, peak = _bomb(cmd, tmp_path, gvisor=False)
+    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), (verdict, peak)
+    assert peak["left"] == 0, peak
 
 
 @pytest.mark.parametrize("lang, words", [("en", "`ulimit -d` is 3000000 KB"), ("zh", "`ulimit -d` 是 3000000 KB")])
@@ -295,6 +311,7 @@ def test_under_gvisor_as_an_ordinary_user_a_setsid_bomb_ends_as_processes(tmp_pa
     cmd = _as_nobody([*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", "30"], tmp_path)
     if cmd is None:
         pytest.skip("needs root (to become nobody), setpriv and /usr/bin/python3.X of this version")
-    out = _run(_in_gvisor(cmd), tmp_path, {"FAULT_BOMB_TOTAL": BOMB_TOTAL}, timeout=300)
-    verdict = json.loads(out.stdout)
-    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), out.stdout[-2000:] + out.stderr[-2000:]
+    verdict, peak = _bomb(cmd, tmp_path, gvisor=True, timeout=300)
+    assert (verdict["status"], verdict["kind"]) == ("error", "processes"), (verdict, peak)
+    # Before (92686d9): here a timeout, and on the TPU VM 2,017 processes alive after `check` returned.
+    assert peak["left"] == 0, peak

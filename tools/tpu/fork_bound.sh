@@ -1,7 +1,9 @@
 # The bounded fork bombs through `check --json` on this host (the TPU VM: gVisor), each under a hard
 # outer limit so that the call always answers: the verdict, the run's own seconds against its limit
 # of 30 s, the whole command's seconds, and the most processes /proc showed meanwhile (under
-# gVisor zombies included: tools/tpu/fork_peak.py). Held: error/processes with run_s under 32.
+# gVisor zombies included: tools/tpu/fork_peak.py), and how many of the run's processes were still
+# alive once `check` had returned (`left`, 0 required). Held: error/processes with run_s under 32
+# and nothing left.
 # Each bomb makes at most FAULT_BOMB_TOTAL processes (300 here: 3 x the tutor's bound), each
 # living 45 s at most, whatever happens.
 [ -d .whl-tpu ] && . tools/tpu/setup.sh
@@ -21,9 +23,9 @@ try:
 except (OSError, ValueError):
     print(f"{name}: no answer within 90 s (outer timeout rc={rc}): NOT HELD")
     sys.exit()
-held = (d["status"], d["kind"]) == ("error", "processes") and (d["run_s"] or 99) < 32
+held = (d["status"], d["kind"]) == ("error", "processes") and (d["run_s"] or 99) < 32 and d.get("left") == 0
 print(f"{name}: {d['status']}/{d['kind']} run {d['run_s']} s of 30, command {d['seconds']} s, "
-      f"peak {d['peak_processes']} processes at {d['peak_at_s']} s: {'HELD' if held else 'NOT HELD'}")
+      f"peak {d['peak_processes']} processes at {d['peak_at_s']} s, {d.get('left')} left: {'HELD' if held else 'NOT HELD'}")
 PY
   sleep 2
 done

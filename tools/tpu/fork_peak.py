@@ -4,6 +4,12 @@ on this host (or in this gVisor sandbox) meanwhile, above those alive before it 
 when it is a verdict (`check --json`), its status, kind and duration_s (the run's own seconds,
 what its time limit counts) are said too; `seconds` is the whole command's.
 
+`left`: the command's processes still alive once it has returned (this tool is a child
+subreaper, so every process the command started, in any session, is below it until it is reaped);
+each is then killed, so the tool itself leaves nothing behind. Where there is no subreaper
+(gVisor: PR_SET_CHILD_SUBREAPER is EINVAL there), `left` counts the live processes running the
+tutor's code that were not there before the command started.
+
 For measuring a fork bomb's peak against the tutor's bound from outside the tutor: /proc is listed
 every 5 ms (a process is a numbered entry there, threads are not), so a peak shorter than that, or
 a sampler starved of the CPU, reads low. Zombies are left out, except under gVisor, where reading
@@ -37,8 +43,73 @@ def alive() -> int:
     return len(names) if GVISOR else sum(_live(name) for name in names)
 
 
+def _subreaper() -> bool:
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def _below(root: int) -> list[int]:
+    """Every live process below `root` (zombies left out: killed, only waiting to be reaped)."""
+    parent: dict[int, int] = {}
+    state: dict[int, bytes] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            parent[int(name)], state[int(name)] = int(fields[1]), fields[0]
+        except (OSError, ValueError, IndexError):
+            continue
+    found, todo = [], [root]
+    while todo:
+        here = todo.pop()
+        for pid, ppid in parent.items():
+            if ppid == here:
+                todo.append(pid)
+                if state[pid] not in (b"Z", b"X"):
+                    found.append(pid)
+    return found
+
+
+def _tutors(name: str) -> bool:
+    """Whether process `name` runs the tutor (a worker, or what it forked: the same command line)."""
+    try:
+        with open(f"/proc/{name}/cmdline", "rb") as f:
+            return b"tutor" in f.read()
+    except OSError:
+        return False
+
+
+def _new_since(before: set[int]) -> list[int]:
+    """Live processes of the tutor's not in `before`, this one aside (nothing else on the host is
+    counted, or killed)."""
+    me = os.getpid()
+    return [
+        int(n)
+        for n in os.listdir("/proc")
+        if n.isdigit() and int(n) not in before and int(n) != me and _live(n) and _tutors(n)
+    ]
+
+
+def _reap() -> None:
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
 def main(argv: list[str]) -> int:
     out_path, command = argv[0], argv[argv.index("--") + 1 :]
+    adopts = _subreaper()
+    before_pids = {int(n) for n in os.listdir("/proc") if n.isdigit()}
     before = alive()
     start = time.monotonic()
     with open(out_path, "wb") as out:
@@ -50,6 +121,21 @@ def main(argv: list[str]) -> int:
                 peak, peak_at = now, time.monotonic() - start
             time.sleep(0.005)
     seconds = time.monotonic() - start
+    _reap()
+
+    def rest() -> list[int]:
+        return _below(os.getpid()) if adopts else _new_since(before_pids)
+
+    left = len(rest())
+    end = time.monotonic() + 60
+    while (pids := rest()) and time.monotonic() < end:
+        for pid in pids:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        time.sleep(0.05)
+        _reap()
     try:
         with open(out_path, "rb") as f:
             verdict = json.load(f)
@@ -66,6 +152,7 @@ def main(argv: list[str]) -> int:
                 "seconds": round(seconds, 2),
                 "peak_processes": peak,
                 "peak_at_s": round(peak_at, 2),
+                "left": left,
             }
         ),
         flush=True,

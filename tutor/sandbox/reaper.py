@@ -14,8 +14,10 @@ it starts in milliseconds). It
   (the `--memory` of each is per process, and shared memory escapes it), the last counted from
   when the tutor says the worker is ready (`ready` on the control socket); past any it ends the
   tree and says which;
-- ends the whole tree when the worker exits, at the deadline, or when the control socket reaches
-  EOF (the tutor is gone), then exits as the worker did (same code, same signal).
+- ends the whole tree when the worker exits, at the deadline, when the tutor says `end`, or when
+  the control socket reaches EOF (the tutor is gone), then exits as the worker did (same code,
+  same signal); the worker's process group is signalled until it is empty (end_group_until_gone),
+  so nothing of the run is left once this process has exited.
 
 Its last word goes back on the control socket before it exits: `exit <status>`, or `limit <what>
 <n>` (processes, threads, disk bytes, memory bytes). A reaper that ended without a word was killed
@@ -45,6 +47,7 @@ GLANCE_TREE_S = 1.0  # gVisor: how long the glance waits to read the tree before
 THREADS_PER_PROCESS = 10  # the bound on threads in the tree: this many per process allowed
 TASKS_CAP_TIMES = 4  # the kernel's cap on tasks: this many times the bound on threads
 KILL_WITHIN_S = 10.0  # kill_tree scans again until nothing is alive below, this long at most
+GROUP_GONE_WITHIN_S = 20.0  # end_group_until_gone signals the worker's group again until it is empty, this long at most
 
 
 def _files(folder: str, limit: int) -> dict[str, os.stat_result] | None:
@@ -228,6 +231,49 @@ def end_group(group: int, cap: str | None = None) -> None:
         if now <= seen:
             return
         seen = now
+
+
+def end_group_until_gone(group: int, within_s: float = GROUP_GONE_WITHIN_S) -> bool:
+    """SIGKILL the process group `group` (the worker's) again and again until no process of it is
+    left, reaping this process's own children meanwhile (a zombie stays in its group until
+    reaped). A check's processes cannot leave the group (tutor.child.seccomp_policy refuses
+    setsid and setpgid), so this reaches every one of them, also the orphans that a host without
+    subreapers (gVisor: PR_SET_CHILD_SUBREAPER is EINVAL there) gives to init, where no walk of
+    the tree finds them; and a fork that races the signal fails (the kernel refuses a fork while a
+    group-wide fatal signal is pending). True once the group is gone; False at `within_s`, or where
+    a member is not this process's to signal."""
+    if group <= 1:
+        return True
+    end = time.monotonic() + within_s
+    looked = time.monotonic()
+    while True:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        _reap_now()
+        now = time.monotonic()
+        if now - looked > 0.5:  # only zombies of another parent (init's) may be left: they cannot run
+            looked = now
+            if host.group_alive(group) is False:
+                return True
+        if now > end:
+            return False
+        time.sleep(0.005)
+
+
+def _reap_now() -> None:
+    """Reap every child that has ended, without waiting."""
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
 
 
 def end_tree(root: int) -> None:
@@ -498,7 +544,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
     command line, for the run folder. Never returns: exits as the worker did."""
     bounds = bounds or Bounds()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # until the worker exists; then passed on to it
-    host.become_subreaper()
+    adopts = host.become_subreaper()
     try:
         os.nice(5)  # a notch below the tutor: an XLA compile must not starve the UI's event loop
     except OSError:
@@ -521,6 +567,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             if not chunk:  # the tutor is gone: nobody else will end this tree or remove the run folder
                 end_group(pid, cap)
                 kill_members(cap)
+                end_group_until_gone(pid)
                 kill_tree(os.getpid())
                 _remove_run_dir(worker)
                 _leave(cap)
@@ -533,9 +580,18 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                     bounds.begin(worker)
                 elif line == b"ready":
                     bounds.ready()
+                elif line == b"end":  # the tutor is done with the run: end all of it, then go
+                    end_group(pid, cap)
+                    kill_members(cap)
+                    end_group_until_gone(pid)
+                    kill_tree(os.getpid())
+                    _reap_all()
+                    _leave(cap)
+                    os._exit(1)
         if deadline is not None and time.monotonic() >= deadline:
             end_group(pid, cap)
             kill_members(cap)
+            end_group_until_gone(pid)
             kill_tree(os.getpid())
             _reap_all()
             _say(control, _refused(cap) or f"exit {int(signal.SIGALRM)}")
@@ -550,6 +606,7 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
                 host.stop_new_tasks(cap)  # before the kill: nothing below may fork meanwhile
             kill_members(cap)
             end_group(pid, cap)
+            end_group_until_gone(pid)  # the tutor waits for this process's exit: nothing of the run is left by then
             kill_tree(os.getpid())
             _reap_all()
             if over.startswith("limit disk") and bounds.cache:
@@ -566,7 +623,13 @@ def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) 
             if got == pid:
                 status = st
     kill_members(cap)
-    kill_tree(os.getpid())  # not end_group: the worker is reaped, its id may be another's by now
+    if not adopts:
+        # No subreaper (gVisor): what the worker left running went to init, out of the tree's
+        # reach but still in the worker's group. Its id was freed a moment ago, but a group with a
+        # member keeps it; an empty one answers ESRCH (a reuse within these milliseconds would need
+        # the whole pid space to wrap).
+        end_group_until_gone(pid)
+    kill_tree(os.getpid())
     _reap_all()
     _say(control, _refused(cap) or f"exit {status}")
     _leave(cap)

@@ -24,7 +24,7 @@ from tutor.sandbox.intake import Intake
 from tutor.sandbox.reaper import CacheGrowth
 from tutor.sandbox.startup_causes import SETTING_VARS, HostLimits, find_shadows, setting_environment
 from tutor.sandbox.verdict import Ending, decide
-from tutor.sandbox.worker_process import Limits, WorkerProcess
+from tutor.sandbox.worker_process import END_WITHIN_S, Limits, WorkerProcess
 
 READ_PENDING_S = 1.0  # a run reads what its worker already sent before any start-up deadline applies
 WORKER_GRACE_S = 2.0  # the worker's own deadline is this much after the parent's: the parent decides
@@ -208,12 +208,15 @@ class Run:
         except Exception as exc:  # noqa: BLE001 - a bug on this side still ends in a verdict, never a hang
             flags["internal_error"] = f"{type(exc).__name__}: {exc}"
         finally:
+            finished = time.monotonic()  # the run's own time ends here: not the ending of its processes below
             sel.close()
             ended_by_itself = w.proc.poll() is not None
             # A bound the reaper held is said before it refuses new tasks and kills the tree: the
             # worker's report of a refused fork or thread ("can't start new thread") can come first.
             held = (w.reaper_word() or "").startswith("limit ")
             w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
+            if held:  # a bound is said only once nothing of the run is left: the reaper exits after that
+                w.ended(END_WITHIN_S)
         if ended_by_itself or held:
             flags["guard"] = _guard(w.reaper_word())
         if cache is not None and not flags.get("guard") and cache.added() > (self.limits.disk_bytes or 0):
@@ -230,7 +233,7 @@ class Run:
             protocol_error=intake.protocol_error,
             forged=intake.forged,
             worker_protocol=intake.worker_protocol,
-            duration_s=time.monotonic() - (ready_at or started),
+            duration_s=finished - (ready_at or started),
             timeout_s=self.timeout,
             startup_s=self.limits.startup_s,
             output_limit_mb=(self.limits.output_bytes or 0) // 2**20,

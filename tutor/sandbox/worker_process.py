@@ -17,13 +17,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutor import host
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import Ready, parse_event
 from tutor.sandbox.bwrap import Bwrap
 from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailable
 from tutor.sandbox.reaper import kill_tree
 from tutor.sandbox.run_dirs import make_run_dir
+
+END_WITHIN_S = 30.0  # how long the reaper may take to end a run it was told to end, before it is killed
 
 
 def worker_env(accelerator: bool, doctor_cwd: str | None = None) -> dict[str, str]:
@@ -128,6 +129,7 @@ class WorkerProcess:
         self._closed = False
         self._removed = False
         self._removing = threading.Lock()
+        self._killing: threading.Thread | None = None  # kill()'s: waits for the reaper's end, then forces it
         # The run's TMPDIR, except for doctor: the learner's script gets the learner's own.
         run_env = {} if doctor is not None else {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
         argv = ["--run-dir", self.workdir]  # the reaper adds the worker's --parent (itself)
@@ -284,20 +286,36 @@ class WorkerProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def end(self) -> None:
+        """Ask the reaper to end the run: it kills the worker's process group until it is empty (a
+        check's processes cannot leave it), then its tree, and exits; returns at once. kill() and
+        remove_files() wait for that, and kill what is left once END_WITHIN_S has passed."""
+        try:
+            os.write(self._control, b"end\n")
+        except OSError:
+            pass  # the reaper is gone, or its socket is full: kill() does it by force
+
     def kill(self) -> None:
         """Kill the worker and everything it started, in any group or session (all of it is below
         the reaper, a subreaper), then the reaper."""
         if self.proc.poll() is not None:  # a reaper that exited ended its tree first; reaped, its pid is not ours
             self._kill_reaper()
-        elif host.is_gvisor():
-            # gVisor holds each file of a process while it forks: the walk below took 20 s after a
-            # setsid fork bomb's bound was said (TPU VM). The verdict does not wait for it; the
-            # reaper is ending the same tree meanwhile.
-            threading.Thread(target=self._kill_tree_then_reaper, name="kill", daemon=True).start()
-        else:
-            self._kill_tree_then_reaper()
+            return
+        self.end()
+        with self._removing:
+            if self._killing is not None:
+                return
+            # The verdict does not wait for the end: the reaper ends the tree meanwhile (under
+            # gVisor, where each file of a forking process waits, a walk took 20 s after a setsid
+            # fork bomb's bound was said); remove_files() waits for it.
+            self._killing = threading.Thread(target=self._kill_tree_then_reaper, name="kill", daemon=True)
+            self._killing.start()
 
     def _kill_tree_then_reaper(self) -> None:
+        # The reaper's own end first (asked by end()): it reaches the worker's whole group, also
+        # what a host without subreapers (gVisor) gave to init; by force only if it does not end.
+        if self.ended(END_WITHIN_S):
+            return  # reaped: its pid is no longer ours to signal
         kill_tree(self.proc.pid)  # first: once the reaper is gone, its tree is no longer below it
         self._kill_reaper()
 
@@ -319,6 +337,9 @@ class WorkerProcess:
                 return
             self._removed = True
         self.kill()
+        killing = self._killing
+        if killing is not None:
+            killing.join(END_WITHIN_S + 5)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
