@@ -312,6 +312,7 @@ def test_two_learners_on_a_real_hub(class_hub, request):
     )
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    rows = [r for r in rows if r["status"] != "missing" or r["claimed"]]  # handed in, of a row per exercise
     assert sorted((r["learner"], r["exercise"]) for r in rows) == sorted(
         [(ann.name, "counter-jit"), (bob.name, "counter-jit")]
     )
