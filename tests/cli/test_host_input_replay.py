@@ -89,6 +89,15 @@ def _deleted_cwd(home: Path, tmp: Path) -> None:
     _script(home, tmp)
 
 
+def _bom_solution(home: Path, tmp: Path) -> None:
+    (tmp / "bom.py").write_bytes(b"\xef\xbb\xbf" + SOLUTION.read_bytes())  # an editor's save: Python reads it
+
+
+def _deletes_itself(home: Path, tmp: Path) -> None:
+    (home / "workspace").mkdir(parents=True)
+    (home / "workspace" / "counter-jit.py").write_text("import os\nos.remove(__file__)\n" + SOLUTION.read_text())
+
+
 def _learner_fifo(home: Path, tmp: Path) -> None:
     _mkfifo(home / "workspace" / "counter-jit.py")
 
@@ -97,7 +106,18 @@ FAULTS: dict[str, Fault] = {
     # ---- homes ----
     "home-a-file": Fault(("hint", "counter-jit"), ("{home} is a file, not a folder",), (0, 2), prepare=_home_is_file),
     "home-a-file-check": Fault(("check", "counter-jit"), ("is --home a file?",), (2,), prepare=_home_is_file),
-    "home-dangling-link": Fault(("hint", "counter-jit"), ("{home}",), (0, 2), prepare=_dangling),
+    "home-dangling-link": Fault(
+        ("hint", "counter-jit"),
+        ("{home} is a symbolic link to {tmp}/gone/nowhere, which does not exist",),
+        (0,),
+        zh="的符号链接，而目标不存在",
+        prepare=_dangling,
+    ),
+    "home-dangling-link-check": Fault(
+        ("check", "counter-jit"),
+        ("{home} is a symbolic link to {tmp}/gone/nowhere, which does not exist",),
+        prepare=_dangling,
+    ),
     "home-no-such-user": Fault(
         ("--home", "~nosuchuser50/h", "list"), ("~nosuchuser50/h: there is no such user",), zh="没有这个用户"
     ),
@@ -115,6 +135,9 @@ FAULTS: dict[str, Fault] = {
     "timeout-1e12": Fault(("check", "counter-jit", "--timeout", "1e12"), ("at most 604800",), zh="不超过 604800"),
     "timeout-nan": Fault(("check", "counter-jit", "--timeout", "nan"), ("above 0",)),
     "timeout-zero": Fault(("check", "counter-jit", "--timeout", "0"), ("above 0",)),
+    "timeout-inf": Fault(("check", "counter-jit", "--timeout", "inf"), ("at most 604800",)),
+    "timeout-negative": Fault(("check", "counter-jit", "--timeout=-1"), ("above 0",)),
+    "interval-negative": Fault(("watch", "counter-jit", "--interval=-1"), ("above 0",)),
     "interval-1e10": Fault(("watch", "counter-jit", "--interval", "1e10"), ("at most 604800",)),
     "doctor-timeout-1e12": Fault(("doctor", "{tmp}/s.py", "--timeout", "1e12"), ("at most 604800",), prepare=_script),
     "grade-timeout-1e12": Fault(("grade", "{tmp}", "--timeout", "1e12"), ("at most 604800",)),
@@ -151,9 +174,24 @@ FAULTS: dict[str, Fault] = {
     ),
     "progress-with-bom": Fault(("progress",), ("1/",), (0,), prepare=_bom_progress),
     "progress-key-twice": Fault(("list",), ("exercises",), (0,), prepare=_twice_progress),
+    "file-too-large": Fault(
+        ("check", "counter-jit", "--file", "{tmp}/big.py"),
+        ("big.py",),
+        prepare=lambda h, t: (t / "big.py").write_bytes(b"#" * 2_000_001),
+    ),
     "file-dev-zero": Fault(("check", "counter-jit", "--file", "/dev/zero"), ("/dev/zero",)),
     "file-a-fifo": Fault(
         ("check", "counter-jit", "--file", "{tmp}/pipe.py"), ("pipe.py",), prepare=lambda h, t: _mkfifo(t / "pipe.py")
+    ),
+    "learner-file-with-bom": Fault(
+        ("check", "counter-jit", "--file", "{tmp}/bom.py"), ("PASS",), (0,), prepare=_bom_solution
+    ),
+    "learner-file-deletes-itself": Fault(
+        ("check", "counter-jit"),
+        ("your program deleted its own file while it ran",),
+        (0, 1),
+        prepare=_deletes_itself,
+        after=lambda h, t: (h / "workspace" / "counter-jit.py").is_file() or pytest.fail("the learner's file is gone"),
     ),
     "learner-file-a-fifo": Fault(("check", "counter-jit"), ("counter-jit.py",), (1, 2), prepare=_learner_fifo),
     # ---- streams and folders the shell took away ----

@@ -976,3 +976,30 @@ def test_a_long_prediction_option_wraps_under_its_own_text():
                     wrapped += 1
                     assert line.startswith("     "), f"{cell.id} [{lang}]: {line!r}"
     assert wrapped > 0  # the width is narrow enough for some option to wrap
+
+
+def test_a_home_whose_path_holds_markup_is_shown_as_written(tmp_path, fake_sandbox, tui):
+    """Issue 50's replay: `[/x]` in the home's path killed the tutor with Textual's MarkupError where
+    a notification named a file in the home (here: where reset progress was kept)."""
+    home = tmp_path / "a[/x]b[bold]"
+    ProgressStore(home).apply(changes.hint, COURSE.exercises[0].id, 1)
+
+    async def body():
+        app = new_app(home, fake_sandbox)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            from tutor.ui.screens.confirm import ConfirmScreen
+            from tutor.ui.screens.progress import ProgressScreen
+
+            await pilot.press("p")
+            await tui.until(pilot, lambda: isinstance(app.screen, ProgressScreen), 10, "the progress screen")
+            await pilot.press("r")
+            await tui.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 10, "the confirmation")
+            await pilot.press("y")
+            await tui.until(pilot, lambda: app._notifications, 10, "the note of where progress was kept")
+            said = str(list(app._notifications)[-1].message)
+            assert f"{home}/progress.json.bak-" in said, said
+            await tui.until(pilot, lambda: app.screen.query("Toast"), 10, "the note drawn")
+            drawn = " ".join(str(toast.render()) for toast in app.screen.query("Toast"))
+            assert f"{home}/progress.json.bak-" in drawn, drawn
+
+    asyncio.run(body())

@@ -37,9 +37,33 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def folder_problem(folder: Path) -> Bilingual | None:
+    """Why `folder` (a home, or a folder in it) cannot hold files, where a part of its path is
+    not a folder: a file, or a symbolic link to nothing. The OS says only "File exists", "Not a
+    directory" or "No such file or directory", naming neither the part nor the cause. None otherwise."""
+    for part in (folder, *folder.parents):
+        if part.is_symlink() and not part.exists():
+            target = os.readlink(part)
+            return Bilingual(
+                en=f"{part} is a symbolic link to {target}, which does not exist (is --home right?)",
+                zh=f"{part} 是指向 {target} 的符号链接，而目标不存在（--home 写对了吗？）",
+            )
+        if part.exists():
+            if part.is_dir():
+                return None
+            return Bilingual(
+                en=f"{part} is a file, not a folder (is --home a file?)",
+                zh=f"{part} 是文件而不是文件夹（--home 是不是指向了文件？）",
+            )
+    return None
+
+
 def write_error(path: Path, exc: OSError) -> WorkspaceError:
     """A plain, bilingual message for a failed write of `path` (full disk, read-only home, ...)."""
     why = _why(exc)
+    problem = folder_problem(path.parent) if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EEXIST) else None
+    if problem is not None:
+        return WorkspaceError(f"cannot write {path}: {problem.en}", f"无法写入 {path}：{problem.zh}")
     if path.is_symlink() and not path.exists():
         target = os.readlink(path)
         return WorkspaceError(

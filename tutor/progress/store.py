@@ -17,6 +17,7 @@ from typing import Any
 from tutor import host
 from tutor.files.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
 from tutor.files.private import make_folder, open_private, tighten_home
+from tutor.files.workspace import folder_problem
 from tutor.i18n import Bilingual
 from tutor.progress.reading import parse
 
@@ -464,16 +465,13 @@ class ProgressStore:
 
 
 def _refuse_a_file_for_home(home: Path, progress: Path) -> None:
-    """ProgressError naming the home (or a folder above it) that is a file: the OS said only
-    "File exists" or "Not a directory", which named neither."""
-    for folder in (home, *home.parents):
-        if folder.exists():
-            if not folder.is_dir():
-                raise ProgressError(
-                    f"Cannot save progress to {progress}: {folder} is a file, not a folder (is --home a file?).",
-                    f"无法把进度保存到 {progress}：{folder} 是文件而不是文件夹（--home 是不是指向了文件？）。",
-                )
-            return
+    """ProgressError naming the part of the home's path that is a file or a link to nothing (the
+    OS said only "File exists" or "Not a directory")."""
+    problem = folder_problem(home)
+    if problem is not None:
+        raise ProgressError(
+            f"Cannot save progress to {progress}: {problem.en}.", f"无法把进度保存到 {progress}：{problem.zh}。"
+        )
 
 
 def _refuse_a_folder(path: Path, progress: Path) -> None:

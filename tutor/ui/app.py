@@ -14,6 +14,7 @@ from textual import events, work
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hits
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.system_commands import SystemCommandsProvider
@@ -58,6 +59,19 @@ class TutorApp(TutorAppLike):
     ]
 
     lang: reactive[str] = reactive("en", init=False)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification is text unless its caller asks for markup: a path or a program's words
+        holding "[/x]" (a home's path, say) made Textual raise MarkupError."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def __init__(self, session: Session, lang: str, course_given: bool, worker_idle_s: float | None = None):
         super().__init__()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from textual import events
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen, ScreenResultType
 
 from tutor.ui.keys import translate_bindings
@@ -59,6 +60,19 @@ class TutorScreen(Screen[ScreenResultType]):
     @property
     def session(self) -> Session:
         return self.app.session
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification is text unless its caller asks for markup: a path or a program's words
+        holding "[/x]" (a home's path, say) made Textual raise MarkupError."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @property
     def lang(self) -> str:
