@@ -39,9 +39,10 @@ def fingerprint(root: Path, lint: bool) -> bytes | None:
 def content_hash(root: Path) -> str:
     """The version of a course, "sha256:<hex>": of the files it is made of (every YAML file under
     lessons/, and each exercise's Python files: its starter and checks), each by its path there
-    and its bytes. The same lessons, exercises, checks and questions give the same hash on a
-    learner's machine and the instructor's. Notes beside them (lessons/README.md), caches, hidden
-    files and solutions (a learner's copy may not hold them) are left out. "" if one is unreadable."""
+    and its bytes, its line ends read as LF (a Windows checkout's CRLF is the same course). The
+    same lessons, exercises, checks and questions give the same hash on a learner's machine and the
+    instructor's. Notes beside them (lessons/README.md), caches, hidden files and solutions (a
+    learner's copy may not hold them) are left out. "" if one cannot be read."""
     digest = hashlib.sha256()
     lessons = root / "lessons"
     try:
@@ -51,7 +52,7 @@ def content_hash(root: Path) -> str:
                 continue
             if not (path.suffix == ".yaml" or (path.suffix == ".py" and relative.parts[0] == "exercises")):
                 continue
-            data = path.read_bytes()
+            data = path.read_bytes().replace(b"\r\n", b"\n")
             digest.update(b"F%s\0%d\0" % (relative.as_posix().encode(), len(data)))
             digest.update(data)
     except (OSError, ValueError):
