@@ -160,3 +160,19 @@ def test_the_doctor_is_off_in_a_served_seat_and_says_why(serve, home):
 
     asyncio.run(session())
     assert not (home / "learners" / "bob" / "progress.json").exists()
+
+
+def test_the_doctor_stays_in_a_served_tutor_of_ones_own(serve):
+    """A plain `serve` (or Jupyter's) is one person's tutor on their own account: the doctor opens."""
+    served = serve()
+
+    async def session() -> None:
+        async with aiohttp.ClientSession() as client:
+            tab = Tab(await client.ws_connect(_ws_url(served.url)))
+            await tab.read_until("Continue:")
+            await tab.keys("d")
+            await tab.read_until("Doctor: check your own script")
+            assert b"Doctor is off" not in tab.seen
+            await tab.ws.close()
+
+    asyncio.run(session())

@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lang", choices=LANGS, default="en")
     p.add_argument("--accelerator", action="store_true")
     p.add_argument("--worker-idle-s", type=float, default=None)
+    p.add_argument("--shared-seat", action="store_true")  # a seat of `serve --learner`: see tutor.ui.session
     args = p.parse_args(argv)
     if not under_web_driver():
         print(MSG.say("not_web", args.lang), file=sys.stderr)
@@ -42,7 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     from tutor.ui.app import run_app
 
     with home_lock(args.home):
-        return run_app(home=args.home, lang=args.lang, accelerator=args.accelerator, worker_idle_s=args.worker_idle_s)
+        return run_app(
+            home=args.home,
+            lang=args.lang,
+            accelerator=args.accelerator,
+            worker_idle_s=args.worker_idle_s,
+            shared_seat=args.shared_seat,
+        )
 
 
 @contextlib.contextmanager

@@ -164,6 +164,8 @@ class TutorServer:
         if self.accelerator:
             words.append("--accelerator")
         words += ["--worker-idle-s", f"{self.worker_idle_s:g}"]
+        if seat.name:  # one of a class's seats: every seat's tutor is this server's user
+            words.append("--shared-seat")
         return "exec " + shlex.join(words)
 
     async def _session(self, request: web.Request) -> web.WebSocketResponse:

@@ -402,6 +402,7 @@ def make_app(
     sandbox=None,
     accelerator: bool = False,
     worker_idle_s: float | None = None,
+    shared_seat: bool = False,
 ) -> TutorApp:
     """Build the app for a learner home.
 
@@ -413,7 +414,14 @@ def make_app(
     if course is not None and isinstance(course, tuple):  # (course, problems) from read_course
         course, problems = course
     app = TutorApp(
-        Session(Path(home), course=course, problems=problems, sandbox=sandbox, accelerator=accelerator),
+        Session(
+            Path(home),
+            course=course,
+            problems=problems,
+            sandbox=sandbox,
+            accelerator=accelerator,
+            shared_seat=shared_seat,
+        ),
         lang,
         course_given=course is not None,
         worker_idle_s=worker_idle_s,
@@ -422,12 +430,19 @@ def make_app(
 
 
 def run_app(
-    home: Path, lang: str, mouse: bool = True, accelerator: bool = False, worker_idle_s: float | None = None
+    home: Path,
+    lang: str,
+    mouse: bool = True,
+    accelerator: bool = False,
+    worker_idle_s: float | None = None,
+    shared_seat: bool = False,
 ) -> int:
     """Run the TUI until the learner quits; the exit code for the command line."""
     import sys
 
-    app = make_app(home, lang, mouse=mouse, accelerator=accelerator, worker_idle_s=worker_idle_s)
+    app = make_app(
+        home, lang, mouse=mouse, accelerator=accelerator, worker_idle_s=worker_idle_s, shared_seat=shared_seat
+    )
     app.run(mouse=mouse)
     for note in app.session.after_exit:  # e.g. where unsaved code was kept: said once the terminal is back
         print(note, file=sys.stderr)

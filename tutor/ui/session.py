@@ -18,9 +18,14 @@ SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this lo
 class Session:
     """The learner's home and the course, plus a sandbox created on first use."""
 
-    def __init__(self, home: Path, course=None, problems=None, sandbox=None, accelerator: bool = False):
+    def __init__(
+        self, home: Path, course=None, problems=None, sandbox=None, accelerator: bool = False, shared_seat: bool = False
+    ):
         self.home = Path(home)
         self.accelerator = accelerator  # workers may use the GPU/TPU (--accelerator)
+        # A seat of a class server (`serve --learner`): its user owns every seat's home, so what runs
+        # a script unfenced (the doctor) is off here.
+        self.shared_seat = shared_seat
         self.problems = list(problems or [])
         self.store = ProgressStore(self.home)
         self.state = LearnerState(self.store, course)  # every screen reads and changes progress through it

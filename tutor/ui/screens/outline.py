@@ -149,9 +149,10 @@ class OutlineScreen(TutorScreen):
 
         if self.session.course is not None and not self.session.course.has_doctor:
             return
-        if self.app.is_web:
-            # Served (`serve`, Jupyter): every seat's tutor is the server's user, and the doctor runs a
-            # script unfenced. Off, and said why, rather than a fence that would not hold.
+        if self.session.shared_seat:
+            # A seat of `serve --learner`: every seat's tutor is the server's user, and the doctor runs
+            # a script unfenced. Off, and said why, rather than a fence that would not hold. (A plain
+            # `serve` or Jupyter's is one person's tutor on their own account: the doctor stays.)
             self.notify(text("off_served", self.lang), severity="warning", timeout=15, markup=False)
             return
         self.app.push_screen(DoctorScreen())
