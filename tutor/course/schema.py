@@ -98,7 +98,10 @@ FORMAT: dict[str, Mapping] = {
     "checkpoint-file": Mapping(
         "lessons/checkpoints/<lesson>.yaml: a lesson's questions", {"checkpoint": Key("checkpoint", "the checkpoint")}
     ),
-    "quiz-file": Mapping("lessons/quiz.yaml: the chapter's quiz", {"quiz": Key("quiz", "the quiz")}),
+    "quiz-file": Mapping(
+        "lessons/quiz.yaml: the course's quiz (optional: without it, no quiz is offered)",
+        {"quiz": Key("quiz", "the quiz")},
+    ),
     "misconceptions-file": Mapping(
         "lessons/misconceptions.yaml: what the questions test",
         {"misconceptions": Key("misconception", "each belief a question tests", list_of=True)},
@@ -198,7 +201,7 @@ FORMAT: dict[str, Mapping] = {
         },
     ),
     "quiz": Mapping(
-        "the chapter's quiz",
+        "the course's quiz (optional: without it, no quiz is offered)",
         {
             "questions": Key("question", "its questions", list_of=True),
             "points": _opt("points", "its worth in `grade`'s table, times the first-try share right (default 0)"),

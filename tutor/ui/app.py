@@ -386,7 +386,7 @@ class TutorApp(TutorAppLike):
                 if checkpoint_questions(course, lesson.id):
                     yield SystemCommand(
                         say("step_checkpoint", lang, id=lesson.id),
-                        say("quiz", lang),
+                        say("checkpoints", lang),  # not "Quiz": a course may have checkpoints and no quiz
                         partial(self.open_step, Step(StepKind.CHECKPOINT, lesson.id)),
                     )
             if course.quiz:

@@ -18,6 +18,7 @@ UI = table(
             "en": "Quiz: {n} questions · {answered} answered · {score}",
             "zh": "测验：共 {n} 题 · 已答 {answered} · {score}",
         },
+        "checkpoints": {"en": "Checkpoints", "zh": "小测"},
         "quiz_missing": {"en": "This course has no quiz", "zh": "本课程没有测验"},
         "summary": {
             "en": "Lessons {ld}/{ln} · Exercises {ep}/{en} passed · Quiz {qb}",
