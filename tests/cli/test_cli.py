@@ -498,9 +498,9 @@ def test_progress_and_list_speak_each_language_whole(tmp_path, course, tutor):
     lines = {lang: tutor(tmp_path, "--lang", lang, "progress").stdout.splitlines() for lang in ("en", "zh")}
     assert lines["en"][0] == "JAX state tutor"  # the course's own title (lessons/course.yaml)
     assert lines["en"][1].startswith("Exercises passed: 1/")
-    assert "  pure-scale           new        0 attempts, 2 hints, solution viewed" in lines["en"]
-    assert "  counter-jit          passed     2 attempts, 0 hints" in lines["en"]
-    quiz = lines["en"].index("Quiz: now 0/8, over 1 rounds")
+    assert "  pure-scale           new        attempts: 0, hints: 2, solution viewed" in lines["en"]
+    assert "  counter-jit          passed     attempts: 2, hints: 0" in lines["en"]
+    quiz = lines["en"].index("Quiz: now 0/8; rounds taken: 1")  # no "1 rounds"
     assert lines["en"][quiz + 1] == "Predictions: 1 of 1 right"
     # the wrong quiz answer is a misconception still shown, named with where to review it
     assert lines["en"][quiz + 2].startswith("Misconceptions your answers still show: 1 of the 1")

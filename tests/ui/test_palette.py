@@ -28,3 +28,19 @@ def test_the_palette_lists_lessons_in_course_order(home, fake_sandbox, tui):
             assert [shown.index(line) for line in lessons] == sorted(shown.index(line) for line in lessons), shown
 
     asyncio.run(go())
+
+
+def test_the_palette_asks_in_the_learners_language(home, fake_sandbox, tui):
+    """Its search prompt is Textual's English 'Search for commands…' unless the tutor words it."""
+
+    async def go():
+        from textual.widgets import Input
+
+        app = make_app(home, "zh", course=(COURSE, []), sandbox=fake_sandbox)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+p")
+            await tui.until(pilot, lambda: isinstance(app.screen, CommandPalette), 10, "the palette")
+            prompt = app.screen.query_one(Input).placeholder
+            assert prompt.startswith("搜索") and "Search" not in prompt, prompt
+
+    asyncio.run(go())

@@ -69,11 +69,11 @@ MSG = table(
         # progress
         "exercises_passed": {"en": "Exercises passed: {passed}/{total}", "zh": "练习：通过 {passed}/{total}"},
         "exercise_tries": {
-            "en": "{attempts} attempts, {hints} hints",
+            "en": "attempts: {attempts}, hints: {hints}",
             "zh": "尝试 {attempts} 次，提示 {hints} 条",
         },
         "solution_viewed": {"en": ", solution viewed", "zh": "，看过答案"},
-        "quiz_rounds": {"en": "Quiz: {score}, over {rounds} rounds", "zh": "测验：{score}，作答 {rounds} 轮"},
+        "quiz_rounds": {"en": "Quiz: {score}; rounds taken: {rounds}", "zh": "测验：{score}，作答 {rounds} 轮"},
         "checkpoint_score": {"en": "Checkpoint {lesson}: {score}", "zh": "第 {lesson} 节小测：{score}"},
         "predictions": {"en": "Predictions: {right} of {made} right", "zh": "预测：{made} 次，猜对 {right} 次"},
         # hint, solution, reset

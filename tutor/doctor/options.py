@@ -93,7 +93,7 @@ MSG = table(
         "tutor_only": {
             "en": "{option} is an option of the tutor, not of a run: start the tutor with it "
             "(jaxstate-tutor {option} ...); a {option} of your script's goes after --.",
-            "zh": "{option} 是整个导师程序的选项，不是单次运行的：启动时写上它（jaxstate-tutor {option} ...）；"
+            "zh": "{option} 是 jaxstate-tutor 本身的选项，不是单次运行的：启动时写上它（jaxstate-tutor {option} ...）；"
             "脚本自己的 {option} 请写在 -- 之后。",
         },
         "unknown": {

@@ -18,7 +18,7 @@ WORDS = table(
             "zh": "你的答案仍显示出的误解：测到的 {tested} 个中有 {n} 个",
         },
         "none_missed": {
-            "en": "Misconceptions: none of the {tested} your answers tested is still answered wrong",
+            "en": "Misconceptions your answers tested: {tested}; none is still answered wrong",
             "zh": "误解：你的答案测到的 {tested} 个，目前都没有再答错",
         },
         "review": {"en": "review lesson {lesson}; wrong now: {where}", "zh": "复习第 {lesson} 节；目前答错：{where}"},

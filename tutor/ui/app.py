@@ -13,7 +13,7 @@ from pathlib import Path
 from textual import events, work
 from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hits
+from textual.command import CommandPalette, DiscoveryHit, Hits
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -348,6 +348,11 @@ class TutorApp(TutorAppLike):
         if step.kind == StepKind.QUIZ:
             return say("quiz", lang)
         return say("progress_title", lang)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its search prompt in the learner's language (it is English in Textual)."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=say("palette_search", self.lang), id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: every place in the course, plus the app's own actions."""

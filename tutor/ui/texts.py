@@ -31,6 +31,7 @@ UI = table(
         "continue_to": {"en": "Continue: {what}", "zh": "继续：{what}"},
         "continue_cmd": {"en": "Continue where I left off", "zh": "从上次的位置继续"},
         "all_done": {"en": "Everything is done. Well done!", "zh": "全部完成，干得漂亮！"},
+        "palette_search": {"en": "Search lessons, exercises and commands…", "zh": "搜索章节、练习和命令……"},
         "legend": {
             "en": "{new} new  {started} started  {done} done",
             "zh": "{new} 未开始  {started} 进行中  {done} 已完成",
@@ -88,8 +89,8 @@ UI = table(
         "running": {"en": "Running…", "zh": "运行中……"},
         "cell_raised": {"en": "raised {exc}", "zh": "抛出了 {exc}"},
         "cell_ok": {"en": "finished", "zh": "运行完成"},
-        "cell_as_expected": {"en": "as expected", "zh": "符合预期"},
-        "cell_not_as_expected": {"en": "not as the lesson says", "zh": "与课程描述不符"},
+        "cell_as_expected": {"en": " (as expected)", "zh": "（符合预期）"},
+        "cell_not_as_expected": {"en": "not as the lesson says: {why}", "zh": "与课程描述不符：{why}"},
         # predict, then run
         "predict_ask": {"en": "Predict first:", "zh": "先预测一下："},
         "predict_keys_options": {
@@ -331,7 +332,8 @@ UI = table(
             "en": "The answer could not be worked out ({why}), so this question is not counted. Enter goes on.",
             "zh": "没能求出答案（{why}），这道题不计分。按 Enter 继续。",
         },
-        "review_lesson": {"en": "lesson {id}", "zh": "第 {id} 节"},
+        "review_lesson": {"en": " (lesson {id})", "zh": "（第 {id} 节）"},
+        "review_line": {"en": "{head}{where}: {prose}", "zh": "{head}{where}：{prose}"},
         "quiz_empty": {"en": "The quiz has no questions yet.", "zh": "测验还没有题目。"},
         "evidence": {"en": "Evidence", "zh": "佐证代码"},
         # progress
@@ -347,7 +349,7 @@ UI = table(
             "zh": "运行前的预测：{n} 次，猜对 {right} 次",
         },
         "quiz_score": {
-            "en": "Quiz: {answered} of {n} answered, {score} · best round {best}/{n} · {attempts} rounds",
+            "en": "Quiz: {answered} of {n} answered, {score} · best round {best}/{n} · rounds taken: {attempts}",
             "zh": "测验：已答 {answered}/{n} 题，{score} · 最好的一轮 {best}/{n} · 共 {attempts} 轮",
         },
         "checkpoints_score": {"en": "Checkpoints done: {done} of {n}", "zh": "已完成小测：{done}/{n}"},
@@ -463,7 +465,11 @@ KEY_LABELS = table(
         "quiz": {"en": "Quiz", "zh": "测验"},
         "doctor": {"en": "Doctor", "zh": "诊断"},
         "app.quit": {"en": "Quit", "zh": "退出"},
-        "command_palette": {"en": "Search", "zh": "搜索"},  # Textual's own Ctrl+P, at the footer's right
+        "command_palette": {"en": "Search", "zh": "搜索"},
+        "palette_search": {
+            "en": "Search lessons, exercises and commands…",
+            "zh": "搜索章节、练习和命令……",
+        },  # Textual's own Ctrl+P, at the footer's right
         "run_cell": {"en": "Run", "zh": "运行"},
         "scratch": {"en": "Edit", "zh": "编辑"},
         "next_cell": {"en": "Cell", "zh": "单元"},

@@ -58,7 +58,7 @@ TEXTS = table(
             "en": "Doctor is off in a class's served tutor: it would run a script with no file fence, as the "
             "server's user, who owns every learner's home, so a script could change another learner's progress. "
             "Run `jaxstate-tutor doctor SCRIPT` in a terminal of your own instead.",
-            "zh": "班级网页版导师里不能用诊断：它会以服务器用户的身份、在没有文件围栏的情况下运行脚本，而这个用户拥有每位学习者的"
+            "zh": "班级网页版教程里不能用诊断：它会以服务器用户的身份、在没有文件围栏的情况下运行脚本，而这个用户拥有每位学习者的"
             "主目录，脚本就能改动别人的进度。请在你自己的终端里运行 `jaxstate-tutor doctor 脚本`。",
         },
         "busy": {"en": "A doctor run is still going: Esc stops it first.", "zh": "诊断还在运行：先按 Esc 停止它。"},

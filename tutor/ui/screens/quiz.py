@@ -328,8 +328,9 @@ class QuizScreen(RunView, TutorScreen):
                 # Numbered as when it was asked; its code kept, since the question is about it.
                 number = self.say("question_of", i=everything.index(q) + 1, n=len(everything))
                 prose, code = review_parts(self._prompt(q, self._answered_variant(q)))
-                where = f" ({self.say('review_lesson', id=q.lesson)})" if q.lesson and not self.checkpoint else ""
-                lines += [f"**{self.marks['wrong']} {number}**{where}: {prose}", ""]
+                where = self.say("review_lesson", id=q.lesson) if q.lesson and not self.checkpoint else ""
+                head = f"**{self.marks['wrong']} {number}**"
+                lines += [self.say("review_line", head=head, where=where, prose=prose), ""]
                 if code:
                     lines += [code, ""]
             if self.checkpoint:

@@ -284,12 +284,12 @@ def verdict_line(v: Verdict, lang: str, marks, raises: str | None = None, judged
         line = Text(f"{marks[status]} {what}", style=marks.style(status))
     elif v.status == "pass":
         line = Text(
-            f"{marks['pass']} {what}" + (f" ({say('cell_as_expected', lang)})" if raises else ""),
+            f"{marks['pass']} {what}" + (say("cell_as_expected", lang) if raises else ""),
             style=marks.style("pass"),
         )
     elif v.status == "fail":
         line = Text(
-            f"{marks['fail']} {what} — {say('cell_not_as_expected', lang)}: {pick(v.message, lang)}",
+            f"{marks['fail']} {what} — " + say("cell_not_as_expected", lang, why=pick(v.message, lang)),
             style=marks.style("fail"),
         )
     else:
