@@ -143,10 +143,16 @@ def test_submit_then_grade_names_the_account_that_handed_in(tmp_path):
         if me != "ann":
             assert f"the export calls its learner 'ann', but the account {me} handed it in" in rows[0]["note"]
         assert f"handed in by the account {me} at " in rows[0]["note"]
-    # late is the exchange's time of hand-in, which the learner's clock does not set
+    # late is the exchange's time of hand-in, which the learner's clock does not set; said of a file
+    # handed in (a row with nothing handed in is not late)
+    (home / "workspace").mkdir(exist_ok=True)
+    (home / "workspace" / "counter-jit.py").write_text("def update_counter(c, i):\n    return c + 1, i\n")
+    done = _tutor(home, "submit", env={exchange.EXCHANGE_VAR: str(folder), "JUPYTERHUB_USER": "ann"})
+    assert done.returncode == 0, done.stderr
     done = _tutor(tmp_path / "teach", "grade", "--exchange", str(folder), "--due", "2000-01-01T00:00:00Z")
     (row,) = [r for r in csv.DictReader(io.StringIO(done.stdout)) if r["exercise"] == "counter-jit"]
-    assert row["submitted_at"] and row["late"].startswith("submitted ") and "d after the due time" in row["late"]
+    assert row["status"] == "pass" and row["submitted_at"], row
+    assert row["late"].startswith("submitted ") and "d after the due time" in row["late"]
 
 
 @posix

@@ -112,6 +112,8 @@ def mark_late(rows: Sequence[Row], due: datetime, lang: str) -> None:
     """`late`: how long after the due time the export was handed in (the exchange's time where it
     came through one, else the export's own), and the exercise first passed."""
     for row in rows:
+        if row.status == "missing" or not row.exercise:  # nothing handed in for it: nothing late
+            continue
         said = []
         handed_in = ("late_submit", row.submitted_at) if row.submitted_at else ("late_export", row.exported_at)
         for key, when in (handed_in, ("late_pass", row.first_passed_at)):
@@ -138,6 +140,8 @@ def mark_similar(rows: Sequence[Row], course, lang: str) -> dict[str, int]:
         found = similarity.matches(
             [similarity.Hand(k, r.source or "") for k, r in zip(keys, hands, strict=True)], starter
         )
+        # one learner's two exports are flagged as such (`roster`), not as a copy of themselves
+        found = [m for m in found if hands[int(m.a)].learner != hands[int(m.b)].learner]
         short = {
             k
             for k, r in zip(keys, hands, strict=True)

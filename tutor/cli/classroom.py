@@ -481,6 +481,8 @@ def _roster(path: Path | None, lang: str):
 
 def _said(lang: str):
     def on_row(row) -> None:
+        if row.status == "missing" and not row.claimed:  # a row per exercise of the course: not each said
+            return
         print(say("grade_progress", lang, learner=row.learner, id=row.exercise, status=row.status), file=sys.stderr)
 
     return on_row
