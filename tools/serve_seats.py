@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -38,16 +39,20 @@ SETTLE_S = 4.0
 DEADLINE_S = 600.0
 
 
-def pss_mb(pids: list[int]) -> float:
+def pss_mb(pids: list[int], fields: tuple[str, ...] = ("Pss",)) -> float:
+    """The sum of smaps_rollup's `fields` over `pids`, in MB (USS: Private_Clean + Private_Dirty)."""
     total = 0
     for pid in pids:
         try:
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
+                if line.split(":")[0] in fields:
                     total += int(line.split()[1])
         except OSError:
             pass
     return total / 1024
+
+
+USS = ("Private_Clean", "Private_Dirty")  # pages no other process maps: what a seat costs at the least
 
 
 def jax_processes(pids: list[int]) -> int:
@@ -80,6 +85,9 @@ def snapshot(server: int, seats: int) -> dict:
         "total_pss_mb": round(total, 1),
         "server_pss_mb": round(pss_mb([server]), 1),
         "per_seat_pss_mb": round(total / seats, 1),
+        # PSS splits a shared library's pages among every process on the box that maps it (other
+        # JAX programs too): USS per seat is the floor, whatever else runs.
+        "per_seat_uss_mb": round(pss_mb(pids, USS) / seats, 1),
         "jax_processes": jax_processes(pids),
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],
     }
@@ -197,6 +205,8 @@ def main() -> int:
             urls[name] = "http://" + url
         if "Ctrl+C" in line:
             break
+    # Read on (and drop): a server whose stdout pipe fills up stalls, and its tabs with it.
+    threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()  # type: ignore[union-attr]
     try:
         git = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
         result = {
