@@ -45,10 +45,11 @@ def note_course(root: Path, home: Path, lang: str) -> bool:
     print(say("course_is_code", lang, root=where, confined=_confinement(lang)), file=sys.stderr)
     try:
         from tutor.files.atomic import replace_atomically
+        from tutor.files.private import make_folder
 
         text = "".join(f"{p}\n" for p in sorted(said | {where}))
-        home.mkdir(parents=True, exist_ok=True)
-        replace_atomically(home / SAID_NAME, text.encode("utf-8"), home / f".{SAID_NAME}.tmp", mode=0o600)
+        make_folder(home)
+        replace_atomically(home / SAID_NAME, text.encode("utf-8"), home / f".{SAID_NAME}.tmp")
     except OSError:
         pass  # said again next time: better than never
     return True

@@ -25,7 +25,14 @@ FILE_MODE = 0o600
 # What a tutor writes at the top of a home; only these are tightened in a home made before (the
 # home may be a folder of the user's own, holding files that are none of the tutor's business).
 _HOME_FOLDERS = ("workspace", "passed", "unsaved", "learners")
-_HOME_FILE_PREFIXES = ("progress.", ".serve-")
+_HOME_FILE_PREFIXES = ("progress.", ".serve-", "courses-said")
+# Windows has no owner/group/other bits (os.chmod sets only read-only) and no geteuid: a home there
+# is as private as its folder's ACL, which the user's profile folder already is; nothing to tighten.
+_POSIX_MODES = hasattr(os, "fchmod") and hasattr(os, "geteuid")
+
+
+def _mine(st: os.stat_result) -> bool:
+    return _POSIX_MODES and st.st_uid == os.geteuid()
 
 
 def make_folder(path: Path) -> None:
@@ -42,14 +49,16 @@ def make_folder(path: Path) -> None:
         if not path.is_dir():
             raise
         return  # made by another process meanwhile: its maker set its mode
-    with suppress(OSError):
-        os.chmod(path, FOLDER_MODE)
+    if _POSIX_MODES:
+        with suppress(OSError):
+            os.chmod(path, FOLDER_MODE)
 
 
 def own_mode(fd: int, mode: int = FILE_MODE) -> None:
     """Give a file the tutor just created (O_CREAT|O_EXCL) exactly `mode`, whatever the umask."""
-    with suppress(OSError):
-        os.fchmod(fd, mode)
+    if _POSIX_MODES:
+        with suppress(OSError):
+            os.fchmod(fd, mode)
 
 
 def open_private(path: Path, flags: int) -> int:
@@ -57,7 +66,7 @@ def open_private(path: Path, flags: int) -> int:
     fd = os.open(path, flags | os.O_CREAT, FILE_MODE)
     with suppress(OSError):
         st = os.fstat(fd)
-        if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077 and st.st_uid == os.geteuid():
+        if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077 and _mine(st):
             os.fchmod(fd, stat.S_IMODE(st.st_mode) & 0o700)
     return fd
 
@@ -72,7 +81,7 @@ def tighten_home(home: Path) -> Bilingual | None:
         top = os.lstat(home)
     except OSError:
         return None
-    if not stat.S_ISDIR(top.st_mode) or top.st_uid != os.geteuid():
+    if not stat.S_ISDIR(top.st_mode) or not _mine(top):
         return None
     changed += _tighten(home, top)
     try:
@@ -93,7 +102,7 @@ def tighten_home(home: Path) -> Bilingual | None:
 def _tighten(path: Path, st: os.stat_result) -> int:
     """Take the group's and others' bits away; the owner's stay (a home or file the user made
     read-only stays read-only)."""
-    if st.st_uid != os.geteuid() or not st.st_mode & 0o077:
+    if not _mine(st) or not st.st_mode & 0o077:
         return 0
     try:
         os.chmod(path, stat.S_IMODE(st.st_mode) & 0o700)
