@@ -336,5 +336,7 @@ def test_two_learners_on_a_real_hub(class_hub, request):
     # what each learner holds now, PSS: their Jupyter server, the tutor's server, a terminal, and
     # for ann the tutor session of her open tab
     for learner in (ann, bob):
-        kb = {pid: _pss_kb(pid) for pid in _processes_of(learner.uid)}
-        print(f"{learner.name}: {sum(kb.values()) / 1024:.0f} MB PSS in {len(kb)} processes")
+        kb = {pid: (_pss_kb(pid), cmd) for pid, cmd in _processes_of(learner.uid).items()}
+        print(f"{learner.name}: {sum(k for k, _ in kb.values()) / 1024:.0f} MB PSS in {len(kb)} processes")
+        for k, cmd in sorted(kb.values(), reverse=True):
+            print(f"  {k / 1024:6.1f} MB  {cmd[:110]}")
