@@ -207,3 +207,21 @@ def test_learners_cannot_list_read_delete_or_impersonate(class_accounts, open_tm
     assert by_account[bob.name].path == forged and by_account[bob.name].earlier == [bob_file]
     assert [(p.name, fields["why"]) for p, _, fields in got.refused] == [("ann-too.json", "a symbolic link")]
     assert teach.run(lambda: open(ann_file, "rb").read()) == _export_bytes(ann.name)
+
+
+def test_without_a_password_database_the_account_is_the_login_name(monkeypatch):
+    """Windows has no pwd module: the name comes from getpass, and the hub's name still wins."""
+    monkeypatch.setitem(sys.modules, "pwd", None)  # `import pwd` raises ImportError, as on Windows
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.setenv("USER", "winlearner")
+    monkeypatch.setenv("LOGNAME", "winlearner")
+    assert exchange.account_name() == "winlearner"
+    monkeypatch.setenv("JUPYTERHUB_USER", "hubname")
+    assert exchange.account_name() == "hubname"
+
+
+def test_init_says_an_exchange_needs_unix_where_there_is_none(monkeypatch, tmp_path):
+    monkeypatch.setattr(os, "name", "nt")
+    with pytest.raises(exchange.ExchangeError) as raised:
+        exchange.init(tmp_path / "exchange")
+    assert raised.value.key == "exchange_not_posix" and not (tmp_path / "exchange").exists()
