@@ -35,6 +35,7 @@ class Fault:
     after: Callable[[Path, Path], None] = lambda home, tmp: None  # what must hold afterwards
     stdin_closed: bool = False
     env: dict = field(default_factory=dict)
+    slow: bool = False  # starts a worker (JAX): not in the fast tier
 
 
 def _mkfifo(path: Path) -> None:
@@ -184,13 +185,14 @@ FAULTS: dict[str, Fault] = {
         ("check", "counter-jit", "--file", "{tmp}/pipe.py"), ("pipe.py",), prepare=lambda h, t: _mkfifo(t / "pipe.py")
     ),
     "learner-file-with-bom": Fault(
-        ("check", "counter-jit", "--file", "{tmp}/bom.py"), ("PASS",), (0,), prepare=_bom_solution
+        ("check", "counter-jit", "--file", "{tmp}/bom.py"), ("PASS",), (0,), prepare=_bom_solution, slow=True
     ),
     "learner-file-deletes-itself": Fault(
         ("check", "counter-jit"),
         ("your program deleted its own file while it ran",),
         (0, 1),
         prepare=_deletes_itself,
+        slow=True,
         after=lambda h, t: (h / "workspace" / "counter-jit.py").is_file() or pytest.fail("the learner's file is gone"),
     ),
     "learner-file-a-fifo": Fault(("check", "counter-jit"), ("counter-jit.py",), (1, 2), prepare=_learner_fifo),
@@ -219,7 +221,9 @@ def run(home: Path, tmp: Path, fault: Fault, lang: str = "en") -> subprocess.Com
     )
 
 
-@pytest.mark.parametrize("name", sorted(FAULTS))
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=[pytest.mark.slow] if FAULTS[n].slow else []) for n in sorted(FAULTS)]
+)
 def test_each_fault_gets_its_named_message(tmp_path, name):
     fault = FAULTS[name]
     home = tmp_path / "home"
@@ -243,6 +247,7 @@ def test_each_message_is_said_in_chinese_too(tmp_path, name):
     assert "Traceback" not in done.stderr and fault.zh in done.stdout + done.stderr, done.stdout + done.stderr
 
 
+@pytest.mark.slow  # a real check under watch
 def test_watch_on_a_home_whose_path_holds_markup_watches_and_ends_on_ctrl_c(tmp_path):
     """`[/x]` in the home's path killed `watch` with Rich's MarkupError before its first check."""
     home = tmp_path / "a[/x]b[bold]"

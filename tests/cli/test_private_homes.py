@@ -47,6 +47,7 @@ def assert_private(home: Path) -> None:
     assert not loose, loose
 
 
+@pytest.mark.slow  # real checks
 @pytest.mark.parametrize("umask", [0o022, 0o000], ids=["umask-022", "umask-000"])
 def test_everything_the_tutor_writes_in_a_home_is_private_whatever_the_umask(tmp_path, umask):
     home = tmp_path / "made" / "home"  # its parent too is made by the tutor
