@@ -118,6 +118,42 @@ def test_a_belief_names_a_lesson_that_exists_and_once(tmp_path):
     assert any("duplicate misconception 'belief-a'" in p for p in found), found
 
 
+def test_a_wrong_option_may_name_its_own_belief_and_the_question_tag_is_the_default(tmp_path):
+    per_option = CHECKPOINT.replace(
+        "      misconception: belief-b\n", "      misconception: belief-b\n      beliefs: {A: belief-a}\n"
+    )
+    assert problems(tmp_path, {"checkpoints/1.0.yaml": per_option}) == []
+    q = problems.course.question("q-two")
+    assert [q.belief(0, letter) for letter in "ACD"] == ["belief-a", "belief-b", "belief-b"]
+    assert q.tested_beliefs() == {"belief-a", "belief-b"}
+
+
+@pytest.mark.parametrize(
+    "beliefs, expected",
+    [
+        # no question-level default: the options not named show nothing
+        ("{A: belief-a, C: belief-b}", "question 'q-two': wrong option D maps to no belief"),
+        ("{A: belief-a, C: belief-b, D: belief-z}", "question 'q-two' names misconception 'belief-z', which is not in"),
+        ("{A: belief-a, B: belief-b, C: belief-b, D: belief-b}", "names option B, which is the right answer"),
+        ("{E: belief-a}", "unknown key 'E' in question 'q-two' beliefs"),
+    ],
+)
+def test_validate_says_which_wrong_option_maps_to_no_belief_or_to_an_unknown_one(tmp_path, beliefs, expected):
+    tagged = CHECKPOINT.replace("      misconception: belief-b\n", f"      beliefs: {beliefs}\n")
+    found = problems(tmp_path, {"checkpoints/1.0.yaml": tagged})
+    assert any(expected in p for p in found), found
+
+
+def test_a_sibling_names_its_own_beliefs(tmp_path):
+    sibling = CHECKPOINT.replace(
+        "        - prompt: {en: Which one?, zh: 哪一个？}\n",
+        "        - prompt: {en: Which one?, zh: 哪一个？}\n          beliefs: {D: belief-b}\n",
+    )
+    assert problems(tmp_path, {"checkpoints/1.0.yaml": sibling}) == []
+    q = problems.course.question("q-one")
+    assert (q.belief(0, "D"), q.belief(1, "D"), q.belief(1, "A")) == ("belief-a", "belief-b", "belief-a")
+
+
 def test_a_course_without_a_catalogue_needs_no_tags(tmp_path):
     untagged = CHECKPOINT.replace("      misconception: belief-a\n", "").replace("      misconception: belief-b\n", "")
     assert problems(tmp_path, {"checkpoints/1.0.yaml": untagged, "misconceptions.yaml": None}) == []
@@ -129,9 +165,12 @@ def test_every_shipped_question_names_a_belief_that_a_lesson_sets_right():
     lessons = {l.id for l in course.lessons}
     assert len(course.misconceptions) >= 10
     for q in course.questions():
-        belief = course.misconception(q.misconception)
-        assert belief is not None and belief.lesson in lessons, q.id
-        assert belief.text.en.startswith("thinking ") and belief.text.zh.startswith("以为"), belief.id
+        assert q.tested_beliefs(), q.id
+        for belief in map(course.misconception, q.tested_beliefs()):
+            assert belief is not None and belief.lesson in lessons, q.id
+            assert belief.text.en.startswith("thinking ") and belief.text.zh.startswith("以为"), belief.id
+    # issue 52: a Ref question names a Ref belief
+    assert "ref-write-at-trace" in course.question("cp63-ref-or-global").tested_beliefs()
 
 
 # ---- what progress says ---------------------------------------------------------------------
@@ -167,3 +206,27 @@ def test_a_wrong_latest_answer_names_its_belief_lesson_and_where_and_a_right_one
     head, missed = misconception_report(state, "en")
     # not "none of the 2 your answers tested"
     assert missed == [] and head.endswith("tested: 2; none is still answered wrong")
+
+
+def test_the_report_names_the_belief_of_the_option_picked_not_the_questions_tag(state):
+    # cp63-ref-under-vmap tests vmap-loops-examples, but its option C says a Ref write ran only
+    # while tracing: that learner is told the Ref belief, and not that vmap loops over examples
+    state.save_now(changes.answer, "cp63-ref-under-vmap", "C", False, False)
+    head, missed = misconception_report(state, "en")
+    ref = state.course.misconception("ref-write-at-trace")
+    assert missed == [(ref.text.en, "review lesson 6.3; wrong now: checkpoint 6.3")]
+    assert head.endswith("1 of the 3 they tested")  # the options' beliefs and the question's own
+    state.save_now(changes.answer, "cp63-ref-under-vmap", "A", False, False)
+    loops = state.course.misconception("vmap-loops-examples")
+    assert [text for text, _ in misconception_report(state, "zh")[1]] == [loops.text.zh]
+
+
+@pytest.mark.parametrize("variant, belief, lesson", [(0, "ref-write-at-trace", "6.3"), (1, "trace-time-python", "6.1")])
+def test_a_templates_variant_decides_the_belief_a_wrong_number_shows(state, variant, belief, lesson):
+    # asked for `calls[...]`, a trace count is the Ref belief; asked for `traces`, a call count is
+    # the belief that Python runs on every call: never the reverse
+    state.save_now(changes.question_drawn, "cp63-ref-or-global", variant)
+    state.save_now(changes.answer, "cp63-ref-or-global", "2", False, False)
+    _, missed = misconception_report(state, "en")
+    where = f"review lesson {lesson}; wrong now: checkpoint 6.3"
+    assert missed == [(state.course.misconception(belief).text.en, where)]

@@ -35,8 +35,9 @@ def read_misconceptions(r, value, line: int) -> list[Misconception]:
 
 def misconception_problems(misconceptions, questions, lesson_ids: set[str]) -> list[tuple[Source, str]]:
     """Rules that span files: a tag names a catalogued belief, each belief is tested by some
-    question and names a lesson that exists; with a catalogue, every question names its belief
-    (a course without one needs no tags)."""
+    question and names a lesson that exists; with a catalogue, every question names its belief,
+    and every wrong option (or template variant) of a tagged question maps to one, through
+    `beliefs:` or the question's `misconception:` (a course without a catalogue needs no tags)."""
     problems: list[tuple[Source, str]] = []
     known: dict[str, Source | None] = {}
     for m in misconceptions:
@@ -45,25 +46,50 @@ def misconception_problems(misconceptions, questions, lesson_ids: set[str]) -> l
         known.setdefault(m.id, m.source)
         if lesson_ids and m.lesson not in lesson_ids:
             problems.append((m.source, f"misconception '{m.id}' names lesson '{m.lesson}', which does not exist"))
-    tested = {q.misconception for q in questions}
+    tested = set().union(*(q.tested_beliefs() for q in questions))
     for m in misconceptions:
         if m.id not in tested:
             problems.append((m.source, f"misconception '{m.id}' is tested by no question: tag one, or remove it"))
     for q in questions:
-        if q.misconception is not None and q.misconception not in known:
+        if not q.tested_beliefs():
+            if misconceptions:
+                problems.append(
+                    (
+                        q.source,
+                        f"question '{q.id}' names no misconception: add `misconception:` with an id "
+                        "from lessons/misconceptions.yaml",
+                    )
+                )
+            continue
+        problems += _unmapped(q)
+        for name in sorted(q.tested_beliefs() - known.keys()):
             problems.append(
                 (
                     q.source,
-                    f"question '{q.id}' names misconception '{q.misconception}', which is not in "
-                    "lessons/misconceptions.yaml",
+                    f"question '{q.id}' names misconception '{name}', which is not in lessons/misconceptions.yaml",
                 )
             )
-        elif q.misconception is None and misconceptions:
-            problems.append(
-                (
-                    q.source,
-                    f"question '{q.id}' names no misconception: add `misconception:` with an id "
-                    "from lessons/misconceptions.yaml",
+    return problems
+
+
+def _unmapped(q) -> list[tuple[Source, str]]:
+    """A tagged question's wrong answers that show no belief, and beliefs given to a right one."""
+    problems: list[tuple[Source, str]] = []
+    if q.template:
+        if not q.misconception and len(q.beliefs) < len(q.template.variants):
+            problems.append((q.source, f"question '{q.id}' has a variant with no belief: give `misconception:`"))
+        return problems
+    for form in (q, *q.siblings):
+        where = f"question '{q.id}'" if form is q else f"question '{q.id}' sibling at line {form.source.line}"
+        if form.answer in form.beliefs:
+            problems.append((form.source, f"{where}: `beliefs:` names option {form.answer}, which is the right answer"))
+        for letter in sorted(set(form.options) - {form.answer}):
+            if form.belief(0, letter) is None:
+                problems.append(
+                    (
+                        form.source,
+                        f"{where}: wrong option {letter} maps to no belief: name one under `beliefs:`, "
+                        "or give the question a `misconception:` for every wrong option",
+                    )
                 )
-            )
     return problems

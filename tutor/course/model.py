@@ -168,10 +168,26 @@ class Question:
     # parent's id and lesson: progress keeps one record per question, whichever form was asked).
     siblings: tuple[Question, ...] = ()
     misconception: str | None = None  # the belief it tests (a Misconception's id); siblings share it
+    # The belief a wrong answer shows where it is not `misconception`: by option letter for a
+    # lettered question (each sibling has its own), by variant index ("0", "1", ...) for a template.
+    beliefs: dict[str, str] = field(default_factory=dict)
 
     @property
     def numeric(self) -> bool:
         return self.template is not None
+
+    def belief(self, variant: int, answer: str) -> str | None:
+        """The belief a wrong `answer` shows, asked in `variant`: what the option (or the
+        template's variant) names, else the question's own `misconception`."""
+        if self.template:
+            return self.beliefs.get(str(variant), self.misconception)
+        asked = self.asked(variant)
+        return asked.beliefs.get(answer, asked.misconception)
+
+    def tested_beliefs(self) -> set[str]:
+        """Every belief some wrong answer to it, in any form, can show."""
+        forms = (self, *self.siblings)
+        return {q.misconception for q in forms if q.misconception} | {b for q in forms for b in q.beliefs.values()}
 
     def variants(self) -> int:
         """How many forms it can be asked in: a template's variants, or a question and its siblings."""

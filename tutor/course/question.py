@@ -51,8 +51,11 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
         template = _template(r, d["template"], d.line_of("template"), what, prompt, source)
         if prompt and template:
             _code_fits(r, prompt, d.line_of("prompt"), what, template)
-        if qid and prompt and template:
-            return Question(qid, prompt, {}, "", {}, evidence, source, lesson, template, misconception=tag)
+        beliefs = _variant_beliefs(r, d, what, template)
+        if qid and prompt and template and beliefs is not None:
+            return Question(
+                qid, prompt, {}, "", {}, evidence, source, lesson, template, misconception=tag, beliefs=beliefs
+            )
         return None
     if prompt:
         _code_fits(r, prompt, d.line_of("prompt"), what)
@@ -62,11 +65,56 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     if answer not in OPTION_LETTERS:
         r.problem(d.line_of("answer"), f"{what} answer must be one of {', '.join(OPTION_LETTERS)}")
     siblings = _siblings(r, d, what, qid, lesson, read_cell, tag) if "siblings" in d else ()
-    if qid and prompt and options and explain and answer in OPTION_LETTERS and siblings is not None:
+    beliefs = _option_beliefs(r, d, what)
+    if (
+        qid
+        and prompt
+        and options
+        and explain
+        and answer in OPTION_LETTERS
+        and siblings is not None
+        and beliefs is not None
+    ):
         return Question(
-            qid, prompt, options, answer, explain, evidence, source, lesson, siblings=siblings, misconception=tag
+            qid,
+            prompt,
+            options,
+            answer,
+            explain,
+            evidence,
+            source,
+            lesson,
+            siblings=siblings,
+            misconception=tag,
+            beliefs=beliefs,
         )
     return None
+
+
+def _option_beliefs(r, d, what: str) -> dict[str, str] | None:
+    """`beliefs:` of a lettered question or sibling: option letter -> belief id (whether each
+    names a catalogued belief, and no right answer is given one, is the loader's cross-check)."""
+    if "beliefs" not in d:
+        return {}
+    shape = FORMAT["option-beliefs"]
+    m = r.mapping(d["beliefs"], d.line_of("beliefs"), f"{what} beliefs", shape.required, shape.optional)
+    if m is None or not m.keys() <= set(OPTION_LETTERS):
+        return None
+    found = {k: r.string(v, m.line_of(k), f"{what} beliefs {k}", ID_PATTERN) for k, v in m.items()}
+    return {k: v for k, v in found.items() if v} if all(found.values()) else None
+
+
+def _variant_beliefs(r, d, what: str, template: Template | None) -> dict[str, str] | None:
+    """`beliefs:` of a template question: one belief id per variant, in order -> {"0": id, ...}."""
+    if "beliefs" not in d:
+        return {}
+    value, line = d["beliefs"], d.line_of("beliefs")
+    if not isinstance(value, LineList) or (template and len(value) != len(template.variants)):
+        count = f"{len(template.variants)} " if template else ""
+        r.problem(line, f"{what} beliefs must be a list of {count}belief ids, one per variant in order")
+        return None
+    found = [r.string(v, value.item_lines[i], f"{what} beliefs {i + 1}", ID_PATTERN) for i, v in enumerate(value)]
+    return {str(i): b for i, b in enumerate(found) if b} if all(found) else None
 
 
 def _code_fits(r, prompt: Bilingual, line: int, what: str, template: Template | None = None) -> None:
@@ -109,10 +157,15 @@ def _siblings(
         if answer not in OPTION_LETTERS:
             r.problem(s.line_of("answer"), f"{where} answer must be one of {', '.join(OPTION_LETTERS)}")
         evidence = read_cell(r, s["evidence"], s.line_of("evidence"), f"{where} evidence") if "evidence" in s else None
-        if not (qid and prompt and options and explain and answer in OPTION_LETTERS):
+        beliefs = _option_beliefs(r, s, where)
+        if not (qid and prompt and options and explain and answer in OPTION_LETTERS and beliefs is not None):
             return None
         source = Source(r.file, s.line)
-        found.append(Question(qid, prompt, options, answer, explain, evidence, source, lesson, misconception=tag))
+        found.append(
+            Question(
+                qid, prompt, options, answer, explain, evidence, source, lesson, misconception=tag, beliefs=beliefs
+            )
+        )
     return tuple(found)
 
 

@@ -87,6 +87,7 @@ _LETTERED_QUESTION_KEYS = {
     "answer": Key("letter", "the right option"),
     "explain": Key("lettered", "why each option is right or wrong"),
     "evidence": _opt("evidence", "a cell that proves the answer"),
+    "beliefs": _opt("option-beliefs", "the belief a wrong option shows, where not the question's `misconception`"),
 }
 
 FORMAT: dict[str, Mapping] = {
@@ -222,7 +223,9 @@ FORMAT: dict[str, Mapping] = {
             **_LETTERED_QUESTION_KEYS,
             "lesson": _opt("id", "the lesson it tests (a checkpoint's by default)"),
             "siblings": _opt("sibling", "questions on the same misconception, asked on a retry", list_of=True),
-            "misconception": _opt("id", "the belief it tests: an id from lessons/misconceptions.yaml"),
+            "misconception": _opt(
+                "id", "the belief it tests: an id from lessons/misconceptions.yaml (each wrong option's by default)"
+            ),
         },
     ),
     "template-question": Mapping(
@@ -234,9 +237,20 @@ FORMAT: dict[str, Mapping] = {
             "evidence": _opt("evidence", "a cell that proves the answer"),
             "lesson": _opt("id", "the lesson it tests (a checkpoint's by default)"),
             "misconception": _opt("id", "the belief it tests: an id from lessons/misconceptions.yaml"),
+            "beliefs": Key(
+                "id",
+                "the belief a wrong answer to each variant shows, in the variants' order (default: `misconception`)",
+                required=False,
+                list_of=True,
+                min_items=2,
+            ),
         },
     ),
     "sibling": Mapping("a lettered question asked in another's place on a retry", dict(_LETTERED_QUESTION_KEYS)),
+    "option-beliefs": Mapping(
+        "for a wrong option, the belief picking it shows: an id from lessons/misconceptions.yaml",
+        {letter: _opt("id", f"the belief option {letter} shows") for letter in LETTERS},
+    ),
     "lettered": Mapping("a text for each of A to D", {letter: Key("text", f"option {letter}") for letter in LETTERS}),
     "template": Mapping(
         "variants of one numeric question; the answer is what the code prints",

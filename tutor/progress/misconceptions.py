@@ -31,15 +31,25 @@ class Misconceptions:
 
 
 def misconceptions(course, progress: Snapshot) -> Misconceptions:
-    """What the learner's latest answers say about each belief the course names."""
+    """What the learner's latest answers say about each belief the course names: a wrong answer
+    shows the belief of the option picked (or of the template's variant asked), not every belief
+    its question can test."""
     in_checkpoint = {q.id: c.lesson for c in course.checkpoints for q in c.questions}
-    missed, tested = [], 0
-    for belief in course.misconceptions:
-        asked = [q for q in course.questions() if q.misconception == belief.id and progress.question(q.id).answered]
-        if not asked:
-            continue
-        tested += 1
-        wrong = tuple((in_checkpoint.get(q.id), q.id) for q in asked if not answered_right(q, progress))
-        if wrong:
-            missed.append(Missed(belief, wrong))
-    return Misconceptions(tuple(missed), tested, tested - len(missed))
+    answered = [q for q in course.questions() if progress.question(q.id).answered]
+    shown: dict[str, list[tuple[str | None, str]]] = {}
+    for q in answered:
+        belief = q.belief(latest_variant(progress, q.id), progress.question(q.id).answer)
+        if belief and not answered_right(q, progress):
+            shown.setdefault(belief, []).append((in_checkpoint.get(q.id), q.id))
+    tested = set().union(*(q.tested_beliefs() for q in answered)) | shown.keys()
+    missed = tuple(Missed(b, tuple(shown[b.id])) for b in course.misconceptions if b.id in shown)
+    count = sum(1 for b in course.misconceptions if b.id in tested)
+    return Misconceptions(missed, count, count - len(missed))
+
+
+def latest_variant(progress: Snapshot, question_id: str) -> int:
+    """The form the latest answer was given in (0 where progress did not keep it)."""
+    record = progress.question(question_id)
+    if record.given:
+        return record.given[-1].variant
+    return record.variants[-1] if record.variants else 0
