@@ -211,7 +211,7 @@ def test_learners_cannot_list_read_delete_or_impersonate(class_accounts, open_tm
 
 def test_without_a_password_database_the_account_is_the_login_name(monkeypatch):
     """Windows has no pwd module: the name comes from getpass, and the hub's name still wins."""
-    monkeypatch.setitem(sys.modules, "pwd", None)  # `import pwd` raises ImportError, as on Windows
+    monkeypatch.setattr(exchange, "pwd", None)  # as on Windows, where `import pwd` fails
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.setenv("USER", "winlearner")
     monkeypatch.setenv("LOGNAME", "winlearner")

@@ -25,6 +25,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+try:  # Unix only; imported here, not at first use, so a process that has since changed account
+    import grp  # (or lost sight of Python's own folders) still has them
+    import pwd
+except ImportError:  # Windows
+    grp = pwd = None  # type: ignore[assignment]
+
 EXCHANGE_VAR = "JAXSTATE_TUTOR_EXCHANGE"
 MARKER = ".jaxstate-tutor-exchange"  # written by `exchange init`: how `grade DIR` knows one
 DIR_MODE = stat.S_ISGID | stat.S_ISVTX | 0o773
@@ -48,10 +54,10 @@ def account_name() -> str:
     if hub:
         return hub
     try:
-        import pwd
-
+        if pwd is None:
+            raise KeyError("no password database")
         return pwd.getpwuid(os.getuid()).pw_name
-    except (ImportError, KeyError):  # Windows; a uid with no entry (a container)
+    except KeyError:  # Windows; a uid with no entry (a container)
         import getpass
 
         try:
@@ -66,19 +72,14 @@ def _safe(name: str) -> str:
 
 def _owner_name(uid: int) -> str:
     try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
+        return pwd.getpwuid(uid).pw_name if pwd is not None else f"uid {uid}"
+    except KeyError:
         return f"uid {uid}"
 
 
 def _others_in_group(gid: int, owner: int) -> list[str]:
     """Accounts other than `owner` that are in group `gid` (as primary or supplementary group):
     they could list and read every submission."""
-    import grp
-    import pwd
-
     names = {p.pw_name for p in pwd.getpwall() if p.pw_gid == gid and p.pw_uid != owner}
     try:
         names |= set(grp.getgrgid(gid).gr_mem)
@@ -92,10 +93,8 @@ def init(folder: Path, group: str | None = None) -> Path:
     """Make `folder` an exchange (or make an existing one right again), owned by the caller and
     `group` (default: the caller's primary group). A group with other members is refused: they
     would read every learner's submission."""
-    if os.name != "posix":
+    if os.name != "posix" or grp is None or pwd is None:
         raise ExchangeError("exchange_not_posix")
-    import grp
-
     folder = folder.expanduser().absolute()
     try:
         gid = grp.getgrnam(group).gr_gid if group else os.getgid()
