@@ -145,6 +145,7 @@ def tasks_of_user(uid: int) -> int:
 # -- Landlock --------------------------------------------------------------------------------
 
 LANDLOCK_SIGNAL_SCOPE_ABI = 6  # Linux 6.12: a domain's processes may signal only processes inside it
+LANDLOCK_NET_ABI = 4  # Linux 6.7: TCP bind and connect can be refused
 
 
 def landlock_abi() -> int:
@@ -300,6 +301,21 @@ def descendants(root: int, stop_at: int = 0) -> list[int]:
         found.extend(new)
         todo.extend(new)
     return found[:stop_at] if stop_at else found
+
+
+# /proc files about the machine, not about a process, that a fenced run may read (tutor.child.sight):
+# what Python, NumPy and XLA may ask after the backend is up (os.cpu_count's fallbacks, a new
+# backend, a driver's parameters). None is about another process.
+_PROC_MACHINE = ("cpuinfo", "meminfo", "stat", "loadavg", "uptime", "version", "filesystems", "mounts", "sys", "driver")
+
+
+def own_proc_paths() -> list[str]:
+    """This process's own /proc folder (/proc/self resolved now: a forked child has its own pid) and
+    the /proc files about the machine; [] without /proc."""
+    if not PROC:
+        return []
+    paths = [os.path.realpath("/proc/self"), *(os.path.join("/proc", name) for name in _PROC_MACHINE)]
+    return [p for p in paths if os.path.exists(p)]
 
 
 def parent_of(pid: int) -> int | None:
@@ -858,6 +874,11 @@ def guards_off() -> list[str]:
         off.append("fork")
     if not seccomp_filters():
         off.append("confinement")
+    abi = landlock_abi()
+    if abi == 0:
+        off.append("kernel-fence")
+    elif abi < LANDLOCK_NET_ABI:
+        off.append("network")
     return off
 
 
@@ -897,6 +918,17 @@ GUARD_TEXT = {
     "fork": (
         "each worker starts a fresh Python (forking after importing JAX is unsafe here), so a check starts slower",
         "每个工作进程都重新启动 Python（在这里导入 JAX 后 fork 并不安全），检查启动会慢一些",
+    ),
+    "kernel-fence": (
+        "what a check's code may read, write and reach on the network is held by Python's audit hook alone "
+        "(no Landlock in this kernel), which therefore refuses starting programs and calling C outright",
+        "检查代码能读、能写、能访问的网络只由 Python 的审计钩子限制（本内核没有 Landlock），"
+        "因此它直接拒绝启动程序和调用 C 函数",
+    ),
+    "network": (
+        "a check's TCP connections are refused by Python's audit hook alone, not by the kernel "
+        "(Landlock here is older than ABI 4, Linux 6.7)",
+        "检查代码的 TCP 连接只由 Python 的审计钩子拒绝，内核不拒绝（这里的 Landlock 早于 ABI 4，即 Linux 6.7）",
     ),
 }
 

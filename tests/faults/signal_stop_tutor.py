@@ -12,8 +12,12 @@ def tutors():
     found, pid = [], os.getppid()
     while pid > 1 and pid != spare:
         found.append(pid)
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+        except PermissionError:
+            print("hidden:", f"/proc/{pid}/stat", flush=True)  # out of sight (issue 50): the reaper is the one known
+            break
         pid = int(stat[stat.rindex(b")") + 2 :].split()[1])
     return found
 

@@ -5,6 +5,7 @@ languages. Also the audit hook alone, as on a kernel without Landlock."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -275,3 +276,123 @@ def test_the_seccomp_program_keeps_every_jump_in_reach_on_both_architectures():
         ops = seccomp_policy.program(arch, [-1, *range(2, 400)])
         assert all(0 <= jt < 256 and 0 <= jf < 256 for _, jt, jf, _ in ops), arch
         assert ops[-1][0] == 0x06 and len(ops) < 4096, arch
+
+
+# Reads (issue 50): with the run's sight (tutor.child.sight) the fenced process reads its run folder,
+# Python and the system, never a home, another run, a solution or another process's /proc, and
+# reaches no TCP listener; with Landlock (here) the kernel refuses what Python's hooks never see too.
+# `hook`: the audit hook alone, as on gVisor (the TPU VM) or macOS.
+READS = """import ctypes, json, os, socket, subprocess, sys
+from tutor.child import fence, sight
+how, run, home, sibling, course, port, wheel = sys.argv[1:8]
+parent = os.getppid()
+seen = sight.for_run(run, None, [os.path.join(course, "lessons")])
+# an installed wheel: the package (read in whole as part of site-packages) holds the shipped course
+seen = sight.Sight((*seen.read, wheel), (*seen.hidden, os.path.join(wheel, "pkg", "_course", "solutions")))
+abi = fence.install([run], kernel=how == "kernel", sight=seen)
+result = {"abi": abi}
+def attempt(name, fn):
+    try:
+        result[name] = "read: " + repr(fn())[:80]
+    except OSError as exc:
+        result[name] = str(exc)
+attempt("progress", lambda: open(os.path.join(home, "progress.json")).read())
+attempt("token", lambda: open(os.path.join(home, ".serve-token")).read())
+attempt("sibling", lambda: open(os.path.join(sibling, "tmp", "notes.txt")).read())
+attempt("sibling-list", lambda: os.listdir(sibling))
+attempt("solution", lambda: open(os.path.join(course, "solutions", "ex.py")).read())
+attempt("case", lambda: open(os.path.join(course, "tests", "cases", "ex", "pass_a.py")).read())
+attempt("environ", lambda: open(f"/proc/{parent}/environ", "rb").read())
+attempt("cmdline", lambda: open(f"/proc/{parent}/cmdline", "rb").read())
+attempt("fds", lambda: os.listdir(f"/proc/{parent}/fd"))
+attempt("tmp", lambda: os.listdir(os.path.dirname(run)))
+attempt("tcp", lambda: socket.create_connection(("127.0.0.1", int(port)), timeout=5))
+# what a correct program reads
+attempt("own", lambda: (open(os.path.join(run, "a.txt"), "w").write("x"), open(os.path.join(run, "a.txt")).read()))
+attempt("lesson", lambda: open(os.path.join(course, "lessons", "l.yaml")).read())
+attempt("python", lambda: open(os.__file__).read(10))
+attempt("self", lambda: open("/proc/self/status").read(10))
+attempt("cpuinfo", lambda: open("/proc/cpuinfo").read(10))
+attempt("null", lambda: open("/dev/null").read())
+attempt("wheel-module", lambda: open(os.path.join(wheel, "pkg", "mod.py")).read())
+attempt("wheel-lesson", lambda: open(os.path.join(wheel, "pkg", "_course", "lessons", "l.yaml")).read())
+attempt("wheel-solution", lambda: open(os.path.join(wheel, "pkg", "_course", "solutions", "ex.py")).read())
+if abi:  # past Python's hooks: C and a program
+    libc = ctypes.CDLL(None, use_errno=True)
+    result["c-open"] = libc.open(os.path.join(home, "progress.json").encode(), 0)
+    result["c-wheel-solution"] = libc.open(os.path.join(wheel, "pkg", "_course", "solutions", "ex.py").encode(), 0)
+    result["cat"] = subprocess.run(["cat", os.path.join(home, ".serve-token")], capture_output=True).returncode
+    s = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
+    addr = (ctypes.c_ubyte * 16)(2, 0, int(port) >> 8, int(port) & 255, 127, 0, 0, 1)
+    result["c-connect"] = libc.connect(s, addr, 16)
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.parametrize("how", ["kernel", "hook"])
+def test_a_run_reads_only_its_folder_the_course_and_python(tmp_path, how):
+    import socket
+
+    run, home, sibling, course = (tmp_path / n for n in ("jaxstate-run-a", "home", "jaxstate-run-b", "course"))
+    for folder in (
+        run,
+        home / "x",
+        sibling / "tmp",
+        course / "solutions",
+        course / "tests/cases/ex",
+        course / "lessons",
+    ):
+        folder.mkdir(parents=True)
+    (home / "progress.json").write_text('{"exercises": {}}')
+    (home / ".serve-token").write_text("SEAT-TOKEN")
+    (sibling / "tmp" / "notes.txt").write_text("another run's")
+    (course / "solutions" / "ex.py").write_text("SOLUTION")
+    (course / "tests/cases/ex/pass_a.py").write_text("NEAR-SOLUTION")
+    (course / "lessons" / "l.yaml").write_text("id: l")
+    wheel = tmp_path / "site-packages"
+    for folder in ("pkg/_course/solutions", "pkg/_course/lessons"):
+        (wheel / folder).mkdir(parents=True)
+    (wheel / "pkg/mod.py").write_text("X = 1")
+    (wheel / "pkg/_course/lessons/l.yaml").write_text("id: l")
+    (wheel / "pkg/_course/solutions/ex.py").write_text("SOLUTION")
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", READS, how, *map(str, (run, home, sibling, course, port, wheel))],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "SECRET_TOKEN": "s3cret"},
+        )
+        assert proc.returncode == 0, proc.stderr
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nothing reached the listener
+    finally:
+        listener.close()
+    result = json.loads(proc.stdout)
+    if how == "kernel" and host.landlock_abi() == 0:
+        pytest.skip("no Landlock in this kernel: the hook alone is the other case")
+    for name in (
+        "progress",
+        "token",
+        "sibling",
+        "sibling-list",
+        "solution",
+        "case",
+        "environ",
+        "cmdline",
+        "fds",
+        "tmp",
+    ):
+        assert "may read only its own folder, the course and Python" in result[name], (name, result)
+        assert "只能读取它自己的文件夹" in result[name], (name, result)
+    assert "may not open network sockets" in result["tcp"] and "不能打开网络套接字" in result["tcp"], result
+    for name in ("own", "lesson", "python", "self", "cpuinfo", "null", "wheel-module", "wheel-lesson"):
+        assert result[name].startswith("read: "), (name, result)
+    if how == "kernel":
+        assert result["c-open"] == result["c-wheel-solution"] == -1 and result["cat"] != 0, result
+        if host.landlock_abi() >= host.LANDLOCK_NET_ABI:
+            assert result["c-connect"] == -1, result

@@ -60,6 +60,7 @@ def _no_fcntl(tmp_path: Path) -> dict[str, str]:
 def _run(cmd: list[str], tmp_path: Path, env: dict[str, str] | None = None, timeout: float = 300):
     home = tmp_path / "home"
     full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {}), "JAXSTATE_TUTOR_HOME": str(home)}
+    full["JAXSTATE_TUTOR_RUN_ENV"] = "FAULT_BOMB_TOTAL"  # a run's environment is an allow-list (issue 50)
     full.pop("JAXSTATE_TUTOR_ACCELERATOR", None)
     return subprocess.run(cmd, capture_output=True, text=True, env=full, cwd=ROOT, timeout=timeout)
 

@@ -1,18 +1,34 @@
-"""What a check's run may change: its own run folder (and the compilation cache, and /dev but its
-terminals), nothing else.
+"""What a run may see and change (issue 50: one policy for every run of code that is not the
+learner's own script: exercise checks, lesson cells, `grade` runs, a course's checks with their
+import-time code). Doctor runs (the learner's own script) get the signal part alone.
 
-Two layers, set in the worker after the job is read and before learner code runs (exercise and
-cell jobs only: a doctor run is the learner's own script, which may write where it likes):
+- Reads: only its run folder (its TMPDIR is inside: no other temp folder is readable), the
+  compilation cache, the course's lessons/ (never solutions/ or tests/cases/), the Python
+  installation and the system folders Python, NumPy and JAX read, and of /proc only its own entries
+  and the machine's (tutor.child.sight has the list). No tutor home, no other run, no other
+  process's environ, cmdline or fds.
+- Writes: only its run folder and the compilation cache (and /dev but its terminals).
+- Network: no TCP (bind or connect) and no abstract Unix socket outside the run (Landlock); no
+  socket but AF_UNIX at all where seccomp is (tutor.child.seccomp_policy, whose audit hook names
+  the refusal of Python's own sockets on every host).
+- Environment: an allow-list, set by the parent (tutor.sandbox.worker_process.run_environment).
 
-- Landlock (Linux 5.13+, measured here: ABI 7): the kernel refuses every write, removal, rename
-  or creation outside those folders, to this process and everything it starts, whatever the call
-  (ctypes, a subprocess `rm`). Where it is missing the worker goes on without it;
+Two layers, set in the worker after the job is read and before learner code runs:
+
+- Landlock, where the kernel has it (Linux 5.13+, measured here: ABI 7): reads (ABI 1), writes,
+  removals, renames and creations outside those folders are refused by the kernel to this process
+  and everything it starts, whatever the call (ctypes, a `cat` or `rm` subprocess); TCP from ABI 4
+  (Linux 6.7), abstract Unix sockets and signals from ABI 6 (Linux 6.12). The read rules are
+  computed once per fork server (tutor.child.sight.base), so each worker adds only its folders;
 - an audit hook (cannot be removed once added) refuses the same from Python calls with a message
-  that says why, so the learner reads the reason, not only "Permission denied". Every call that
-  changes a path is covered (links, symlinks, owners, times, extended attributes, an sqlite file,
-  paths relative to a `dir_fd`). Where Landlock is missing it is the only fence, so it also
-  refuses what it cannot see through: starting programs (a subprocess writes where it likes) and
-  calling C through ctypes.
+  in the learner's words naming the rule ("a check's run may read only its own folder, the course
+  and Python, not X"), on every host. Every call that opens, lists or changes a path is covered
+  (open, os.open, io.open_code, listdir, scandir; links, symlinks, owners, times, extended
+  attributes, an sqlite file, paths relative to a `dir_fd`). Where Landlock is missing (gVisor, so
+  the TPU VM; macOS; Linux before 5.13) it is the only fence, so it also refuses what it cannot see
+  through: starting programs and calling C through ctypes. It is cheap: a folder found readable,
+  free of symlinks and not writable by the run is remembered, so each further file in it (an
+  import) costs one lstat.
 
 Signals stay inside the run (issue 40): learner code may signal itself and what it started, never
 the tutor above it (a SIGSTOP to the `check` process, or to the reaper, would stop it for good).
@@ -41,20 +57,30 @@ import os
 import signal
 import stat
 import sys
+import threading
 
 from tutor import host
 from tutor.child import seccomp_policy
+from tutor.child.sight import Sight
+from tutor.child.sight import beneath as _beneath
 
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # the same on every architecture
 _PR_SET_NO_NEW_PRIVS = 38
 _RULE_PATH_BENEATH = 1
-_WRITE_FILE, _REMOVE_DIR, _REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
+_EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR, _REMOVE_DIR, _REMOVE_FILE = (1 << b for b in range(6))
+_READ = _EXECUTE | _READ_FILE | _READ_DIR  # what a rule of the read list grants (ABI 1)
+_FILE_RIGHTS = 0  # set below: what a rule on a file (not a folder) may grant
+_BIND_TCP, _CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4: handled with no rule, no TCP at all
+_SCOPE_ABSTRACT_UNIX = 1 << 0  # ABI 6: no abstract Unix socket outside the domain
 _MAKE_ALL = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
 _REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15  # ABI 2, 3, 5
+_FILE_RIGHTS = _EXECUTE | _WRITE_FILE | _READ_FILE | _TRUNCATE | _IOCTL_DEV
 _SCOPE_SIGNAL = 1 << 1  # ABI 6 (LANDLOCK_SCOPE_SIGNAL): no signal to a process outside the domain
 # Terminals in /dev by name, and by device major (tty, console/ptmx, pts): never writable by a check.
 _TERMINAL_NAMES = ("tty", "pts", "console", "ptmx", "pty", "vcs", "hvc")
 _TERMINAL_MAJORS = {2, 3, 4, 5, *range(136, 144)}
+# Folders of /dev other processes of the user keep memory in (POSIX shared memory, queues): never read.
+_SHARED_DEV = ("/dev/shm", "/dev/mqueue")
 
 _allowed: tuple[str, ...] = ()
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -83,6 +109,17 @@ _CHANGES: dict[str, tuple[tuple[int, int | None], ...]] = {
 # What only Landlock can fence: without it, these are refused outright.
 _UNSEEN = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen", "ctypes.dlsym"}
 _strict = False  # no Landlock: refuse _UNSEEN too
+# What the run may read besides its folders (tutor.child.sight); None: no read fence (the unit tests of writes alone).
+_sight: Sight | None = None
+# Folders known readable, symlink-free and not writable by the run: a file in one is read with one
+# lstat, not a realpath (imports open many files).
+_readable_folders: set[str] = set()
+_above: frozenset[int] = frozenset()  # the processes above the run when the fence was set
+_kernel_reads = False  # Landlock fences reads: /proc of the run's own children is hidden from the hook too
+_kernel_scope = False  # Landlock's signal scope holds
+_busy = threading.local()  # inside the hook: its own reads of /proc are the tutor's, not the run's
+# Audit events that read a folder's listing: the position of the path.
+_LISTS = {"os.listdir": 0, "os.scandir": 0}  # glob and os.walk list through scandir
 _root = 0  # the process that installed the fence (the worker): it and all below it may be signalled
 
 
@@ -100,10 +137,12 @@ def _attr_size(abi: int) -> int:
     return 24 if abi >= 6 else 16 if abi >= 4 else 8
 
 
-def landlock(roots: list[str], scope: bool = True) -> int:
+def landlock(roots: list[str], scope: bool = True, sight: Sight | None = None) -> int:
     """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, an
     accelerator) and no terminal, no new files (/dev/shm is memory the memory limit does not count);
-    where the ABI has it (6), no signal to a process outside (the tutor).
+    where the ABI has it (6), no signal to a process outside (the tutor). With `sight` (tutor.child.sight),
+    reads too: only beneath `roots` and `sight.read` (and /dev's devices but its terminals); no TCP
+    (ABI 4) and no abstract Unix socket outside (ABI 6).
     Returns the Landlock ABI used, 0 if unavailable."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -112,20 +151,29 @@ def landlock(roots: list[str], scope: bool = True) -> int:
             return 0
         handled = _WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_ALL
         handled |= (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0) | (_IOCTL_DEV if abi >= 5 else 0)
-        attr = _RulesetAttr(handled, 0, _SCOPE_SIGNAL if scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI else 0)
+        reads = _READ if sight is not None else 0
+        scoped = _SCOPE_SIGNAL if scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI else 0
+        if sight is not None and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI:
+            scoped |= _SCOPE_ABSTRACT_UNIX
+        net = _BIND_TCP | _CONNECT_TCP if sight is not None and abi >= host.LANDLOCK_NET_ABI else 0
+        attr = _RulesetAttr(handled | reads, net, scoped)
         ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), _attr_size(abi), 0)
         if ruleset < 0:
             return 0
         in_dev = handled & (_WRITE_FILE | _TRUNCATE | _IOCTL_DEV)
+        rules = [(r, handled | reads) for r in roots]
+        rules += [(d, in_dev | (reads & _READ_FILE if not d.startswith(_SHARED_DEV) else 0)) for d in devices()]
+        if sight is not None:
+            rules += [("/dev", _READ_DIR), *((r, _READ if whole else _READ_DIR) for r, whole in sight.rules())]
         try:
-            for root, allowed in [*((r, handled) for r in roots), *((d, in_dev) for d in devices())]:
+            for root, allowed in rules:
                 try:
                     fd = os.open(root, os.O_PATH | os.O_CLOEXEC)
                 except OSError:
                     continue
                 try:
-                    if not os.path.isdir(root):
-                        allowed &= _WRITE_FILE | _TRUNCATE | _IOCTL_DEV  # what a rule on a file may grant
+                    if not stat.S_ISDIR(os.fstat(fd).st_mode):
+                        allowed &= _FILE_RIGHTS  # what a rule on a file may grant
                     rule = _PathBeneath(allowed, fd)
                     libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
                 finally:
@@ -209,6 +257,49 @@ def _inside(path, dir_fd=None) -> bool:
     return any(real == root or real.startswith(root + os.sep) for root in _allowed)
 
 
+def _may_read(path, dir_fd=None) -> bool:
+    """Whether the run may read `path` (a file it opens, a folder it lists): beneath its run folder,
+    the cache, or the read list; /dev but its terminals."""
+    if _sight is None or isinstance(path, int) or path is None:
+        return True  # no read fence, or a descriptor: opened through this hook or before it
+    try:
+        name = os.fsdecode(path)
+        if name in (":memory:", ""):
+            return True
+        if not os.path.isabs(name):
+            folder = host.path_of_fd(dir_fd) if isinstance(dir_fd, int) else os.getcwd()
+            if folder is None:
+                return False
+            name = os.path.join(folder, name)
+        parent, leaf = os.path.split(name)
+        if parent in _readable_folders and leaf not in ("", ".", "..") and not os.path.islink(name):
+            return True
+        real = os.path.realpath(name)
+    except (TypeError, ValueError):
+        return True
+    except OSError:
+        return False
+    if real.startswith("/dev/"):
+        return not is_terminal(real)
+    if not (_beneath(real, _allowed) or (_sight is not None and _sight.readable(real))):
+        return False
+    folder = os.path.dirname(real)
+    if folder == parent and os.path.realpath(parent) == parent and not _beneath(folder, _allowed) and _sight:
+        if not any(_beneath(h, (folder,)) for h in _sight.hidden):
+            _readable_folders.add(folder)  # the run can change nothing there: it stays as it is now
+    return True
+
+
+def _refuse_read(path) -> None:
+    shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
+    raise PermissionError(
+        errno.EACCES,
+        "a check's run may read only its own folder, the course and Python, not "
+        f"{shown} / 检查运行时只能读取它自己的文件夹、课程和 Python，不能读取 {shown}",
+        shown,
+    )
+
+
 def _refuse(path) -> None:
     shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
     if is_terminal(os.path.realpath(shown)):
@@ -247,13 +338,26 @@ def _ours(target: int, group: bool) -> bool:
     ours = [_root, os.getpid(), *host.descendants(_root)]
     if wanted in ours:
         return True  # a group whose id is one of ours is led by it (an id is not reused while its group lives)
+    if not group and _own_child(wanted):
+        return True
     for pid in ours if group else ():
         try:
             if os.getpgid(pid) == wanted:
                 return True
         except OSError:
             continue
-    return False
+    # Landlock's read rules hide the /proc of the run's own processes below its children from this
+    # hook: the kernel's signal scope judges those (the processes above are known from before).
+    return _kernel_reads and _kernel_scope and wanted not in _above
+
+
+def _own_child(pid: int) -> bool:
+    """Whether `pid` is a child of this process (no /proc needed: the kernel's own list)."""
+    try:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except (ChildProcessError, OSError, AttributeError):
+        return False
+    return True
 
 
 def _refuse_signal(call: str, target: int, sig: int, group: bool) -> None:
@@ -285,17 +389,29 @@ def _signal_hook(event: str, args: tuple) -> None:
 
 
 def _hook(event: str, args: tuple) -> None:
+    if getattr(_busy, "on", False):
+        return  # the hook's own reads (the run's processes, for a signal)
     if event in ("os.kill", "os.killpg"):
-        _signal_hook(event, args)
+        _busy.on = True
+        try:
+            _signal_hook(event, args)
+        finally:
+            _busy.on = False
     elif event == "open":
         path, mode, flags = args
+        if path is None or isinstance(path, int):
+            return  # a descriptor: opened through this hook or before it
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (flags & _WRITE_FLAGS)
-        if path is None or _inside(path):
-            return
         # Without Landlock, os.open (mode None) of a folder outside is refused too: it would be a
         # dir_fd, and "open" is not told the dir_fd its relative paths are opened from.
-        if writes or (_strict and mode is None and not isinstance(path, int) and os.path.isdir(path)):
+        if (writes or (_strict and mode is None and os.path.isdir(path))) and not _inside(path):
             _refuse(path)
+        if not writes and not _may_read(path):
+            _refuse_read(path)
+    elif event in _LISTS:
+        path = args[_LISTS[event]] if args else None
+        if isinstance(path, (str, bytes, os.PathLike)) and not _may_read(path if path else "."):
+            _refuse_read(path)
     elif event in _CHANGES:
         for at, fd_at in _CHANGES[event]:
             path = args[at] if at < len(args) else None
@@ -306,20 +422,26 @@ def _hook(event: str, args: tuple) -> None:
         _refuse_unseen(event)
 
 
-def install(roots: list[str], kernel: bool = True, scope: bool = True) -> int:
+def install(roots: list[str], kernel: bool = True, scope: bool = True, sight: Sight | None = None) -> int:
     """Fence this process in: writes only beneath `roots` (and /dev but its terminals), signals only
-    to its own processes. Returns the Landlock ABI (0: the audit hook alone, which is then strict).
-    `kernel=False` leaves the kernel's part out (to test the hook alone); `scope=False` leaves out
-    Landlock's signal scope, as a kernel before 6.12 would (the seccomp filter takes its place)."""
-    global _allowed, _strict, _root
+    to its own processes; with `sight` (tutor.child.sight.for_run), reads only beneath `roots` and
+    the sight's list, and no TCP. Returns the Landlock ABI (0: the audit hook alone, which is then
+    strict). `kernel=False` leaves the kernel's part out (to test the hook alone, as on gVisor);
+    `scope=False` leaves out Landlock's signal scope, as a kernel before 6.12 would (the seccomp
+    filter takes its place)."""
+    global _allowed, _strict, _root, _sight, _above, _kernel_reads, _kernel_scope
     roots = [os.path.realpath(r) for r in roots if r]
     _allowed = tuple(roots)
     _root = os.getpid()
-    abi = landlock(roots, scope) if kernel else 0  # first: it calls C through ctypes itself
+    _above = frozenset(host.ancestors(_root))  # read now: the read fence hides them next
+    abi = landlock(roots, scope, sight) if kernel else 0  # first: it calls C through ctypes itself
     if kernel and not (scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI):
         seccomp_policy.install()
     seccomp_policy.confine(kernel)  # sockets, others' scheduling, IPC, leaving the group: refused in the kernel
     _strict = abi == 0
+    _kernel_reads = bool(abi) and sight is not None
+    _kernel_scope = scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI
+    _sight = sight
     sys.addaudithook(_hook)
     return abi
 

@@ -242,9 +242,11 @@ def main(argv: list[str] | None = None) -> None:
         from tutor.child import (
             harness,  # noqa: F401 - the check library with it
             seccomp_policy,  # set in every check's worker (by tutor.child.fence)
+            sight,
         )
 
         seccomp_policy.prepare()  # the confinement filter, built once for every worker
+        sight.base()  # what every run may read of Python and the system: once, for every worker
     except BaseException:  # noqa: BLE001 - whatever broke, the client spawns workers itself
         import traceback
 

@@ -14,7 +14,7 @@ import signal
 import sys
 from dataclasses import replace
 
-from tutor.child import compile_flags
+from tutor.child import compile_flags, sight
 from tutor.i18n import Bilingual
 from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello, Ready, RunError, Started, parse_job
 
@@ -59,6 +59,16 @@ def configure_jax_settings(cache_dir: str | None) -> None:
     # JAX_DISABLE_JIT=1 left in the shell from the learner's own debugging: the checks count
     # compilations and need jit (the harness puts it back, as for a file that sets it).
     jax.config.update("jax_disable_jit", False)
+
+
+def _course_dirs(job) -> list[str]:
+    """The course files a run reads: the course's lessons/, and the exercise's folder (its checks)."""
+    from tutor.paths import course_root
+
+    dirs = [str(course_root() / "lessons")]
+    if isinstance(job, ExerciseJob) and job.checks_file:
+        dirs.append(os.path.dirname(job.checks_file))
+    return dirs
 
 
 def _report_broken(exc: BaseException, harness, send) -> None:
@@ -139,6 +149,8 @@ def main(argv: list[str] | None = None) -> None:
 
         if args.doctor:
             import tutor.child.doctor.probe  # noqa: F401 - the probe's imports, before the job (no backend)
+        else:
+            sight.base()  # what every run may read of Python and the system, before the job (a forked one has it)
     except BaseException as exc:  # noqa: BLE001 - whatever broke, the parent must hear it was us
         _startup_failed(exc)
         os._exit(1)
@@ -162,8 +174,9 @@ def main(argv: list[str] | None = None) -> None:
         os.close(args.stdin_fd)
     from tutor.child import fence
 
-    if not isinstance(job, DoctorJob):  # a check may change its run folder, nothing else (tutor.child.fence)
-        fence.install([args.run_dir or os.getcwd(), args.cache_dir])
+    if not isinstance(job, DoctorJob):  # a check may change its run folder, read what it needs (tutor.child.fence)
+        run_dir = args.run_dir or os.getcwd()
+        fence.install([run_dir, args.cache_dir], sight=sight.for_run(run_dir, args.cache_dir, _course_dirs(job)))
     else:  # the learner's own script writes where it likes, but signals only what it started
         fence.install_signal_guard()
     if job.deadline_s:

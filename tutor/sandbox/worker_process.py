@@ -26,11 +26,29 @@ from tutor.sandbox.run_dirs import make_run_dir
 
 END_WITHIN_S = 30.0  # how long the reaper may take to end a run it was told to end, before it is killed
 
+# What a run's environment keeps of the tutor's (issue 50): an allow-list, so no secret it was started
+# with (a cloud key, a token, serve's seat token) reaches code the tutor runs. Doctor runs the
+# learner's own script: it keeps the learner's environment.
+RUN_ENV_NAMES = frozenset(
+    {"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TERM", "NO_COLOR", "LD_LIBRARY_PATH"}
+    | {"SYSTEMROOT", "ALLOW_MULTIPLE_LIBTPU_LOAD", "JAXSTATE_TUTOR_COURSE", "JAXSTATE_TUTOR_LANG"}
+)
+RUN_ENV_PREFIXES: tuple[str, ...] = ("LC_", "PYTHON", "JAX_", "XLA_", "TPU_", "LIBTPU", "CUDA_", "NVIDIA_")
+RUN_ENV_PREFIXES += ("ROCR_", "HIP_", "TF_", "OPENBLAS_", "OMP_", "MKL_", "NPY_")
+# Names a course author (or a test) hands to runs on purpose, comma-separated: `JAXSTATE_TUTOR_RUN_ENV=DATA_DIR`.
+RUN_ENV_VAR = "JAXSTATE_TUTOR_RUN_ENV"
+
+
+def run_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
+    """What of `environ` a run may see: the allow-list, and the names in JAXSTATE_TUTOR_RUN_ENV."""
+    extra = {name.strip() for name in environ.get(RUN_ENV_VAR, "").split(",") if name.strip()}
+    return {k: v for k, v in environ.items() if k in RUN_ENV_NAMES or k in extra or k.startswith(RUN_ENV_PREFIXES)}
+
 
 def worker_env(accelerator: bool, doctor_cwd: str | None = None) -> dict[str, str]:
-    """The environment every worker starts from (the run adds its TMPDIR); for doctor, a relative
-    PYTHONPATH resolved from the learner's folder (`doctor_cwd`), as Python there would."""
-    env = dict(os.environ)
+    """The environment every worker starts from (the run adds its TMPDIR); for doctor, the learner's,
+    with a relative PYTHONPATH resolved from the learner's folder (`doctor_cwd`), as Python there would."""
+    env = dict(os.environ) if doctor_cwd is not None else run_environment(os.environ)
     env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
     learner_path = env.get("PYTHONPATH")
     if doctor_cwd is not None:
