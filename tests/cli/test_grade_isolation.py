@@ -2,8 +2,8 @@
 the real CLI, each try one way to pass without solving the exercise: exec a classmate's export in
 the collected folder, exec the course's solutions/<id>.py, exec a file in the instructor's home,
 or send a file to a TCP listener on 127.0.0.1 (and pass once connected). None may be graded
-`pass`, and the listener hears nothing. Real bwrap, real workers; the fence's own share of this is
-issue 50's item 1 (its Landlock read rules and socket filter), marked where it does not hold yet.
+`pass`, and the listener hears nothing. Real bwrap, real workers; under the fence (no bwrap) too:
+issue 50's item 1 (its Landlock read rules, the environment's allow-list and the socket filter).
 """
 
 from __future__ import annotations
@@ -197,28 +197,15 @@ def test_under_bwrap_the_instructors_environment_is_not_in_view(under_bwrap):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 50 item 1: the worker's environment is an allow-list")
 def test_under_the_fence_the_instructors_environment_is_not_in_view(under_fence):
     _, rows, _ = under_fence
     assert rows["environ"]["status"] in ("fail", "error"), rows["environ"]
 
 
-# The fence's part of these is issue 50's item 1 (Landlock read rules, a socket filter: tutor.child.fence);
-# strict, so the day it holds these say so and the marks come off.
-# The network holds since the seccomp filter (no socket but AF_UNIX): its mark is off.
-_FENCE_PENDING = {"classmate", "solutions", "home"}
-
-
+# The fence's part (issue 50 item 1): Landlock read rules and the read hook (tutor.child.sight), the
+# seccomp socket filter, the environment's allow-list.
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "attack",
-    [
-        pytest.param(a, marks=pytest.mark.xfail(strict=True, reason="issue 50 item 1: the fence reads as the user"))
-        if a in _FENCE_PENDING
-        else a
-        for a in ATTACKS
-    ],
-)
+@pytest.mark.parametrize("attack", ATTACKS)
 def test_under_the_fence_no_stolen_answer_passes(under_fence, attack):
     ran, rows, heard = under_fence
     assert rows["bob"]["status"] == "pass", rows["bob"]

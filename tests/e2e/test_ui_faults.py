@@ -314,7 +314,7 @@ def test_tui_killed_mid_check_leaves_nothing(how, tmux, home, tmp_path):
     (home / "workspace").mkdir(parents=True)
     (home / "workspace" / "counter-jit.py").write_text(ENDLESS)
     tag = uuid.uuid4().hex
-    tmux.env.update(JAXSTATE_TUTOR_COURSE=str(course), FAULT_RUN_TAG=tag)
+    tmux.env.update(JAXSTATE_TUTOR_COURSE=str(course), FAULT_RUN_TAG=tag, JAXSTATE_TUTOR_RUN_ENV="FAULT_RUN_TAG")
     tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
     tmux.wait_for("Continue:", timeout=60)  # the course has loaded: the palette lists its places
     tmux.keys("C-p")
@@ -406,7 +406,7 @@ def test_no_worker_until_a_screen_that_runs_code(tmux, home):
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
     tag = uuid.uuid4().hex
-    tmux.env.update(FAULT_RUN_TAG=tag)
+    tmux.env.update(FAULT_RUN_TAG=tag, JAXSTATE_TUTOR_RUN_ENV="FAULT_RUN_TAG")  # runs keep an allow-list
     tmux.start([sys.executable, "-m", "tutor", "--home", str(home), "--lang", "en"])
     tmux.wait_for("Continue:", timeout=60)  # the course has loaded (the old tutor warmed up here)
     _until(lambda: len(_tutor_processes(tag)["tui"]) == 1, "the TUI's process", 10)

@@ -290,6 +290,7 @@ def _cli_case(fault: Fault, course_root: Path, home: Path, cli_env) -> Outcome:
     env = cli_env(home)
     env["JAXSTATE_TUTOR_COURSE"] = str(course_root)
     env["FAULT_RUN_TAG"] = tag.split("=", 1)[1]
+    env["JAXSTATE_TUTOR_RUN_ENV"] = "FAULT_RUN_TAG"  # a run's environment is an allow-list (issue 50)
     ProgressStore(home).apply(changes.lesson, "6.1", "started")  # a home with a progress.json, for progress_write
     cmd = [
         sys.executable,
@@ -599,6 +600,7 @@ def _kill_check_mid_run(how: signal.Signals, mini_course: Path, tmp: Path, cli_e
         **cli_env(tmp / "home"),
         "JAXSTATE_TUTOR_COURSE": str(mini_course),
         "FAULT_RUN_TAG": tag,
+        "JAXSTATE_TUTOR_RUN_ENV": "FAULT_RUN_TAG",  # a run's environment is an allow-list (issue 50)
     }
     cli = subprocess.Popen(
         [sys.executable, "-m", "tutor", "check", EXERCISE, "--file", str(learner), "--timeout", str(timeout), "--json"],
@@ -684,7 +686,7 @@ def test_a_spare_outlives_its_spawning_thread_and_dies_with_the_tutor(mini_cours
     """A spare started from a thread that then ends still takes a job (and passes it); an idle
     spare is gone within GONE_WITHIN_S of kill -9 to the tutor, with its run folder."""
     tag = uuid.uuid4().hex
-    env = {**cli_env(tmp_path / "home"), "FAULT_RUN_TAG": tag}
+    env = {**cli_env(tmp_path / "home"), "FAULT_RUN_TAG": tag, "JAXSTATE_TUTOR_RUN_ENV": "FAULT_RUN_TAG"}
     parent = subprocess.Popen(
         [sys.executable, "-c", SPARE_PARENT, str(tmp_path / "home"), str(mini_course), str(CORRECT)],
         env=env,
