@@ -21,6 +21,8 @@ def ancestors():
 
 
 homes = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+if os.environ.get("FAULT_HOME"):  # the home's path, known (a default one is well known); /proc no longer tells it
+    homes.add(os.environ["FAULT_HOME"])
 for pid in ancestors():
     try:
         with open(f"/proc/{pid}/environ", "rb") as f:

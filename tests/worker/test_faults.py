@@ -290,7 +290,10 @@ def _cli_case(fault: Fault, course_root: Path, home: Path, cli_env) -> Outcome:
     env = cli_env(home)
     env["JAXSTATE_TUTOR_COURSE"] = str(course_root)
     env["FAULT_RUN_TAG"] = tag.split("=", 1)[1]
-    env["JAXSTATE_TUTOR_RUN_ENV"] = "FAULT_RUN_TAG"  # a run's environment is an allow-list (issue 50)
+    # A run's environment is an allow-list (issue 50). tamper_home is told the home (its /proc
+    # entries and environment no longer tell it), so the write fence, not ignorance, is what stops it.
+    env["FAULT_HOME"] = str(home)
+    env["JAXSTATE_TUTOR_RUN_ENV"] = "FAULT_RUN_TAG,FAULT_HOME"
     ProgressStore(home).apply(changes.lesson, "6.1", "started")  # a home with a progress.json, for progress_write
     cmd = [
         sys.executable,
