@@ -112,10 +112,16 @@ async def drive(urls: dict[str, str], homes: dict[str, Path], server: int, args)
             base, token = url.split("/?token=")
             tabs[name] = await client.ws_connect(f"{base.replace('http', 'ws', 1)}/ws/{token}?width=100&height=30")
 
+        drawn: set[str] = set()
+
         async def read(name: str) -> None:
+            # Cheap per frame: a reader that falls behind misses the server's heartbeat, and the
+            # server then ends the tab (and its tutor).
             async for message in tabs[name]:
                 if message.type == aiohttp.WSMsgType.BINARY:
-                    seen[name] = (seen[name] + message.data)[-200_000:]
+                    seen[name] = seen[name][-16:] + message.data
+                    if b"Continue:" in seen[name]:
+                        drawn.add(name)
 
         readers = [asyncio.ensure_future(read(name)) for name in urls]
 
@@ -126,7 +132,7 @@ async def drive(urls: dict[str, str], homes: dict[str, Path], server: int, args)
                     raise SystemExit(f"{label}: not within {DEADLINE_S:.0f} s")
                 await asyncio.sleep(0.3)
 
-        await until(lambda: all(b"Continue:" in seen[name] for name in urls), "every outline drawn")
+        await until(lambda: len(drawn) == n, "every outline drawn")
         await asyncio.to_thread(settled, server)
         out["idle_outline"] = snapshot(server, n)
 

@@ -176,3 +176,28 @@ def test_the_doctor_stays_in_a_served_tutor_of_ones_own(serve):
             await tab.ws.close()
 
     asyncio.run(session())
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the server's children from /proc")
+def test_a_tutor_whose_server_died_outright_ends_too(serve):
+    """A server killed outright never tells its tabs to quit: their tutors ran on for good (seen
+    spinning, orphaned, with their workers), since Textual's web driver does not end on its input's end."""
+    import signal
+
+    served = serve()
+
+    async def open_tab() -> list[int]:
+        async with aiohttp.ClientSession() as client:
+            tab = Tab(await client.ws_connect(_ws_url(served.url)))
+            await tab.read_until("Continue:")
+            tutors = _tutor_processes(served.process.pid)
+            assert len(tutors) == 1
+            served.process.send_signal(signal.SIGKILL)
+            served.process.wait(30)
+            return tutors
+
+    tutors = asyncio.run(open_tab())
+    deadline = time.monotonic() + 90  # a ceiling: the loop ends as soon as the tutor is gone
+    while os.path.exists(f"/proc/{tutors[0]}") and "zombie" not in _state(tutors[0]):
+        assert time.monotonic() < deadline, "the tab's tutor outlived its server"
+        time.sleep(0.2)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from tutor.ui.app import run_app
 
+    _end_with_the_server()
     with home_lock(args.home):
         return run_app(
             home=args.home,
@@ -50,6 +53,22 @@ def main(argv: list[str] | None = None) -> int:
             worker_idle_s=args.worker_idle_s,
             shared_seat=args.shared_seat,
         )
+
+
+def _end_with_the_server(every_s: float = 1.0) -> None:
+    """A server that dies outright (killed, or out of memory) never tells its tabs to quit, and
+    Textual's web driver does not end on its input's end: such tutors ran on for good, holding
+    their workers. When the parent changes, this one ends the ordinary way (SIGTERM: it saves)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(LOCK_WAIT_S)  # one stuck on its dead pipes (seen spinning) goes anyway: nobody is left to see it
+        os._exit(128 + signal.SIGTERM)
+
+    threading.Thread(target=watch, name="server-lifeline", daemon=True).start()
 
 
 @contextlib.contextmanager
