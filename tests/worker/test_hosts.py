@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -292,7 +293,8 @@ def _as_nobody(cmd: list[str], tmp_path: Path) -> list[str] | None:
         return None
     import sysconfig
 
-    home = tmp_path / "nobody"
+    # Beside pytest's own folder, which is root's alone (0700): nobody could not reach a home in it.
+    home = Path(tempfile.gettempdir()) / f"jaxstate-nobody-{tmp_path.name}-{os.getpid()}"
     home.mkdir(mode=0o777)
     home.chmod(0o777)
     env = ["env", f"PYTHONPATH={ROOT}:{sysconfig.get_paths()['purelib']}", f"HOME={home}",
@@ -312,7 +314,10 @@ def test_under_gvisor_as_an_ordinary_user_a_setsid_bomb_ends_as_processes(tmp_pa
     cmd = _as_nobody([*TUTOR, "check", "counter-jit", "--file", str(program), "--json", "--timeout", "30"], tmp_path)
     if cmd is None:
         pytest.skip("needs root (to become nobody), setpriv and /usr/bin/python3.X of this version")
-    verdict, peak = _bomb(cmd, tmp_path, gvisor=True, timeout=300)
+    try:
+        verdict, peak = _bomb(cmd, tmp_path, gvisor=True, timeout=300)
+    finally:
+        shutil.rmtree(Path(tempfile.gettempdir()) / f"jaxstate-nobody-{tmp_path.name}-{os.getpid()}", True)
     assert (verdict["status"], verdict["kind"]) == ("error", "processes"), (verdict, peak)
     # Before (92686d9): here a timeout, and on the TPU VM 2,017 processes alive after `check` returned.
     assert peak["left"] == 0, peak
