@@ -293,3 +293,49 @@ def test_a_question_and_its_sibling_whose_right_option_stands_out_are_flagged(tm
 def test_a_fair_question_and_sibling_are_not_flagged(tmp_path, where):
     found = lint_quiz(tmp_path, FAIR, FAIR, where)
     assert not [m for m in found if "right option" in m], found
+
+
+# ---- an earlier lesson's prediction on the same mechanism (issue 52, item 8) ------------------
+
+WEAK_WHY = "A weak start meets a float32 value and turns strong, so the second call traces again."
+
+
+def two_lessons(tmp_path: Path, first: str, second: str) -> list[str]:
+    """The lint's messages for a course of two lessons, 1.0 then 1.1, one block list each."""
+    for order, (lid, blocks) in enumerate((("1.0", first), ("1.1", second)), 1):
+        head = f'lesson:\n  id: "{lid}"\n  order: {order}\n  title: {{en: T, zh: 题}}\n  blocks:\n'
+        path = tmp_path / "lessons" / f"{lid}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = textwrap.indent(textwrap.dedent(blocks), "    ").replace("id: c1", f"id: c{order}")
+        path.write_text(head + body, encoding="utf-8")
+    (tmp_path / "solutions").mkdir(exist_ok=True)
+    _, problems = read_course(tmp_path, lint=True)
+    return [p.message for p in problems]
+
+
+@pytest.mark.parametrize(
+    "answer, why, gives",
+    [("2", WEAK_WHY, True), ("1", WEAK_WHY, False), ("2", "Each distinct shape compiles its own program.", False)],
+)
+def test_a_prediction_an_earlier_lesson_already_answered_is_flagged(tmp_path, answer, why, gives):
+    code = 'print("shown:", 2)\n'
+    first = text("A start.") + cell(code, "How many traces?", WEAK_WHY, answer="2")
+    second = text("Later.") + cell(code, "And here, how many traces?", why, answer=answer)
+    found = two_lessons(tmp_path, first, second)
+    said = "lesson 1.0's cell 'c1' already showed this"
+    assert any("cell 'c2'" in m and said in m for m in found) == gives, found
+    assert not any(m.startswith("cell 'c1'") and "already showed" in m for m in found), found  # not the earlier
+
+
+def test_the_course_as_it_was_had_a_prediction_an_earlier_lesson_answered(tmp_path):
+    """issue 52: l68-weak-retrace asked what l63-weak-start had shown, in 6.3's words."""
+    shown = subprocess.run(["git", "-C", str(ROOT), "archive", "92686d9", "lessons", "solutions"], capture_output=True)
+    if shown.returncode != 0:
+        pytest.skip("this clone has no commit 92686d9 to read the course from")
+    subprocess.run(["tar", "-x", "-C", str(tmp_path)], input=shown.stdout, check=True, timeout=60)
+    _, problems = read_course(tmp_path, lint=True)
+    assert any(
+        "cell 'l68-weak-retrace'" in p.message and "'l63-weak-start' already showed" in p.message for p in problems
+    )
+    _, now = read_course(ROOT, lint=True)
+    assert not [str(p) for p in now if "already showed" in p.message]

@@ -18,6 +18,8 @@ function:
 - the rule stated earlier in the lesson: five words in a row of the explanation in its prose;
 - a leading setup: a question of the prose's own, or a belief set up to be knocked down;
 - a `raises:` whose exception the answer is about: the status line names it above the question;
+- an earlier lesson's prediction on the same mechanism with the same answer: both explanations
+  share EXPLAINED_WORDS words in a row (`earlier_giveaways`, across lessons in course order);
 - surface cues: the right option the only one with no reason attached, or the shortest of four
   (`surface_cues`, for any lettered question: `question_giveaways` applies it to checkpoint and
   quiz questions and each of their siblings, in en and zh).
@@ -33,6 +35,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 
+from tutor.course.model import Cell, Source
 from tutor.course.predict import parse_number
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
@@ -150,6 +153,40 @@ def reasons(cell, asked: Asked) -> list[str]:
         labels = {lang: {k: o.label(lang) for k, o in p.options.items()} for lang in ("en", "zh")}
         found += _option_cues(labels, p.answer)
     return found
+
+
+def earlier_giveaways(lessons) -> list[tuple[Source | None, str]]:
+    """(source, message) for each predict cell that an earlier lesson's prediction already
+    answered: the same right answer, explained with the same words (the same mechanism), so a
+    learner who worked the earlier one reads this one off it. `lessons` in course order."""
+    found: list[tuple[Source | None, str]] = []
+    seen: list[tuple[str, Cell, set[str]]] = []  # (lesson id, cell, its explanation's phrases) before
+    for lesson in lessons:
+        cells = [c for c in lesson.cells if c.predict is not None and c.predict.explain is not None]
+        for cell in cells:
+            p = cell.predict
+            mine = _phrases(p.explain.en) - _phrases(p.question.en)
+            for lesson_id, old, theirs in seen:
+                shared = mine & theirs
+                if shared and _right_value(old.predict) == _right_value(p):
+                    found.append(
+                        (
+                            cell.source,
+                            f"cell '{cell.id}': lesson {lesson_id}'s cell '{old.id}' already showed this, with the "
+                            f"same answer and the same words ({min(shared)!r}): ask what it does not settle",
+                        )
+                    )
+                    break
+        seen += [(lesson.id, c, _phrases(c.predict.explain.en)) for c in cells]
+    return found
+
+
+def _right_value(p) -> str:
+    """The right answer as the run shows it: the number, or the right option's value."""
+    if not p.numeric:
+        return p.options[p.answer].value
+    number = parse_number(p.answer)
+    return str(number) if number is not None else p.answer
 
 
 def question_giveaways(question) -> list[tuple[int, str]]:

@@ -11,7 +11,7 @@ from tutor.course import kept
 from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
 from tutor.course.fingerprint import content_hash, fingerprint
-from tutor.course.giveaway import giveaways, question_giveaways
+from tutor.course.giveaway import earlier_giveaways, giveaways, question_giveaways
 from tutor.course.misconceptions import misconception_problems, read_misconceptions
 from tutor.course.model import (
     DEFAULT_POINTS,
@@ -554,6 +554,9 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
             quiz_points += points
             _lint_questions(r, questions)
     _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
+    if lint:  # a prediction an earlier lesson's already answered
+        for source, message in earlier_giveaways(sorted(lessons, key=lambda l: (l.order, l.id))):
+            problems.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
     questions = [q for c in checkpoints for q in c.questions] + quiz
     for source, message in misconception_problems(misconceptions, questions, {l.id for l in lessons}):
         problems.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
