@@ -221,12 +221,33 @@ def test_the_report_names_the_belief_of_the_option_picked_not_the_questions_tag(
     assert [text for text, _ in misconception_report(state, "zh")[1]] == [loops.text.zh]
 
 
-@pytest.mark.parametrize("variant, belief, lesson", [(0, "ref-write-at-trace", "6.3"), (1, "trace-time-python", "6.1")])
-def test_a_templates_variant_decides_the_belief_a_wrong_number_shows(state, variant, belief, lesson):
-    # asked for `calls[...]`, a trace count is the Ref belief; asked for `traces`, a call count is
-    # the belief that Python runs on every call: never the reverse
-    state.save_now(changes.question_drawn, "cp63-ref-or-global", variant)
-    state.save_now(changes.answer, "cp63-ref-or-global", "2", False, False)
+TEMPLATE = """\
+    - id: q-count
+      beliefs: [belief-a, belief-b]
+      prompt: {en: "How many $what?", zh: "$what_zh有几个？"}
+      template:
+        variants:
+          - {what: calls, what_zh: 调用}
+          - {what: traces, what_zh: 追踪}
+        code: |
+          print("answer:", {"calls": 4, "traces": 2}["$what"])
+        reveal: 'answer: (\\d+)'
+        explain: {en: "It is $answer.", zh: "是 $answer。"}
+"""
+
+
+@pytest.mark.parametrize("variant, belief", [(0, "belief-a"), (1, "belief-b")])
+def test_a_templates_variant_decides_the_belief_a_wrong_number_shows(tmp_path, variant, belief):
+    # asked for calls, a trace count shows one belief; asked for traces, a call count the other
+    assert problems(tmp_path, {"checkpoints/1.0.yaml": CHECKPOINT + TEMPLATE}) == []
+    state = LearnerState(ProgressStore(tmp_path / "home"), problems.course).refresh()
+    state.save_now(changes.question_drawn, "q-count", variant)
+    state.save_now(changes.answer, "q-count", "3", False, False)
     _, missed = misconception_report(state, "en")
-    where = f"review lesson {lesson}; wrong now: checkpoint 6.3"
-    assert missed == [(state.course.misconception(belief).text.en, where)]
+    assert missed == [(problems.course.misconception(belief).text.en, "review lesson 1.0; wrong now: checkpoint 1.0")]
+
+
+def test_a_template_whose_beliefs_do_not_match_its_variants_is_named(tmp_path):
+    one = TEMPLATE.replace("beliefs: [belief-a, belief-b]", "beliefs: [belief-a]")
+    found = problems(tmp_path, {"checkpoints/1.0.yaml": CHECKPOINT + one})
+    assert any("question 'q-count' beliefs must be a list of 2 belief ids" in p for p in found), found
