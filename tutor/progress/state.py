@@ -52,6 +52,8 @@ class Summary:
     checkpoints: int
     predictions_made: int
     predictions_right: int
+    # (lesson id, how many of its questions were never answered), for lessons opened: passed over with c
+    predictions_not_made: tuple[tuple[str, int], ...] = ()
 
     @property
     def steps_done(self) -> int:
@@ -108,6 +110,14 @@ class LearnerState(Snapshot):
         """What the store found wrong with the file (a damaged or newer progress.json), as Texts."""
         return self.store.warnings
 
+    def predictions_not_made(self, lesson_id: str) -> tuple[str, ...]:
+        """The cells of a lesson whose question before running was never answered (skipped with Esc,
+        or passed over with c): such a lesson is started, never done."""
+        lesson = self.course.lesson(lesson_id) if self.course else None
+        if lesson is None:
+            return ()
+        return tuple(c.id for c in lesson.cells if c.predict is not None and self.prediction(c.id) is None)
+
     # ---- the path ---------------------------------------------------------------------------
 
     def is_done(self, step: Step) -> bool:
@@ -142,6 +152,11 @@ class LearnerState(Snapshot):
             checkpoints=len(checkpoints),
             predictions_made=len(made),
             predictions_right=sum(p.correct is True for p in made.values()),
+            predictions_not_made=tuple(
+                (l.id, len(open_ones))
+                for l in course.lessons
+                if self.lesson_status(l.id) != "new" and (open_ones := self.predictions_not_made(l.id))
+            ),
         )
 
     # ---- writing ----------------------------------------------------------------------------

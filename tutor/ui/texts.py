@@ -59,6 +59,11 @@ UI = table(
         # lesson
         "lesson_of": {"en": "Section {i} of {n}", "zh": "第 {i}/{n} 节"},
         "lesson_end": {"en": "End of section {id}.", "zh": "第 {id} 节结束。"},
+        "skip_predictions": {
+            "en": "Questions before a run not answered yet in this section: {n}. Press c again to go on "
+            "without them; the section stays {mark} (not finished) until they are answered.",
+            "zh": "本节还有 {n} 个运行前的问题没有回答。再按一次 c 就不答它们继续；在回答之前，本节保持 {mark}（未完成）。",
+        },
         "lesson_exercises": {"en": "Practice for this section:", "zh": "本节练习："},
         "first_lesson": {"en": "This is the first section.", "zh": "这已经是第一节。"},
         "last_lesson": {"en": "This is the last section.", "zh": "这已经是最后一节。"},
@@ -353,6 +358,12 @@ UI = table(
             "zh": "测验：已答 {answered}/{n} 题，{score} · 最好的一轮 {best}/{n} · 共 {attempts} 轮",
         },
         "checkpoints_score": {"en": "Checkpoints done: {done} of {n}", "zh": "已完成小测：{done}/{n}"},
+        "list_sep": {"en": ", ", "zh": "、"},
+        "predictions_not_made": {
+            "en": "Questions before a run not answered (their sections stay unfinished): {where}",
+            "zh": "没有回答的运行前问题（所在章节保持未完成）：{where}",
+        },
+        "lesson_count": {"en": "{id} ({n})", "zh": "第 {id} 节（{n} 个）"},
         "reset_progress_confirm": {
             "en": "Reset all progress? The current file is kept as a backup.",
             "zh": "重置全部进度吗？当前进度文件会保留为备份。",

@@ -61,6 +61,7 @@ class LessonScreen(TutorScreen):
         self.gate: CellView | None = None  # the first cell whose question is open: nothing after it shows
         self._laying_out: dict = {}  # text id -> its Markdown being laid out (awaitable)
         self._reveal_started = False
+        self._skip_asked = False  # c with predictions not made: asked once, the second c goes on
 
     def compose(self):
         yield Header()
@@ -310,7 +311,13 @@ class LessonScreen(TutorScreen):
         self.query_one("#lesson-body", VerticalScroll).scroll_end(animate=False)
 
     def action_go_on(self) -> None:
-        """`c`: this section counts as read; open the next step of the path."""
+        """`c`: this section counts as read; open the next step of the path. With questions of its
+        cells never answered, the first `c` says how many and what skipping them means."""
+        open_ones = self.session.progress.predictions_not_made(self.lesson.id)
+        if open_ones and not self._skip_asked:
+            self._skip_asked = True
+            self.notify(self.say("skip_predictions", n=len(open_ones), mark=self.marks["started"]), timeout=10)
+            return
         self.mark_done()
         self.app.go_on_from(self.here)
 
@@ -320,9 +327,17 @@ class LessonScreen(TutorScreen):
             self.mark_done()  # not while blocks are still hidden: the end would look reached
 
     def mark_done(self) -> None:
-        if not self.done:
-            self.done = True
-            self.record(changes.lesson, self.lesson.id, "done")
+        """Read to the end (or moved on): done, unless a question of its cells was never answered,
+        which leaves it started (◐) until one is."""
+        if self.done:
+            return
+        progress = self.session.progress
+        if progress.predictions_not_made(self.lesson.id):
+            if progress.lesson_status(self.lesson.id) == "new":  # asked again every END_POLL_S: write once
+                self.record(changes.lesson, self.lesson.id, "started")
+            return
+        self.done = True
+        self.record(changes.lesson, self.lesson.id, "done")
 
     def _neighbour(self, delta: int):
         lessons = self.session.course.lessons

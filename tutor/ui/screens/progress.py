@@ -94,6 +94,11 @@ class ProgressScreen(TutorScreen):
             lines.append(self.say("checkpoints_score", done=summary.checkpoints_done, n=summary.checkpoints))
         if summary.predictions_made:
             lines.append(self.say("predictions_score", right=summary.predictions_right, n=summary.predictions_made))
+        if summary.predictions_not_made:
+            where = self.say("list_sep").join(
+                self.say("lesson_count", id=lesson, n=n) for lesson, n in summary.predictions_not_made
+            )
+            lines.append(self.say("predictions_not_made", where=where))
         head.append("\n".join(lines))
         self.query_one("#progress-quiz", Static).update(head)
         self.render_misconceptions()
