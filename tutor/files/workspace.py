@@ -42,19 +42,40 @@ def folder_problem(folder: Path) -> Bilingual | None:
     not a folder: a file, or a symbolic link to nothing. The OS says only "File exists", "Not a
     directory" or "No such file or directory", naming neither the part nor the cause. None otherwise."""
     for part in (folder, *folder.parents):
-        if part.is_symlink() and not part.exists():
+        try:
+            dangling = part.is_symlink() and not part.exists()
+            exists = part.exists()
+        except PermissionError:  # a folder above it this user may not enter (Path.exists raises then)
+            continue
+        if dangling:
             target = os.readlink(part)
             return Bilingual(
                 en=f"{part} is a symbolic link to {target}, which does not exist (is --home right?)",
                 zh=f"{part} 是指向 {target} 的符号链接，而目标不存在（--home 写对了吗？）",
             )
-        if part.exists():
+        if exists:
             if part.is_dir():
-                return None
+                return _unreachable(folder)
             return Bilingual(
                 en=f"{part} is a file, not a folder (is --home a file?)",
                 zh=f"{part} 是文件而不是文件夹（--home 是不是指向了文件？）",
             )
+    return _unreachable(folder)
+
+
+def _unreachable(folder: Path) -> Bilingual | None:
+    """The first folder on the way to `folder` that this user may not enter (a home under another
+    user's private folder), or None."""
+    for part in reversed((folder, *folder.parents)):
+        try:
+            os.stat(part)
+        except PermissionError:
+            return Bilingual(
+                en=f"{part.parent} cannot be entered by this user (permission denied), so {folder} cannot be used",
+                zh=f"当前用户无权进入 {part.parent}（权限不足），所以无法使用 {folder}",
+            )
+        except OSError:
+            return None
     return None
 
 
