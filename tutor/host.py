@@ -355,6 +355,17 @@ def own_threads() -> int | None:
     return n or None
 
 
+def thread_ids() -> frozenset[int]:
+    """The ids of this process's threads (as threading.get_native_id gives them); empty where the
+    host cannot tell."""
+    if not PROC:
+        return frozenset()
+    try:
+        return frozenset(int(t) for t in os.listdir("/proc/self/task"))
+    except (OSError, ValueError):
+        return frozenset()
+
+
 def fork_after_jax_is_safe() -> bool:
     """Whether a process that imported JAX may fork workers: not on macOS (Objective-C and
     Accelerate state crash a forked child), not without fork (Windows)."""

@@ -396,3 +396,48 @@ def test_a_run_reads_only_its_folder_the_course_and_python(tmp_path, how):
         assert result["c-open"] == result["c-wheel-solution"] == -1 and result["cat"] != 0, result
         if host.landlock_abi() >= host.LANDLOCK_NET_ABI:
             assert result["c-connect"] == -1, result
+
+
+UNFENCED_THREAD = """import json, os, subprocess, sys, threading
+from tutor.child import fence
+inside, outside = sys.argv[1], sys.argv[2]
+go, done = threading.Event(), threading.Event()
+result = {}
+def runtime_thread():  # alive before the fence, as JAX's runtime pools are when a job comes
+    go.wait()
+    try:
+        result["subprocess"] = subprocess.run(["rm", "-f", os.path.join(outside, "keep.py")]).returncode
+    except OSError as exc:
+        result["subprocess"] = str(exc)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        result["fork"] = "ok"
+    except OSError as exc:
+        result["fork"] = str(exc)
+    done.set()
+threading.Thread(target=runtime_thread).start()
+result["abi"] = fence.install([inside])
+go.set()
+done.wait(30)
+after = threading.Thread(target=lambda: result.__setitem__("new_thread", subprocess.run(["true"]).returncode))
+after.start()
+after.join()
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.skipif(
+    host.landlock_abi() < 1, reason="no Landlock on this kernel: the hook refuses programs on every thread"
+)
+def test_a_thread_alive_before_the_fence_may_not_act_outside_it(tmp_path):
+    """Landlock binds the thread that sets it and what it starts after, not JAX's runtime threads
+    already alive: a callback there must not start a program or fork past the fence."""
+    result, outside = _fenced(tmp_path, UNFENCED_THREAD)
+    assert result["abi"] >= 1
+    assert "JAX's own threads" in result["subprocess"] and "JAX 自己的线程" in result["subprocess"], result
+    assert "JAX's own threads" in result["fork"], result
+    assert result["new_thread"] == 0  # a thread started after the fence is inside it: programs may run
+    _untouched(outside)

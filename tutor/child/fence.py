@@ -109,6 +109,11 @@ _CHANGES: dict[str, tuple[tuple[int, int | None], ...]] = {
 # What only Landlock can fence: without it, these are refused outright.
 _UNSEEN = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen", "ctypes.dlsym"}
 _strict = False  # no Landlock: refuse _UNSEEN too
+# Landlock binds the calling thread and what it starts from then on, not the threads already alive
+# (JAX's runtime pools, started with the backend before a job comes): Python that runs there (a
+# callback) may not start programs, fork, or call C, which would act outside the kernel's fence.
+_OUTSIDE_THE_DOMAIN = _UNSEEN | {"os.fork", "os.forkpty", "ctypes.call_function"}
+_unfenced_threads: frozenset[int] = frozenset()
 # What the run may read besides its folders (tutor.child.sight); None: no read fence (the unit tests of writes alone).
 _sight: Sight | None = None
 # Folders known readable, symlink-free and not writable by the run: a file in one is read with one
@@ -317,6 +322,15 @@ def _refuse(path) -> None:
     )
 
 
+def _refuse_unfenced_thread(event: str) -> None:
+    raise PermissionError(
+        errno.EACCES,
+        f"{event}: this code runs on one of JAX's own threads (a callback), which Landlock's fence does "
+        f"not cover; there a check's run may not start programs or call C / {event}：这段代码运行在 JAX "
+        "自己的线程上（回调），Landlock 围栏管不到那里；在那里检查运行时不能启动程序或调用 C 函数",
+    )
+
+
 def _refuse_unseen(event: str) -> None:
     raise PermissionError(
         errno.EACCES,
@@ -420,6 +434,8 @@ def _hook(event: str, args: tuple) -> None:
                 _refuse(path)
     elif _strict and event in _UNSEEN:
         _refuse_unseen(event)
+    elif event in _OUTSIDE_THE_DOMAIN and _unfenced_threads and threading.get_native_id() in _unfenced_threads:
+        _refuse_unfenced_thread(event)
 
 
 def install(roots: list[str], kernel: bool = True, scope: bool = True, sight: Sight | None = None) -> int:
@@ -434,7 +450,10 @@ def install(roots: list[str], kernel: bool = True, scope: bool = True, sight: Si
     _allowed = tuple(roots)
     _root = os.getpid()
     _above = frozenset(host.ancestors(_root))  # read now: the read fence hides them next
+    global _unfenced_threads
+    others = host.thread_ids() - {threading.get_native_id()}  # alive before the fence: outside its domain
     abi = landlock(roots, scope, sight) if kernel else 0  # first: it calls C through ctypes itself
+    _unfenced_threads = frozenset(others) if abi else frozenset()
     if kernel and not (scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI):
         seccomp_policy.install()
     seccomp_policy.confine(kernel)  # sockets, others' scheduling, IPC, leaving the group: refused in the kernel
