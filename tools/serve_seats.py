@@ -101,10 +101,10 @@ def passed(home: Path) -> bool:
     return data.get("exercises", {}).get("counter-jit", {}).get("status") == "passed"
 
 
-async def drive(urls: dict[str, str], homes: dict[str, Path], server: int, args) -> dict:
+async def drive(urls: dict[str, str], homes: dict[str, Path], server: int, args, out: dict) -> dict:
+    """The phases, each one's figures put in `out` as it ends (kept if a later one fails)."""
     import aiohttp
 
-    out: dict = {}
     n = len(urls)
     async with aiohttp.ClientSession() as client:
         tabs, seen = {}, {name: b"" for name in urls}
@@ -122,6 +122,7 @@ async def drive(urls: dict[str, str], homes: dict[str, Path], server: int, args)
                     seen[name] = seen[name][-16:] + message.data
                     if b"Continue:" in seen[name]:
                         drawn.add(name)
+            out.setdefault("tabs_closed", []).append(name)
 
         readers = [asyncio.ensure_future(read(name)) for name in urls]
 
@@ -213,13 +214,12 @@ def main() -> int:
             break
     # Read on (and drop): a server whose stdout pipe fills up stalls, and its tabs with it.
     threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()  # type: ignore[union-attr]
+    git = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    result: dict = {"commit": git.stdout.strip(), "seats": args.seats}
     try:
-        git = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-        result = {
-            "commit": git.stdout.strip(),
-            "seats": args.seats,
-            **asyncio.run(drive(urls, homes, server.pid, args)),
-        }
+        asyncio.run(drive(urls, homes, server.pid, args, result))
+    except SystemExit as exc:
+        result["error"] = str(exc)  # what was measured before stays
     finally:
         server.send_signal(signal.SIGINT)
         try:
