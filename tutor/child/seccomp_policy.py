@@ -15,7 +15,8 @@ The confinement filter (`confine`, issue 50), for every run of code that is not 
 script (checks, cells, grade runs, a course's checks; never the doctor): what the kernel refuses
 whatever makes the call (C, ctypes, a program it starts), on every thread of the worker (TSYNC)
 and in all it starts:
-- sockets of any family but AF_UNIX (EACCES): no TCP, UDP, raw or netlink;
+- socket() of every family (EACCES): no TCP, UDP, raw, netlink, nor a Unix socket that could connect to
+  a server listening by path (a container runtime's); socketpair(AF_UNIX) between its own processes stays;
 - setpriority, ioprio_set and the sched_set* calls on any process but the caller (0) or the
   worker (its pid, set at install): no renicing or pinning of the reaper, the tutor, a server or
   another learner's run (PRIO_PGRP / PRIO_USER and their ioprio kinds refused too);
@@ -197,7 +198,7 @@ def confinement_program(arch: str) -> list[tuple[int, int, int, int]]:
     if arch == "x86_64":
         code.append((_JSET, "eperm", 0, _X32))
     for call, label in (
-        ("socket", "family"),
+        ("socket", "eacces"),  # every family: a Unix socket by path reaches any server the user can (docker.sock)
         ("socketpair", "family"),
         ("setpriority", "prio"),
         ("ioprio_set", "ioprio"),
