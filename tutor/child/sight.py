@@ -22,6 +22,7 @@ before it forks, so each worker only adds its own folders.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import dataclass
@@ -65,6 +66,7 @@ def beneath(real: str, roots: tuple[str, ...]) -> bool:
     return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
 
+@functools.cache  # warmed in base(): a forked worker lists no folder again
 def _split(root: str, hidden: tuple[str, ...]) -> list[tuple[str, bool]]:
     if beneath(root, hidden):
         return []
@@ -111,6 +113,7 @@ def base() -> Sight:
     python = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *sys.path, str(_PACKAGE)]
     read = [p for p in _resolved(python) if not (os.path.isdir(p) and _holds_course_or_home(p))]
     _base = Sight(tuple(dict.fromkeys(read + _resolved(_SYSTEM))), tuple(_resolved(_hidden())))
+    _base.rules()
     return _base
 
 
