@@ -54,3 +54,22 @@ def test_wheel_installs_and_checks_outside_the_repo(tmp_path, installed_wheel):
         timeout=300,
     )
     assert checked.returncode == 0 and json.loads(checked.stdout)["status"] == "pass", checked.stdout + checked.stderr
+
+    # The wheel's package holds the course's solutions (tutor/_course/solutions): a file that runs the
+    # installed reference solution instead of solving the exercise cannot read it (issue 50; on
+    # 92686d9 it passed, and `solution_viewed` stayed false).
+    installed = Path(where[1]) / "solutions" / "counter-jit.py"
+    assert installed.is_file(), installed
+    thief = tmp_path / "thief.py"
+    thief.write_text(f"exec(open({str(installed)!r}).read())\n")
+    stolen = subprocess.run(
+        [str(tutor), "check", "counter-jit", "--file", str(thief), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    verdict = json.loads(stolen.stdout)
+    assert verdict["status"] != "pass", verdict
+    assert "may read only its own folder, the course and Python" in verdict["message"], verdict["message"]
