@@ -403,8 +403,8 @@ def _signal_hook(event: str, args: tuple) -> None:
 
 
 def _hook(event: str, args: tuple) -> None:
-    if getattr(_busy, "on", False):
-        return  # the hook's own reads (the run's processes, for a signal)
+    # Every audit event of the run comes here (sys._getframe, imports...): the event is tested
+    # first, so the common ones cost one comparison each.
     if event in ("os.kill", "os.killpg"):
         _busy.on = True
         try:
@@ -413,8 +413,8 @@ def _hook(event: str, args: tuple) -> None:
             _busy.on = False
     elif event == "open":
         path, mode, flags = args
-        if path is None or isinstance(path, int):
-            return  # a descriptor: opened through this hook or before it
+        if path is None or isinstance(path, int) or getattr(_busy, "on", False):
+            return  # a descriptor (opened through this hook or before it), or the hook's own read
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (flags & _WRITE_FLAGS)
         # Without Landlock, os.open (mode None) of a folder outside is refused too: it would be a
         # dir_fd, and "open" is not told the dir_fd its relative paths are opened from.
@@ -422,7 +422,7 @@ def _hook(event: str, args: tuple) -> None:
             _refuse(path)
         if not writes and not _may_read(path):
             _refuse_read(path)
-    elif event in _LISTS:
+    elif event in _LISTS and not getattr(_busy, "on", False):
         path = args[_LISTS[event]] if args else None
         if isinstance(path, (str, bytes, os.PathLike)) and not _may_read(path if path else "."):
             _refuse_read(path)
