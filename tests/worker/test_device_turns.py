@@ -77,6 +77,7 @@ def _busy_chip(tmp_path, monkeypatch, free_after: int) -> Path:
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.setenv("BUSY_MARKER", str(marker))
     monkeypatch.setenv("BUSY_AFTER", str(free_after))
+    monkeypatch.setenv("JAXSTATE_TUTOR_RUN_ENV", "BUSY_MARKER,BUSY_AFTER")  # a run keeps an allow-list only
     monkeypatch.setenv("JAXSTATE_TUTOR_FORK_SERVER", "0")  # each worker a fresh Python, as each opens the chip
     monkeypatch.setattr(runner, "DEVICE_RETRY_S", 0.2)
     return marker

@@ -34,10 +34,20 @@ def start_backend() -> None:
 
     jax.devices()  # initialise the backend now, not during the learner's first call
     jax.jit(lambda x: x + 1)(1.0).block_until_ready()
+
+
+def _warm_up_while_waiting() -> None:
+    """A spare worker waits for its job: it spends the wait on what a check's first jit, grad, vmap
+    or scan would pay in this process (tutor.child.warm_up). A worker whose job is already in the
+    pipe (a fresh fork for a run, verify, grade) goes straight to it."""
+    import select
+
+    if select.select([sys.stdin], [], [], 0)[0]:
+        return
     from tutor.child import warm_up
 
     try:
-        warm_up.run()  # what a check's first jit, grad, vmap or scan would pay in this process
+        warm_up.run()
     except Exception:  # noqa: BLE001 - only a speed-up: a backend that refuses one of them still judges
         pass
 
@@ -155,6 +165,8 @@ def main(argv: list[str] | None = None) -> None:
         _startup_failed(exc)
         os._exit(1)
 
+    if not args.doctor:
+        _warm_up_while_waiting()  # before "ready": a spare that says it is ready is warm
     channel.send(Ready(os.getpid()))
     line = sys.stdin.readline()
     if not line.strip():
