@@ -84,6 +84,25 @@ def test_served_the_workers_go_after_the_idle_time_on_any_screen(home, fake_sand
     asyncio.run(go())
 
 
+def test_served_a_lesson_left_open_holds_no_worker(home, fake_sandbox, tui):
+    """A class on one box: a learner reading a lesson with cells holds no JAX process (issue 51,
+    item 8); an exercise still makes one ready. On 92686d9 the lesson asked for a spare."""
+    with_cells = next(lesson for lesson in COURSE.lessons if any(b.cell for b in lesson.blocks))
+
+    async def go():
+        app = make_app(home, "en", course=(COURSE, []), sandbox=fake_sandbox, worker_idle_s=300.0)
+        async with app.run_test(size=tui.size) as pilot:
+            app.open_step(Step("lesson", with_cells.id))
+            await tui.until(pilot, lambda: getattr(app.screen, "lesson", None) is with_cells, 10, "the lesson")
+            for _ in range(5):
+                await pilot.pause()
+            assert fake_sandbox.warmed == 0, "a served lesson made a worker ready"
+            await tui.open_exercise(pilot, COURSE.exercises[0].id)
+            await tui.until(pilot, lambda: fake_sandbox.warmed == 1, 10, "a spare asked for by the exercise")
+
+    asyncio.run(go())
+
+
 def test_a_run_that_starts_python_from_nothing_says_so(home, fake_sandbox, tui, monkeypatch):
     monkeypatch.setattr(type(fake_sandbox), "warm", lambda self: False)  # as after an idle release
 

@@ -48,7 +48,11 @@ class LessonScreen(TutorScreen):
     """
 
     def runs_code(self) -> bool:
-        return any(block.cell is not None for block in self.lesson.blocks)
+        """A lesson with cells makes a worker ready while it shows, so its first run is warm; not in
+        a served class (worker_idle_s set), where a learner reading holds no JAX process (issue 51,
+        item 8: tens of seats on one box) and the first cell run starts Python, saying so."""
+        served = getattr(self.app, "worker_idle_s", None) is not None
+        return not served and any(block.cell is not None for block in self.lesson.blocks)
 
     def __init__(self, lesson, at_cell: str | None = None):
         """`at_cell`: the id of a demo cell to open at (focused, at the top) instead of the lesson's top."""
