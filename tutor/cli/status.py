@@ -27,7 +27,7 @@ def cmd_list(ctx: Context) -> int:
     lessons = {l["id"]: l for l in doc["lessons"]}
     exercise_rows = {e["id"]: e for e in doc["exercises"]}
     con = ctx.console()
-    con.print(f"[bold]{escape(course.title.get(lang))}[/bold]")  # the course's own title, not this one's
+    con.print(course.title.get(lang), style="bold", markup=False)  # the course's own title, not this one's
     for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
         if step.kind == StepKind.LESSON:
             l = lessons[step.id]
