@@ -9,8 +9,11 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
+
+from tutor.course import read_course
 
 pytestmark = pytest.mark.slow  # a JAX process each
 
@@ -75,3 +78,30 @@ def test_a_write_after_freeze_outside_jit_depends_on_the_version():
     )
     expected = "[1. 1. 1.]" if _jax_at_least_012() else "[0. 0. 0.]"
     assert f"frozen after a write: {expected}" in out
+
+
+def _course():
+    return read_course(Path(__file__).resolve().parents[2])[0]
+
+
+def _lesson_text(lesson_id: str, lang: str) -> str:
+    lesson = _course().lesson(lesson_id)
+    assert lesson is not None
+    return "\n".join(getattr(b.text, lang) for b in lesson.blocks if b.text is not None)
+
+
+def test_grad_with_respect_to_a_ref_says_no_as_the_lesson_says_on_each_version():
+    # 6.3: 0.12 refuses a Ref in a differentiated argument with TypeError, whatever the body does;
+    # 0.10 has no check: a Ref the body reads is a ValueError, one only written an AttributeError
+    # (which an `except (TypeError, ValueError)` let through), one never used goes through.
+    out = _run(next(c for c in _course().cells() if c.id == "l63-ref-grad-argument").code)
+    if _jax_at_least_012():
+        want = {"read": "TypeError", "written": "TypeError", "unused": "TypeError"}
+    else:
+        want = {"read": "ValueError", "written": "AttributeError", "unused": "went through"}
+    for name, outcome in want.items():
+        assert f"grad w.r.t. a Ref, {name}: {outcome}\n" in out, out
+    for lang in ("en", "zh"):
+        text = _lesson_text("6.3", lang)
+        for named in ("`TypeError`", "`ValueError`", "`AttributeError`"):
+            assert named in text, (lang, named)
