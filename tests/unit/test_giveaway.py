@@ -339,3 +339,41 @@ def test_the_course_as_it_was_had_a_prediction_an_earlier_lesson_answered(tmp_pa
     )
     _, now = read_course(ROOT, lint=True)
     assert not [str(p) for p in now if "already showed" in p.message]
+
+
+DONATE_CODE = """\
+import jax
+import jax.numpy as jnp
+first = jnp.zeros(3)
+out = jax.jit(lambda p: p + 1, donate_argnums=0)(first)
+print("shown:", first.is_deleted())
+"""
+DONATE_OPTIONS = """\
+A: {value: "True", text: {en: "gone: a name does not keep it", zh: 没了：名字留不住它}}
+B: {value: "False", text: {en: "kept: JAX sees the name", zh: 还在：JAX 看得见这个名字}}
+"""
+
+
+@pytest.mark.parametrize(
+    "prose, gives",
+    [
+        ('`donate_argnums=0` is a promise: "I will not use argument 0 again after this call".', True),
+        ("`donate_argnums=0` is a promise: you never read that argument again.", True),
+        ("`donate_argnums=0` donates argument 0 of every call.", False),
+    ],
+)
+def test_the_terms_of_a_call_stated_before_asking_what_became_of_its_argument_are_flagged(tmp_path, prose, gives):
+    """issue 52: l66-donate asked whether a kept, donated array survives, under a paragraph that
+    called donation a promise not to use it again."""
+    found = lint(tmp_path, text(prose) + cell(DONATE_CODE, "What is `first`?", "Deleted.", "A", DONATE_OPTIONS))
+    assert flagged(found, "states the terms before the question") == gives, found
+
+
+def test_the_course_as_it_was_stated_the_donation_promise_above_l66_donate(tmp_path):
+    shown = subprocess.run(["git", "-C", str(ROOT), "archive", "aeef323", "lessons", "solutions"], capture_output=True)
+    if shown.returncode != 0:
+        pytest.skip("this clone has no commit aeef323 to read the course from")
+    subprocess.run(["tar", "-x", "-C", str(tmp_path)], input=shown.stdout, check=True, timeout=60)
+    _, problems = read_course(tmp_path, lint=True)
+    said = [p.message for p in problems if "cell 'l66-donate'" in p.message]
+    assert any("'not use argument 0 again' states the terms" in m for m in said), said

@@ -17,6 +17,8 @@ function:
 - a word the explanation stresses, in the prose just before ("weak" before "**weakly typed**");
 - the rule stated earlier in the lesson: five words in a row of the explanation in its prose;
 - a leading setup: a question of the prose's own, or a belief set up to be knocked down;
+- an argument's fate stated as a contract near the question ("I will not use argument 0 again"),
+  when the question asks what became of it;
 - a `raises:` whose exception the answer is about: the status line names it above the question;
 - an earlier lesson's prediction on the same mechanism with the same answer: both explanations
   share EXPLAINED_WORDS words in a row (`earlier_giveaways`, across lessons in course order);
@@ -81,6 +83,11 @@ LEADING_PHRASES = (
     "你也许",
     "你可能",
     "意外",
+)
+# A contract about an argument after the call ("a promise: I will not use argument 0 again"): the
+# answer to "what became of the array I kept?" read off the terms.
+CONTRACT = re.compile(
+    r"\b(?:not|never|won't)\s+(?:use|read|touch|need)\b[^.。]{0,40}?\bagain\b|不再(?:用|使用|读|需要)"
 )
 EXPLAINED_WORDS = 5  # this many words in a row, shared by the explanation and the lesson before
 # Words too common to point at an option.
@@ -147,6 +154,7 @@ def reasons(cell, asked: Asked) -> list[str]:
         *_key_word_before(p, asked),
         *_explained_before(p, asked),
         *_leading(asked),
+        *_contract_stated(asked),
         *_raises_named(cell),
     ]
     if not p.numeric:
@@ -307,6 +315,16 @@ def _leading(asked: Asked) -> list[str]:
     if phrase is not None:
         found.append(f"{phrase!r} before the question tells which way the answer goes: set the cell up plainly")
     return found
+
+
+def _contract_stated(asked: Asked) -> list[str]:
+    """The terms of a call near the question ("I will not use argument 0 again"): a prediction
+    about what the call did to that argument then only checks that the learner read them."""
+    found = CONTRACT.search(_without_code(asked.near))
+    if found is None:
+        return []
+    terms = " ".join(found.group().split())
+    return [f"{terms!r} states the terms before the question: say what they mean for the input after the run"]
 
 
 def _raises_named(cell) -> list[str]:
