@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tutor.course import cases
+
 # These machines set PYTHONDONTWRITEBYTECODE, so nothing would ever cache the suite's own
 # bytecode: every xdist worker compiled the tutor's modules from source and rewrote every test
 # module's asserts again, on every run (about 4 s of CPU per worker). The caches are ignored by git.
@@ -110,7 +112,7 @@ def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
         path = getattr(item, "callspec", None) and item.callspec.params.get("path")
-        is_mutant = isinstance(path, Path) and path.name.startswith("fail_")
+        is_mutant = isinstance(path, Path) and cases.is_mutant(path)
         share = zlib.crc32(f"{path.parent.name}/{path.name}".encode()) % n + 1 if is_mutant else k
         (keep if share == k else drop).append(item)
     if drop:

@@ -141,6 +141,17 @@ def test_verify_json(small):
     against_golden("verify", tutor("verify", "double", "--json"))
 
 
+@pytest.mark.slow  # workers
+def test_verify_json_lines(small):
+    """A JSON line per run as it ends, then the same document as --json, as the last line."""
+    tutor, _, _ = small
+    *lines, last = tutor("verify", "double", "--json-lines").splitlines()
+    against_golden("verify", last)
+    assert lines
+    for line in lines:
+        against_golden("verify-line", line)
+
+
 @pytest.mark.slow  # a worker
 def test_doctor_json(small):
     tutor, _, where = small

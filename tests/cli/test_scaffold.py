@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tutor.cli.main import Context, main, parse_args
+from tutor.course.cases import CASES, counts
 from tutor.course.scaffold import new_course
 from tutor.paths import COURSE_VAR
 
@@ -60,8 +61,7 @@ def test_a_new_exercise_validates_at_once(course_copy, env):
         assert name in done.stdout  # every file written is named
     starter = (course_copy / "lessons/exercises/step-count/starter.py").read_text()
     assert "def step_count(" in starter and "TODO" in starter
-    cases = [Path(f).name for f in files if f.startswith("tests/cases/")]
-    assert sum(c.startswith("pass_") for c in cases) >= 2 and sum(c.startswith("fail_") for c in cases) >= 3
+    assert counts(course_copy / CASES / "step-count") >= (2, 3)  # (correct variants, mutants)
     done = tutor(env, "validate", "--course", str(course_copy))
     assert done.returncode == 0 and "no problems" in done.stdout, done.stdout
     listed = json.loads(tutor(env, "list", "--json", "--course", str(course_copy)).stdout)

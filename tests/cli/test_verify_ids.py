@@ -1,5 +1,5 @@
 """`verify ID...`, the author's loop for one exercise (issue 41): validate's problems, then that
-exercise's solution, starter and red-team cases, each judged as its name says (tutor.cli.verify)."""
+exercise's solution, starter and red-team cases, each judged as its name says (tutor.course.cases, tutor.course.verify)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,56 @@ def test_a_checks_own_mistake_fails_verify_for_the_starter_and_every_mutant(tmp_
 def test_an_unknown_id_is_a_usage_error(tmp_path, cli_env):
     done = _verify(["no-such-exercise"], cli_env(tmp_path))
     assert done.returncode == 2 and "no-such-exercise" in done.stderr and "counter-jit" in done.stderr
+
+
+def _small_course(tmp_path, cli_env) -> tuple[Path, dict]:
+    course = tmp_path / "small"
+    env = cli_env(tmp_path / "home")
+    assert (
+        subprocess.run([sys.executable, "-m", "tutor", "new-course", str(course)], env=env, timeout=120).returncode == 0
+    )
+    return course, env
+
+
+def _lines_while_running(args, env) -> list[tuple[str, bool]]:
+    """Each line of stdout with whether the command was still running when it came."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tutor", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
+    try:
+        return [(line, proc.poll() is None) for line in proc.stdout]
+    finally:
+        proc.wait(timeout=600)
+
+
+def test_each_run_is_shown_as_it_ends(tmp_path, cli_env):
+    """Issue 54: `verify` printed nothing until its last run ended (on a TPU VM, nothing for
+    290 s). Now each run's line comes while the others still run, with the count so far."""
+    course, env = _small_course(tmp_path, cli_env)
+    lines = _lines_while_running(["--course", str(course), "verify", "double"], env)
+    runs = [(line, running) for line, running in lines if line.startswith("[")]
+    assert [line.split("]")[0].split()[0] for line, _ in runs] == [f"[{n}/7" for n in range(1, 8)], lines
+    assert runs[0][1], "the first run's line came only once verify had ended"  # 6 runs were still to go
+    assert lines[-1][0].startswith("verify: 1 exercises, every solution passes")
+
+
+def test_json_lines_stream_each_run_then_the_document(tmp_path, cli_env):
+    course, env = _small_course(tmp_path, cli_env)
+    lines = _lines_while_running(["--course", str(course), "verify", "double", "--json-lines"], env)
+    docs = [json.loads(line) for line, _ in lines]
+    assert all(next(iter(d)) == "schema_version" for d in docs)
+    assert [d["done"] for d in docs[:-1]] == list(range(1, 8)) and {d["total"] for d in docs[:-1]} == {7}
+    assert lines[0][1], "the first run's line came only once verify had ended"
+    final = docs[-1]
+    assert final["ok"] and [r["file"] for r in final["results"]][:2] == ["solution", "starter"]
+    assert sorted(json.dumps(d["result"], sort_keys=True) for d in docs[:-1]) == sorted(
+        json.dumps(r, sort_keys=True) for r in final["results"]
+    )
+
+
+def test_json_shows_each_run_on_stderr_and_one_document_on_stdout(tmp_path, cli_env):
+    course, env = _small_course(tmp_path, cli_env)
+    done = _verify(["--course", str(course), "double", "--json"], env)
+    assert done.returncode == 0 and json.loads(done.stdout)["ok"], done.stdout + done.stderr
+    shown = [line for line in done.stderr.splitlines() if line.startswith("[")]
+    assert len(shown) == 7 and shown[-1].startswith("[7/7"), done.stderr

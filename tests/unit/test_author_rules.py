@@ -13,6 +13,7 @@ import pytest
 
 from tutor.course import read_course
 from tutor.course.author_rules import author_problems, editor_columns
+from tutor.course.cases import CASES, cases_of, is_mutant
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +59,7 @@ def test_each_broken_rule_is_named_with_its_file_and_line(tmp_path):
     lines = starter.read_text().replace("TODO", "to do").split("\n")
     lines.insert(2, "x = 1  # " + "a" * 80)
     starter.write_text("\n".join(lines), encoding="utf-8")
-    for mutant in list((root / "tests/cases/rnn").glob("fail_*.py"))[2:]:
+    for mutant in [p for p in cases_of(root / CASES, "rnn") if is_mutant(p)][2:]:
         mutant.unlink()
 
     code, out = _validate(root)

@@ -28,6 +28,7 @@ CORE = [
     "tutor.terminal.marks",
     "tutor.files.outside_edits",
     "tutor.cli.verify",
+    "tutor.course.verify",
     "tutor.cli.watch_loop",
     "tutor.files.edited_file",
 ]

@@ -25,6 +25,7 @@ import pytest
 
 from tutor.classroom import similarity as sim
 from tutor.course import read_course
+from tutor.course.cases import CASES, correct_variants
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE = read_course(ROOT, lint=False)[0]
@@ -49,7 +50,7 @@ def disguise(source: str) -> str:
 
 def _pass_files():
     for exercise in COURSE.exercises:
-        files = sorted((ROOT / "tests/cases" / exercise.id).glob("pass_*.py"))
+        files = correct_variants(ROOT / CASES / exercise.id)
         yield exercise, [f.read_text(encoding="utf-8") for f in files]
 
 

@@ -1,5 +1,5 @@
 """Each exercise judged on varied correct solutions and on typical mistakes ("mutants"), as
-tutor.cli.verify names them (the rule and its pins live there: `verify ID` runs the same cases).
+tutor.course.cases names them (the rule and its pins live there; `verify ID` runs the same cases).
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.cli.verify import case_problem
+from tutor.course.cases import is_mutant
+from tutor.course.verify import case_problem
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 
@@ -48,7 +49,7 @@ def test_case(path, course, case_verdicts):
     verdict = case_verdicts[path].result()
     problem = case_problem(exercise, path, path.read_text(), verdict)
     assert problem is None, f"{problem}\n{verdict.stderr[-2000:]}"
-    if path.name.startswith("fail_"):
+    if is_mutant(path):
         # failures and skips are counted apart, and every skip names the check it waits for
         skipped = [c for c in verdict.checks if c.status == "skipped"]
         if verdict.kind == "checks":

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tutor.course.cases import CASES, correct_variants
 from tutor.protocol import RUN_DIR_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +76,7 @@ def _targets(tmp_path: Path) -> dict[str, str]:
         "serve-token": str(other / ".serve-token"),
         "sibling-run": str(sibling / "notes.txt"),
         "solution": str(ROOT / "solutions" / f"{EXERCISE}.py"),
-        "case": str(next((ROOT / "tests" / "cases" / EXERCISE).glob("pass_*.py"))),
+        "case": str(correct_variants(ROOT / CASES / EXERCISE)[0]),
     }
 
 

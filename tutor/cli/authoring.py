@@ -12,10 +12,15 @@ from tutor.terminal.render import print_json
 
 def cmd_verify(ctx: Context) -> int:
     """`verify`: every solution and starter. `verify ID...` is the author's loop for those
-    exercises: validate's problems first, then their solution, starter and red-team cases."""
+    exercises: validate's problems first, then their solution, starter and red-team cases. Each
+    run is shown as it ends (tutor.cli.verify); --json's document comes at the end."""
+    import sys
     import tempfile
+    import time
 
-    from tutor.cli.verify import verify_course
+    from tutor.cli.verify import RowLines, json_line
+    from tutor.course.cases import CASES
+    from tutor.course.verify import plan, verify
 
     ids = list(dict.fromkeys(ctx.args.ids or ())) or None
     problems = []
@@ -24,42 +29,43 @@ def cmd_verify(ctx: Context) -> int:
         for exercise_id in ids:
             ctx.exercise(exercise_id)  # an unknown id is a usage error (exit 2), named with the known ones
         problems = _course_problems(ctx.course.root)
-        if (ctx.course.root / "tests" / "cases").is_dir():
-            cases = ctx.course.root / "tests" / "cases"
+        if (ctx.course.root / CASES).is_dir():
+            cases = ctx.course.root / CASES
     ctx.note_host()
-    with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home:  # not the learner's home
-        results = verify_course(ctx.course, Path(home), accelerator=ctx.accelerator, ids=ids, cases=cases)
-    bad = [r for r in results if not r["ok"]]
-    if ctx.args.json:
+    tasks = plan(ctx.course, ids, cases)
+    lines_json = bool(getattr(ctx.args, "json_lines", False))
+    as_json = ctx.args.json or lines_json
+    # the runs as they end: on stdout, or on stderr where stdout holds a document
+    con = ctx.console(stderr=as_json)
+    if not as_json:
+        for p in problems:
+            print(p, flush=True)
+    jobs = 1 if ctx.accelerator else 2
+    con.print(say("verify_start", ctx.lang, runs=len(tasks), jobs=jobs), markup=False)
+    started = time.monotonic()
+    rows = []
+    view = RowLines(con, ctx.lang, len(tasks))
+    with tempfile.TemporaryDirectory(prefix="jaxstate-verify-home-") as home, view.showing():  # not the learner's home
+        for row in verify(ctx.course, tasks, Path(home), jobs=jobs, accelerator=ctx.accelerator):
+            rows.append(row)
+            if lines_json:
+                view.tick()
+                json_line(row, view.done, len(tasks))
+            else:
+                view.row(row, details=not as_json)
+    rows.sort(key=lambda r: r.index)
+    bad = [r for r in rows if not r.ok]
+    if as_json:
         print_json(
             {
                 "ok": not bad and not problems,
-                "results": [{k: v for k, v in r.items() if k != "verdict"} for r in results],
+                "results": [r.document() for r in rows],
+                "duration_s": round(time.monotonic() - started, 3),
                 **({"problems": [str(p) for p in problems]} if ids is not None else {}),
             }
         )
+        sys.stdout.flush()
         return 1 if bad or problems else 0
-    for p in problems:
-        print(p)
-    from rich.markup import escape
-
-    from tutor.terminal.marks import marks
-    from tutor.terminal.render import RunPrinter
-
-    con, m = ctx.console(), marks()
-    for r in results:
-        mark = m["pass"] if r["ok"] else m["fail"]
-        # the verb, whole: not sliced from "passes"
-        should = "pass" if r["file"] == "solution" or r["file"].startswith("case pass_") else "fail"
-        con.print(
-            escape(f"{mark} {r['exercise']:<20} {r['file']:<9} {r['status']:<8} ")
-            + say(f"verify_{'ok' if r['ok'] else 'bad'}_{should}", ctx.lang),
-            markup=True,
-        )
-        if "problem" in r:
-            con.print(r["problem"], markup=False)
-        elif not r["ok"]:
-            RunPrinter(con, ctx.lang).verdict(r["verdict"])
     n = len(ids or ctx.course.exercises)
     if bad or problems:
         con.print(say("verify_bad", ctx.lang, n=len(bad) + len(problems)))

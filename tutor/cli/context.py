@@ -85,9 +85,9 @@ class Context:
             raise UsageError(say("unknown_id", self.lang, id=exercise_id, known=known))
         return ex
 
-    def console(self):
-        """Rich output. On a terminal Rich wraps lines to its width, Chinese as Chinese
-        (tutor.terminal.text_wrap); piped output is not wrapped (the reader's tool does that)."""
+    def console(self, stderr: bool = False):
+        """Rich output (on stdout, or `stderr`). On a terminal Rich wraps lines to its width, Chinese
+        as Chinese (tutor.terminal.text_wrap); piped output is not wrapped (the reader's tool does that)."""
         from rich.console import Console
 
         from tutor.terminal.text_wrap import use_in_rich
@@ -95,7 +95,7 @@ class Context:
         use_in_rich()
         # Markup is asked for where a line is written with it, its fields escaped: a path, an id or
         # a program's words holding "[/x]" are text, never a tag (a MarkupError killed `watch`).
-        console = Console(highlight=False, markup=False)
+        console = Console(highlight=False, markup=False, stderr=stderr)
         console.soft_wrap = not console.is_terminal
         return console
 

@@ -121,7 +121,9 @@ def _parser() -> argparse.ArgumentParser:
         "(tests/cases/ID/pass_*.py must pass, fail_CHECK__*.py must fail at CHECK).",
     )
     s.add_argument("ids", nargs="*", metavar="ID", help="only these exercises, with their cases")
-    s.add_argument("--json", action="store_true")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one document at the end (each run on stderr as it ends)")
+    out.add_argument("--json-lines", action="store_true", help="each run as a JSON line as it ends, then the document")
     s = sub.add_parser("validate", parents=[common], help="lint the course YAML")
     s.add_argument("path", nargs="?", type=Path, help="course folder (holding lessons/ and solutions/)")
     s = sub.add_parser(

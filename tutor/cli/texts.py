@@ -129,6 +129,10 @@ MSG = table(
             "en": "verify: {n} exercises, every solution passes and every starter fails.",
             "zh": "verify：{n} 个练习，参考答案全部通过，起始代码全部不通过。",
         },
+        "verify_start": {
+            "en": "verify: {runs} runs, {jobs} at a time; each is shown as it ends.",
+            "zh": "verify：共 {runs} 次运行，每次同时 {jobs} 个；每次运行结束时显示结果。",
+        },
         "verify_bad": {"en": "verify: {n} problems.", "zh": "verify：发现 {n} 个问题。"},
         "verify_ok_pass": {"en": "(passes, as it should)", "zh": "（通过，符合预期）"},
         "verify_ok_fail": {"en": "(fails, as it should)", "zh": "（不通过，符合预期）"},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tutor.course.cases import CASES, counts
 from tutor.course.loader import Problem
 from tutor.course.model import Exercise
 
@@ -45,7 +46,7 @@ def author_problems(course, root: Path, links: dict[str, tuple[str | None, str |
         if "TODO" not in exercise.starter:
             found.append(Problem(str(starter), 1, "a starter must say with a TODO what the learner writes"))
         # (A solution is shown wrapped, each line numbered, so its width is free.)
-    cases = root / "tests" / "cases"
+    cases = root / CASES
     if cases.is_dir():  # the course's own red team (a course elsewhere may keep none)
         found += _cases(course, cases)
     return found
@@ -103,8 +104,7 @@ def _cases(course, cases: Path) -> list[Problem]:
     found = []
     for e in course.exercises:
         folder = cases / e.id
-        passing = len(list(folder.glob("pass_*.py")))
-        failing = len(list(folder.glob("fail_*.py")))
+        passing, failing = counts(folder)
         if passing < MIN_PASSING_CASES or failing < MIN_FAILING_CASES:
             found.append(
                 Problem(

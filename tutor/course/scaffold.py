@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.course.author_rules import MIN_FAILING_CASES, MIN_PASSING_CASES
+from tutor.course.cases import CASES, is_mutant
 from tutor.course.loader import ID_PATTERN, folder_course_id, read_course
 from tutor.i18n import Bilingual
-
-CASES = Path("tests") / "cases"  # the course's red team, beside lessons/ and solutions/
 
 
 class ScaffoldError(Exception):
@@ -176,8 +175,8 @@ def new_exercise(root: Path, exercise_id: str, lesson_id: str) -> Written:
     return _write(root, {path: text.format(**fields) for path, text in files.items()})
 
 
-assert sum(n.startswith("pass_") for n in _EXERCISE_CASES) >= MIN_PASSING_CASES
-assert sum(n.startswith("fail_") for n in _EXERCISE_CASES) >= MIN_FAILING_CASES
+assert sum(is_mutant(Path(n)) for n in _EXERCISE_CASES) >= MIN_FAILING_CASES
+assert sum(not is_mutant(Path(n)) for n in _EXERCISE_CASES) >= MIN_PASSING_CASES
 
 
 # ---- a new course: one lesson and one exercise, valid and green ----------------------------------
