@@ -30,7 +30,14 @@ ID = "<id>"  # a map whose keys are ids (exercises, lessons, series): one shape 
 # Where a document's keys are ids rather than names.
 MAPS = {
     "check": {("metrics",)},
-    "progress": {("exercises",), ("lessons",), ("questions",), ("predictions",), ("quiz", "answers")},
+    "progress": {
+        ("exercises",),
+        ("lessons",),
+        ("questions",),
+        ("predictions",),
+        ("quiz", "answers"),
+        ("review", "items"),
+    },
 }
 
 

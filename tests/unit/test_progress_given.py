@@ -26,10 +26,12 @@ def _contains(big, small) -> bool:
 def test_a_progress_file_of_92686d9_opens_and_saves_without_loss(tmp_path, course):
     shutil.copy(OLD, tmp_path / "progress.json")
     old = json.loads(OLD.read_text(encoding="utf-8"))
+    assert old.pop("schema") == 1  # read as schema 2 (the review added), everything else as it was
     store = ProgressStore(tmp_path)
     assert _contains(store.load(), old) and not store.warnings
     store.apply(changes.lesson, "6.2", "started")  # a save writes everything back
-    assert _contains(json.loads((tmp_path / "progress.json").read_text(encoding="utf-8")), old)
+    saved = json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))
+    assert _contains(saved, old) and saved["schema"] == 2
     assert not list(tmp_path.glob("progress.json.*"))  # nothing was taken for damage and moved aside
     state = LearnerState(ProgressStore(tmp_path), course).refresh()
     doc = progress_document(state)
@@ -72,3 +74,20 @@ def test_a_hand_broken_given_list_is_named_and_the_rest_kept(tmp_path):
     data = store.load()
     assert data["questions"]["q"]["answer"] == "A" and data["questions"]["q"]["given"] == []
     assert any("given" in w.en for w in store.warnings)
+
+
+def test_a_progress_file_of_92686d9_brings_its_wrong_answers_back_for_review(tmp_path, course):
+    """A file from before reviews (schema 1): the question whose latest answer is wrong comes back the
+    day after it was given, the ones right since do not; the schedule is written as schema 2."""
+    from datetime import date
+
+    shutil.copy(OLD, tmp_path / "progress.json")
+    state = LearnerState(ProgressStore(tmp_path), course, clock=lambda: date(2026, 12, 6)).refresh()
+    assert state.review_items() == {"cp61-global-count": state.review_items()["cp61-global-count"]}
+    assert state.review_items()["cp61-global-count"].due == "2026-12-07"
+    assert state.reviews_due() == []  # the day it was answered: not yet
+    state.clock = lambda: date(2026, 12, 7)
+    assert [q.id for q in state.reviews_due()] == ["cp61-global-count"]
+    state.save_now(changes.lesson, "6.2", "started")
+    saved = json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))
+    assert saved["review"] == {"on": True, "items": {"cp61-global-count": {"step": 0, "due": "2026-12-07"}}}

@@ -22,10 +22,11 @@ class UsageError(Exception):
 class Context:
     """What every command needs, built lazily so `--help` and `validate` stay fast."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, clock=None):
         from tutor.paths import default_home
 
         self.args = args
+        self.clock = clock  # the learner's day for the review (None: the local date)
         self.lang = getattr(args, "lang", None) or default_lang()
         home = getattr(args, "home", None)
         try:
@@ -70,9 +71,10 @@ class Context:
     def state(self):
         """The owner of progress and of the path, read once per command (then kept current)."""
         if self._state is None:
+            from tutor.progress.review import local_today
             from tutor.progress.state import LearnerState
 
-            self._state = LearnerState(self.store, self.course).refresh()
+            self._state = LearnerState(self.store, self.course, self.clock or local_today).refresh()
         return self._state
 
     def _say_wait(self, message: Bilingual) -> None:

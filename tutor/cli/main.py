@@ -21,6 +21,7 @@ from tutor.cli.classroom import add_parsers as add_classroom_parsers
 from tutor.cli.classroom import cmd_exchange, cmd_export, cmd_grade, cmd_submit
 from tutor.cli.context import Context, UsageError
 from tutor.cli.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
+from tutor.cli.review import cmd_review
 from tutor.cli.scaffolding import cmd_new_course, cmd_new_exercise
 from tutor.cli.serve import add_parser as add_serve_parser
 from tutor.cli.serve import cmd_serve
@@ -113,6 +114,16 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("progress", parents=[common], help="your progress")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser(
+        "review",
+        parents=[common],
+        help="today's review in the terminal (questions answered wrong come back after 1, 3 and 7 days)",
+        description="Ask the questions due for review today, each in a form not seen before, without the TUI. "
+        "A question answered wrong comes back a day later, then 3 and 7 days after each right answer.",
+    )
+    on_off = s.add_mutually_exclusive_group()
+    on_off.add_argument("--off", action="store_true", help="turn the review off (its schedule is kept)")
+    on_off.add_argument("--on", action="store_true", help="turn the review back on")
+    s = sub.add_parser(
         "verify",
         parents=[common],
         help="every reference solution passes, every starter fails",
@@ -168,6 +179,7 @@ COMMANDS = {
     "solution": cmd_solution,
     "reset": cmd_reset,
     "progress": cmd_progress,
+    "review": cmd_review,
     "verify": cmd_verify,
     "validate": cmd_validate,
     "watch": cmd_watch,
@@ -239,13 +251,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, clock=None) -> int:
+    """The command line; `clock` is the learner's day for the review (tests move it)."""
     _open_closed_std_streams()
     _tolerate_narrow_encodings()
     args = parse_args(argv)
     try:
         with _course_of(args):
-            return COMMANDS[args.command](Context(args))
+            return COMMANDS[args.command](Context(args, clock=clock))
     except UsageError as exc:  # it may quote what was typed: an id, a path
         print(show_controls(str(exc)), file=sys.stderr)
         return 2

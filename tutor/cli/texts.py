@@ -160,6 +160,43 @@ MSG = table(
             "zh": "试试看：`jaxstate-tutor --course {dir} list`，再同样运行 `verify` 和 `validate`；"
             "用 `jaxstate-tutor --course {dir} new-exercise ID --lesson 1` 添加练习。",
         },
+        # review (tutor/cli/review.py)
+        "review_today": {
+            "en": "{n} to review today (jaxstate-tutor review)",
+            "zh": "今天有 {n} 道题要复习（jaxstate-tutor review）",
+        },
+        "review_is_off": {
+            "en": "Review is off: questions answered wrong do not come back. `jaxstate-tutor review --on` turns it on.",
+            "zh": "复习已关闭：答错的题不会再出现。`jaxstate-tutor review --on` 可重新打开。",
+        },
+        "review_turned_off": {
+            "en": "Review is off. Its schedule is kept: `jaxstate-tutor review --on` brings it back.",
+            "zh": "复习已关闭。复习计划会保留：`jaxstate-tutor review --on` 可恢复。",
+        },
+        "review_turned_on": {"en": "Review is on.", "zh": "复习已打开。"},
+        "review_nothing": {"en": "Nothing to review today.", "zh": "今天没有要复习的题。"},
+        "review_next": {"en": "Next review: {day}", "zh": "下次复习：{day}"},
+        "review_head": {"en": "Review {i}/{n} · {where}", "zh": "复习 {i}/{n} · {where}"},
+        "review_in_checkpoint": {"en": "checkpoint {lesson}", "zh": "第 {lesson} 节小测"},
+        "review_in_quiz": {"en": "the quiz", "zh": "测验"},
+        "review_letter": {"en": "Your answer ({letters}): ", "zh": "你的答案（{letters}）："},
+        "review_number": {"en": "Your answer (a number): ", "zh": "你的答案（一个数）："},
+        "review_computing": {"en": "(working out the answer in a worker…)", "zh": "（正在用 worker 算出答案……）"},
+        "review_not_computed": {
+            "en": "The run that answers this question failed ({why}): it is not judged, and stays due.",
+            "zh": "算出这道题答案的运行失败了（{why}）：这道题不评判，仍然待复习。",
+        },
+        "review_right": {"en": "Right!", "zh": "答对了！"},
+        "review_wrong": {"en": "Not quite: the answer is {answer}.", "zh": "不对：答案是 {answer}。"},
+        "review_stopped": {
+            "en": "Stopped: the questions not answered stay due today.",
+            "zh": "已停止：没答的题今天仍然待复习。",
+        },
+        "review_done": {"en": "Review: {score} of {n} right.", "zh": "复习：答对 {score}/{n} 题。"},
+        "review_wrong_back": {
+            "en": "The ones answered wrong come back tomorrow, in a form you have not seen.",
+            "zh": "答错的题明天会再出现，换成你没见过的形式。",
+        },
         # the TUI
         "no_tui": {
             "en": "The terminal UI cannot run here ({why}). Use the headless commands: "

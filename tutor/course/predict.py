@@ -79,6 +79,11 @@ def parse_number(text: str) -> float | None:
         return None
 
 
+def number_text(x: float) -> str:
+    """A typed number as the learner means it: 3 rather than 3.0."""
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
 def same_number(a: str, b: str) -> bool:
     """ "2" and "2.0" are the same number; text that is not a number never matches."""
     x, y = parse_number(a), parse_number(b)

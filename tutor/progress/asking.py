@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from tutor.course.predict import OPTION_LETTERS
 from tutor.progress.snapshot import Snapshot
 
 
@@ -39,3 +40,14 @@ def first_try_score(questions, progress: Snapshot) -> int | None:
     (or when progress predates first answers being kept)."""
     firsts = [progress.question(q.id).first_correct for q in questions]
     return None if any(f is None for f in firsts) else sum(1 for f in firsts if f)
+
+
+def option_order(question, answered_before: bool, rng: random.Random) -> tuple[str, ...]:
+    """The authored letters in the order they are shown: as written the first time, shuffled
+    (and never left as written) once the learner has seen the answer (the TUI's and `review`'s)."""
+    if not answered_before or question.numeric:
+        return OPTION_LETTERS
+    order = list(OPTION_LETTERS)
+    while tuple(order) == OPTION_LETTERS:
+        rng.shuffle(order)
+    return tuple(order)

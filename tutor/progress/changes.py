@@ -6,6 +6,9 @@ the same one at once to its in-memory snapshot, so what the learner sees never w
 
 from __future__ import annotations
 
+from datetime import date
+
+from . import review
 from .store import LESSON_STATUSES, MAX_GIVEN, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
 
 
@@ -69,11 +72,12 @@ def question_drawn(data: dict, question_id: str, variant: int) -> None:
     entry["variants"].append(variant)
 
 
-def answer(data: dict, question_id: str, given: str, correct: bool, in_quiz: bool) -> None:
+def answer(data: dict, question_id: str, given: str, correct: bool, in_quiz: bool, today: date | None = None) -> None:
     """Remember an answer to a checkpoint or quiz question: the latest one and whether it was
     right; whether the first answer ever given was right is set once and never changes. The
     answer itself joins `given` with the variant it was asked in (the one drawn last), so a
-    grader can judge it again; the first answer is never dropped from it."""
+    grader can judge it again; the first answer is never dropped from it. The review schedule
+    follows the answer (`today`: the learner's day, from their clock)."""
     entry = data["questions"].setdefault(question_id, _fill({}, QUESTION_FIELDS, "", []))
     if entry["first_correct"] is None and not entry["tries"]:
         entry["first_correct"] = correct
@@ -85,6 +89,7 @@ def answer(data: dict, question_id: str, given: str, correct: bool, in_quiz: boo
     entry.update(answer=given, correct=correct, tries=entry["tries"] + 1, answered_at=now)
     if in_quiz:  # the quiz's answers stay where `progress --json` has always shown them
         data["quiz"]["answers"][str(question_id)] = given
+    review.after_answer(data, question_id, correct, today or review.local_today())  # when it comes back
 
 
 def quiz_result(data: dict, score: int) -> None:

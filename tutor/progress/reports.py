@@ -147,4 +147,10 @@ def progress_document(state: LearnerState) -> dict:
         "predictions": {
             k: {"answer": p.answer, "shown": p.shown, "correct": p.correct} for k, p in state.predictions().items()
         },
+        # the review: whether it is on, what is due today (the learner's day), and the schedule
+        "review": {
+            "on": state.review_on(),
+            "due_today": [q.id for q in state.reviews_due()],
+            "items": {k: {"step": i.step, "due": i.due} for k, i in state.review_items().items()},
+        },
     }

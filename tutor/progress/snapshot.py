@@ -61,6 +61,15 @@ class QuestionRecord:
         return bool(self.answer)
 
 
+@dataclass(frozen=True)
+class ReviewItem:
+    """A question coming back: its step in the schedule (0: a day after a wrong answer, 1: three
+    days after the first right review, 2: a week after the second) and the day it is due."""
+
+    step: int
+    due: str  # YYYY-MM-DD, the learner's local day
+
+
 class Snapshot:
     """Progress as read at one moment. Callers ask questions; they never see the dict."""
 
@@ -138,6 +147,14 @@ class Snapshot:
         """Every cell with a recorded guess."""
         made = {k: self.prediction(k) for k in self._data["predictions"]}
         return {k: p for k, p in made.items() if p is not None}
+
+    def review_on(self) -> bool:
+        """Whether questions answered wrong come back for review (the learner can turn it off)."""
+        return self._data["review"]["on"]
+
+    def review_items(self) -> dict[str, ReviewItem]:
+        """Every question scheduled to come back, by id."""
+        return {k: ReviewItem(v["step"], v["due"]) for k, v in self._data["review"]["items"].items()}
 
     def position(self) -> str | None:
         """The step key last opened ("exercise:counter-jit"), where `continue` resumes."""

@@ -29,6 +29,7 @@ from tutor.progress.path import (
     practice_of,
     step_status,
 )
+from tutor.progress.review import Clock, due, local_today
 
 from .snapshot import Snapshot
 from .store import ProgressStore
@@ -73,10 +74,11 @@ def _apply_all(data: dict, batch: list) -> None:
 class LearnerState(Snapshot):
     """Progress of one home over one course: typed reads, the writes, and the path rules."""
 
-    def __init__(self, store: ProgressStore, course=None):
+    def __init__(self, store: ProgressStore, course=None, clock: Clock = local_today):
         super().__init__()
         self.store = store
         self.course = course
+        self.clock = clock  # the learner's day, for the review (a test moves it)
         self._pending: list[tuple[int, Callable, tuple]] = []  # (number, change, args) applied in memory, not saved
         self._numbers = itertools.count()
         self._lock = threading.Lock()  # guards the snapshot and the pending list
@@ -129,6 +131,10 @@ class LearnerState(Snapshot):
     def next_step(self, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
         """The one "what comes next" rule (tutor.progress.path.next_step) on this progress."""
         return next_step(self.course, self, here, kinds)
+
+    def reviews_due(self) -> list:
+        """The questions to review today (tutor.progress.review)."""
+        return due(self.course, self, self.clock()) if self.course else []
 
     def practice(self, lesson_id: str) -> Step | None:
         return practice_of(self.course, self, lesson_id)

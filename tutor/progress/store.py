@@ -10,7 +10,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,10 @@ from tutor.files.workspace import folder_problem
 from tutor.i18n import Bilingual
 from tutor.progress.reading import parse
 
-SCHEMA = 1
+# 2: `review` (the schedule of questions coming back, tutor.progress.review). A schema-1 file is
+# read as 2 with its review seeded from the answers still wrong; a tutor that knows only 1 reads a
+# 2 and never writes over it.
+SCHEMA = 2
 FILENAME = "progress.json"
 LOCKNAME = "progress.lock"
 # Far above any real progress file (a few KB); a bigger one is not read whole into memory.
@@ -117,6 +120,20 @@ QUESTION_FIELDS: Fields = {
     "answered_at": (None, _is_opt_str),
     "given": ([], _is_given),
 }
+
+
+def _is_review_items(v: Any) -> bool:
+    """question id -> {"step": 0..2, "due": "YYYY-MM-DD"} (tutor.progress.review)."""
+    return isinstance(v, dict) and all(
+        isinstance(i, dict) and _is_count(i.get("step")) and isinstance(i.get("due"), str) for i in v.values()
+    )
+
+
+# The review schedule: whether it is on, and each question coming back, at which step and when.
+REVIEW_FIELDS: Fields = {
+    "on": (True, lambda v: isinstance(v, bool)),
+    "items": ({}, _is_review_items),
+}
 QUIZ_FIELDS: Fields = {
     "answers": ({}, lambda v: isinstance(v, dict)),
     "best_score": (None, _is_opt_count),
@@ -186,7 +203,34 @@ def normalize(doc: Any) -> tuple[dict, list[Bilingual]]:
             )
     quiz["answers"] = answers
     data["quiz"] = quiz
+    review = data.get("review")
+    if review is None and schema < 2:
+        review = {"items": _review_of_schema_1(data["questions"])}
+    elif not isinstance(review, dict):
+        problems.append(Bilingual(en="'review' is not an object", zh="'review' 不是对象"))
+        review = {}
+    data["review"] = _fill(dict(review), REVIEW_FIELDS, "review", problems)
+    data["schema"] = max(schema, 2)  # a schema-1 file is read as 2: written back as 2, with its review
     return data, problems
+
+
+def _review_of_schema_1(questions: dict) -> dict:
+    """The review a file from before reviews starts with: each question whose latest answer is
+    wrong comes back the day after that answer (today, where the day is not known)."""
+    items = {}
+    for qid, entry in questions.items():
+        if entry.get("correct") is False:
+            at = entry.get("answered_at") or ""
+            due = _day_after(at[:10]) if len(at) >= 10 else "0001-01-01"
+            items[qid] = {"step": 0, "due": due}
+    return items
+
+
+def _day_after(day: str) -> str:
+    try:
+        return (datetime.strptime(day, "%Y-%m-%d") + timedelta(days=1)).strftime("%Y-%m-%d")
+    except ValueError:
+        return "0001-01-01"
 
 
 def _given_before_kept(entry: dict) -> list[dict]:

@@ -408,11 +408,13 @@ def make_app(
     accelerator: bool = False,
     worker_idle_s: float | None = None,
     shared_seat: bool = False,
+    clock=None,
 ) -> TutorApp:
     """Build the app for a learner home.
 
     `course` skips loading (a Course, or read_course's (course, problems)); `sandbox` shares one
-    between apps (tests). Mouse reporting is chosen when running: `app.run(mouse=...)`.
+    between apps (tests). Mouse reporting is chosen when running: `app.run(mouse=...)`. `clock`:
+    the learner's day for the review (tests move it; default the local date).
     """
     use_cjk_line_breaking()
     problems = []
@@ -426,6 +428,7 @@ def make_app(
             sandbox=sandbox,
             accelerator=accelerator,
             shared_seat=shared_seat,
+            clock=clock,
         ),
         lang,
         course_given=course is not None,

@@ -10,6 +10,7 @@ from pathlib import Path
 from tutor.files.workspace import Workspace
 from tutor.i18n import Bilingual
 from tutor.progress import ProgressError, ProgressStore
+from tutor.progress.review import local_today
 from tutor.progress.state import LearnerState
 
 SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this long to finish
@@ -19,7 +20,14 @@ class Session:
     """The learner's home and the course, plus a sandbox created on first use."""
 
     def __init__(
-        self, home: Path, course=None, problems=None, sandbox=None, accelerator: bool = False, shared_seat: bool = False
+        self,
+        home: Path,
+        course=None,
+        problems=None,
+        sandbox=None,
+        accelerator: bool = False,
+        shared_seat: bool = False,
+        clock=None,
     ):
         self.home = Path(home)
         self.accelerator = accelerator  # workers may use the GPU/TPU (--accelerator)
@@ -28,7 +36,8 @@ class Session:
         self.shared_seat = shared_seat
         self.problems = list(problems or [])
         self.store = ProgressStore(self.home)
-        self.state = LearnerState(self.store, course)  # every screen reads and changes progress through it
+        # every screen reads and changes progress through it
+        self.state = LearnerState(self.store, course, clock or local_today)
         self.workspace = Workspace(self.home)
         self._sandbox = sandbox
         self._own_sandbox = sandbox is None  # a sandbox handed in (tests) is closed by its owner

@@ -21,6 +21,7 @@ class OutlineScreen(TutorScreen):
         Binding("c", "continue", "Continue"),
         Binding("p", "progress", "Progress"),
         Binding("z", "quiz", "Quiz"),
+        Binding("v", "review", "Review"),
         Binding("d", "doctor", "Doctor"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority: shown here, not hidden by the app's
     ]
@@ -31,6 +32,7 @@ class OutlineScreen(TutorScreen):
         yield Header()
         yield Static(id="summary")
         yield Static(id="continue")
+        yield Static(id="review")
         yield OptionList(id="outline")
         yield footer(palette=True)
 
@@ -88,6 +90,12 @@ class OutlineScreen(TutorScreen):
             else self.say("all_done")
         )
         self.query_one("#continue", Static).update(Text(go_on, style="bold"))
+        due = len(progress.reviews_due())
+        review = self.query_one("#review", Static)
+        review.update(Text(self.say("review_today", n=due), style="bold") if due else "")
+        review.display = bool(due)  # no empty line at 80x24 when nothing is due
+        self.query_one("#continue", Static).set_class(bool(due), "with-review")
+        self.refresh_bindings()
 
     def _label(self, course, step: Step, progress) -> Text:
         """One row: lessons and the quiz at the margin, a lesson's checkpoint and exercises under it."""
@@ -139,7 +147,17 @@ class OutlineScreen(TutorScreen):
             return course is None or bool(course.quiz)
         if action == "doctor":
             return course is None or course.has_doctor
+        if action == "review":
+            return course is not None and bool(self.session.progress.reviews_due())
         return True
+
+    def action_review(self) -> None:
+        """Today's review: each question due, in a form not seen before (tutor.progress.review)."""
+        from tutor.ui.screens.quiz import QuizScreen
+
+        due = self.session.progress.reviews_due() if self.session.course is not None else []
+        if due:
+            self.app.push_screen(QuizScreen(due, review=tuple(q.id for q in due)))
 
     def action_quiz(self) -> None:
         self.app.open_step(Step(StepKind.QUIZ))

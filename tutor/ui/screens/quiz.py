@@ -20,17 +20,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
 from tutor.course.model import Question
-from tutor.course.predict import OPTION_LETTERS, parse_number, same_number
+from tutor.course.predict import OPTION_LETTERS, number_text, parse_number, same_number
 from tutor.i18n import pick
 from tutor.progress import changes
-from tutor.progress.asking import answered_right, draw_variant
+from tutor.progress.asking import answered_right, draw_variant, option_order
 from tutor.progress.path import Step, StepKind
 from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS, bold_label, spaced
-from tutor.ui.widgets.cell_view import CellView, number_text
+from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
 
 LETTERS = OPTION_LETTERS  # as authored; a retry shows them in another order
@@ -54,17 +54,6 @@ def review_parts(prompt: str) -> tuple[str, str]:
 MAX_TYPED = 12
 
 
-def option_order(question, answered_before: bool, rng: random.Random) -> tuple[str, ...]:
-    """The authored letters in the order they are shown: as written the first time, shuffled
-    (and never left as written) once the learner has seen the answer."""
-    if not answered_before or question.numeric:
-        return LETTERS
-    order = list(LETTERS)
-    while tuple(order) == LETTERS:
-        rng.shuffle(order)
-    return tuple(order)
-
-
 class QuizScreen(RunView, TutorScreen):
     BINDINGS = [
         *(Binding(k, f"choose('{LETTERS[i % 4]}')", show=False) for i, k in enumerate("1234abcd")),
@@ -75,8 +64,17 @@ class QuizScreen(RunView, TutorScreen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, questions=None, checkpoint: str | None = None, rng: random.Random | None = None):
+    def __init__(
+        self,
+        questions=None,
+        checkpoint: str | None = None,
+        rng: random.Random | None = None,
+        review: tuple[str, ...] | None = None,
+    ):
         super().__init__()
+        # Today's review (tutor.progress.review): the ids of the questions due, whatever part of the
+        # course they come from; None for the quiz or a checkpoint.
+        self.review = review
         # The questions asked: the whole quiz's are read in compose(), where the session is at hand.
         self.questions: list[Question] = list(questions) if questions is not None else []
         self._whole_quiz = questions is None
@@ -137,7 +135,7 @@ class QuizScreen(RunView, TutorScreen):
         if action == "evidence":
             return self.answered and q is not None and (q.evidence is not None or q.numeric)
         if action == "retry":
-            return self.finished and bool(self._wrong())
+            return self.finished and bool(self._wrong()) and self.review is None  # a wrong review comes back tomorrow
         if action == "go_on":
             return self.finished
         if action == "choose":
@@ -182,7 +180,7 @@ class QuizScreen(RunView, TutorScreen):
         if self.graded is not None or self.given is None or self.computed is None:
             return
         self.graded = same_number(self.given, self.computed)
-        self.record(changes.answer, q.id, self.given, self.graded, self.checkpoint is None)
+        self.record(changes.answer, q.id, self.given, self.graded, self._in_quiz(q), self.session.state.clock())
 
     def on_key(self, event: events.Key) -> None:
         """A template question takes a typed number: digits, '.', '-', Backspace; Enter answers."""
@@ -203,9 +201,18 @@ class QuizScreen(RunView, TutorScreen):
     # ---- rendering -------------------------------------------------------------------------
 
     def _all(self):
-        """Every question this quiz is about: the lesson's own for a checkpoint, else the quiz."""
+        """Every question this quiz is about: the lesson's own for a checkpoint, today's review's,
+        else the quiz."""
         course = self.session.course
+        if self.review is not None:
+            return [q for q in course.questions() if q.id in self.review]
         return list(course.checkpoint(self.checkpoint)) if self.checkpoint else list(course.quiz)
+
+    def _in_quiz(self, question) -> bool:
+        """Whether an answer also goes among the quiz's answers (a review asks checkpoint questions too)."""
+        if self.review is not None:
+            return any(q.id == question.id for q in self.session.course.quiz)
+        return self.checkpoint is None
 
     def _wrong(self):
         progress = self.session.progress
@@ -222,7 +229,10 @@ class QuizScreen(RunView, TutorScreen):
         return drawn[-1] if drawn else 0
 
     def render_texts(self) -> None:
-        title = self.say("step_checkpoint", id=self.checkpoint) if self.checkpoint else self.say("quiz")
+        if self.review is not None:
+            title = self.say("review_title")
+        else:
+            title = self.say("step_checkpoint", id=self.checkpoint) if self.checkpoint else self.say("quiz")
         if self.finished or not self.questions:
             self.set_title(title)
             self._render_end()
@@ -312,6 +322,9 @@ class QuizScreen(RunView, TutorScreen):
         wrong = self._wrong()
         now = len(everything) - len(wrong)
         progress = self.session.progress
+        if self.review is not None:
+            self._render_review_end(now, len(everything), wrong)
+            return
         if self.checkpoint:
             first, _, n, answered = checkpoint_scores(progress, self.checkpoint)
             head = self.say("checkpoint_done", id=self.checkpoint, score=now, n=n)
@@ -349,6 +362,21 @@ class QuizScreen(RunView, TutorScreen):
         self.query_one("#q-help", Static).update(self.say("quiz_retry_hint" if wrong else "quiz_end_next"))
         set_markdown(self.query_one("#q-feedback", Markdown), "")
 
+    def _render_review_end(self, right: int, n: int, wrong: list) -> None:
+        """The end of today's review: how many came back right, and when the next ones are due."""
+        from tutor.progress.review import next_due
+
+        state = self.session.progress
+        lines = [f"## {self.say('review_done', score=right, n=n)}", ""]
+        lines.append(self.say("review_wrong_back" if wrong else "review_all_right"))
+        later = next_due(state, state.clock())
+        if later:
+            lines += ["", self.say("review_next", day=later)]
+        set_markdown(self.query_one("#q-prompt", Markdown), "\n".join(lines))
+        self.query_one("#q-options", Static).update("")
+        self.query_one("#q-help", Static).update(self.say("review_end_keys"))
+        set_markdown(self.query_one("#q-feedback", Markdown), "")
+
     # ---- actions ---------------------------------------------------------------------------
 
     def action_choose(self, shown: str) -> None:
@@ -380,7 +408,9 @@ class QuizScreen(RunView, TutorScreen):
                 self.query_one("#q-help", Static).update(Text(self.say("quiz_choose"), style="bold"))
                 return
             self.answered = True
-            self.record(changes.answer, q.id, self.chosen, self.chosen == q.answer, self.checkpoint is None)
+            self.record(
+                changes.answer, q.id, self.chosen, self.chosen == q.answer, self._in_quiz(q), self.session.state.clock()
+            )
         self.apply_lang()  # feedback, and "Answer" becomes "Next" in the footer
         self._show_feedback()
 
@@ -402,7 +432,7 @@ class QuizScreen(RunView, TutorScreen):
 
     def _finish(self) -> None:
         self.finished = True
-        if self.checkpoint:
+        if self.checkpoint or self.review is not None:
             return  # answers are recorded one by one; only the full quiz counts rounds
         self.score = self.session.progress.summary().quiz_now
         if {q.id for q in self.questions} == {q.id for q in self.session.course.quiz}:
@@ -434,7 +464,9 @@ class QuizScreen(RunView, TutorScreen):
         self.app.switch_screen(QuizScreen(wrong, checkpoint=self.checkpoint, rng=self.rng))
 
     def action_go_on(self) -> None:
-        if self.finished:
+        if self.finished and self.review is not None:
+            self.app.pop_screen()  # back to the outline, its count of reviews now lower
+        elif self.finished:
             self.app.go_on_from(self.here)
 
     def action_back(self) -> None:

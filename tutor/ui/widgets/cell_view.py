@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Markdown, Static
 
-from tutor.course.predict import parse_number
+from tutor.course.predict import number_text, parse_number
 from tutor.i18n import pick
 from tutor.progress import changes
 from tutor.protocol import MetricPoints
@@ -328,11 +328,6 @@ def option_key(char: str, letters: list[str]) -> str | None:
     if char.isdigit() and 1 <= int(char) <= len(letters):
         return letters[int(char) - 1]
     return char.upper() if char.upper() in letters else None
-
-
-def number_text(x: float) -> str:
-    """A typed number as the learner means it: 3 rather than 3.0."""
-    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
 def predict_text(view: CellView, p, lang: str, marks) -> RenderableType:

@@ -1,0 +1,85 @@
+"""Review that comes back, as a learner meets it (Pilot at 80x24): a question answered wrong today
+is not on the outline today; tomorrow (the test moves the app's clock) the outline says "1 to
+review today", v asks it, and once it is answered right the line is gone until its next day."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.widgets import Static
+
+from tutor.course import read_course
+from tutor.ui.app import make_app
+from tutor.ui.mark_styles import Marks
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL, _ = read_course(ROOT / "tests" / "fixtures" / "course")  # a quiz of two lettered questions
+TODAY = date(2026, 12, 7)
+SAY = {
+    "en": ("1 to review today", "Review: 1 of 1 right", "Next review: 2026-12-11"),
+    "zh": ("今天有 1 道题要复习", "复习：答对 1/1 题", "下次复习：2026-12-11"),
+}
+
+
+def new_app(home: Path, sandbox, lang: str, on: date):
+    app = make_app(home, lang, course=(SMALL, []), sandbox=sandbox, clock=lambda: on)
+    app.marks = Marks(ascii_only=True)  # NO_COLOR's glyphs
+    return app
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_wrong_answer_today_is_on_tomorrows_outline_and_reviewed_with_v(home, fake_sandbox, tui, lang):
+    from tutor.ui.screens.quiz import QuizScreen
+
+    due_line, done, later = SAY[lang]
+    q = SMALL.quiz[0]
+
+    async def today():
+        app = new_app(home, fake_sandbox, lang, TODAY)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("z")
+            await tui.until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the quiz")
+            screen = app.screen
+            wrong = next(x for x in "ABCD" if x != q.answer)
+            await pilot.press(screen.shown(wrong).lower(), "enter")
+            await pilot.pause()
+            await pilot.press("escape")
+            await tui.until(pilot, lambda: not isinstance(app.screen, QuizScreen), 10, "the outline")
+            line = app.screen.query_one("#review", Static)
+            assert not line.display  # the day it was answered wrong: not yet
+            assert app.session.state.wait_saved(30)
+
+    async def tomorrow():
+        app = new_app(home, fake_sandbox, lang, TODAY + timedelta(days=1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(
+                pilot,
+                lambda: app.screen.query("#review") and app.screen.query_one("#review").display,
+                30,
+                "the review line",
+            )
+            line = app.screen.query_one("#review", Static)
+            assert due_line in tui.plain(line)
+            await pilot.press("v")
+            await tui.until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the review")
+            review = app.screen
+            assert [x.id for x in review.questions] == [q.id]
+            asked = review.question  # the form not seen yet: a sibling where it has one
+            await pilot.press(review.shown(asked.answer).lower(), "enter", "enter")
+            await pilot.pause()
+            assert review.finished
+            end = review.query_one("#q-prompt").source
+            assert done in end and later in end, end
+            await pilot.press("c")
+            await tui.until(pilot, lambda: not isinstance(app.screen, QuizScreen), 10, "the outline")
+            await tui.until(pilot, lambda: not app.screen.query_one("#review").display, 10, "the line gone")
+            assert app.session.state.wait_saved(30)
+
+    asyncio.run(today())
+    asyncio.run(tomorrow())

@@ -1,0 +1,134 @@
+"""`review`: today's review in the terminal, without the TUI (a quick SSH session): each question
+due (tutor.progress.review) asked in a form not seen before, judged and recorded as the TUI does;
+`--off` / `--on` turn the review off and back on."""
+
+from __future__ import annotations
+
+import random
+
+from tutor.cli.context import Context
+from tutor.cli.texts import say
+from tutor.progress import changes, review
+from tutor.progress.asking import draw_variant, option_order
+
+
+def cmd_review(ctx: Context) -> int:
+    state, lang = ctx.state, ctx.lang
+    ctx.warn_progress()
+    if ctx.args.off or ctx.args.on:
+        ctx.record(state.change(review.turn, bool(ctx.args.on)))
+        print(say("review_turned_on" if ctx.args.on else "review_turned_off", lang))
+        return 0
+    if not state.review_on():
+        print(say("review_is_off", lang))
+        return 0
+    due = state.reviews_due()
+    if not due:
+        print(say("review_nothing", lang))
+        _say_next(ctx)
+        return 0
+    rng, right, asked = random.Random(), 0, 0
+    sandbox = None
+    try:
+        for i, question in enumerate(due):
+            if question.numeric and sandbox is None:
+                sandbox = ctx.sandbox()
+            outcome = _ask(ctx, question, i + 1, len(due), rng, sandbox)
+            if outcome is None:  # end of input (Ctrl+D) or Ctrl+C: the rest stays due
+                print("\n" + say("review_stopped", lang))
+                return 0
+            if outcome != "unjudged":
+                asked += 1
+                right += outcome == "right"
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+    print(say("review_done", lang, score=right, n=asked))
+    if right < asked:
+        print(say("review_wrong_back", lang))
+    _say_next(ctx)
+    return 0
+
+
+def _say_next(ctx: Context) -> None:
+    later = review.next_due(ctx.state, ctx.state.clock())
+    if later:
+        print(say("review_next", ctx.lang, day=later))
+
+
+def _ask(ctx: Context, question, i: int, n: int, rng: random.Random, sandbox) -> str | None:
+    """Ask one question; "right", "wrong", "unjudged" (its answer could not be worked out), or
+    None when the learner ended the input."""
+    from rich.markdown import Markdown
+
+    state, lang = ctx.state, ctx.lang
+    variant = draw_variant(question, state, rng)
+    if question.variants() > 1:
+        ctx.record(state.change(changes.question_drawn, question.id, variant))
+    in_quiz = any(q.id == question.id for q in ctx.course.quiz)
+    where = say("review_in_quiz", lang) if in_quiz else say("review_in_checkpoint", lang, lesson=question.lesson)
+    con = ctx.console()
+    con.print("\n" + say("review_head", lang, i=i, n=n, where=where), style="bold")
+    run = None
+    if question.numeric:  # started before the learner reads: ready by the time they answer
+        run = sandbox.run_cell(question.template.cell(question.id, variant))
+        con.print(Markdown(question.template.fill_text(question.prompt, variant).get(lang)))
+        typed = _read(say("review_number", lang), lambda t: _number(t) is not None)
+        if typed is None:
+            run.cancel()
+            return None
+        print(say("review_computing", lang))
+        for _ in run.events():
+            pass
+        verdict = run.verdict
+        computed = question.template.shown(verdict.stdout) if verdict.status == "pass" else None
+        if computed is None:
+            from tutor.i18n import pick
+
+            print(say("review_not_computed", lang, why=pick(verdict.message, lang) or verdict.status))
+            return "unjudged"
+        from tutor.course.predict import same_number
+
+        given = _number(typed) or typed  # valid: _read took only a number
+        correct = same_number(given, computed)
+        ctx.record(state.change(changes.answer, question.id, given, correct, in_quiz, state.clock()))
+        print(say("review_right", lang) if correct else say("review_wrong", lang, answer=computed))
+        con.print(Markdown(question.template.fill_text(question.template.explain, variant, computed).get(lang)))
+        return "right" if correct else "wrong"
+    asked = question.asked(variant)
+    order = option_order(question, True, rng)  # answered before: reshuffled, a test of the idea
+    shown = "ABCD"[: len(order)]
+    con.print(Markdown(asked.prompt.get(lang)))
+    for letter, authored in zip(shown, order):
+        con.print(f"  {letter}. {asked.options[authored].get(lang).strip()}", markup=False)
+    letters = "/".join(shown)
+    typed = _read(say("review_letter", lang, letters=letters), lambda t: t.strip().upper() in shown)
+    if typed is None:
+        return None
+    chosen = order[shown.index(typed.strip().upper())]
+    correct = chosen == asked.answer
+    ctx.record(state.change(changes.answer, question.id, chosen, correct, in_quiz, state.clock()))
+    right_shown = shown[order.index(asked.answer)]
+    print(say("review_right", lang) if correct else say("review_wrong", lang, answer=right_shown))
+    con.print(Markdown(asked.explanations[chosen].get(lang)))
+    if not correct:
+        con.print(Markdown(asked.explanations[asked.answer].get(lang)))
+    return "right" if correct else "wrong"
+
+
+def _number(text: str) -> str | None:
+    from tutor.course.predict import number_text, parse_number
+
+    number = parse_number(text.strip())
+    return None if number is None else number_text(number)
+
+
+def _read(prompt: str, valid) -> str | None:
+    """A line from the learner, asked again until `valid`; None at the end of input or Ctrl+C."""
+    while True:
+        try:
+            line = input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if valid(line):
+            return line
