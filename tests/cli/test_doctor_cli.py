@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tutor.course import read_course
 from tutor.doctor import options, wording
 from tutor.doctor.findings import Report
 from tutor.doctor.report_json import report_json
@@ -25,6 +26,7 @@ from tutor.doctor.report_text import render_text
 from tutor.protocol import Finding, TraceCount
 
 ROOT = Path(__file__).resolve().parents[2]
+TAUGHT = read_course(ROOT)[0].teachings()  # the shipped course's cells' `teaches:`
 SCRIPTS = ROOT / "tests" / "doctor"
 CONTRACT_KEYS = {"schema_version", "script", "status", "exit_code", "duration_s", "findings", "stdout", "stderr"}
 FINDING_KEYS = {"kind", "function", "file", "line", "count", "message", "lesson", "cell"}
@@ -187,7 +189,7 @@ def _report() -> Report:
 
 
 def test_the_text_report_says_what_where_how_often_why_and_which_lesson_in_english():
-    text = render_text(_report(), "en", titles={"6.3": "Stateful counters"})
+    text = render_text(_report(), "en", titles={"6.3": "Stateful counters"}, taught=TAUGHT)
     assert "3 findings:" in text and "ended normally" in text
     assert "train.py:14  [side-effect]  train_step  1×" in text
     assert "train.py:33  [host-sync]  train_step  50×" in text
@@ -220,7 +222,7 @@ def test_no_findings_when_no_jitted_function_of_the_script_was_seen_says_so():
 
 
 def test_the_text_report_in_chinese():
-    text = render_text(_report(), "zh", titles={"6.3": "有状态的计数器"})
+    text = render_text(_report(), "zh", titles={"6.3": "有状态的计数器"}, taught=TAUGHT)
     assert "发现 3 个问题" in text and "脚本正常结束" in text
     assert "train.py:30  [key-reuse]  train_step  49 次" in text
     assert "`train_step` 被追踪时，全局变量 `step_count` 被重新赋值。" in text

@@ -39,10 +39,29 @@ def _validate(root: Path) -> tuple[int, str]:
 
 def test_the_shipped_course_keeps_every_author_rule():
     course, _ = read_course(ROOT)
-    from tutor.doctor.teaching import TEACHES
+    assert author_problems(course, ROOT) == []
 
-    links = {f"{k}/{c}": (t.lesson, t.cell) for (k, c), t in TEACHES.items()}
-    assert author_problems(course, ROOT, links) == []
+
+def test_what_a_cell_teaches_is_checked_in_any_course(tmp_path):
+    """Issue 54: the doctor's links were 29 ids in tutor/doctor/teaching.py, checked only for the
+    shipped course. Now a cell declares `teaches:`, and `validate` checks it in every course: a
+    name the doctor does not report, a finding two cells claim, and a course without `doctor: true`."""
+    root = _copy(tmp_path)
+    lesson = root / "lessons/6.3-explicit-state.yaml"
+    text = lesson.read_text(encoding="utf-8")
+    assert "teaches: [side-effect/global, side-effect/rebound]" in text
+    lesson.write_text(text.replace("side-effect/rebound]", "side-effect/rebond, retrace/shape]"), encoding="utf-8")
+    code, out = _validate(root)
+    assert code == 1, out
+    assert "teaches 'side-effect/rebond', which is not a finding of the doctor" in out
+    assert "6.3-explicit-state.yaml:" in out
+    assert "teaches retrace/shape, as cell 'l67-jit-structure' does" in out or (
+        "teaches retrace/shape, as cell 'l63-functional-counter' does" in out
+    ), out
+    course_file = root / "lessons/course.yaml"
+    course_file.write_text(course_file.read_text().replace("doctor: true", "doctor: false"), encoding="utf-8")
+    code, out = _validate(root)
+    assert "does not say `doctor: true`, so the doctor sends no one there" in out, out
 
 
 def test_each_broken_rule_is_named_with_its_file_and_line(tmp_path):

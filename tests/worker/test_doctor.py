@@ -19,7 +19,7 @@ from tutor.doctor import wording
 from tutor.doctor.findings import Report, group
 from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
-from tutor.doctor.teaching import TEACHES
+from tutor.doctor.teaching import FINDINGS, NAMES
 from tutor.protocol import FINDING_CODES, FINDING_KINDS, DoctorReport, Finding, ScriptReport, TraceCount, parse_event
 
 KINDS = FINDING_KINDS
@@ -53,7 +53,10 @@ BATCH = textwrap.dedent("""
     from tutor.child.doctor.probe import examine
     from tutor.doctor.findings import Report
     from tutor.doctor.report_json import report_json
+    from tutor.course import read_course
     from tutor.protocol import DoctorReport, parse_event
+    from pathlib import Path
+    taught = read_course(Path(sys.argv[1]))[0].teachings()
     out = {}
     for item in json.loads(sys.argv[2]):
         stdout, stderr = io.StringIO(), io.StringIO()
@@ -62,7 +65,7 @@ BATCH = textwrap.dedent("""
         line = json.dumps(DoctorReport(sent).to_wire())  # what the worker writes on its pipe
         report = Report.from_wire(parse_event(json.loads(line)).report)
         report.stdout, report.stderr = stdout.getvalue(), stderr.getvalue()
-        data = report_json(report, "en")
+        data = report_json(report, "en", taught)
         data["codes"] = [f.code for f in report.findings]
         data["traced"] = [[t.function, t.count, t.seconds] for t in report.traces]
         out[item["path"]] = data
@@ -290,16 +293,14 @@ def test_a_warning_from_inside_jax_is_placed_at_the_learners_line(reports):
     assert "tutor/child" not in stderr
 
 
-def test_teaching_ids_exist_in_the_course(course):
+def test_the_course_teaches_every_finding_but_a_nan(course):
+    """The shipped course's cells declare (`teaches:`) where each finding's fix is shown; no lesson
+    is about NaN, so that finding stands alone."""
+    taught = course.teachings()
+    assert set(taught) == NAMES - {"nan/first"}
     lessons = {lesson.id: lesson for lesson in course.lessons}
-    for (kind, reason), taught in TEACHES.items():
-        assert kind in KINDS
-        if taught.lesson is None:
-            continue
-        assert taught.lesson in lessons, (kind, reason, taught.lesson)
-        if taught.cell:
-            cells = {c.id for c in _cells(lessons[taught.lesson])}
-            assert taught.cell in cells, (kind, reason, taught.cell)
+    for name, (lesson_id, cell_id) in taught.items():
+        assert cell_id in {c.id for c in _cells(lessons[lesson_id])}, name
 
 
 def _cells(lesson):
@@ -311,7 +312,7 @@ def _every_finding() -> list[Finding]:
     whose words differ (a key first consumed elsewhere, on this line, or where unknown; a host
     pull outside any jitted call's loop; a retrace JAX did not explain)."""
     full = dict(name="total", types="float32[3]", via=("float()",), primitive="log", first_line=2, explanation="x")
-    found = [Finding(kind, code, "train.py", 3, function="step", count=2, **full) for kind, code in TEACHES]
+    found = [Finding(kind, code, "train.py", 3, function="step", count=2, **full) for kind, code in FINDINGS]
     found += [
         Finding("key-reuse", "reused", "train.py", 3, function="step", count=1, first_line=3),
         Finding("key-reuse", "reused", "train.py", 3, function="step", count=1),
@@ -329,7 +330,7 @@ def _every_finding() -> list[Finding]:
 
 
 def test_every_code_of_the_protocol_has_a_lesson_entry_and_words_in_both_languages():
-    assert {code for _, code in TEACHES} == set(FINDING_CODES)
+    assert {code for _, code in FINDINGS} == set(FINDING_CODES) and {k for k, _ in FINDINGS} == set(FINDING_KINDS)
     for f in _every_finding():
         en, zh = wording.message(f, "en"), wording.message(f, "zh")
         assert en and zh and en != zh, f
@@ -357,7 +358,7 @@ def test_the_words_follow_the_data():
     assert what("zh", **weak) == "`f` 在这次调用处被重新追踪了 2 次：weak_type=True。"
 
 
-def test_grouping_and_the_json_contract():
+def test_grouping_and_the_json_contract(course):
     a = Finding("host-sync", "per-step", "t.py", 9, function="step", count=30, via=("float()",))
     b = Finding("host-sync", "per-step", "t.py", 9, function="step", count=5, via=("float()",))
     c = Finding("retrace", "weak-type", "t.py", 4, function="step")
@@ -370,7 +371,7 @@ def test_grouping_and_the_json_contract():
     ]
     report = Report("t.py", exit_code=0, duration_s=1.25, findings=merged)
     report.decide_status(failed=False)
-    data = report_json(report, "zh")
+    data = report_json(report, "zh", course.teachings())
     assert set(data) == CONTRACT_KEYS and data["status"] == "findings" and report.cli_exit_code() == 1
     assert all(FINDING_KEYS <= set(f) for f in data["findings"])
     assert data["findings"][1]["message"] == wording.message(c, "zh") and data["findings"][1]["lesson"] == "6.8"

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tutor.course import read_course
 from tutor.doctor import wording
 from tutor.doctor.teaching import teaching
+from tutor.paths import shipped_course_root
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.run import STOP_GRACE_S
 from tutor.sandbox.runner import Sandbox
@@ -73,7 +75,11 @@ def test_a_finding_comes_back_in_both_languages_with_the_scripts_output(box):
     (finding,) = verdict.report.findings
     assert (finding.kind, finding.file, finding.line) == ("retrace", "retrace_jit_in_loop.py", 7)
     assert "traced anew" in wording.message(finding, "en") and "重新" in wording.message(finding, "zh")
-    assert teaching(finding).lesson and verdict.checks == [] and verdict.report.exit_code == 0
+    assert (
+        teaching(finding, read_course(shipped_course_root())[0].teachings()).lesson
+        and verdict.checks == []
+        and verdict.report.exit_code == 0
+    )
 
 
 def test_the_script_gets_its_arguments_as_given_and_jaxs_explanations_stay_out_of_its_output(box, tmp_path):

@@ -102,15 +102,6 @@ def _course_problems(root: Path) -> list:
     """Everything `validate` reports about the course at `root`."""
     from tutor.course import read_course
     from tutor.course.author_rules import author_problems
-    from tutor.paths import shipped_course_root
 
     course, problems = read_course(root, lint=True)
-    links = _doctor_links() if root.resolve() == shipped_course_root().resolve() else None
-    return problems + author_problems(course, root, links=links)
-
-
-def _doctor_links() -> dict[str, tuple[str | None, str | None]]:
-    """What the doctor's findings link to in the shipped course (tutor.doctor.teaching)."""
-    from tutor.doctor.teaching import TEACHES
-
-    return {f"the doctor's '{kind}/{code}' finding": (t.lesson, t.cell) for (kind, code), t in TEACHES.items()}
+    return problems + author_problems(course, root)

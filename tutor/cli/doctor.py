@@ -133,13 +133,13 @@ def _titles(ctx) -> dict[str, str]:
         return {}
 
 
-def _links(ctx) -> bool:
-    """Whether findings may name the lessons that teach their fix: the course teaches the doctor's
-    (lessons/course.yaml says doctor: true). A course that does not load keeps them, as before."""
+def _taught(ctx) -> dict[str, tuple[str, str]]:
+    """Where the course teaches each finding's fix (its cells' `teaches:`; none unless
+    lessons/course.yaml says doctor: true). A course that does not load names none."""
     try:
-        return ctx.course.has_doctor
+        return ctx.course.teachings()
     except Exception:  # noqa: BLE001 - a broken course must not hide the learner's report
-        return True
+        return {}
 
 
 def exit_code(report: Report, stopped: bool) -> int:
@@ -207,11 +207,11 @@ def run(ctx) -> int:
     if asked.json:
         from tutor.terminal.render import print_json
 
-        print_json(report_json(report, lang, _links(ctx)))
+        print_json(report_json(report, lang, _taught(ctx)))
         return exit_code(report, stopped)
     sys.stdout.flush()
     if verdict.report is None:
         print(say("no_report", lang, why=pick(verdict.message, lang)), file=sys.stderr)
-    text = render_text(report, lang, _titles(ctx), stopped=stopped, links=_links(ctx))
+    text = render_text(report, lang, _titles(ctx), stopped=stopped, taught=_taught(ctx))
     print("\n" + for_terminal(text, sys.stdout), flush=True)
     return exit_code(report, stopped)

@@ -1,6 +1,6 @@
 """Course rules that span what one file can say, checked by `validate` (not by each course read:
 some look outside lessons/): an exercise's place within its lesson, code that fits the editor at 80
-columns, a TODO in every starter, enough red-team cases, and the ids the doctor links to.
+columns, a TODO in every starter, enough red-team cases, and one cell per doctor finding it teaches.
 
 Until these lived here, the slow test suite found them after a contributor's every other step
 (issue 41); now `validate` says each in seconds, with file and line."""
@@ -32,12 +32,11 @@ MIN_PASSING_CASES = 2  # correct variants in other styles: the checks judge mean
 MIN_FAILING_CASES = 3  # mutants, each failing at the check its name gives
 
 
-def author_problems(course, root: Path, links: dict[str, tuple[str | None, str | None]] | None = None) -> list[Problem]:
-    """Every rule above that `course` (read from `root`) breaks. `links`: what points into the
-    course from outside it (the doctor's findings: name -> (lesson id, cell id)), each must exist."""
+def author_problems(course, root: Path) -> list[Problem]:
+    """Every rule above that `course` (read from `root`) breaks."""
     found: list[Problem] = []
     found += _orders(course)
-    found += _links(course, links or {})
+    found += _teaches(course)
     for exercise in course.exercises:
         if exercise.folder is None:
             continue
@@ -69,20 +68,34 @@ def _orders(course) -> list[Problem]:
     return found
 
 
-def _links(course, links) -> list[Problem]:
-    lessons = {l.id: l for l in course.lessons}
+def _teaches(course) -> list[Problem]:
+    """A cell's `teaches:` is where the doctor sends a learner with that finding: one cell per
+    finding, and only in a course that offers the doctor (lessons/course.yaml: doctor: true)."""
     found = []
-    for name, (lesson_id, cell_id) in links.items():
-        if lesson_id is None:
-            continue
-        lesson = lessons.get(lesson_id)
-        if lesson is None:
-            found.append(
-                Problem(str(course.root / "lessons"), 0, f"{name} names lesson {lesson_id}, which is not in the course")
-            )
-        elif cell_id is not None and all(c.id != cell_id for c in lesson.cells):
-            where = lesson.source.file if lesson.source else str(course.root / "lessons")
-            found.append(Problem(where, 0, f"{name} names cell '{cell_id}', which lesson {lesson_id} does not have"))
+    first: dict[str, str] = {}
+    for lesson in course.lessons:
+        for cell in lesson.cells:
+            where = cell.source.file if cell.source else str(course.root / "lessons")
+            line = cell.source.line if cell.source else 0
+            if cell.teaches and not course.has_doctor:
+                found.append(
+                    Problem(
+                        where,
+                        line,
+                        f"cell '{cell.id}' teaches {', '.join(cell.teaches)}, but lessons/course.yaml does not say "
+                        "`doctor: true`, so the doctor sends no one there",
+                    )
+                )
+            for name in cell.teaches:
+                other = first.setdefault(name, cell.id)
+                if other != cell.id:
+                    found.append(
+                        Problem(
+                            where,
+                            line,
+                            f"cell '{cell.id}' teaches {name}, as cell '{other}' does: one cell per finding",
+                        )
+                    )
     return found
 
 

@@ -13,7 +13,11 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 # The reader and the model's code: a kept course from another version of them is not this one.
-_READER = sorted(_PACKAGE.glob("*.py")) + [_PACKAGE.parent / "i18n.py", _PACKAGE.parent / "protocol.py"]
+_READER = sorted(_PACKAGE.glob("*.py")) + [
+    _PACKAGE.parent / "i18n.py",
+    _PACKAGE.parent / "protocol.py",
+    _PACKAGE.parent / "doctor" / "teaching.py",  # the names a cell's `teaches:` may give
+]
 
 
 def fingerprint(root: Path, lint: bool) -> bytes | None:

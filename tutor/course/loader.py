@@ -201,7 +201,22 @@ def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> 
         timeout=r.number(d.get("timeout"), d.line_of("timeout"), f"{what} timeout", 60.0),
         source=Source(r.file, d.line),
         predict=read_prediction(r, d["predict"], d.line_of("predict"), what) if "predict" in d else None,
+        teaches=_teaches(r, d, what),
     )
+
+
+def _teaches(r: _Reader, d, what: str) -> tuple[str, ...]:
+    """A lesson cell's `teaches:`: names of the doctor's findings (tutor.doctor.teaching.FINDINGS)."""
+    from tutor.doctor.teaching import NAMES
+
+    names = r.strings(d.get("teaches"), d.line_of("teaches"), f"{what} teaches")
+    for name in names:
+        if name not in NAMES:
+            r.problem(
+                d.line_of("teaches"),
+                f"{what} teaches '{name}', which is not a finding of the doctor (kind/code: {', '.join(sorted(NAMES))})",
+            )
+    return tuple(n for n in names if n in NAMES)
 
 
 def _lesson(r: _Reader, value, line: int) -> Lesson | None:

@@ -60,6 +60,7 @@ class Cell:
     timeout: float = 60.0
     source: Source | None = None
     predict: Prediction | None = None  # asked before the cell runs; answered by its output
+    teaches: tuple[str, ...] = ()  # the doctor's findings ("kind/code") whose fix this cell shows
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,18 @@ class Course:
     @property
     def has_doctor(self) -> bool:
         return bool(self.identity and self.identity.doctor)
+
+    def teachings(self) -> dict[str, tuple[str, str]]:
+        """Each doctor finding's name ("kind/code") -> the (lesson id, cell id) whose cell declares
+        `teaches:` it; none in a course that does not say `doctor: true`."""
+        if not self.has_doctor:
+            return {}
+        found: dict[str, tuple[str, str]] = {}
+        for lesson in self.lessons:
+            for cell in lesson.cells:
+                for name in cell.teaches:
+                    found.setdefault(name, (lesson.id, cell.id))
+        return found
 
     def checkpoint(self, lesson_id: str) -> tuple[Question, ...]:
         """The questions of a lesson's checkpoint (none: the lesson has no checkpoint)."""

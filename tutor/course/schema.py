@@ -138,7 +138,13 @@ FORMAT: dict[str, Mapping] = {
     ),
     "cell": Mapping(
         "a lesson's runnable demonstration",
-        _CELL_KEYS | {"predict": _opt("predict", "a question asked before the cell runs, answered by its output")},
+        _CELL_KEYS
+        | {
+            "predict": _opt("predict", "a question asked before the cell runs, answered by its output"),
+            "teaches": _opt(
+                "strings", "the doctor's findings whose fix this cell shows, each kind/code (retrace/shape)"
+            ),
+        },
     ),
     "evidence": Mapping("a question's proof: a cell that runs", dict(_CELL_KEYS)),
     "expect": Mapping(

@@ -6,15 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.doctor.findings import Report
-from tutor.doctor.teaching import NOWHERE, teaching
+from tutor.doctor.teaching import Taught, teaching
 from tutor.doctor.wording import message
 from tutor.protocol import Finding
 
 
-def finding_json(f: Finding, lang: str, links: bool = True) -> dict[str, Any]:
-    """One finding; `links` False: the course at hand does not teach the doctor's lessons, so no
-    finding names one (`lesson` and `cell` null)."""
-    taught = teaching(f) if links else NOWHERE
+def finding_json(f: Finding, lang: str, taught: Taught | None = None) -> dict[str, Any]:
+    """One finding, with the lesson and cell that teach its fix in `taught` (the course's
+    teachings; `lesson` and `cell` null where it names none)."""
+    where = teaching(f, taught)
     return {
         "kind": f.kind,
         "function": f.function,
@@ -22,12 +22,12 @@ def finding_json(f: Finding, lang: str, links: bool = True) -> dict[str, Any]:
         "line": f.line,
         "count": f.count,
         "message": message(f, lang),
-        "lesson": taught.lesson,
-        "cell": taught.cell,
+        "lesson": where.lesson,
+        "cell": where.cell,
     }
 
 
-def report_json(report: Report, lang: str, links: bool = True) -> dict[str, Any]:
+def report_json(report: Report, lang: str, taught: Taught | None = None) -> dict[str, Any]:
     """docs/CONTRACTS.md's object; `notes` (a constant key kept on purpose...), `blinded` (a detector the
     script turned off, such as JAX's cache-miss explanations) and `output_cut` (a stream
     of which only the first `kept_chars` of `total_chars` are in `stdout` / `stderr`, to bound
@@ -37,12 +37,12 @@ def report_json(report: Report, lang: str, links: bool = True) -> dict[str, Any]
         "status": report.status,
         "exit_code": report.exit_code,
         "duration_s": round(report.duration_s, 3),
-        "findings": [finding_json(f, lang, links) for f in report.findings],
+        "findings": [finding_json(f, lang, taught) for f in report.findings],
         "stdout": report.stdout,
         "stderr": report.stderr,
     }
     if report.notes:
-        data["notes"] = [finding_json(f, lang, links) for f in report.notes]
+        data["notes"] = [finding_json(f, lang, taught) for f in report.notes]
     blinded = [cause for cause in report.blinded if cause != "stopped"]  # a stop: status and exit_code say it
     if blinded:  # a detector the script blinded ("logging"): only then, like `notes`
         data["blinded"] = blinded

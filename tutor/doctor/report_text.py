@@ -9,21 +9,23 @@ from __future__ import annotations
 
 from tutor.doctor import wording
 from tutor.doctor.findings import Report
-from tutor.doctor.teaching import teaching
+from tutor.doctor.teaching import Taught, teaching
 from tutor.doctor.wording import WORDS
 from tutor.protocol import Finding
 
 word = WORDS.say
 
 
-def finding_lines(f: Finding, lang: str, titles: dict[str, str] | None = None, links: bool = True) -> list[str]:
+def finding_lines(
+    f: Finding, lang: str, titles: dict[str, str] | None = None, taught: Taught | None = None
+) -> list[str]:
     """One finding as lines: a head (where, kind, function, how often), what, why, the fix (the
-    lesson that teaches it, unless `links` is False: a course that does not teach the doctor's)."""
+    lesson that teaches it, where `taught`, the course's teachings, names one)."""
     head = f"{f.file}:{f.line}  [{f.kind}]" + (f"  {f.function}" if f.function else "")
     lines = [head + "  " + wording.times(f.count, lang), "  " + wording.what(f, lang)]
     lines.append("  " + word("why", lang) + wording.why(f, lang))
-    t = teaching(f)
-    if t.lesson and links:
+    t = teaching(f, taught)
+    if t.lesson:
         title = (titles or {}).get(t.lesson)
         title = (f" “{title}”" if lang != "zh" else f"《{title}》") if title else ""
         cell = word("cell", lang, cell=t.cell) if t.cell else ""
@@ -33,7 +35,11 @@ def finding_lines(f: Finding, lang: str, titles: dict[str, str] | None = None, l
 
 
 def render_text(
-    report: Report, lang: str, titles: dict[str, str] | None = None, stopped: bool = False, links: bool = True
+    report: Report,
+    lang: str,
+    titles: dict[str, str] | None = None,
+    stopped: bool = False,
+    taught: Taught | None = None,
 ) -> str:
     """The whole report: title, how the script ended, each finding, traces per function.
     `titles` maps lesson ids to their titles in `lang` (when the course is at hand)."""
@@ -41,7 +47,7 @@ def render_text(
     lines.append(wording.how_many(report, lang))
     lines += wording.blind_spots(report, lang)
     for i, f in enumerate(report.findings, 1):
-        block = finding_lines(f, lang, titles, links)
+        block = finding_lines(f, lang, titles, taught)
         lines.append("")
         lines.append(f"{i}. {block[0]}")
         lines.extend(" " + line for line in block[1:])

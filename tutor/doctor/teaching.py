@@ -1,11 +1,58 @@
-"""Where the course teaches the fix of each finding: a lesson and, when one shows it, a demo
-cell. tests/worker/test_doctor.py asserts that every id exists in the course."""
+"""Where a course teaches the fix of each finding. The course says it: a lesson cell declares
+`teaches: [kind/code, ...]` (tutor.course), and `validate` checks each name against FINDINGS. The
+doctor only looks the finding up in what the caller passes (`Course.teachings()`): a course that
+teaches none, or that does not say `doctor: true`, gives every finding no lesson."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tutor.protocol import Finding
+
+# Every (kind, code) the doctor reports, a finding's name being "kind/code".
+FINDINGS: tuple[tuple[str, str], ...] = (
+    ("retrace", "weak-type"),
+    ("retrace", "shape"),
+    ("retrace", "structure"),
+    ("retrace", "static"),
+    ("retrace", "new-function"),
+    ("retrace", "rewrapped"),
+    ("retrace", "unexplained"),
+    ("key-reuse", "reused"),
+    ("key-reuse", "loop-constant"),
+    ("key-reuse", "same-seed"),
+    ("key-reuse", "remade"),
+    ("key-reuse", "handed-back"),
+    ("key-reuse", "constant"),  # a note: the same key on every call, on purpose
+    ("side-effect", "global"),
+    ("side-effect", "mutation"),
+    ("side-effect", "print"),
+    ("side-effect", "rebound"),
+    ("side-effect", "iterator"),
+    ("side-effect", "stale"),
+    ("donation", "unusable"),
+    ("donation", "deleted"),
+    ("donation", "aliased"),
+    ("host-sync", "per-step"),
+    ("nan", "first"),
+    ("crash", "immutable"),
+    ("crash", "concretization"),
+    ("crash", "tracer-bool"),
+    ("crash", "leaked-tracer"),
+    ("crash", "key-reuse-error"),
+)
+
+
+def finding_name(kind: str, code: str) -> str:
+    """How a course names a finding in `teaches:`."""
+    return f"{kind}/{code}"
+
+
+NAMES: frozenset[str] = frozenset(finding_name(k, c) for k, c in FINDINGS)
+
+# A finding's name -> the (lesson id, cell id) that teaches its fix.
+Taught = Mapping[str, tuple[str, str]]
 
 
 @dataclass(frozen=True)
@@ -16,42 +63,10 @@ class Teaching:
     cell: str | None
 
 
-# (kind, code) -> the lesson and cell that teach the fix.
-TEACHES: dict[tuple[str, str], Teaching] = {
-    ("retrace", "weak-type"): Teaching("6.8", "l68-typed-start"),
-    ("retrace", "shape"): Teaching("6.7", "l67-jit-structure"),
-    ("retrace", "structure"): Teaching("6.7", "l67-jit-structure"),
-    ("retrace", "static"): Teaching("6.6", "l66-dynamic-lr"),
-    ("retrace", "new-function"): Teaching("6.3", "l63-jit-counter"),
-    ("retrace", "rewrapped"): Teaching("6.3", "l63-jit-counter"),
-    ("retrace", "unexplained"): Teaching("6.6", "l66-dynamic-lr"),
-    ("key-reuse", "reused"): Teaching("6.5", "l65-prng-state"),
-    ("key-reuse", "loop-constant"): Teaching("6.5", "l65-prng-state"),
-    ("key-reuse", "same-seed"): Teaching("6.5", "l65-key-streams"),
-    ("key-reuse", "remade"): Teaching("6.5", "l65-prng-state"),
-    ("key-reuse", "handed-back"): Teaching("6.5", "l65-prng-state"),
-    ("side-effect", "global"): Teaching("6.3", "l63-functional-counter"),
-    ("side-effect", "mutation"): Teaching("6.2", "l62-attr-fix"),
-    ("side-effect", "print"): Teaching("6.1", "l61-debug-print"),
-    ("side-effect", "rebound"): Teaching("6.3", "l63-functional-counter"),
-    ("side-effect", "iterator"): Teaching("6.1", "l61-every-call"),
-    ("side-effect", "stale"): Teaching("6.1", "l61-cache-key"),
-    ("donation", "unusable"): Teaching("6.6", "l66-donate-unusable"),
-    ("donation", "deleted"): Teaching("6.6", "l66-donate"),
-    ("donation", "aliased"): Teaching("6.6", "l66-donate"),
-    ("host-sync", "per-step"): Teaching("6.5", "l65-pure-counter"),
-    ("key-reuse", "constant"): Teaching("6.5", "l65-key-streams"),
-    ("crash", "immutable"): Teaching("6.2", "l62-at-set"),
-    ("crash", "concretization"): Teaching("6.5", "l65-scan-length-fix"),
-    ("crash", "tracer-bool"): Teaching("6.7", "l67-cond-where"),
-    ("crash", "leaked-tracer"): Teaching("6.7", "l67-leaked-tracer"),
-    ("crash", "key-reuse-error"): Teaching("6.5", "l65-key-reuse-checker"),
-    ("nan", "first"): Teaching(None, None),  # no lesson is about NaN; the finding stands alone
-}
-
 NOWHERE = Teaching(None, None)
 
 
-def teaching(f: Finding) -> Teaching:
-    """The lesson and cell that teach the fix of `f`."""
-    return TEACHES.get((f.kind, f.code), NOWHERE)
+def teaching(f: Finding, taught: Taught | None) -> Teaching:
+    """The lesson and cell that teach the fix of `f`, in what `taught` says (None: nowhere)."""
+    where = (taught or {}).get(finding_name(f.kind, f.code))
+    return Teaching(*where) if where else NOWHERE

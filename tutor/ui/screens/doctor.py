@@ -207,6 +207,12 @@ class DoctorScreen(RunView, TutorScreen):
         else:
             status.update("")
 
+    @property
+    def taught(self) -> dict[str, tuple[str, str]]:
+        """Where the course teaches each finding's fix (its cells' `teaches:`)."""
+        course = self.session.course
+        return course.teachings() if course is not None else {}
+
     def _render_findings(self) -> None:
         options = self.query_one("#doctor-findings", OptionList)
         keep = options.highlighted
@@ -218,7 +224,7 @@ class DoctorScreen(RunView, TutorScreen):
                 row.append(f"{f.function} ")
             row.append(wording.times(f.count, self.lang) + "\n", style="dim")
             row.append(wording.message(f, self.lang))
-            t = teaching(f)
+            t = teaching(f, self.taught)
             if t.lesson:
                 row.append("\n→ " + t.lesson + (f" · {t.cell}" if t.cell else ""), style="dim")
             items.append(Option(row, id=str(i)))
@@ -236,7 +242,7 @@ class DoctorScreen(RunView, TutorScreen):
             return
         index = event.option.id
         chosen = self.report.notes[int(index[4:])] if index.startswith("note") else self.report.findings[int(index)]
-        taught = teaching(chosen)
+        taught = teaching(chosen, self.taught)
         self.open_lesson(taught.lesson, taught.cell)
 
     def open_lesson(self, lesson_id: str | None, cell_id: str | None) -> None:
