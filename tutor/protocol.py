@@ -41,17 +41,77 @@ import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import count, repeat
-from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 7  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = 8  # raise it with any change to a message below: parent and worker must agree
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
-CheckStatus = Literal["pass", "fail", "error", "skipped"]
-CHECK_STATUSES: tuple[str, ...] = get_args(CheckStatus)
 SEAL = "seal"  # the key of the run's secret on every event sent after the job was read
 NOT_SENT: dict[str, Any] = {"wire": False}  # field metadata: kept on one side only, never on the wire
+
+
+# ------------------------------------------------------------------ the vocabularies
+# Every closed set of words that crosses a seam (the worker pipe, a verdict, progress.json, a
+# class's report, the --json documents), written once, here, where both sides import it.
+# One idiom, Literal (not StrEnum), because the word on the wire and on disk is the value itself:
+# what JSON gives back is already typed (no conversion to forget, so progress.json and the --json
+# documents stay byte for byte); the codec below checks a Literal field as it reads one; and mypy
+# checks every word written where one is expected, and with strict_equality every comparison with
+# one: the work a source scan in the tests used to do. The tuples are the same words, for loops.
+
+CheckStatus = Literal["pass", "fail", "error", "skipped"]  # one check's outcome
+RunStatus = Literal["pass", "fail", "error", "timeout"]  # an exercise's or a cell's verdict
+DoctorStatus = Literal["ok", "findings", "error", "timeout"]  # a doctor run's report, and its verdict
+VerdictStatus = RunStatus | DoctorStatus
+# What decided a verdict (tutor.sandbox.kinds says what each means; docs/CONTRACTS.md lists them).
+VerdictKind = Literal[
+    "checks",
+    "expectation",
+    "doctor",
+    "syntax",
+    "exception",
+    "exit",
+    "interrupt",
+    "base-exception",
+    "signal",
+    "oom",
+    "timeout",
+    "output-limit",
+    "processes",
+    "disk",
+    "reaper",
+    "tamper",
+    "channel",
+    "protocol",
+    "cancelled",
+    "stopped",
+    "startup",
+    "spawn",
+    "internal",
+    "no-result",
+    "no-report",
+]
+ExerciseStatus = Literal["new", "attempted", "passed"]  # progress.json: "new" is never checked
+StoredLessonStatus = Literal["started", "done"]  # progress.json keeps a lesson once it was opened
+LessonStatus = Literal["new"] | StoredLessonStatus  # "new": never opened (no record)
+# A learner's row in a class's grade (tutor.classroom.grading): a verdict's status, or why none.
+GradeStatus = RunStatus | Literal["missing", "refused", "unreadable"]
+
+CHECK_STATUSES: tuple[CheckStatus, ...] = get_args(CheckStatus)
+RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
+DOCTOR_STATUSES: tuple[DoctorStatus, ...] = get_args(DoctorStatus)
+VERDICT_KINDS: tuple[VerdictKind, ...] = get_args(VerdictKind)
+EXERCISE_STATUSES: tuple[ExerciseStatus, ...] = get_args(ExerciseStatus)
+STORED_LESSON_STATUSES: tuple[StoredLessonStatus, ...] = get_args(StoredLessonStatus)
+GRADE_STATUSES: tuple[GradeStatus, ...] = RUN_STATUSES + ("missing", "refused", "unreadable")
+Word = TypeVar("Word", bound=str)
+
+
+def word_in(words: tuple[Word, ...], value: object, default: Word) -> Word:
+    """`value` as the word of `words` it is (text read from a file or a run), else `default`."""
+    return next((word for word in words if word == value), default)
 
 
 class ProtocolError(ValueError):
@@ -170,7 +230,7 @@ class RunError(Message):
     """The run was ended by a named outcome (exit, interrupt, oom, internal, startup, ...)."""
 
     wire_type: ClassVar[str] = "error"
-    kind: str
+    kind: VerdictKind
     message: Bilingual
 
 
@@ -251,10 +311,8 @@ FindingCode = Literal[
     "leaked-tracer",
     "key-reuse-error",
 ]
-DoctorStatus = Literal["ok", "findings", "error", "timeout"]
 FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
 FINDING_CODES: tuple[str, ...] = get_args(FindingCode)
-DOCTOR_STATUSES: tuple[str, ...] = get_args(DoctorStatus)
 BLIND_CAUSES = ("logging", "stopped", "transfers")  # ScriptReport.blinded: see there
 
 

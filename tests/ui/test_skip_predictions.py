@@ -9,7 +9,7 @@ import asyncio
 from pathlib import Path
 
 from tutor.course import read_course
-from tutor.progress.path import Step, StepKind
+from tutor.progress.path import Step
 from tutor.ui.app import make_app
 from tutor.ui.screens.lesson import LessonScreen
 
@@ -19,7 +19,7 @@ OPEN = [c.id for c in LESSON.cells if c.predict is not None]
 
 
 async def open_lesson(tui, pilot, lesson) -> LessonScreen:
-    pilot.app.open_step(Step(StepKind.LESSON, lesson.id))
+    pilot.app.open_step(Step("lesson", lesson.id))
     await tui.until(pilot, lambda: getattr(pilot.app.screen, "lesson", None) is lesson, 10, "the lesson")
     screen = pilot.app.screen
     await tui.until(pilot, lambda: screen.revealed, 60, "the lesson shown up to its gate")
@@ -48,7 +48,7 @@ def test_c_asks_once_then_goes_on_and_the_lesson_stays_started(home, fake_sandbo
             record = tui.progress(home, app)
             assert record["lessons"][LESSON.id]["status"] == "started"
             assert not set(OPEN) & set(record.get("predictions", {}))
-            app.open_step(Step(StepKind.PROGRESS, ""))
+            app.open_step(Step("progress", ""))
 
             def head() -> str:
                 found = app.screen.query("#progress-quiz")

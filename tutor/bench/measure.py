@@ -56,7 +56,6 @@ import time
 from pathlib import Path
 
 from tutor.bench.inputs import DOCTOR_SCRIPT, DOCTOR_SCRIPT_NAME, STREAM_CELL
-from tutor.progress.path import StepKind
 
 _homes: list[Path] = []  # every home made here: removed, with its compilation cache, by cleanup()
 
@@ -405,7 +404,7 @@ def ui_stall(course, exercise) -> dict[str, float]:
 
     async def drive() -> dict[str, float]:
         async with app.run_test(size=(80, 24)) as pilot:
-            app.open_step(Step(StepKind.EXERCISE, exercise.id))
+            app.open_step(Step("exercise", exercise.id))
             while not isinstance(app.screen, ExerciseScreen):
                 await asyncio.sleep(0.05)
             await pilot.pause()

@@ -34,7 +34,7 @@ from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, CheckSta
 class Abort(Exception):
     """The run cannot go on (the program exited, was interrupted, ran out of memory)."""
 
-    def __init__(self, kind: str, en: str, zh: str):
+    def __init__(self, kind: protocol.VerdictKind, en: str, zh: str):
         super().__init__(en)
         self.kind, self.en, self.zh = kind, en, zh
 

@@ -24,12 +24,13 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tutor.files.atomic import NotARegularFile, read_regular
 from tutor.files.workspace import MAX_FILE_BYTES, LearnerFileError, Workspace, read_learner_file
 from tutor.i18n import Bilingual
 from tutor.progress import passing
+from tutor.protocol import EXERCISE_STATUSES, ExerciseStatus, word_in
 
 FORMAT = "jaxstate-tutor-export"
 FORMAT_VERSION = 2
@@ -169,11 +170,11 @@ class Export:
             "solution_viewed": record.get("solution_viewed") is True,
         }
 
-    def claimed_status(self, exercise_id: str) -> str:
+    def claimed_status(self, exercise_id: str) -> ExerciseStatus | Literal[""]:
         """What the learner's progress says of the exercise: new | attempted | passed, "" if nothing."""
         record = _dict(self.progress.get("exercises")).get(exercise_id)
         status = record.get("status") if isinstance(record, dict) else None
-        return status if status in ("new", "attempted", "passed") else ""
+        return word_in(EXERCISE_STATUSES + ("",), status, "")
 
     def claimed_ids(self) -> list[str]:
         return [k for k in _dict(self.progress.get("exercises")) if isinstance(k, str)]

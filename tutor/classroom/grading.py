@@ -6,15 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from tutor.classroom.archive import Export, ExportedFile
 from tutor.classroom.binding import Binding, bind, short
 from tutor.classroom.rescore import QUIZ, Score, rescore
 from tutor.classroom.texts import say
+from tutor.protocol import GRADE_STATUSES, GradeStatus
 
 # Beside a verdict's pass | fail | error | timeout: no file for a claimed exercise, a file not run
 # (unknown id, too large, not text, an export of another course), a whole export that could not be read.
-STATUSES = ("pass", "fail", "error", "timeout", "missing", "refused", "unreadable")
+STATUSES = GRADE_STATUSES
 # A claim the evidence does not support: a claimed pass the re-run does not confirm (the progress
 # file was edited, or the file changed), or a first-try score its answers do not give.
 FLAG = "forged or stale"
@@ -57,7 +59,7 @@ class Row:
     learner: str
     export: str
     exercise: str
-    status: str
+    status: GradeStatus | Literal[""]  # "": not judged yet
     claimed: str = ""
     checks_passed: str = ""
     quiz_first_try: str = ""  # re-scored from the answers: "5/8"
@@ -108,7 +110,7 @@ class Row:
 class Judged:
     """A re-run's outcome: its status, checks passed of checks run, and why it failed (one line)."""
 
-    status: str
+    status: GradeStatus
     checks_passed: int
     checks: int
     why: str = ""

@@ -17,6 +17,7 @@ from tutor.classroom.texts import say
 from tutor.cli.context import Context, UsageError
 from tutor.controls import show_controls
 from tutor.i18n import pick
+from tutor.protocol import RUN_STATUSES, word_in
 
 if TYPE_CHECKING:
     from tutor.sandbox.runner import Sandbox  # imported when the first file runs
@@ -543,7 +544,9 @@ class _Judge:
             said = failed.message.get(self.lang).strip().splitlines()
             why += f" (first: {failed.id}: {said[0] if said else failed.status})"
         why = show_controls(why)
-        return Judged(verdict.status, passed, len(exercise.checks), why, self.isolation)
+        # an exercise's verdict has a run's status (a doctor run's report's statuses never come here)
+        status = word_in(RUN_STATUSES, verdict.status, "error")
+        return Judged(status, passed, len(exercise.checks), why, self.isolation)
 
     def close(self) -> None:
         if self.sandbox is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tutor.cli.context import Context
 from tutor.cli.texts import say
-from tutor.progress.path import StepKind
 from tutor.terminal.render import print_json
 
 
@@ -29,16 +28,16 @@ def cmd_list(ctx: Context) -> int:
     con = ctx.console()
     con.print(course.title.get(lang), style="bold", markup=False)  # the course's own title, not this one's
     for step in course_path(course):  # the path: each lesson, its checkpoint and exercises; then the quiz
-        if step.kind == StepKind.LESSON:
+        if step.kind == "lesson":
             l = lessons[step.id]
             con.print(f"[{m[l['status']]}] [bold]{escape(l['id']):<5}[/bold] {escape(l['title'])}", markup=True)
-        elif step.kind == StepKind.CHECKPOINT:
+        elif step.kind == "checkpoint":
             first, now, n, answered = checkpoint_scores(state, step.id)
             score = score_text(first, now, n, answered, lang)
             con.print(
                 f"    [{m[state.step_status(step)]}] " + escape(say("checkpoint", lang, n=n, score=score)), markup=True
             )
-        elif step.kind == StepKind.EXERCISE:
+        elif step.kind == "exercise":
             e = exercise_rows[step.id]
             con.print(f"    [{m[e['status']]}] {escape(e['id']):<20} {escape(e['title'])}", markup=True)
     q = doc["quiz"]

@@ -11,7 +11,6 @@ from tutor.cli.context import Context, UsageError
 from tutor.cli.exercises import run_check
 from tutor.cli.texts import say
 from tutor.i18n import pick
-from tutor.progress.path import StepKind
 
 
 def cmd_watch(ctx: Context) -> int:
@@ -21,7 +20,7 @@ def cmd_watch(ctx: Context) -> int:
     if ctx.args.id:
         exercise = ctx.exercise(ctx.args.id)
     else:
-        step = ctx.state.next_step(kinds=(StepKind.EXERCISE,))
+        step = ctx.state.next_step(kinds=("exercise",))
         if step is None:
             print(say("all_passed", ctx.lang))
             return 0

@@ -10,7 +10,7 @@ from typing import Protocol
 from tutor.files.edited_file import EditedFile
 from tutor.files.outside_edits import CHANGED, DELETED
 from tutor.i18n import Bilingual
-from tutor.progress.path import Step, StepKind
+from tutor.progress.path import Step
 
 
 class Face(Protocol):
@@ -46,9 +46,7 @@ def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
                     if checked is not None:
                         file.checking(checked)  # a TUI that reloads this text does not check it again
                     if face.check(exercise, path):
-                        nxt = state.refresh().next_step(
-                            Step(StepKind.EXERCISE, exercise.id), kinds=(StepKind.EXERCISE,)
-                        )
+                        nxt = state.refresh().next_step(Step("exercise", exercise.id), kinds=("exercise",))
                         offered = state.course.exercise(nxt.id) if nxt is not None else None
                         face.offer(offered)
             if face.enter_pressed(interval) and offered is not None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from datetime import date
 
+from tutor.protocol import STORED_LESSON_STATUSES, StoredLessonStatus
+
 from . import review
-from .store import LESSON_STATUSES, MAX_GIVEN, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
+from .store import MAX_GIVEN, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
 
 
 def attempt(data: dict, exercise_id: str, passed: bool) -> None:
@@ -35,10 +37,10 @@ def solution_viewed(data: dict, exercise_id: str) -> None:
     _exercise(data, exercise_id)["solution_viewed"] = True
 
 
-def lesson(data: dict, lesson_id: str, status: str) -> None:
+def lesson(data: dict, lesson_id: str, status: StoredLessonStatus) -> None:
     """Set a lesson to 'started' or 'done'; 'started' never downgrades 'done'."""
-    if status not in LESSON_STATUSES:
-        raise ValueError(f"lesson status must be one of {LESSON_STATUSES}, not {status!r}")
+    if status not in STORED_LESSON_STATUSES:
+        raise ValueError(f"lesson status must be one of {STORED_LESSON_STATUSES}, not {status!r}")
     entry = data["lessons"].setdefault(lesson_id, {"status": status})
     if entry["status"] != "done":
         entry["status"] = status

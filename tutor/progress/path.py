@@ -11,25 +11,17 @@ No Textual, no JAX here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import Literal, get_args
 
 from tutor.progress.asking import answered_right
 from tutor.progress.snapshot import Snapshot
 
-
-class StepKind(StrEnum):
-    """What a step of the path is. A StrEnum: each member equals its string in progress.json."""
-
-    LESSON = "lesson"
-    CHECKPOINT = "checkpoint"
-    EXERCISE = "exercise"
-    QUIZ = "quiz"
-    # The UI's own destinations, never on the path nor in progress.json:
-    PROGRESS = "progress"  # the progress screen
-    CONTINUE = "continue"  # "what comes next", resolved once the course has loaded
-
-
-KINDS = (StepKind.LESSON, StepKind.CHECKPOINT, StepKind.EXERCISE, StepKind.QUIZ)  # the path's
+# What a step of the path is: its word in progress.json (tutor.protocol says why a Literal).
+StepKind = Literal["lesson", "checkpoint", "exercise", "quiz", "progress", "continue"]
+# The path's kinds; the others are the UI's own destinations, never on the path nor in progress.json:
+# "progress" the progress screen, "continue" what comes next, resolved once the course has loaded.
+KINDS: tuple[StepKind, ...] = ("lesson", "checkpoint", "exercise", "quiz")
+_STEP_KINDS: tuple[StepKind, ...] = get_args(StepKind)
 
 
 @dataclass(frozen=True)
@@ -38,7 +30,8 @@ class Step:
     id: str = ""  # lesson id for lesson and checkpoint, exercise id, "" for the quiz
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", StepKind(self.kind))  # a kind read as text is a member, or ValueError
+        if self.kind not in _STEP_KINDS:  # a kind read as text is one of the words, or ValueError
+            raise ValueError(f"{self.kind!r} is not a StepKind")
 
     @property
     def key(self) -> str:
@@ -50,7 +43,7 @@ class Step:
         if not isinstance(key, str) or ":" not in key:
             return None
         kind, _, ident = key.partition(":")
-        return cls(StepKind(kind), ident) if kind in KINDS else None
+        return next((cls(k, ident) for k in KINDS if k == kind), None)
 
 
 def checkpoint_questions(course, lesson_id: str) -> list:
@@ -67,26 +60,26 @@ def course_path(course) -> list[Step]:
     steps: list[Step] = []
     placed: set[str] = set()
     for lesson in course.lessons:
-        steps.append(Step(StepKind.LESSON, lesson.id))
+        steps.append(Step("lesson", lesson.id))
         if checkpoint_questions(course, lesson.id):
-            steps.append(Step(StepKind.CHECKPOINT, lesson.id))
+            steps.append(Step("checkpoint", lesson.id))
         for ex in exercises_of(course, lesson.id):
-            steps.append(Step(StepKind.EXERCISE, ex.id))
+            steps.append(Step("exercise", ex.id))
             placed.add(ex.id)
-    steps += [Step(StepKind.EXERCISE, ex.id) for ex in course.exercises if ex.id not in placed]
+    steps += [Step("exercise", ex.id) for ex in course.exercises if ex.id not in placed]
     if course.quiz:
-        steps.append(Step(StepKind.QUIZ))
+        steps.append(Step("quiz"))
     return steps
 
 
 def is_done(course, step: Step, progress: Snapshot) -> bool:
-    if step.kind == StepKind.LESSON:
+    if step.kind == "lesson":
         return progress.lesson_status(step.id) == "done"
-    if step.kind == StepKind.EXERCISE:
+    if step.kind == "exercise":
         return progress.exercise_status(step.id) == "passed"
-    if step.kind == StepKind.CHECKPOINT:  # done when every answer is right, not merely given
+    if step.kind == "checkpoint":  # done when every answer is right, not merely given
         return all(answered_right(q, progress) for q in checkpoint_questions(course, step.id))
-    if step.kind == StepKind.QUIZ:
+    if step.kind == "quiz":
         return progress.quiz_best_score() is not None
     return False
 
@@ -95,13 +88,13 @@ def step_status(course, step: Step, progress: Snapshot) -> str:
     """The mark in front of a step: a lesson's or exercise's own status; for a checkpoint or
     the quiz, done / started (some question answered: a checkpoint with a wrong answer left is
     partly done) / new."""
-    if step.kind == StepKind.LESSON:
+    if step.kind == "lesson":
         return progress.lesson_status(step.id)
-    if step.kind == StepKind.EXERCISE:
+    if step.kind == "exercise":
         return progress.exercise_status(step.id)
     if is_done(course, step, progress):
         return "done"
-    asked = checkpoint_questions(course, step.id) if step.kind == StepKind.CHECKPOINT else course.quiz
+    asked = checkpoint_questions(course, step.id) if step.kind == "checkpoint" else course.quiz
     return "started" if any(progress.question(q.id).answered for q in asked) else "new"
 
 
@@ -130,8 +123,8 @@ def next_step(course, progress: Snapshot, here: Step | None = None, kinds: tuple
 
 def practice_of(course, progress: Snapshot, lesson_id: str) -> Step | None:
     """A lesson's practice (`x`): its checkpoint or exercises, the first unfinished one (else the first)."""
-    practice = [Step(StepKind.CHECKPOINT, lesson_id)] if checkpoint_questions(course, lesson_id) else []
-    practice += [Step(StepKind.EXERCISE, e.id) for e in exercises_of(course, lesson_id)]
+    practice = [Step("checkpoint", lesson_id)] if checkpoint_questions(course, lesson_id) else []
+    practice += [Step("exercise", e.id) for e in exercises_of(course, lesson_id)]
     if not practice:
         return None
     return next((s for s in practice if not is_done(course, s, progress)), practice[0])

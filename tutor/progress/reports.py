@@ -5,7 +5,7 @@ from __future__ import annotations
 from tutor.i18n import table
 from tutor.progress.asking import answered_right, first_try_score
 from tutor.progress.misconceptions import misconceptions
-from tutor.progress.path import Step, StepKind, checkpoint_questions, course_path
+from tutor.progress.path import Step, checkpoint_questions, course_path
 
 from .state import LearnerState
 
@@ -72,7 +72,7 @@ def checkpoint_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, 
 def list_document(state: LearnerState, lang: str) -> dict:
     """Lessons, exercises in path order, and the quiz, with their status; titles in `lang`."""
     course = state.course
-    exercises = [course.exercise(s.id) for s in course_path(course) if s.kind == StepKind.EXERCISE]
+    exercises = [course.exercise(s.id) for s in course_path(course) if s.kind == "exercise"]
     summary = state.summary()
     return {
         # beside the contract's keys: the course's own id and title
@@ -100,7 +100,7 @@ def _checkpoints(state: LearnerState) -> list[dict]:
     out = []
     for c in state.course.checkpoints:
         first, now, n, _ = checkpoint_scores(state, c.lesson)
-        status = state.step_status(Step(StepKind.CHECKPOINT, c.lesson))
+        status = state.step_status(Step("checkpoint", c.lesson))
         out.append({"lesson": c.lesson, "status": status, "questions": n, "first_score": first, "score": now})
     return out
 

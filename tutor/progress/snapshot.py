@@ -6,14 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .store import EXERCISE_STATUSES, LESSON_STATUSES, normalize
+from tutor.protocol import EXERCISE_STATUSES, STORED_LESSON_STATUSES, ExerciseStatus, LessonStatus, word_in
+
+from .store import normalize
 
 
 @dataclass(frozen=True)
 class ExerciseRecord:
     """What progress knows about one exercise (defaults for one never checked)."""
 
-    status: str = "new"  # new | attempted | passed
+    status: ExerciseStatus = "new"
     attempts: int = 0
     hints_shown: int = 0
     solution_viewed: bool = False
@@ -80,7 +82,7 @@ class Snapshot:
         entry = self._data["exercises"].get(exercise_id)
         if not isinstance(entry, dict):
             return ExerciseRecord()
-        status = entry["status"] if entry.get("status") in EXERCISE_STATUSES else "new"
+        status = word_in(EXERCISE_STATUSES, entry.get("status"), "new")
         return ExerciseRecord(
             status=status,
             attempts=entry.get("attempts", 0),
@@ -90,7 +92,7 @@ class Snapshot:
             last_attempt_at=entry.get("last_attempt_at"),
         )
 
-    def exercise_status(self, exercise_id: str) -> str:
+    def exercise_status(self, exercise_id: str) -> ExerciseStatus:
         """'new' if never checked, else 'attempted' or 'passed'."""
         return self.exercise(exercise_id).status
 
@@ -98,12 +100,12 @@ class Snapshot:
         """Every exercise progress has a record of (ids the course may no longer have included)."""
         return {k: self.exercise(k) for k in self._data["exercises"]}
 
-    def lesson_status(self, lesson_id: str) -> str:
+    def lesson_status(self, lesson_id: str) -> LessonStatus:
         """'new' if never opened, else 'started' or 'done'."""
         entry = self._data["lessons"].get(lesson_id)
-        return entry["status"] if isinstance(entry, dict) and entry.get("status") in LESSON_STATUSES else "new"
+        return entry["status"] if isinstance(entry, dict) and entry.get("status") in STORED_LESSON_STATUSES else "new"
 
-    def lessons_seen(self) -> dict[str, str]:
+    def lessons_seen(self) -> dict[str, LessonStatus]:
         """Status of every lesson progress has a record of."""
         return {k: self.lesson_status(k) for k in self._data["lessons"]}
 

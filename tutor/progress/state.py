@@ -23,7 +23,6 @@ from tutor.progress.asking import answered_right, first_try_score
 from tutor.progress.path import (
     KINDS,
     Step,
-    StepKind,
     is_done,
     next_step,
     practice_of,
@@ -142,7 +141,7 @@ class LearnerState(Snapshot):
     def summary(self) -> Summary:
         course = self.course
         made = self.predictions()
-        checkpoints = [Step(StepKind.CHECKPOINT, c.lesson) for c in course.checkpoints]
+        checkpoints = [Step("checkpoint", c.lesson) for c in course.checkpoints]
         return Summary(
             lessons_done=sum(self.lesson_status(l.id) == "done" for l in course.lessons),
             lessons=len(course.lessons),

@@ -20,6 +20,7 @@ from tutor.files.private import make_folder, open_private, tighten_home
 from tutor.files.workspace import folder_problem
 from tutor.i18n import Bilingual
 from tutor.progress.reading import parse
+from tutor.protocol import EXERCISE_STATUSES, STORED_LESSON_STATUSES
 
 # 2: `review` (the schedule of questions coming back, tutor.progress.review). A schema-1 file is
 # read as 2 with its review seeded from the answers still wrong; a tutor that knows only 1 reads a
@@ -40,9 +41,6 @@ TMPNAME = FILENAME + ".tmp"
 # A tutor holds the lock for milliseconds; longer means a stuck process. Wait this long, saying
 # so, then give up on saving rather than hang the command.
 LOCK_WAIT_S = 10.0
-
-EXERCISE_STATUSES = ("new", "attempted", "passed")
-LESSON_STATUSES = ("started", "done")
 
 
 class ProgressError(Exception):
@@ -84,7 +82,7 @@ EXERCISE_FIELDS = {
     "hints_shown": (0, _is_count),
     "solution_viewed": (False, lambda v: isinstance(v, bool)),
 }
-LESSON_FIELDS = {"status": ("started", lambda v: v in LESSON_STATUSES)}
+LESSON_FIELDS = {"status": ("started", lambda v: v in STORED_LESSON_STATUSES)}
 # A cell's `predict:` (keyed by cell id): the learner's first guess, then what the run showed.
 PREDICTION_FIELDS = {
     "answer": ("", lambda v: isinstance(v, str)),

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tutor.i18n import Bilingual
-from tutor.protocol import CellResult, CheckResult
+from tutor.protocol import RUN_STATUSES, CellResult, CheckResult, VerdictKind, VerdictStatus
 
 if TYPE_CHECKING:
     from tutor.doctor.findings import Report
 
-STATUSES = ("pass", "fail", "error", "timeout")
+STATUSES = RUN_STATUSES  # an exercise's or a cell's (a doctor run's are its report's: DOCTOR_STATUSES)
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class Output:
 class Verdict:
     """The final, authoritative outcome of a run. Only `pass` means the solution passed."""
 
-    status: str  # pass | fail | error | timeout
-    kind: str  # what decided it: checks, syntax, exception, exit, signal, oom, timeout, ...
+    status: VerdictStatus
+    kind: VerdictKind  # what decided it (tutor.sandbox.kinds says what each means)
     message: Bilingual
     checks: list[CheckResult]
     stdout: str

@@ -27,6 +27,9 @@ from tutor.protocol import (
     MetricPoints,
     Ready,
     RunError,
+    RunStatus,
+    VerdictKind,
+    VerdictStatus,
 )
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.reaper import THREADS_PER_PROCESS
@@ -165,7 +168,7 @@ def decide(job: Job | None, events, ending: Ending) -> Verdict:
     )
 
 
-def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> tuple[str, str, Bilingual]:
+def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> tuple[VerdictStatus, VerdictKind, Bilingual]:
     rc = ending.returncode
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED_CHECK if isinstance(job, ExerciseJob) else CANCELLED_RUN
@@ -300,7 +303,7 @@ def _summary(checks: list[CheckResult]) -> Bilingual:
     return _message(", ".join(en), "，".join(zh))
 
 
-def _guard_outcome(ending: Ending) -> tuple[str, Bilingual]:
+def _guard_outcome(ending: Ending) -> tuple[VerdictKind, Bilingual]:
     """A run the reaper ended for a bound, or whose reaper was ended from outside: never a pass,
     whatever the checks said before."""
     if ending.guard == "processes":
@@ -356,7 +359,7 @@ def _with_host_memory(message: Bilingual, ending: Ending) -> Bilingual:
     )
 
 
-def _early_exit(rc: int | None, stderr: str) -> tuple[str, Bilingual]:
+def _early_exit(rc: int | None, stderr: str) -> tuple[VerdictKind, Bilingual]:
     tail = stderr[-20000:]
     if rc is not None and rc < 0:
         sig = signal.Signals(-rc).name if -rc in signal.valid_signals() else str(-rc)
@@ -387,7 +390,7 @@ def _early_exit(rc: int | None, stderr: str) -> tuple[str, Bilingual]:
     )
 
 
-def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[str, str, Bilingual]:
+def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[RunStatus, VerdictKind, Bilingual]:
     expect, cell = job.expect, seen.cell
     if cell is None:
         return "error", "no-result", _message("the cell reported nothing", "单元没有返回任何结果")

@@ -21,7 +21,7 @@ from textual.system_commands import SystemCommandsProvider
 
 from tutor.i18n import LANGS, Bilingual, pick
 from tutor.progress import changes
-from tutor.progress.path import Step, StepKind, checkpoint_questions
+from tutor.progress.path import Step, checkpoint_questions
 from tutor.ui.app_protocol import TutorAppLike
 from tutor.ui.key_order import KeyQueue
 from tutor.ui.keys import translate_bindings
@@ -223,7 +223,7 @@ class TutorApp(TutorAppLike):
             self.show_problems()
         elif self._when_loaded is not None:
             step, self._when_loaded = self._when_loaded, None
-            self.open_step(self.continue_step() if step.kind == StepKind.CONTINUE else step)
+            self.open_step(self.continue_step() if step.kind == "continue" else step)
 
     def show_problems(self) -> None:
         from tutor.ui.screens.problems import ProblemsScreen
@@ -274,45 +274,45 @@ class TutorApp(TutorAppLike):
 
     def open_step(self, step: Step) -> None:
         """Open a lesson, checkpoint, exercise, the quiz or the progress screen on top of the outline."""
-        if self.session.course is None and step.kind != StepKind.PROGRESS:
+        if self.session.course is None and step.kind != "progress":
             self._when_loaded = step  # a key pressed while the course is still loading: done once it is
             return
-        if step.kind == StepKind.CONTINUE:
+        if step.kind == "continue":
             step = self.continue_step()
         screen = self.screen_for(step)
         if screen is None:
-            if step.kind == StepKind.QUIZ:
+            if step.kind == "quiz":
                 self.notify(say("quiz_missing", self.lang))
             return
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(screen)
-        if step.kind != StepKind.PROGRESS:
+        if step.kind != "progress":
             # Where `continue` resumes; written off the UI thread (an fsync on a slow home must not stall it).
             save_in_background(self, self.session.state.change(changes.position, step.key))
 
     def screen_for(self, step: Step, at_cell: str | None = None) -> Screen | None:
         """The screen of a step; a lesson opens at `at_cell` (a demo cell's id) when one is given."""
         course = self.session.course
-        if step.kind == StepKind.PROGRESS:
+        if step.kind == "progress":
             from tutor.ui.screens.progress import ProgressScreen
 
             return ProgressScreen()
         if course is None:
             return None
-        if step.kind == StepKind.LESSON and course.lesson(step.id):
+        if step.kind == "lesson" and course.lesson(step.id):
             from tutor.ui.screens.lesson import LessonScreen
 
             return LessonScreen(course.lesson(step.id), at_cell=at_cell)
-        if step.kind == StepKind.EXERCISE and course.exercise(step.id):
+        if step.kind == "exercise" and course.exercise(step.id):
             from tutor.ui.screens.exercise import ExerciseScreen
 
             return ExerciseScreen(course.exercise(step.id))
-        if step.kind == StepKind.CHECKPOINT and checkpoint_questions(course, step.id):
+        if step.kind == "checkpoint" and checkpoint_questions(course, step.id):
             from tutor.ui.screens.quiz import QuizScreen
 
             return QuizScreen(checkpoint_questions(course, step.id), checkpoint=step.id)
-        if step.kind == StepKind.QUIZ and course.quiz:
+        if step.kind == "quiz" and course.quiz:
             from tutor.ui.screens.quiz import QuizScreen
 
             return QuizScreen()
@@ -322,15 +322,15 @@ class TutorApp(TutorAppLike):
         """Where `c` on the outline goes: the step last opened if unfinished, else the next one."""
         course = self.session.course
         if course is None:
-            return Step(StepKind.CONTINUE)  # resolved by open_step once the course has loaded
-        return self.session.progress.next_step() or Step(StepKind.PROGRESS)
+            return Step("continue")  # resolved by open_step once the course has loaded
+        return self.session.progress.next_step() or Step("progress")
 
     def step_after(self, here: Step) -> Step:
         """The step after `here` on the path (the progress screen once everything is done)."""
         course = self.session.course
         if course is None:
-            return Step(StepKind.CONTINUE)  # resolved by open_step once the course has loaded
-        return self.session.progress.next_step(here) or Step(StepKind.PROGRESS)
+            return Step("continue")  # resolved by open_step once the course has loaded
+        return self.session.progress.next_step(here) or Step("progress")
 
     def go_on_from(self, here: Step) -> None:
         """`c` / Ctrl+N inside a lesson, checkpoint, exercise or the quiz: open the next step."""
@@ -339,13 +339,13 @@ class TutorApp(TutorAppLike):
     def step_title(self, step: Step) -> str:
         """How a step is named in prompts: "6.2 Why mutable state…", "Exercise: …", "Checkpoint 6.2"."""
         course, lang = self.session.course, self.lang
-        if step.kind == StepKind.LESSON and course and course.lesson(step.id):
+        if step.kind == "lesson" and course and course.lesson(step.id):
             return f"{step.id} {course.lesson(step.id).title.get(lang)}"
-        if step.kind == StepKind.EXERCISE and course and course.exercise(step.id):
+        if step.kind == "exercise" and course and course.exercise(step.id):
             return say("step_exercise", lang, title=course.exercise(step.id).title.get(lang))
-        if step.kind == StepKind.CHECKPOINT:
+        if step.kind == "checkpoint":
             return say("step_checkpoint", lang, id=step.id)
-        if step.kind == StepKind.QUIZ:
+        if step.kind == "quiz":
             return say("quiz", lang)
         return say("progress_title", lang)
 
@@ -357,8 +357,8 @@ class TutorApp(TutorAppLike):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: every place in the course, plus the app's own actions."""
         lang = self.lang
-        yield SystemCommand(say("continue_cmd", lang), "", lambda: self.open_step(Step(StepKind.CONTINUE)))
-        yield SystemCommand(say("progress_title", lang), "", lambda: self.open_step(Step(StepKind.PROGRESS)))
+        yield SystemCommand(say("continue_cmd", lang), "", lambda: self.open_step(Step("continue")))
+        yield SystemCommand(say("progress_title", lang), "", lambda: self.open_step(Step("progress")))
         yield SystemCommand("中文 / English", "", self.action_toggle_lang)
         yield SystemCommand(say("help_title", lang), "", self.action_help)
         served_file = getattr(screen, "served_file", None)
@@ -379,23 +379,23 @@ class TutorApp(TutorAppLike):
                 yield SystemCommand(
                     f"{lesson.id} {lesson.title.get(lang)}",
                     say("lessons", lang),
-                    partial(self.open_step, Step(StepKind.LESSON, lesson.id)),
+                    partial(self.open_step, Step("lesson", lesson.id)),
                 )
             for ex in course.exercises:
                 yield SystemCommand(
                     f"{ex.id}: {ex.title.get(lang)}",
                     say("exercises", lang),
-                    partial(self.open_step, Step(StepKind.EXERCISE, ex.id)),
+                    partial(self.open_step, Step("exercise", ex.id)),
                 )
             for lesson in course.lessons:
                 if checkpoint_questions(course, lesson.id):
                     yield SystemCommand(
                         say("step_checkpoint", lang, id=lesson.id),
                         say("checkpoints", lang),  # not "Quiz": a course may have checkpoints and no quiz
-                        partial(self.open_step, Step(StepKind.CHECKPOINT, lesson.id)),
+                        partial(self.open_step, Step("checkpoint", lesson.id)),
                     )
             if course.quiz:
-                yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step(StepKind.QUIZ)))
+                yield SystemCommand(say("quiz", lang), "", lambda: self.open_step(Step("quiz")))
         yield from super().get_system_commands(screen)
 
 

@@ -19,7 +19,6 @@ from tutor.doctor.options import DoctorOptions
 from tutor.doctor.running import report_of, start_doctor
 from tutor.doctor.teaching import teaching
 from tutor.i18n import pick, table
-from tutor.progress.path import StepKind
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
@@ -249,7 +248,7 @@ class DoctorScreen(RunView, TutorScreen):
         """The lesson on top of this screen (Esc comes back to the findings), opened at the cell."""
         from tutor.progress.path import Step
 
-        screen = self.app.screen_for(Step(StepKind.LESSON, lesson_id), at_cell=cell_id) if lesson_id else None
+        screen = self.app.screen_for(Step("lesson", lesson_id), at_cell=cell_id) if lesson_id else None
         if screen is None:
             self.notify(text("no_lesson", self.lang), timeout=5)
             return

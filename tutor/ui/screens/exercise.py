@@ -22,10 +22,9 @@ from tutor.files.external_editor import editor_command, run_editor
 from tutor.files.workspace import LearnerFileError
 from tutor.i18n import Bilingual, pick
 from tutor.progress import changes, passing
-from tutor.progress.path import Step, StepKind
+from tutor.progress.path import Step
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
-from tutor.sandbox.kinds import VerdictKind
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.screens.confirm import ConfirmScreen
@@ -159,7 +158,7 @@ class ExerciseScreen(RunView, TutorScreen):
 
     @property
     def here(self) -> Step:
-        return Step(StepKind.EXERCISE, self.exercise.id)
+        return Step("exercise", self.exercise.id)
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "cancel_check":
@@ -194,7 +193,7 @@ class ExerciseScreen(RunView, TutorScreen):
         nxt = self.app.step_after(self.here)
         return (
             self.say("check_passed_web" if self.app.is_web else "check_passed", what=self.app.step_title(nxt))
-            if nxt.kind != StepKind.PROGRESS
+            if nxt.kind != "progress"
             else self.say("check_passed_last")
         )
 
@@ -387,7 +386,7 @@ class ExerciseScreen(RunView, TutorScreen):
     def run_finished(self, verdict: Verdict) -> None:
         self.results.finish(verdict)
         self.notice = None
-        if verdict.kind == VerdictKind.CANCELLED:
+        if verdict.kind == "cancelled":
             self.notice = lambda: Text(pick(verdict.message, self.lang))  # the verdict's one wording of it
             self.render_status()
         elif verdict.passed:

@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, Static
 
 from tutor.progress import changes
-from tutor.progress.path import Step, StepKind, exercises_of
+from tutor.progress.path import Step, exercises_of
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.widgets.cell_view import CellView
 from tutor.ui.widgets.markup import set_markdown
@@ -160,9 +160,7 @@ class LessonScreen(TutorScreen):
                 end.append(f"  {self.marks[progress.exercise_status(ex.id)]} {ex.title.get(lang)} ({ex.id})\n")
         nxt = self.app.step_after(self.here)
         end.append(
-            self.say("next_is", what=self.app.step_title(nxt))
-            if nxt.kind != StepKind.PROGRESS
-            else self.say("path_done"),
+            self.say("next_is", what=self.app.step_title(nxt)) if nxt.kind != "progress" else self.say("path_done"),
             style="bold",
         )
         self.query_one("#lesson-end", Static).update(end)
@@ -226,7 +224,7 @@ class LessonScreen(TutorScreen):
 
     @property
     def here(self) -> Step:
-        return Step(StepKind.LESSON, self.lesson.id)
+        return Step("lesson", self.lesson.id)
 
     def action_next_cell(self) -> None:
         self._move_cell(+1)
@@ -356,14 +354,14 @@ class LessonScreen(TutorScreen):
             self.notify(self.say("last_lesson"))
             return
         self.mark_done()  # moving on from a section counts as having read it
-        self.app.open_step(Step(StepKind.LESSON, nxt.id))
+        self.app.open_step(Step("lesson", nxt.id))
 
     def action_prev_lesson(self) -> None:
         prev = self._neighbour(-1)
         if prev is None:
             self.notify(self.say("first_lesson"))
             return
-        self.app.open_step(Step(StepKind.LESSON, prev.id))
+        self.app.open_step(Step("lesson", prev.id))
 
     def action_exercises(self) -> None:
         """x: this section's practice: its checkpoint or first unpassed exercise."""

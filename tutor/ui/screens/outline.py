@@ -9,7 +9,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.i18n import pick
-from tutor.progress.path import Step, StepKind, course_path
+from tutor.progress.path import Step, course_path
 from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.ui.screens.base import TutorScreen, footer
 
@@ -86,7 +86,7 @@ class OutlineScreen(TutorScreen):
         step = self.app.continue_step()
         go_on = (
             self.say("continue_to", what=self.app.step_title(step)) + "  [c]"
-            if step.kind != StepKind.PROGRESS
+            if step.kind != "progress"
             else self.say("all_done")
         )
         self.query_one("#continue", Static).update(Text(go_on, style="bold"))
@@ -100,13 +100,13 @@ class OutlineScreen(TutorScreen):
     def _label(self, course, step: Step, progress) -> Text:
         """One row: lessons and the quiz at the margin, a lesson's checkpoint and exercises under it."""
         lang, mark = self.lang, self.marks[progress.step_status(step)]
-        if step.kind == StepKind.LESSON:
+        if step.kind == "lesson":
             row = Text(f"{mark} {step.id:<5} {course.lesson(step.id).title.get(lang)}")
-        elif step.kind == StepKind.EXERCISE:
+        elif step.kind == "exercise":
             ex = course.exercise(step.id)
             row = Text(f"    {mark} {ex.title.get(lang)}  ")
             row.append(f"({ex.id})", style="dim")
-        elif step.kind == StepKind.CHECKPOINT:
+        elif step.kind == "checkpoint":
             first, now, n, answered = checkpoint_scores(progress, step.id)
             score = score_text(first, now, n, answered, lang)
             row = Text(f"    {mark} " + self.say("checkpoint_item", n=n, score=score))
@@ -135,10 +135,10 @@ class OutlineScreen(TutorScreen):
             self.app.open_step(step)
 
     def action_continue(self) -> None:
-        self.app.open_step(Step(StepKind.CONTINUE))  # resolved when opened: the course may still be loading
+        self.app.open_step(Step("continue"))  # resolved when opened: the course may still be loading
 
     def action_progress(self) -> None:
-        self.app.open_step(Step(StepKind.PROGRESS))
+        self.app.open_step(Step("progress"))
 
     def check_action(self, action: str, parameters) -> bool | None:
         """The quiz and the doctor are offered only by a course that has them."""
@@ -160,7 +160,7 @@ class OutlineScreen(TutorScreen):
             self.app.push_screen(QuizScreen(due, review=tuple(q.id for q in due)))
 
     def action_quiz(self) -> None:
-        self.app.open_step(Step(StepKind.QUIZ))
+        self.app.open_step(Step("quiz"))
 
     def action_doctor(self) -> None:
         from tutor.ui.screens.doctor import DoctorScreen, text

@@ -24,7 +24,7 @@ from tutor.course.predict import OPTION_LETTERS, number_text, parse_number, same
 from tutor.i18n import pick
 from tutor.progress import changes
 from tutor.progress.asking import answered_right, draw_variant, option_order
-from tutor.progress.path import Step, StepKind
+from tutor.progress.path import Step
 from tutor.progress.reports import checkpoint_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunView
@@ -103,7 +103,7 @@ class QuizScreen(RunView, TutorScreen):
 
     @property
     def here(self) -> Step:
-        return Step(StepKind.CHECKPOINT, self.checkpoint) if self.checkpoint else Step(StepKind.QUIZ)
+        return Step("checkpoint", self.checkpoint) if self.checkpoint else Step("quiz")
 
     def shown(self, letter: str) -> str:
         """The letter an authored option is shown under in this attempt."""
@@ -354,7 +354,7 @@ class QuizScreen(RunView, TutorScreen):
         lines += [
             "",
             f"**{self.say('next_is', what=self.app.step_title(nxt))}**"
-            if nxt.kind != StepKind.PROGRESS
+            if nxt.kind != "progress"
             else f"**{self.say('path_done')}**",
         ]
         set_markdown(self.query_one("#q-prompt", Markdown), "\n".join(lines))

@@ -17,7 +17,6 @@ from textual.widgets import Header, Static
 from tutor.i18n import pick
 from tutor.protocol import Expect, MetricPoints
 from tutor.sandbox.events import Output, Verdict
-from tutor.sandbox.kinds import VerdictKind
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
 from tutor.ui.texts import KEY_LABELS
@@ -84,7 +83,7 @@ class ScratchScreen(RunView, TutorScreen):
             line = Text(f"{marks['running']} {self.say('scratch_running')}")
         elif v is None:
             line = Text(self.say("scratch_idle"), style="dim")
-        elif v.kind == VerdictKind.CANCELLED:
+        elif v.kind == "cancelled":
             line = Text(f"{marks['skipped']} {pick(v.message, self.lang)}", style="bold")
         else:
             line = verdict_line(v, self.lang, marks, judged=False)

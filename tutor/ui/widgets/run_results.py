@@ -12,7 +12,6 @@ from tutor.controls import show_controls
 from tutor.i18n import Bilingual, pick
 from tutor.protocol import CheckResult, MetricPoints
 from tutor.sandbox.events import Output, Verdict
-from tutor.sandbox.kinds import VerdictKind
 from tutor.sandbox.noise import without_noise
 from tutor.terminal.render import verdict_head
 from tutor.ui.texts import say
@@ -98,7 +97,7 @@ class RunResults(VerticalScroll):
         (crash, timeout, cancel: its checks are marked skipped too), or it stopped before a point."""
         plotting = [c.id for c in self.exercise.checks if c.plots]
         statuses = [self.results[i].status for i in plotting if i in self.results]
-        if verdict.kind != VerdictKind.CHECKS and all(s == "skipped" for s in statuses):
+        if verdict.kind != "checks" and all(s == "skipped" for s in statuses):
             return "chart_not_reached"
         if "skipped" in statuses:
             return "chart_skipped"
@@ -128,7 +127,7 @@ class RunResults(VerticalScroll):
                 style=marks.style("problem") if self.problem else "dim",
             )
         else:
-            if v.kind == VerdictKind.CANCELLED:  # F7: no verdict on the learner's code, so no ERROR / FAIL word
+            if v.kind == "cancelled":  # F7: no verdict on the learner's code, so no ERROR / FAIL word
                 head = Text(f"{marks['cancelled']} ", style=marks.style("cancelled", "bold"))
             else:
                 head = Text(f"{marks[v.status]} {verdict_head(v.status, lang)}", style=marks.style(v.status, "bold"))
@@ -158,7 +157,7 @@ class RunResults(VerticalScroll):
             out.append(say("stdout", lang) + "\n", style="bold")
             out.append(self._shown(stdout.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n")
         # stderr matters when the program itself broke; after ordinary check failures it is noise.
-        if v is not None and not v.passed and v.kind != VerdictKind.CHECKS and stderr.strip():
+        if v is not None and not v.passed and v.kind != "checks" and stderr.strip():
             out.append(say("stderr", lang) + "\n", style="bold")
             out.append(
                 self._shown(stderr.rstrip()[-SHOWN_OUTPUT_CHARS:]) + "\n", style=self.app.marks.style("traceback")
