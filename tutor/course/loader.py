@@ -29,7 +29,7 @@ from tutor.course.model import (
 )
 from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
-from tutor.course.schema import FORMAT, ID_REGEX
+from tutor.course.schema import FORMAT, ID_REGEX, MAX_CPU_DEVICES
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.i18n import LANGS, Bilingual
 from tutor.protocol import Expect
@@ -126,6 +126,15 @@ class _Reader:
             return default
         return float(value)
 
+    def cpu_devices(self, value, line: int, what: str) -> int:
+        """How many virtual CPU devices a cell's worker starts with: a whole number, 1 to MAX_CPU_DEVICES."""
+        if value is None:
+            return 1
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CPU_DEVICES:
+            self.problem(line, f"{what} must be a whole number from 1 to {MAX_CPU_DEVICES}")
+            return 1
+        return value
+
     def points(self, value, line: int, what: str, default: float) -> float:
         """A worth in `grade`'s table: a number, 0 or more (0: not graded)."""
         if value is None:
@@ -199,6 +208,7 @@ def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> 
         caption=r.text(d.get("caption"), d.line_of("caption"), f"{what} caption"),
         expect=expect,
         timeout=r.number(d.get("timeout"), d.line_of("timeout"), f"{what} timeout", 60.0),
+        cpu_devices=r.cpu_devices(d.get("cpu_devices"), d.line_of("cpu_devices"), f"{what} cpu_devices"),
         source=Source(r.file, d.line),
         predict=read_prediction(r, d["predict"], d.line_of("predict"), what) if "predict" in d else None,
         teaches=_teaches(r, d, what),

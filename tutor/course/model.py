@@ -61,6 +61,8 @@ class Cell:
     source: Source | None = None
     predict: Prediction | None = None  # asked before the cell runs; answered by its output
     teaches: tuple[str, ...] = ()  # the doctor's findings ("kind/code") whose fix this cell shows
+    # JAX's virtual CPU devices for its worker (JAX_NUM_CPU_DEVICES): >1 runs in a worker of its own
+    cpu_devices: int = 1
 
 
 @dataclass(frozen=True)

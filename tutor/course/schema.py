@@ -16,6 +16,7 @@ from tutor.i18n import LANGS
 ID_REGEX = r"^[a-z0-9][a-z0-9.\-]*$"
 PLACEHOLDER_REGEX = r"^[a-z_][a-z0-9_]*$"  # a template variant's $name
 LETTERS = ("A", "B", "C", "D")
+MAX_CPU_DEVICES = 8  # a cell's virtual CPU devices: enough to show sharding, few enough for a laptop
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ KINDS: dict[str, dict] = {
     "text": {"$ref": "#/$defs/text"},
     "code": {"type": "string", "description": "Python code"},
     "positive": {"type": "number", "exclusiveMinimum": 0},
+    "cpu-devices": {"type": "integer", "minimum": 1, "maximum": MAX_CPU_DEVICES},
     "points": {"type": "number", "minimum": 0, "description": "points in `grade`'s table (0: not graded)"},
     "string": {"type": "string", "minLength": 1},
     "regex": {"type": "string", "format": "regex", "description": "a regex (re.M); group 1 is what the run shows"},
@@ -80,6 +82,7 @@ _CELL_KEYS = {
     "caption": _opt("text", "shown above the code"),
     "expect": _opt("expect", "what the run must do; the test suite checks it on each JAX version CI runs"),
     "timeout": _opt("positive", "seconds (default 60)"),
+    "cpu_devices": _opt("cpu-devices", "virtual CPU devices its worker starts with (default 1), for multi-device code"),
 }
 _LETTERED_QUESTION_KEYS = {
     "prompt": Key("text", "the question"),

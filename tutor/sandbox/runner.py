@@ -148,18 +148,23 @@ class Sandbox:
                     self._spawned.add(self._server.proc.pid)
             return self._server
 
-    def _spawn(self, doctor: DoctorSpawn | None = None, limits: Limits | None = None) -> WorkerProcess:
+    def _spawn(
+        self, doctor: DoctorSpawn | None = None, limits: Limits | None = None, cpu_devices: int = 1
+    ) -> WorkerProcess:
         cache_dir = self.cache_dir
         if cache_dir is not None:
             try:
                 make_folder(cache_dir)  # the compiled programs of this home's runs: its owner's alone
             except OSError:
                 cache_dir = None  # no cache is slower, not broken
-        # Doctor's worker is spawned afresh, never forked: the script starts as under `python`.
-        server = None if doctor is not None else self._fork_server()
+        # Doctor's worker is spawned afresh, never forked: the script starts as under `python`; so is
+        # a worker with several CPU devices (JAX reads their number as it is imported).
+        server = None if doctor is not None or cpu_devices > 1 else self._fork_server()
         with self._spawning:
             wrap = self.isolation if self.isolation is not None and doctor is None else None
-            worker = WorkerProcess(cache_dir, limits or self.limits, self.accelerator, server, doctor, wrap)
+            worker = WorkerProcess(
+                cache_dir, limits or self.limits, self.accelerator, server, doctor, wrap, cpu_devices=cpu_devices
+            )
             self._spawned.add(worker.proc.pid)
         with self._workers_lock:
             self._workers = {w for w in self._workers if not w.closed}
@@ -361,7 +366,10 @@ class Sandbox:
         if self.accelerator:
             return self._cell_box().run_cell(cell, timeout)
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)
-        return Run(self._take(), job, timeout or cell.timeout, self.limits, self._after_run)
+        # A cell that asks for several CPU devices gets a worker of its own: the spare has one.
+        devices = getattr(cell, "cpu_devices", 1)
+        worker = self._take() if devices == 1 else self._spawn(cpu_devices=devices)
+        return Run(worker, job, timeout or cell.timeout, self.limits, self._after_run)
 
     def run_doctor(
         self,

@@ -135,10 +135,12 @@ class WorkerProcess:
         server: ForkServer | None = None,
         doctor: DoctorSpawn | None = None,
         wrap: Bwrap | None = None,
+        cpu_devices: int = 1,
     ):
         """`wrap`: the wall the worker is spawned inside (tutor.sandbox.bwrap: what goes before the
         reaper's command, and what of the environment it keeps); such a worker is spawned, never
-        forked (a fork server's child cannot enter new namespaces)."""
+        forked (a fork server's child cannot enter new namespaces). `cpu_devices` > 1: JAX's virtual
+        CPU devices for a cell's multi-device code, read as JAX is imported, so spawned, never forked."""
         read_fd, write_fd = os.pipe()
         self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
         # The run's own temporary folder: what learner code makes there goes with the run.
@@ -150,6 +152,8 @@ class WorkerProcess:
         self._killing: threading.Thread | None = None  # kill()'s: waits for the reaper's end, then forces it
         # The run's TMPDIR, except for doctor: the learner's script gets the learner's own.
         run_env = {} if doctor is not None else {"TMPDIR": tmp, "TEMP": tmp, "TMP": tmp}
+        if cpu_devices > 1:
+            run_env["JAX_NUM_CPU_DEVICES"] = str(cpu_devices)
         argv = ["--run-dir", self.workdir]  # the reaper adds the worker's --parent (itself)
         # The compilation cache the worker may write to (doctor's worker has none): its growth is the run's.
         self.cache_dir = str(cache_dir) if cache_dir is not None and doctor is None else None
@@ -162,7 +166,7 @@ class WorkerProcess:
         passed = [write_fd, lock_fd, control_read]
         try:
             forked = None
-            if server is not None and doctor is None and wrap is None:
+            if server is not None and doctor is None and wrap is None and cpu_devices == 1:
                 forked = self._forked(server, run_env, argv, bounds, passed)
             self.proc: subprocess.Popen | ForkedProcess
             if forked is not None:
