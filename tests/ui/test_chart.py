@@ -311,6 +311,15 @@ def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(h
             assert screen.verdict.passed, screen.verdict.message
             await tui.until(pilot, lambda: chart.redraws >= 1 and not chart._dirty, timeout=10, what="the last plot")
             assert chart.point_count() > 0 and chart._plot.display
+            # The course's solution on the same data, under the curve: trained in a worker as the
+            # screen opened, kept in the home as numbers only (issue 56, item 3).
+            await tui.until(pilot, lambda: screen.reference_state != "computing", RUN_DEADLINE_S, "the reference")
+            assert screen.reference_state == "ready" and len(chart.reference["loss"][0]) == chart.point_count()
+            await tui.until(
+                pilot, lambda: "reference: " in tui.plain(chart.query_one("#chart-note")), 10, "the reference's value"
+            )
+            (kept,) = (home / "reference-curves").glob("rnn-*.json")
+            assert "def " not in kept.read_text() and "rnn_forward" not in kept.read_text()
 
             # Check again: the old curve goes at once. Seen the moment the chart is cleared: by
             # the time pilot.press returns, a warm worker may have streamed the new run's points
@@ -344,5 +353,32 @@ def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(h
             assert not screen.verdict.passed
             assert not chart._plot.display
             assert tui.plain(chart.query_one("#chart-note")).strip() == say("chart_skipped", "en")
+
+    asyncio.run(body())
+
+
+# ---- the reference under the learner's curve (issue 56, item 3) --------------------------------
+
+
+@pytest.mark.parametrize("ascii_marker,no_color", [(False, False), (True, False), (False, True)])
+def test_the_reference_is_drawn_under_the_curve_dimmer_and_in_a_glyph_of_its_own(ascii_marker, no_color, tui):
+    async def body():
+        app = ChartApp(ascii_marker=ascii_marker, no_color=no_color)
+        async with app.run_test(size=SIZE) as pilot:
+            chart = app.query_one(LossChart)
+            chart.set_reference([("loss", i, 0.1 * math.exp(-i / 100) + 1e-5) for i in range(600)])
+            await pilot.pause(0.2)
+            assert chart.redraws == 0  # nothing drawn before the learner's own first points
+            chart.add(falling(120))
+            await tui.until(pilot, lambda: chart.redraws >= 1, timeout=10, what="the plot")
+            note = tui.plain(chart.query_one("#chart-note"))
+            assert "latest: " in note and f"reference: {0.1 * math.exp(-119 / 100) + 1e-5:.4g}" in note
+            plot = chart._plot.plt.build()
+            if ascii_marker or no_color:
+                assert "." in note and "*" in plot and "." in plot  # the learner's * over the reference's .
+            else:
+                assert "·" in note and "\x1b[38;2;128;128;128m" in plot  # the reference in grey
+            # The x axis runs to the reference's last step: the learner's curve grows across it.
+            assert "500" in plot or "600" in plot
 
     asyncio.run(body())

@@ -27,10 +27,11 @@ def fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def replace_atomically(target: Path, data: bytes, tmp: Path, mode: int = FILE_MODE) -> None:
+def replace_atomically(target: Path, data: bytes, tmp: Path, mode: int = FILE_MODE, durable: bool = True) -> None:
     """Write `data` to `tmp`, fsync it, rename it over `target`, fsync the folder. Raises OSError,
     and then `target` is untouched and `tmp` is gone (a leftover of a killed writer is replaced).
-    The new file has exactly `mode` (private unless said), whatever the umask."""
+    The new file has exactly `mode` (private unless said), whatever the umask. `durable=False`:
+    no fsync (a note that means nothing after a crash; each fsync can take 100 ms on a busy disk)."""
     try:
         with suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -40,7 +41,8 @@ def replace_atomically(target: Path, data: bytes, tmp: Path, mode: int = FILE_MO
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-            os.fsync(fd)  # the bytes are on disk before the name points at them
+            if durable:
+                os.fsync(fd)  # the bytes are on disk before the name points at them
         finally:
             os.close(fd)
         os.replace(tmp, target)
@@ -48,7 +50,8 @@ def replace_atomically(target: Path, data: bytes, tmp: Path, mode: int = FILE_MO
         with suppress(OSError):
             os.unlink(tmp)
         raise
-    fsync_dir(target.parent)
+    if durable:
+        fsync_dir(target.parent)
 
 
 class NotARegularFile(OSError):

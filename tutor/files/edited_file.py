@@ -169,7 +169,9 @@ class EditedFile:
         with suppress(OSError):
             make_folder(claim.parent)
             mine = f"{_digest(text)} {self._view}".encode()  # which text, and which view said so
-            replace_atomically(claim, mine, claim.with_name(f".{claim.name}.{os.getpid()}.tmp"))
+            # Not synced: the claim matters only while this tutor runs, and it is written on the
+            # event loop as F5 is pressed (its two fsyncs were the first stall of a check).
+            replace_atomically(claim, mine, claim.with_name(f".{claim.name}.{os.getpid()}.tmp"), durable=False)
 
     def checked_elsewhere(self, text: str) -> bool:
         """Another view said it is checking exactly `text` (see checking)."""

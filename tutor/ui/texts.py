@@ -287,6 +287,7 @@ UI = table(
         "chart_waiting": {"en": "waiting for the first points…", "zh": "等待第一批数据点……"},
         "chart_log": {"en": " (log scale)", "zh": "（对数坐标）"},
         "chart_latest": {"en": "latest: {value} (step {step})", "zh": "最新：{value}（第 {step} 步）"},
+        "chart_reference": {"en": "reference: {value}", "zh": "参考解：{value}"},
         "chart_skipped": {
             "en": "No curve this time: an earlier check failed, so training was skipped.",
             "zh": "这次没有曲线：前面有检查没通过，所以跳过了训练。",

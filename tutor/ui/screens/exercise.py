@@ -119,6 +119,33 @@ class ExerciseScreen(RunView, TutorScreen):
         self._poll_progress()  # progress saved elsewhere since it was last read, looked at in a thread
         self.set_interval(POLL_S, self._poll_progress)
         self.call_after_refresh(self._focus_view)
+        if self.results.chart is not None:
+            self._fetch_reference()
+
+    reference_state = "none"  # "computing", "ready" or "none": the reference curve (tests, bench)
+
+    def _fetch_reference(self) -> None:
+        """The course solution's loss on the same data, for the chart (tutor.sandbox.reference_curve):
+        from the home if computed before, else trained in a worker now, in a thread. Numbers only
+        reach this screen, never the solution's code."""
+        from tutor.sandbox import reference_curve
+
+        session, exercise, chart = self.session, self.exercise, self.results.chart
+        self.reference_state = "computing"
+
+        def fetch() -> None:
+            try:
+                points = reference_curve.compute(session.sandbox, session.home, session.course, exercise)
+            except Exception:  # noqa: BLE001 - no reference is a chart with the learner's curve alone
+                points = None
+            self.app.call_from_thread(shown, points)
+
+        def shown(points) -> None:
+            self.reference_state = "ready" if points else "none"
+            if points and chart is not None:
+                chart.set_reference(points)
+
+        self.run_worker(fetch, thread=True, group="reference", exit_on_error=False)
 
     def on_unmount(self) -> None:  # RunView cancels a check still going
         if not self.save(quiet=True):  # never lose typing by leaving the screen
@@ -371,7 +398,10 @@ class ExerciseScreen(RunView, TutorScreen):
 
         self.start_run(lambda: session.sandbox.run_exercise(ex, source, filename), before_verdict=record_attempt)
         self.notice = None
-        self.apply_lang()  # Cancel appears in the footer
+        # Cancel appears in the footer. Not apply_lang(): re-rendering every text (title, tabs) laid
+        # out the whole screen as the check started.
+        self.render_status()
+        self.refresh_bindings()
 
     # The run on show only (RunView lets no replaced or cancelled run through).
     def run_output(self, output: Output) -> None:
@@ -392,7 +422,8 @@ class ExerciseScreen(RunView, TutorScreen):
         elif verdict.passed:
             passed = "passed_note_web" if self.app.is_web else "passed_note"
             self.notice = lambda: Text(self.say(passed), style=self.marks.style("pass", "bold"))
-        self.apply_lang()  # status line, footer (Cancel appears or goes, Next appears)
+        self.render_status()  # status line, footer (Cancel goes, Next appears): the rest is unchanged
+        self.refresh_bindings()
 
     # ---- hints, solution, reset, outside editor, next ---------------------------------------
 

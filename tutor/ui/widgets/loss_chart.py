@@ -1,26 +1,37 @@
-"""A live ASCII chart of metric series (e.g. training loss), growing while points arrive."""
+"""A live ASCII chart of metric series (e.g. training loss), growing while points arrive.
+
+The picture is drawn in a thread (plotext's figure, its ANSI text, the rows of segments): on the
+event loop a redraw only swaps finished rows in (ChartPicture), so keys stay live while the loss
+streams in."""
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import threading
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
+from rich.console import Console
 from rich.text import Text
 from textual.containers import Vertical
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tutor.ui.texts import say
-
-if TYPE_CHECKING:
-    from textual_plotext import PlotextPlot  # at run time: off the UI thread, for its import cost
 
 REDRAW_S = 0.05  # at most ~20 redraws a second, however fast points arrive
 LOG_RATIO = 10.0  # a log y axis once positive values span this factor or more
 # One colour per series, the plot's and the note's (plotext's own sequence: blue, green, red, ...).
 COLOURS = [(0, 130, 200), (60, 180, 75), (230, 25, 75), (245, 130, 48), (145, 30, 180)]
 ASCII_MARKERS = ["*", "+", "o", "x", "#"]  # shapes tell series apart where colours cannot
+# The course's reference solution on the same data: dimmer, drawn first (under the learner's), and
+# a glyph of its own where colours cannot tell it apart.
+REFERENCE_COLOUR = (128, 128, 128)
+REFERENCE_ASCII = "."
 
 
 def tick_label(value: float) -> str:
@@ -111,28 +122,37 @@ def thin(xs: list, ys: list, buckets: int) -> tuple[list, list]:
     return out_x, out_y
 
 
-def draw(plt, series: dict, markers: list[str], width: int, height: int) -> bool:
+def draw(plt, series: dict, markers: list[str], width: int, height: int, reference: dict | None = None) -> bool:
     """Draw every series on a plotext figure of width x height; return whether the y axis is log.
-    No legend (it would sit on the data): the chart's note line names the series."""
+    No legend (it would sit on the data): the chart's note line names the series. `reference`:
+    series drawn first and dimmer (the course's solution on the same data)."""
+    reference = reference or {}
     plt.clear_data()
     plt.clear_figure()
     plt.xaxes(True, False)  # the lower and left axes only: one more row and column for data
     plt.yaxes(True, False)
-    shown = {}
-    for name, (xs, ys) in series.items():
-        pairs = [(x, y) for x, y in zip(xs, ys) if math.isfinite(y)]
-        shown[name] = ([x for x, _ in pairs], [y for _, y in pairs])
-    values = [y for _, ys in shown.values() for y in ys]
+    shown: dict[str, tuple[list, list]] = {}
+    under: dict[str, tuple[list, list]] = {}
+    for into, source in ((shown, series), (under, reference)):
+        for name, (xs, ys) in source.items():
+            pairs = [(x, y) for x, y in zip(xs, ys) if math.isfinite(y)]
+            into[name] = ([x for x, _ in pairs], [y for _, y in pairs])
+    values = [y for _, ys in [*shown.values(), *under.values()] for y in ys]
     if not values:
         return False
     log = min(values) > 0 and max(values) / min(values) >= LOG_RATIO
     columns = max(width - 10, 10)  # minus the y tick labels
     rows = max(height - 2, 2)  # minus the x axis and its tick labels
-    all_x = [x for xs, _ in shown.values() for x in xs]
+    all_x = [x for xs, _ in [*shown.values(), *under.values()] for x in xs]
     # A log axis is drawn as log10 of the values on a linear one, labelled with the values:
     # plotext's own yscale("log") transforms its data in place, so a second render of the same
     # figure (a resize, a repaint) would take the log of the log.
     scale = math.log10 if log else float
+    dim = REFERENCE_ASCII if markers[0] != "braille" else "braille"
+    for xs, ys in under.values():
+        xs, ys = thin(xs, ys, columns)
+        if xs:
+            plt.plot(xs, [scale(y) for y in ys], marker=dim, color=REFERENCE_COLOUR)
     for i, (xs, ys) in enumerate(shown.values()):
         xs, ys = thin(xs, ys, columns)
         if xs:
@@ -156,6 +176,69 @@ def _import_plotext() -> None:
         pass
 
 
+def picture(
+    plt, series: dict, markers: list[str], width: int, height: int, theme: str, reference: dict | None = None
+) -> tuple[bool, list[Strip]]:
+    """The chart as rows of segments, width x height, and whether its y axis is log. Runs in a
+    thread: plotext's build and the ANSI decoding cost 5-50 ms a redraw, which on the event loop
+    were the longest stalls while a training check streamed its loss."""
+    log = draw(plt, series, markers, width, height, reference)
+    plt.plotsize(width, height)
+    plt._set_size(width, height)  # as textual_plotext does: plotsize alone does not always resize
+    plt.theme(theme)
+    text = Text.from_ansi(plt.build())
+    console = Console(width=width, color_system="truecolor", force_terminal=True, file=io.StringIO())
+    lines = console.render_lines(text, console.options.update(width=width, height=height), pad=False)
+    return log, [Strip(line) for line in lines]
+
+
+class ChartPicture(Widget):
+    """The drawn chart: rows made in a thread (`picture`), shown as they are (Textual's line API)."""
+
+    DEFAULT_CSS = "ChartPicture { width: 1fr; height: 1fr; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        from textual_plotext.plot import Plot  # imported by now, in LossChart.on_mount's thread
+
+        self.plt = Plot()  # drawn on by one thread at a time (LossChart waits for each picture)
+        self.rows: list[Strip] = []
+
+    def theme_name(self) -> str:
+        """The plotext theme matching the app's colours, registered here (on the event loop)."""
+        from plotext._dict import themes
+        from textual.color import Color
+        from textual_plotext.plot import _rgbify_theme, _sequence
+
+        name = f"textual-auto-{self.app.theme}"
+        if name not in themes:
+            variables = self.app.theme_variables
+            surface = Color.parse(variables.get("surface", "black")).rgb
+            foreground = Color.parse(variables.get("foreground", "white")).rgb
+            themes[name] = _rgbify_theme(surface, surface, foreground, "default", list(_sequence))
+        return name
+
+    def show(self, rows: list[Strip]) -> None:
+        self.rows = rows
+        self.refresh()  # a repaint of this widget only: its size does not change
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y < len(self.rows):
+            return self.rows[y].crop_extend(0, width, None)
+        return Strip.blank(width)
+
+
+@dataclass
+class ChartDrawn(Message, bubble=False):
+    """A picture finished in the drawing thread, for the run it was drawn for (`generation`)."""
+
+    generation: int
+    log: bool
+    rows: list[Strip]
+    error: str | None = None
+
+
 class LossChart(Vertical):
     """Several series in one plot, redrawn at most every REDRAW_S while points arrive. The plot
     widget is made at the first points; plotext is imported in a thread as the chart mounts,
@@ -165,7 +248,7 @@ class LossChart(Vertical):
     LossChart { height: 12; border: round $panel; }
     LossChart.-ended { height: 3; }
     LossChart > Static { height: 1; color: $text-muted; }
-    LossChart > PlotextPlot { height: 1fr; }
+    LossChart > ChartPicture { height: 1fr; }
     """
 
     def __init__(self, title: str, ascii_marker: bool, waiting: str, log_note: str, **kwargs):
@@ -176,11 +259,15 @@ class LossChart(Vertical):
         self.waiting = waiting
         self.log_note = log_note
         self.series: dict[str, tuple[list[int], list[float]]] = {}
+        # The course's solution on the same data (tutor.sandbox.reference_curve): kept across runs.
+        self.reference: dict[str, tuple[list[int], list[float]]] = {}
         self.ended: str | None = None  # why a finished run left no curve: a key of tutor.ui.texts
         self.redraws = 0  # plots drawn since the chart was made (tests and the bench read these two)
         self.batches = 0  # calls of add()
-        self._plot: PlotextPlot | None = None
+        self._plot: ChartPicture | None = None
         self._dirty = False
+        self._drawing = False  # a picture is being made in a thread: the next waits for it
+        self._generation = 0  # one more at each clear(): a picture of the last run is not shown
         self._log = False
 
     def compose(self):
@@ -204,6 +291,7 @@ class LossChart(Vertical):
     def clear(self) -> None:
         """Forget the last run's curve at once (a new run starts)."""
         self.series.clear()
+        self._generation += 1
         self.ended = None
         self._dirty = False
         if self._plot is not None:
@@ -218,6 +306,27 @@ class LossChart(Vertical):
             ys.append(value)
         self.batches += 1
         self._dirty = True
+
+    def set_reference(self, points) -> None:
+        """The reference solution's (series, step, value) points, drawn under the learner's curve."""
+        reference: dict[str, tuple[list[int], list[float]]] = {}
+        for name, step, value in points:
+            xs, ys = reference.setdefault(name, ([], []))
+            xs.append(step)
+            ys.append(value)
+        self.reference = reference
+        self._dirty = True
+        if self.series:
+            self._render_note()
+
+    def reference_at(self, name: str, step: int) -> float | None:
+        """The reference's value of series `name` at `step` (the last one before it)."""
+        xs, ys = self.reference.get(name, ([], []))
+        if not xs:
+            return None
+        import bisect
+
+        return ys[max(bisect.bisect_right(xs, step) - 1, 0)]
 
     def finish(self, why_empty: str | None) -> None:
         """The run is over. If it left no points, `why_empty` (a texts key) says why, in place
@@ -249,8 +358,14 @@ class LossChart(Vertical):
         markers = self._markers()
         text = Text()
         if len(self.series) == 1:
-            ((xs, ys),) = self.series.values()
+            ((name, (xs, ys)),) = self.series.items()
             text.append(say("chart_latest", self._lang(), value=f"{ys[-1]:.4g}", step=xs[-1]))
+            there = self.reference_at(name, xs[-1])
+            if there is not None:  # where the reference was at the same step, in its own glyph
+                glyph = "·" if markers[0] == "braille" else REFERENCE_ASCII
+                text.append("  ")
+                text.append(glyph, style="rgb({},{},{})".format(*REFERENCE_COLOUR))
+                text.append(" " + say("chart_reference", self._lang(), value=f"{there:.4g}"))
         else:
             for i, (name, (_, ys)) in enumerate(self.series.items()):
                 glyph = markers[i % len(markers)]
@@ -267,17 +382,38 @@ class LossChart(Vertical):
         note.update(text, layout=False)
 
     def _redraw_if_dirty(self) -> None:
-        if not self._dirty or not self.series:
+        if not self._dirty or not self.series or self._drawing:
             return
         self._dirty = False
         if self._plot is None:
-            from textual_plotext import PlotextPlot  # imported by now, in on_mount's thread
-
-            self._plot = PlotextPlot()
+            self._plot = ChartPicture()
             self.mount(self._plot)
         self._plot.display = True
         width, height = self._plot.size.width or self.size.width - 2, self._plot.size.height or 9
-        self._log = draw(self._plot.plt, self.series, self._markers(), width, height)
+        # Copies: points go on arriving here while the thread draws.
+        series = {name: (list(xs), list(ys)) for name, (xs, ys) in self.series.items()}
+        reference = {name: (list(xs), list(ys)) for name, (xs, ys) in self.reference.items()}
+        markers, theme = self._markers(), self._plot.theme_name()
+        args: Any = (self._generation, self._plot.plt, series, markers, width, height, theme, reference)
+        self._drawing = True
+        threading.Thread(target=self._draw, args=args, name="chart-picture", daemon=True).start()
+
+    def _draw(self, generation: int, *args) -> None:
+        try:
+            log, rows = picture(*args)
+        except Exception as exc:  # noqa: BLE001 - shown as the chart's note, never raised in a thread
+            self.post_message(ChartDrawn(generation, False, [], f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(ChartDrawn(generation, log, rows))
+
+    def on_chart_drawn(self, message: ChartDrawn) -> None:
+        self._drawing = False
+        if message.generation != self._generation or self._plot is None or not self.series:
+            return  # drawn for a run since cleared: the new run's points draw on the next tick
+        if message.error is not None:
+            self.query_one("#chart-note", Static).update(Text(message.error), layout=False)
+            return
+        self._log = message.log
+        self._plot.show(message.rows)
         self._render_note()
-        self._plot.refresh()
         self.redraws += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -40,6 +41,7 @@ class RunResults(VerticalScroll):
         self.problem: Bilingual | None = None
         self.after_pass = ""  # what to do next once passed, e.g. "Ctrl+N opens the next exercise"
         self.chart = None
+        self._head_shape: tuple = ()
 
     def compose(self):
         yield Static(id="verdict")
@@ -137,7 +139,12 @@ class RunResults(VerticalScroll):
                 head.append("\n" + self.after_pass, style="bold")
             if self.problem:
                 head.append("\n" + pick(self.problem, lang), style=marks.style("problem"))
-        self.query_one("#verdict", Static).update(head)
+        # While the run goes the head is "Checking 3/7": the same rows each time, so a repaint, not a
+        # layout of the screen per check.
+        verdict = self.query_one("#verdict", Static)
+        shape = (verdict.size.width, str(head).count("\n"), cell_len(head.plain) // max(verdict.size.width, 1))
+        verdict.update(head, layout=not self.running or shape != self._head_shape)
+        self._head_shape = shape
 
     def _render_checks(self) -> None:
         self.query_one("#checks", CheckList).show(
