@@ -20,7 +20,7 @@ The sequence of one run, in the order the parent accepts it:
     worker -> Ready(pid)                    JAX and the check library imported; or RunError("startup")
     parent -> ExerciseJob | CellJob | DoctorJob   one job, with its seal; a spare may wait here long
     worker -> Started                       the job was read: learner code runs from here on
-    worker -> CheckResult* MetricPoints*    (an exercise) one result per check asked, in its order
+    worker -> CheckResult* MetricPoints* TraceFacts*   (an exercise) one result per check asked, in its order
               CellResult                    (a cell)
               DoctorReport                  (doctor)
     worker -> Done                          every result was sent before it
@@ -45,7 +45,9 @@ from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin,
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = 8  # raise it with any change to a message below: parent and worker must agree
+PROTOCOL_VERSION = (
+    9  # 9: TraceFacts (issue 56). Raise it with any change to a message below: parent and worker must agree
+)
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 SEAL = "seal"  # the key of the run's secret on every event sent after the job was read
@@ -243,6 +245,22 @@ class MetricPoints(Message):
 
 
 @dataclass(frozen=True)
+class TraceFacts(Message):
+    """What a check saw of one of the learner's functions as it traced, for the trace panel beside
+    the editor: how often it traced so far, its arguments' types on the latest trace, why that
+    trace happened (after the first), and which control-flow primitives its program holds. Like
+    metric points it judges nothing, so it needs no seal (learner code forging one misleads only
+    its own panel)."""
+
+    wire_type: ClassVar[str] = "trace"
+    function: str
+    traces: int = 0  # 0: not a trace count (only the program's control flow was looked at)
+    arguments: tuple[tuple[str, str], ...] = ()  # (argument, type) of the latest trace
+    reason: Bilingual | None = None
+    control_flow: tuple[str, ...] = ()  # of "scan", "while", "cond" found in the program
+
+
+@dataclass(frozen=True)
 class CheckResult(Message):
     """One check's outcome. `name` is not sent: the parent fills it in from the exercise."""
 
@@ -374,7 +392,7 @@ class DoctorReport(Message):
     report: ScriptReport
 
 
-Event = Hello | Ready | Started | Done | RunError | MetricPoints | CheckResult | CellResult | DoctorReport
+Event = Hello | Ready | Started | Done | RunError | MetricPoints | TraceFacts | CheckResult | CellResult | DoctorReport
 _JOBS: dict[str, type] = {cls.wire_type: cls for cls in get_args(Job)}
 _EVENTS: dict[str, type] = {cls.wire_type: cls for cls in get_args(Event)}
 

@@ -25,6 +25,7 @@ from tutor.protocol import (
     Ready,
     RunError,
     Started,
+    TraceFacts,
     announced_version,
     parse_event,
     unseal,
@@ -107,7 +108,7 @@ class Intake:
                 self.truncated = True
                 yield Output(stream, tail)
 
-    def feed_events(self, data: bytes) -> Iterator[CheckResult | MetricPoints]:
+    def feed_events(self, data: bytes) -> Iterator[CheckResult | MetricPoints | TraceFacts]:
         """Take event bytes; yields the events a reader shows as they come (checks, metric points)."""
         if self.protocol_error or self.forged or self.worker_protocol != PROTOCOL_VERSION:
             return  # the run is over; nothing after a bad event is believed
@@ -138,7 +139,7 @@ class Intake:
             self.seen.append(event)
             self.ready = self.ready or isinstance(event, Ready)
             self.done = self.done or isinstance(event, Done)
-            if isinstance(event, (CheckResult, MetricPoints)):
+            if isinstance(event, (CheckResult, MetricPoints, TraceFacts)):
                 yield event
 
     def _out_of_turn(self, event, sealed: str | None) -> str:
@@ -155,8 +156,8 @@ class Intake:
             return ""  # the worker broke while starting: before any job, so before any seal
         if not self.ready:
             return f"a {name} event before the worker was ready"
-        if self.seal and sealed != self.seal and not isinstance(event, MetricPoints):
-            return f"a {name} event without the run's seal"  # metric points need none: they judge nothing
+        if self.seal and sealed != self.seal and not isinstance(event, (MetricPoints, TraceFacts)):
+            return f"a {name} event without the run's seal"  # metric points and trace facts judge nothing
         if isinstance(event, Started):
             if self._started:
                 return "a second started"
@@ -164,7 +165,7 @@ class Intake:
             return ""
         if not self._started:
             return f"a {name} event before the job started"
-        if isinstance(event, (MetricPoints, Done)):
+        if isinstance(event, (MetricPoints, TraceFacts, Done)):
             return ""
         if self._ended:
             return f"a {name} event after the run's result"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 from textual.widget import Widget
 
-from tutor.protocol import CheckResult, MetricPoints
+from tutor.protocol import CheckResult, MetricPoints, TraceFacts
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.verdict import Ending, decide
 from tutor.ui.texts import say
@@ -54,6 +54,13 @@ class RunMetrics(RunMessage, bubble=False):
 
 
 @dataclass
+class RunTrace(RunMessage, bubble=False):
+    """What a check saw of one of the learner's functions as it traced (the trace panel)."""
+
+    facts: TraceFacts
+
+
+@dataclass
 class RunCheck(RunMessage, bubble=False):
     """One check's result, as it arrives."""
 
@@ -70,6 +77,7 @@ class RunFinished(RunMessage, bubble=False):
 _MESSAGES: dict[type, Callable[..., RunMessage]] = {
     Output: RunOutput,
     MetricPoints: RunMetrics,
+    TraceFacts: RunTrace,
     CheckResult: RunCheck,
     Verdict: RunFinished,
 }
@@ -216,6 +224,10 @@ class RunView(_ViewBase):
         if self._is_current(message):
             self.run_metrics(message.metrics)
 
+    def on_run_trace(self, message: RunTrace) -> None:
+        if self._is_current(message):
+            self.run_trace(message.facts)
+
     def on_run_check(self, message: RunCheck) -> None:
         if self._is_current(message):
             self.run_check(message.check)
@@ -235,6 +247,9 @@ class RunView(_ViewBase):
 
     def run_metrics(self, metrics: MetricPoints) -> None:
         """Points for the live chart."""
+
+    def run_trace(self, facts: TraceFacts) -> None:
+        """What a check saw of a function as it traced."""
 
     def run_check(self, check: CheckResult) -> None:
         """One check's result."""

@@ -288,6 +288,23 @@ UI = table(
         "chart_log": {"en": " (log scale)", "zh": "（对数坐标）"},
         "chart_latest": {"en": "latest: {value} (step {step})", "zh": "最新：{value}（第 {step} 步）"},
         "chart_reference": {"en": "reference: {value}", "zh": "参考解：{value}"},
+        "trace_title": {"en": "Traces (F10)", "zh": "追踪（F10）"},
+        "trace_none": {
+            "en": "Check (F5): each jitted function the checks call shows here as it traces: how often, why, with which argument types.",
+            "zh": "按 F5 检查：检查调用的每个 jit 函数一旦追踪就会显示在这里：追踪了几次、为什么、参数是什么类型。",
+        },
+        "trace_none_yet": {
+            "en": "No function of yours traced in this run yet.",
+            "zh": "本次运行中你的函数还没有被追踪。",
+        },
+        "trace_count_one": {"en": "traced once", "zh": "追踪了 1 次"},
+        "trace_count": {"en": "traced {n} times", "zh": "追踪了 {n} 次"},
+        "trace_flow": {"en": "its program holds: {found}", "zh": "程序中含有：{found}"},
+        "trace_no_flow": {"en": "no scan / while / cond in its program", "zh": "程序中没有 scan / while / cond"},
+        "trace_shown": {
+            "en": "Trace panel shown (F10 or Ctrl+Y hides it)",
+            "zh": "已显示追踪面板（F10 或 Ctrl+Y 隐藏）",
+        },
         "chart_skipped": {
             "en": "No curve this time: an earlier check failed, so training was skipped.",
             "zh": "这次没有曲线：前面有检查没通过，所以跳过了训练。",

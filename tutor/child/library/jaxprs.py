@@ -39,12 +39,25 @@ def primitive_names(jaxpr) -> set[str]:
 def primitive_counts(fn: Callable, *args, **kwargs) -> collections.Counter[str]:
     """How many equations of each primitive fn's program holds on these arguments, nested
     sub-jaxprs included: a Python loop shows as one `add` per iteration, `scan` as one scan."""
-    return collections.Counter(eqn.primitive.name for eqn in _equations(make_jaxpr(fn)(*args, **kwargs)))
+    counts = collections.Counter(eqn.primitive.name for eqn in _equations(make_jaxpr(fn)(*args, **kwargs)))
+    _tell_panel(fn, set(counts))
+    return counts
 
 
 def primitives(fn: Callable, *args, **kwargs) -> set[str]:
     """Primitive names used when fn is traced on these arguments."""
-    return primitive_names(make_jaxpr(fn)(*args, **kwargs))
+    names = primitive_names(make_jaxpr(fn)(*args, **kwargs))
+    _tell_panel(fn, names)
+    return names
+
+
+def _tell_panel(fn: Callable, names: set[str]) -> None:
+    """The trace panel hears which control flow a program the checks looked at holds."""
+    from tutor.child.library.tracing import CONTROL_FLOW, report_trace
+
+    name = str(getattr(fn, "__name__", None) or getattr(getattr(fn, "__wrapped__", None), "__name__", "function"))
+    if not name.startswith("<"):  # a check's own lambda is not the learner's function
+        report_trace(name, 0, flow=tuple(n for n in CONTROL_FLOW if n in names))
 
 
 def expect_primitive(fn: Callable, args: tuple, name: str, what: Label | None = None) -> None:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import jax
 import jax.numpy as jnp
 
+from tutor.child.channel import send
 from tutor.child.library.failures import CheckError, expect, fail
 from tutor.child.library.originals import (
     Tracer,
@@ -24,7 +25,9 @@ from tutor.child.library.originals import (
     unlisten,
 )
 from tutor.child.library.values import type_of
+from tutor.i18n import Bilingual
 from tutor.jax_signals import TRACE_EVENT
+from tutor.protocol import TraceFacts
 
 
 def is_jitted(f: Any) -> bool:
@@ -55,18 +58,38 @@ class TraceCounter:
         except (TypeError, ValueError):
             self.params = []
         counter = self
+        self._quiet = False  # tracing for the panel's facts (control flow): not one of the learner's traces
 
         # wraps() keeps the learner's name (in JAX errors) and signature (for static_argnames).
         @functools.wraps(inner)
         def counting(*args, **kwargs):
-            counter.count += 1
-            counter.signatures.append(counter._signature(args, kwargs))
+            if not counter._quiet:
+                counter.count += 1
+                counter.signatures.append(counter._signature(args, kwargs))
             return inner(*args, **kwargs)
 
         self._jitted = jit(counting, **options)
 
     def __call__(self, *args, **kwargs):
-        return self._jitted(*args, **kwargs)
+        before = self.count
+        try:
+            return self._jitted(*args, **kwargs)
+        finally:
+            if self.count != before:  # it traced: the trace panel hears of it now, before any verdict
+                self._report(args, kwargs)
+
+    def _report(self, args, kwargs) -> None:
+        global _panel_tracing
+        flow: tuple[str, ...] = ()
+        self._quiet, _panel_tracing = True, True
+        try:
+            flow = control_flow(self._jitted.trace(*args, **kwargs).jaxpr)
+        except Exception:  # noqa: BLE001 - the panel goes without it; the learner's error is the call's
+            pass
+        finally:
+            self._quiet, _panel_tracing = False, False
+        en, zh = self.reason(len(self.signatures) - 1)
+        report_trace(self.name, self.count, self.signatures[-1], Bilingual(zh=zh, en=en) if en else None, flow)
 
     def _signature(self, args, kwargs) -> list[tuple[str, str]]:
         sig = []
@@ -86,28 +109,64 @@ class TraceCounter:
                 sig.append((text, f"static {leaf!r}"))
         return sig
 
+    def reason(self, i: int) -> tuple[str, str]:
+        """Why trace i (from 0) happened, in English and Chinese; ("", "") for the first."""
+        if i < 1 or i >= len(self.signatures):
+            return "", ""
+        before, now = dict(self.signatures[i - 1]), dict(self.signatures[i])
+        diffs = [(k, before.get(k), now.get(k)) for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)]
+        if not diffs:
+            return (
+                f"trace {i + 1}: same argument types as before (was the function re-created or jitted again?)",
+                f"第 {i + 1} 次追踪：参数类型与上次相同（函数是否被重新创建或重新 jit？）",
+            )
+        parts_en, parts_zh = [], []
+        for k, a, b in diffs[:3]:
+            a_s, b_s = a or "absent", b or "absent"
+            parts_en.append(f"{k} was {_pretty(a_s, 'en')}, now {_pretty(b_s, 'en')}")
+            parts_zh.append(f"{k} 之前是 {_pretty(a_s, 'zh')}，这次是 {_pretty(b_s, 'zh')}")
+        return f"trace {i + 1} happened because " + "; ".join(parts_en), f"第 {i + 1} 次追踪的原因：" + "；".join(
+            parts_zh
+        )
+
     def retrace_reasons(self) -> tuple[str, str]:
         """Why each trace after the first happened, in English and Chinese."""
-        en, zh = [], []
-        for i in range(1, len(self.signatures)):
-            before, now = dict(self.signatures[i - 1]), dict(self.signatures[i])
-            diffs = [
-                (k, before.get(k), now.get(k)) for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)
-            ]
-            if not diffs:
-                en.append(
-                    f"trace {i + 1}: same argument types as before (was the function re-created or jitted again?)"
-                )
-                zh.append(f"第 {i + 1} 次追踪：参数类型与上次相同（函数是否被重新创建或重新 jit？）")
-                continue
-            parts_en, parts_zh = [], []
-            for k, a, b in diffs[:3]:
-                a_s, b_s = a or "absent", b or "absent"
-                parts_en.append(f"{k} was {_pretty(a_s, 'en')}, now {_pretty(b_s, 'en')}")
-                parts_zh.append(f"{k} 之前是 {_pretty(a_s, 'zh')}，这次是 {_pretty(b_s, 'zh')}")
-            en.append(f"trace {i + 1} happened because " + "; ".join(parts_en))
-            zh.append(f"第 {i + 1} 次追踪的原因：" + "；".join(parts_zh))
-        return " | ".join(en), " | ".join(zh)
+        reasons = [self.reason(i) for i in range(1, len(self.signatures))]
+        return " | ".join(en for en, _ in reasons), " | ".join(zh for _, zh in reasons)
+
+
+CONTROL_FLOW = ("scan", "while", "cond")
+_panel_tracing = False  # TraceCounter is tracing for the panel: TraceEvents does not count it
+
+
+def control_flow(jaxpr) -> tuple[str, ...]:
+    """Which of scan / while / cond a program holds, nested programs included."""
+    from tutor.child.library.jaxprs import primitive_names
+
+    names = primitive_names(jaxpr)
+    return tuple(name for name in CONTROL_FLOW if name in names)
+
+
+def report_trace(
+    function: str,
+    traces: int,
+    arguments=(),
+    reason: Bilingual | None = None,
+    flow: tuple[str, ...] = (),
+) -> None:
+    """Tell the trace panel (tutor.protocol.TraceFacts); never fails a check."""
+    try:
+        send(
+            TraceFacts(
+                function=str(function),
+                traces=int(traces),
+                arguments=tuple((str(a), str(t)) for a, t in arguments),
+                reason=reason,
+                control_flow=tuple(flow),
+            )
+        )
+    except Exception:  # noqa: BLE001 - a panel without this fact; the check goes on
+        pass
 
 
 def _pretty(t: str, lang: str) -> str:
@@ -160,7 +219,7 @@ class TraceEvents:
         return len(self.names)
 
     def _on_event(self, event: str, duration: float, **kwargs) -> None:
-        if event == self.EVENT:
+        if event == self.EVENT and not _panel_tracing:  # the panel's own look is none of the learner's traces
             name = str(kwargs.get("fun_name", "?"))
             if name not in self.EAGER_CONTROL_FLOW:
                 self.names.append(name)

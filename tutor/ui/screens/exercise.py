@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Markdown, Static, TabbedContent, TabPane, TextArea
 
 from tutor.files.edited_file import EditedFile
@@ -23,7 +23,7 @@ from tutor.files.workspace import LearnerFileError
 from tutor.i18n import Bilingual, pick
 from tutor.progress import changes, passing
 from tutor.progress.path import Step
-from tutor.protocol import CheckResult, MetricPoints
+from tutor.protocol import CheckResult, MetricPoints, TraceFacts
 from tutor.sandbox.events import Output, Verdict
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
@@ -32,6 +32,9 @@ from tutor.ui.widgets.editor import highlighting_available, make_editor
 from tutor.ui.widgets.markup import set_markdown
 from tutor.ui.widgets.own_focus_style import ReadingScroll
 from tutor.ui.widgets.run_results import RunResults
+from tutor.ui.widgets.trace_panel import TracePanel
+
+TRACE_PANEL_MIN_WIDTH = 120  # a terminal this wide shows the trace panel unless asked not to
 
 POLL_S = 0.5  # how often the workspace file is checked for outside edits
 VIEWS = ("task", "code", "results")
@@ -47,6 +50,7 @@ class ExerciseScreen(RunView, TutorScreen):
         Binding("f4", "solution", "Solution"),
         Binding("f8", "reset", "Reset"),
         Binding("f9,ctrl+o", "editor", "$EDITOR"),
+        Binding("f10,ctrl+y", "trace_panel", "Traces", show=False),
         Binding("ctrl+n", "next_exercise", "Next"),
         Binding("c", "next_exercise", show=False),  # outside the editor, like everywhere else on the path
         Binding("ctrl+s", "save", "Save", show=False),
@@ -76,16 +80,20 @@ class ExerciseScreen(RunView, TutorScreen):
         first = "task" if self._status() == "new" else "code"
         yield Header()
         yield Static(id="ex-status")
-        with TabbedContent(id="ex-tabs", initial=first):
-            with TabPane("Task", id="task"):
-                with ReadingScroll(id="task-scroll"):
-                    yield Static(id="file-note")
-                    yield Markdown(id="prompt")
-                    yield Markdown(id="hints")
-            with TabPane("Code", id="code"):
-                yield make_editor(self.file.saved_text, id="editor")
-            with TabPane("Results", id="results"):
-                yield RunResults(self.exercise, id="results-view")
+        with Horizontal(id="ex-row"):
+            with TabbedContent(id="ex-tabs", initial=first):
+                with TabPane("Task", id="task"):
+                    with ReadingScroll(id="task-scroll"):
+                        yield Static(id="file-note")
+                        yield Markdown(id="prompt")
+                        yield Markdown(id="hints")
+                with TabPane("Code", id="code"):
+                    yield make_editor(self.file.saved_text, id="editor")
+                with TabPane("Results", id="results"):
+                    yield RunResults(self.exercise, id="results-view")
+            # Beside the editor and the results, live while a check runs. Off at 80 columns (the
+            # editor needs them), on where there is room; F10 / Ctrl+Y shows or hides it.
+            yield TracePanel(id="trace-panel")
         yield footer()
 
     @property
@@ -113,7 +121,13 @@ class ExerciseScreen(RunView, TutorScreen):
     def running(self) -> bool:
         return self.results.running
 
+    @property
+    def trace_panel(self) -> TracePanel:
+        return self.query_one("#trace-panel", TracePanel)
+
     def on_mount(self) -> None:
+        self.trace_panel.display = self.app.size.width >= TRACE_PANEL_MIN_WIDTH
+        self.trace_panel.render_facts()
         self.results.problem = self.load_problem
         self.set_interval(POLL_S, self._poll_file)
         self._poll_progress()  # progress saved elsewhere since it was last read, looked at in a thread
@@ -205,6 +219,7 @@ class ExerciseScreen(RunView, TutorScreen):
         for view in VIEWS:
             tabs.get_tab(view).label = self.say(view)
         set_markdown(self.query_one("#prompt", Markdown), ex.prompt.get(lang))
+        self.trace_panel.render_facts()
         if self.app.is_web:  # served (`serve`): the file is on the server, not where the page is shown
             note = Text(self.say("your_file_web", name=self.path.name), style="dim")
         else:
@@ -387,6 +402,7 @@ class ExerciseScreen(RunView, TutorScreen):
         results = self.results
         results.problem = self.load_problem
         results.clear(running=source is not None)
+        self.trace_panel.clear()
         self.show_view("results")
         if source is None:
             return
@@ -412,6 +428,19 @@ class ExerciseScreen(RunView, TutorScreen):
 
     def run_check(self, check: CheckResult) -> None:
         self.results.add_check(check)
+
+    def run_trace(self, facts: TraceFacts) -> None:
+        self.trace_panel.add(facts)
+
+    def action_trace_panel(self) -> None:
+        """F10 / Ctrl+Y: the trace panel beside the editor and the results, shown or hidden."""
+        panel = self.trace_panel
+        panel.display = not panel.display
+        if panel.display:
+            self.say_status("trace_shown")
+        else:
+            self.notice = None
+            self.render_status()
 
     def run_finished(self, verdict: Verdict) -> None:
         self.results.finish(verdict)
