@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 
 from tutor.child.library.failures import Label, bilingual, fail
 from tutor.child.library.originals import make_jaxpr
+from tutor.child.library.trace_facts import CONTROL_FLOW, report_trace
 
 
 def _subjaxprs(params: dict):
@@ -51,10 +52,14 @@ def primitives(fn: Callable, *args, **kwargs) -> set[str]:
     return names
 
 
+def control_flow(jaxpr) -> tuple[str, ...]:
+    """Which of scan / while / cond a program holds, nested programs included."""
+    names = primitive_names(jaxpr)
+    return tuple(name for name in CONTROL_FLOW if name in names)
+
+
 def _tell_panel(fn: Callable, names: set[str]) -> None:
     """The trace panel hears which control flow a program the checks looked at holds."""
-    from tutor.child.library.tracing import CONTROL_FLOW, report_trace
-
     name = str(getattr(fn, "__name__", None) or getattr(getattr(fn, "__wrapped__", None), "__name__", "function"))
     if not name.startswith("<"):  # a check's own lambda is not the learner's function
         report_trace(name, 0, flow=tuple(n for n in CONTROL_FLOW if n in names))

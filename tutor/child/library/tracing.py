@@ -12,8 +12,9 @@ from typing import Any, Literal
 import jax
 import jax.numpy as jnp
 
-from tutor.child.channel import send
+from tutor.child.library import trace_facts
 from tutor.child.library.failures import CheckError, expect, fail
+from tutor.child.library.jaxprs import control_flow
 from tutor.child.library.originals import (
     Tracer,
     Wrapped,
@@ -24,10 +25,10 @@ from tutor.child.library.originals import (
     tree_flatten_with_path,
     unlisten,
 )
+from tutor.child.library.trace_facts import report_trace
 from tutor.child.library.values import type_of
 from tutor.i18n import Bilingual
 from tutor.jax_signals import TRACE_EVENT
-from tutor.protocol import TraceFacts
 
 
 def is_jitted(f: Any) -> bool:
@@ -79,15 +80,14 @@ class TraceCounter:
                 self._report(args, kwargs)
 
     def _report(self, args, kwargs) -> None:
-        global _panel_tracing
         flow: tuple[str, ...] = ()
-        self._quiet, _panel_tracing = True, True
+        self._quiet = trace_facts.panel_tracing = True
         try:
             flow = control_flow(self._jitted.trace(*args, **kwargs).jaxpr)
         except Exception:  # noqa: BLE001 - the panel goes without it; the learner's error is the call's
             pass
         finally:
-            self._quiet, _panel_tracing = False, False
+            self._quiet = trace_facts.panel_tracing = False
         en, zh = self.reason(len(self.signatures) - 1)
         report_trace(self.name, self.count, self.signatures[-1], Bilingual(zh=zh, en=en) if en else None, flow)
 
@@ -133,40 +133,6 @@ class TraceCounter:
         """Why each trace after the first happened, in English and Chinese."""
         reasons = [self.reason(i) for i in range(1, len(self.signatures))]
         return " | ".join(en for en, _ in reasons), " | ".join(zh for _, zh in reasons)
-
-
-CONTROL_FLOW = ("scan", "while", "cond")
-_panel_tracing = False  # TraceCounter is tracing for the panel: TraceEvents does not count it
-
-
-def control_flow(jaxpr) -> tuple[str, ...]:
-    """Which of scan / while / cond a program holds, nested programs included."""
-    from tutor.child.library.jaxprs import primitive_names
-
-    names = primitive_names(jaxpr)
-    return tuple(name for name in CONTROL_FLOW if name in names)
-
-
-def report_trace(
-    function: str,
-    traces: int,
-    arguments=(),
-    reason: Bilingual | None = None,
-    flow: tuple[str, ...] = (),
-) -> None:
-    """Tell the trace panel (tutor.protocol.TraceFacts); never fails a check."""
-    try:
-        send(
-            TraceFacts(
-                function=str(function),
-                traces=int(traces),
-                arguments=tuple((str(a), str(t)) for a, t in arguments),
-                reason=reason,
-                control_flow=tuple(flow),
-            )
-        )
-    except Exception:  # noqa: BLE001 - a panel without this fact; the check goes on
-        pass
 
 
 def _pretty(t: str, lang: str) -> str:
@@ -219,7 +185,9 @@ class TraceEvents:
         return len(self.names)
 
     def _on_event(self, event: str, duration: float, **kwargs) -> None:
-        if event == self.EVENT and not _panel_tracing:  # the panel's own look is none of the learner's traces
+        if (
+            event == self.EVENT and not trace_facts.panel_tracing
+        ):  # the panel's own look is none of the learner's traces
             name = str(kwargs.get("fun_name", "?"))
             if name not in self.EAGER_CONTROL_FLOW:
                 self.names.append(name)
