@@ -27,6 +27,7 @@ from tutor.child.library import (
     type_of,
     x64_enabled,
 )
+from tutor.child.library.edges import expect_steps_beyond_lr, jumping_gradients, largest_step
 from tutor.child.library.failures import bilingual
 from tutor.child.library.originals import device_put, eval_shape, keystr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
@@ -516,3 +517,16 @@ def state_follows_params(state: Any, params: Any, what: Label = "state") -> None
                 "优化器状态必须跟随每个参数的 dtype。请用 jnp.zeros_like(p)（或 jnp.zeros(p.shape, p.dtype)）构造，"
                 f"不要用 jnp.zeros(p.shape)，它总是 {default_zh}",
             )
+
+
+def expect_steps_past_lr(opt: Any, lr: float, reference: Callable[[list], list], label: str, quiet_steps: int) -> None:
+    """The library's edge for every optimizer: `opt` (built with lr and hyperparameters where one
+    update can exceed lr) run on gradients that jump after quiet_steps small ones, against
+    `reference(grads_seq)`, its float64 updates. The reference must reach past lr (else the
+    edge shows nothing); a clip of the update to lr, or to a few times lr, fails here."""
+    init, update = unpack(opt)
+    grads_seq = jumping_gradients({"w": (3,), "b": (3,)}, quiet_steps)
+    want = reference(grads_seq)
+    assert largest_step(want, lr) > 2.0, "the edge's reference never moves past 2 x lr"
+    params = as_float32({"w": np.zeros(3), "b": np.zeros(3)})
+    expect_steps_beyond_lr(run_updates(update, init, params, grads_seq, reorder=False), want, lr, label)

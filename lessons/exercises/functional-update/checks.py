@@ -19,6 +19,8 @@ from tutor.child.library import (
     global_snapshot,
     is_defined,
     on_failure,
+    planted,
+    special_where,
     structure,
     traced,
     type_of,
@@ -42,6 +44,25 @@ CASES = [
     # the value already there: the buffer stays the same, and it is still a write
     ([0.5, -0.5, 2.0, 9.0, 1.0], 4, 3, 9.0),
 ]
+
+# (buffer, index, value) holding inf and NaN, where the task defines the result as for any number:
+# an inf overwritten, an inf written, a NaN overwritten, specials left where they are.
+EDGES = [
+    (planted([2.0, 0.5, -1.0, 3.0, 4.0], keep=-1), 0, 7.5),
+    (planted([0.5, -0.5, 2.0, 9.0, 1.0], keep=-2), -2, np.inf),
+    ([1.0, np.nan, 3.0], 1, -2.0),
+]
+BLEND = (
+    "Elements holding inf or NaN must come back as they were (NaN stays NaN), and the element written holds "
+    "the value, whatever was there. Arithmetic that blends old and new with a mask (buf * (1 - mask) + "
+    "value * mask, buf + mask * (value - buf)) computes inf * 0 and inf - inf, which are NaN. Replace the "
+    "element instead: `buffer.at[index].set(value)` (or jnp.where(mask, value, buffer)) never computes with "
+    "the other elements",
+    "含 inf 或 NaN 的元素必须原样返回（NaN 仍是 NaN），被写入的位置保存写入的值，不管原来是什么。"
+    "用掩码混合新旧值的算术（buf * (1 - mask) + value * mask、buf + mask * (value - buf)）会算出 "
+    "inf * 0 和 inf - inf，结果是 NaN。应直接替换元素：`buffer.at[index].set(value)`"
+    "（或 jnp.where(mask, value, buffer)）不会拿其他元素做运算",
+)
 
 # A loop of calls, each from the last result: the same position is written twice.
 STEPS = [(2, 1.5), (-1, -2.0), (2, 4.0), (0, 0.5), (-6, 3.25)]
@@ -201,6 +222,18 @@ def check_values(update):
         _judge_buffer(new["buffer"], before, index, value, (en, zh))
         with on_failure(*WRITES_ADVICE):
             close(new["writes"], np.float64(writes + 1), what=(f"writes returned by {en}", f"{zh} 返回的 writes"))
+
+    # The edges the task defines: every element a write leaves stays exactly as it was, inf and
+    # NaN too, and the element written holds the value, inf too (a masked blend multiplies inf by
+    # 0, which is NaN, and computes inf - inf where it overwrites an inf).
+    for buffer, index, value in EDGES:
+        en = f"update(state, {index}, {value:g}) with buffer {_show(buffer)}"
+        zh = f"update(state, {index}, {value:g})（buffer 为 {_show(buffer)}）"
+        out = call(update, _state(buffer, 3), index, value, label=f"update(state, {index}, {value:g})")
+        new = _new_state(out, len(buffer), (en, zh))
+        want = np.array(buffer, np.float64)
+        want[index] = value
+        special_where(new["buffer"], want, (f"the buffer from {en}", f"{zh} 返回的 buffer"), BLEND)
 
     state, want, count = _state(np.zeros(6), 0), np.zeros(6), 0
     for k, (index, value) in enumerate(STEPS, start=1):

@@ -1,0 +1,90 @@
+"""Edge inputs, where a shortcut that is right on ordinary inputs goes wrong: gradients that jump
+after small ones (an optimizer's update then exceeds lr, so a clip shows), values holding inf and
+NaN (a masked blend or a nansum shows) and a running statistic stepped from a count of 0. A check
+asks for them by name and judges the answer against its own float64 reference; each generator
+says what its input is for, so the message can name it. Runs inside the worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tutor.child.library.failures import Label, bilingual, fail
+from tutor.child.library.values import fmt
+
+# The values a buffer or a batch is given where the task defines what happens to them.
+SPECIALS = (("inf", np.inf), ("-inf", -np.inf), ("NaN", np.nan))
+
+
+def jumping_gradients(shapes: dict[str, tuple[int, ...]], quiet_steps: int, seed: int = 0) -> list[dict]:
+    """quiet_steps gradient trees of small entries (|g| about 1e-2, random signs), then one where
+    every entry jumps to about 1 and one small again, as float64 dicts of `shapes`. After such a
+    jump Adam with b1 < b2 has |m_hat| > sqrt(v_hat), and RMSProp with rho near 1 divides by
+    about sqrt(1 - rho) * |g|: both move by several times lr, which a clipped update cannot."""
+    rng = np.random.default_rng(seed)
+
+    def tree(scale: float) -> dict:
+        return {k: rng.choice((-1.0, 1.0), size=s) * scale * rng.uniform(0.5, 1.5, size=s) for k, s in shapes.items()}
+
+    return [*(tree(1e-2) for _ in range(quiet_steps)), tree(1.0), tree(1e-2)]
+
+
+def largest_step(updates_seq: list, lr: float) -> float:
+    """The largest |update| / lr over a sequence of update trees (dicts of arrays)."""
+    return max(float(np.max(np.abs(np.asarray(u, np.float64)) / lr)) for tree in updates_seq for u in tree.values())
+
+
+def expect_steps_beyond_lr(got_seq: list, want_seq: list, lr: float, label: str, rtol=1e-4, atol=1e-7) -> None:
+    """The learner's updates for jumping_gradients against the float64 reference, step by step:
+    the failure names a clip where the learner's updates never exceed what the reference exceeds."""
+    for t, (got, want) in enumerate(zip(got_seq, want_seq), start=1):
+        for k, w in want.items():
+            g = np.asarray(got[k], np.float64)
+            if np.allclose(g, w, rtol=rtol, atol=atol):
+                continue
+            theirs, ours = largest_step(got_seq, lr), largest_step(want_seq, lr)
+            clip_en = clip_zh = ""
+            if theirs < 0.9 * ours and theirs >= 0.999 * largest_step([got], lr):
+                clip_en = (
+                    f" None of your updates is larger than {theirs:.3g} × lr, where the formula's reach "
+                    f"{ours:.3g} × lr: the update looks clipped (or bounded). The formula has no clip: after small "
+                    "gradients a large one moves a parameter by more than lr, and that is right"
+                )
+                clip_zh = (
+                    f"你的增量没有一个超过 {theirs:.3g} × lr，而公式给出的可达 {ours:.3g} × lr：增量像是被截断"
+                    "（或被限制）了。公式里没有截断：一串小梯度之后来一个大梯度，参数移动超过 lr，这是对的"
+                )
+            fail(
+                f"{label}, gradients of about 0.01 for {len(want_seq) - 2} steps, then about 1 (a jump), then 0.01: "
+                f"at step {t} updates['{k}'] is {fmt(g)}, expected {fmt(w)} (float64 reference).{clip_en}",
+                f"{label}，梯度先是约 0.01（{len(want_seq) - 2} 步），然后跳到约 1，再回到 0.01："
+                f"第 {t} 步 updates['{k}'] 是 {fmt(g)}，应为 {fmt(w)}（float64 参考）。{clip_zh}",
+            )
+
+
+def planted(values: np.ndarray, keep: int) -> np.ndarray:
+    """A float64 copy of a 1-D array with inf, -inf and NaN planted at the first positions other
+    than `keep` (a write's target, say): whatever a write leaves as it was must stay so exactly."""
+    out = np.array(values, np.float64, copy=True)
+    spots = [i for i in range(out.size) if i != keep % max(out.size, 1)]
+    for i, (_, special) in zip(spots, SPECIALS):
+        out[i] = special
+    return out
+
+
+def special_where(got: Any, want: Any, what: Label, cause: Label) -> None:
+    """got equals want where want holds inf or NaN (NaN against NaN, inf of the same sign) and is
+    close elsewhere; the failure names the first entry and `cause`, the likely shortcut."""
+    g, w = np.asarray(got, np.float64).reshape(-1), np.asarray(want, np.float64).reshape(-1)
+    en, zh = bilingual(what)
+    cause_en, cause_zh = bilingual(cause)
+    for i, (a, b) in enumerate(zip(g, w)):
+        same = (np.isnan(a) and np.isnan(b)) or a == b or (np.isfinite(b) and abs(a - b) <= 1e-6 + 1e-5 * abs(b))
+        if not same:
+            at = f" at index {i}" if g.size > 1 else ""
+            at_zh = f"下标 {i} 处" if g.size > 1 else ""
+            fail(
+                f"{en}: {fmt(g)}, expected {fmt(w)}: {a:g}{at} instead of {b:g}. {cause_en}",
+                f"{zh}：{fmt(g)}，应为 {fmt(w)}：{at_zh}是 {a:g} 而不是 {b:g}。{cause_zh}",
+            )
