@@ -12,6 +12,7 @@ from tutor.child.library import (
     expect_traces,
     is_defined,
     raises,
+    special_where,
     traced,
     type_of,
     x64_note,
@@ -129,6 +130,29 @@ def check_accumulates(new_meter, record):
             "所以要加 jnp.sum(batch)，而不是平均值 × 个数）",
         ),
     )
+    # inf and NaN, where the task defines the answer as for any value: the count grows by the
+    # batch's size and the sum by its sum, NaN and inf included, each on a meter of its own.
+    for batches_seen, kind in (([[1.0, np.nan, 2.0], [4.0]], "NaN"), ([[np.inf, 1.0], [-3.0, 0.0]], "inf")):
+        meter, seen = new_meter(), np.zeros(0)
+        for k, batch in enumerate(batches_seen, start=1):
+            out = call(record, meter, jnp.asarray(batch, jnp.float32), label=f"record(meter, {batch})")
+            seen = np.concatenate([seen, batch])
+            what = f"a fresh meter after {' then '.join(str(b) for b in batches_seen[:k])}"
+            what_zh = f"新统计器依次记录 {'、'.join(str(b) for b in batches_seen[:k])} 之后"
+            special_where(contents(meter, "the meter"), [seen.size, seen.sum()], (what, what_zh), SPECIAL[kind])
+            special_where(out, seen.mean(), (f"the mean returned, {what}", f"{what_zh}返回的平均值"), SPECIAL[kind])
+
+
+# What a meter fed inf or NaN gets wrong, named after the special value of its batch.
+SKIPS = (
+    "A meter counts every value recorded (batch.size) and adds its sum (jnp.sum): a NaN recorded makes the sum "
+    "and the mean NaN, and an inf makes them inf, so that the caller sees the bad batch. jnp.nansum, or a mask "
+    "of finite values, hides it and changes the count or the sum",
+    "统计器要数记录过的每一个值（batch.size），并加上它们的总和（jnp.sum）：记录了 NaN，总和与平均值就是 NaN；"
+    "记录了 inf，它们就是 inf，调用方才能发现这批数据有问题。jnp.nansum 或只保留有限值的掩码会把它藏起来，"
+    "并改变个数或总和",
+)
+SPECIAL = {"NaN": SKIPS, "inf": SKIPS}
 
 
 @check("returns-mean", depends=["accumulates"])

@@ -6,7 +6,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, expect, fail, is_defined, primitive_counts, primitives, returns
+from tutor.child.library import (
+    check,
+    close,
+    expect,
+    fail,
+    is_defined,
+    primitive_counts,
+    primitives,
+    returns,
+    special_where,
+)
 
 
 @check("defines")
@@ -20,6 +30,7 @@ def check_step_body(welford_step):
         ((3.0, 2.0, 8.0), 6.0, (4.0, 3.0, 20.0)),  # [0, 2, 4] then 6
         ((1.0, 10.0, 0.0), 12.0, (2.0, 11.0, 2.0)),  # [10] then 12
         ((2.0, -1.0, 2.0), 5.0, (3.0, 1.0, 26.0)),
+        ((0.0, 0.0, 0.0), 5.0, (1.0, 5.0, 0.0)),  # the first value: stepped from a count of 0, as scan starts
     ]  # [-2, 0] then 5
     for state, x, (n, mean, m2) in cases:
         label = f"welford_step(({state[0]:g}, {state[1]:g}, {state[2]:g}), {x:g})"
@@ -78,6 +89,23 @@ def check_values(online_var):
     close(mean, l64.mean(), what=(f"online_var mean {edge[0]}", f"online_var 的均值，{edge[1]}"), rtol=1e-4, atol=1e-4)
     close(
         var, l64.var(), what=(f"online_var variance {edge[0]}", f"online_var 的方差，{edge[1]}"), rtol=1e-3, atol=1e-4
+    )
+    # A NaN in the stream, where the formulas define the answer: from it on, mean and variance are
+    # NaN (delta = NaN - mean). A step that skips it hides a bad value the caller must see.
+    xs = np.array([1.0, 2.0, np.nan, 4.0, 0.5])
+    mean, var, trace = online_var(jnp.asarray(xs, jnp.float32))
+    skip = (
+        "Welford's formulas take every value: a NaN in the stream makes delta, the mean and m2 NaN from there on, "
+        "so the caller sees the bad value. A step that skips NaN (jnp.where(jnp.isnan(x), ...), jnp.nan_to_num) "
+        "gives statistics of a stream that was not given",
+        "Welford 公式会用到每一个值：数据流里出现 NaN，从那里起 delta、均值和 m2 都是 NaN，调用方才能发现坏值。"
+        "跳过 NaN 的步骤（jnp.where(jnp.isnan(x), ...)、jnp.nan_to_num）给出的是另一条数据流的统计量",
+    )
+    with np.errstate(invalid="ignore"):
+        running = np.array([xs[: k + 1].var() for k in range(xs.size)])
+    special_where(trace, running, ("var_trace of [1, 2, NaN, 4, 0.5]", "[1, 2, NaN, 4, 0.5] 的 var_trace"), skip)
+    special_where(
+        mean, np.nan, ("online_var([1, 2, NaN, 4, 0.5]) mean", "online_var([1, 2, NaN, 4, 0.5]) 的均值"), skip
     )
 
 
