@@ -10,6 +10,7 @@ from tutor.child.library import (
     close,
     expect,
     expect_traces,
+    finite_twin,
     is_defined,
     raises,
     special_where,
@@ -131,16 +132,37 @@ def check_accumulates(new_meter, record):
         ),
     )
     # inf and NaN, where the task defines the answer as for any value: the count grows by the
-    # batch's size and the sum by its sum, NaN and inf included, each on a meter of its own.
-    for batches_seen, kind in (([[1.0, np.nan, 2.0], [4.0]], "NaN"), ([[np.inf, 1.0], [-3.0, 0.0]], "inf")):
+    # batch's size and the sum by its sum, NaN and inf included.
+    for batches_seen in SPECIAL_BATCHES:
+        _judge_specials(new_meter, record, batches_seen, mean=False)
+
+
+def _judge_specials(new_meter, record, batches_seen, mean):
+    """A stream with NaN or inf on a fresh meter, judged where its finite twin (the same stream
+    with 5.0 in their place, on another fresh meter) comes out right: what goes wrong is then the
+    special values' doing. `mean`: judge the mean returned, else the meter's contents."""
+    for twin in (True, False):
         meter, seen = new_meter(), np.zeros(0)
-        for k, batch in enumerate(batches_seen, start=1):
-            out = call(record, meter, jnp.asarray(batch, jnp.float32), label=f"record(meter, {batch})")
-            seen = np.concatenate([seen, batch])
-            what = f"a fresh meter after {' then '.join(str(b) for b in batches_seen[:k])}"
-            what_zh = f"新统计器依次记录 {'、'.join(str(b) for b in batches_seen[:k])} 之后"
-            special_where(contents(meter, "the meter"), [seen.size, seen.sum()], (what, what_zh), SPECIAL[kind])
-            special_where(out, seen.mean(), (f"the mean returned, {what}", f"{what_zh}返回的平均值"), SPECIAL[kind])
+        for batch in batches_seen:
+            given = finite_twin(batch) if twin else np.asarray(batch, np.float64)
+            out = call(record, meter, jnp.asarray(given, jnp.float32), label=f"record(meter, {batch})")
+            seen = np.concatenate([seen, given])
+            got = out if mean else contents(meter, "the meter")
+            want = seen.mean() if mean else [seen.size, seen.sum()]
+            if twin:
+                ok = np.allclose(np.asarray(got, np.float64), want, rtol=1e-5, atol=1e-6)
+                if not ok:
+                    return  # wrong without the special values too: the other checks name it
+                continue
+            what = (
+                (
+                    f"the mean returned by a fresh meter after {seen.tolist()}",
+                    f"新统计器记录 {seen.tolist()} 之后返回的平均值",
+                )
+                if mean
+                else (f"a fresh meter after recording {seen.tolist()}", f"新统计器记录 {seen.tolist()} 之后")
+            )
+            special_where(got, want, what, SKIPS)
 
 
 # What a meter fed inf or NaN gets wrong, named after the special value of its batch.
@@ -152,7 +174,8 @@ SKIPS = (
     "记录了 inf，它们就是 inf，调用方才能发现这批数据有问题。jnp.nansum 或只保留有限值的掩码会把它藏起来，"
     "并改变个数或总和",
 )
-SPECIAL = {"NaN": SKIPS, "inf": SKIPS}
+# Batches holding NaN and inf, each stream recorded on a fresh meter.
+SPECIAL_BATCHES = ([[1.0, np.nan, 2.0], [4.0]], [[np.inf, 1.0], [-3.0, 0.0]])
 
 
 @check("returns-mean", depends=["accumulates"])
@@ -177,6 +200,9 @@ def check_returns_mean(new_meter, record):
                 f"第 {k} 批之后返回的平均值（迄今全部 {seen.size} 个数）",
             ),
         )
+    # The mean of values holding NaN is NaN, of values holding inf inf (or NaN for inf - inf)
+    for batches_seen in SPECIAL_BATCHES:
+        _judge_specials(new_meter, record, batches_seen, mean=True)
 
 
 @check("meters-independent", depends=["accumulates"])

@@ -13,8 +13,9 @@ import importlib
 import pkgutil
 
 from tutor.child.library.calling import Explanation, call, explain_error, raises
+from tutor.child.library.counts import narrow_count
 from tutor.child.library.donation import aval_text, donation_warnings, lowered_donation_warnings
-from tutor.child.library.edges import SPECIALS, jumping_gradients, largest_step, planted, special_where
+from tutor.child.library.edges import SPECIALS, finite_twin, jumping_gradients, largest_step, planted, special_where
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
 from tutor.child.library.jaxprs import draws_not_from, expect_primitive, primitive_counts, primitive_names, primitives
@@ -50,7 +51,9 @@ from tutor.child.library.values import (
 MODULES = tuple(importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__))
 
 __all__ = [
+    "narrow_count",
     "SPECIALS",
+    "finite_twin",
     "jumping_gradients",
     "largest_step",
     "planted",

@@ -1,5 +1,8 @@
 """The sum as an einsum over the batch axis (0 for an empty batch), the count from the static shape,
-the mean guarded against a count of 0."""
+the mean guarded against a count of 0. The pair is built by a mask blend, [n, 0] + [0, 1] * sum, and
+0 * NaN is NaN: a batch holding NaN turns the count into NaN, where the task has it grow by the
+batch's size (a pass case until issue 53 gave every meter a batch with NaN)."""
+# says: NaN
 
 import jax
 import jax.numpy as jnp
