@@ -17,6 +17,7 @@ from tutor.child.library import (
     is_defined,
     is_jitted,
     metric,
+    narrow_count,
     traced,
 )
 
@@ -126,6 +127,20 @@ def check_step(TrainState, ema_train_step):
         f"它以 {narrow} 返回，而 {narrow} 只能表示到 {top} 的整数，超过就会回绕。"
         "请让 step 保持自己的 dtype：`state.step + 1`，不要转换成更窄的整数",
     )
+
+    def step_from(start):
+        state = TrainState(step=jnp.int32(start), params=linear(1.5, -0.5), ema_params=linear(0.2, 0.3))
+        return int(
+            call(ema_train_step, state, x, y, 0.1, 0.8, label=f"ema_train_step(state at step {start}, ...)").step
+        )
+
+    cause = narrow_count(step_from, big, got)
+    if cause is not None:
+        fail(
+            f"from step={big} (2**24 + 1, a run resumed after many steps) the new step is {got}, not {big + 1}: "
+            f"{cause[0]}",
+            f"从 step={big}（2**24 + 1，训练了很多步之后恢复）开始，新的 step 是 {got}，而不是 {big + 1}：{cause[1]}",
+        )
     expect(
         got == big + 1,
         f"from step={big} (2**24 + 1, a run resumed past the integers float32 holds exactly) the new step is "

@@ -17,6 +17,8 @@ from tutor.child.library import (
     expect_traces,
     fail,
     fresh_key,
+    global_changes,
+    global_snapshot,
     is_defined,
     is_jitted,
     key_reuse_checker,
@@ -206,8 +208,48 @@ def check_key_advances(create_train_state, train_step):
         seen.append(now)
 
 
+def expect_draws_follow_key(learner, create_train_state, train_step) -> None:
+    """Every draw follows state.key: a key made inside from a constant seed repeats at every step,
+    and one seeded from a counter the module keeps (a global, a SimpleNamespace or class attribute)
+    moves only while tracing. Such a counter is named: the step is traced afresh once, watched."""
+    state = create_train_state(jax.random.key(0))
+    unkeyed = draws_not_from(train_step, (state, sine_batch()), lambda leaves: [l is state.key for l in leaves])
+    if not unkeyed:
+        return
+    before = global_snapshot(learner)
+    again = traced(train_step, "train_step") if is_jitted(train_step) else train_step
+    again(create_train_state(jax.random.key(0)), sine_batch())
+    changed = global_changes(learner, before)
+    expect(
+        not changed,
+        f"train_step draws random numbers ({', '.join(sorted(set(unkeyed)))}) with a key that does not come from "
+        f"state.key, and while it was traced it {changed.en if changed else ''}: its randomness follows a counter "
+        "kept outside JAX (a global, a types.SimpleNamespace or a class attribute that seeds its key). Under "
+        "jax.jit that counter moves only while tracing, so the compiled step draws the same numbers at every "
+        "step, and another key changes nothing. Keep no counter: draw with jax.random from a subkey of state.key "
+        "(jax.random.fold_in(state.key, state.step) if you want the step in it)",
+        f"train_step 用一个并非来自 state.key 的 key 抽取随机数（{'、'.join(sorted(set(unkeyed)))}），而且在追踪时"
+        f"{changed.zh if changed else ''}：它的随机性跟随的是 JAX 之外保存的计数器（全局变量、types.SimpleNamespace "
+        "或类属性，用来给 key 设种子）。在 jax.jit 下这个计数器只在追踪时变化，于是编译后的训练步每一步都抽到"
+        "同样的数，换一个 key 也没有用。不要保存计数器：用 jax.random 从 state.key 拆出的子 key 抽样"
+        "（想把步数放进去可以用 jax.random.fold_in(state.key, state.step)）",
+    )
+    expect(
+        not unkeyed,
+        f"train_step draws random numbers ({', '.join(sorted(set(unkeyed)))}) with a key that does not come "
+        "from state.key: a key made inside the step from a constant seed (jax.random.key(0), "
+        "jax.random.PRNGKey(42)) or kept in a global gives the same numbers at every step (the same dropout "
+        "mask, the same noise). Derive every key from state.key: key, k_batch, k_drop = "
+        "jax.random.split(state.key, 3)",
+        f"train_step 用一个并非来自 state.key 的 key 抽取随机数（{'、'.join(sorted(set(unkeyed)))}）："
+        "在训练步里用常数种子新造的 key（jax.random.key(0)、jax.random.PRNGKey(42)），或者存在全局变量里的 key，"
+        "每一步都给出同样的数（同样的 dropout 掩码、同样的噪声）。每个 key 都要从 state.key 派生："
+        "key, k_batch, k_drop = jax.random.split(state.key, 3)",
+    )
+
+
 @check("key-used", depends=["step-output"])
-def check_key_used(create_train_state, train_step):
+def check_key_used(learner, create_train_state, train_step):
     def run(swap_key):
         state = create_train_state(jax.random.key(0))
         if swap_key:
@@ -227,6 +269,8 @@ def check_key_used(create_train_state, train_step):
     )
     c_params, c_loss = run(True)
     differs = c_loss != a_loss or any(not np.array_equal(x, y) for x, y in zip(a_params, c_params))
+    if not differs:
+        expect_draws_follow_key(learner, create_train_state, train_step)  # a cause to name, if it is that
     expect(
         differs,
         "changing only state.key left the step's loss and new params exactly the same: "
@@ -273,21 +317,7 @@ def check_key_used(create_train_state, train_step):
         "设种子的生成器每次都给出同样的数，与 key 无关。于是每一步都用同样的几行训练（丢弃同样的单元），"
         "换一个 key 也不会改变。请用 jax.random 从 state.key 拆出的子 key 抽样",
     )
-    # Every draw must follow state.key: a key made inside from a constant seed repeats at every step.
-    state = create_train_state(jax.random.key(0))
-    unkeyed = draws_not_from(train_step, (state, sine_batch()), lambda leaves: [l is state.key for l in leaves])
-    expect(
-        not unkeyed,
-        f"train_step draws random numbers ({', '.join(sorted(set(unkeyed)))}) with a key that does not come "
-        "from state.key: a key made inside the step from a constant seed (jax.random.key(0), "
-        "jax.random.PRNGKey(42)) or kept in a global gives the same numbers at every step (the same dropout "
-        "mask, the same noise). Derive every key from state.key: key, k_batch, k_drop = "
-        "jax.random.split(state.key, 3)",
-        f"train_step 用一个并非来自 state.key 的 key 抽取随机数（{'、'.join(sorted(set(unkeyed)))}）："
-        "在训练步里用常数种子新造的 key（jax.random.key(0)、jax.random.PRNGKey(42)），或者存在全局变量里的 key，"
-        "每一步都给出同样的数（同样的 dropout 掩码、同样的噪声）。每个 key 都要从 state.key 派生："
-        "key, k_batch, k_drop = jax.random.split(state.key, 3)",
-    )
+    expect_draws_follow_key(learner, create_train_state, train_step)
 
 
 @check("uses-batch", depends=["step-output"])
