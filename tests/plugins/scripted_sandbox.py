@@ -91,7 +91,7 @@ class FakeSandbox:
             status=status,
             kind=kind,
             message=message,
-            checks=list(checks),
+            checks=tuple(checks),
             stdout=stdout,
             stderr="",
             duration_s=0.01,

@@ -4,6 +4,7 @@ TPU's hugepages warning, absl's log lines): the worker's real error stays in vie
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,7 @@ def test_the_runtime_start_noise_is_not_shown_as_stderr(home, fake_sandbox, tui)
     if COURSE.exercise("counter-jit") is None:
         pytest.skip("exercise counter-jit is not in the course yet")
     message = Bilingual(en="the tutor could not start its worker: XLA_FLAGS", zh="工作进程没能启动：XLA_FLAGS")
-    verdict = fake_sandbox.verdict("error", kind="startup", message=message)
-    verdict.stderr = NOISE + ERROR
+    verdict = replace(fake_sandbox.verdict("error", kind="startup", message=message), stderr=NOISE + ERROR)
     fake_sandbox.script("counter-jit", Output("stderr", NOISE), Output("stderr", ERROR), verdict)
 
     async def body():

@@ -194,7 +194,7 @@ def test_verdict_table(name, job, events, ending, status, kind):
         assert [c.id for c in verdict.checks] == [s.id for s in job.checks]
         assert all(c.name == s.name for c, s in zip(verdict.checks, job.checks))
     else:
-        assert verdict.checks == []
+        assert verdict.checks == ()
 
 
 def test_only_all_checks_passing_and_done_is_a_pass():
@@ -298,6 +298,6 @@ def test_a_worker_that_could_not_be_started_is_decided_without_a_job():
     """The TUI's run whose worker could not be spawned (no room in /tmp, no processes left) has no
     job yet: its verdict is decided here too, naming the cause, with no check claimed either way."""
     verdict = decide(None, (), Ending(spawn_error="[Errno 28] No space left on device"))
-    assert (verdict.status, verdict.kind, verdict.checks) == ("error", "spawn", [])
+    assert (verdict.status, verdict.kind, verdict.checks) == ("error", "spawn", ())
     assert "No space left on device" in verdict.message.en and "No space left on device" in verdict.message.zh
     assert not verdict.passed

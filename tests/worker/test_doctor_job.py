@@ -77,7 +77,7 @@ def test_a_finding_comes_back_in_both_languages_with_the_scripts_output(box):
     assert "traced anew" in wording.message(finding, "en") and "重新" in wording.message(finding, "zh")
     assert (
         teaching(finding, read_course(shipped_course_root())[0].teachings()).lesson
-        and verdict.checks == []
+        and verdict.checks == ()
         and verdict.report.exit_code == 0
     )
 

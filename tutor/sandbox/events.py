@@ -26,14 +26,15 @@ class Output:
     text: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Verdict:
-    """The final, authoritative outcome of a run. Only `pass` means the solution passed."""
+    """The final, authoritative outcome of a run. Only `pass` means the solution passed. Frozen: every
+    screen, the CLI and the progress owner read the same one (a changed copy is `replace(verdict, ...)`)."""
 
     status: VerdictStatus
     kind: VerdictKind  # what decided it (tutor.sandbox.kinds says what each means)
     message: Bilingual
-    checks: list[CheckResult]
+    checks: tuple[CheckResult, ...]
     stdout: str
     stderr: str
     duration_s: float

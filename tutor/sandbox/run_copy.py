@@ -67,7 +67,7 @@ def shown_verdict(v: Verdict, copy: str, real: str, note: Bilingual | None = Non
     return dataclasses.replace(
         v,
         message=message,
-        checks=[shown_check(c, copy, real) for c in v.checks],
+        checks=tuple(shown_check(c, copy, real) for c in v.checks),
         stdout=_swap(v.stdout, copy, real),
         stderr=_swap(v.stderr, copy, real),
     )

@@ -268,28 +268,28 @@ def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> tuple[VerdictStatu
     return "pass", "checks", _message(f"all {len(checks)} checks passed", f"全部 {len(checks)} 项检查通过")
 
 
-def _all_checks(job: Job | None, seen: _Seen, ending: Ending) -> list[CheckResult]:
+def _all_checks(job: Job | None, seen: _Seen, ending: Ending) -> tuple[CheckResult, ...]:
     """Every check the exercise has, in its order, named; those never reported are marked not run,
     and none is believed from a run that wrote to the tutor's channel. New objects: the ones
     already handed out as events stay as they were."""
     if not isinstance(job, ExerciseJob):
-        return []
+        return ()
     if ending.forged:
         not_judged = _message(
             "not judged: the program wrote to the tutor's channel", "未评判：程序向检查程序的通道写入了内容"
         )
-        return [CheckResult(spec.id, "skipped", not_judged, name=spec.name) for spec in job.checks]
+        return tuple(CheckResult(spec.id, "skipped", not_judged, name=spec.name) for spec in job.checks)
     why = (
         _message("not run: the program stopped before this check", "未运行：程序在这项检查之前就停止了")
         if seen.ready
         else _message("not run: the tutor's worker did not start", "未运行：检查程序的工作进程没有启动")
     )
-    return [
+    return tuple(
         replace(seen.checks.get(spec.id) or CheckResult(spec.id, "skipped", why), name=spec.name) for spec in job.checks
-    ]
+    )
 
 
-def _summary(checks: list[CheckResult]) -> Bilingual:
+def _summary(checks: tuple[CheckResult, ...]) -> Bilingual:
     """ "2 of 7 checks failed, 3 skipped (waiting on those)": failures and skips counted apart."""
     counts = {k: sum(1 for c in checks if c.status == k) for k in ("fail", "error", "skipped")}
     en = [f"{counts['fail']} of {len(checks)} checks failed"]
