@@ -103,7 +103,8 @@ class CellView(RunView, OwnFocusStyle, Vertical, can_focus=True):
         title = say("cell", lang, id=self.cell.id)
         if self.cell.caption:
             title += " — " + self.cell.caption.get(lang)
-        self.query_one(".cell-caption", Static).update(Text(title, style="bold"))
+        # A caption's `code` is shown as code, not between backticks (issue 52, item 10)
+        self.query_one(".cell-caption", Static).update(inline(title, style="bold"))
         self._render_status()
         self._render_predict()
         self._render_output()
