@@ -37,6 +37,7 @@ MAPS = {
         ("predictions",),
         ("quiz", "answers"),
         ("review", "items"),
+        ("drills",),
     },
 }
 

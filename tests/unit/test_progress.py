@@ -59,6 +59,7 @@ def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
         "questions": {},
         "quiz": {"answers": {}, "best_score": None, "attempts": 0},
         "review": {"on": True, "items": {}},
+        "drills": {},
     }
     assert s.warnings == []
     s.apply(changes.attempt, "x", False)

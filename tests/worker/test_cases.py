@@ -17,9 +17,18 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
 JOBS = 2  # two cases judged at once: one worker computes while the other starts (2 cores)
 
 
+DRILLS = CASES.parents[1] / "lessons" / "exercises"  # the mutants the course shows: <id>/drills/
+
+
+def _exercise_id(path: Path) -> str:
+    return path.parent.parent.name if path.parent.name == "drills" else path.parent.name
+
+
 def _cases():
     for path in sorted(CASES.glob("*/*.py")):
         yield pytest.param(path, id=f"{path.parent.name}/{path.stem}")
+    for path in sorted(DRILLS.glob("*/drills/*.py")):
+        yield pytest.param(path, id=f"{_exercise_id(path)}/drills/{path.stem}")
 
 
 @pytest.fixture(scope="session")
@@ -34,9 +43,9 @@ def case_verdicts(request, course, sandbox, run_source):
     ]
     pool = ThreadPoolExecutor(max_workers=JOBS)
     futures = {
-        path: pool.submit(run_source, sandbox, course.exercise(path.parent.name), path.read_text(), path.name)
+        path: pool.submit(run_source, sandbox, course.exercise(_exercise_id(path)), path.read_text(), path.name)
         for path in selected
-        if course.exercise(path.parent.name) is not None
+        if course.exercise(_exercise_id(path)) is not None
     }
     yield futures
     pool.shutdown(wait=True, cancel_futures=True)
@@ -44,8 +53,8 @@ def case_verdicts(request, course, sandbox, run_source):
 
 @pytest.mark.parametrize("path", list(_cases()))
 def test_case(path, course, case_verdicts):
-    exercise = course.exercise(path.parent.name)
-    assert exercise is not None, f"no exercise named {path.parent.name}"
+    exercise = course.exercise(_exercise_id(path))
+    assert exercise is not None, f"no exercise named {_exercise_id(path)}"
     verdict = case_verdicts[path].result()
     problem = case_problem(exercise, path, path.read_text(), verdict)
     assert problem is None, f"{problem}\n{verdict.stderr[-2000:]}"

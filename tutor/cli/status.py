@@ -48,7 +48,13 @@ def cmd_list(ctx: Context) -> int:
 
 
 def cmd_progress(ctx: Context) -> int:
-    from tutor.progress.reports import checkpoint_scores, misconception_report, progress_document, score_text
+    from tutor.progress.reports import (
+        checkpoint_scores,
+        drill_scores,
+        misconception_report,
+        progress_document,
+        score_text,
+    )
 
     state = ctx.state
     ctx.warn_progress()
@@ -76,6 +82,10 @@ def cmd_progress(ctx: Context) -> int:
         first, now, n, answered = checkpoint_scores(state, c.lesson)
         if answered:
             con.print(say("checkpoint_score", lang, lesson=c.lesson, score=score_text(first, now, n, answered, lang)))
+    for lesson in dict.fromkeys(d.lesson for d in course.drills):
+        first, now, n, tried = drill_scores(state, lesson)
+        if tried:
+            con.print(say("drill_score", lang, lesson=lesson, score=score_text(first, now, n, tried, lang)))
     made, right = summary.predictions_made, summary.predictions_right
     if made:
         con.print(say("predictions", lang, made=made, right=right))

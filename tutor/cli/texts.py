@@ -160,6 +160,7 @@ MSG = table(
             "zh": "试试看：`jaxstate-tutor --course {dir} list`，再同样运行 `verify` 和 `validate`；"
             "用 `jaxstate-tutor --course {dir} new-exercise ID --lesson 1` 添加练习。",
         },
+        "drill_score": {"en": "Spot the bug {lesson}: {score}", "zh": "第 {lesson} 节找错：{score}"},
         # review (tutor/cli/review.py)
         "review_today": {
             "en": "{n} to review today (jaxstate-tutor review)",

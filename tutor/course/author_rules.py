@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tutor.course.cases import CASES, counts
+from tutor.course.drills import drill_problems
 from tutor.course.loader import Problem
 from tutor.course.model import Exercise
 
@@ -48,6 +49,8 @@ def author_problems(course, root: Path) -> list[Problem]:
     cases = root / CASES
     if cases.is_dir():  # the course's own red team (a course elsewhere may keep none)
         found += _cases(course, cases)
+    for source, message in drill_problems(course, root):  # spot the bug: the marked line is the mistake
+        found.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
     return found
 
 

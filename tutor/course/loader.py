@@ -10,6 +10,7 @@ from pathlib import Path
 from tutor.course import kept
 from tutor.course.checks_source import chinese_strings, read_checks
 from tutor.course.cjk import join_wrapped
+from tutor.course.drills import read_drills
 from tutor.course.fingerprint import content_hash, fingerprint
 from tutor.course.giveaway import earlier_giveaways, giveaways, question_giveaways
 from tutor.course.misconceptions import misconception_problems, read_misconceptions
@@ -586,6 +587,13 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     for source, message in misconception_problems(misconceptions, questions, {l.id for l in lessons}):
         problems.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
     lesson_order = {l.id: l.order for l in lessons}
+    exercises.sort(key=lambda e: (lesson_order.get(e.lesson, math.inf), e.order, e.id))
+    drills = []
+    for e in exercises:
+        if e.folder is not None:
+            found: list[tuple[str, int, str]] = []
+            drills += read_drills(e.folder, e.id, e.lesson, root, found)
+            problems += [Problem(*p) for p in found]
     course = Course(
         root=root,
         lessons=tuple(sorted(lessons, key=lambda l: (l.order, l.id))),
@@ -596,6 +604,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         misconceptions=tuple(misconceptions),
         quiz_points=quiz_points,
         identity=replace(identity or _folder_identity(root), content_hash=content_hash(root)),
+        drills=tuple(drills),
     )
     return course, problems
 

@@ -215,6 +215,22 @@ class Misconception:
 
 
 @dataclass(frozen=True)
+class Drill:
+    """Spot the bug: one of an exercise's own mutants shown to the learner (lessons/exercises/<id>/
+    drills/fail_<check>__<name>.py), who points at the line that holds the mistake and names the
+    belief behind it; then a worker runs it and the failing check says what is wrong."""
+
+    id: str  # "<exercise>/<name>": what progress keys its answers by
+    exercise: str
+    lesson: str
+    check: str  # the check it fails at (its name says)
+    line: int  # the line to find, in the program as shown (numbered from 1)
+    belief: str  # a Misconception's id
+    code: str  # the program as shown: the file less its `# drill:` / `# says:` lines
+    source: Source | None = None  # the `# drill:` line
+
+
+@dataclass(frozen=True)
 class Checkpoint:
     """A lesson's own questions, asked right after it on the path (not copies of the quiz)."""
 
@@ -246,6 +262,7 @@ class Course:
     misconceptions: tuple[Misconception, ...] = ()
     quiz_points: float = 0.0  # the quiz's worth in `grade`'s table, scaled by its first-try score
     identity: Identity | None = None  # None: a course made in code (a test's, an empty stand-in)
+    drills: tuple[Drill, ...] = ()  # spot the bug, in the course's order of exercises
 
     @property
     def id(self) -> str:
@@ -286,6 +303,13 @@ class Course:
 
     def misconception(self, misconception_id: str | None) -> Misconception | None:
         return next((m for m in self.misconceptions if m.id == misconception_id), None)
+
+    def drills_of(self, lesson_id: str) -> tuple[Drill, ...]:
+        """A lesson's spot-the-bug drills (its exercises' marked mutants), in the exercises' order."""
+        return tuple(d for d in self.drills if d.lesson == lesson_id)
+
+    def drill(self, drill_id: str) -> Drill | None:
+        return next((d for d in self.drills if d.id == drill_id), None)
 
     def exercise(self, exercise_id: str) -> Exercise | None:
         return next((e for e in self.exercises if e.id == exercise_id), None)

@@ -125,12 +125,25 @@ def starter_problem(verdict: Verdict) -> str | None:
 
 def plan(course: Course, ids: list[str] | None = None, cases: Path | None = None) -> list[Task]:
     """Every reference solution and starter (`ids`: only those exercises'), and with `cases` (the
-    course's tests/cases) each of their red-team cases."""
+    course's tests/cases) each of their red-team cases; with either, their drills."""
     chosen = [e for e in course.exercises if ids is None or e.id in ids]
     tasks = [Task(e, w) for e in chosen for w in ("solution", "starter")]
     if cases is not None:
         tasks += [Task(e, path) for e in chosen for path in _cases_of(cases, e.id)]
+    # A drill is a mutant the course shows (lessons/exercises/<id>/drills/): judged as a case, in
+    # the author's loop (ids, or the red team asked for).
+    if cases is not None or ids:
+        tasks += [
+            Task(e, e.folder / "drills" / f"{n}.py") for e in chosen if e.folder for n in _drill_files(course, e.id)
+        ]
     return tasks
+
+
+def _drill_files(course: Course, exercise_id: str) -> list[str]:
+    """The file stems of an exercise's drills (a `verify` without ids judges them too)."""
+    exercise = course.exercise(exercise_id)
+    folder = exercise.folder / "drills" if exercise and exercise.folder else None
+    return sorted(p.stem for p in folder.glob("fail_*.py")) if folder and folder.is_dir() else []
 
 
 def verify(course: Course, tasks: list[Task], home: Path, jobs: int = 2, accelerator: bool = False) -> Iterator[Row]:

@@ -11,7 +11,7 @@ from datetime import date
 from tutor.protocol import STORED_LESSON_STATUSES, StoredLessonStatus
 
 from . import review
-from .store import MAX_GIVEN, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
+from .store import DRILL_FIELDS, MAX_GIVEN, PREDICTION_FIELDS, QUESTION_FIELDS, _exercise, _fill, utc_now
 
 
 def attempt(data: dict, exercise_id: str, passed: bool) -> None:
@@ -99,3 +99,12 @@ def quiz_result(data: dict, score: int) -> None:
     quiz = data["quiz"]
     quiz["attempts"] += 1
     quiz["best_score"] = score if quiz["best_score"] is None else max(quiz["best_score"], score)
+
+
+def drill(data: dict, drill_id: str, line: int, belief: str, correct: bool) -> None:
+    """Remember a spot-the-bug try: the line pointed at and the belief picked, and whether both
+    were right; whether the first try was is set once and never changes."""
+    entry = data["drills"].setdefault(drill_id, _fill({}, DRILL_FIELDS, "", []))
+    if entry["first_correct"] is None and not entry["tries"]:
+        entry["first_correct"] = correct
+    entry.update(line=line, belief=belief, correct=correct, tries=entry["tries"] + 1, answered_at=utc_now())

@@ -14,10 +14,13 @@ if TYPE_CHECKING:
     from tutor.course.model import Misconception
 
 
+DRILL = "drill"  # in Missed.wrong, where a spot-the-bug drill (not a question) showed the belief
+
+
 @dataclass(frozen=True)
 class Missed:
     """A belief the learner's latest answers still show, and where: each question answered wrong,
-    as (lesson of its checkpoint, or None for the quiz; the question's id)."""
+    as (lesson of its checkpoint, or None for the quiz; the question's id), or (DRILL, the drill's id)."""
 
     misconception: Misconception
     wrong: tuple[tuple[str | None, str], ...]
@@ -41,7 +44,13 @@ def misconceptions(course, progress: Snapshot) -> Misconceptions:
         belief = q.belief(latest_variant(progress, q.id), progress.question(q.id).answer)
         if belief and not answered_right(q, progress):
             shown.setdefault(belief, []).append((in_checkpoint.get(q.id), q.id))
-    tested = set().union(*(q.tested_beliefs() for q in answered)) | shown.keys()
+    # A spot-the-bug drill tests its own belief: missing its line or its belief shows it.
+    for drill in getattr(course, "drills", ()):
+        record = progress.drill(drill.id)
+        if record.answered and not record.correct:
+            shown.setdefault(drill.belief, []).append((DRILL, drill.id))
+    drilled = {d.belief for d in getattr(course, "drills", ()) if progress.drill(d.id).answered}
+    tested = set().union(*(q.tested_beliefs() for q in answered)) | shown.keys() | drilled
     missed = tuple(Missed(b, tuple(shown[b.id])) for b in course.misconceptions if b.id in shown)
     count = sum(1 for b in course.misconceptions if b.id in tested)
     return Misconceptions(missed, count, count - len(missed))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tutor.i18n import table
 from tutor.progress.asking import answered_right, first_try_score
-from tutor.progress.misconceptions import misconceptions
+from tutor.progress.misconceptions import DRILL, misconceptions
 from tutor.progress.path import Step, checkpoint_questions, course_path
 
 from .state import LearnerState
@@ -24,6 +24,7 @@ WORDS = table(
         "review": {"en": "review lesson {lesson}; wrong now: {where}", "zh": "复习第 {lesson} 节；目前答错：{where}"},
         "in_checkpoint": {"en": "checkpoint {lesson}", "zh": "第 {lesson} 节小测"},
         "in_quiz": {"en": "quiz question {id}", "zh": "测验第 {id} 题"},
+        "in_drill": {"en": "spot-the-bug {id}", "zh": "找错练习 {id}"},
         "list_sep": {"en": ", ", "zh": "、"},
     }
 )
@@ -50,7 +51,9 @@ def misconception_report(state: LearnerState, lang: str) -> tuple[str, list[tupl
     lines = []
     for missed in found.missed:
         places = dict.fromkeys(
-            WORDS["in_checkpoint"].get(lang).format(lesson=lesson)
+            WORDS["in_drill"].get(lang).format(id=qid)
+            if lesson == DRILL
+            else WORDS["in_checkpoint"].get(lang).format(lesson=lesson)
             if lesson
             else WORDS["in_quiz"].get(lang).format(id=qid)
             for lesson, qid in missed.wrong
@@ -67,6 +70,15 @@ def checkpoint_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, 
     now = sum(answered_right(q, state) for q in questions)
     answered = sum(state.question(q.id).answered for q in questions)
     return first_try_score(questions, state), now, len(questions), answered
+
+
+def drill_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, int, int]:
+    """(first-try score, right now, drills, tried) of a lesson's spot-the-bug drills, as a checkpoint's."""
+    drills = state.course.drills_of(lesson_id)
+    records = [state.drill(d.id) for d in drills]
+    firsts = [r.first_correct for r in records]
+    first = None if any(f is None for f in firsts) else sum(1 for f in firsts if f)
+    return first, sum(1 for r in records if r.correct), len(drills), sum(1 for r in records if r.answered)
 
 
 def list_document(state: LearnerState, lang: str) -> dict:
@@ -148,6 +160,18 @@ def progress_document(state: LearnerState) -> dict:
             k: {"answer": p.answer, "shown": p.shown, "correct": p.correct} for k, p in state.predictions().items()
         },
         # the review: whether it is on, what is due today (the learner's day), and the schedule
+        # each spot-the-bug drill tried: the latest line and belief, right or not, and the first try
+        "drills": {
+            d.id: {
+                "line": dr.line,
+                "belief": dr.belief,
+                "correct": dr.correct,
+                "first_correct": dr.first_correct,
+                "tries": dr.tries,
+            }
+            for d in state.course.drills
+            if (dr := state.drill(d.id)).answered
+        },
         "review": {
             "on": state.review_on(),
             "due_today": [q.id for q in state.reviews_due()],

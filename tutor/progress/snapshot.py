@@ -64,6 +64,21 @@ class QuestionRecord:
 
 
 @dataclass(frozen=True)
+class DrillRecord:
+    """A spot-the-bug drill's tries: the latest line and belief picked, and whether they were right."""
+
+    line: int = 0
+    belief: str = ""
+    correct: bool | None = None  # the latest try: the line and the belief both right
+    first_correct: bool | None = None
+    tries: int = 0
+
+    @property
+    def answered(self) -> bool:
+        return self.tries > 0
+
+
+@dataclass(frozen=True)
 class ReviewItem:
     """A question coming back: its step in the schedule (0: a day after a wrong answer, 1: three
     days after the first right review, 2: a week after the second) and the day it is due."""
@@ -149,6 +164,18 @@ class Snapshot:
         """Every cell with a recorded guess."""
         made = {k: self.prediction(k) for k in self._data["predictions"]}
         return {k: p for k, p in made.items() if p is not None}
+
+    def drill(self, drill_id: str) -> DrillRecord:
+        entry = self._data["drills"].get(drill_id)
+        if not isinstance(entry, dict):
+            return DrillRecord()
+        return DrillRecord(
+            line=entry["line"],
+            belief=entry["belief"],
+            correct=entry["correct"],
+            first_correct=entry["first_correct"],
+            tries=entry["tries"],
+        )
 
     def review_on(self) -> bool:
         """Whether questions answered wrong come back for review (the learner can turn it off)."""

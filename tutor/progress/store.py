@@ -127,6 +127,16 @@ def _is_review_items(v: Any) -> bool:
     )
 
 
+# A spot-the-bug drill (keyed by drill id, "<exercise>/<name>"): the latest try (the line pointed
+# at, the belief picked, whether both were right), whether the first try was, and how many.
+DRILL_FIELDS: Fields = {
+    "line": (0, _is_count),
+    "belief": ("", lambda v: isinstance(v, str)),
+    "correct": (None, lambda v: v is None or isinstance(v, bool)),
+    "first_correct": (None, lambda v: v is None or isinstance(v, bool)),
+    "tries": (0, _is_count),
+    "answered_at": (None, _is_opt_str),
+}
 # The review schedule: whether it is on, and each question coming back, at which step and when.
 REVIEW_FIELDS: Fields = {
     "on": (True, lambda v: isinstance(v, bool)),
@@ -171,6 +181,7 @@ def normalize(doc: Any) -> tuple[dict, list[Bilingual]]:
         ("lessons", LESSON_FIELDS),
         ("predictions", PREDICTION_FIELDS),
         ("questions", QUESTION_FIELDS),
+        ("drills", DRILL_FIELDS),
     ):
         entries = data.get(section, {})
         if not isinstance(entries, dict):

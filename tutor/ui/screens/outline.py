@@ -10,10 +10,11 @@ from textual.widgets.option_list import Option
 
 from tutor.i18n import pick
 from tutor.progress.path import Step, course_path
-from tutor.progress.reports import checkpoint_scores, score_text
+from tutor.progress.reports import checkpoint_scores, drill_scores, score_text
 from tutor.ui.screens.base import TutorScreen, footer
 
 BAR_WIDTH = 20
+DRILLS_ROW = "drills:"  # a lesson's spot-the-bug row (not a step of the path)
 
 
 class OutlineScreen(TutorScreen):
@@ -22,6 +23,7 @@ class OutlineScreen(TutorScreen):
         Binding("p", "progress", "Progress"),
         Binding("z", "quiz", "Quiz"),
         Binding("v", "review", "Review"),
+        Binding("b", "drills", "Spot bug", show=False),  # its rows say so: the bar is full at 80 columns
         Binding("d", "doctor", "Doctor"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority: shown here, not hidden by the app's
     ]
@@ -117,8 +119,27 @@ class OutlineScreen(TutorScreen):
         row.no_wrap, row.overflow = True, "ellipsis"
         return row
 
+    def _drill_label(self, lesson_id: str, progress) -> Text:
+        """A lesson's spot-the-bug row, under its checkpoint and exercises."""
+        first, now, n, tried = drill_scores(progress, lesson_id)
+        mark = self.marks["done" if n and now == n else ("started" if tried else "new")]
+        score = score_text(first, now, n, tried, self.lang)
+        row = Text(f"    {mark} " + self.say("drill_item", n=n, score=score) + "  ")
+        row.append("[b]", style="dim")
+        row.no_wrap, row.overflow = True, "ellipsis"
+        return row
+
     def _render_options(self, course, progress, options: OptionList) -> None:
-        items = [Option(self._label(course, step, progress), id=step.key) for step in course_path(course)]
+        items = []
+        path = course_path(course)
+        for i, step in enumerate(path):
+            items.append(Option(self._label(course, step, progress), id=step.key))
+            later = path[i + 1] if i + 1 < len(path) else None
+            lesson = step.id if step.kind != "exercise" else course.exercise(step.id).lesson
+            if (
+                step.kind != "quiz" and course.drills_of(lesson) and (later is None or later.kind in ("lesson", "quiz"))
+            ):  # the last row of a lesson's part: its drills come after its exercises
+                items.append(Option(self._drill_label(lesson, progress), id=f"{DRILLS_ROW}{lesson}"))
         if not course.lessons and not course.exercises:
             items.insert(0, Option(self.say("empty_course"), disabled=True))
         keep = options.highlighted_option.id if options.highlighted_option is not None else None
@@ -130,6 +151,12 @@ class OutlineScreen(TutorScreen):
             options.highlighted = next((i for i, o in enumerate(items) if not o.disabled), None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        row = event.option.id or ""
+        if row.startswith(DRILLS_ROW):
+            from tutor.ui.screens.drill import DrillScreen
+
+            self.app.push_screen(DrillScreen(row[len(DRILLS_ROW) :]))
+            return
         step = Step.parse(event.option.id)
         if step is not None:
             self.app.open_step(step)
@@ -149,6 +176,8 @@ class OutlineScreen(TutorScreen):
             return course is None or course.has_doctor
         if action == "review":
             return course is not None and bool(self.session.progress.reviews_due())
+        if action == "drills":
+            return course is None or bool(course.drills)
         return True
 
     def action_review(self) -> None:
@@ -158,6 +187,33 @@ class OutlineScreen(TutorScreen):
         due = self.session.progress.reviews_due() if self.session.course is not None else []
         if due:
             self.app.push_screen(QuizScreen(due, review=tuple(q.id for q in due)))
+
+    def action_drills(self) -> None:
+        """Spot the bug for the lesson of the highlighted row (a lesson, its checkpoint or exercise)."""
+        from tutor.ui.screens.drill import DrillScreen
+
+        lesson = self._highlighted_lesson()
+        if lesson is not None:
+            self.app.push_screen(DrillScreen(lesson))
+
+    def _highlighted_lesson(self) -> str | None:
+        """The lesson of the highlighted row that has drills (else the first such lesson)."""
+        course = self.session.course
+        if course is None or not course.drills:
+            return None
+        options = self.query_one("#outline", OptionList)
+        row = options.highlighted_option
+        if row is not None and row.id and row.id.startswith(DRILLS_ROW):
+            return row.id[len(DRILLS_ROW) :]
+        step = Step.parse(row.id) if row is not None else None
+        lesson = None
+        if step is not None and step.kind in ("lesson", "checkpoint"):
+            lesson = step.id
+        elif step is not None and step.kind == "exercise" and course.exercise(step.id):
+            lesson = course.exercise(step.id).lesson
+        if lesson is not None and course.drills_of(lesson):
+            return lesson
+        return course.drills[0].lesson
 
     def action_quiz(self) -> None:
         self.app.open_step(Step("quiz"))

@@ -1,3 +1,4 @@
+# drill: 10 aux-data-leaf
 import dataclasses
 
 import jax
@@ -7,9 +8,7 @@ import jax
 class StateHolder:
     value: object
 
-
-# value declared as metadata: JAX sees no leaves at all.
-jax.tree_util.register_dataclass(StateHolder, data_fields=[], meta_fields=["value"])
+jax.tree_util.register_dataclass(StateHolder, [], ["value"])
 
 
 def update_state(state, increment):

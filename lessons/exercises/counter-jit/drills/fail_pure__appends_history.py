@@ -1,3 +1,4 @@
+# drill: 3 trace-time-python
 history = []
 def update_counter(count, increment):
     history.append(increment)

@@ -1,8 +1,10 @@
+# drill: 11 cache-key
 import jax
 
 
 def momentum_update(state, gradients, learning_rate, momentum):
-    velocity = jax.tree.map(lambda v, g: momentum * v + learning_rate * g, state.velocity, gradients)
+    step = lambda v, g: momentum * v + learning_rate * g  # noqa: E731
+    velocity = jax.tree.map(step, state.velocity, gradients)
     params = jax.tree.map(lambda p, v: p - v, state.params, velocity)
     return state._replace(params=params, velocity=velocity)
 

@@ -1,3 +1,4 @@
+# drill: 3 in-place-updates
 # says: JAX arrays are immutable
 def update(state, index, value):
     buffer = state["buffer"]

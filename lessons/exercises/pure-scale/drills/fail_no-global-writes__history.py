@@ -1,3 +1,4 @@
+# drill: 5 trace-time-python
 history = []
 
 

@@ -1,3 +1,4 @@
+# drill: 5 vmap-loops-examples
 import jax.numpy as jnp
 
 

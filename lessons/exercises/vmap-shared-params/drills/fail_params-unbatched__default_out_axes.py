@@ -1,3 +1,4 @@
+# drill: 9 vmap-out-axes
 import jax
 
 

@@ -1,3 +1,4 @@
+# drill: 5 frozen-globals
 SCALE = 2.0
 
 

@@ -1,3 +1,4 @@
+# drill: 13 in-place-updates
 import dataclasses
 
 import jax
@@ -10,5 +11,5 @@ class StateHolder:
 
 
 def update_state(state, increment):
-    state.value += increment  # rebinds the caller's attribute
+    state.value += increment
     return StateHolder(state.value)

@@ -1,3 +1,4 @@
+# drill: 2 in-place-updates
 # says: the caller's dict has changed
 # says: state['writes'] is now 6 (it was 5)
 # says: returned that same dict

@@ -1,4 +1,4 @@
-# Adds the float 1.0: an int32 state comes back as float32.
+# drill: 9 dtype-drift
 from functools import partial
 
 import jax
@@ -7,5 +7,6 @@ from jax import lax
 
 @partial(jax.jit, static_argnames="steps")
 def run_scan_jitted(init_state, steps):
-    final, _ = lax.scan(lambda c, _: (c + 1.0, None), init_state, None, length=steps)
+    step = lambda c, _: (c + 1.0, None)  # noqa: E731
+    final, _ = lax.scan(step, init_state, None, length=steps)
     return final

@@ -1,3 +1,4 @@
+# drill: 12 in-place-updates
 import dataclasses
 import jax
 
@@ -9,5 +10,5 @@ class StateHolder:
 
 
 def update_state(state, increment):
-    object.__setattr__(state, "value", state.value + increment)  # sneaks past frozen
+    object.__setattr__(state, "value", state.value + increment)
     return StateHolder(state.value)

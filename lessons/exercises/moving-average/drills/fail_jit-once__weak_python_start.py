@@ -1,3 +1,4 @@
+# drill: 1 dtype-drift
 initial_state = (0.0, 0)
 
 

@@ -1,5 +1,5 @@
+# drill: 2 dtype-drift
 import jax.numpy as jnp
-# weak sum, strong count
 initial_state = (0.0, jnp.int32(0))
 
 

@@ -1,3 +1,4 @@
+# drill: 12 cache-key
 import jax
 
 

@@ -1,6 +1,6 @@
+# drill: 5 cache-key
 import jax
 
 
 def scaled(x, scale):
-    # the scale baked into a new compiled function on every call
     return jax.jit(lambda v: v * scale)(x)

@@ -1,0 +1,119 @@
+"""Spot the bug as a learner does it (Pilot at 80x24): b on the outline opens the lesson's drills;
+the line is picked by its number typed or with the arrows and Enter, then the belief; the first try
+is kept and feeds the misconceptions the progress screen names; the program runs in the worker
+(here a scripted one) and the failing check's message is shown."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.widgets import OptionList, Static
+
+from tutor.course import read_course
+from tutor.progress.misconceptions import misconceptions
+from tutor.ui.app import make_app
+from tutor.ui.mark_styles import Marks
+
+ROOT = Path(__file__).resolve().parents[2]
+COURSE, _ = read_course(ROOT)
+
+
+def new_app(home, sandbox, lang):
+    app = make_app(home, lang, course=(COURSE, []), sandbox=sandbox)
+    app.marks = Marks(ascii_only=True)
+    return app
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_drill_typed_line_then_wrong_belief_is_kept_and_the_check_speaks(home, fake_sandbox, tui, lang):
+    from tutor.i18n import Bilingual
+    from tutor.ui.screens.drill import DrillScreen
+
+    drill = COURSE.drills_of("6.1")[0]
+    exercise = COURSE.exercise(drill.exercise)
+    check_says = Bilingual(en="it changed history (scripted)", zh="它改了 history（预设）")
+    checks = fake_sandbox.checks(exercise, {drill.check: check_says})
+    fake_sandbox.script(exercise.id, *checks, fake_sandbox.verdict("fail", checks=checks))
+
+    async def body():
+        app = new_app(home, fake_sandbox, lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            await pilot.press("b")
+            await tui.until(pilot, lambda: isinstance(app.screen, DrillScreen), 10, "the drill")
+            screen = app.screen
+            assert screen.drill == drill
+            await pilot.press(*str(drill.line), "enter")
+            await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+            assert screen.line == drill.line
+            said = tui.plain(screen.query_one("#drill-ask", Static))
+            assert {"en": "right", "zh": "对了"}[lang] in said, said
+            wrong = next(i for i, b in enumerate(screen.choices) if b.id != drill.belief)
+            beliefs = screen.query_one("#drill-beliefs", OptionList)
+            for _ in range(wrong):
+                await pilot.press("down")
+            await pilot.press("enter")
+            await tui.until(pilot, lambda: screen.stage == "done", 10, "the verdict")
+            await tui.until(pilot, lambda: screen.verdict is not None, 30, "the run")
+            assert beliefs.display
+            result = tui.plain(screen.query_one("#drill-result", Static))
+            assert {"en": "Not that one", "zh": "不是这个"}[lang] in result, result
+            assert check_says.get(lang) in result, result  # the failing check's own words
+            assert fake_sandbox.asked[-1] == (exercise.id, drill.code)  # the program shown is what ran
+            assert app.session.state.wait_saved(30)
+            record = app.session.progress.drill(drill.id)
+            assert record.tries == 1 and record.first_correct is False and record.line == drill.line
+            missed = {m.misconception.id for m in misconceptions(COURSE, app.session.progress).missed}
+            assert drill.belief in missed
+            await pilot.press("n")
+            await tui.until(pilot, lambda: screen.index == 1 and screen.stage == "line", 10, "the next drill")
+            second = screen.drill
+            for _ in range(second.line - 1):
+                await pilot.press("down")
+            await pilot.press("enter")
+            await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+            right = next(i for i, b in enumerate(screen.choices) if b.id == second.belief)
+            for _ in range(right):
+                await pilot.press("down")
+            await pilot.press("enter")
+            await tui.until(pilot, lambda: screen.stage == "done", 10, "the verdict")
+            assert app.session.state.wait_saved(30)
+            assert app.session.progress.drill(second.id).first_correct is True
+
+    asyncio.run(body())
+
+
+def test_every_lesson_with_exercises_has_three_drills_that_fit_80x24():
+    lessons = {e.lesson for e in COURSE.exercises}
+    assert lessons
+    for lesson in sorted(lessons):
+        drills = COURSE.drills_of(lesson)
+        assert len(drills) >= 3, f"lesson {lesson} has {len(drills)} drills"
+
+
+def test_the_outline_has_a_spot_the_bug_row_per_lesson_that_opens_its_drills(home, fake_sandbox, tui):
+    from tutor.ui.screens.drill import DrillScreen
+
+    async def body():
+        app = new_app(home, fake_sandbox, "en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            options = app.screen.query_one("#outline", OptionList)
+            await tui.until(pilot, lambda: options.option_count > 0, 10, "the outline")
+            rows = [options.get_option_at_index(i).id for i in range(options.option_count)]
+            lessons = {e.lesson for e in COURSE.exercises}
+            assert {r.removeprefix("drills:") for r in rows if r.startswith("drills:")} == lessons
+            where = rows.index("drills:6.2")
+            options.highlighted = where
+            label = str(options.get_option_at_index(where).prompt)
+            assert "Spot the bug: 3 drills" in label, label
+            await pilot.press("enter")
+            await tui.until(pilot, lambda: isinstance(app.screen, DrillScreen), 10, "the drills")
+            assert app.screen.lesson_id == "6.2"
+
+    asyncio.run(body())
