@@ -123,6 +123,59 @@ def test_exercise_with_a_failed_verdict(lang, no_color, snap_home, fake_sandbox,
     assert snap_compare(app, terminal_size=(80, 24), run_before=check_it)
 
 
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_exercise_with_the_trace_panel_open(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    """Issue 56, item 4: the panel beside the results at 80x24 (off until F10), with a retrace and its reason."""
+    from tutor.protocol import TraceFacts
+
+    exercise = COURSE.exercise("counter")
+    checks = fake_sandbox.checks(exercise)
+    reason = Bilingual(
+        en="trace 2 happened because count was int32[] (weak), now float32[]",
+        zh="第 2 次追踪的原因：count 之前是 int32[]（弱类型），这次是 float32[]",
+    )
+    facts = [
+        TraceFacts("update_counter", 1, (("count", "~int32[]"), ("increment", "int32[]"))),
+        TraceFacts("update_counter", 2, (("count", "float32[]"), ("increment", "int32[]")), reason),
+    ]
+    fake_sandbox.script("counter", *facts, *checks, fake_sandbox.verdict("pass", checks))
+
+    async def check_it(pilot):
+        screen = await tui.open_exercise(pilot, "counter")
+        await pilot.press("f10")
+        await tui.check(pilot, screen)
+
+    app = tutor_app(snap_home, lang, fake_sandbox, no_color, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=check_it)
+
+
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_your_code_beside_the_reference_after_a_pass(
+    lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui
+):
+    """Issue 56, item 5: F4 after a pass, the differences marked in the gutter."""
+    exercise = COURSE.exercise("counter")
+    checks = fake_sandbox.checks(exercise)
+    fake_sandbox.script("counter", *checks, fake_sandbox.verdict("pass", checks))
+    workspace = snap_home / "workspace"
+    workspace.mkdir(mode=0o700)  # private, as the tutor makes it (else it says it made it so)
+    mine = (FIXTURE / "solutions" / "counter.py").read_text(encoding="utf-8").replace("count + 1", "1 + count")
+    (workspace / "counter.py").write_text(mine + "# checked twice\n", encoding="utf-8")
+    (workspace / "counter.py").chmod(0o600)
+
+    async def compare(pilot):
+        from tutor.ui.screens.compare import CompareScreen
+
+        screen = await tui.open_exercise(pilot, "counter")
+        await tui.check(pilot, screen)
+        await tui.until(pilot, lambda: screen._status() == "passed", 10, "the pass recorded")
+        await pilot.press("f4")
+        await tui.until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen), 10, "the comparison")
+
+    app = tutor_app(snap_home, lang, fake_sandbox, no_color, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=compare)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_quiz(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
     async def open_quiz(pilot):

@@ -413,6 +413,7 @@ def ui_stall(course, exercise) -> dict[str, float]:
             deadline = time.monotonic() + 300
             while app.screen.reference_state == "computing" and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
+            await pilot.press("f10")  # with the new panels open: the trace panel too (off at 80x24)
             await asyncio.sleep(0.5)
             await pilot.pause()
             gaps: list[float] = []

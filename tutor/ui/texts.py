@@ -202,6 +202,17 @@ UI = table(
             "zh": "提示已经全部给出；按 F4 查看参考答案。",
         },
         "solution_title": {"en": "Reference solution: {id}", "zh": "参考答案：{id}"},
+        "compare_title": {"en": "Yours and the reference: {id}", "zh": "你的代码与参考答案：{id}"},
+        "compare_yours": {"en": "Yours", "zh": "你的代码"},
+        "compare_reference": {"en": "Reference", "zh": "参考答案"},
+        "compare_legend": {
+            "en": "{n} rows differ: | changed, < only yours, > only the reference. Both pass",
+            "zh": "{n} 行不同：| 改动  < 只在你的代码里  > 只在参考答案里。两者都通过",
+        },
+        "compare_offer": {
+            "en": "F4: see your code beside the reference, differences marked",
+            "zh": "F4：把你的代码和参考答案并排对照，标出不同之处",
+        },
         "solution_confirm": {
             "en": "You have not passed this exercise yet. Show the reference solution anyway?",
             "zh": "你还没有通过这个练习。仍然要查看参考答案吗？",

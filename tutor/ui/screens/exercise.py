@@ -229,6 +229,7 @@ class ExerciseScreen(RunView, TutorScreen):
         self.query_one("#file-note", Static).update(note)
         self.render_status()
         self.results.after_pass = self._passed_prompt()
+        self.results.compare_offer = self.session.course.solution_path(ex.id).is_file()
         self.results.render_all()
 
     def _passed_prompt(self) -> str:
@@ -498,7 +499,13 @@ class ExerciseScreen(RunView, TutorScreen):
         except OSError:
             self.notify(self.say("solution_missing", path=str(path)), severity="error")
             return
-        self.record(changes.solution_viewed, self.exercise.id)
+        self.record(changes.solution_viewed, self.exercise.id)  # asked for: recorded, after a pass too
+        yours = self._editor_text()
+        if self._status() == "passed" and yours is not None:
+            from tutor.ui.screens.compare import CompareScreen
+
+            self.app.push_screen(CompareScreen(self.exercise.id, yours, code))  # side by side, marked
+            return
         self.app.push_screen(SolutionScreen(self.exercise.id, code))
 
     def action_reset(self) -> None:

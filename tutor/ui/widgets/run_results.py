@@ -40,6 +40,7 @@ class RunResults(VerticalScroll):
         # A file or progress problem, shown with the verdict: both languages, picked when shown (Ctrl+L).
         self.problem: Bilingual | None = None
         self.after_pass = ""  # what to do next once passed, e.g. "Ctrl+N opens the next exercise"
+        self.compare_offer = False  # a pass offers the reference beside the learner's code (F4)
         self.chart = None
         self._head_shape: tuple = ()
 
@@ -137,6 +138,8 @@ class RunResults(VerticalScroll):
             head.append(f"  ({v.duration_s:.2f} s)", style="dim")
             if v.passed and self.after_pass:
                 head.append("\n" + self.after_pass, style="bold")
+            if v.passed and self.compare_offer:  # an offer, never a push: the reference shows only if asked
+                head.append("\n" + say("compare_offer", lang), style="dim")
             if self.problem:
                 head.append("\n" + pick(self.problem, lang), style=marks.style("problem"))
         # While the run goes the head is "Checking 3/7": the same rows each time, so a repaint, not a
