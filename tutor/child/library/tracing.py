@@ -260,6 +260,20 @@ def expect_one_program(
     what_en, what_zh = varying
     shown = ", ".join(f"{v:g}" if isinstance(v, float) else repr(v) for v in values[1:])  # Python values
     which = ", ".join(sorted(set(seen.names)))
+    if _builds_partial(run):
+        fail(
+            f"called directly with {len(values) - 1} new {what_en} ({shown}) after a first call, {name} traced and "
+            f"compiled {seen.count} new program(s) (functions traced: {which}): your code builds a "
+            "`functools.partial` on every call and hands it to jax.jit. Each partial is a new function object, "
+            "and jax.jit's cache is keyed by the function, so every call traces and compiles again, whatever "
+            "the values. Jit once, outside the function (`jax.jit(f)` at module level), and pass what changes "
+            "as an ordinary argument",
+            f"在第一次调用之后，用 {len(values) - 1} 个新的{what_zh}（{shown}）直接调用 {name}，它追踪并编译了 "
+            f"{seen.count} 个新程序（被追踪的函数：{which}）：你的代码每次调用都新建一个 `functools.partial` "
+            "并交给 jax.jit。每个 partial 都是一个新的函数对象，而 jax.jit 的缓存以函数为键，所以每次调用都要重新"
+            "追踪和编译，与传入的值无关。请在函数外只 jit 一次（在模块顶层写 `jax.jit(f)`），并把会变的东西"
+            "作为普通参数传入",
+        )
     expect(
         seen.count == 0,
         f"called directly with {len(values) - 1} new {what_en} ({shown}) after a first call, {name} traced and "
@@ -273,6 +287,40 @@ def expect_one_program(
         f"静态参数，例如 {example}。请在函数外只 jit 一次，并把会变的东西作为普通参数传入",
     )
     return results
+
+
+def _builds_partial(run: Callable) -> bool:
+    """Whether learner code reached from run (its closure, the functions and globals that code
+    names, a few levels deep) names both functools.partial and jit in one function body: a
+    partial made per call is a new function to jax.jit on every call. Read from the compiled
+    code, not run."""
+    here = inspect.getsourcefile(_builds_partial) or ""
+    package = here.rsplit("/tutor/", 1)[0] + "/tutor/"
+    todo, seen = [(run, 0)], set()
+    while todo:
+        obj, depth = todo.pop()
+        if id(obj) in seen or depth > 4:
+            continue
+        seen.add(id(obj))
+        obj = getattr(obj, "__wrapped__", obj)
+        for cell in getattr(obj, "__closure__", None) or ():
+            try:
+                todo.append((cell.cell_contents, depth + 1))
+            except ValueError:  # an empty cell
+                pass
+        code = getattr(obj, "__code__", None)
+        if code is None:
+            continue
+        learner = not code.co_filename.startswith(package) and "site-packages" not in code.co_filename
+        codes = [code]
+        while codes:
+            c = codes.pop()
+            if learner and "partial" in c.co_names and "jit" in c.co_names:  # jax.jit(partial(...)) in one body
+                return True
+            codes += [k for k in c.co_consts if inspect.iscode(k)]
+            scope = getattr(obj, "__globals__", {})
+            todo += [(scope[n], depth + 1) for n in c.co_names if callable(scope.get(n)) and learner]
+    return False
 
 
 def expect_programs_reused(run: Callable[[Any], Any], values: list, name: str, varying: tuple[str, str]) -> list:

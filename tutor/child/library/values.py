@@ -122,10 +122,52 @@ def close(got: Any, want: Any, what: Label = "result", rtol: float = 1e-5, atol:
             idx = np.unravel_index(int(np.nanargmax(err)), err.shape) if err.ndim else ()
             at = f" (largest error at index {tuple(int(i) for i in idx)})" if idx else ""
             at_zh = f"（误差最大处在下标 {tuple(int(i) for i in idx)}）" if idx else ""
+            narrow_en, narrow_zh = _narrow_float_note(g_arr, w_arr)
             fail(
-                f"{where}: expected {fmt(w_arr)}, got {fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}",
-                f"{where_zh}：应为 {fmt(w_arr)}，得到 {fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}",
+                f"{where}: expected {fmt(w_arr)}, got {fmt(g_arr)}{at}; tolerance rtol={rtol:g}, atol={atol:g}"
+                + narrow_en,
+                f"{where_zh}：应为 {fmt(w_arr)}，得到 {fmt(g_arr)}{at_zh}；容差 rtol={rtol:g}, atol={atol:g}"
+                + narrow_zh,
             )
+
+
+# Floats narrower than float32, with the bits of their significand: a result that holds no more
+# than that, and is off by about that much, was computed in it somewhere.
+NARROW_FLOATS = (("bfloat16", 8), ("float16", 11))
+
+
+def _narrow_float_note(got: np.ndarray, want: np.ndarray) -> tuple[str, str]:
+    """Where got is want rounded to bfloat16 or float16 (every entry representable there, each
+    within that rounding of want, and the entries that differ not representable in it): that dtype
+    named as the cause of the drift. ("", "") otherwise."""
+    import ml_dtypes
+
+    finite = isfinite(got) & isfinite(want)
+    differs = finite & ~equal(got, want)
+    if not differs.any():
+        return "", ""
+    for name, bits in NARROW_FLOATS:
+        kind = getattr(ml_dtypes, name) if name == "bfloat16" else np.float16
+        with errstate(all="ignore"):
+            held = np_asarray(got.astype(kind), dtype=np.float64)
+            want_held = np_asarray(want.astype(kind), dtype=np.float64)
+        near = absolute(subtract(got, want)) <= absolute(want) * 2.0 ** (1 - bits) + 1e-30
+        if every(equal(held, got) | ~finite, axis=None) and every(near | ~finite, axis=None):
+            mantissa, exponent = np.frexp(got)
+            coarse = np.ldexp(np.round(mantissa * 2.0 ** (bits - 3)) / 2.0 ** (bits - 3), exponent)
+            # a differing entry that needs the narrow dtype's last bits: round numbers such as 0.25
+            # fit every float, and say nothing
+            if (differs & ~equal(want_held, want) & ~equal(coarse, got)).any():
+                return (
+                    f". Every value you return fits in {name} ({bits} bits of precision, about "
+                    f"{bits * 0.3:.0f} significant digits), and each is off by up to its rounding: the drift comes "
+                    f"from computing in {name} somewhere (an .astype(jnp.{name}), a {name} constant or input). Keep "
+                    "the computation in the state's own dtype",
+                    f"。你返回的每个值都能用 {name} 表示（{bits} 位精度，约 {bits * 0.3:.0f} 位有效数字），"
+                    f"而且误差都在它的舍入范围内：偏差来自某处用 {name} 计算（.astype(jnp.{name})、{name} 常量或输入）。"
+                    "请用状态自己的 dtype 计算",
+                )
+    return "", ""
 
 
 def _locked(value: Any) -> np.ndarray:
@@ -175,7 +217,35 @@ def structure(got: Any, like: Any, what: Label = "result") -> None:
     gs, ls = tree_structure(got), tree_structure(like)
     if gs != ls:
         en, zh = bilingual(what)
-        fail(f"{en} has PyTree structure {gs}, expected {ls}", f"{zh} 的 PyTree 结构是 {gs}，应为 {ls}")
+        kind_en, kind_zh = _container_note(got, like)
+        fail(
+            f"{en} has PyTree structure {gs}, expected {ls}{kind_en}",
+            f"{zh} 的 PyTree 结构是 {gs}，应为 {ls}{kind_zh}",
+        )
+
+
+def _container_note(got: Any, like: Any) -> tuple[str, str]:
+    """Where a tuple or list came where a dict was asked (or the other way round): the kinds named,
+    with the keys the dict must have, since the structures' text alone hides it."""
+    sequence = (tuple, list)
+    if isinstance(like, dict) and isinstance(got, sequence):
+        keys = ", ".join(repr(k) for k in like)
+        return (
+            f": a {type(got).__name__} of {len(got)} values where a dict with the keys {keys} is asked. Values "
+            "matched by position are not matched by name: build the dict, {"
+            + ", ".join(f"{k!r}: ..." for k in like)
+            + "}",
+            f"：给的是含 {len(got)} 个值的 {type(got).__name__}，而要求的是键为 {keys} 的 dict。按位置排列的值"
+            "不能按名字对上：请构造这个 dict，{" + ", ".join(f"{k!r}: ..." for k in like) + "}",
+        )
+    if isinstance(got, dict) and isinstance(like, sequence):
+        return (
+            f": a dict (keys {', '.join(repr(k) for k in got)}) where a {type(like).__name__} of {len(like)} "
+            "values is asked",
+            f"：给的是 dict（键为 {'、'.join(repr(k) for k in got)}），而要求的是含 {len(like)} 个值的 "
+            f"{type(like).__name__}",
+        )
+    return "", ""
 
 
 def dtypes(got: Any, want: Any, what: Label = "result") -> None:
