@@ -38,7 +38,7 @@ def test_trace_facts_cross_the_pipe_as_data():
     "exercise,case,function,why",
     [
         ("counter-jit", "fail_jit-once__float_output.py", "update_counter", "trace 2 happened because count was"),
-        ("static-lr", "fail_lr-dynamic__static_lr.py", "jitted_momentum_update", "trace 2 happened because"),
+        ("static-lr", "fail_lr-dynamic__static_argnames_lr.py", "jitted_momentum_update", "trace 2 happened because"),
     ],
 )
 def test_the_panel_shows_each_trace_and_why_at_80x24_when_asked(home, sandbox, tui, exercise, case, function, why):
