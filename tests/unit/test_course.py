@@ -32,12 +32,12 @@ exercise:
 GOOD_CHECKS = """\
 import numpy as np
 
-from tutor.child.library import check, close, is_defined
+from tutor.child.library import check, close, expect_no_hidden_state, is_defined
 
 
 @check("defines")
-def check_defines(f):
-    is_defined(f=f)
+def check_defines(learner, f):
+    is_defined(f=f) or expect_no_hidden_state(learner, f, label="f()")  # one line: the problems' lines hold
 
 
 @check("value", depends=["defines"])
@@ -586,3 +586,33 @@ def test_what_the_new_chinese_rules_leave_alone(text, lang):
     from tutor.course.markdown_lint import markdown_problems
 
     assert markdown_problems(text, lang) == []
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        ("", "never calls expect_no_hidden_state"),
+        ('expect_no_hidden_state(learner, f, label="f()", skip={"pure": "why"})', "skips 'pure': the parts are"),
+        ('expect_no_hidden_state(learner, f, label="f()", skip={"same-output": ""})', "without a reason"),
+        ('expect_no_hidden_state(learner, f, label="f()", skip=SKIPPED)', "must be a dict literal"),
+    ],
+)
+def test_validate_names_an_exercise_without_the_hidden_state_checks(tmp_path, call, said):
+    """Every exercise gets the library's hidden-state checks unless it skips a part by name with a
+    reason: validate says which checks.py does not, and a plain load (a learner's run) is not stopped."""
+    checks = GOOD_CHECKS.replace('expect_no_hidden_state(learner, f, label="f()")', call or "None")
+    course = make_course(
+        tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE, "exercises/demo/checks.py": checks}
+    )
+    found = [str(p) for p in read_course(course, lint=True)[1]]
+    assert any("exercises/demo/checks.py" in p and said in p for p in found), found
+    assert read_course(course)[1] == []
+
+
+def test_a_part_skipped_with_its_reason_is_no_problem(tmp_path):
+    skipped = 'expect_no_hidden_state(learner, f, label="f()", skip={"input-untouched": "f takes nothing"})'
+    checks = GOOD_CHECKS.replace('expect_no_hidden_state(learner, f, label="f()")', skipped)
+    course = make_course(
+        tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": GOOD_EXERCISE, "exercises/demo/checks.py": checks}
+    )
+    assert not [p for p in read_course(course, lint=True)[1] if "hidden" in str(p)]

@@ -43,7 +43,7 @@ CHECKS = """\
 import jax.numpy as jnp
 import numpy as np
 
-from tutor.child.library import check, close, is_defined
+from tutor.child.library import check, close, expect_no_hidden_state, is_defined
 
 
 @check("defines")
@@ -52,8 +52,9 @@ def check_defines(double):
 
 
 @check("doubles", depends=["defines"])
-def check_doubles(double):
+def check_doubles(learner, double):
     close(double(jnp.arange(3.0)), np.array([0.0, 2.0, 4.0]), what="double([0, 1, 2])")
+    expect_no_hidden_state(learner, double, jnp.arange(3.0), label="double([0, 1, 2])")
 
 
 @check("broken", depends=["doubles"])

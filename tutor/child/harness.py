@@ -297,6 +297,7 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
             f"syntax error at {where}: {exc.msg}" + (f"\n    {detail}" if detail else ""),
             f"第 {exc.lineno} 行有语法错误：{exc.msg}" + (f"\n    {detail}" if detail else ""),
         ) from None
+    library.outside.learner_loading()  # what the process holds from here on may be the learner's
     module = types.ModuleType("learner")
     module.__file__ = filename
     sys.modules["learner"] = module  # dataclasses and pickling look modules up by name

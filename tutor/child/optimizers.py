@@ -134,9 +134,13 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
     params, grads = small_problem()
     state = init(params)
     if _untouched_when_traced(update, grads, state, params):
+        # A trace shows no donation: one real run does (a jitted update that donates deletes them).
+        update(grads, state, params)
+        expect_not_donated(state, "update(grads, state)")
         return
     kept = TreeCopy(state)
     update(grads, state, params)
+    expect_not_donated(state, "update(grads, state)")
     now = jax.tree.structure(state)
     expect(
         now == kept.structure,
@@ -154,6 +158,23 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
             f"调用 update(grads, state) 之后，传入的状态被改了：state{where} 原来是 {_show(old)}，现在是 {_show(leaf)}。"
             f"update 修改了它的输入（例如 {example}），而不是返回一个新状态",
         )
+
+
+def expect_not_donated(tree: Any, label: str) -> None:
+    """No array of tree, passed to `label` and read again after it ran, was deleted: a function
+    jitted with donate_argnums consumes the caller's buffers, which then cannot be read, retried
+    or compared."""
+    for path, leaf in tree_flatten_with_path(tree)[0]:
+        if isinstance(leaf, jax.Array) and leaf.is_deleted():
+            fail(
+                f"after {label}, the state passed in is gone: state{keystr(path)} was deleted, donated to a "
+                "jitted function (jax.jit(..., donate_argnums=...)). The caller still owns the state it passes: "
+                "it may retry the step, compare or log it. Leave donation to the caller's own jitted training "
+                "step, and return a new state without consuming the old one",
+                f"调用 {label} 之后，传入的状态没了：state{keystr(path)} 被删除了，它被捐赠给了一个 jit 函数"
+                "（jax.jit(..., donate_argnums=...)）。调用方仍然拥有它传入的状态：它可能要重试这一步、做比较或记录日志。"
+                "请把捐赠留给调用方自己的 jit 训练步，返回一个新状态而不消耗旧状态",
+            )
 
 
 def _untouched_when_traced(update: Callable, grads: Any, state: Any, params: Any) -> bool:
@@ -247,6 +268,7 @@ def expect_keeps_no_history(learner: Any, opt: Any, init: Callable, update: Call
             module_changes.removed,
             module_changes.rebound,
             [*module_changes.mutated, *(c.path for c in found)],
+            outside=module_changes.outside,
         )
 
     params, grads = _history(11, 4)

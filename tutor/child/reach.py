@@ -3,7 +3,8 @@
 A purity check compares a snapshot taken before calling the learner's functions with one taken
 after. One level of module globals is not enough: a history hides in a mutable default argument
 (`def f(x, _log=[])`), in a closure cell, in a function attribute, two dicts down in a global, or
-in a `jax.Ref`. So the walk starts at the module's globals and follows, through containers of any
+in a `jax.Ref`, in a ContextVar's value, in a weakref dictionary, or in what a cached zero-argument
+function (`functools.cache`) hands back. So the walk starts at the module's globals and follows, through containers of any
 depth, the learner's own functions (defaults, closure cells, attributes, `__wrapped__`), classes
 and instances, `functools.partial` objects and bound methods. It does not enter other modules
 (jax, numpy): their state is not the learner's. Each mutable thing found is recorded under a path
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import collections.abc
+import contextvars
 import functools
 import hashlib
 import io
@@ -21,6 +23,7 @@ import queue
 import random
 import types
 import warnings
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +35,12 @@ import numpy as np
 MAX_OBJECTS = 20_000
 MAX_DEPTH = 8
 MAX_ITEMS = 2_000  # elements of one container that are followed (all are counted)
-CELL = "\x00cell"  # a closure cell is recorded apart from the value it holds, under the same name
+CELL = "\x00cell"
+_UNSET = object()  # a ContextVar with no value in this context
+_CACHED = (functools._lru_cache_wrapper,)  # functools.cache / lru_cache
+_VARIADIC = (
+    0x04 | 0x08
+)  # CO_VARARGS | CO_VARKEYWORDS  # a closure cell is recorded apart from the value it holds, under the same name
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,20 @@ class _Walk:
         if written is not None:  # array.array, a ctypes value or array, an mmap: a C buffer
             self.record(path, obj, "bytes", written)
             return
+        if isinstance(obj, contextvars.ContextVar):  # its value lives in the context, not in it
+            value = obj.get(_UNSET)
+            self.record(path, obj, "contextvar", (id(value), _value_print(value)))
+            if value is not _UNSET:
+                self.visit(f"{path}.get()", value, depth + 1)
+            return
+        if isinstance(obj, (weakref.WeakKeyDictionary, weakref.WeakValueDictionary)):
+            self.container(path, obj, "dict", list(obj.items()), keyed=True, depth=depth)
+            return
+        if isinstance(obj, weakref.WeakSet):
+            self.container(path, obj, "set", list(enumerate(list(obj))), keyed=False, depth=depth)
+            return
+        if isinstance(obj, _CACHED) and self.own(obj):
+            self.cached(path, obj, depth)
         if isinstance(obj, (collections.UserDict, collections.UserList)):
             self.visit(path, obj.data, depth)  # the container the wrapper keeps, under its name
             return
@@ -147,6 +169,22 @@ class _Walk:
             attrs = getattr(obj, "__dict__", None)
             if isinstance(attrs, dict):
                 self.attributes(path, obj, attrs, depth)
+
+    def cached(self, path: str, obj: Any, depth: int) -> None:
+        """What a cached function of no parameters hands back (`@functools.cache def log(): return []`):
+        one object for the whole process, which a call may fill. Read only once cached, as a hit,
+        so that no learner code runs here."""
+        fn = getattr(obj, "__wrapped__", None)
+        code = getattr(fn, "__code__", None)
+        if code is None or code.co_argcount or code.co_kwonlyargcount or code.co_flags & _VARIADIC:
+            return
+        try:
+            if not obj.cache_info().currsize:
+                return
+            value = obj()
+        except Exception:  # noqa: BLE001 - a cache that cannot be read is not followed
+            return
+        self.visit(f"{path}()", value, depth + 1)
 
     def container(self, path, obj, kind, items, *, keyed, depth, mutable=True) -> None:
         if mutable:

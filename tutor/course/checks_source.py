@@ -84,6 +84,58 @@ def read_checks(source: str) -> tuple[list[CheckDecl], list[tuple[int, str]]]:
     return found, problems
 
 
+# The library's hidden-state checks (tutor.child.library.hidden_state), by the names an exercise
+# skips them with: every exercise calls them unless it says, part by part, why one cannot apply.
+HIDDEN_STATE_CALL = "expect_no_hidden_state"
+HIDDEN_STATE_PARTS = ("input-untouched", "same-output", "no-writes-outside")
+
+
+def hidden_state_problems(source: str) -> list[tuple[int, str]]:
+    """(line, message) when checks.py never calls the library's hidden-state checks, or skips a
+    part of them that does not exist or without a reason."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # read_checks reports it
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")) == HIDDEN_STATE_CALL
+    ]
+    if not calls:
+        return [
+            (
+                1,
+                f"checks.py never calls {HIDDEN_STATE_CALL} (from tutor.child.library): every exercise gets the "
+                f"hidden-state checks ({', '.join(HIDDEN_STATE_PARTS)}) on one call of the learner's function; "
+                'a part that cannot apply is skipped by name with its reason: skip={"input-untouched": "why"}',
+            )
+        ]
+    problems = []
+    for node in calls:
+        for kw in node.keywords:
+            if kw.arg != "skip":
+                continue
+            if not isinstance(kw.value, ast.Dict):
+                problems.append(
+                    (node.lineno, f"{HIDDEN_STATE_CALL}(skip=...) must be a dict literal: part name -> reason")
+                )
+                continue
+            for key, value in zip(kw.value.keys, kw.value.values):
+                name = key.value if isinstance(key, ast.Constant) else None
+                if name not in HIDDEN_STATE_PARTS:
+                    problems.append(
+                        (
+                            node.lineno,
+                            f"{HIDDEN_STATE_CALL} skips {name!r}: the parts are {', '.join(HIDDEN_STATE_PARTS)}",
+                        )
+                    )
+                if not (isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.strip()):
+                    problems.append((node.lineno, f"{HIDDEN_STATE_CALL} skips {name!r} without a reason (a string)"))
+    return problems
+
+
 def chinese_strings(source: str) -> list[tuple[int, str]]:
     """Every string literal of checks.py that holds Chinese (the zh half of its messages), as
     (line, text); in an f-string each {field} reads as 0."""

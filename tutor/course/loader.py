@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tutor.course import kept
-from tutor.course.checks_source import chinese_strings, read_checks
+from tutor.course.checks_source import chinese_strings, hidden_state_problems, read_checks
 from tutor.course.cjk import join_wrapped
 from tutor.course.drills import read_drills
 from tutor.course.fingerprint import content_hash, fingerprint
@@ -326,6 +326,8 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
     if source is None:
         return ()
     decls, problems = read_checks(source)
+    if r.lint:  # a rule of the course's own making (every exercise judges hidden state): said by validate
+        problems = problems + hidden_state_problems(source)
     for pline, message in problems:
         code_reader.problem(pline, message)
     if r.lint:  # the zh half of the checks' messages follows the course's Chinese rules too

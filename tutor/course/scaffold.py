@@ -73,13 +73,18 @@ exercise:
     - id: works
       name: {{en: "TODO: what this check judges", zh: "TODO：这项检查评判什么"}}
       advice: {{en: "TODO: where to look when it fails.", zh: "TODO：不通过时该看哪里。"}}
+    - id: no-hidden-state
+      name: {{en: "no hidden state: same input, same output; input untouched", zh: "没有隐藏状态：相同输入得到相同输出；不改输入"}}
+      advice: {{en: "Everything {name} needs comes in as arguments; everything that changes goes out in its return value.", zh: "{name} 需要的一切都从参数进来，变化的一切都从返回值出去。"}}
 """
 
 _EXERCISE_CHECKS = '''\
 """The checks of `{id}`. Each judges meaning (values, trace counts, primitives), never the text of
 the learner's file; lessons/README.md lists the check library."""
 
-from tutor.child.library import check, fail, is_defined
+import numpy as np
+
+from tutor.child.library import check, expect_no_hidden_state, fail, is_defined
 
 
 @check("defines")
@@ -96,6 +101,12 @@ def check_works({name}):
         "this check is not written yet (lessons/exercises/{id}/checks.py)",
         "这项检查还没有写（lessons/exercises/{id}/checks.py）",
     )
+
+
+@check("no-hidden-state", depends=["defines"])
+def check_no_hidden_state(learner):
+    # The library's hidden-state checks on one call: TODO: the arguments the exercise passes.
+    expect_no_hidden_state(learner, learner.{name}, np.float32(1.5), label="{name}(1.5)")
 '''
 
 _EXERCISE_STARTER = """\
@@ -243,6 +254,9 @@ exercise:
     - id: doubles
       name: {en: doubles its input, zh: 把输入加倍}
       advice: {en: Return 2 * x., zh: 返回 2 * x。}
+    - id: no-hidden-state
+      name: {en: "no hidden state: same input, same output", zh: 没有隐藏状态：相同输入得到相同输出}
+      advice: {en: Keep nothing between calls., zh: 不要在调用之间保留任何东西。}
 """
 
 _COURSE_CHECKS = '''\
@@ -250,7 +264,7 @@ _COURSE_CHECKS = '''\
 
 import numpy as np
 
-from tutor.child.library import as_float32, call, check, close, is_defined
+from tutor.child.library import as_float32, call, check, close, expect_no_hidden_state, is_defined
 
 
 @check("defines")
@@ -262,6 +276,11 @@ def check_defines(double):
 def check_doubles(double):
     x = np.array([0.0, 1.5, -2.0])
     close(call(double, as_float32(x), label="double(x)"), 2 * x, what="double([0, 1.5, -2])")
+
+
+@check("no-hidden-state", depends=["defines"])
+def check_no_hidden_state(learner):
+    expect_no_hidden_state(learner, learner.double, as_float32(np.array([1.0, -2.0])), label="double([1, -2])")
 '''
 
 _COURSE_CHECKPOINT = """\

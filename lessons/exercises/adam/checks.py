@@ -10,6 +10,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     fail,
     finite,
     is_defined,
@@ -166,6 +167,8 @@ def check_pure(learner, adam):
     init, update = unpack(opt)
     expect_state_untouched(init, update, example="state['m'] = ...")
     expect_keeps_no_history(learner, opt, init, update, "adam(0.1)")
+    params, grads = small_problem()
+    expect_no_hidden_state(learner, update, grads, init(params), params, label="update(grads, state, params)")
 
 
 @check("descends", depends=["optimizer"])

@@ -9,6 +9,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     fail,
     grad_check,
     is_defined,
@@ -223,6 +224,10 @@ def check_no_mutation(learner):
             "the caller's state must stay as it was",
             f"{fn_name} 修改了传入的 stats 字典（被原地改动的键：{'、'.join(changed)}）；调用方的状态必须保持原样",
         )
+    stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
+    expect_no_hidden_state(
+        learner, learner.loss_with_stats, params, x, y, stats, label="loss_with_stats(params, x, y, stats)"
+    )
 
 
 @check("has-aux", depends=["pred-mean", "calls-count"])

@@ -8,6 +8,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_traces,
     is_defined,
     keeps_globals,
@@ -125,6 +126,7 @@ def check_pure(learner):
             "the result depends on something other than the arguments",
             f"update_counter(4, 1) 第一次返回 {first}，第二次返回 {second}：结果依赖于参数以外的东西",
         )
+    expect_no_hidden_state(learner, learner.update_counter, jnp.int32(4), jnp.int32(1), label="update_counter(4, 1)")
 
 
 @check("jit-once", depends=["counts-up"])

@@ -11,6 +11,7 @@ from tutor.child.library import (
     close,
     expect,
     expect_compiled,
+    expect_no_hidden_state,
     expect_one_program,
     expect_traces,
     fail,
@@ -343,4 +344,19 @@ def check_training(TrainState, ema_train_step):
         not jumps,
         f"the EMA moved away from the truth at step {jumps[0] if jumps else 0}; on this smooth problem it should approach steadily",
         f"EMA 在第 {jumps[0] if jumps else 0} 步远离了真值；在这个平滑的问题上它应当稳步接近",
+    )
+
+
+@check("no-hidden-state", depends=["step"])
+def check_no_hidden_state(learner):
+    state = learner.TrainState(step=jnp.int32(3), params=linear(1.5, -0.5), ema_params=linear(0.2, 0.3))
+    expect_no_hidden_state(
+        learner,
+        learner.ema_train_step,
+        state,
+        as_float32(XN),
+        as_float32(YN),
+        0.1,
+        0.8,
+        label="ema_train_step(state, x, y, 0.1, 0.8)",
     )

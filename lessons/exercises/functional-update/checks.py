@@ -13,6 +13,7 @@ from tutor.child.library import (
     close,
     dtypes,
     expect,
+    expect_no_hidden_state,
     expect_traces,
     fail,
     global_changes,
@@ -355,6 +356,15 @@ def check_no_side_effects(learner):
             f"over {runs_en}, update changed your module's globals: it {changed.en}.{tracer_en} {advice_en}",
             f"在 {runs_zh}中，update 改动了模块的全局变量：它{changed.zh}。{tracer_zh}{advice_zh}",
         )
+    expect_no_hidden_state(
+        learner,
+        update,
+        _state([0.0, 1.0, 2.0], 0),
+        1,
+        2.0,
+        label="update(state, 1, 2.0)",
+        advice=(advice_en, advice_zh),
+    )
 
 
 @check("jit-once", depends=["values"])

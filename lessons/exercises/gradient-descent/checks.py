@@ -10,6 +10,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_one_program,
     expect_traces,
     fail,
@@ -215,6 +216,9 @@ def check_no_global_writes(learner):
     ):
         for x, lr in [(2.0, 0.1), (2.0, 0.3), (-1.0, 0.05)]:
             call(learner.gradient_descent_step, jnp.float32(x), lr, label=f"gradient_descent_step({x:g}, {lr})")
+    expect_no_hidden_state(
+        learner, learner.gradient_descent_step, jnp.float32(2.0), 0.1, label="gradient_descent_step(2.0, 0.1)"
+    )
 
 
 @check("dynamic-lr", depends=["learning-rates"])

@@ -10,6 +10,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_traces,
     fail,
     is_defined,
@@ -122,6 +123,10 @@ def check_input_untouched(learner):
             "update_moving_average returned the very container it was given; return a new (sum, count) pair",
             "update_moving_average 返回的就是传入的那个容器；应当返回一个新的 (sum, count) 二元组",
         )
+    fresh = jax.tree.unflatten(like, [jnp.float32(6.0), jnp.int32(2)])
+    expect_no_hidden_state(
+        learner, learner.update_moving_average, fresh, jnp.float32(6.0), label="update_moving_average((6, 2), 6.0)"
+    )
 
 
 @check("averages", depends=["state-structure"])

@@ -7,6 +7,7 @@ from tutor.child.library import (
     call,
     check,
     close,
+    expect_no_hidden_state,
     expect_one_program,
     expect_traces,
     fail,
@@ -109,6 +110,7 @@ def check_no_global_writes(learner):
     with keeps_globals(learner, ("calling scaled", "调用 scaled")):
         for x, s in [(1.0, 2.0), (1.0, 7.0), (2.0, -1.0)]:
             call(learner.scaled, jnp.float32(x), s, label=f"scaled({x:g}, {s:g})")
+    expect_no_hidden_state(learner, learner.scaled, jnp.float32(1.5), 2.0, label="scaled(1.5, 2.0)")
 
 
 @check("jit-follows-scale", depends=["defines"])

@@ -9,6 +9,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_traces,
     fail,
     global_changes,
@@ -110,6 +111,10 @@ def check_input_untouched(learner):
             "were set, removed or changed in place",
             f"update_state(state, 3.0) 改动了调用方的 StateHolder：属性 {'、'.join(touched)} 被设置、删除或原地修改了",
         )
+    fresh = learner.StateHolder(jnp.asarray([1.0, 2.0], dtype=jnp.float32))
+    expect_no_hidden_state(
+        learner, learner.update_state, fresh, jnp.float32(3.0), label="update_state(StateHolder([1, 2]), 3.0)"
+    )
 
 
 @check("is-pytree", depends=["defines"])

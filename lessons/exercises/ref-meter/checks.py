@@ -9,6 +9,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_traces,
     finite_twin,
     is_defined,
@@ -252,3 +253,15 @@ def check_jit_once(record, new_meter):
             what=(f"the mean returned by jitted call {k}", f"jit 后第 {k} 次调用返回的平均值"),
         )
     expect_traces(step, 1, calls=5)
+
+
+@check("no-hidden-state", depends=["accumulates"])
+def check_no_hidden_state(learner):
+    def fresh_meter_records(batch):
+        """record on a meter of its own: the meter is the state, the rest must be pure."""
+        meter = learner.new_meter()
+        out = learner.record(meter, batch)
+        return out, np.asarray(meter[...])
+
+    batch = jnp.asarray(batches[0], jnp.float32)
+    expect_no_hidden_state(learner, fresh_meter_records, batch, label="record(new_meter(), batch)")

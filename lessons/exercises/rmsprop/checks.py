@@ -11,6 +11,7 @@ from tutor.child.library import (
     close,
     dtypes,
     expect,
+    expect_no_hidden_state,
     fail,
     finite,
     is_defined,
@@ -277,6 +278,8 @@ def check_pure(learner, rmsprop):
     init, update = unpack(opt)
     expect_state_untouched(init, update, example="state['s'] = ...")
     expect_keeps_no_history(learner, opt, init, update, "rmsprop(0.1)")
+    params, grads = small_problem()
+    expect_no_hidden_state(learner, update, grads, init(params), params, label="update(grads, state, params)")
 
 
 @check("trains", depends=["descends", "state-structure"], plots=True)

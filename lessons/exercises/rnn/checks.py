@@ -10,6 +10,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_primitive,
     fail,
     grad_check,
@@ -384,3 +385,18 @@ def check_trains(rnn_forward):
         "expected below 1% of the start",
         f"Adam 训练 {steps} 步后损失从 {losses[0]:.4g} 变为 {final:.4g}（最后 100 步的中位数）；应降到初始值的 1% 以下",
     )
+
+
+@check("no-hidden-state", depends=["carries-state"])
+def check_no_hidden_state(learner):
+    rng = np.random.default_rng(32)
+    params = as_float32(
+        {
+            "Wh": 0.5 * rng.standard_normal((H, H)),
+            "Wx": rng.standard_normal((D, H)),
+            "b": 0.5 * rng.standard_normal(H),
+            "Wo": rng.standard_normal((H, 1)),
+        }
+    )
+    xs = as_float32(rng.uniform(-1.5, 1.5, (T, D)))
+    expect_no_hidden_state(learner, learner.rnn_forward, params, xs, label="rnn_forward(params, xs)")

@@ -9,6 +9,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     expect_one_program,
     expect_programs_reused,
     fail,
@@ -282,3 +283,8 @@ def check_reuses_compile(run_scan_jitted):
     )
     for (steps, s), got in zip(starts.items(), results):
         close(got, np.float64(s + steps), what=f"run_scan_jitted({s}, {steps})")
+
+
+@check("no-hidden-state", depends=["values"])
+def check_no_hidden_state(learner):
+    expect_no_hidden_state(learner, learner.run_scan_jitted, jnp.float32(0.0), 3, label="run_scan_jitted(0.0, 3)")

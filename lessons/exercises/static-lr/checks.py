@@ -12,6 +12,7 @@ from tutor.child.library import (
     close,
     expect,
     expect_compiled,
+    expect_no_hidden_state,
     expect_one_program,
     expect_traces,
     fail,
@@ -328,3 +329,17 @@ def check_lr_dynamic(jitted_momentum_update, momentum_update):
         v = {n: 0.5 * v[n] + lr * g[n] for n in v}
         p = {n: p[n] - v[n] for n in p}
     close(state.params, p, what=("params after the 5-step schedule", "5 步调度之后的参数"))
+
+
+@check("no-hidden-state", depends=["returns-state"])
+def check_no_hidden_state(learner):
+    state = MomentumState(params=as_float32(P0), velocity=as_float32(V0))
+    expect_no_hidden_state(
+        learner,
+        learner.momentum_update,
+        state,
+        as_float32(PLAN[0][0]),
+        0.1,
+        0.9,
+        label="momentum_update(state, gradients, 0.1, 0.9)",
+    )

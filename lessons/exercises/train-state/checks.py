@@ -14,6 +14,7 @@ from tutor.child.library import (
     checker_sees_across_jit_calls,
     draws_not_from,
     expect,
+    expect_no_hidden_state,
     expect_traces,
     fail,
     fresh_key,
@@ -561,4 +562,16 @@ def check_trains(create_train_state, train_step):
         int(state.step) == 200,
         f"after 200 steps state.step is {int(state.step)}",
         f"训练 200 步后 state.step 为 {int(state.step)}",
+    )
+
+
+@check("no-hidden-state", depends=["step-output"])
+def check_no_hidden_state(learner):
+    state = learner.create_train_state(jax.random.key(0))
+    expect_no_hidden_state(
+        learner,
+        learner.train_step,
+        state,
+        sine_batch(),
+        label="train_step(state, batch)",
     )

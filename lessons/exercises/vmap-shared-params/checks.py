@@ -10,7 +10,9 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     fail,
+    host_calls_per_example,
     is_defined,
     primitive_counts,
     primitives,
@@ -317,6 +319,19 @@ def check_vectorized(batched_predict):
     xs = jnp.asarray(rng.standard_normal(7), jnp.float32)
     with witness.ran() as ran:
         call(batched_predict, params, xs, label="batched_predict(params, xs of shape (7,))")
+    host = host_calls_per_example(batched_predict, params, xs)
+    if host:
+        # What a vmap wrote is judged by its content: a callback it loops over is Python per example.
+        fail(
+            f"batched_predict's program calls back to Python once per example ({host[0]} inside a loop): "
+            "a jax.pure_callback with vmap_method='sequential', an io_callback, or a host function under vmap "
+            "computes the batch on the host, one example after another, whether or not jax.vmap ran. "
+            "Write predict with jnp operations, so that vmap can batch them into one vectorized program",
+            f"batched_predict 的程序对每个样本回调一次 Python（循环里的 {host[0]}）："
+            "vmap_method='sequential' 的 jax.pure_callback、io_callback 或 vmap 下的主机函数，"
+            "都是在主机上逐个样本地计算这一批，不管 jax.vmap 有没有运行。"
+            "请用 jnp 运算写 predict，让 vmap 把它们批成一个向量化的程序",
+        )
     if "vmap" not in ran:
         loops = "scan" in primitives(batched_predict, params, xs)
         fail(
@@ -333,3 +348,10 @@ def check_vectorized(batched_predict):
             + "题目要求用 `jax.vmap(predict, in_axes=(None, 0), out_axes=(0, None))`：批处理程序由 vmap 替你写出，"
             "in_axes / out_axes 说明哪些值是共享的",
         )
+
+
+@check("no-hidden-state", depends=["preds"])
+def check_no_hidden_state(learner):
+    params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
+    xs = jnp.asarray([0.5, -1.0, 2.0, 3.0, 0.0], jnp.float32)
+    expect_no_hidden_state(learner, learner.batched_predict, params, xs, label="batched_predict(params, xs)")

@@ -10,6 +10,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_no_hidden_state,
     fail,
     is_defined,
     primitive_counts,
@@ -268,3 +269,9 @@ def check_vmap(online_var):
     close(var, b64.var(axis=1), what="batched variance", rtol=1e-4, atol=1e-5)
     running = np.stack([np.array([row[: k + 1].var() for k in range(0, 200, 20)]) for row in b64])
     close(np.asarray(trace)[:, ::20], running, what="batched var_trace (every 20th entry)", rtol=1e-4, atol=1e-5)
+
+
+@check("no-hidden-state", depends=["values"])
+def check_no_hidden_state(learner):
+    xs = jnp.asarray([1.0, 3.0, 2.0, 6.0, 4.0], jnp.float32)
+    expect_no_hidden_state(learner, learner.online_var, xs, label="online_var(xs of 5 values)")

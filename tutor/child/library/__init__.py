@@ -18,7 +18,15 @@ from tutor.child.library.donation import aval_text, donation_warnings, lowered_d
 from tutor.child.library.edges import SPECIALS, finite_twin, jumping_gradients, largest_step, planted, special_where
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
-from tutor.child.library.jaxprs import draws_not_from, expect_primitive, primitive_counts, primitive_names, primitives
+from tutor.child.library.hidden_state import expect_no_hidden_state
+from tutor.child.library.jaxprs import (
+    draws_not_from,
+    expect_primitive,
+    host_calls_per_example,
+    primitive_counts,
+    primitive_names,
+    primitives,
+)
 from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker, other_key
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
 from tutor.child.library.recording import Recording, traced_call
@@ -80,6 +88,7 @@ __all__ = [
     "dtypes",
     "expect",
     "expect_compiled",
+    "expect_no_hidden_state",
     "expect_one_program",
     "expect_programs_reused",
     "expect_primitive",
@@ -92,6 +101,7 @@ __all__ = [
     "global_changes",
     "global_snapshot",
     "grad_check",
+    "host_calls_per_example",
     "is_defined",
     "is_jitted",
     "keeps_globals",

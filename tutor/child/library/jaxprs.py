@@ -147,3 +147,28 @@ def _follow(jaxpr, dep: set[int], found: list[str]) -> list[bool]:
             if m:
                 dep.add(id(v))
     return [id(v) in dep for v in jaxpr.outvars]
+
+
+# Primitives that hand values to Python on the host and wait for its answer (a debug print only
+# shows values, it computes nothing).
+HOST_CALLS = ("pure_callback", "io_callback", "callback")
+LOOPS = ("scan", "while")
+
+
+def host_calls_per_example(fn: Callable, *args, **kwargs) -> list[str]:
+    """The host callbacks in fn's program that run once per example: inside a loop (what
+    `vmap_method="sequential"` and an io_callback under vmap become, and what a lax.map makes).
+    A program built with jax.vmap around one is not vectorized: the batch
+    is computed in Python, one example after another."""
+    found: list[str] = []
+
+    def visit(jaxpr, looping: bool) -> None:
+        for eqn in jaxpr.eqns:
+            name = eqn.primitive.name
+            if name in HOST_CALLS and looping:
+                found.append(name)
+            for sub in _subjaxprs(eqn.params):
+                visit(sub, looping or name in LOOPS)
+
+    visit(make_jaxpr(fn)(*args, **kwargs).jaxpr, False)
+    return found

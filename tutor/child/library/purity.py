@@ -14,6 +14,7 @@ import jax
 import numpy as np
 
 from tutor.child import reach
+from tutor.child.library import outside
 from tutor.child.library.failures import Label, append, bilingual, expect
 from tutor.child.library.originals import tree_structure
 from tutor.child.library.values import leaves
@@ -47,17 +48,20 @@ def _same_contents(a: tuple | None, b: tuple | None) -> bool:
 
 
 DEEP = "\x00reach"  # the snapshot's entry for everything a module's code can reach (tutor.child.reach)
+PROCESS = "\x00outside"  # and for what the whole process keeps outside it (tutor.child.library.outside)
 
 
 def global_snapshot(module: Any) -> dict:
     """Record a module's globals (or any object's attributes; none for an object without `__dict__`,
     such as a NamedTuple), for global_changes after calling learner code. For a module, also
     everything its code can reach and change: containers at any depth, its functions' default
-    arguments, closure cells and attributes, its classes and instances, Refs."""
+    arguments, closure cells and attributes, its classes and instances, Refs; and what the process
+    keeps outside it (os.environ, builtins, __main__, modules made at run time)."""
     names = vars(module) if hasattr(module, "__dict__") else {}
     shot: dict = {n: (v, _contents(v)) for n, v in names.items() if not n.startswith("__")}
     if isinstance(module, types.ModuleType):
         shot[DEEP] = reach.snapshot(module)
+        shot[PROCESS] = outside.snapshot(module.__name__)
     return shot
 
 
@@ -67,12 +71,28 @@ class Changes:
     every name concerned."""
 
     def __init__(
-        self, added: list[str], removed: list[str], rebound: list[str], mutated: list[str], tracers: Iterable[str] = ()
+        self,
+        added: list[str],
+        removed: list[str],
+        rebound: list[str],
+        mutated: list[str],
+        tracers: Iterable[str] = (),
+        outside: Iterable[str] = (),
     ):
         self.added, self.removed, self.rebound, self.mutated = added, removed, rebound, mutated
-        self.tracers = list(tracers)
-        self.names = sorted({*added, *removed, *rebound, *mutated})
+        self.tracers, self.outside = list(tracers), list(outside)
+        self.names = sorted({*added, *removed, *rebound, *mutated, *self.outside})
         en, zh = [], []
+        if self.outside:
+            places = ", ".join(f"`{p}`" for p in self.outside[:4])
+            en.append(
+                f"changed {places}, which the whole process keeps outside your module (the environment, "
+                "builtins, another module): like a global, it remembers past calls"
+            )
+            zh.append(
+                f"改动了 {'、'.join(f'`{p}`' for p in self.outside[:4])}，这是整个进程在你的模块之外保存的状态"
+                "（环境变量、builtins、另一个模块）：它和全局变量一样会记住以往的调用"
+            )
         if added:
             en.append("created " + ", ".join(added))
             zh.append("新建了 " + "、".join(added))
@@ -91,6 +111,9 @@ class Changes:
         if any("(closed over by " in m for m in mutated):
             en.append("a variable a function closes over remembers past calls just like a global does")
             zh.append("函数通过闭包引用的变量和全局变量一样会记住以往的调用")
+        if any(m.endswith(".get()") for m in mutated):
+            en.append("a ContextVar's value, once set, stays for the whole context just like a global does")
+            zh.append("ContextVar 的值一旦 set，就会像全局变量一样在整个上下文里一直保留")
         if self.tracers:
             en.append(
                 ", ".join(self.tracers) + " now holds tracers: values of a jax.jit trace that escaped it, "
@@ -114,6 +137,7 @@ def global_changes(module: Any, before: dict) -> Changes:
     object's attributes): names created, deleted or rebound, and lists, dicts, sets, deques,
     NumPy arrays, Refs or object attributes changed in place, however deep (for a module)."""
     after = global_snapshot(module)
+    process_before, _ = before.pop(PROCESS, None), after.pop(PROCESS, None)
     deep_before, deep_after = before.pop(DEEP, None), after.pop(DEEP, None)
     common = sorted(set(before) & set(after))
     rebound = [n for n in common if before[n][0] is not after[n][0]]
@@ -125,10 +149,15 @@ def global_changes(module: Any, before: dict) -> Changes:
         for change in reach.changed_since(module, deep_before, deep_after):
             if change.tracers:
                 tracers.append(change.path)
-            if change.path not in seen and change.path not in mutated:
-                mutated.append(change.path)  # "LOG['runs']['calls']", "f's default _log", ...
+            path = f"{change.path}.get()" if change.kind == "contextvar" else change.path
+            if change.path not in seen and path not in mutated:
+                mutated.append(path)  # "LOG['runs']['calls']", "f's default _log", ...
         before[DEEP] = deep_before  # the snapshot can be compared again
-    return Changes(added, removed, rebound, mutated, tracers)
+    places: list[str] = []
+    if process_before is not None:
+        places = outside.changed_since(module.__name__, process_before)
+        before[PROCESS] = process_before
+    return Changes(added, removed, rebound, mutated, tracers, places)
 
 
 @contextlib.contextmanager
@@ -144,8 +173,14 @@ def keeps_globals(learner: Any, doing: Label, advice: Label | None = None) -> It
     yield
     changed = global_changes(learner, before)
     doing_en, doing_zh = bilingual(doing)
-    en = f"{doing_en} changed your module's globals: it {changed.en}"
-    zh = f"{doing_zh} 改动了模块的全局变量：它{changed.zh}"
+    if changed.names == sorted(changed.outside):
+        en, zh = (
+            f"{doing_en} changed state outside your module: it {changed.en}",
+            f"{doing_zh} 改动了模块之外的状态：它{changed.zh}",
+        )
+    else:
+        en = f"{doing_en} changed your module's globals: it {changed.en}"
+        zh = f"{doing_zh} 改动了模块的全局变量：它{changed.zh}"
     if advice is not None:
         advice_en, advice_zh = bilingual(advice)
         en, zh = append(en, advice_en, "en"), append(zh, advice_zh, "zh")

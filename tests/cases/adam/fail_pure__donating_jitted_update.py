@@ -1,4 +1,5 @@
-# update is pre-jitted and donates the optimizer state it is given (buffers reused in place)
+# says: was deleted, donated
+# Wrong: update is pre-jitted and donates the optimizer state it is given: the caller's arrays are deleted
 from typing import NamedTuple
 
 import jax
