@@ -1,0 +1,106 @@
+"""State the whole process keeps outside the learner's module (issue 53, family 1), in-process with
+real JAX: a count kept in os.environ, builtins, __main__, a module made at run time, a ContextVar, a
+weakref dictionary or a cached zero-argument function's object is named by its place, and reading
+those places (or importing a library lazily) is not reported."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import sys
+import types
+
+import pytest
+
+from tutor.child.library import outside
+from tutor.child.library.purity import global_changes, global_snapshot
+
+pytestmark = pytest.mark.slow  # JAX in-process (the library imports it)
+
+
+def learner(source: str) -> types.ModuleType:
+    outside.learner_loading()
+    module = types.ModuleType("learner_under_test")
+    exec(compile(source, "learner_under_test.py", "exec"), module.__dict__)
+    return module
+
+
+@pytest.fixture(autouse=True)
+def _clean():
+    main = sys.modules["__main__"]
+    yield
+    os.environ.pop("TUTOR_TEST_STEPS", None)
+    for name in ("tutor_test_log",):
+        if hasattr(builtins, name):
+            delattr(builtins, name)
+        if hasattr(main, name):
+            delattr(main, name)
+    sys.modules.pop("tutor_test_registry", None)
+
+
+PLACES = {
+    "os.environ": (
+        "import os\ndef f():\n    os.environ['TUTOR_TEST_STEPS'] = str(int(os.environ.get('TUTOR_TEST_STEPS', '0')) + 1)\n",
+        "`os.environ['TUTOR_TEST_STEPS']`",
+    ),
+    "builtins": (
+        "import builtins\ndef f():\n    builtins.tutor_test_log = getattr(builtins, 'tutor_test_log', 0) + 1\n",
+        "`builtins.tutor_test_log`",
+    ),
+    "a list kept in builtins": (
+        "import builtins\nbuiltins.tutor_test_log = []\ndef f():\n    builtins.tutor_test_log.append(1)\n",
+        "`builtins.tutor_test_log`",
+    ),
+    "__main__": (
+        "import __main__\ndef f():\n    __main__.tutor_test_log = getattr(__main__, 'tutor_test_log', 0) + 1\n",
+        "`__main__.tutor_test_log`",
+    ),
+    "a module made at run time": (
+        "import sys, types\nsys.modules['tutor_test_registry'] = types.ModuleType('tutor_test_registry')\n"
+        "sys.modules['tutor_test_registry'].calls = []\n"
+        "def f():\n    sys.modules['tutor_test_registry'].calls.append(1)\n",
+        "`sys.modules['tutor_test_registry'].calls`",
+    ),
+    "a ContextVar": (
+        "import contextvars\nSTEPS = contextvars.ContextVar('steps', default=0)\ndef f():\n    STEPS.set(STEPS.get() + 1)\n",
+        "STEPS.get()",
+    ),
+    "a WeakKeyDictionary": (
+        "import weakref\nSEEN = weakref.WeakKeyDictionary()\nclass K: pass\nKEY = K()\n"
+        "def f():\n    SEEN[KEY] = SEEN.get(KEY, 0) + 1\n",
+        "SEEN",
+    ),
+    "a cached zero-argument function": (
+        "import functools\n@functools.cache\ndef ledger():\n    return {'n': 0}\nledger()\n"
+        "def f():\n    ledger()['n'] += 1\n",
+        "ledger()",
+    ),
+}
+
+
+@pytest.mark.parametrize("place", list(PLACES))
+def test_state_kept_outside_the_module_is_named_by_its_place(place):
+    source, said = PLACES[place]
+    module = learner(source)
+    before = global_snapshot(module)
+    module.f()
+    changed = global_changes(module, before)
+    assert changed and said in changed.en, changed.en
+    assert changed.zh and said.strip("`") in changed.zh
+
+
+READS = {
+    "reads the environment": "import os\ndef f():\n    return os.environ.get('HOME')\n",
+    "reads a ContextVar": "import contextvars\nV = contextvars.ContextVar('v', default=2)\ndef f():\n    return V.get()\n",
+    "a cache already filled": "import functools\n@functools.lru_cache\ndef table():\n    return (1, 2)\ntable()\ndef f():\n    return table()\n",
+    "imports a library lazily": "def f():\n    import colorsys\n    return colorsys.rgb_to_hsv(0.1, 0.2, 0.3)\n",
+    "reads __main__": "import __main__\ndef f():\n    return getattr(__main__, '__name__')\n",
+}
+
+
+@pytest.mark.parametrize("what", list(READS))
+def test_reading_shared_places_is_no_change(what):
+    module = learner(READS[what])
+    before = global_snapshot(module)
+    module.f()
+    assert not global_changes(module, before)
