@@ -124,8 +124,8 @@ def test_a_new_exercise_is_red_until_written_then_green(course_copy, env):
     body = text[text.index("    # TODO: call") :]
     checks.write_text(
         text.replace(
-            "from tutor.child.library import check, fail, is_defined",
-            "import numpy as np\n\nfrom tutor.child.library import as_float32, call, check, close, is_defined",
+            "from tutor.child.library import check, expect_no_hidden_state, fail, is_defined",
+            "from tutor.child.library import as_float32, call, check, close, expect_no_hidden_state, is_defined",
         ).replace(
             body,
             "    x = np.array([0.0, 2.5, -1.0])\n"

@@ -101,5 +101,5 @@ def test_a_new_exercise_folder_is_checked_with_no_change_under_tutor(tmp_path, c
     # the check's own bug is the tutor's error, not the learner's failure
     broken = by_id["broken"]
     assert broken["status"] == "error" and "undefined_name" in broken["message"]
-    assert "(checks.py line 19)" in broken["message"]  # where the check's own bug is
+    assert "(checks.py line 20)" in broken["message"]  # where the check's own bug is
     assert solution["status"] != "pass"

@@ -70,12 +70,12 @@ exercise:
   checks:  # one entry per @check function in checks.py, in its order
     - id: defines
       name: {{en: defines {name}, zh: 定义了 {name}}}
-    - id: works
-      name: {{en: "TODO: what this check judges", zh: "TODO：这项检查评判什么"}}
-      advice: {{en: "TODO: where to look when it fails.", zh: "TODO：不通过时该看哪里。"}}
     - id: no-hidden-state
       name: {{en: "no hidden state: same input, same output; input untouched", zh: "没有隐藏状态：相同输入得到相同输出；不改输入"}}
       advice: {{en: "Everything {name} needs comes in as arguments; everything that changes goes out in its return value.", zh: "{name} 需要的一切都从参数进来，变化的一切都从返回值出去。"}}
+    - id: works
+      name: {{en: "TODO: what this check judges", zh: "TODO：这项检查评判什么"}}
+      advice: {{en: "TODO: where to look when it fails.", zh: "TODO：不通过时该看哪里。"}}
 """
 
 _EXERCISE_CHECKS = '''\
@@ -92,6 +92,12 @@ def check_defines({name}):
     is_defined({name}={name})
 
 
+@check("no-hidden-state", depends=["defines"])
+def check_no_hidden_state(learner):
+    # The library's hidden-state checks on one call (TODO: the arguments the exercise passes).
+    expect_no_hidden_state(learner, learner.{name}, np.float32(1.5), label="{name}(1.5)")
+
+
 @check("works", depends=["defines"])
 def check_works({name}):
     # TODO: call {name} and compare with a NumPy float64 reference, e.g.
@@ -101,12 +107,6 @@ def check_works({name}):
         "this check is not written yet (lessons/exercises/{id}/checks.py)",
         "这项检查还没有写（lessons/exercises/{id}/checks.py）",
     )
-
-
-@check("no-hidden-state", depends=["defines"])
-def check_no_hidden_state(learner):
-    # The library's hidden-state checks on one call: TODO: the arguments the exercise passes.
-    expect_no_hidden_state(learner, learner.{name}, np.float32(1.5), label="{name}(1.5)")
 '''
 
 _EXERCISE_STARTER = """\
