@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import locale
 import os
 from dataclasses import dataclass
 
@@ -28,22 +27,6 @@ class Bilingual:
     def same(cls, s: str) -> Bilingual:
         """A text that reads the same in every language (code, numbers)."""
         return cls(zh=s, en=s)
-
-
-def default_lang() -> str:
-    """The language from JAXSTATE_TUTOR_LANG, else the locale; English if undecidable."""
-    explicit = os.environ.get("JAXSTATE_TUTOR_LANG", "")
-    if explicit in LANGS:
-        return explicit
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = os.environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    try:
-        loc = locale.getlocale()[0] or ""
-    except ValueError:
-        loc = ""
-    return "zh" if loc.lower().startswith("zh") else "en"
 
 
 def pick(message: Bilingual | str, lang: str) -> str:

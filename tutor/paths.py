@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-COURSE_VAR = "JAXSTATE_TUTOR_COURSE"  # a course of one's own; `--course DIR` sets it for one command
-
-
-def course_root() -> Path:
-    """Folder holding lessons/ and solutions/: JAXSTATE_TUTOR_COURSE, else the shipped course."""
-    override = os.environ.get(COURSE_VAR)
-    if override:
-        return Path(override)
-    return shipped_course_root()
 
 
 def shipped_course_root() -> Path:
@@ -32,13 +22,3 @@ def typed_folder(text: str) -> Path:
     if not text.strip():
         raise ValueError("an empty word names no folder")
     return Path(text)
-
-
-def default_home() -> Path:
-    """The learner's state folder: JAXSTATE_TUTOR_HOME, else the platform's user data dir."""
-    env = os.environ.get("JAXSTATE_TUTOR_HOME")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("jaxstate-tutor", appauthor=False))

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tutor.classroom import exchange
+from tutor.settings import EXCHANGE_VAR
 
 ROOT = Path(__file__).resolve().parents[2]
 posix = pytest.mark.skipif(os.name != "posix", reason="an exchange needs Unix accounts and permissions")
@@ -28,7 +29,7 @@ posix = pytest.mark.skipif(os.name != "posix", reason="an exchange needs Unix ac
 
 def _tutor(home: Path, *args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     settings = dict(os.environ)
-    settings.pop(exchange.EXCHANGE_VAR, None)
+    settings.pop(EXCHANGE_VAR, None)
     settings.pop("JUPYTERHUB_USER", None)
     settings.update(
         {
@@ -127,13 +128,13 @@ def test_submit_then_grade_names_the_account_that_handed_in(tmp_path):
     home = tmp_path / "home"
     assert _tutor(home, "hint", "counter-jit").returncode == 0  # progress now has a record of it: a row
     for _ in range(2):
-        done = _tutor(home, "submit", env={exchange.EXCHANGE_VAR: str(folder), "JUPYTERHUB_USER": "ann"})
+        done = _tutor(home, "submit", env={EXCHANGE_VAR: str(folder), "JUPYTERHUB_USER": "ann"})
         assert done.returncode == 0, done.stderr
         assert "Handed in as ann" in done.stdout
     names = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
     assert len(names) == 2 and all(n.startswith("ann+") for n in names)
     for how in (["--exchange", str(folder)], [str(folder)], []):  # the flag, the marked folder, the variable
-        done = _tutor(tmp_path / "teach", "grade", *how, env={exchange.EXCHANGE_VAR: str(folder)})
+        done = _tutor(tmp_path / "teach", "grade", *how, env={EXCHANGE_VAR: str(folder)})
         assert done.returncode == 0, done.stderr
         assert "1 earlier submissions replaced" in done.stderr
         rows = list(csv.DictReader(io.StringIO(done.stdout)))
@@ -147,7 +148,7 @@ def test_submit_then_grade_names_the_account_that_handed_in(tmp_path):
     # handed in (a row with nothing handed in is not late)
     (home / "workspace").mkdir(exist_ok=True)
     (home / "workspace" / "counter-jit.py").write_text("def update_counter(c, i):\n    return c + 1, i\n")
-    done = _tutor(home, "submit", env={exchange.EXCHANGE_VAR: str(folder), "JUPYTERHUB_USER": "ann"})
+    done = _tutor(home, "submit", env={EXCHANGE_VAR: str(folder), "JUPYTERHUB_USER": "ann"})
     assert done.returncode == 0, done.stderr
     done = _tutor(tmp_path / "teach", "grade", "--exchange", str(folder), "--due", "2000-01-01T00:00:00Z")
     (row,) = [r for r in csv.DictReader(io.StringIO(done.stdout)) if r["exercise"] == "counter-jit"]

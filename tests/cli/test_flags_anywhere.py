@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tutor.cli.context import ACCELERATOR_VAR
 from tutor.cli.doctor import options_of
 from tutor.cli.main import Context, parse_args
 from tutor.doctor import options
+from tutor.settings import ACCELERATOR_VAR
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from tutor.course import load_course
-from tutor.paths import COURSE_VAR
 from tutor.progress import ProgressStore, changes
 from tutor.progress.state import LearnerState
+from tutor.settings import COURSE_VAR
 from tutor.terminal.render import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]

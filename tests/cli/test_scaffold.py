@@ -17,7 +17,7 @@ import pytest
 from tutor.cli.main import Context, main, parse_args
 from tutor.course.cases import CASES, counts
 from tutor.course.scaffold import new_course
-from tutor.paths import COURSE_VAR
+from tutor.settings import COURSE_VAR
 
 ROOT = Path(__file__).resolve().parents[2]
 

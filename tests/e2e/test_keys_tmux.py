@@ -15,9 +15,9 @@ import time
 import pytest
 
 from tutor.course import read_course
-from tutor.paths import course_root
+from tutor.settings import course_of
 
-COURSE, _ = read_course(course_root())
+COURSE, _ = read_course(course_of())
 BURNERS = 3  # busy loops beside the tutor on a 2-core machine: it runs slower than the keys come
 
 # Ten lines, typed without their indentation: the editor indents after the colon and keeps it.

@@ -16,7 +16,11 @@ def test_wheel_installs_and_checks_outside_the_repo(tmp_path, installed_wheel):
     py, venv = installed_wheel.python, installed_wheel.venv
     env = installed_wheel.env(tmp_path / "home")
     where = subprocess.run(
-        [str(py), "-c", "import tutor, tutor.paths; print(tutor.__file__); print(tutor.paths.course_root())"],
+        [
+            str(py),
+            "-c",
+            "import tutor, tutor.settings; print(tutor.__file__); print(tutor.settings.course_of())",
+        ],
         capture_output=True,
         text=True,
         check=True,

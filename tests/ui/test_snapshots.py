@@ -22,9 +22,9 @@ import pytest
 from tutor.course import read_course
 from tutor.course.author_rules import author_problems
 from tutor.i18n import Bilingual
-from tutor.paths import COURSE_VAR
 from tutor.progress import ProgressStore, changes
 from tutor.progress.path import Step
+from tutor.settings import COURSE_VAR
 from tutor.ui.app import make_app
 from tutor.ui.mark_styles import Marks
 

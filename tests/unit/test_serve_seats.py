@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import stat
 
-from tutor.serve.seats import OLD_TOKEN_FILE, TOKEN_VAR, seat_for, seats, token_path, valid_name
+from tutor.serve.seats import OLD_TOKEN_FILE, seat_for, seats, token_path, valid_name
+from tutor.settings import SERVE_TOKEN_VAR as TOKEN_VAR
+from tutor.settings import resolve
 
 
 def test_one_learner_gets_a_fresh_token_on_their_home(tmp_path, monkeypatch):
@@ -17,7 +19,7 @@ def test_one_learner_gets_a_fresh_token_on_their_home(tmp_path, monkeypatch):
 
 def test_a_given_token_is_used(tmp_path, monkeypatch):
     monkeypatch.setenv(TOKEN_VAR, "given-by-jupyter-server-proxy")
-    (seat,) = seats(tmp_path, [])
+    (seat,) = seats(tmp_path, [], resolve(None).serve_token)
     assert seat.token == "given-by-jupyter-server-proxy"
 
 

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from tutor.course import read_course
-from tutor.paths import course_root
 from tutor.sandbox.runner import Sandbox
+from tutor.settings import course_of
 
 pytestmark = pytest.mark.slow  # real workers and a real fork server
 
@@ -37,7 +37,7 @@ def test_release_ends_the_spare_and_the_fork_server_and_the_next_run_starts_them
     box = Sandbox(tmp_path / "home", keep_spare=True, spare_early=True)
     if not box.use_fork_server:
         pytest.skip("no fork server on this host")
-    cell = next(c for c in read_course(course_root())[0].cells() if not c.expect.raises)
+    cell = next(c for c in read_course(course_of())[0].cells() if not c.expect.raises)
     try:
         assert not box.holds_workers() and not box.warm()  # nothing before the first warm-up
         box.warm_up()

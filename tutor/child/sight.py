@@ -120,10 +120,11 @@ def base() -> Sight:
 def _hidden() -> list[str]:
     """Never in sight, wherever a read root holds them: the solutions and red-team cases of the
     shipped course (inside the package in a wheel) and of the course in use."""
-    from tutor.paths import course_root, shipped_course_root
+    from tutor.paths import shipped_course_root
+    from tutor.settings import course_of
 
     return [
-        str(c / part) for c in dict.fromkeys([shipped_course_root(), course_root()]) for part in ("solutions", "tests")
+        str(c / part) for c in dict.fromkeys([shipped_course_root(), course_of()]) for part in ("solutions", "tests")
     ]
 
 

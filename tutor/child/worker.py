@@ -73,9 +73,9 @@ def configure_jax_settings(cache_dir: str | None) -> None:
 
 def _course_dirs(job) -> list[str]:
     """The course files a run reads: the course's lessons/, and the exercise's folder (its checks)."""
-    from tutor.paths import course_root
+    from tutor.settings import course_of  # the course its parent told it (worker_env)
 
-    dirs = [str(course_root() / "lessons")]
+    dirs = [str(course_of() / "lessons")]
     if isinstance(job, ExerciseJob) and job.checks_file:
         dirs.append(os.path.dirname(job.checks_file))
     return dirs

@@ -31,7 +31,6 @@ try:  # Unix only; imported here, not at first use, so a process that has since 
 except ImportError:  # Windows
     grp = pwd = None  # type: ignore[assignment]
 
-EXCHANGE_VAR = "JAXSTATE_TUTOR_EXCHANGE"
 MARKER = ".jaxstate-tutor-exchange"  # written by `exchange init`: how `grade DIR` knows one
 DIR_MODE = stat.S_ISGID | stat.S_ISVTX | 0o773
 FILE_MODE = 0o640

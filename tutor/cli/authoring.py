@@ -75,9 +75,7 @@ def cmd_verify(ctx: Context) -> int:
 
 
 def cmd_validate(ctx: Context) -> int:
-    from tutor.paths import course_root
-
-    root = ctx.args.path or course_root()
+    root = ctx.args.path or ctx.settings.course
     if (root / "exercises").is_dir() or root.name == "lessons":
         root = root.parent  # accept the lessons folder itself
     problems = _course_problems(root)

@@ -203,12 +203,8 @@ def cmd_export(ctx: Context) -> int:
 
 
 def _exchange_of(ctx: Context) -> Path | None:
-    import os
-
-    from tutor.classroom.exchange import EXCHANGE_VAR
-
-    given = ctx.args.exchange or os.environ.get(EXCHANGE_VAR, "").strip()
-    return Path(given).expanduser() if given else None
+    given = ctx.settings.exchange  # --exchange, else JAXSTATE_TUTOR_EXCHANGE
+    return given.expanduser() if given else None
 
 
 def cmd_submit(ctx: Context) -> int:
@@ -444,10 +440,9 @@ def _isolation(ctx: Context, asked: str, dirs: list[Path]):
     if asked == "fence":
         return None
     from tutor import host
-    from tutor.paths import course_root
     from tutor.sandbox.bwrap import Bwrap
 
-    root = course_root().absolute()
+    root = ctx.settings.course.absolute()
     program = host.find_bwrap()
     wall = None
     why, detail = "missing", ""
@@ -512,6 +507,7 @@ class _Judge:
                 fork_server=True,
                 adopt_orphans=True,
                 isolation=self.wall,
+                course=self.ctx.settings.course,
             )
         return self.sandbox
 

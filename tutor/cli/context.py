@@ -4,15 +4,13 @@ progress and sandbox, each built only when a command first needs it (`--help` an
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from tutor.cli.texts import say
 from tutor.controls import show_controls
-from tutor.i18n import Bilingual, default_lang, pick
-
-ACCELERATOR_VAR = "JAXSTATE_TUTOR_ACCELERATOR"  # =1: as --accelerator, for every command of a shell
+from tutor.i18n import Bilingual, pick
+from tutor.settings import Settings, UnknownUserHome, lang_of, resolve
 
 
 class UsageError(Exception):
@@ -22,20 +20,22 @@ class UsageError(Exception):
 class Context:
     """What every command needs, built lazily so `--help` and `validate` stay fast."""
 
-    def __init__(self, args: argparse.Namespace, clock=None):
-        from tutor.paths import default_home
-
+    def __init__(self, args: argparse.Namespace, clock=None, settings: Settings | None = None):
+        """`settings`: as cli/main resolved them from `args`, the environment and the defaults
+        (tutor.settings); resolved here when not given."""
         self.args = args
         self.clock = clock  # the learner's day for the review (None: the local date)
-        self.lang = getattr(args, "lang", None) or default_lang()
-        home = getattr(args, "home", None)
-        try:
-            self.home = Path(home).expanduser() if home else default_home()
-        except RuntimeError:  # "~name/...": no user of that name here
-            where = f"--home {home}" if home else f"JAXSTATE_TUTOR_HOME={os.environ.get('JAXSTATE_TUTOR_HOME')}"
-            raise UsageError(say("home_no_such_user", self.lang, where=where)) from None
+        if settings is None:
+            try:
+                settings = resolve(args)
+            except UnknownUserHome as exc:
+                lang = getattr(args, "lang", None) or lang_of()
+                raise UsageError(say("home_no_such_user", lang, where=exc.where)) from None
+        self.settings = settings
+        self.lang = settings.lang
+        self.home = settings.home
         # Workers may use the GPU/TPU only when asked: the flag, or the variable for a whole shell.
-        self.accelerator = bool(getattr(args, "accelerator", False)) or os.environ.get(ACCELERATOR_VAR) == "1"
+        self.accelerator = settings.accelerator
         self._course = None
         self._store = None
         self._state = None
@@ -47,7 +47,7 @@ class Context:
             from tutor.course import CourseError, load_course
 
             try:
-                self._course = load_course()
+                self._course = load_course(self.settings.course)
             except CourseError as exc:
                 lines = [say("course_broken", self.lang)] + [f"  {p}" for p in exc.problems]
                 raise UsageError("\n".join(lines)) from None
@@ -116,7 +116,13 @@ class Context:
 
         self.note_host()
         # A command's every child is this sandbox's: it adopts what a killed reaper leaves (orphans.py).
-        return Sandbox(self.home, keep_spare=keep_spare, accelerator=self.accelerator, adopt_orphans=True)
+        return Sandbox(
+            self.home,
+            keep_spare=keep_spare,
+            accelerator=self.accelerator,
+            adopt_orphans=True,
+            course=self.settings.course,
+        )
 
     def warn_progress(self) -> None:
         for w in self.store.warnings:

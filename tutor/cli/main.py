@@ -8,10 +8,8 @@ id or bad usage.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from tutor import __version__
@@ -31,8 +29,9 @@ from tutor.cli.tui import cmd_tui
 from tutor.cli.watch import cmd_watch
 from tutor.controls import show_controls
 from tutor.doctor.options import positive_seconds
-from tutor.i18n import LANGS, default_lang
-from tutor.paths import COURSE_VAR, typed_folder
+from tutor.i18n import LANGS
+from tutor.paths import typed_folder
+from tutor.settings import COURSE_VAR, UnknownUserHome, lang_of, resolve
 
 
 def _seconds(text: str) -> float:
@@ -40,7 +39,7 @@ def _seconds(text: str) -> float:
     try:
         return positive_seconds(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(MSG.say("bad_seconds", default_lang(), value=text)) from None
+        raise argparse.ArgumentTypeError(MSG.say("bad_seconds", lang_of(), value=text)) from None
 
 
 def _folder(text: str) -> Path:
@@ -48,7 +47,7 @@ def _folder(text: str) -> Path:
     try:
         return typed_folder(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(MSG.say("empty_folder", default_lang())) from None
+        raise argparse.ArgumentTypeError(MSG.say("empty_folder", lang_of())) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -224,25 +223,6 @@ def _open_closed_std_streams() -> None:
         setattr(sys, name, open(fd, mode, closefd=False, encoding="utf-8", errors="backslashreplace"))
 
 
-@contextlib.contextmanager
-def _course_of(args: argparse.Namespace) -> Iterator[None]:
-    """--course DIR: the course every part of this command reads (the TUI too) is DIR, as if
-    $JAXSTATE_TUTOR_COURSE said it; put back after, for a caller that calls main() again."""
-    course = getattr(args, "course", None)
-    if course is None:
-        yield
-        return
-    before = os.environ.get(COURSE_VAR)
-    os.environ[COURSE_VAR] = str(Path(course).expanduser().absolute())
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(COURSE_VAR, None)
-        else:
-            os.environ[COURSE_VAR] = before
-
-
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line read: argparse, then for doctor the tutor's options among its words."""
     args = _parser().parse_args(argv)
@@ -257,8 +237,13 @@ def main(argv: list[str] | None = None, clock=None) -> int:
     _tolerate_narrow_encodings()
     args = parse_args(argv)
     try:
-        with _course_of(args):
-            return COMMANDS[args.command](Context(args, clock=clock))
+        settings = resolve(args)  # once: flags, then JAXSTATE_TUTOR_*, then defaults (tutor.settings)
+    except UnknownUserHome as exc:
+        lang = getattr(args, "lang", None) or lang_of()
+        print(show_controls(MSG.say("home_no_such_user", lang, where=exc.where)), file=sys.stderr)
+        return 2
+    try:
+        return COMMANDS[args.command](Context(args, clock=clock, settings=settings))
     except UsageError as exc:  # it may quote what was typed: an id, a path
         print(show_controls(str(exc)), file=sys.stderr)
         return 2

@@ -10,9 +10,9 @@ from tutor.i18n import pick
 
 def cmd_new_exercise(ctx: Context) -> int:
     from tutor.course.scaffold import ScaffoldError, new_exercise
-    from tutor.paths import PACKAGE_DIR, course_root
+    from tutor.paths import PACKAGE_DIR
 
-    root = course_root()
+    root = ctx.settings.course
     if root.resolve().is_relative_to(PACKAGE_DIR):  # the course inside an installed wheel
         raise UsageError(say("installed_course", ctx.lang, root=root))
     try:

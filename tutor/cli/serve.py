@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
+from pathlib import Path
 
 from tutor.cli.context import Context
-from tutor.i18n import LANGS
 
 
 def add_parser(sub, common: argparse.ArgumentParser) -> None:
@@ -49,7 +48,6 @@ def cmd_serve(ctx: Context) -> int:
     from tutor.serve.command import serve
 
     args = ctx.args
-    said = getattr(args, "lang", None) is not None or os.environ.get("JAXSTATE_TUTOR_LANG") in LANGS
     return serve(
         ctx.home.absolute(),
         args.learner,
@@ -57,19 +55,20 @@ def cmd_serve(ctx: Context) -> int:
         args.port,
         ctx.lang,
         accelerator=ctx.accelerator,
-        browser_lang=not said,  # no --lang nor $JAXSTATE_TUTOR_LANG: each tab in its browser's language
+        browser_lang=not ctx.settings.lang_said,  # no --lang nor $JAXSTATE_TUTOR_LANG: each tab in its browser's
+        course=ctx.settings.course,
+        token=ctx.settings.serve_token,
         worker_idle_s=None if args.worker_idle is None else args.worker_idle * 60,
-        title=_course_title(),
+        title=_course_title(ctx.settings.course),
     )
 
 
-def _course_title():
+def _course_title(root: Path):
     """The page's title: the course's own (a course with problems still has one; the tab shows
     them), or None where the course cannot be read at all."""
     from tutor.course import read_course
-    from tutor.paths import course_root
 
     try:
-        return read_course(course_root())[0].title
+        return read_course(root)[0].title
     except Exception:  # noqa: BLE001 - the page must still be served; the tab says what is wrong
         return None

@@ -29,4 +29,10 @@ def cmd_tui(ctx: Context) -> int:
     if why is not None:
         print(say("no_tui", ctx.lang, why=why), file=sys.stderr)
         return 2
-    return run_app(home=ctx.home, lang=ctx.lang, mouse=not ctx.args.no_mouse, accelerator=ctx.accelerator)
+    return run_app(
+        home=ctx.home,
+        lang=ctx.lang,
+        mouse=not ctx.args.no_mouse,
+        accelerator=ctx.accelerator,
+        course_root=ctx.settings.course,
+    )

@@ -682,9 +682,9 @@ def _cross_check(root, lessons, exercises, quiz, checkpoints, problems) -> None:
 
 def load_course(root: Path | None = None) -> Course:
     """The course at root (default: the installed one); raises CourseError if it has problems."""
-    from tutor.paths import course_root
+    from tutor.settings import course_of
 
-    course, problems = read_course(root or course_root())
+    course, problems = read_course(root or course_of())
     if problems:
         raise CourseError(problems)
     return course

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import threading
 import time
 from concurrent.futures import Future
@@ -35,10 +34,10 @@ DEVICE_RETRY_S = 2.0  # between tries to open it
 DEVICE_SPARE_IDLE_S = 120.0
 
 
-def fork_server_env(accelerator: bool) -> dict[str, str]:
+def fork_server_env(accelerator: bool, course: Path | None = None) -> dict[str, str]:
     """The workers' environment, as the server imports JAX in it; OpenBLAS's thread pool off
     (it would start a thread at NumPy's import, and a process with threads must not fork)."""
-    env = worker_env(accelerator)
+    env = worker_env(accelerator, course)
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     return env
 
@@ -81,8 +80,13 @@ class Sandbox:
         fork_server: bool | None = None,
         adopt_orphans: bool = False,
         isolation: Bwrap | None = None,
+        course: Path | None = None,
     ):
+        """`course`: the course's folder, which each worker is told (tutor.settings: the default)."""
+        from tutor.settings import fork_server_on
+
         self.limits = limits or Limits()
+        self.course = course
         # A command whose every child is this sandbox's (the CLI's): orphans of a reaper the
         # learner's code killed come to this process, and each run's end sweeps them away.
         self.adopt_orphans = adopt_orphans and orphans.adopt()
@@ -118,7 +122,7 @@ class Sandbox:
         self.use_fork_server = (
             (keep_spare if fork_server is None else fork_server)
             and isolation is None
-            and os.environ.get("JAXSTATE_TUTOR_FORK_SERVER", "1") != "0"
+            and fork_server_on()
             and host.fork_after_jax_is_safe()
         )
         self._server: ForkServer | None = None
@@ -143,7 +147,7 @@ class Sandbox:
             if self._server is None and self._server_starts < MAX_SERVER_STARTS:
                 self._server_starts += 1
                 cache = str(self.cache_dir) if self.cache_dir else None
-                self._server = ForkServer(fork_server_env(self.accelerator), self.limits.startup_s, cache)
+                self._server = ForkServer(fork_server_env(self.accelerator, self.course), self.limits.startup_s, cache)
                 with self._spawning:
                     self._spawned.add(self._server.proc.pid)
             return self._server
@@ -163,7 +167,14 @@ class Sandbox:
         with self._spawning:
             wrap = self.isolation if self.isolation is not None and doctor is None else None
             worker = WorkerProcess(
-                cache_dir, limits or self.limits, self.accelerator, server, doctor, wrap, cpu_devices=cpu_devices
+                cache_dir,
+                limits or self.limits,
+                self.accelerator,
+                server,
+                doctor,
+                wrap,
+                cpu_devices=cpu_devices,
+                course=self.course,
             )
             self._spawned.add(worker.proc.pid)
         with self._workers_lock:
@@ -189,6 +200,7 @@ class Sandbox:
                     keep_spare=self.keep_spare,
                     spare_early=self.spare_early,
                     fork_server=self.use_fork_server,
+                    course=self.course,
                 )
             return self._cells
 

@@ -23,6 +23,7 @@ from tutor.sandbox.bwrap import Bwrap
 from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailable
 from tutor.sandbox.reaper import kill_tree
 from tutor.sandbox.run_dirs import make_run_dir
+from tutor.settings import COURSE_VAR
 
 END_WITHIN_S = 30.0  # how long the reaper may take to end a run it was told to end, before it is killed
 
@@ -45,10 +46,14 @@ def run_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
     return {k: v for k, v in environ.items() if k in RUN_ENV_NAMES or k in extra or k.startswith(RUN_ENV_PREFIXES)}
 
 
-def worker_env(accelerator: bool, doctor_cwd: str | None = None) -> dict[str, str]:
+def worker_env(accelerator: bool, course: Path | None = None, doctor_cwd: str | None = None) -> dict[str, str]:
     """The environment every worker starts from (the run adds its TMPDIR); for doctor, the learner's,
-    with a relative PYTHONPATH resolved from the learner's folder (`doctor_cwd`), as Python there would."""
+    with a relative PYTHONPATH resolved from the learner's folder (`doctor_cwd`), as Python there would.
+    `course`: the course's folder, told to the worker (its fence lets it read the course's lessons);
+    None leaves what this process's environment says."""
     env = dict(os.environ) if doctor_cwd is not None else run_environment(os.environ)
+    if course is not None:
+        env[COURSE_VAR] = str(course)
     env["PYTHONUNBUFFERED"] = "1"  # learner prints stream as they happen
     learner_path = env.get("PYTHONPATH")
     if doctor_cwd is not None:
@@ -136,8 +141,9 @@ class WorkerProcess:
         doctor: DoctorSpawn | None = None,
         wrap: Bwrap | None = None,
         cpu_devices: int = 1,
+        course: Path | None = None,
     ):
-        """`wrap`: the wall the worker is spawned inside (tutor.sandbox.bwrap: what goes before the
+        """`course`: the course's folder, told to the worker (worker_env). `wrap`: the wall the worker is spawned inside (tutor.sandbox.bwrap: what goes before the
         reaper's command, and what of the environment it keeps); such a worker is spawned, never
         forked (a fork server's child cannot enter new namespaces). `cpu_devices` > 1: JAX's virtual
         CPU devices for a cell's multi-device code, read as JAX is imported, so spawned, never forked."""
@@ -184,7 +190,7 @@ class WorkerProcess:
                 cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
                 cmd += ["--control-fd", str(control_read), "--memory", str(bounds["memory"])]
                 cmd += ["--max-processes", str(bounds["processes"]), "--max-disk", str(bounds["disk"]), "--", *worker]
-                env = {**worker_env(accelerator, doctor.cwd if doctor else None), **run_env}
+                env = {**worker_env(accelerator, course, doctor.cwd if doctor else None), **run_env}
                 if wrap is not None:
                     cmd = [*wrap.prefix(self.workdir), *cmd]
                     env = wrap.environment(env)

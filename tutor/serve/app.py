@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--home", type=Path, required=True)
     p.add_argument("--lang", choices=LANGS, default="en")
     p.add_argument("--accelerator", action="store_true")
+    p.add_argument("--course", type=Path, default=None)  # the server's course (default: tutor.settings')
     p.add_argument("--worker-idle-s", type=float, default=None)
     p.add_argument("--shared-seat", action="store_true")  # a seat of `serve --learner`: see tutor.ui.session
     args = p.parse_args(argv)
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             home=args.home,
             lang=args.lang,
             accelerator=args.accelerator,
+            course_root=args.course,
             worker_idle_s=args.worker_idle_s,
             shared_seat=args.shared_seat,
         )

@@ -23,6 +23,8 @@ def serve(
     browser_lang: bool = False,
     worker_idle_s: float | None = None,
     title=None,
+    course: Path | None = None,
+    token: str | None = None,
 ) -> int:
     """Exit 0 after a signal stops it; 2 for a bad learner name, a missing textual-serve or a taken port.
     browser_lang: no language was said, so each tab takes its browser's (Accept-Language)."""
@@ -42,7 +44,7 @@ def serve(
     except OSError as exc:
         print(MSG.say("port_taken", lang, host=host, port=port, why=exc.strerror or exc), file=sys.stderr)
         return 2
-    all_seats = seats(home, learners)
+    all_seats = seats(home, learners, token)
     server = TutorServer(
         all_seats,
         lang,
@@ -50,6 +52,7 @@ def serve(
         browser_lang=browser_lang,
         worker_idle_s=WORKER_IDLE_S if worker_idle_s is None else worker_idle_s,
         title=title,
+        course=course,
     )
     asyncio.run(server.run(sock, ready=lambda bound: _say_where(all_seats, host, bound, lang)))
     return 0

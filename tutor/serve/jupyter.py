@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import sys
 
-from tutor.serve.seats import TOKEN_HEADER, TOKEN_VAR, new_token
+from tutor.serve.seats import TOKEN_HEADER, new_token
+from tutor.settings import SERVE_TOKEN_VAR as TOKEN_VAR
 
 
 def setup_tutor() -> dict:
@@ -34,8 +35,8 @@ def launcher_title() -> str:
     language, so English), or the tutor's name where the course cannot be read."""
     try:
         from tutor.course import read_course
-        from tutor.paths import course_root
+        from tutor.settings import course_of
 
-        return read_course(course_root())[0].title.en
+        return read_course(course_of())[0].title.en
     except Exception:  # noqa: BLE001 - Jupyter must still start, and the tab says what is wrong
         return "jaxstate-tutor"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hmac
-import os
 import re
 import secrets
 from contextlib import suppress
@@ -13,7 +12,6 @@ from pathlib import Path
 from tutor.files.atomic import read_regular, replace_atomically
 from tutor.files.private import make_folder
 
-TOKEN_VAR = "JAXSTATE_TUTOR_SERVE_TOKEN"  # the one seat's token, given (jupyter-server-proxy sets it)
 TOKEN_HEADER = "X-Jaxstate-Tutor-Token"  # how a proxy in front (jupyter-server-proxy) hands the token over
 TOKENS_DIR = ".serve-tokens"  # HOME/.serve-tokens/NAME: each learner's token, so that addresses survive a restart
 OLD_TOKEN_FILE = ".serve-token"  # where a token was kept before: in the learner's own home, in reach of their checks
@@ -34,12 +32,12 @@ def valid_name(name: str) -> bool:
     return bool(_NAME.match(name)) and name not in (".", "..")
 
 
-def seats(home: Path, learners: list[str]) -> list[Seat]:
-    """No learners: one seat on `home` with a fresh token (or $JAXSTATE_TUTOR_SERVE_TOKEN). Learners:
+def seats(home: Path, learners: list[str], token: str | None = None) -> list[Seat]:
+    """No learners: one seat on `home` with a fresh token (or `token`, given: $JAXSTATE_TUTOR_SERVE_TOKEN). Learners:
     one seat each on home/learners/NAME, its token kept in the server's own home/.serve-tokens/NAME
     (made on first use), outside every learner's home: no learner's code is ever near another's key."""
     if not learners:
-        return [Seat("", os.environ.get(TOKEN_VAR) or new_token(), home)]
+        return [Seat("", token or new_token(), home)]
     return [_learner_seat(home, name) for name in dict.fromkeys(learners)]
 
 

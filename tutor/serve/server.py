@@ -53,8 +53,10 @@ class TutorServer:
         browser_lang: bool = False,
         worker_idle_s: float = WORKER_IDLE_S,
         title: Bilingual | None = None,
+        course: Path | None = None,
     ):
         self.seats = seats
+        self.course = course  # each tab's course (--course): told on its command line
         self.title = title  # the course's own (tutor.course.model.Identity); None: the tutor's name
         self.lang = lang  # the server's: --lang, $JAXSTATE_TUTOR_LANG or its locale
         self.browser_lang = browser_lang  # True when none was said: each page's browser chooses
@@ -163,6 +165,8 @@ class TutorServer:
         words = [self.python, "-m", "tutor.serve.app", "--home", str(seat.home), "--lang", lang]
         if self.accelerator:
             words.append("--accelerator")
+        if self.course is not None:
+            words += ["--course", str(self.course)]
         words += ["--worker-idle-s", f"{self.worker_idle_s:g}"]
         if seat.name:  # one of a class's seats: every seat's tutor is this server's user
             words.append("--shared-seat")

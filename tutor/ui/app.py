@@ -200,12 +200,12 @@ class TutorApp(TutorAppLike):
         """Parse the course YAML off the UI thread; problems are shown, never raised."""
         from tutor.course import Course, read_course
         from tutor.course.loader import Problem
-        from tutor.paths import course_root
 
+        root = self.session.course_root
         try:
-            course, problems = read_course(course_root())
+            course, problems = read_course(root)
         except Exception as exc:  # noqa: BLE001 - a broken course must not crash the app
-            course = Course(root=course_root(), lessons=(), exercises=(), quiz=())
+            course = Course(root=root, lessons=(), exercises=(), quiz=())
             problems = [Problem("lessons", 0, f"the course could not be loaded: {exc}")]
         self.call_from_thread(self.course_loaded, course, problems)
 
@@ -409,6 +409,7 @@ def make_app(
     worker_idle_s: float | None = None,
     shared_seat: bool = False,
     clock=None,
+    course_root: Path | None = None,
 ) -> TutorApp:
     """Build the app for a learner home.
 
@@ -429,6 +430,7 @@ def make_app(
             accelerator=accelerator,
             shared_seat=shared_seat,
             clock=clock,
+            course_root=course_root,
         ),
         lang,
         course_given=course is not None,
@@ -444,12 +446,19 @@ def run_app(
     accelerator: bool = False,
     worker_idle_s: float | None = None,
     shared_seat: bool = False,
+    course_root: Path | None = None,
 ) -> int:
     """Run the TUI until the learner quits; the exit code for the command line."""
     import sys
 
     app = make_app(
-        home, lang, mouse=mouse, accelerator=accelerator, worker_idle_s=worker_idle_s, shared_seat=shared_seat
+        home,
+        lang,
+        mouse=mouse,
+        accelerator=accelerator,
+        worker_idle_s=worker_idle_s,
+        shared_seat=shared_seat,
+        course_root=course_root,
     )
     app.run(mouse=mouse)
     for note in app.session.after_exit:  # e.g. where unsaved code was kept: said once the terminal is back

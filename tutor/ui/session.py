@@ -28,8 +28,13 @@ class Session:
         accelerator: bool = False,
         shared_seat: bool = False,
         clock=None,
+        course_root: Path | None = None,
     ):
+        """`course_root`: the course's folder (--course; default: tutor.settings's), read and told to workers."""
+        from tutor.settings import course_of
+
         self.home = Path(home)
+        self.course_root = course_root if course_root is not None else course_of()
         self.accelerator = accelerator  # workers may use the GPU/TPU (--accelerator)
         # A seat of a class server (`serve --learner`): its user owns every seat's home, so what runs
         # a script unfenced (the doctor) is off here.
@@ -53,7 +58,9 @@ class Session:
             if self._sandbox is None:
                 from tutor.sandbox.runner import Sandbox
 
-                self._sandbox = Sandbox(self.home, keep_spare=True, accelerator=self.accelerator)
+                self._sandbox = Sandbox(
+                    self.home, keep_spare=True, accelerator=self.accelerator, course=self.course_root
+                )
             return self._sandbox
 
     def warm_up(self) -> None:
