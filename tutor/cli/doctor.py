@@ -190,7 +190,7 @@ def run(ctx) -> int:
     from tutor.sandbox.runner import Sandbox
 
     ctx.note_host()
-    sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator)
+    sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator, course=ctx.settings.course)
     try:
         job = running.start_doctor(sandbox, asked, cwd, stdin_fd=0)  # the script reads our stdin, as under python
         with GracefulStop(job, lang) as stop:

@@ -152,7 +152,7 @@ def verify(course: Course, tasks: list[Task], home: Path, jobs: int = 2, acceler
     from tutor.sandbox.runner import Sandbox  # imported here: `--help` and `list` need no sandbox
 
     started = time.monotonic()
-    sandbox = Sandbox(home, accelerator=accelerator, fork_server=True)  # dozens of runs: fork them
+    sandbox = Sandbox(home, accelerator=accelerator, fork_server=True, course=course.root)  # dozens of runs: fork them
     scratch = Path(tempfile.mkdtemp(prefix="jaxstate-verify-"))
 
     def run(index: int, task: Task) -> Row:
