@@ -111,7 +111,7 @@ def test_the_outline_has_a_spot_the_bug_row_per_lesson_that_opens_its_drills(hom
             where = rows.index("drills:6.2")
             options.highlighted = where
             label = str(options.get_option_at_index(where).prompt)
-            assert "Spot the bug: 3 drills" in label, label
+            assert "Spot the bug (3)" in label, label
             await pilot.press("enter")
             await tui.until(pilot, lambda: isinstance(app.screen, DrillScreen), 10, "the drills")
             assert app.screen.lesson_id == "6.2"

@@ -205,3 +205,77 @@ def test_progress(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui)
 
     app = tutor_app(snap_home, lang, fake_sandbox, False, monkeypatch)
     assert snap_compare(app, terminal_size=(80, 24), run_before=open_progress)
+
+
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_drill(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    """Spot the bug, the line found, a wrong belief picked, and what the failing check says."""
+    import random
+
+    (drill,) = COURSE.drills
+    (exercise,) = COURSE.exercises
+    says = Bilingual(
+        en="calling update_counter changed your module's globals", zh="调用 update_counter 改动了模块的全局变量"
+    )
+    checks = fake_sandbox.checks(exercise, {drill.check: says})
+    fake_sandbox.script(exercise.id, *checks, fake_sandbox.verdict("fail", checks=checks))
+
+    async def do_the_drill(pilot):
+        from tutor.ui.screens.drill import DrillScreen
+
+        screen = DrillScreen(drill.lesson, rng=random.Random(0))
+        await pilot.app.push_screen(screen)
+        await tui.until(pilot, lambda: screen.stage == "line" and screen.choices, 10, "the drill")
+        await pilot.press(*str(drill.line), "enter")
+        await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+        wrong = next(i for i, b in enumerate(screen.choices) if b.id != drill.belief)
+        await pilot.press(*["down"] * wrong, "enter")
+        await tui.until(pilot, lambda: screen.verdict is not None, 30, "the run")
+        await pilot.pause()
+
+    app = tutor_app(snap_home, lang, fake_sandbox, no_color, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=do_the_drill)
+
+
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_review(lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    """The day after a wrong answer: the outline says what is due, and v asks it again."""
+    import random
+    from datetime import date
+
+    q = COURSE.quiz[0]
+    wrong = next(x for x in "ABCD" if x != q.answer)
+    ProgressStore(snap_home).apply(changes.answer, q.id, wrong, False, True, date(2026, 12, 7))
+
+    async def open_review(pilot):
+        from tutor.ui.screens.quiz import QuizScreen
+
+        await tui.until(pilot, lambda: pilot.app.screen.query_one("#review").display, 10, "the review line")
+        due = pilot.app.session.progress.reviews_due()
+        await pilot.app.push_screen(QuizScreen(due, review=tuple(x.id for x in due), rng=random.Random(0)))
+        await tui.until(pilot, lambda: isinstance(pilot.app.screen, QuizScreen), 10, "the review")
+
+    monkeypatch.setenv(COURSE_VAR, str(FIXTURE))
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(snap_home, lang, course=(COURSE, []), sandbox=fake_sandbox, clock=lambda: date(2026, 12, 8))
+    app.marks = Marks(ascii_only=False, no_color=no_color)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_review)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_outline_with_a_review_due(lang, snap_home, fake_sandbox, monkeypatch, snap_compare, tui):
+    from datetime import date
+
+    q = COURSE.quiz[0]
+    ProgressStore(snap_home).apply(
+        changes.answer, q.id, next(x for x in "ABCD" if x != q.answer), False, True, date(2026, 12, 7)
+    )
+
+    async def wait_for_line(pilot):
+        await tui.until(pilot, lambda: pilot.app.screen.query_one("#review").display, 10, "the review line")
+
+    monkeypatch.setenv(COURSE_VAR, str(FIXTURE))
+    app = make_app(snap_home, lang, course=(COURSE, []), sandbox=fake_sandbox, clock=lambda: date(2026, 12, 8))
+    app.marks = Marks(ascii_only=False)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=wait_for_line)

@@ -113,7 +113,7 @@ class DrillScreen(RunView, TutorScreen):
             self.set_title(title)
             self.query_one("#drill-intro", Static).update(self.say("drill_none"))
             return
-        self.set_title(title, self.say("question_of", i=self.index + 1, n=len(self.drills)))
+        self.set_title(title, self.say("drill_of", i=self.index + 1, n=len(self.drills)))
         exercise = self.session.course.exercise(drill.exercise)
         what = exercise.title.get(self.lang) if exercise else drill.exercise
         self.query_one("#drill-intro", Static).update(Text(self.say("drill_intro", exercise=what)))
@@ -178,9 +178,8 @@ class DrillScreen(RunView, TutorScreen):
             lines.append("\n" + self.say("drill_next_keys"))
         else:
             first, now, n, tried = drill_scores(self.session.progress, self.lesson_id)
-            lines.append(
-                "\n" + self.say("drill_score", score=score_text(first, now, n, tried, self.lang)), style="bold"
-            )
+            score = score_text(first, now, n, tried, self.lang)
+            lines.append("\n\n" + self.say("drill_score", score=score), style="bold")
             lines.append("\n" + self.say("drill_end_keys"))
         result.update(lines)
 

@@ -22,7 +22,7 @@ class OutlineScreen(TutorScreen):
         Binding("c", "continue", "Continue"),
         Binding("p", "progress", "Progress"),
         Binding("z", "quiz", "Quiz"),
-        Binding("v", "review", "Review"),
+        Binding("v", "review", "Review", show=False),  # its line says [v]: the bar is full at 80 columns
         Binding("b", "drills", "Spot bug", show=False),  # its rows say so: the bar is full at 80 columns
         Binding("d", "doctor", "Doctor"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority: shown here, not hidden by the app's
