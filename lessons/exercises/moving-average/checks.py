@@ -13,10 +13,12 @@ from tutor.child.library import (
     expect_no_hidden_state,
     expect_traces,
     fail,
+    finite_twin,
     is_defined,
     keeps_globals,
     on_failure,
     returns,
+    special_where,
     traced,
     type_of,
 )
@@ -150,6 +152,39 @@ def check_averages(initial_state, update_moving_average):
                     f"状态为 {before}、new_value 为 {v:g} 时返回的平均值",
                 ),
             )
+
+    # inf and NaN, where the task defines the average as for any value (sum / count, from a count
+    # of 0): judged where the same stream with 5.0 in their place comes out right.
+    for data in ([2.0, np.inf, 4.0], [1.0, np.nan, 3.0]):
+        if _averages(update_moving_average, like, finite_twin(data)) is not None:
+            continue  # wrong without the special values too: named above, or by state-values
+        _averages(update_moving_average, like, np.asarray(data), judge=True)
+
+
+def _averages(update_moving_average, like, data, judge=False):
+    """Step a stream from (0, 0) and compare each average with sum / count: the first step that
+    differs (None if none), or, with `judge`, a failure naming it with inf and NaN compared exactly."""
+    state = jax.tree.unflatten(like, [jnp.float32(0.0), jnp.int32(0)])
+    for k, v in enumerate(data, start=1):
+        state, average = call(
+            update_moving_average, state, jnp.float32(v), label=f"update_moving_average(state, {v:g})"
+        )
+        want = data[:k].sum() / k
+        if judge:
+            what = (f"the average after {data[:k].tolist()}", f"输入 {data[:k].tolist()} 之后的平均值")
+            special_where(average, want, what, SPECIALS_DEFINED)
+        elif not np.isclose(float(np.asarray(average, np.float64)), want, rtol=1e-5, atol=1e-6):
+            return k
+    return None
+
+
+SPECIALS_DEFINED = (
+    "The average is the sum divided by the count, whatever the values: an inf in the stream makes it inf, a NaN "
+    "makes it NaN, from there on, so that the caller sees the bad value. Cleaning the value first "
+    "(jnp.nan_to_num, a clip, skipping it) averages a stream that was not given",
+    "平均值就是总和除以个数，不管值是什么：数据流里出现 inf，从那里起平均值就是 inf；出现 NaN 就是 NaN，"
+    "调用方才能发现坏值。先“清洗”这个值（jnp.nan_to_num、截断、跳过）算出来的是另一条数据流的平均值",
+)
 
 
 @check("state-values", depends=["state-structure"])
