@@ -9,6 +9,7 @@ Needs the tutor's runtime (tools/tpu/setup.sh) for reading the course; each cell
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -24,8 +25,12 @@ def main() -> None:
     for cell in lesson.cells:
         if wanted not in cell.id:
             continue
-        done = subprocess.run([sys.executable, "-c", cell.code], capture_output=True, text=True, timeout=120)
-        print(f"---- {cell.id} (exit {done.returncode})")
+        env, where = dict(os.environ), ""
+        if cell.cpu_devices > 1:  # a multi-device cell is written for the CPU's virtual devices, as the tutor runs it
+            env.update(JAX_PLATFORMS="cpu", JAX_NUM_CPU_DEVICES=str(cell.cpu_devices))
+            where = f", on {cell.cpu_devices} virtual CPU devices"
+        done = subprocess.run([sys.executable, "-c", cell.code], capture_output=True, text=True, timeout=120, env=env)
+        print(f"---- {cell.id} (exit {done.returncode}{where})")
         print(done.stdout.rstrip())
         if done.returncode:
             print(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "")
