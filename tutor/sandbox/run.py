@@ -15,7 +15,8 @@ import selectors
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from tutor.protocol import CheckResult, DoctorJob, ExerciseJob, Job
 from tutor.sandbox import run_copy
@@ -55,6 +56,66 @@ def _startup_facts() -> dict:
         "environment": setting_environment(os.environ),
         "shadows": find_shadows(os.environ.get("PYTHONPATH", "")),
     }
+
+
+Phase = Literal["starting", "running", "stopping"]
+
+
+@dataclass
+class _Clock:
+    """Where a run is, and the deadline of that phase: starting (the worker is not ready yet: the
+    start-up bound), running (learner code runs from `ready_at`: the time limit), stopping (a
+    doctor worker was asked to stop at `stop_asked_at`: the time it has to report)."""
+
+    timeout: float
+    startup_deadline: float
+    ready_at: float | None = None
+    stop_asked_at: float | None = None
+
+    @property
+    def phase(self) -> Phase:
+        if self.stop_asked_at is not None:
+            return "stopping"
+        return "starting" if self.ready_at is None else "running"
+
+    def deadline(self) -> float:
+        if self.stop_asked_at is not None:
+            return self.stop_asked_at + STOP_GRACE_S
+        return self.startup_deadline if self.ready_at is None else self.ready_at + self.timeout
+
+
+@dataclass
+class _EndingFacts:
+    """What the reading of a run learned about how it ended, as it happened (the verdict's Ending)."""
+
+    stopped: bool = False  # stop() was asked
+    timed_out: bool = False  # the time limit passed
+    startup_timed_out: bool = False  # the worker never got ready
+    internal_error: str = ""  # this side's own failure while reading
+    guard: str = ""  # the reaper's word (_guard)
+
+
+def _selector(w: WorkerProcess) -> selectors.BaseSelector:
+    """The worker's stdout, stderr and event pipe, non-blocking, each under its name."""
+    sel = selectors.DefaultSelector()
+    assert w.proc.stdout is not None and w.proc.stderr is not None  # spawned with pipes
+    for name, fd in (("stdout", w.proc.stdout.fileno()), ("stderr", w.proc.stderr.fileno()), ("events", w.event_fd)):
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ, name)
+    return sel
+
+
+def _end_processes(w: WorkerProcess) -> str:
+    """End the worker's processes (the signal only: reaping a JAX-sized process can wait until
+    after the verdict), and the reaper's word on the run if it said one (_guard), else ""."""
+    ended_by_itself = w.proc.poll() is not None
+    # A bound the reaper held is said before it refuses new tasks and kills the tree: the
+    # worker's report of a refused fork or thread ("can't start new thread") can come first.
+    held = (w.reaper_word() or "").startswith("limit ")
+    w.kill()
+    if held:  # a bound is said only once nothing of the run is left: the reaper exits after that
+        w.ended(END_WITHIN_S)
+    return _guard(w.reaper_word()) if ended_by_itself or held else ""
 
 
 class Run:
@@ -123,16 +184,7 @@ class Run:
 
     def _events(self, w: WorkerProcess) -> Iterator[object]:
         started = time.monotonic()
-        # From a thread: a job bigger than the pipe buffer would otherwise block here, before
-        # any deadline is enforced, until a worker that may be stuck starting up reads it.
-        threading.Thread(
-            target=w.send_job,
-            args=((json.dumps(self.job.to_wire()) + "\n").encode(),),
-            name="send-job",
-            daemon=True,
-        ).start()
-        # Until the worker is seen ready (a fresh one imports JAX first), a bound that includes start-up.
-        w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S + self.limits.startup_s)
+        self._send_job(w)
         intake = Intake(
             self.limits,
             pass_all=isinstance(self.job, DoctorJob),
@@ -143,97 +195,119 @@ class Run:
         # that writes into the cache and is done sooner (or is killed by us after "done") escapes it.
         cache = CacheGrowth(w.cache_dir) if self.limits.disk_bytes and w.cache_dir else None
         yield from intake.feed_events(w.early_events)
-        sel = selectors.DefaultSelector()
-        assert w.proc.stdout is not None and w.proc.stderr is not None  # spawned with pipes
-        for name, fd in (
-            ("stdout", w.proc.stdout.fileno()),
-            ("stderr", w.proc.stderr.fileno()),
-            ("events", w.event_fd),
-        ):
-            os.set_blocking(fd, False)
-            sel.register(fd, selectors.EVENT_READ, name)
-        ready_at = None
-        asked_to_stop = None  # when SIGINT went to a doctor worker (stop() or its time limit)
-        flags: dict = {}  # how the reading ended, for the verdict's Ending
+        # A spare may have been ready for long before this run took it, its "ready" still unread
+        # in the pipe: read the pipe before calling its start-up too slow.
+        clock = _Clock(self.timeout, max(w.spawned_at + self.limits.startup_s, started + READ_PENDING_S))
+        facts = _EndingFacts()
+        sel = _selector(w)
         try:
-            while not self._cancel.is_set():
-                now = time.monotonic()
-                if ready_at is None and intake.ready:
-                    ready_at = now
-                    # The reaper's own deadline, a little after the worker's: the worker's timer is in
-                    # reach of learner code (signal.alarm(0)); the reaper's is not.
-                    w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S)
-                    w.tell_ready()  # learner code runs from now: the reaper measures memory from here
-                if ready_at:
-                    deadline = ready_at + self.timeout
-                else:
-                    # A spare may have been ready for long before this run took it, its "ready" still
-                    # unread in the pipe: read the pipe before calling its start-up too slow.
-                    deadline = max(w.spawned_at + self.limits.startup_s, started + READ_PENDING_S)
-                if asked_to_stop is None and not ready_at and self._stop.is_set():
-                    flags["stopped"] = True  # nothing ran yet: nothing to report
-                    break
-                if asked_to_stop is None and ready_at and (self._stop.is_set() or now >= deadline):
-                    # A doctor job: stop the script and wait a little for its report.
-                    flags["stopped" if self._stop.is_set() else "timed_out"] = True
-                    if isinstance(self.job, DoctorJob):
-                        asked_to_stop = now
-                        w.interrupt()
-                    else:
-                        break
-                if asked_to_stop is not None:
-                    deadline = asked_to_stop + STOP_GRACE_S
-                if now >= deadline:
-                    if not ready_at:
-                        flags["startup_timed_out"] = True
-                    break
-                if intake.over:  # also before the first wait: a spare's early events can end the run
-                    break
-                for key, _ in sel.select(timeout=min(0.05, max(deadline - now, 0))):
-                    yield from self._read(key, sel, intake)
-                if intake.over or w.limit_said():
-                    break
-                if intake.done or w.proc.poll() is not None:
-                    # "done" comes after the worker flushed the learner's output, so whatever
-                    # is left is already in the pipes: drain it without waiting for the exit.
-                    for key in list(sel.get_map().values()):
-                        for _ in range(64):
-                            if key.fd not in sel.get_map():
-                                break
-                            chunk = list(self._read(key, sel, intake))
-                            yield from chunk
-                            if not chunk and not self._pending(key.fd):
-                                break
-                    break
+            yield from self._read_until_end(w, sel, intake, clock, facts)
         except Exception as exc:  # noqa: BLE001 - a bug on this side still ends in a verdict, never a hang
-            flags["internal_error"] = f"{type(exc).__name__}: {exc}"
+            facts.internal_error = f"{type(exc).__name__}: {exc}"
         finally:
             finished = time.monotonic()  # the run's own time ends here: not the ending of its processes below
             sel.close()
-            ended_by_itself = w.proc.poll() is not None
-            # A bound the reaper held is said before it refuses new tasks and kills the tree: the
-            # worker's report of a refused fork or thread ("can't start new thread") can come first.
-            held = (w.reaper_word() or "").startswith("limit ")
-            w.kill()  # only the signal: reaping a JAX-sized process can wait until after the verdict
-            if held:  # a bound is said only once nothing of the run is left: the reaper exits after that
-                w.ended(END_WITHIN_S)
-        if ended_by_itself or held:
-            flags["guard"] = _guard(w.reaper_word())
-        if cache is not None and not flags.get("guard") and cache.added() > (self.limits.disk_bytes or 0):
+            facts.guard = _end_processes(w)
+        if cache is not None and not facts.guard and cache.added() > (self.limits.disk_bytes or 0):
             cache.remove_added()  # it would outlast the run
-            flags["guard"] = "disk"
+            facts.guard = "disk"
         yield from intake.flush_text()
         if getattr(w.proc, "lost", False):
-            flags["internal_error"] = "the tutor's fork server stopped during the run; check again"
-        ending = Ending(
+            facts.internal_error = "the tutor's fork server stopped during the run; check again"
+        self.verdict = decide(
+            self.job, intake.seen, self._ending(w, intake, facts, finished - (clock.ready_at or started))
+        )
+        try:
+            yield self.verdict
+        finally:
+            w.close()
+            if self.on_finish:  # after the verdict is out: a new spare costs a fork
+                self.on_finish()
+
+    def _send_job(self, w: WorkerProcess) -> None:
+        # From a thread: a job bigger than the pipe buffer would otherwise block here, before
+        # any deadline is enforced, until a worker that may be stuck starting up reads it.
+        threading.Thread(
+            target=w.send_job,
+            args=((json.dumps(self.job.to_wire()) + "\n").encode(),),
+            name="send-job",
+            daemon=True,
+        ).start()
+        # Until the worker is seen ready (a fresh one imports JAX first), a bound that includes start-up.
+        w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S + self.limits.startup_s)
+
+    def _read_until_end(
+        self, w: WorkerProcess, sel: selectors.BaseSelector, intake: Intake, clock: _Clock, facts: _EndingFacts
+    ) -> Iterator[object]:
+        """Output and events as they come, until the worker is done, a deadline of the clock's phase
+        passes, a bound is said, or the run is cancelled; `facts` says which."""
+        while not self._cancel.is_set():
+            now = time.monotonic()
+            if self._tick(w, intake, clock, facts, now):
+                break
+            for key, _ in sel.select(timeout=min(0.05, max(clock.deadline() - now, 0))):
+                yield from self._read(key, sel, intake)
+            if intake.over or w.limit_said():
+                break
+            if intake.done or w.proc.poll() is not None:
+                # "done" comes after the worker flushed the learner's output, so whatever
+                # is left is already in the pipes: drain it without waiting for the exit.
+                yield from self._drain(sel, intake)
+                break
+
+    def _tick(self, w: WorkerProcess, intake: Intake, clock: _Clock, facts: _EndingFacts, now: float) -> bool:
+        """One turn of the phase clock: move it on, and say whether the reading ends here."""
+        if clock.phase == "starting" and intake.ready:
+            clock.ready_at = now
+            # The reaper's own deadline, a little after the worker's: the worker's timer is in
+            # reach of learner code (signal.alarm(0)); the reaper's is not.
+            w.set_deadline((self.job.deadline_s or self.timeout) + REAPER_GRACE_S)
+            w.tell_ready()  # learner code runs from now: the reaper measures memory from here
+        stop = self._stop.is_set()
+        if clock.phase == "starting" and stop:
+            facts.stopped = True  # nothing ran yet: nothing to report
+            return True
+        if clock.phase == "running" and (stop or now >= clock.deadline()):
+            if stop:
+                facts.stopped = True
+            else:
+                facts.timed_out = True
+            if not isinstance(self.job, DoctorJob):
+                return True
+            clock.stop_asked_at = now  # a doctor job: stop the script and wait a little for its report
+            w.interrupt()
+        if now >= clock.deadline():
+            if clock.phase == "starting":
+                facts.startup_timed_out = True
+            return True
+        return intake.over  # also before the first wait: a spare's early events can end the run
+
+    def _drain(self, sel: selectors.BaseSelector, intake: Intake) -> Iterator[object]:
+        for key in list(sel.get_map().values()):
+            for _ in range(64):
+                if key.fd not in sel.get_map():
+                    break
+                chunk = list(self._read(key, sel, intake))
+                yield from chunk
+                if not chunk and not self._pending(key.fd):
+                    break
+
+    def _ending(self, w: WorkerProcess, intake: Intake, facts: _EndingFacts, duration_s: float) -> Ending:
+        """How the run ended, for the verdict: what the reading learned, the bounds, and the host."""
+        return Ending(
             returncode=w.proc.returncode,
             cancelled=self._cancel.is_set(),
+            stopped=facts.stopped,
+            timed_out=facts.timed_out,
+            startup_timed_out=facts.startup_timed_out,
+            internal_error=facts.internal_error,
+            guard=facts.guard,
             flooded=intake.flooded,
             truncated=intake.truncated,
             protocol_error=intake.protocol_error,
             forged=intake.forged,
             worker_protocol=intake.worker_protocol,
-            duration_s=finished - (ready_at or started),
+            duration_s=duration_s,
             timeout_s=self.timeout,
             startup_s=self.limits.startup_s,
             output_limit_mb=(self.limits.output_bytes or 0) // 2**20,
@@ -244,15 +318,7 @@ class Run:
             setting_vars=_setting_vars(),
             host_limits=HostLimits.read(),  # a start-up failure's cause, or the limit an oom reached
             **(_startup_facts() if not intake.ready else {}),
-            **flags,
         )
-        self.verdict = decide(self.job, intake.seen, ending)
-        try:
-            yield self.verdict
-        finally:
-            w.close()
-            if self.on_finish:  # after the verdict is out: a new spare costs a fork
-                self.on_finish()
 
     @staticmethod
     def _pending(fd: int) -> bool:
