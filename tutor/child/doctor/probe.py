@@ -18,7 +18,8 @@ from tutor.child.doctor.crashes import Crashes
 from tutor.child.doctor.donation import Donation
 from tutor.child.doctor.hooks import Hooks
 from tutor.child.doctor.host_sync import HostSync
-from tutor.child.doctor.keys import DEVICE_READS, KeyReuse
+from tutor.child.doctor.key_values import DEVICE_READS
+from tutor.child.doctor.keys import KeyReuse
 from tutor.child.doctor.nans import Nans
 from tutor.child.doctor.retraces import Retraces
 from tutor.child.doctor.script_code import ScriptCode
