@@ -81,5 +81,27 @@ def test_a_wrong_answer_today_is_on_tomorrows_outline_and_reviewed_with_v(home, 
             await tui.until(pilot, lambda: not app.screen.query_one("#review").display, 10, "the line gone")
             assert app.session.state.wait_saved(30)
 
+    async def after_a_wrong_review():
+        """A wrong answer at the review: back tomorrow; o at the end turns the review off."""
+        app = new_app(home, fake_sandbox, lang, TODAY + timedelta(days=4))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(
+                pilot,
+                lambda: app.screen.query("#review") and app.screen.query_one("#review").display,
+                30,
+                "the review line",
+            )
+            await pilot.press("v")
+            await tui.until(pilot, lambda: isinstance(app.screen, QuizScreen), 10, "the review")
+            review = app.screen
+            wrong = next(x for x in "ABCD" if x != review.question.answer)
+            await pilot.press(review.shown(wrong).lower(), "enter", "enter")
+            await tui.until(pilot, lambda: review.finished, 10, "the end")
+            await pilot.press("o")
+            await tui.until(pilot, lambda: not isinstance(app.screen, QuizScreen), 10, "the outline")
+            assert app.session.state.wait_saved(30)
+            assert not app.session.progress.review_on() and q.id in app.session.progress.review_items()
+
     asyncio.run(today())
     asyncio.run(tomorrow())
+    asyncio.run(after_a_wrong_review())

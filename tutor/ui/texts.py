@@ -381,7 +381,14 @@ UI = table(
             "zh": "答错的题明天会再出现，换成你没见过的形式。",
         },
         "review_next": {"en": "Next review: {day}", "zh": "下次复习：{day}"},
-        "review_end_keys": {"en": "c or Esc: back to the outline", "zh": "c 或 Esc：回到目录"},
+        "review_end_keys": {
+            "en": "c or Esc: back to the outline · o: turn review off",
+            "zh": "c 或 Esc：回到目录 · o：关闭复习",
+        },
+        "review_turned_off": {
+            "en": "Review is off. Its schedule is kept: `jaxstate-tutor review --on` brings it back.",
+            "zh": "复习已关闭。复习计划会保留：`jaxstate-tutor review --on` 可恢复。",
+        },
         "review_none": {"en": "Nothing to review today.", "zh": "今天没有要复习的题。"},
         "quiz_done": {"en": "Quiz finished: {score} of {n} right", "zh": "测验完成：答对 {score}/{n} 题"},
         "quiz_review": {"en": "To review:", "zh": "需要复习："},
@@ -551,6 +558,7 @@ KEY_LABELS = table(
         "quiz": {"en": "Quiz", "zh": "测验"},
         "doctor": {"en": "Doctor", "zh": "诊断"},
         "review": {"en": "Review", "zh": "复习"},
+        "review_off": {"en": "Review off", "zh": "关闭复习"},
         "drills": {"en": "Spot bug", "zh": "找错"},
         "next_drill": {"en": "Next", "zh": "下一题"},
         "app.quit": {"en": "Quit", "zh": "退出"},

@@ -61,6 +61,7 @@ class QuizScreen(RunView, TutorScreen):
         Binding("e", "evidence", "Evidence"),
         Binding("r", "retry", "Retry"),
         Binding("c", "go_on", "Continue"),  # only once finished: before that, c chooses option C
+        Binding("o", "review_off", "Review off"),  # only at the end of today's review
         Binding("escape", "back", "Back"),
     ]
 
@@ -138,6 +139,8 @@ class QuizScreen(RunView, TutorScreen):
             return self.finished and bool(self._wrong()) and self.review is None  # a wrong review comes back tomorrow
         if action == "go_on":
             return self.finished
+        if action == "review_off":
+            return self.finished and self.review is not None
         if action == "choose":
             return not self.finished and q is not None and not q.numeric
         if action == "answer":
@@ -462,6 +465,15 @@ class QuizScreen(RunView, TutorScreen):
         if not self.finished or not wrong:
             return
         self.app.switch_screen(QuizScreen(wrong, checkpoint=self.checkpoint, rng=self.rng))
+
+    def action_review_off(self) -> None:
+        """Turn the review off (the schedule is kept: `jaxstate-tutor review --on` brings it back)."""
+        from tutor.progress.review import turn
+
+        if self.finished and self.review is not None:
+            self.record(turn, False)
+            self.notify(self.say("review_turned_off"), timeout=10)
+            self.app.pop_screen()
 
     def action_go_on(self) -> None:
         if self.finished and self.review is not None:
