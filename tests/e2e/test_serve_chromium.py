@@ -99,3 +99,48 @@ def test_arrows_and_enter_work_on_a_freshly_opened_outline_and_the_footer_offers
     chromium.key("Enter")
     shown = chromium.wait_for("— pure-scale", timeout=60)
     assert "^N" not in shown and "^T" not in shown, shown
+
+
+def test_the_trace_panel_the_reference_curve_and_the_comparison_in_chromium(chromium, serve, home):
+    """Issue 56, items 3-5 in the browser: F10's trace panel with counter-jit's retrace reason; rnn's
+    chart with the reference's value beside the learner's; after the pass, F4 sets them side by side."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    workspace = home / "workspace"
+    workspace.mkdir(parents=True, exist_ok=True)
+    shutil.copy(
+        root / "tests" / "cases" / "counter-jit" / "fail_jit-once__float_output.py", workspace / "counter-jit.py"
+    )
+    shutil.copy(root / "solutions" / "rnn.py", workspace / "rnn.py")
+    served = serve()
+    chromium.open(served.url)
+    chromium.wait_for("Continue:", timeout=60)
+
+    chromium.key("p", ctrl=True)
+    chromium.wait_for("Search", timeout=30)
+    chromium.type("counter-jit")
+    chromium.wait_for("counter-jit:", timeout=30)
+    chromium.key("Enter")
+    chromium.wait_for("— counter-jit", timeout=60)
+    chromium.key("F10")
+    chromium.wait_for("Traces (F10)", timeout=30)
+    chromium.key("F5")
+    chromium.wait_for("FAIL", timeout=DEADLINE_S)
+    chromium.wait_for("trace 2 happened", timeout=30)  # in the panel as in the check's message
+    chromium.key("Escape")
+
+    chromium.key("p", ctrl=True)
+    chromium.wait_for("Search", timeout=30)
+    chromium.type("rnn")
+    chromium.wait_for("rnn:", timeout=30)
+    chromium.key("Enter")
+    chromium.wait_for("— rnn", timeout=60)
+    chromium.key("F5")
+    chromium.wait_for("PASS", timeout=DEADLINE_S)
+    shown = chromium.wait_for("reference: ", timeout=DEADLINE_S)  # the reference's value on the chart's line
+    assert "F4: see your code beside the reference" in shown
+    chromium.key("F4")
+    shown = chromium.wait_for("Yours and the reference", timeout=30)
+    assert "Reference" in shown and "0 rows differ" in shown
+    assert served.stop() == 0
