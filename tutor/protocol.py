@@ -45,11 +45,15 @@ from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin,
 
 from tutor.i18n import Bilingual
 
-PROTOCOL_VERSION = (
-    9  # 9: TraceFacts (issue 56). Raise it with any change to a message below: parent and worker must agree
-)
+# 9: TraceFacts (issue 56); 10: Done.compiled (issue 50). Raise it with any change to a message
+# below: parent and worker must agree.
+PROTOCOL_VERSION = 10
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
+# A spare's run folder holds this file when the parent knows the calls the previous run compiled
+# (read and removed by the worker before it says ready: tutor.child.rehearsal); at most REHEARSE_MAX.
+REHEARSAL_FILE = "rehearse.json"
+REHEARSE_MAX = 48
 SEAL = "seal"  # the key of the run's secret on every event sent after the job was read
 NOT_SENT: dict[str, Any] = {"wire": False}  # field metadata: kept on one side only, never on the wire
 
@@ -222,9 +226,11 @@ class Started(Message):
 
 @dataclass(frozen=True)
 class Done(Message):
-    """The job ran to its end and every result was sent before this."""
+    """The job ran to its end and every result was sent before this. `compiled`: JAX's own calls
+    the run compiled, for the next spare to rehearse (tutor.child.rehearsal; at most REHEARSE_MAX)."""
 
     wire_type: ClassVar[str] = "done"
+    compiled: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

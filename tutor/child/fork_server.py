@@ -240,7 +240,9 @@ def main(argv: list[str] | None = None) -> None:
         # Before the harness: it keeps JAX's settings as it finds them, to restore between checks.
         worker.configure_jax_settings(args.cache_dir)
         from tutor.child import (
+            fence,  # noqa: F401 - set after each job is read: imported then, it cost the verdict 5-8 ms
             harness,  # noqa: F401 - the check library with it
+            rehearsal,  # noqa: F401 - what a spare rehearses, and the note of what each run compiles
             seccomp_policy,  # set in every check's worker (by tutor.child.fence)
             sight,
         )

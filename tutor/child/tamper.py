@@ -18,13 +18,20 @@ undone within one check, and anything done through ctypes (RELIABILITY.md).
 
 from __future__ import annotations
 
+import operator
 import types
+from itertools import repeat
 
 _MISSING = object()
-# (module or class, its namespace then, whether it is part of the judge, names it rebinds itself)
-_namespaces: list[tuple[object, dict, bool, tuple[str, ...]]] = []
+# (module or class, its namespace then, whether it is part of the judge, names it rebinds itself,
+# and the namespace's names and values then as two tuples: what the quick look compares)
+_namespaces: list[tuple[object, dict, bool, tuple[str, ...], tuple[str, ...], tuple]] = []
 # every judge function with what a learner could swap inside it
 _functions: list[tuple[types.FunctionType, tuple]] = []
+# The same, as columns: what the quick look compares (by identity, in C: restore runs a dozen
+# times a run over ~560 functions and a few thousand names, and a Python loop cost ~1 ms each time)
+_PARTS = ("__code__", "__defaults__", "__kwdefaults__")
+_columns: tuple[list, list, list, list] = ([], [], [], [])  # functions, codes, defaults, kwdefaults
 _seen: set[int] = set()
 changed: list[str] = []  # the judge's parts learner code changed, as "module.name", in the order found
 
@@ -40,13 +47,15 @@ def keep(target: object, judge: bool, own_state: tuple[str, ...] = ()) -> None:
         return
     _seen.add(id(target))
     saved = {k: v for k, v in vars(target).items() if k not in own_state}
-    _namespaces.append((target, saved, judge, own_state))
+    _namespaces.append((target, saved, judge, own_state, tuple(saved), tuple(saved.values())))
     if not judge:
         return
     for value in saved.values():
         if isinstance(value, types.FunctionType) and id(value) not in _seen:
             _seen.add(id(value))
             _functions.append((value, _parts(value)))
+            for column, part in zip(_columns, (value, *_parts(value))):
+                column.append(part)
         elif isinstance(value, type) and _ours(value, target):
             keep(value, judge=True)  # its methods are functions in its namespace
 
@@ -67,8 +76,10 @@ def restore() -> list[str]:
     """Put back every kept namespace and judge function; returns what of the judge had changed
     (also added to `changed`)."""
     found: list[str] = []
-    for target, saved, judge, own_state in _namespaces:
+    for target, saved, judge, own_state, names, values in _namespaces:
         current = vars(target)
+        if _as_kept(current, names, values, judge, own_state):
+            continue
         for name, value in saved.items():
             if current.get(name, _MISSING) is not value:
                 if judge:
@@ -85,12 +96,30 @@ def restore() -> list[str]:
                         delattr(target, name)
                     except (AttributeError, TypeError):
                         pass
-    for fn, parts in _functions:
-        if any(a is not b for a, b in zip(_parts(fn), parts)):
-            found.append(f"{fn.__module__}.{fn.__qualname__}.__code__")
-            fn.__code__, fn.__defaults__, fn.__kwdefaults__ = parts
+    if not _functions_as_kept():
+        for fn, parts in _functions:
+            if any(a is not b for a, b in zip(_parts(fn), parts)):
+                found.append(f"{fn.__module__}.{fn.__qualname__}.__code__")
+                fn.__code__, fn.__defaults__, fn.__kwdefaults__ = parts
     changed.extend(found)
     return found
+
+
+def _as_kept(current, names: tuple[str, ...], values: tuple, judge: bool, own_state: tuple[str, ...]) -> bool:
+    """The quick look: every kept name still holds the very object it held (by identity: an
+    object's own __eq__ is learner code's to write), and in the judge no name was added beyond
+    those the module rebinds itself. False sends restore() through the name-by-name walk."""
+    if not all(map(operator.is_, map(current.get, names, repeat(_MISSING)), values)):
+        return False
+    return not judge or len(current) - len(names) == sum(map(current.__contains__, own_state))
+
+
+def _functions_as_kept() -> bool:
+    """The quick look at the judge's functions: each part is the very object it was."""
+    functions, *then = _columns
+    return all(
+        all(map(operator.is_, map(operator.attrgetter(part), functions), was)) for part, was in zip(_PARTS, then)
+    )
 
 
 def _added_by_learner(target: object, name: str, value: object) -> bool:

@@ -36,20 +36,33 @@ def start_backend() -> None:
     jax.jit(lambda x: x + 1)(1.0).block_until_ready()
 
 
-def _warm_up_while_waiting() -> None:
+def _warm_up_while_waiting(run_dir: str | None) -> None:
     """A spare worker waits for its job: it spends the wait on what a check's first jit, grad, vmap
-    or scan would pay in this process (tutor.child.warm_up). A worker whose job is already in the
-    pipe (a fresh fork for a run, verify, grade) goes straight to it."""
+    or scan would pay in this process (tutor.child.warm_up), then on the calls the previous run
+    compiled (tutor.child.rehearsal). A worker whose job is already in the pipe (a fresh fork for a
+    run, verify, grade) goes straight to it. Either way, JAX's calls that compile are noted from here."""
     import select
 
-    if select.select([sys.stdin], [], [], 0)[0]:
-        return
-    from tutor.child import warm_up
+    from tutor.child import rehearsal
 
-    try:
-        warm_up.run()
-    except Exception:  # noqa: BLE001 - only a speed-up: a backend that refuses one of them still judges
-        pass
+    waiting = lambda: bool(select.select([sys.stdin], [], [], 0)[0])  # noqa: E731
+    if not waiting():
+        from tutor.child import warm_up
+
+        try:
+            warm_up.run()
+        except Exception:  # noqa: BLE001 - only a speed-up: a backend that refuses one of them still judges
+            pass
+    if run_dir is not None:
+        rehearsal.rehearse_file(run_dir, waiting)  # the file goes either way: it is not the run's
+    rehearsal.note()
+
+
+def _compiled(doctor: bool) -> tuple[str, ...]:
+    """What the run compiled of JAX's own calls, for the next spare (none from a doctor run)."""
+    from tutor.child import rehearsal
+
+    return () if doctor else rehearsal.noted()
 
 
 def configure_jax_settings(cache_dir: str | None) -> None:
@@ -155,7 +168,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if not args.doctor:
             start_backend()
-        from tutor.child import harness  # imports the check library (and JAX) before the job
+        from tutor.child import (
+            fence,  # before the job too: importing it then cost 5-8 ms of the verdict
+            harness,  # imports the check library (and JAX) before the job
+        )
 
         if args.doctor:
             import tutor.child.doctor.probe  # noqa: F401 - the probe's imports, before the job (no backend)
@@ -166,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
         os._exit(1)
 
     if not args.doctor:
-        _warm_up_while_waiting()  # before "ready": a spare that says it is ready is warm
+        _warm_up_while_waiting(args.run_dir)  # before "ready": a spare that says it is ready is warm
     channel.send(Ready(os.getpid()))
     line = sys.stdin.readline()
     if not line.strip():
@@ -184,8 +200,6 @@ def main(argv: list[str] | None = None) -> None:
     if args.stdin_fd is not None:
         os.dup2(args.stdin_fd, 0)  # the doctor's script reads what `python script.py` would
         os.close(args.stdin_fd)
-    from tutor.child import fence
-
     if not isinstance(job, DoctorJob):  # a check may change its run folder, read what it needs (tutor.child.fence)
         run_dir = args.run_dir or os.getcwd()
         fence.install([run_dir, args.cache_dir], sight=sight.for_run(run_dir, args.cache_dir, _course_dirs(job)))
@@ -210,7 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         _report_broken(exc, harness, send)
         os._exit(1)
     harness.flush_std_streams()  # the learner may have closed fds 1/2 or replaced sys.stdout
-    send(Done())
+    send(Done(compiled=_compiled(args.doctor)))
     os._exit(0)  # skip interpreter teardown: JAX's atexit hooks only cost time here
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from tutor.protocol import CheckResult, DoctorJob, ExerciseJob, Job
+from tutor.protocol import CheckResult, DoctorJob, Done, ExerciseJob, Job
 from tutor.sandbox import run_copy
 from tutor.sandbox.events import Verdict
 from tutor.sandbox.intake import Intake
@@ -127,7 +127,7 @@ class Run:
         job: Job,
         timeout: float,
         limits: Limits,
-        on_finish: Callable[[], None] | None = None,
+        on_finish: Callable[[Run], None] | None = None,
         shown_as: tuple[str, str] | None = None,
     ):
         self.worker = worker
@@ -142,6 +142,7 @@ class Run:
         self._cancel = threading.Event()
         self._stop = threading.Event()
         self.verdict: Verdict | None = None
+        self.compiled: tuple[str, ...] = ()  # what its Done said it compiled (the next spare rehearses it)
 
     def cancel(self) -> None:
         """Stop the run from any thread; its whole process group is killed."""
@@ -217,12 +218,13 @@ class Run:
         self.verdict = decide(
             self.job, intake.seen, self._ending(w, intake, facts, finished - (clock.ready_at or started))
         )
+        self.compiled = next((e.compiled for e in intake.seen if isinstance(e, Done)), ())
         try:
             yield self.verdict
         finally:
             w.close()
             if self.on_finish:  # after the verdict is out: a new spare costs a fork
-                self.on_finish()
+                self.on_finish(self)
 
     def _send_job(self, w: WorkerProcess) -> None:
         # From a thread: a job bigger than the pipe buffer would otherwise block here, before

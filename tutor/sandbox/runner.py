@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tutor import host
 from tutor.files.private import make_folder
-from tutor.protocol import CellJob, DoctorJob, ExerciseJob
+from tutor.protocol import REHEARSE_MAX, CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox import orphans, run_copy
 from tutor.sandbox.bwrap import Bwrap
 from tutor.sandbox.fork_client import ForkServer
@@ -45,6 +45,9 @@ def fork_server_env(accelerator: bool, course: Path | None = None) -> dict[str, 
 # What `doctor` keeps of each stream for its report (the JSON's stdout / stderr, the TUI): all of
 # it passes through live; beyond this much, the report says where it was cut and why.
 DOCTOR_KEEP_CHARS = 8 * 2**20
+
+
+REHEARSAL_CALL_MAX = 4000  # characters of one noted call: a longer one is not a call JAX's own functions make
 
 
 def cache_dir_for(home: Path) -> Path:
@@ -128,6 +131,7 @@ class Sandbox:
         self._server: ForkServer | None = None
         self._server_starts = 0
         self._spare: WorkerProcess | None = None
+        self._rehearsal: tuple[str, ...] = ()  # what the next spare rehearses (tutor.child.rehearsal)
         self._lock = threading.Lock()
         self._workers: set[WorkerProcess] = set()  # every worker not yet closed, for close()
         self._workers_lock = threading.Lock()  # apart from _lock: warm_up spawns while holding that
@@ -166,6 +170,8 @@ class Sandbox:
         server = None if doctor is not None or cpu_devices > 1 else self._fork_server()
         with self._spawning:
             wrap = self.isolation if self.isolation is not None and doctor is None else None
+            # One learner's sandbox (a spare is kept) only: `grade`'s runs are strangers to each other.
+            rehearsal = self._rehearsal if doctor is None and self.keep_spare else ()
             worker = WorkerProcess(
                 cache_dir,
                 limits or self.limits,
@@ -175,6 +181,7 @@ class Sandbox:
                 wrap,
                 cpu_devices=cpu_devices,
                 course=self.course,
+                rehearsal=rehearsal,
             )
             self._spawned.add(worker.proc.pid)
         with self._workers_lock:
@@ -352,7 +359,10 @@ class Sandbox:
             self.warm_up()
         return worker
 
-    def _after_run(self) -> None:
+    def _after_run(self, run: Run) -> None:
+        # The calls the run compiled, first, then those noted before: the next spare rehearses them.
+        calls = dict.fromkeys(c for c in (*run.compiled, *self._rehearsal) if len(c) <= REHEARSAL_CALL_MAX)
+        self._rehearsal = tuple(calls)[:REHEARSE_MAX]
         self._sweep_orphans()
         if self.accelerator and self.keep_spare:
             self._open_device_spare()

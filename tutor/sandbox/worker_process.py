@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.paths import PACKAGE_DIR
-from tutor.protocol import Ready, parse_event
+from tutor.protocol import REHEARSAL_FILE, Ready, parse_event
 from tutor.sandbox.bwrap import Bwrap
 from tutor.sandbox.fork_client import ForkedProcess, ForkServer, ServerUnavailable
 from tutor.sandbox.reaper import kill_tree
@@ -122,6 +122,12 @@ def _copy_fd(fd: int | None) -> int | None:
         return None
 
 
+def _write_private(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def _is_ready(line: bytes) -> bool:
     try:
         return isinstance(parse_event(json.loads(line)), Ready)
@@ -142,6 +148,7 @@ class WorkerProcess:
         wrap: Bwrap | None = None,
         cpu_devices: int = 1,
         course: Path | None = None,
+        rehearsal: tuple[str, ...] = (),
     ):
         """`course`: the course's folder, told to the worker (worker_env). `wrap`: the wall the worker is spawned inside (tutor.sandbox.bwrap: what goes before the
         reaper's command, and what of the environment it keeps); such a worker is spawned, never
@@ -152,6 +159,8 @@ class WorkerProcess:
         # The run's own temporary folder: what learner code makes there goes with the run.
         tmp = os.path.join(self.workdir, "tmp")
         os.mkdir(tmp)
+        if rehearsal:  # the calls the previous run compiled: the worker reads and removes the file
+            _write_private(os.path.join(self.workdir, REHEARSAL_FILE), json.dumps(list(rehearsal)))
         self._closed = False
         self._removed = False
         self._removing = threading.Lock()
