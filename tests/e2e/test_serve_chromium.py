@@ -12,6 +12,8 @@ import json
 import shutil
 import subprocess
 
+import pytest
+
 DEADLINE_S = 180  # a first run may wait for a worker's JAX import on a busy machine
 FACES = """(async () => {
   await document.fonts.ready;
@@ -144,3 +146,41 @@ def test_the_trace_panel_the_reference_curve_and_the_comparison_in_chromium(chro
     shown = chromium.wait_for("Yours and the reference", timeout=30)
     assert "Reference" in shown and "0 rows differ" in shown
     assert served.stop() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_todays_review_and_a_drill_in_chromium(chromium, serve, home, lang):
+    """Issue 56 in the browser: yesterday's wrong answer is on the outline and v asks it again; the
+    lesson's spot-the-bug drill is done with keys, and the failing check's words come from a real
+    worker run."""
+    from datetime import date, timedelta
+
+    from tutor.progress import ProgressStore, changes
+
+    ProgressStore(home).apply(changes.answer, "1", "A", False, True, date.today() - timedelta(days=1))
+    say = {
+        "en": ("1 to review today", "Review", "Review: ", "Spot the bug", "Line 5: right.", "says:"),
+        "zh": ("今天有 1 道题要复习", "复习", "复习：", "找错", "第 5 行：对了。", "的说法："),
+    }[lang]
+    served = serve(lang=lang)
+    chromium.open(served.url)
+    chromium.wait_for(say[0], timeout=60)
+    chromium.key("v")
+    chromium.wait_for(say[1], timeout=60)
+    chromium.key("b")  # an option's letter, then Enter twice: answer, then on to the end
+    chromium.key("Enter")
+    chromium.key("Enter")
+    chromium.wait_for(say[2], timeout=60)
+    chromium.key("c")
+    chromium.key("b")  # the highlighted row is lesson 6.1: its drills
+    chromium.wait_for(say[3], timeout=60)
+    chromium.key("5")
+    chromium.key("Enter")
+    chromium.wait_for(say[4], timeout=60)
+    chromium.key("Enter")
+    shown = chromium.wait_for(say[5], timeout=DEADLINE_S)
+    assert "history" in shown, shown
+    assert served.stop() == 0
+    data = json.loads((home / "progress.json").read_text(encoding="utf-8"))
+    assert data["drills"]["pure-scale/history"]["line"] == 5
+    assert data["questions"]["1"]["tries"] == 2
