@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import queue
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -268,6 +269,7 @@ class LossChart(Vertical):
         self._dirty = False
         self._drawing = False  # a picture is being made in a thread: the next waits for it
         self._generation = 0  # one more at each clear(): a picture of the last run is not shown
+        self._pictures: queue.SimpleQueue = queue.SimpleQueue()  # pictures to draw, for the drawing thread
         self._log = False
 
     def compose(self):
@@ -276,9 +278,22 @@ class LossChart(Vertical):
     def on_mount(self) -> None:
         self.border_title = self.chart_title
         self.set_interval(REDRAW_S, self._redraw_if_dirty)
-        # Import plotext now, off the event loop: imported at the first points (~0.25 s, more on a
-        # busy machine), it froze the chart for the first half of a training check.
-        threading.Thread(target=_import_plotext, name="import-plotext", daemon=True).start()
+        # One drawing thread for the chart's life, fed by a queue: starting a thread per picture
+        # blocked the event loop until the new thread ran (Thread.start waits for it), up to 100 ms
+        # on a loaded machine. It imports plotext first, off the event loop: imported at the first
+        # points (~0.25 s, more on a busy machine), it froze the chart for half a training check.
+        threading.Thread(target=self._drawing_thread, name="chart-picture", daemon=True).start()
+
+    def on_unmount(self) -> None:
+        self._pictures.put(None)  # the drawing thread ends
+
+    def _drawing_thread(self) -> None:
+        _import_plotext()
+        while True:
+            job = self._pictures.get()
+            if job is None:
+                return
+            self._draw(*job)
 
     # ---- what the owner says ---------------------------------------------------------------
 
@@ -396,7 +411,7 @@ class LossChart(Vertical):
         markers, theme = self._markers(), self._plot.theme_name()
         args: Any = (self._generation, self._plot.plt, series, markers, width, height, theme, reference)
         self._drawing = True
-        threading.Thread(target=self._draw, args=args, name="chart-picture", daemon=True).start()
+        self._pictures.put(args)  # never blocks: the drawing thread takes it when it can
 
     def _draw(self, generation: int, *args) -> None:
         try:
