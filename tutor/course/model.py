@@ -38,7 +38,7 @@ class Check:
     line: int = 0  # of its `def` in checks.py
     source: Source | None = None  # its entry in exercise.yaml
 
-    def to_job(self, checks_file: Path) -> CheckSpec:
+    def to_job(self, checks_file: Path | None) -> CheckSpec:
         """The check as the worker receives it."""
         return CheckSpec(
             id=self.id,

@@ -17,7 +17,14 @@ from tutor.files.atomic import read_regular, replace_atomically
 from tutor.files.outside_edits import CHANGED, DELETED, FileWatch
 from tutor.files.private import make_folder
 from tutor.files.rescue import rescue_copy
-from tutor.files.workspace import LearnerFileError, Workspace, read_learner_file, write_atomically, write_error
+from tutor.files.workspace import (
+    HasStarter,
+    LearnerFileError,
+    Workspace,
+    read_learner_file,
+    write_atomically,
+    write_error,
+)
 from tutor.i18n import Bilingual
 
 
@@ -59,7 +66,7 @@ class EditedFile:
         self._view = secrets.token_hex(6)  # names this view in its claims (two views may share a process)
 
     @classmethod
-    def open(cls, workspace: Workspace, exercise) -> EditedFile:
+    def open(cls, workspace: Workspace, exercise: HasStarter) -> EditedFile:
         """The exercise's file, created from the starter if missing. A file that cannot be read
         opens empty (so leaving never overwrites it); a home that cannot hold it opens with the
         starter (saving it will say why it cannot be written). Either way load_problem says why."""
@@ -223,7 +230,7 @@ class EditedFile:
         replaced = self._replaced_path(old)
         return OutsideEdit("reloaded", text, replaced if _holds(replaced, old) else None, self.checked_elsewhere(text))
 
-    def reset(self, workspace: Workspace, exercise) -> tuple[Path | None, str]:
+    def reset(self, workspace: Workspace, exercise: HasStarter) -> tuple[Path | None, str]:
         """Put the starter back (the old file kept under workspace/.backup/): (the backup, the
         new text). Raises LearnerFileError, and then the old file is still in place."""
         backup = workspace.reset(exercise)

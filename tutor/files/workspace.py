@@ -13,12 +13,22 @@ import stat
 import time
 from contextlib import suppress
 from pathlib import Path
+from typing import Protocol
 
 from tutor.files.atomic import replace_atomically
 from tutor.files.private import FILE_MODE, make_folder
 from tutor.i18n import Bilingual
 
 MAX_FILE_BYTES = 1_000_000  # a solution is a few kB; anything this big is a mistake
+
+
+class HasStarter(Protocol):
+    """An exercise as the workspace reads it (tutor.course.model.Exercise): its id and its starter."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def starter(self) -> str: ...
 
 
 class LearnerFileError(Exception):
@@ -136,7 +146,7 @@ class Workspace:
         path = self.path(exercise_id)
         return path.exists() or path.is_symlink()
 
-    def ensure(self, exercise) -> Path:
+    def ensure(self, exercise: HasStarter) -> Path:
         """The learner's file for this exercise, written from the starter if it does not exist.
 
         Raises WorkspaceError when the home or the file cannot be written."""
@@ -149,7 +159,7 @@ class Workspace:
             write_atomically(path, exercise.starter)
         return path
 
-    def reset(self, exercise) -> Path | None:
+    def reset(self, exercise: HasStarter) -> Path | None:
         """Put the starter back; the old file is kept under workspace/.backup/. Returns the backup.
 
         The starter replaces the old code in one step, so a failure leaves the old code in place."""

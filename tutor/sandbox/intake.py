@@ -19,6 +19,7 @@ from tutor.protocol import (
     CheckResult,
     DoctorReport,
     Done,
+    Event,
     Hello,
     MetricPoints,
     ProtocolError,
@@ -142,7 +143,7 @@ class Intake:
             if isinstance(event, (CheckResult, MetricPoints, TraceFacts)):
                 yield event
 
-    def _out_of_turn(self, event, sealed: str | None) -> str:
+    def _out_of_turn(self, event: Event, sealed: str | None) -> str:
         """Why `event` cannot be the harness's next one ("" when it can); updates the turn."""
         name = type(event).__name__
         if self.done:

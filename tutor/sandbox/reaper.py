@@ -33,6 +33,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 if not __package__:  # run as a script (`python -I -S reaper.py`): the tutor's own folder, nothing else
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -539,7 +540,7 @@ def _say(control: int, word: str) -> None:
         pass
 
 
-def serve(control: int, start, worker: list[str], bounds: Bounds | None = None) -> None:
+def serve(control: int, start: Callable[[], int], worker: list[str], bounds: Bounds | None = None) -> None:
     """Be the reaper of the worker `start()` makes (it returns the worker's pid); `worker` is its
     command line, for the run folder. Never returns: exits as the worker did."""
     bounds = bounds or Bounds()

@@ -16,19 +16,24 @@ import math
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tutor.files.atomic import replace_atomically
 from tutor.protocol import MetricPoints
+
+if TYPE_CHECKING:
+    from tutor.sandbox.runner import Sandbox
 
 Points = tuple[tuple[str, int, float], ...]
 FOLDER = "reference-curves"  # in the home: numbers only
 
 
-def plotting_checks(exercise) -> list:
+# The course's Exercise and Course (tutor.course imports the sandbox, so not named here): Any.
+def plotting_checks(exercise: Any) -> list:
     return [c for c in exercise.checks if c.plots]
 
 
-def _fingerprint(course, exercise) -> str | None:
+def _fingerprint(course: Any, exercise: Any) -> str | None:
     digest = hashlib.sha256(exercise.id.encode())
     try:
         digest.update(course.solution_path(exercise.id).read_bytes())
@@ -38,7 +43,7 @@ def _fingerprint(course, exercise) -> str | None:
     return digest.hexdigest()[:20]
 
 
-def cached(home: Path, course, exercise) -> Points | None:
+def cached(home: Path, course: Any, exercise: Any) -> Points | None:
     """The reference's points if this course version's were computed before, else None."""
     key = _fingerprint(course, exercise)
     if key is None:
@@ -50,7 +55,7 @@ def cached(home: Path, course, exercise) -> Points | None:
         return None
 
 
-def compute(sandbox, home: Path, course, exercise) -> Points | None:
+def compute(sandbox: Sandbox, home: Path, course: Any, exercise: Any) -> Points | None:
     """Run the solution through the plotting checks and keep its points (None: no reference here,
     e.g. the course ships no solution, or the run failed; the chart then shows the learner's alone)."""
     found = cached(home, course, exercise)

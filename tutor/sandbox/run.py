@@ -333,7 +333,7 @@ class Run:
         finally:
             sel.close()
 
-    def _read(self, key, sel, intake: Intake):
+    def _read(self, key: selectors.SelectorKey, sel: selectors.BaseSelector, intake: Intake) -> Iterator[object]:
         try:
             data = os.read(key.fd, 65536)
         except BlockingIOError:

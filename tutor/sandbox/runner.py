@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from tutor.files.private import make_folder
 from tutor.protocol import REHEARSE_MAX, CellJob, DoctorJob, ExerciseJob
 from tutor.sandbox import orphans, run_copy
 from tutor.sandbox.bwrap import Bwrap
+from tutor.sandbox.course_view import CellToRun, ExerciseToRun
 from tutor.sandbox.fork_client import ForkServer
 from tutor.sandbox.run import Run
 from tutor.sandbox.run_dirs import sweep_stale
@@ -264,14 +266,14 @@ class Sandbox:
             spare = self._spare
         return spare is not None and spare.wait_ready(timeout)
 
-    def _on_device(self, spawn) -> WorkerProcess:
+    def _on_device(self, spawn: Callable[[], WorkerProcess]) -> WorkerProcess:
         """A worker from `spawn()` that owns the accelerator: this sandbox's runs take turns (the
         device is free again once the last one's process is gone), and a device another process
         holds, or just let go of, is tried again for up to DEVICE_WAIT_S."""
         owned = self._device.acquire(timeout=DEVICE_WAIT_S)  # not forever: a run nobody reads holds it
         return self._open_device(spawn, owned)
 
-    def _open_device(self, spawn, owned: bool) -> WorkerProcess:
+    def _open_device(self, spawn: Callable[[], WorkerProcess], owned: bool) -> WorkerProcess:
         deadline = time.monotonic() + DEVICE_WAIT_S
         try:
             while True:
@@ -369,7 +371,7 @@ class Sandbox:
         elif self.keep_spare and not self.spare_early:
             self.warm_up()
 
-    def run_exercise(self, exercise, source: str, filename: str, timeout: float | None = None) -> Run:
+    def run_exercise(self, exercise: ExerciseToRun, source: str, filename: str, timeout: float | None = None) -> Run:
         worker = self._take()
         try:
             copy = run_copy.place(worker.workdir, source, filename)  # the real path would lead to the home
@@ -384,12 +386,12 @@ class Sandbox:
         )
         return Run(worker, job, timeout or exercise.timeout, self.limits, self._after_run, shown_as=(copy, filename))
 
-    def run_cell(self, cell, timeout: float | None = None) -> Run:
+    def run_cell(self, cell: CellToRun, timeout: float | None = None) -> Run:
         if self.accelerator:
             return self._cell_box().run_cell(cell, timeout)
         job = CellJob(id=cell.id, code=cell.code, expect=cell.expect)
         # A cell that asks for several CPU devices gets a worker of its own: the spare has one.
-        devices = getattr(cell, "cpu_devices", 1)
+        devices = cell.cpu_devices
         worker = self._take() if devices == 1 else self._spawn(cpu_devices=devices)
         return Run(worker, job, timeout or cell.timeout, self.limits, self._after_run)
 

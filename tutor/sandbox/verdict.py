@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -112,7 +113,7 @@ class _Seen:
     stderr: str
 
 
-def _gather(events) -> _Seen:
+def _gather(events: Iterable[object]) -> _Seen:
     ready = done = False
     error = cell = report = None
     bad_report = ""
@@ -147,7 +148,7 @@ def _gather(events) -> _Seen:
     )
 
 
-def decide(job: Job | None, events, ending: Ending) -> Verdict:
+def decide(job: Job | None, events: Iterable[object], ending: Ending) -> Verdict:
     """The final, authoritative outcome of `job` from its events (in order) and its ending.
     `job` is None only where none was made: its worker could not be started (`spawn_error`)."""
     seen = _gather(events)
@@ -411,7 +412,7 @@ def _cell_outcome(job: CellJob, seen: _Seen) -> tuple[RunStatus, VerdictKind, Bi
     return "pass", "expectation", _message("the cell did what it declares", "单元的行为与声明一致")
 
 
-def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str):
+def _report(job: DoctorJob, seen: _Seen, ending: Ending, status: str) -> Report | None:
     """The doctor's report with the script's captured output; a timed-out run keeps what it saw."""
     if seen.report is None:
         return None

@@ -244,7 +244,9 @@ class WorkerProcess:
         word = self.reaper_word()
         return word is not None and word.startswith("limit ")
 
-    def _forked(self, server: ForkServer, run_env: dict, argv: list[str], bounds: dict[str, int], fds: list[int]):
+    def _forked(
+        self, server: ForkServer, run_env: dict, argv: list[str], bounds: dict[str, int], fds: list[int]
+    ) -> ForkedProcess | None:
         """The reaper and its worker forked by the server, on pipes made here (`fds`: the event pipe,
         the lock, the control socket); None if the server cannot serve."""
         pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr

@@ -339,10 +339,10 @@ class TutorApp(TutorAppLike):
     def step_title(self, step: Step) -> str:
         """How a step is named in prompts: "6.2 Why mutable state…", "Exercise: …", "Checkpoint 6.2"."""
         course, lang = self.session.course, self.lang
-        if step.kind == "lesson" and course and course.lesson(step.id):
-            return f"{step.id} {course.lesson(step.id).title.get(lang)}"
-        if step.kind == "exercise" and course and course.exercise(step.id):
-            return say("step_exercise", lang, title=course.exercise(step.id).title.get(lang))
+        if step.kind == "lesson" and course and (lesson := course.lesson(step.id)):
+            return f"{step.id} {lesson.title.get(lang)}"
+        if step.kind == "exercise" and course and (exercise := course.exercise(step.id)):
+            return say("step_exercise", lang, title=exercise.title.get(lang))
         if step.kind == "checkpoint":
             return say("step_checkpoint", lang, id=step.id)
         if step.kind == "quiz":

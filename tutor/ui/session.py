@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.files.workspace import Workspace
 from tutor.i18n import Bilingual
 from tutor.progress import ProgressError, ProgressStore
 from tutor.progress.review import local_today
 from tutor.progress.state import LearnerState
+
+if TYPE_CHECKING:
+    from tutor.course.loader import Problem
+    from tutor.course.model import Course
+    from tutor.progress.review import Clock
+    from tutor.sandbox.runner import Sandbox
 
 SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this long to finish
 
@@ -22,14 +29,14 @@ class Session:
     def __init__(
         self,
         home: Path,
-        course=None,
-        problems=None,
-        sandbox=None,
+        course: Course | None = None,
+        problems: Iterable[Problem] | None = None,
+        sandbox: Sandbox | None = None,
         accelerator: bool = False,
         shared_seat: bool = False,
-        clock=None,
+        clock: Clock | None = None,
         course_root: Path | None = None,
-    ):
+    ) -> None:
         """`course_root`: the course's folder (--course; default: tutor.settings's), read and told to workers."""
         from tutor.settings import course_of
 
@@ -52,7 +59,7 @@ class Session:
         self.after_exit: list[str] = []  # what must still be said once the terminal is back (unsaved code)
 
     @property
-    def sandbox(self):
+    def sandbox(self) -> Sandbox:
         """The sandbox; its module is imported only now (it is jax-free, but not needed to draw)."""
         with self._lock:
             if self._sandbox is None:
@@ -95,19 +102,26 @@ class Session:
             sandbox.release_spare()
 
     @property
-    def course(self):
+    def course(self) -> Course | None:
         return self.state.course
 
     @course.setter
-    def course(self, course) -> None:
+    def course(self, course: Course | None) -> None:
         self.state.course = course
+
+    @property
+    def loaded(self) -> Course:
+        """The course, for a screen of it: one opens only once the course has loaded."""
+        course = self.state.course
+        assert course is not None, "a screen of the course opened before the course loaded"
+        return course
 
     @property
     def progress(self) -> LearnerState:
         """The owner of progress and of the path; read from disk once, then kept current in memory."""
         return self.state.ensure_loaded()
 
-    def record(self, fn: Callable, *args) -> Bilingual | None:
+    def record(self, fn: Callable[..., None], *args: object) -> Bilingual | None:
         """Apply a change (tutor.progress.changes) and save it in this thread (never the UI's);
         return the reason if it could not be saved."""
         try:

@@ -114,7 +114,7 @@ class DrillScreen(RunView, TutorScreen):
             self.query_one("#drill-intro", Static).update(self.say("drill_none"))
             return
         self.set_title(title, self.say("drill_of", i=self.index + 1, n=len(self.drills)))
-        exercise = self.session.course.exercise(drill.exercise)
+        exercise = self.session.loaded.exercise(drill.exercise)
         what = exercise.title.get(self.lang) if exercise else drill.exercise
         self.query_one("#drill-intro", Static).update(Text(self.say("drill_intro", exercise=what)))
         self._render_ask()
@@ -164,7 +164,7 @@ class DrillScreen(RunView, TutorScreen):
             return
         m, drill = self.marks, self.drill
         right = self.belief == drill.belief
-        belief = self.session.course.misconception(drill.belief)
+        belief = self.session.loaded.misconception(drill.belief)
         lines = Text()
         if right:
             lines.append(f"{m['right']} {self.say('drill_belief_right')}\n", style=m.style("right"))
@@ -254,7 +254,7 @@ class DrillScreen(RunView, TutorScreen):
         correct = self.line == drill.line and belief_id == drill.belief
         self.record(changes.drill, drill.id, self.line, belief_id, correct)
         session = self.session
-        exercise = session.course.exercise(drill.exercise)
+        exercise = session.loaded.exercise(drill.exercise)
         if exercise is not None:
             self.start_run(lambda: session.sandbox.run_exercise(exercise, drill.code, "drill.py"))
         self.render_texts()

@@ -229,7 +229,7 @@ class ExerciseScreen(RunView, TutorScreen):
         self.query_one("#file-note", Static).update(note)
         self.render_status()
         self.results.after_pass = self._passed_prompt()
-        self.results.compare_offer = self.session.course.solution_path(ex.id).is_file()
+        self.results.compare_offer = self.session.loaded.solution_path(ex.id).is_file()
         self.results.render_all()
 
     def _passed_prompt(self) -> str:
@@ -493,7 +493,7 @@ class ExerciseScreen(RunView, TutorScreen):
     def show_solution(self) -> None:
         from tutor.ui.screens.solution import SolutionScreen
 
-        path = self.session.course.solution_path(self.exercise.id)
+        path = self.session.loaded.solution_path(self.exercise.id)
         try:
             code = path.read_text(encoding="utf-8")
         except OSError:

@@ -135,7 +135,7 @@ class LessonScreen(TutorScreen):
 
     def render_texts(self) -> None:
         lang = self.lang
-        lessons = self.session.course.lessons
+        lessons = self.session.loaded.lessons
         index = next((i for i, l in enumerate(lessons) if l.id == self.lesson.id), 0)
         self.set_title(
             f"{self.lesson.id} {self.lesson.title.get(lang)}", self.say("lesson_of", i=index + 1, n=len(lessons))
@@ -342,7 +342,7 @@ class LessonScreen(TutorScreen):
         self.record(changes.lesson, self.lesson.id, "done")
 
     def _neighbour(self, delta: int):
-        lessons = self.session.course.lessons
+        lessons = self.session.loaded.lessons
         index = next((i for i, l in enumerate(lessons) if l.id == self.lesson.id), None)
         if index is None or not 0 <= index + delta < len(lessons):
             return None

@@ -209,8 +209,8 @@ class OutlineScreen(TutorScreen):
         lesson = None
         if step is not None and step.kind in ("lesson", "checkpoint"):
             lesson = step.id
-        elif step is not None and step.kind == "exercise" and course.exercise(step.id):
-            lesson = course.exercise(step.id).lesson
+        elif step is not None and step.kind == "exercise" and (exercise := course.exercise(step.id)):
+            lesson = exercise.lesson
         if lesson is not None and course.drills_of(lesson):
             return lesson
         return course.drills[0].lesson

@@ -214,7 +214,7 @@ class QuizScreen(RunView, TutorScreen):
     def _in_quiz(self, question) -> bool:
         """Whether an answer also goes among the quiz's answers (a review asks checkpoint questions too)."""
         if self.review is not None:
-            return any(q.id == question.id for q in self.session.course.quiz)
+            return any(q.id == question.id for q in self.session.loaded.quiz)
         return self.checkpoint is None
 
     def _wrong(self):
@@ -438,7 +438,7 @@ class QuizScreen(RunView, TutorScreen):
         if self.checkpoint or self.review is not None:
             return  # answers are recorded one by one; only the full quiz counts rounds
         self.score = self.session.progress.summary().quiz_now
-        if {q.id for q in self.questions} == {q.id for q in self.session.course.quiz}:
+        if {q.id for q in self.questions} == {q.id for q in self.session.loaded.quiz}:
             # A round asked every question. A retry of the wrong ones is not one: "best round" is
             # one round's score, never a first try and a retry added up (5/8 then 3/3 is not 8/8).
             self.record(changes.quiz_result, self.score)
