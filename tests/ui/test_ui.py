@@ -70,8 +70,12 @@ def test_outline_lists_lessons_exercises_and_quiz(home, fake_sandbox, tui):
 
             options = app.screen.query_one("#outline", OptionList)
             ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
-            # one path: each lesson, then its checkpoint and exercises, then the quiz
-            assert [i for i in ids if i] == [s.key for s in course_path(COURSE)]
+            # one path: each lesson, then its checkpoint and exercises, then the quiz; a lesson's
+            # spot-the-bug row ("drills:<lesson>") is beside the path, after its exercises
+            steps = [i for i in ids if i and not i.startswith("drills:")]
+            assert steps == [s.key for s in course_path(COURSE)]
+            drills = [i for i in ids if i and i.startswith("drills:")]
+            assert drills == [f"drills:{l}" for l in dict.fromkeys(d.lesson for d in COURSE.drills)]
             assert ("quiz:" in ids) == bool(COURSE.quiz)
             assert "0%" in tui.plain(app.screen.query_one("#summary"))
             if COURSE.lessons:
