@@ -4,12 +4,17 @@ whether the latest answer is right, and the score of the first tries. No Textual
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from tutor.course.predict import OPTION_LETTERS
 from tutor.progress.snapshot import Snapshot
 
+if TYPE_CHECKING:
+    from tutor.course.model import Question
 
-def draw_variant(question, progress: Snapshot, rng: random.Random) -> int:
+
+def draw_variant(question: Question, progress: Snapshot, rng: random.Random) -> int:
     """The form to ask a question in now (a template's variant, or a lettered question's sibling):
     one the learner has not seen, at random (a lettered question first as written); once every one
     has been seen, any but the last one asked. 0 for a question with one form."""
@@ -26,7 +31,7 @@ def draw_variant(question, progress: Snapshot, rng: random.Random) -> int:
     return rng.choice(fresh)
 
 
-def answered_right(question, progress: Snapshot) -> bool:
+def answered_right(question: Question, progress: Snapshot) -> bool:
     """Whether the learner's latest answer to a question is right: as recorded when it was
     given; for an answer saved before that was recorded, the authored letter decides."""
     record = progress.question(question.id)
@@ -35,14 +40,14 @@ def answered_right(question, progress: Snapshot) -> bool:
     return record.answered and not question.numeric and record.answer == question.answer
 
 
-def first_try_score(questions, progress: Snapshot) -> int | None:
+def first_try_score(questions: Iterable[Question], progress: Snapshot) -> int | None:
     """How many questions the learner got right the first time; None until each was answered
     (or when progress predates first answers being kept)."""
     firsts = [progress.question(q.id).first_correct for q in questions]
     return None if any(f is None for f in firsts) else sum(1 for f in firsts if f)
 
 
-def option_order(question, answered_before: bool, rng: random.Random) -> tuple[str, ...]:
+def option_order(question: Question, answered_before: bool, rng: random.Random) -> tuple[str, ...]:
     """The authored letters in the order they are shown: as written the first time, shuffled
     (and never left as written) once the learner has seen the answer (the TUI's and `review`'s)."""
     if not answered_before or question.numeric:

@@ -11,7 +11,7 @@ from tutor.progress.asking import answered_right
 from tutor.progress.snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from tutor.course.model import Misconception
+    from tutor.course.model import Course, Misconception
 
 
 DRILL = "drill"  # in Missed.wrong, where a spot-the-bug drill (not a question) showed the belief
@@ -33,7 +33,7 @@ class Misconceptions:
     set_right: int  # tested beliefs whose every answered question is now right
 
 
-def misconceptions(course, progress: Snapshot) -> Misconceptions:
+def misconceptions(course: Course, progress: Snapshot) -> Misconceptions:
     """What the learner's latest answers say about each belief the course names: a wrong answer
     shows the belief of the option picked (or of the template's variant asked), not every belief
     its question can test."""

@@ -11,10 +11,13 @@ No Textual, no JAX here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from tutor.progress.asking import answered_right
 from tutor.progress.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from tutor.course.model import Course, Exercise, Question
 
 # What a step of the path is: its word in progress.json (tutor.protocol says why a Literal).
 StepKind = Literal["lesson", "checkpoint", "exercise", "quiz", "progress", "continue"]
@@ -39,23 +42,23 @@ class Step:
         return f"{self.kind}:{self.id}"
 
     @classmethod
-    def parse(cls, key) -> Step | None:
+    def parse(cls, key: object) -> Step | None:
         if not isinstance(key, str) or ":" not in key:
             return None
         kind, _, ident = key.partition(":")
         return next((cls(k, ident) for k in KINDS if k == kind), None)
 
 
-def checkpoint_questions(course, lesson_id: str) -> list:
+def checkpoint_questions(course: Course, lesson_id: str) -> list[Question]:
     """The questions of a lesson's own checkpoint (lessons/checkpoints/), in the order written."""
     return list(course.checkpoint(lesson_id))
 
 
-def exercises_of(course, lesson_id: str) -> list:
+def exercises_of(course: Course, lesson_id: str) -> list[Exercise]:
     return [e for e in course.exercises if e.lesson == lesson_id]
 
 
-def course_path(course) -> list[Step]:
+def course_path(course: Course) -> list[Step]:
     """Every step in the order a learner takes them."""
     steps: list[Step] = []
     placed: set[str] = set()
@@ -72,7 +75,7 @@ def course_path(course) -> list[Step]:
     return steps
 
 
-def is_done(course, step: Step, progress: Snapshot) -> bool:
+def is_done(course: Course, step: Step, progress: Snapshot) -> bool:
     if step.kind == "lesson":
         return progress.lesson_status(step.id) == "done"
     if step.kind == "exercise":
@@ -84,7 +87,7 @@ def is_done(course, step: Step, progress: Snapshot) -> bool:
     return False
 
 
-def step_status(course, step: Step, progress: Snapshot) -> str:
+def step_status(course: Course, step: Step, progress: Snapshot) -> str:
     """The mark in front of a step: a lesson's or exercise's own status; for a checkpoint or
     the quiz, done / started (some question answered: a checkpoint with a wrong answer left is
     partly done) / new."""
@@ -98,7 +101,9 @@ def step_status(course, step: Step, progress: Snapshot) -> str:
     return "started" if any(progress.question(q.id).answered for q in asked) else "new"
 
 
-def next_step(course, progress: Snapshot, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
+def next_step(
+    course: Course, progress: Snapshot, here: Step | None = None, kinds: tuple[str, ...] = KINDS
+) -> Step | None:
     """Where the learner goes next.
 
     From `here` (the step they are on): the first unfinished step after it in path order,
@@ -121,7 +126,7 @@ def next_step(course, progress: Snapshot, here: Step | None = None, kinds: tuple
     return None
 
 
-def practice_of(course, progress: Snapshot, lesson_id: str) -> Step | None:
+def practice_of(course: Course, progress: Snapshot, lesson_id: str) -> Step | None:
     """A lesson's practice (`x`): its checkpoint or exercises, the first unfinished one (else the first)."""
     practice = [Step("checkpoint", lesson_id)] if checkpoint_questions(course, lesson_id) else []
     practice += [Step("exercise", e.id) for e in exercises_of(course, lesson_id)]
@@ -130,7 +135,7 @@ def practice_of(course, progress: Snapshot, lesson_id: str) -> Step | None:
     return next((s for s in practice if not is_done(course, s, progress)), practice[0])
 
 
-def position_of(course, step: Step) -> tuple[int, int]:
+def position_of(course: Course, step: Step) -> tuple[int, int]:
     """(1-based index of the step on the path, path length), for "step 4 of 27"."""
     steps = course_path(course)
     return (steps.index(step) + 1 if step in steps else 0), len(steps)

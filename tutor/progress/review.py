@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from tutor.progress.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from tutor.course.model import Course
 
 INTERVALS_DAYS = (1, 3, 7)  # after a wrong answer; after the first right review; after the second
 
@@ -48,7 +52,7 @@ def turn(data: dict, on: bool) -> None:
     data["review"]["on"] = on
 
 
-def due(course, progress: Snapshot, today: date) -> list:
+def due(course: Course, progress: Snapshot, today: date) -> list:
     """The questions to review today, in the course's order (none while review is off). A question
     the course no longer has is left out."""
     if not progress.review_on():

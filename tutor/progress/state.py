@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tutor.files.outside_edits import FileWatch
 from tutor.progress.asking import answered_right, first_try_score
@@ -32,6 +33,12 @@ from tutor.progress.review import Clock, due, local_today
 
 from .snapshot import Snapshot
 from .store import ProgressStore
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+Pending = tuple[int, Callable[..., None], tuple[object, ...]]  # (number, change, args): applied in memory, not saved
 
 
 @dataclass(frozen=True)
@@ -73,12 +80,14 @@ def _apply_all(data: dict, batch: list) -> None:
 class LearnerState(Snapshot):
     """Progress of one home over one course: typed reads, the writes, and the path rules."""
 
-    def __init__(self, store: ProgressStore, course=None, clock: Clock = local_today):
+    # `course`: the Course, None until loaded; Any for now, as every reader here takes it loaded
+    # (typing it Course | None asks 29 of them to say so first: the next step of issue 54's step 8).
+    def __init__(self, store: ProgressStore, course: Any = None, clock: Clock = local_today) -> None:
         super().__init__()
         self.store = store
         self.course = course
         self.clock = clock  # the learner's day, for the review (a test moves it)
-        self._pending: list[tuple[int, Callable, tuple]] = []  # (number, change, args) applied in memory, not saved
+        self._pending: list[Pending] = []  # (number, change, args) applied in memory, not saved
         self._numbers = itertools.count()
         self._lock = threading.Lock()  # guards the snapshot and the pending list
         self._saving = threading.Lock()  # one save at a time, in the order they were asked
@@ -166,7 +175,7 @@ class LearnerState(Snapshot):
 
     # ---- writing ----------------------------------------------------------------------------
 
-    def change(self, fn: Callable, *args) -> Callable[[], None]:
+    def change(self, fn: Callable[..., None], *args: object) -> Callable[[], None]:
         """Apply a change (a tutor.progress.changes function) to the snapshot now; return the
         `save` that writes it to disk (raises ProgressError if it cannot)."""
         with self._lock:
@@ -178,7 +187,7 @@ class LearnerState(Snapshot):
 
         return lambda: self._save_through(entry)
 
-    def _save_through(self, entry) -> None:
+    def _save_through(self, entry: Pending) -> None:
         """Write every change up to `entry` that is still waiting (raises ProgressError)."""
         with self._saving:
             with self._lock:
@@ -214,7 +223,7 @@ class LearnerState(Snapshot):
             time.sleep(0.01)
         return not self._pending
 
-    def save_now(self, fn: Callable, *args) -> None:
+    def save_now(self, fn: Callable[..., None], *args: object) -> None:
         """Apply and save a change in this thread (the CLI, or a thread already off the UI)."""
         self.change(fn, *args)()
 
@@ -228,7 +237,7 @@ class LearnerState(Snapshot):
                 fn(current, *args)
             self._data = current
 
-    def reset(self):
+    def reset(self) -> Path | None:
         """Move the progress file aside (returns the backup path) and start from empty progress."""
         backup = self.store.reset()
         self.refresh()

@@ -314,7 +314,7 @@ class ProgressStore:
             self._write(data)
             return data
 
-    def apply(self, change: Callable, *args) -> dict:
+    def apply(self, change: Callable[..., None], *args: object) -> dict:
         """Apply one change (a tutor.progress.changes function) and save it at once."""
         return self.update(lambda data: change(data, *args))
 
