@@ -157,3 +157,41 @@ def test_a_check_makes_no_ipc_object_that_outlives_it(tmp_path):
             subprocess.run(["ipcrm", flag, str(key)], capture_output=True)
     assert "made:" not in stdout and stdout.count("refused:") == 3, stdout
     assert not left
+
+
+def _seccomp_filters(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    line = next((line for line in status.splitlines() if line.startswith("Seccomp_filters:")), None)
+    if line is None:
+        pytest.skip("this kernel does not count seccomp filters in /proc/PID/status")
+    return int(line.split()[1])
+
+
+def test_a_spare_is_confined_while_it_waits_and_its_run_still_is(tmp_path):
+    """The confinement filter does not depend on the run: a spare sets it before it says ready
+    (under gVisor, syncing it to a started JAX's threads cost a check 87-126 ms when it was set
+    after the job was read). The run then adds only its signal filter, once, and is as confined:
+    a socket is still refused."""
+    from tutor.sandbox.runner import Sandbox
+
+    box = Sandbox(tmp_path / "home", keep_spare=True)
+    try:
+        box.warm_up()
+        assert box.wait_ready(300)
+        spare = box._spare
+        worker = int(Path(f"/proc/{spare.proc.pid}/task/{spare.proc.pid}/children").read_text().split()[0])
+        assert _seccomp_filters(worker) == 1, "the spare waits unconfined"
+        from tutor.course.model import Cell
+
+        verdict = box.run_cell(Cell(id="socket-probe", code=_SOCKET_PROBE)).result()
+        assert "refused EACCES" in verdict.stdout, verdict.stdout + verdict.stderr
+    finally:
+        box.close()
+
+
+_SOCKET_PROBE = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.socket(2, 1, 0)  # AF_INET, SOCK_STREAM: past Python's socket module and its audit event
+print("refused", "EACCES" if fd < 0 and ctypes.get_errno() == 13 else f"no: fd {fd}")
+"""

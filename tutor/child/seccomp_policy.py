@@ -297,16 +297,27 @@ def _socket_hook(event: str, args: tuple) -> None:
             )
 
 
+_confined: dict[int, bool] = {}  # pid -> what confine() did in that process (once is for good)
+
+
 def confine(kernel: bool = True) -> bool:
     """Attach the confinement filter to this process (every thread) and all it starts, for good,
     and the audit hook that names its socket rule. False where the kernel part is not set: this
     host has no seccomp filter this module can build (host.guards_off says what still holds), or
-    `kernel` is False (to test the hook alone)."""
+    `kernel` is False (to test the hook alone). A second call in the same process does nothing:
+    a spare worker confines itself while it waits (under gVisor, syncing the filter to the ~60
+    threads of a started JAX took 87-126 ms, which a check then waited for), and fence.install
+    asks again."""
+    done = _confined.get(os.getpid())
+    if done is not None:
+        return done
     sys.addaudithook(_socket_hook)
-    if not (kernel and host.seccomp_filters()):
-        return False
-    prepare()
-    return _load(with_pid(_built[platform.machine()], os.getpid()), all_threads=True)
+    done = bool(kernel and host.seccomp_filters())
+    if done:
+        prepare()
+        done = _load(with_pid(_built[platform.machine()], os.getpid()), all_threads=True)
+    _confined[os.getpid()] = done
+    return done
 
 
 def protected_targets() -> list[int]:

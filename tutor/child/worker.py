@@ -14,7 +14,7 @@ import signal
 import sys
 from dataclasses import replace
 
-from tutor.child import compile_flags, sight
+from tutor.child import compile_flags, seccomp_policy, sight
 from tutor.i18n import Bilingual
 from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello, Ready, RunError, Started, parse_job
 
@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> None:
 
     if not args.doctor:
         _warm_up_while_waiting(args.run_dir)  # before "ready": a spare that says it is ready is warm
+        # Every job of this worker is fenced (tutor.child.fence): the confinement filter, which does
+        # not depend on the run, is set now rather than after the job is read.
+        seccomp_policy.confine()
     channel.send(Ready(os.getpid()))
     line = sys.stdin.readline()
     if not line.strip():
