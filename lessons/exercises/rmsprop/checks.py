@@ -240,7 +240,7 @@ def check_matches_reference(rmsprop):
         edge_lr,
         lambda grads: reference_updates(grads, edge_lr, edge_rho, 1e-8),
         f"rmsprop({edge_lr}, rho={edge_rho})",
-        quiet_steps=12,
+        quiet_steps=3,
     )
 
 
