@@ -169,8 +169,17 @@ def decide(job: Job | None, events: Iterable[object], ending: Ending) -> Verdict
     )
 
 
-def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> tuple[VerdictStatus, VerdictKind, Bilingual]:
-    rc = ending.returncode
+Outcome = tuple[VerdictStatus, VerdictKind, Bilingual]
+
+
+def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> Outcome:
+    return _not_the_programs(job, seen, ending) or _the_programs(job, seen, ending)
+
+
+def _not_the_programs(job: Job | None, seen: _Seen, ending: Ending) -> Outcome | None:
+    """An ending decided before anything the program did: cancelled, no worker, a worker that
+    never got ready or speaks another protocol, a forged channel, the tutor's own failure, a
+    doctor run stopped; None if none of them."""
     if ending.cancelled:  # first: the kill it caused must not read as a crash
         return "error", "cancelled", CANCELLED_CHECK if isinstance(job, ExerciseJob) else CANCELLED_RUN
     if ending.spawn_error:
@@ -209,6 +218,12 @@ def _outcome(job: Job | None, seen: _Seen, ending: Ending) -> tuple[VerdictStatu
             "stopped",
             _message("the script was stopped; the report covers what ran", "脚本已停止；报告涵盖已运行的部分"),
         )
+    return None
+
+
+def _the_programs(job: Job | None, seen: _Seen, ending: Ending) -> Outcome:
+    """How the program's run ended, in the order the tutor believes it (after _not_the_programs)."""
+    rc = ending.returncode
     if ending.timed_out or (seen.ready and not seen.done and rc == -signal.SIGALRM):
         # ours, or the worker's own deadline (a little after ours) ended it first: a timeout all the same
         return (
