@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tutor.i18n import LANGS
+from tutor.errors import TutorError
+from tutor.i18n import LANGS, Bilingual
 from tutor.paths import shipped_course_root
 
 HOME_VAR = "JAXSTATE_TUTOR_HOME"
@@ -39,11 +40,12 @@ FORK_SERVER_VAR = "JAXSTATE_TUTOR_FORK_SERVER"
 SERVE_TOKEN_VAR = "JAXSTATE_TUTOR_SERVE_TOKEN"
 
 
-class UnknownUserHome(ValueError):
-    """A home spelled "~name/..." where no user of that name exists; `where` names who said it."""
+class UnknownUserHome(TutorError):
+    """A home spelled "~name/..." where no user of that name exists; `where` names who said it
+    (the command line words it: cli/texts.py's home_no_such_user)."""
 
     def __init__(self, where: str):
-        super().__init__(where)
+        super().__init__(Bilingual.same(where), exit_code=2)
         self.where = where
 
 

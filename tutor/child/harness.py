@@ -27,15 +27,16 @@ from tutor import i18n, protocol
 from tutor.child import channel, library, optimizers, tamper, witness
 from tutor.child.channel import flush_metrics
 from tutor.child.library.calling import multiprocessing_hint
+from tutor.errors import TutorError
 from tutor.i18n import Bilingual
 from tutor.protocol import CellJob, CellResult, CheckResult, CheckSpec, CheckStatus, ExerciseJob, RunError
 
 
-class Abort(Exception):
+class Abort(TutorError):
     """The run cannot go on (the program exited, was interrupted, ran out of memory)."""
 
     def __init__(self, kind: protocol.VerdictKind, en: str, zh: str):
-        super().__init__(en)
+        super().__init__(Bilingual(en=en, zh=zh))
         self.kind, self.en, self.zh = kind, en, zh
 
     def event(self) -> RunError:

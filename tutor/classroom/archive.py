@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from tutor.errors import TutorError, worded
 from tutor.files.atomic import NotARegularFile, read_regular
 from tutor.files.workspace import MAX_FILE_BYTES, LearnerFileError, Workspace, read_learner_file
 from tutor.i18n import Bilingual
@@ -123,11 +124,13 @@ def collect(home: Path, course, progress: dict, learner: str, tutor_version: str
     return out
 
 
-class ExportError(Exception):
+class ExportError(TutorError):
     """A file that cannot be read as an export: `key` and `fields` word it (tutor.classroom.texts)."""
 
     def __init__(self, key: str, **fields: Any):
-        super().__init__(key)
+        from tutor.classroom.texts import MSG
+
+        super().__init__(worded(MSG, key, fields))
         self.key = key
         self.fields = fields
 

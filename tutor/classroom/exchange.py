@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tutor.errors import TutorError, worded
+
 try:  # Unix only; imported here, not at first use, so a process that has since changed account
     import grp  # (or lost sight of Python's own folders) still has them
     import pwd
@@ -37,11 +39,13 @@ FILE_MODE = 0o640
 SUFFIX = ".json"
 
 
-class ExchangeError(Exception):
+class ExchangeError(TutorError):
     """The exchange cannot be used as asked: `key` and `fields` word it (tutor.classroom.texts)."""
 
     def __init__(self, key: str, **fields):
-        super().__init__(key)
+        from tutor.classroom.texts import MSG
+
+        super().__init__(worded(MSG, key, fields))
         self.key = key
         self.fields = fields
 

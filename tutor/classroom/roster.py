@@ -14,6 +14,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.errors import TutorError, worded
 from tutor.files.atomic import NotARegularFile, read_regular
 
 MAX_ROSTER_BYTES = 8 << 20
@@ -38,11 +39,13 @@ class Learner:
         return {_key(v) for v in (self.name, self.id, self.email) if v.strip()}
 
 
-class RosterError(Exception):
+class RosterError(TutorError):
     """A roster that cannot be used: `key` and `fields` word it (tutor.classroom.texts)."""
 
     def __init__(self, key: str, **fields):
-        super().__init__(key)
+        from tutor.classroom.texts import MSG
+
+        super().__init__(worded(MSG, key, fields))
         self.key, self.fields = key, fields
 
 

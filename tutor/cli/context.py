@@ -9,12 +9,16 @@ from pathlib import Path
 
 from tutor.cli.texts import say
 from tutor.controls import show_controls
+from tutor.errors import TutorError
 from tutor.i18n import Bilingual, pick
 from tutor.settings import Settings, UnknownUserHome, lang_of, resolve
 
 
-class UsageError(Exception):
-    """Bad usage or an unknown id: exit code 2."""
+class UsageError(TutorError):
+    """Bad usage or an unknown id: exit code 2. Its text is already in the command's language."""
+
+    def __init__(self, text: str):
+        super().__init__(Bilingual.same(text), exit_code=2)
 
 
 class Context:

@@ -17,7 +17,7 @@ from tutor.cli import doctor
 from tutor.cli.authoring import cmd_schema, cmd_validate, cmd_verify
 from tutor.cli.classroom import add_parsers as add_classroom_parsers
 from tutor.cli.classroom import cmd_exchange, cmd_export, cmd_grade, cmd_submit
-from tutor.cli.context import Context, UsageError
+from tutor.cli.context import Context
 from tutor.cli.exercises import cmd_check, cmd_hint, cmd_reset, cmd_solution
 from tutor.cli.review import cmd_review
 from tutor.cli.scaffolding import cmd_new_course, cmd_new_exercise
@@ -29,7 +29,8 @@ from tutor.cli.tui import cmd_tui
 from tutor.cli.watch import cmd_watch
 from tutor.controls import show_controls
 from tutor.doctor.options import positive_seconds
-from tutor.i18n import LANGS
+from tutor.errors import TutorError
+from tutor.i18n import LANGS, pick
 from tutor.paths import typed_folder
 from tutor.settings import COURSE_VAR, UnknownUserHome, lang_of, resolve
 
@@ -236,17 +237,17 @@ def main(argv: list[str] | None = None, clock=None) -> int:
     _open_closed_std_streams()
     _tolerate_narrow_encodings()
     args = parse_args(argv)
+    lang = getattr(args, "lang", None) or lang_of()
     try:
         settings = resolve(args)  # once: flags, then JAXSTATE_TUTOR_*, then defaults (tutor.settings)
-    except UnknownUserHome as exc:
-        lang = getattr(args, "lang", None) or lang_of()
-        print(show_controls(MSG.say("home_no_such_user", lang, where=exc.where)), file=sys.stderr)
-        return 2
-    try:
+        lang = settings.lang
         return COMMANDS[args.command](Context(args, clock=clock, settings=settings))
-    except UsageError as exc:  # it may quote what was typed: an id, a path
-        print(show_controls(str(exc)), file=sys.stderr)
-        return 2
+    except UnknownUserHome as exc:
+        print(show_controls(MSG.say("home_no_such_user", lang, where=exc.where)), file=sys.stderr)
+        return exc.exit_code
+    except TutorError as exc:  # the one handler: its words (they may quote an id, a path) and its code
+        print(show_controls(pick(exc.message, lang)), file=sys.stderr)
+        return exc.exit_code
     except BrokenPipeError:
         return 1
     except KeyboardInterrupt:

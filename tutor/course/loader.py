@@ -32,6 +32,7 @@ from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
 from tutor.course.schema import FORMAT, ID_REGEX, MAX_CPU_DEVICES
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
+from tutor.errors import TutorError
 from tutor.i18n import LANGS, Bilingual
 from tutor.protocol import Expect
 
@@ -49,11 +50,11 @@ class Problem:
         return f"{self.file}:{self.line}: {self.message}"
 
 
-class CourseError(Exception):
+class CourseError(TutorError):
     """The course has problems; `problems` lists each with file and line."""
 
     def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(str(p) for p in problems))
+        super().__init__(Bilingual.same("\n".join(str(p) for p in problems)), exit_code=2)
         self.problems = problems
 
 
@@ -535,7 +536,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         try:
             data = read_yaml(path)
         except YamlError as exc:
-            r.problem(exc.line, f"YAML error: {exc.message}")
+            r.problem(exc.line, f"YAML error: {exc}")
             continue
         except OSError as exc:
             r.problem(0, f"cannot read file: {exc.strerror}")

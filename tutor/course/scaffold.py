@@ -16,15 +16,15 @@ from pathlib import Path
 from tutor.course.author_rules import MIN_FAILING_CASES, MIN_PASSING_CASES
 from tutor.course.cases import CASES, is_mutant
 from tutor.course.loader import ID_PATTERN, folder_course_id, read_course
+from tutor.errors import TutorError
 from tutor.i18n import Bilingual
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(TutorError):
     """The files cannot be written as asked (a bad or taken id, an unknown lesson, a folder in use)."""
 
     def __init__(self, en: str, zh: str):
-        super().__init__(en)
-        self.message = Bilingual(en=en, zh=zh)
+        super().__init__(Bilingual(en=en, zh=zh))
 
 
 @dataclass(frozen=True)

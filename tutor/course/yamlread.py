@@ -7,6 +7,9 @@ from typing import Any
 
 import yaml
 
+from tutor.errors import TutorError
+from tutor.i18n import Bilingual
+
 
 class LineDict(dict):
     """A mapping from YAML that knows its own line and the line of each key (1-based)."""
@@ -66,12 +69,11 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
-class YamlError(Exception):
+class YamlError(TutorError):
     """The file is not valid YAML; carries the line the parser stopped at."""
 
-    def __init__(self, message: str, line: int):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, why: str, line: int):
+        super().__init__(Bilingual.same(why))
         self.line = line
 
 

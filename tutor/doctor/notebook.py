@@ -25,11 +25,17 @@ import json
 import re
 from dataclasses import dataclass
 
+from tutor.errors import TutorError
+from tutor.i18n import Bilingual
+
 SUFFIX = ".ipynb"
 
 
-class NotANotebook(ValueError):
+class NotANotebook(TutorError):
     """The file is not a notebook this can read (its reason is the message)."""
+
+    def __init__(self, why: str):
+        super().__init__(Bilingual.same(why))
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.doctor import notebook
+from tutor.errors import TutorError
 from tutor.i18n import LANGS, Bilingual, table
 from tutor.paths import typed_folder
 
@@ -128,12 +129,11 @@ MSG = table(
 )
 
 
-class OptionsError(ValueError):
+class OptionsError(TutorError):
     """Words the doctor cannot run: bad usage (exit 2 on the command line), said in both languages."""
 
     def __init__(self, message: Bilingual):
-        super().__init__(message.en)
-        self.message = message
+        super().__init__(message, exit_code=2)
 
 
 def _error(key: str, **fields) -> OptionsError:

@@ -15,6 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Protocol
 
+from tutor.errors import TutorError
 from tutor.files.atomic import replace_atomically
 from tutor.files.private import FILE_MODE, make_folder
 from tutor.i18n import Bilingual
@@ -31,12 +32,11 @@ class HasStarter(Protocol):
     def starter(self) -> str: ...
 
 
-class LearnerFileError(Exception):
+class LearnerFileError(TutorError):
     """The learner's file cannot be used; the message says why, in both languages."""
 
     def __init__(self, en: str, zh: str):
-        super().__init__(en)
-        self.message = Bilingual(en=en, zh=zh)
+        super().__init__(Bilingual(en=en, zh=zh))
 
 
 class WorkspaceError(LearnerFileError):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor import host
+from tutor.errors import TutorError
 from tutor.files.atomic import NotARegularFile, fsync_dir, read_regular, replace_atomically
 from tutor.files.private import make_folder, open_private, tighten_home
 from tutor.files.workspace import folder_problem
@@ -43,14 +44,13 @@ TMPNAME = FILENAME + ".tmp"
 LOCK_WAIT_S = 10.0
 
 
-class ProgressError(Exception):
+class ProgressError(TutorError):
     """Progress could not be saved; the message says why, in plain words, in both languages.
 
     str(error) is the English text; `error.message` is a Bilingual for pick()."""
 
     def __init__(self, en: str, zh: str):
-        super().__init__(en)
-        self.message = Bilingual(en=en, zh=zh)
+        super().__init__(Bilingual(en=en, zh=zh))
 
 
 def utc_now() -> str:

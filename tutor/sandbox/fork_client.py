@@ -21,11 +21,17 @@ import threading
 from collections.abc import Mapping
 from typing import IO
 
+from tutor.errors import TutorError
+from tutor.i18n import Bilingual
+
 REPLY_S = 10.0  # a fork and a reply: milliseconds, unless the machine is swapping
 
 
-class ServerUnavailable(Exception):
-    """No fork server to ask: spawn the worker directly."""
+class ServerUnavailable(TutorError):
+    """No fork server to ask: spawn the worker directly (the message says why, for the log)."""
+
+    def __init__(self, why: str):
+        super().__init__(Bilingual.same(why))
 
 
 class ForkedProcess:

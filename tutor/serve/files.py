@@ -16,15 +16,19 @@ import tempfile
 import time
 from pathlib import Path
 
+from tutor.errors import TutorError, worded
+
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\.py\Z")
 MAX_BYTES = 512 * 1024  # an exercise file is a few KB; anything near this is not one
 
 
-class FileRefused(Exception):
+class FileRefused(TutorError):
     """Why a file cannot be read or replaced: `key` names the message (tutor.serve.texts)."""
 
     def __init__(self, key: str, status: int):
-        super().__init__(key)
+        from tutor.serve.texts import MSG
+
+        super().__init__(worded(MSG, key, {}))
         self.key = key
         self.status = status
 

@@ -9,17 +9,20 @@ import re
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
+from tutor.errors import TutorError
+from tutor.i18n import Bilingual
+
 # A label for a value in messages: one str for both languages, or a pair (English, Chinese).
 Label = str | tuple[str, str]
 
 
-class CheckFailed(Exception):
+class CheckFailed(TutorError):
     """The learner's solution does not have the checked property."""
 
     def __init__(self, en: str, zh: str | None = None):
-        super().__init__(en)
         self.en = en
         self.zh = _tight(zh) if zh else en
+        super().__init__(Bilingual(en=self.en, zh=self.zh))
 
 
 def _tight(zh: str) -> str:
@@ -30,13 +33,13 @@ def _tight(zh: str) -> str:
 _SPACE_AFTER_MARK = re.compile("(?<=[）：，；]) (?=[\u4e00-\u9fff])")
 
 
-class CheckError(Exception):
+class CheckError(TutorError):
     """The check itself cannot judge (the tutor's fault, not the learner's): reported as error."""
 
     def __init__(self, en: str, zh: str | None = None):
-        super().__init__(en)
         self.en = en
         self.zh = zh or en
+        super().__init__(Bilingual(en=self.en, zh=self.zh))
 
 
 def fail(en: str, zh: str | None = None) -> NoReturn:
