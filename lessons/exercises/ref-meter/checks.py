@@ -175,8 +175,9 @@ SKIPS = (
     "记录了 inf，它们就是 inf，调用方才能发现这批数据有问题。jnp.nansum 或只保留有限值的掩码会把它藏起来，"
     "并改变个数或总和",
 )
-# Batches holding NaN and inf, each stream recorded on a fresh meter.
-SPECIAL_BATCHES = ([[1.0, np.nan, 2.0], [4.0]], [[np.inf, 1.0], [-3.0, 0.0]])
+# Batches holding NaN and inf, each stream recorded on a fresh meter; of the sizes of `batches`
+# (3 and 1), so no new programs.
+SPECIAL_BATCHES = ([[1.0, np.nan, 2.0], [4.0]], [[np.inf, 1.0, -2.0], [-3.0]])
 
 
 @check("returns-mean", depends=["accumulates"])
