@@ -45,9 +45,9 @@ from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin,
 
 from tutor.i18n import Bilingual
 
-# 9: TraceFacts (issue 56); 10: Done.compiled (issue 50). Raise it with any change to a message
-# below: parent and worker must agree.
-PROTOCOL_VERSION = 10
+# 9: TraceFacts (issue 56); 10: Done.compiled (issue 50); 11: Finding.code 'captured' (issue 55).
+# Raise it with any change to a message below: parent and worker must agree.
+PROTOCOL_VERSION = 11
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 # A spare's run folder holds this file when the parent knows the calls the previous run compiled
@@ -324,6 +324,7 @@ FindingCode = Literal[
     "rebound",  # a variable of an enclosing function (nonlocal) rebound while traced
     "iterator",  # an iterator advanced while traced: the batch is taken once, at trace time
     "stale",  # a static `self` changed after its trace: later calls run the old program
+    "captured",  # a global / closed-over value (or its attribute) a trace read, changed after: later calls run the old one
     "unusable",  # donation
     "deleted",
     "aliased",  # two leaves of the donated arguments share one array
@@ -353,7 +354,7 @@ class Finding(Message):
     count: int = 1
     name: str = ""  # side-effect: the global, or object.attribute, that changed
     first_line: int | None = None  # key-reuse: where the key was consumed first
-    explanation: str = ""  # retrace: JAX's own words for what changed (may be empty)
+    explanation: str = ""  # retrace: JAX's own words for what changed (may be empty); side-effect/captured: where it was read (file:line)
     types: str = ""  # donation: the buffers JAX could not reuse, as JAX spells them
     via: tuple[str, ...] = ()  # host-sync: how the value was pulled ("float()", ".item()", ...)
     primitive: str = ""  # nan: the operation that produced the first NaN / inf

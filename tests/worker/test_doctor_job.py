@@ -74,7 +74,7 @@ def test_a_finding_comes_back_in_both_languages_with_the_scripts_output(box):
     assert "15.625" in printed and verdict.report.stdout == verdict.stdout == printed
     (finding,) = verdict.report.findings
     assert (finding.kind, finding.file, finding.line) == ("retrace", "retrace_jit_in_loop.py", 7)
-    assert "traced anew" in wording.message(finding, "en") and "重新" in wording.message(finding, "zh")
+    assert "built anew" in wording.message(finding, "en") and "重新" in wording.message(finding, "zh")
     assert (
         teaching(finding, read_course(shipped_course_root())[0].teachings()).lesson
         and verdict.checks == ()

@@ -31,6 +31,7 @@ FINDINGS: tuple[tuple[str, str], ...] = (
     ("side-effect", "rebound"),
     ("side-effect", "iterator"),
     ("side-effect", "stale"),
+    ("side-effect", "captured"),  # a global / closed-over value a trace read, changed after it
     ("donation", "unusable"),
     ("donation", "deleted"),
     ("donation", "aliased"),

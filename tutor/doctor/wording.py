@@ -18,8 +18,9 @@ WORDS = table(
     {
         # ---- what was seen: the first sentence of a finding
         "retrace/new-function": {
-            "en": "`{fn}` was jitted and traced anew {count} more times at this line.",
-            "zh": "`{fn}` 在这一行被重新 jit 并追踪了 {count} 次。",
+            "en": "This `jax.jit({fn})` is built anew on every call ({count} more traces and compiles at this "
+            "line): build it once, outside the loop.",
+            "zh": "这个 `jax.jit({fn})` 每次调用都被重新构建（在这一行又追踪并编译了 {count} 次）：在循环外构建一次。",
         },
         "retrace/new-function/lax": {
             "en": "`{fn}` was made anew and traced again by `{name}` {count} more times at this line.",
@@ -91,6 +92,11 @@ WORDS = table(
             "en": "`{name}` changed after `{fn}` was traced, which read it once; later calls ran the program "
             "compiled with the old value ({times}).",
             "zh": "`{fn}` 被追踪时只读取了一次 `{name}`，之后它被改变了；之后的调用运行的仍是用旧值编译的程序（{times}）。",
+        },
+        "side-effect/captured": {
+            "en": "`{name}` changed here after `{fn}` was traced, which read it once ({read}); {times} the compiled "
+            "program ran with the old value.",
+            "zh": "`{fn}` 被追踪时只读取了一次 `{name}`（{read}），它在这里被改变；之后 {times} 调用运行的仍是用旧值编译的程序。",
         },
         "donation/deleted": {
             "en": "A donated array was used after the call that consumed it.",
@@ -193,10 +199,11 @@ WORDS = table(
             "的数值应作为普通参数传入。",
         },
         "why:retrace/new-function": {
-            "en": "jax.jit is applied to a new function object on every pass (jit inside a loop, or a lambda made "
-            "per call), so the compile cache never hits. Jit once, outside the loop, and call the result.",
-            "zh": "每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda），编译缓存永远"
-            "命中不了。在循环外 jit 一次，然后反复调用它。",
+            "en": "jax.jit is applied to a new function object on every pass (jit inside a loop, a lambda or a "
+            "functools.partial made per call), so the compile cache never hits. A value that changes (eps=...) "
+            "goes in as an argument of the one jitted function.",
+            "zh": "每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda 或 functools.partial），"
+            "编译缓存永远命中不了。会变化的值（eps=...）作为参数传给那一个 jit 过的函数。",
         },
         "why:retrace/new-function/lax": {
             "en": "lax caches the trace of a loop body or branch by the function object: a function defined inside "
@@ -286,6 +293,15 @@ WORDS = table(
             "as an argument.",
             "zh": "next() 只在追踪时执行了一次：它取到的那批数据作为常量写进了编译好的程序，之后每次调用都在同一批数据上"
             "训练。在外面取数据，再作为参数传进去。",
+        },
+        "why:side-effect/captured": {
+            "en": "A jitted function compiles the globals and closed-over values it reads into its program as "
+            "constants, and JAX traces again only when its arguments change, never when such a value does. Pass the "
+            "changing value in as an argument (an array, or a field of the state), or read it from the optimizer's "
+            "state (optax.inject_hyperparams).",
+            "zh": "jit 函数会把它读取的全局变量和闭包中的值作为常量编译进程序；JAX 只在参数变化时重新追踪，"
+            "这些值变化时不会。把会变化的值作为参数传入（数组，或状态中的一个字段），或者从优化器状态中读取"
+            "（optax.inject_hyperparams）。",
         },
         "why:side-effect/stale": {
             "en": "A jitted method reads `self` while it is traced, and the compiled program keeps what it read. "
@@ -465,6 +481,7 @@ def _seen(f: Finding, lang: str) -> str:
         "via": ("、" if lang == "zh" else ", ").join(f.via),
         "primitive": f.primitive or "?",
         "first": f.first_line,
+        "read": f.explanation,
     }
     key = f"{f.kind}/{f.code}"
     if f.kind == "retrace" and f.code == "new-function" and f.name:

@@ -72,7 +72,10 @@ class Donation:
             aliased = self._aliased(failure)
             if aliased is not None:
                 out.append(aliased)
-        elif isinstance(failure, RuntimeError) and ("deleted" in text or "donated" in text):
+        elif (isinstance(failure, RuntimeError) and ("deleted" in text or "donated" in text)) or (
+            # a computation already compiled takes JAX's fast path, whose C++ says it as a ValueError
+            isinstance(failure, ValueError) and "has been deleted or donated" in text
+        ):
             frame = self._stale_reference(failure)
             if frame is not None:
                 file, name, line = frame

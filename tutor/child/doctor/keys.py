@@ -48,6 +48,7 @@ import threading
 import types
 import weakref
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 import jax
 import numpy as np
@@ -152,6 +153,10 @@ class KeyReuse(Judging):
         # the caller that gets that key back again has the same root
         self.handing_loops: set[Site] = set()
         self.call_listeners: list = []  # told of each eager call of a jitted bound method (the method)
+        self.trace_listeners: list = []  # told of each top-level trace's start (the traced function)
+        # told after each eager call of a jitted function whose trace recorded captured values
+        # (`_captured` on the traced function), when the call did not trace it again
+        self.check_captures: Callable[[list], None] | None = None
         # batches of keys given to jitted functions that vmap over them: read after the run
         self._batches: list[tuple[object, int, Site, Site | None]] = []
         self._batch_found: set[Site] = set()
@@ -442,8 +447,8 @@ class KeyReuse(Judging):
         known = self._wrapped.get(ident)
         if (
             known is not None
-            and known.__wrapped__ is fun
-            or (known is not None and isinstance(fun, types.MethodType) and known.__wrapped__ == fun)
+            and known._fun is fun  # type: ignore[attr-defined]
+            or (known is not None and isinstance(fun, types.MethodType) and known._fun == fun)  # type: ignore[attr-defined]
         ):
             return known
         detector = self
@@ -452,6 +457,12 @@ class KeyReuse(Judging):
         def traced(*a, **k):
             if not staging():
                 return fun(*a, **k)
+            if not detector._traces:
+                for listen in detector.trace_listeners:
+                    try:
+                        listen(traced)
+                    except Exception:  # noqa: BLE001 - never break the learner's trace
+                        pass
             leaves, tree = jax.tree_util.tree_flatten((a, k))
             trace = _Trace(leaves)
             detector._traces.append(trace)
@@ -464,6 +475,11 @@ class KeyReuse(Judging):
                 traced._traced[tree] = trace.traced  # type: ignore[attr-defined]
 
         traced._traced = {}  # type: ignore[attr-defined]  # argument structure -> Traced
+        traced._fun = fun  # type: ignore[attr-defined]
+        inner = _through_partials(fun)
+        if inner is not fun:  # jax.jit(partial(f, eps=...)): JAX names and places it by `f`, as without us
+            traced.__wrapped__ = inner  # type: ignore[attr-defined]
+            traced.__name__ = traced.__qualname__ = inner.__name__
         self._wrapped[ident] = traced
         return traced
 
@@ -559,6 +575,15 @@ class KeyReuse(Judging):
     # ------------------------------------------------------------ findings
 
 
+def _through_partials(fun):
+    """The plain function inside `functools.partial`s (JAX unwraps them to name a function and
+    say where it was defined), or `fun` itself."""
+    inner = fun
+    while isinstance(inner, functools.partial):
+        inner = inner.func
+    return inner if inner is not fun and isinstance(inner, types.FunctionType) else fun
+
+
 class Watched:
     """A jitted function as `jax.jit` returned it, and told of each call (the keys it consumes
     are recorded from the arguments). Everything else is the jitted function's own."""
@@ -574,6 +599,19 @@ class Watched:
         self._method = fun if isinstance(fun, types.MethodType) else None  # jax.jit(self.step)
 
     def __call__(self, *args, **kwargs):
+        check = self._detector.check_captures
+        if check is None:
+            return self._call(*args, **kwargs)
+        before = getattr(self._watched, "_captured", None)
+        out = self._call(*args, **kwargs)
+        if before is not None and getattr(self._watched, "_captured", None) is before and not self._detector._traces:
+            try:
+                check(before)
+            except Exception:  # noqa: BLE001 - never break the learner's call
+                pass
+        return out
+
+    def _call(self, *args, **kwargs):
         if self._method is not None and not self._detector._traces:  # a bound method: its self may be stale
             for listen in self._detector.call_listeners:
                 try:

@@ -14,6 +14,7 @@ from typing import Protocol
 import jax
 
 from tutor.child.doctor.as_main import Ran, module_file, run_as_main
+from tutor.child.doctor.captured import Captured
 from tutor.child.doctor.crashes import Crashes
 from tutor.child.doctor.donation import Donation
 from tutor.child.doctor.hooks import Hooks
@@ -108,6 +109,7 @@ class Examination:
             retraces,
             side_effects,
             self.keys,
+            Captured(code, retraces, self.keys),  # values read from outside a jitted function, gone stale
             Donation(code, retraces),
             host_sync,
             Crashes(code),

@@ -277,6 +277,9 @@ class Retraces:
         self._last_index = -1
         self._costing: tuple[str, int, str] | None = None  # the learner's function whose making runs now
         self.witnessed: Counter = Counter()  # function name -> top-level traces JAX's monitoring saw
+        self.first_traces: Counter = Counter()  # (name, file, line) of a function's code -> first traces of its objects
+        # (file, line) where jax.jit was called -> times (a jit built anew on every pass is built there)
+        self.jit_lines: Counter = Counter()
 
     def install(self, hooks: Hooks) -> None:
         retraces = self
@@ -327,6 +330,7 @@ class Retraces:
             if callable(fun) and not staging():
                 frame = self.code.frame_here()
                 if frame is not None:
+                    self.jit_lines[(frame.f_code.co_filename, frame.f_lineno)] += 1
                     try:
                         self.wraps[(fun, frame.f_code.co_filename, frame.f_lineno)] += 1
                     except TypeError:  # an unhashable callable: not counted
@@ -351,6 +355,14 @@ class Retraces:
         if miss is None or staging():
             return  # not an explanation, or traced as part of an outer trace: the outer one retraced
         miss = self._placed(miss)
+        if miss.first:
+            # Counted by the function's code (where it is defined), not its object: a function
+            # object made anew (jax.jit(partial(f, eps=e)) in a loop) is never seen by JAX's cache.
+            # JAX's own "defined on the same line" is the second witness where the version says it.
+            place = (miss.name, self.code._normed(miss.def_file), miss.def_line)
+            if self.first_traces[place] and not miss.same_line:
+                miss = dataclasses.replace(miss, same_line=True, reason="new-function")
+            self.first_traces[place] += 1
         self.misses.append(miss)
         if self.code.owns(miss.def_file):
             self.last_own = miss
@@ -435,11 +447,13 @@ class Retraces:
         for i, m in retraced:
             if totals[(m.name, m.def_file, m.def_line, m.reason)] < THRESHOLD.get(m.reason or "", 2):
                 continue
-            at = (shown(m.call_file), m.call_line) if owns(m.call_file) else (shown(m.def_file), m.def_line)
-            key = (m.name, *at, m.reason or "unexplained")
+            where = (m.call_file, m.call_line) if owns(m.call_file) else (m.def_file, m.def_line)
+            if m.reason == "new-function":
+                where = self._built_at(m) or where
+            key = (m.name, shown(where[0]), where[1], m.reason or "unexplained")
             counts[key] += 1
             cost[key] += self.miss_seconds.get(i, 0.0)
-            files.setdefault(key, m.call_file if owns(m.call_file) else m.def_file)
+            files.setdefault(key, where[0])
             if m.explanation:
                 explained.setdefault(key, m.explanation)
         lax_at = {key: self._lax_call(key[0], files[key], key[2]) for key in counts if key[3] == "new-function"}
@@ -476,6 +490,14 @@ class Retraces:
                     )
                 )
         return found
+
+    def _built_at(self, m: Miss) -> tuple[str, int] | None:
+        """The learner's line that called jax.jit for this function again and again (the line to
+        change: `step = jax.jit(partial(f, eps=e))` in the loop, not `step(x)` below it), if one did."""
+        built = self.wrapped_at.get((self.code._normed(m.def_file), m.name, m.def_line))
+        if built is None or not self.code.owns(built[0]) or self.jit_lines[built[:2]] < 2:
+            return None
+        return built[0], built[1]
 
     def _lax_call(self, name: str, filename: str, line: int) -> str | None:
         """The lax function (`fori_loop`, `scan`...) a function made anew was handed to at this
