@@ -8,8 +8,8 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
   folder that is not installed (its frames, its functions' bytecode, its loops, the function a
   library's jit wraps). Every file:line is resolved there, so it points into the learner's
   files ("model/mlp.py"), never into JAX or a library.
-- one module per detector: `retraces.py`, `keys.py`, `side_effects.py`, `donation.py`,
-  `host_sync.py`, `nans.py`, `crashes.py`.
+- one module per detector: `retraces.py`, `keys.py`, `side_effects.py`, `captured.py`,
+  `donation.py`, `host_sync.py`, `nans.py`, `crashes.py`.
 - the worker it runs in has imported JAX but made no backend (tutor.child.worker --doctor), so
   the script's own XLA_FLAGS / jax_num_cpu_devices still count.
 
@@ -22,8 +22,11 @@ retrace       JAX's own words (for a library's jit, JAX names the library's fram
               it). Counted for the script's functions traced from eager code (a jit
               nested in another trace retraces with its caller). Reasons: weak type -> strong
               (flagged at the first retrace), shape / dtype, PyTree structure, static value (3+
-              retraces, so a train/eval pair is not flagged), a new function object on the same
-              line (jit inside a loop, or a body made anew for lax.fori_loop / scan, 2+); the
+              retraces, so a train/eval pair is not flagged), a new function object of one
+              function's code (counted by the code's place, not the object: jax.jit(partial(f,
+              eps=e)) or a lambda in a loop, or a body made anew for lax.fori_loop / scan, 2+;
+              JAX's "defined on the same line" is the second witness), placed at the line that
+              calls jax.jit when that line built it 2+ times; the
               explanation lists every difference JAX gives. On 0.12 a changed static argument is explained as
               "cache miss explanation unavailable": reported as an unexplained retrace.
               JAX's monitoring events witness every top-level trace: one of a function named like
@@ -62,18 +65,30 @@ side-effect   print: builtins.print called from the script while JAX stages a ja
               the old program counted). Cannot see: callable objects' state, objects reached
               only through other objects' attributes (deeper than one level), helpers defined
               outside the traced function changing locals of another function.
+captured      (side-effect/captured) a module global, a closed-over value, or one attribute /
+              constant key of either (config.scale, CONFIG["lr"]) that a top-level trace read
+              (the traced code and the learner's helpers it calls by global name, 2 deep), with
+              its value then; each later call of that jitted function (jax.jit, jax.pmap, a
+              library's jit through them) that did not trace again counts the ones changed since
+              (numbers and strings by value, the rest by identity). At the line that wrote the
+              new value (the first binding excluded), the read named beside it. Not watched:
+              modules, classes, functions, library callables, attributes a property computes.
 donation      JAX's "donated buffers were not usable" warning, caught at warnings.warn before
               any filter; an array used after donation ends the script with JAX's RuntimeError,
               reported at the script's line; one array donated twice ("donate the same buffer
               twice") is reported at the call with the leaves that share it, by path.
 host-sync     float / int / complex / .item() / .tolist() / __array__ / str / repr / format
               (print(x), f"{x}"), the truth value (`if loss < best:`), use as an index, iteration
-              that copies to the host (not on one device) of a jax Array, np.asarray / np.array
+              that copies to the host (not on one device) of a jax Array, a vector walked in
+              Python (sum(x), list(x), for v in x: one device value and dispatch per element,
+              timed as it is walked), np.asarray / np.array
               of one, and jax.device_get, called
               directly from a script line (a pull made inside another counts once); flagged
               when one line pulls 20+ times and runs on every pass of its innermost loop (not
               under an if / else / try handler inside it; a helper's line is judged by its
-              caller's loop). Its cost: the time the script waited in those pulls; a retrace's,
+              caller's loop; a pmapped function's calls count as a step). Not counted: pulls
+              inside a host callback (jax.debug.callback, pure_callback, io_callback: inside
+              one compiled call, its operands already copied). Its cost: the time the script waited in those pulls; a retrace's,
               the time its traces beyond the first took to make; findings come costliest first.
               On an accelerator, JAX's device-to-host transfer guard ("log_explicit", its lines
               read from fd 2 and kept out of the script's stderr) is a second witness

@@ -49,6 +49,15 @@ HOST_SYNC_MIN = 20  # pulls at one line before a per-step pull is worth a findin
 DISPLAY_S = 0.01
 
 
+def _experimental():
+    try:
+        from jax import experimental
+
+        return experimental
+    except ImportError:
+        return None
+
+
 class HostSync:
     def __init__(self, code: ScriptCode, retraces: Retraces):
         self.code = code
@@ -96,9 +105,14 @@ class HostSync:
                 on_device = array.ndim == 0 or array.sharding.num_devices == 1 or array.is_fully_replicated
             except Exception:  # noqa: BLE001 - a deleted array: let JAX say so
                 on_device = True
-            if on_device:
+            if not on_device:
+                return self._pulled("for ... in array", iterate, array, *a, **k)
+            frame = sys._getframe(1)
+            if array.ndim != 1 or getattr(self._inside, "depth", 0) or not self.code.owns(frame.f_code.co_filename):
                 return iterate(array, *a, **k)
-            return self._pulled("for ... in array", iterate, array, *a, **k)
+            # a vector walked in Python (sum(losses), list(x), for v in x): one device value and
+            # one dispatch per element, each op after it waiting on the last; timed as it is walked
+            return self._walked(iterate(array, *a, **k), self._on_pull(frame, "sum() / list() / for over an array"))
 
         functools.update_wrapper(iterate_pulled, iterate)
         hooks.patch(ArrayImpl, "__iter__", iterate_pulled)
@@ -112,6 +126,11 @@ class HostSync:
 
             functools.update_wrapper(convert, original)
             hooks.patch(np, name, convert)
+        # A host callback (jax.debug.callback, pure_callback, io_callback) runs inside one compiled
+        # call with its operands already copied out: its prints are no loop's sync. Not counted.
+        for owner, name in ((jax.debug, "callback"), (jax, "pure_callback"), (_experimental(), "io_callback")):
+            if owner is not None and callable(getattr(owner, name, None)):
+                hooks.patch(owner, name, self._calling_back(getattr(owner, name)))
         device_get = jax.device_get
 
         def get(x, *a, **k):
@@ -119,6 +138,40 @@ class HostSync:
 
         functools.update_wrapper(get, device_get)
         hooks.patch(jax, "device_get", get)
+
+    def _calling_back(self, original):
+        inside = self._inside
+
+        @functools.wraps(original)
+        def callback(fn, *a, **k):
+            if not callable(fn):
+                return original(fn, *a, **k)
+
+            @functools.wraps(fn)
+            def called_back(*args, **kwargs):
+                inside.depth = getattr(inside, "depth", 0) + 1  # its pulls are not the script's
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    inside.depth -= 1
+
+            return original(called_back, *a, **k)
+
+        return callback
+
+    def _walked(self, elements, site):
+        """The array's elements, the time taken to hand each one out counted at `site`."""
+        while True:
+            start = time.perf_counter()
+            self._inside.depth = getattr(self._inside, "depth", 0) + 1
+            try:
+                element = next(elements)
+            except StopIteration:
+                return
+            finally:
+                self._inside.depth -= 1
+                self.waited[site] += time.perf_counter() - start
+            yield element
 
     def _on_pull(self, frame, how: str) -> tuple[str, str, int]:
         site = (frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)

@@ -231,6 +231,7 @@ class _Loop:
         self.consumed: dict[int, tuple[object, Site]] = {}  # id(key tracer) -> (it, where), in the body
         self.body_code: types.CodeType | None = None
         self.site: Site | None = None  # the learner's line that called the loop
+        self.handed_back = False  # its body handed a key it consumed back unsplit (a loop-constant finding)
 
     def line_in_body(self) -> Site | None:
         """The line of the loop's body running now (it, or a function it called, consumes a key)."""

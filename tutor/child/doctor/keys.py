@@ -185,6 +185,7 @@ class KeyReuse(Judging):
             if original is not None:
                 hooks.patch(jax.lax, name, self._loop(original, name))
         hooks.patch(jax, "jit", self._jit(jax.jit))
+        hooks.patch(jax, "pmap", self._jit(jax.pmap))  # pmap-era steps take their keys as jit's do
 
     def _site(self) -> Site | None:
         frame = self.code.frame_here()
@@ -377,7 +378,9 @@ class KeyReuse(Judging):
                 out = original(*a, **k)
             finally:
                 self._loops.pop()
-            if entry.drew:
+            # a body that handed its carry key back unsplit is that key's one finding: the loop
+            # around this one, which gets the same key back (scan forwards an unchanged carry), is not another
+            if entry.drew and not entry.handed_back:
                 self._keys_into_loop(a, k)
             return out
 
@@ -399,6 +402,7 @@ class KeyReuse(Judging):
                     consumed = entry.consumed.get(id(leaf))
                     if consumed is not None and consumed[0] is leaf and id(leaf) in passed_back:
                         self.static.append(self._finding(consumed[1], consumed[1], "loop-constant"))
+                        entry.handed_back = True
                         if entry.site is not None:  # the loop hands its caller that key back, too
                             self.handing_loops.add(entry.site)
             except Exception:  # noqa: BLE001 - never break the learner's loop

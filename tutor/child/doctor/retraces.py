@@ -280,6 +280,7 @@ class Retraces:
         self.first_traces: Counter = Counter()  # (name, file, line) of a function's code -> first traces of its objects
         # (file, line) where jax.jit was called -> times (a jit built anew on every pass is built there)
         self.jit_lines: Counter = Counter()
+        self.pmap_calls: dict[tuple[str, int], str] = {}  # (file, line) calling a pmapped function -> its name
 
     def install(self, hooks: Hooks) -> None:
         retraces = self
@@ -319,6 +320,36 @@ class Retraces:
             hooks.on_undo(functools.partial(chatty.removeFilter, quiet))
         hooks.option("jax_explain_cache_misses", True)
         hooks.patch(jax, "jit", self._counting(jax.jit))
+        hooks.patch(jax, "pmap", self._pmapping(jax.pmap))
+
+    def _pmapping(self, original):
+        """jax.pmap, noting the learner's lines that call a pmapped function of theirs: pmap's
+        traces are not explained in the cache-miss log, and a loop that calls one runs a step."""
+        code, calls = self.code, self.pmap_calls
+
+        @functools.wraps(original)
+        def pmap(*args, **kwargs):
+            if not args and "fun" not in kwargs:  # functools.partial(jax.pmap, axis_name=...) as a decorator
+                return lambda fun: pmap(fun, **kwargs)
+            mapped = original(*args, **kwargs)
+            try:
+                learners = code._learners_code(args[0] if args else kwargs.get("fun"))
+            except Exception:  # noqa: BLE001 - never break the learner's pmap
+                learners = None
+            if learners is None:
+                return mapped
+            name = learners.co_name
+
+            @functools.wraps(mapped)
+            def called(*a, **k):
+                frame = code.frame_here()
+                if frame is not None:
+                    calls[(frame.f_code.co_filename, frame.f_lineno)] = name
+                return mapped(*a, **k)
+
+            return called
+
+        return pmap
 
     def _counting(self, original):
         """jax.jit, counting where the script wraps each function: the same function wrapped anew
@@ -431,6 +462,9 @@ class Retraces:
                 and self.code.file(m.call_file) is here
             ):
                 return m.name
+        for (file, line), name in self.pmap_calls.items():
+            if first <= line <= last and self.code.file(file) is here:
+                return name
         return None
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
