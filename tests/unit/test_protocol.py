@@ -578,6 +578,26 @@ SHAPES = {
         "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...], blinded: tuple[str, ...])",
         "- TraceCount(function: str, line: int, count: int, file: str, seconds: float)",
     ],
+    11: [  # Finding.code 'captured': a global / closed-over value a trace read, changed after (issue 55)
+        "exercise ExerciseJob(source: str, filename: str, checks: tuple[CheckSpec, ...], checks_file: str, deadline_s: float | None, seal: str)",
+        "cell CellJob(id: str, code: str, expect: Expect, deadline_s: float | None, seal: str)",
+        "doctor DoctorJob(script: str, args: tuple[str, ...], cwd: str | None, nans: bool, deadline_s: float | None, module: str | None, seal: str)",
+        "hello Hello(protocol: int)",
+        "ready Ready(pid: int | None)",
+        "started Started()",
+        "done Done(compiled: tuple[str, ...])",
+        "error RunError(kind: Literal['checks', 'expectation', 'doctor', 'syntax', 'exception', 'exit', 'interrupt', 'base-exception', 'signal', 'oom', 'timeout', 'output-limit', 'processes', 'disk', 'reaper', 'tamper', 'channel', 'protocol', 'cancelled', 'stopped', 'startup', 'spawn', 'internal', 'no-result', 'no-report'], message: Bilingual)",
+        "metrics MetricPoints(points: tuple[tuple[str, int, float], ...])",
+        "trace TraceFacts(function: str, traces: int, arguments: tuple[tuple[str, str], ...], reason: Bilingual | None, control_flow: tuple[str, ...])",
+        "check CheckResult(id: str, status: Literal['pass', 'fail', 'error', 'skipped'], message: Bilingual, duration_s: float | None)",
+        "cell CellResult(raised: str | None, exception_types: tuple[str, ...], message: str, traceback: str)",
+        "doctor-report DoctorReport(report: ScriptReport)",
+        "- CheckSpec(id: str, name: Bilingual | None, depends: tuple[str, ...], advice: Bilingual | None, origin: str)",
+        "- Expect(raises: str | None, output_contains: tuple[str, ...], output_matches: tuple[str, ...])",
+        "- Finding(kind: Literal['retrace', 'key-reuse', 'side-effect', 'donation', 'host-sync', 'nan', 'crash'], code: Literal['weak-type', 'shape', 'structure', 'static', 'new-function', 'rewrapped', 'unexplained', 'reused', 'loop-constant', 'same-seed', 'remade', 'handed-back', 'constant', 'global', 'mutation', 'print', 'rebound', 'iterator', 'stale', 'captured', 'unusable', 'deleted', 'aliased', 'per-step', 'first', 'immutable', 'concretization', 'tracer-bool', 'leaked-tracer', 'key-reuse-error'], file: str, line: int, function: str | None, count: int, name: str, first_line: int | None, explanation: str, types: str, via: tuple[str, ...], primitive: str, paths: tuple[str, ...], traced: int, seconds: float, made_line: int | None)",
+        "- ScriptReport(script: str, status: Literal['ok', 'findings', 'error', 'timeout'], exit_code: int | None, duration_s: float, findings: tuple[Finding, ...], traces: tuple[TraceCount, ...], notes: tuple[Finding, ...], blinded: tuple[str, ...])",
+        "- TraceCount(function: str, line: int, count: int, file: str, seconds: float)",
+    ],
 }
 
 
