@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tutor.child import library as L
-from tutor.child.library import gradients, values
+from tutor.child.library import edges, gradients, values
 from tutor.child.optimizers import expect_defaults
 
 pytestmark = pytest.mark.slow  # JAX in-process
@@ -69,3 +69,19 @@ def test_finite_differences_run_on_the_device_chosen_for_them(monkeypatch):
     assert seen == {"cpu"}
     with pytest.raises(L.CheckFailed):
         L.grad_check(f, x, {"w": jax.grad(f)(x)["w"] * 1.1})
+
+
+def test_the_edge_trajectory_allows_the_backend_s_rounding_too(monkeypatch):
+    """adam's reference solution with --accelerator on a TPU v5e (JAX 0.10.2) failed the jumping-
+    gradient run (tutor.child.library.edges): its step-2 update was -0.009996 against -0.009993,
+    3e-4 relative, judged with a fixed 1e-4. Now that run allows what the backend can promise,
+    as close() does; a clipped update (a real mistake) still fails there."""
+    want = [{"b": np.array([-0.009993, 0.02])}]
+    off = [{"b": np.array([-0.009996, 0.02])}]
+    with pytest.raises(L.CheckFailed):  # a CPU promises 1e-4: the same 3e-4 is a failure there
+        edges.expect_steps_beyond_lr(off, want, 0.01, "adam(0.01)")
+    monkeypatch.setitem(values.BACKEND_RTOL, jax.default_backend(), 1e-3)
+    edges.expect_steps_beyond_lr(off, want, 0.01, "adam(0.01)")
+    clipped = [{"b": np.array([-0.009993, 0.01])}]
+    with pytest.raises(L.CheckFailed, match="clipped"):
+        edges.expect_steps_beyond_lr(clipped, want, 0.01, "adam(0.01)")

@@ -9,6 +9,7 @@ from tutor.child.library import (
     call,
     check,
     close,
+    device_rtol,
     expect,
     expect_no_hidden_state,
     expect_traces,
@@ -173,7 +174,7 @@ def _averages(update_moving_average, like, data, judge=False):
         if judge:
             what = (f"the average after {data[:k].tolist()}", f"输入 {data[:k].tolist()} 之后的平均值")
             special_where(average, want, what, SPECIALS_DEFINED)
-        elif not np.isclose(float(np.asarray(average, np.float64)), want, rtol=1e-5, atol=1e-6):
+        elif not np.isclose(float(np.asarray(average, np.float64)), want, rtol=device_rtol(1e-5), atol=1e-6):
             return k
     return None
 

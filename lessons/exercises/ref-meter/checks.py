@@ -8,6 +8,7 @@ from tutor.child.library import (
     call,
     check,
     close,
+    device_rtol,
     expect,
     expect_no_hidden_state,
     expect_traces,
@@ -151,7 +152,7 @@ def _judge_specials(new_meter, record, batches_seen, mean):
             got = out if mean else contents(meter, "the meter")
             want = seen.mean() if mean else [seen.size, seen.sum()]
             if twin:
-                ok = np.allclose(np.asarray(got, np.float64), want, rtol=1e-5, atol=1e-6)
+                ok = np.allclose(np.asarray(got, np.float64), want, rtol=device_rtol(1e-5), atol=1e-6)
                 if not ok:
                     return  # wrong without the special values too: the other checks name it
                 continue

@@ -46,6 +46,7 @@ from tutor.child.library.training import metric, run_training
 from tutor.child.library.values import (
     as_float32,
     close,
+    device_rtol,
     dtypes,
     finite,
     returns,
@@ -82,6 +83,7 @@ __all__ = [
     "check",
     "checker_sees_across_jit_calls",
     "close",
+    "device_rtol",
     "donation_warnings",
     "draws_not_from",
     "lowered_donation_warnings",
