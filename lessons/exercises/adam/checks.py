@@ -337,10 +337,10 @@ def check_matches_reference(adam, apply_updates):
     # |m_hat| > sqrt(v_hat), and the update is about 4 x lr, which a clipped update is not.
     edge_lr, edge_b1, edge_b2 = 0.01, 0.2, 0.999
     expect_steps_past_lr(
-        adam(edge_lr, b1=edge_b1, b2=edge_b2),
+        adam(edge_lr, b1=edge_b1, b2=edge_b2, eps=1e-8),  # eps given: the defaults are judged by `defaults`
         edge_lr,
         lambda grads: reference_updates(grads, edge_lr, edge_b1, edge_b2, 1e-8),
-        f"adam({edge_lr}, b1={edge_b1}, b2={edge_b2})",
+        f"adam({edge_lr}, b1={edge_b1}, b2={edge_b2}, eps=1e-8)",
         quiet_steps=24,
     )
 

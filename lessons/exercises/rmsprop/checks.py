@@ -236,10 +236,10 @@ def check_matches_reference(rmsprop):
     # update is about 10 x lr, which a clipped update is not.
     edge_lr, edge_rho = 0.01, 0.99
     expect_steps_past_lr(
-        rmsprop(edge_lr, rho=edge_rho),
+        rmsprop(edge_lr, rho=edge_rho, eps=1e-8),  # eps given: the defaults are judged by `defaults`
         edge_lr,
         lambda grads: reference_updates(grads, edge_lr, edge_rho, 1e-8),
-        f"rmsprop({edge_lr}, rho={edge_rho})",
+        f"rmsprop({edge_lr}, rho={edge_rho}, eps=1e-8)",
         quiet_steps=3,
     )
 
