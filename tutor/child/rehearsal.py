@@ -59,7 +59,7 @@ def noted() -> tuple[str, ...]:
 
 
 def _the_call(frame) -> str | None:
-    """The outermost jitted call being compiled, encoded; None if it is not JAX's own."""
+    """The jitted call being compiled (the nearest), encoded; None if it is not JAX's own."""
     miss = None
     for _ in range(40):  # the nearest: a callback's own eager call runs inside an outer one
         if frame is None or miss is not None:
@@ -78,11 +78,7 @@ def _the_call(frame) -> str | None:
     static = set(info.static_argnums), set(info.static_argnames)
     args = [_encode(a, i in static[0]) for i, a in enumerate(miss["args"])]
     kwargs = {k: _encode(v, k in static[1]) for k, v in miss["kwargs"].items()}
-    if any(a is None for a in args) or any(v is None for v in kwargs.values()):
-        return None
-    return json.dumps(
-        {"f": [module, name], "a": args, "k": kwargs}
-    )  # in their order: a cache keyed on keywords tells orders apart
+    return _as_json({"f": [module, name]}, args, kwargs)
 
 
 def _primitive_call(fun, args) -> str | None:
@@ -91,13 +87,18 @@ def _primitive_call(fun, args) -> str | None:
     prim, params = cells.get("prim"), cells.get("params")
     if prim is None or not isinstance(params, dict) or _primitive(prim.name) is not prim:
         return None
-    encoded_args = [_encode(a, False) for a in args]
-    encoded_params = {k: _encode(v, True) for k, v in params.items()}
-    if any(a is None for a in encoded_args) or any(v is None for v in encoded_params.values()):
+    return _as_json(
+        {"p": prim.name}, [_encode(a, False) for a in args], {k: _encode(v, True) for k, v in params.items()}
+    )
+
+
+def _as_json(what: dict, args: list, kwargs: dict) -> str | None:
+    """A noted call: `what` is called (a function or a primitive) with these encoded arguments;
+    None if one of them cannot be made. Keywords stay in their order: a cache keyed on keywords
+    tells orders apart."""
+    if any(a is None for a in args) or any(v is None for v in kwargs.values()):
         return None
-    return json.dumps(
-        {"p": prim.name, "a": encoded_args, "k": encoded_params}
-    )  # in their order: a cache keyed on keywords tells orders apart
+    return json.dumps({**what, "a": args, "k": kwargs})
 
 
 def _encode(value, static: bool):
