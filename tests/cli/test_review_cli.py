@@ -21,9 +21,9 @@ SMALL, _ = read_course(FIXTURE)
 DAY1, DAY2 = date(2026, 12, 7), date(2026, 12, 8)
 
 
-def run(home, args, capsys, monkeypatch, on: date, typed: str = "") -> tuple[int, str]:
+def run(home, args, capsys, monkeypatch, on: date, typed: str = "", course: Path = FIXTURE) -> tuple[int, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
-    code = main(["--home", str(home), "--course", str(FIXTURE), *args], clock=lambda: on)
+    code = main(["--home", str(home), "--course", str(course), *args], clock=lambda: on)
     return code, capsys.readouterr().out
 
 
@@ -78,3 +78,57 @@ def test_review_off_asks_nothing_and_on_brings_the_schedule_back(tmp_path, capsy
     run(tmp_path, ["review", "--on"], capsys, monkeypatch, DAY2)
     _, out = run(tmp_path, ["progress"], capsys, monkeypatch, DAY2)
     assert "1 to review today" in out
+
+
+class DrillLearner:
+    """stdin for a drill in `review`: the line typed, then the letter of the belief given."""
+
+    def __init__(self, capsys, line: int, belief: str):
+        self.capsys, self.answers, self.belief, self.seen = capsys, [str(line)], belief, ""
+
+    def readline(self) -> str:
+        self.seen += self.capsys.readouterr().out
+        if self.answers:
+            return self.answers.pop() + "\n"
+        options = [line.strip() for line in self.seen.splitlines() if line[:2] == "  " and line[3:5] == ". "]
+        return next(o[0] for o in reversed(options) if o[3:].strip() == self.belief) + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.slow  # the drill runs in a real worker, as in the TUI
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_wrong_drill_is_due_tomorrow_and_review_asks_it_in_the_terminal(tmp_path, capsys, monkeypatch, lang):
+    """The fixture's one drill answered wrong on day 1: `progress` counts it on day 2, `review`
+    shows the program, takes the line and the belief, runs it and says what the check says, and
+    the next review is 3 days on."""
+    import shutil
+
+    [drill] = SMALL.drills
+    course = tmp_path / "course"  # a course's checks run confined to it: a copy outside the tutor's tree
+    shutil.copytree(FIXTURE, course)
+    home = tmp_path / "home"
+    ProgressStore(home).apply(changes.drill, drill.id, drill.line + 1, drill.belief, False, DAY1)
+    said = {"en": "1 to review today", "zh": "今天有 1 道题要复习"}[lang]
+    _, out = run(home, ["--lang", lang, "progress"], capsys, monkeypatch, DAY1, course=course)
+    assert said not in out
+    _, out = run(home, ["--lang", lang, "progress"], capsys, monkeypatch, DAY2, course=course)
+    assert said in out, out
+    _, out = run(home, ["progress", "--json"], capsys, monkeypatch, DAY2, course=course)
+    doc = json.loads(out)["review"]
+    assert doc["due_today"] == [] and doc["drills_due_today"] == {drill.id: drill.id}  # the course has no other
+    belief = SMALL.misconception(drill.belief).text.get(lang)
+    learner = DrillLearner(capsys, drill.line, belief)
+    monkeypatch.setattr("sys.stdin", learner)
+    code = main(["--home", str(home), "--course", str(course), "--lang", lang, "review"], clock=lambda: DAY2)
+    out = learner.seen + capsys.readouterr().out
+    code_line = drill.code.splitlines()[drill.line - 1]
+    assert code == 0 and f"{drill.line}  {code_line}" in out, out
+    assert {"en": f"Line {drill.line}: right.", "zh": f"第 {drill.line} 行：对了。"}[lang] in out, out
+    assert {"en": "Right!", "zh": "答对了！"}[lang] in out and {"en": "What the check", "zh": "检查“"}[lang] in out, out
+    assert {"en": "Review: 1 of 1 right.", "zh": "复习：答对 1/1 题。"}[lang] in out, out
+    assert {"en": "Next review: 2026-12-11", "zh": "下次复习：2026-12-11"}[lang] in out, out
+    _, out = run(home, ["progress", "--json"], capsys, monkeypatch, DAY2, course=course)
+    doc = json.loads(out)
+    assert doc["review"]["drills"][drill.id]["step"] == 1 and doc["drills"][drill.id]["tries"] == 2

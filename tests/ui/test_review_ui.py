@@ -105,3 +105,69 @@ def test_a_wrong_answer_today_is_on_tomorrows_outline_and_reviewed_with_v(home, 
     asyncio.run(today())
     asyncio.run(tomorrow())
     asyncio.run(after_a_wrong_review())
+
+
+COURSE, _ = read_course(ROOT)  # the shipped course: drills of each lesson, and of each belief
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_wrong_drill_today_comes_back_tomorrow_as_another_drill(home, fake_sandbox, tui, lang):
+    """Lesson 6.1's first drill, its line missed today: not on today's outline; tomorrow "1 to
+    review today", v asks another drill (never the one whose answer was shown), and once it is
+    answered right the line is gone and the next review is 3 days on."""
+    from textual.widgets import OptionList
+
+    from tutor.ui.screens.drill import DrillScreen
+
+    due_line, done, later = SAY[lang]
+    wrong = COURSE.drills_of("6.1")[0]
+
+    async def answer(pilot, screen, line: int, belief: str) -> None:
+        await pilot.press(*str(line), "enter")
+        await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+        for _ in range(next(i for i, b in enumerate(screen.choices) if b.id == belief)):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await tui.until(pilot, lambda: screen.stage == "done", 10, "the verdict")
+
+    async def today():
+        app = make_app(home, lang, course=(COURSE, []), sandbox=fake_sandbox, clock=lambda: TODAY)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            await pilot.press("b")
+            await tui.until(pilot, lambda: isinstance(app.screen, DrillScreen), 10, "the drills")
+            screen = app.screen
+            assert screen.drill == wrong
+            await answer(pilot, screen, wrong.line % len(wrong.code.splitlines()) + 1, wrong.belief)
+            await pilot.press("escape")
+            await tui.until(pilot, lambda: not isinstance(app.screen, DrillScreen), 10, "the outline")
+            assert not app.screen.query_one("#review").display  # the day it was answered wrong: not yet
+            assert app.session.state.wait_saved(30)
+
+    async def tomorrow():
+        app = make_app(home, lang, course=(COURSE, []), sandbox=fake_sandbox, clock=lambda: TODAY + timedelta(days=1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(
+                pilot,
+                lambda: app.screen.query("#review") and app.screen.query_one("#review").display,
+                30,
+                "the review line",
+            )
+            assert due_line in tui.plain(app.screen.query_one("#review", Static))
+            await pilot.press("v")
+            await tui.until(pilot, lambda: isinstance(app.screen, DrillScreen), 10, "the review")
+            screen = app.screen
+            asked = screen.drill
+            assert asked != wrong and asked.belief == wrong.belief, asked
+            assert screen.query_one("#drill-code", OptionList).option_count == len(asked.code.splitlines())
+            await answer(pilot, screen, asked.line, asked.belief)
+            end = tui.plain(screen.query_one("#drill-result", Static))
+            assert done in end and later in end, end
+            await pilot.press("escape")
+            await tui.until(pilot, lambda: not isinstance(app.screen, DrillScreen), 10, "the outline")
+            await tui.until(pilot, lambda: not app.screen.query_one("#review").display, 10, "the line gone")
+            assert app.session.state.wait_saved(30)
+            assert app.session.progress.review_drills()[wrong.id].shown == (asked.id,)
+
+    asyncio.run(today())
+    asyncio.run(tomorrow())

@@ -116,9 +116,10 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser(
         "review",
         parents=[common],
-        help="today's review in the terminal (questions answered wrong come back after 1, 3 and 7 days)",
-        description="Ask the questions due for review today, each in a form not seen before, without the TUI. "
-        "A question answered wrong comes back a day later, then 3 and 7 days after each right answer.",
+        help="today's review in the terminal (questions and drills answered wrong come back after 1, 3 and 7 days)",
+        description="Ask the questions due for review today, each in a form not seen before, then the "
+        "spot-the-bug drills due, each as another drill, without the TUI. "
+        "One answered wrong comes back a day later, then 3 and 7 days after each right answer.",
     )
     on_off = s.add_mutually_exclusive_group()
     on_off.add_argument("--off", action="store_true", help="turn the review off (its schedule is kept)")

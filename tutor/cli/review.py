@@ -1,6 +1,7 @@
 """`review`: today's review in the terminal, without the TUI (a quick SSH session): each question
-due (tutor.progress.review) asked in a form not seen before, judged and recorded as the TUI does;
-`--off` / `--on` turn the review off and back on."""
+due (tutor.progress.review) asked in a form not seen before, then each drill due as another drill
+(the program shown, the line asked, then the belief, then the program run for the check's words),
+judged and recorded as the TUI does; `--off` / `--on` turn the review off and back on."""
 
 from __future__ import annotations
 
@@ -22,18 +23,23 @@ def cmd_review(ctx: Context) -> int:
     if not state.review_on():
         print(say("review_is_off", lang))
         return 0
-    due = state.reviews_due()
-    if not due:
+    due, drills = state.reviews_due(), state.drill_reviews_due()
+    if not due and not drills:
         print(say("review_nothing", lang))
         _say_next(ctx)
         return 0
     rng, right, asked = random.Random(), 0, 0
     sandbox = None
     try:
-        for i, question in enumerate(due):
-            if question.numeric and sandbox is None:
+        n = len(due) + len(drills)
+        for i, item in enumerate([*due, *drills]):
+            is_drill = isinstance(item, review.DrillReview)
+            if (is_drill or item.numeric) and sandbox is None:
                 sandbox = ctx.sandbox()
-            outcome = _ask(ctx, question, i + 1, len(due), rng, sandbox)
+            if is_drill:
+                outcome = _ask_drill(ctx, item, i + 1, n, rng, sandbox)
+            else:
+                outcome = _ask(ctx, item, i + 1, n, rng, sandbox)
             if outcome is None:  # end of input (Ctrl+D) or Ctrl+C: the rest stays due
                 print("\n" + say("review_stopped", lang))
                 return 0
@@ -113,6 +119,67 @@ def _ask(ctx: Context, question, i: int, n: int, rng: random.Random, sandbox) ->
     con.print(Markdown(asked.explanations[chosen].get(lang)))
     if not correct:
         con.print(Markdown(asked.explanations[asked.answer].get(lang)))
+    return "right" if correct else "wrong"
+
+
+def _ask_drill(ctx: Context, item: review.DrillReview, i: int, n: int, rng: random.Random, sandbox) -> str | None:
+    """Ask one drill as the TUI does: the line with the mistake, then the belief behind it; then
+    the program runs and the failing check's words show. "right", "wrong", or None at the end of input."""
+    from tutor.i18n import pick
+    from tutor.progress.asking import belief_choices
+
+    state, lang, drill = ctx.state, ctx.lang, item.drill
+    exercise = ctx.course.exercise(drill.exercise)
+    run = sandbox.run_exercise(exercise, drill.code, "drill.py") if exercise is not None else None
+    con = ctx.console()
+    con.print(
+        "\n" + say("review_head", lang, i=i, n=n, where=say("review_in_drill", lang, lesson=drill.lesson)), style="bold"
+    )
+    what = exercise.title.get(lang) if exercise is not None else drill.exercise
+    print(say("review_drill_intro", lang, exercise=what))
+    lines = drill.code.splitlines()
+    width = len(str(len(lines)))
+    for number, text in enumerate(lines, 1):
+        print(f"{number:>{width}}  {text}")
+    typed = _read(
+        say("review_drill_line", lang, n=len(lines)), lambda t: t.strip().isdigit() and 1 <= int(t) <= len(lines)
+    )
+    if typed is None:
+        if run is not None:
+            run.cancel()
+        return None
+    line = int(typed)
+    if line == drill.line:
+        print(say("review_drill_line_right", lang, n=drill.line))
+    else:
+        print(say("review_drill_line_wrong", lang, picked=line, n=drill.line, code=lines[drill.line - 1].strip()))
+    choices = belief_choices(ctx.course, drill, rng)
+    shown = "ABCD"[: len(choices)]
+    print(say("review_drill_belief", lang))
+    for letter, choice in zip(shown, choices):
+        con.print(f"  {letter}. {choice.text.get(lang)}", markup=False)
+    typed = _read(say("review_letter", lang, letters="/".join(shown)), lambda t: t.strip().upper() in shown)
+    if typed is None:
+        if run is not None:
+            run.cancel()
+        return None
+    belief = choices[shown.index(typed.strip().upper())].id
+    correct = line == drill.line and belief == drill.belief
+    ctx.record(state.change(changes.drill, drill.id, line, belief, correct, state.clock(), item.item))
+    right_letter = next((shown[k] for k, b in enumerate(choices) if b.id == drill.belief), "?")
+    print(say("review_right", lang) if correct else say("review_wrong", lang, answer=right_letter))
+    if run is not None:
+        print(say("review_computing_drill", lang))
+        for _ in run.events():
+            pass
+        failed = [c for c in run.verdict.checks if c.status == "fail"]
+        if failed:
+            check = failed[0]
+            name = pick(check.name, lang) if check.name else check.id
+            print(say("review_drill_check", lang, name=name))
+            print(pick(check.message, lang) if check.message else "")
+        else:
+            print(say("review_drill_run_said", lang, why=pick(run.verdict.message, lang) or run.verdict.status))
     return "right" if correct else "wrong"
 
 

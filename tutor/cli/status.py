@@ -89,7 +89,7 @@ def cmd_progress(ctx: Context) -> int:
     made, right = summary.predictions_made, summary.predictions_right
     if made:
         con.print(say("predictions", lang, made=made, right=right))
-    due = len(doc["review"]["due_today"])
+    due = len(doc["review"]["due_today"]) + len(doc["review"]["drills_due_today"])
     if due:
         con.print(say("review_today", lang, n=due))
     report = misconception_report(state, lang)  # the beliefs the latest answers still show

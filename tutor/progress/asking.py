@@ -11,7 +11,9 @@ from tutor.course.predict import OPTION_LETTERS
 from tutor.progress.snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from tutor.course.model import Question
+    from tutor.course.model import Course, Drill, Misconception, Question
+
+BELIEF_CHOICES = 4  # beliefs a drill offers: its own and three others
 
 
 def draw_variant(question: Question, progress: Snapshot, rng: random.Random) -> int:
@@ -56,3 +58,14 @@ def option_order(question: Question, answered_before: bool, rng: random.Random) 
     while tuple(order) == OPTION_LETTERS:
         rng.shuffle(order)
     return tuple(order)
+
+
+def belief_choices(course: Course, drill: Drill, rng: random.Random) -> list[Misconception]:
+    """A drill's belief and up to three others, its own lesson's first, in a random order (the
+    TUI's drill screen and `review` in the terminal both ask it so)."""
+    others = [m for m in course.misconceptions if m.id != drill.belief]
+    others.sort(key=lambda m: (m.lesson != drill.lesson, rng.random()))
+    own = course.misconception(drill.belief)
+    chosen = ([own] if own else []) + others[: BELIEF_CHOICES - 1]
+    rng.shuffle(chosen)
+    return chosen

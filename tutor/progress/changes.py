@@ -101,10 +101,20 @@ def quiz_result(data: dict, score: int) -> None:
     quiz["best_score"] = score if quiz["best_score"] is None else max(quiz["best_score"], score)
 
 
-def drill(data: dict, drill_id: str, line: int, belief: str, correct: bool) -> None:
+def drill(
+    data: dict,
+    drill_id: str,
+    line: int,
+    belief: str,
+    correct: bool,
+    today: date | None = None,
+    reviewing: str | None = None,
+) -> None:
     """Remember a spot-the-bug try: the line pointed at and the belief picked, and whether both
-    were right; whether the first try was is set once and never changes."""
+    were right; whether the first try was is set once and never changes. The review schedule
+    follows the try (`reviewing`: the drill answered wrong it was asked for, in today's review)."""
     entry = data["drills"].setdefault(drill_id, _fill({}, DRILL_FIELDS, "", []))
     if entry["first_correct"] is None and not entry["tries"]:
         entry["first_correct"] = correct
     entry.update(line=line, belief=belief, correct=correct, tries=entry["tries"] + 1, answered_at=utc_now())
+    review.after_drill(data, drill_id, correct, today or review.local_today(), reviewing)

@@ -159,7 +159,6 @@ def progress_document(state: LearnerState) -> dict:
         "predictions": {
             k: {"answer": p.answer, "shown": p.shown, "correct": p.correct} for k, p in state.predictions().items()
         },
-        # the review: whether it is on, what is due today (the learner's day), and the schedule
         # each spot-the-bug drill tried: the latest line and belief, right or not, and the first try
         "drills": {
             d.id: {
@@ -172,9 +171,15 @@ def progress_document(state: LearnerState) -> dict:
             for d in state.course.drills
             if (dr := state.drill(d.id)).answered
         },
+        # the review: whether it is on, what is due today (the learner's day), and the schedule;
+        # drills answered wrong by their id, with the drill today's review asks for each
         "review": {
             "on": state.review_on(),
             "due_today": [q.id for q in state.reviews_due()],
             "items": {k: {"step": i.step, "due": i.due} for k, i in state.review_items().items()},
+            "drills_due_today": {r.item: r.drill.id for r in state.drill_reviews_due()},
+            "drills": {
+                k: {"step": i.step, "due": i.due, "shown": list(i.shown)} for k, i in state.review_drills().items()
+            },
         },
     }

@@ -87,6 +87,14 @@ class ReviewItem:
     due: str  # YYYY-MM-DD, the learner's local day
 
 
+@dataclass(frozen=True)
+class DrillReviewItem(ReviewItem):
+    """A drill answered wrong, coming back: as a question's, plus the drills asked for it so far
+    (the oldest first), so that each review asks another."""
+
+    shown: tuple[str, ...] = ()
+
+
 class Snapshot:
     """Progress as read at one moment. Callers ask questions; they never see the dict."""
 
@@ -184,6 +192,13 @@ class Snapshot:
     def review_items(self) -> dict[str, ReviewItem]:
         """Every question scheduled to come back, by id."""
         return {k: ReviewItem(v["step"], v["due"]) for k, v in self._data["review"]["items"].items()}
+
+    def review_drills(self) -> dict[str, DrillReviewItem]:
+        """Every drill scheduled to come back, by the id of the drill answered wrong."""
+        return {
+            k: DrillReviewItem(v["step"], v["due"], tuple(v.get("shown", ())))
+            for k, v in self._data["review"]["drills"].items()
+        }
 
     def position(self) -> str | None:
         """The step key last opened ("exercise:counter-jit"), where `continue` resumes."""

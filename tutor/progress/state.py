@@ -29,7 +29,7 @@ from tutor.progress.path import (
     practice_of,
     step_status,
 )
-from tutor.progress.review import Clock, due, local_today
+from tutor.progress.review import Clock, DrillReview, drills_due, due, local_today
 
 from .snapshot import Snapshot
 from .store import ProgressStore
@@ -143,6 +143,14 @@ class LearnerState(Snapshot):
     def reviews_due(self) -> list:
         """The questions to review today (tutor.progress.review)."""
         return due(self.course, self, self.clock()) if self.course else []
+
+    def drill_reviews_due(self) -> list[DrillReview]:
+        """The drills to review today, each with the drill asked for it (tutor.progress.review)."""
+        return drills_due(self.course, self, self.clock()) if self.course else []
+
+    def reviews_due_count(self) -> int:
+        """How many things are to review today, questions and drills: "N to review today"."""
+        return len(self.reviews_due()) + len(self.drill_reviews_due())
 
     def practice(self, lesson_id: str) -> Step | None:
         return practice_of(self.course, self, lesson_id)

@@ -137,10 +137,21 @@ DRILL_FIELDS: Fields = {
     "tries": (0, _is_count),
     "answered_at": (None, _is_opt_str),
 }
-# The review schedule: whether it is on, and each question coming back, at which step and when.
+
+
+def _is_review_drills(v: Any) -> bool:
+    """drill id -> {"step", "due", "shown": [drill ids asked for it]} (tutor.progress.review)."""
+    return _is_review_items(v) and all(
+        isinstance(i.get("shown", []), list) and all(isinstance(s, str) for s in i.get("shown", [])) for i in v.values()
+    )
+
+
+# The review schedule: whether it is on, and each question and drill coming back, at which step
+# and when (a drill also with the drills asked for it so far).
 REVIEW_FIELDS: Fields = {
     "on": (True, lambda v: isinstance(v, bool)),
     "items": ({}, _is_review_items),
+    "drills": ({}, _is_review_drills),
 }
 QUIZ_FIELDS: Fields = {
     "answers": ({}, lambda v: isinstance(v, dict)),

@@ -339,6 +339,7 @@ UI = table(
         "quiz_next_plain": {"en": "Enter: next question", "zh": "Enter：下一题"},
         # spot the bug (tutor/ui/screens/drill.py)
         "drill_title": {"en": "Spot the bug · {lesson}", "zh": "找错 · 第 {lesson} 节"},
+        "drill_review_title": {"en": "Review · spot the bug", "zh": "复习 · 找错"},
         "drill_none": {"en": "This lesson has no drills.", "zh": "本节没有找错练习。"},
         "drill_intro": {
             "en": "This program for “{exercise}” fails one check.",

@@ -1,7 +1,8 @@
 """Spot the bug: a lesson's drills, one at a time. The learner points at the line that holds the
 mistake (arrows and Enter, or its number typed), then picks the belief behind it; the first try
 is scored and feeds the same belief tracking as the checkpoints. Then the tutor runs the program
-in a worker, as any learner code, and shows what the failing check says."""
+in a worker, as any learner code, and shows what the failing check says. Today's review asks
+drills here too: each drill answered wrong comes back as another (tutor.progress.review)."""
 
 from __future__ import annotations
 
@@ -16,22 +17,11 @@ from textual.widgets.option_list import Option
 
 from tutor.i18n import pick
 from tutor.progress import changes
+from tutor.progress.asking import belief_choices
 from tutor.progress.reports import drill_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
-
-CHOICES = 4  # beliefs offered: the drill's own and three others
-
-
-def belief_choices(course, drill, rng: random.Random) -> list:
-    """The drill's belief and up to three others, its own lesson's first, in a random order."""
-    others = [m for m in course.misconceptions if m.id != drill.belief]
-    others.sort(key=lambda m: (m.lesson != drill.lesson, rng.random()))
-    own = course.misconception(drill.belief)
-    chosen = ([own] if own else []) + others[: CHOICES - 1]
-    rng.shuffle(chosen)
-    return chosen
 
 
 class DrillScreen(RunView, TutorScreen):
@@ -44,9 +34,11 @@ class DrillScreen(RunView, TutorScreen):
     def runs_code(self) -> bool:
         return True
 
-    def __init__(self, lesson_id: str, rng: random.Random | None = None):
+    def __init__(self, lesson_id: str | None, rng: random.Random | None = None, review: tuple = ()):
         super().__init__()
         self.lesson_id = lesson_id
+        # today's review (tutor.progress.review.DrillReview): the drills asked, each for one answered wrong
+        self.review = review
         self.rng = rng or random.Random()
         self.drills: list = []
         self.index = 0
@@ -62,7 +54,10 @@ class DrillScreen(RunView, TutorScreen):
         return self.drills[self.index] if self.index < len(self.drills) else None
 
     def compose(self):
-        self.drills = list(self.session.course.drills_of(self.lesson_id))
+        if self.review:
+            self.drills = [r.drill for r in self.review]
+        else:
+            self.drills = list(self.session.course.drills_of(self.lesson_id or ""))
         yield Header()
         with VerticalScroll(id="drill-body"):
             yield Static(id="drill-intro")
@@ -103,12 +98,12 @@ class DrillScreen(RunView, TutorScreen):
         code.display = True
         code.highlighted = 0
         code.focus()
-        self.choices = belief_choices(self.session.course, drill, self.rng)
+        self.choices = belief_choices(self.session.loaded, drill, self.rng)
         self.render_texts()
 
     def render_texts(self) -> None:
         drill = self.drill
-        title = self.say("drill_title", lesson=self.lesson_id)
+        title = self.say("drill_review_title") if self.review else self.say("drill_title", lesson=self.lesson_id)
         if drill is None:
             self.set_title(title)
             self.query_one("#drill-intro", Static).update(self.say("drill_none"))
@@ -176,12 +171,25 @@ class DrillScreen(RunView, TutorScreen):
         lines.append_text(self._verdict_text())
         if self.index + 1 < len(self.drills):
             lines.append("\n" + self.say("drill_next_keys"))
+        elif self.review:
+            lines.append("\n\n" + self._review_end(), style="bold")
+            lines.append("\n" + self.say("drill_end_keys"))
         else:
-            first, now, n, tried = drill_scores(self.session.progress, self.lesson_id)
+            first, now, n, tried = drill_scores(self.session.progress, self.lesson_id or "")
             score = score_text(first, now, n, tried, self.lang)
             lines.append("\n\n" + self.say("drill_score", score=score), style="bold")
             lines.append("\n" + self.say("drill_end_keys"))
         result.update(lines)
+
+    def _review_end(self) -> str:
+        """Today's drills: how many came back right, and when the next review is."""
+        from tutor.progress.review import next_due
+
+        progress = self.session.progress
+        right = sum(1 for d in self.drills if progress.drill(d.id).correct)
+        said = self.say("review_done", score=right, n=len(self.drills))
+        later = next_due(progress, progress.clock())
+        return said + ("\n" + self.say("review_next", day=later) if later else "")
 
     def _verdict_text(self) -> Text:
         """What the failing check says, once the run is in."""
@@ -252,7 +260,9 @@ class DrillScreen(RunView, TutorScreen):
         drill = self.drill
         self.belief, self.stage = belief_id, "done"
         correct = self.line == drill.line and belief_id == drill.belief
-        self.record(changes.drill, drill.id, self.line, belief_id, correct)
+        reviewing = self.review[self.index].item if self.review else None
+        today = self.session.progress.clock()
+        self.record(changes.drill, drill.id, self.line, belief_id, correct, today, reviewing)
         session = self.session
         exercise = session.loaded.exercise(drill.exercise)
         if exercise is not None:

@@ -92,7 +92,7 @@ class OutlineScreen(TutorScreen):
             else self.say("all_done")
         )
         self.query_one("#continue", Static).update(Text(go_on, style="bold"))
-        due = len(progress.reviews_due())
+        due = progress.reviews_due_count()
         review = self.query_one("#review", Static)
         review.update(Text(self.say("review_today", n=due), style="bold") if due else "")
         review.display = bool(due)  # no empty line at 80x24 when nothing is due
@@ -175,16 +175,23 @@ class OutlineScreen(TutorScreen):
         if action == "doctor":
             return course is None or course.has_doctor
         if action == "review":
-            return course is not None and bool(self.session.progress.reviews_due())
+            return course is not None and bool(self.session.progress.reviews_due_count())
         if action == "drills":
             return course is None or bool(course.drills)
         return True
 
     def action_review(self) -> None:
-        """Today's review: each question due, in a form not seen before (tutor.progress.review)."""
+        """Today's review: each question due, in a form not seen before, then each drill due, as
+        another drill (tutor.progress.review). The drills wait under the questions."""
+        from tutor.ui.screens.drill import DrillScreen
         from tutor.ui.screens.quiz import QuizScreen
 
-        due = self.session.progress.reviews_due() if self.session.course is not None else []
+        if self.session.course is None:
+            return
+        progress = self.session.progress
+        due, drills = progress.reviews_due(), progress.drill_reviews_due()
+        if drills:
+            self.app.push_screen(DrillScreen(None, review=tuple(drills)))
         if due:
             self.app.push_screen(QuizScreen(due, review=tuple(q.id for q in due)))
 
