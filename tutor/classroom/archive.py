@@ -24,7 +24,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tutor.errors import TutorError, worded
 from tutor.files.atomic import NotARegularFile, read_regular
@@ -32,6 +32,9 @@ from tutor.files.workspace import MAX_FILE_BYTES, LearnerFileError, Workspace, r
 from tutor.i18n import Bilingual
 from tutor.progress import passing
 from tutor.protocol import EXERCISE_STATUSES, ExerciseStatus, word_in
+
+if TYPE_CHECKING:
+    from tutor.course.model import Course
 
 FORMAT = "jaxstate-tutor-export"
 FORMAT_VERSION = 2
@@ -53,7 +56,7 @@ class Collected:
     left_out: dict[str, Bilingual] = field(default_factory=dict)
 
 
-def course_record(course) -> dict:
+def course_record(course: Course) -> dict:
     """Which course an export belongs to, and which version of it (tutor.course.model.Identity)."""
     return {
         "id": course.id,
@@ -62,7 +65,7 @@ def course_record(course) -> dict:
     }
 
 
-def answers_given(course, progress: dict) -> list[dict]:
+def answers_given(course: Course, progress: dict) -> list[dict]:
     """Every checkpoint and quiz answer progress kept (`questions[id].given`), in the course's
     order, each with the part it belongs to (a lesson id, or "quiz"), its try, the variant it was
     asked in and, for a template, that variant's values. A first answer that was never kept
@@ -89,7 +92,7 @@ def answers_given(course, progress: dict) -> list[dict]:
     return out
 
 
-def collect(home: Path, course, progress: dict, learner: str, tutor_version: str, now: str) -> Collected:
+def collect(home: Path, course: Course, progress: dict, learner: str, tutor_version: str, now: str) -> Collected:
     """The export document of the learner at `home`: `progress` (the `progress --json` document)
     and, for each exercise of the course, its kept passing file, else its workspace file."""
     files: dict[str, dict[str, str]] = {}

@@ -6,8 +6,12 @@ learner met may not be these)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tutor.classroom.archive import Export, course_record
+
+if TYPE_CHECKING:
+    from tutor.course.model import Course
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ class Binding:
         return self.verdict in ("other-version", "unsaid")
 
 
-def bind(export: Export, course) -> Binding:
+def bind(export: Export, course: Course) -> Binding:
     ours = course_record(course)
     theirs = export.course
     if not isinstance(theirs, dict) or not isinstance(theirs.get("id"), str):

@@ -42,7 +42,7 @@ SUFFIX = ".json"
 class ExchangeError(TutorError):
     """The exchange cannot be used as asked: `key` and `fields` word it (tutor.classroom.texts)."""
 
-    def __init__(self, key: str, **fields):
+    def __init__(self, key: str, **fields: object):
         from tutor.classroom.texts import MSG
 
         super().__init__(worded(MSG, key, fields))

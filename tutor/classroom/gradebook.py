@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from tutor.classroom import similarity
 from tutor.classroom.archive import Export
@@ -19,6 +20,9 @@ from tutor.classroom.grading import FLAG, FLAG_UNSAID, FLAG_VERSION, Row
 from tutor.classroom.rescore import QUIZ
 from tutor.classroom.roster import Learner, find
 from tutor.classroom.texts import say
+
+if TYPE_CHECKING:
+    from tutor.course.model import Course
 
 EXPORT_PREFIX = "jaxstate-tutor-export-"  # `export`'s default file name, before the learner's
 # The `roster` column's values: fixed words a script can match, whatever --lang is.
@@ -40,7 +44,7 @@ def parse_time(text: str) -> datetime | None:
     return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
-def parts_earned(rows: Sequence[Row], course) -> dict[str, tuple[float, float]]:
+def parts_earned(rows: Sequence[Row], course: Course) -> dict[str, tuple[float, float]]:
     """Each graded checkpoint's and the quiz's (points earned, points possible), by its column's
     name: the declared points times the share right at the first try, as the export's answers give
     it against the course (tutor.classroom.rescore); nothing where a first answer is missing."""
@@ -53,17 +57,17 @@ def parts_earned(rows: Sequence[Row], course) -> dict[str, tuple[float, float]]:
     return out
 
 
-def _graded_parts(course) -> list[tuple[str, str, float]]:
+def _graded_parts(course: Course) -> list[tuple[str, str, float]]:
     """(column, rescore's part, points) of each checkpoint and the quiz the course gives points."""
     parts = [(f"checkpoint {cp.lesson}", cp.lesson, cp.points) for cp in course.checkpoints if cp.points > 0]
     return parts + ([("quiz", QUIZ, course.quiz_points)] if course.quiz_points > 0 else [])
 
 
-def possible_parts(course) -> dict[str, float]:
+def possible_parts(course: Course) -> dict[str, float]:
     return {column: points for column, _, points in _graded_parts(course)}
 
 
-def fill_export(rows: Sequence[Row], export: Export, course, exported_at: str) -> dict:
+def fill_export(rows: Sequence[Row], export: Export, course: Course, exported_at: str) -> dict:
     """The columns one export settles alone: points, the learner's record of hints, a viewed
     solution and the first pass, the export's time, and the total. Returns its parts' points."""
     parts = parts_earned(rows, course)
@@ -123,7 +127,7 @@ def mark_late(rows: Sequence[Row], due: datetime, lang: str) -> None:
         row.late = "; ".join(said)
 
 
-def mark_similar(rows: Sequence[Row], course, lang: str) -> dict[str, int]:
+def mark_similar(rows: Sequence[Row], course: Course, lang: str) -> dict[str, int]:
     """`similar_group` and `similar_to`: hand-ins of one exercise that are the same work;
     `reference`: a hand-in that is the course's solution, or near it."""
     counts = {"copies": 0, "reference": 0}
@@ -176,14 +180,14 @@ def mark_similar(rows: Sequence[Row], course, lang: str) -> dict[str, int]:
     return counts
 
 
-def _solution(course, exercise_id: str) -> str | None:
+def _solution(course: Course, exercise_id: str) -> str | None:
     try:
         return course.solution_path(exercise_id).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 
 
-def mark_roster(hands: Sequence[Hand], roster: list[Learner] | None, course, lang: str) -> list[Row]:
+def mark_roster(hands: Sequence[Hand], roster: list[Learner] | None, course: Course, lang: str) -> list[Row]:
     """Who each export is (the roster's name and id where there is a roster), two exports of one
     learner flagged on both, an export of no roster learner flagged; then one row per exercise for
     each roster learner who handed in nothing. Returns those new rows."""
@@ -243,7 +247,7 @@ WIDE_HEAD = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 POINTS_POSSIBLE = "    Points Possible"  # Canvas's own second row: each column's maximum
 
 
-def wide(rows: Sequence[Row], course, roster: list[Learner] | None, parts: dict[str, dict]) -> list[list[str]]:
+def wide(rows: Sequence[Row], course: Course, roster: list[Learner] | None, parts: dict[str, dict]) -> list[list[str]]:
     """One line per learner (the roster's order, then the others as they came): points per exercise,
     per graded checkpoint and the quiz, and the total. A learner with two exports, or an export that
     could not be read, has empty cells: an importer leaves them as they were, and nothing is kept

@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from tutor.classroom.archive import Export, ExportedFile
 from tutor.classroom.binding import Binding, bind, short
-from tutor.classroom.rescore import QUIZ, Score, rescore
+from tutor.classroom.rescore import QUIZ, Score, Shown, rescore
 from tutor.classroom.texts import say
 from tutor.protocol import GRADE_STATUSES, GradeStatus
+
+if TYPE_CHECKING:
+    from tutor.course.model import Course, Exercise
 
 # Beside a verdict's pass | fail | error | timeout: no file for a claimed exercise, a file not run
 # (unknown id, too large, not text, an export of another course), a whole export that could not be read.
@@ -117,6 +120,10 @@ class Judged:
     isolation: str = ""
 
 
+# judge(exercise, source): one handed-in file re-run against the exercise's checks
+Judge = Callable[["Exercise", str], Judged]
+
+
 @dataclass(frozen=True)
 class Rescored:
     """The first-try scores of one export judged again, as the table shows them, and what they flag."""
@@ -128,7 +135,7 @@ class Rescored:
     scores: tuple[Score, ...] = ()
 
 
-def first_tries(export: Export, course, shown, lang: str) -> Rescored:
+def first_tries(export: Export, course: Course, shown: Shown, lang: str) -> Rescored:
     """The quiz's and each checkpoint's first-try score as the export's answers give them against
     the course ("5/8", "6.1 2/3"), never as claimed; a claim they do not give is flagged and named."""
     scores = rescore(course, export.progress, export.answers, shown)
@@ -151,17 +158,17 @@ def _unsupported(score: Score, lang: str) -> str:
     return say("score_unsupported", lang, part=part, claimed=claimed, right=score.text)
 
 
-def _count(v) -> bool:
+def _count(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 def grade_export(
     export: Export,
-    course,
-    judge: Callable[[object, str], Judged],
+    course: Course,
+    judge: Judge,
     lang: str,
     on_row: Callable[[Row], None] | None = None,
-    shown: Callable[[object, int], str | None] = lambda question, variant: None,
+    shown: Shown = lambda question, variant: None,
 ) -> list[Row]:
     """One row per exercise of the course, in its order, and one per id the export names that the
     course does not know, after them. `judge(exercise, source)` re-runs one file;
@@ -203,7 +210,7 @@ def grade_export(
     return rows
 
 
-def _judge_one(row: Row, exercise, file: ExportedFile | None, judge, lang: str) -> None:
+def _judge_one(row: Row, exercise: Exercise | None, file: ExportedFile | None, judge: Judge, lang: str) -> None:
     if exercise is None:
         row.status = "refused"
         row.notes.append(say("unknown_exercise", lang, id=row.exercise))

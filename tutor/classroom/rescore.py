@@ -10,12 +10,19 @@ caught here (nothing signs them), only their score is computed, never taken.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tutor.course.predict import same_number
 
+if TYPE_CHECKING:
+    from tutor.course.model import Course, Question
+
 QUIZ = "quiz"  # the part of an answer that belongs to the quiz; a checkpoint's is its lesson id
+
+# shown(question, variant): what that variant of a template question prints; None if its run printed no answer
+Shown = Callable[["Question", int], str | None]
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ class Score:
         return f"{self.right}/{self.questions}" if self.right is not None else ""
 
 
-def first_answers(answers) -> dict[str, dict]:
+def first_answers(answers: Iterable[dict] | None) -> dict[str, dict]:
     """Each question's first answer as the export lists it (try 1); a lost one is left out."""
     firsts: dict[str, dict] = {}
     for a in answers or ():
@@ -50,7 +57,7 @@ def first_answers(answers) -> dict[str, dict]:
     return firsts
 
 
-def judge(question, answer: dict, shown: Callable[[object, int], str | None]) -> bool | None:
+def judge(question: Question, answer: dict, shown: Shown) -> bool | None:
     """Whether one answer is right by the course: True, False, or None when the course cannot
     say (the template's run printed no answer on this machine)."""
     variant = answer.get("variant", 0)
@@ -63,7 +70,7 @@ def judge(question, answer: dict, shown: Callable[[object, int], str | None]) ->
     return given == question.asked(variant).answer
 
 
-def rescore(course, progress: dict, answers, shown: Callable[[object, int], str | None]) -> list[Score]:
+def rescore(course: Course, progress: dict, answers: Iterable[dict] | None, shown: Shown) -> list[Score]:
     """Every checkpoint's and the quiz's first-try score from `answers` (the export's list),
     beside what `progress` claims (`checkpoints[].first_score`, `quiz.first_score`). `shown(q, i)`
     is what variant i of template question q prints (None if the run printed no answer)."""
