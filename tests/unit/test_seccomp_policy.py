@@ -5,6 +5,7 @@ stranger it must not reach."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import subprocess
@@ -75,6 +76,24 @@ rt = ctypes.CDLL("librt.so.1", use_errno=True)
 out["mq_open"] = c(rt.mq_open(b"/jaxstate-probe", os.O_CREAT | os.O_RDWR, 0o600, None))
 out["setsid"] = try_(os.setsid)
 out["setpgid"] = try_(lambda: os.setpgid(0, 0))
+nr = {"x86_64": {"add_key": 248, "keyctl": 250, "ptrace": 101, "io_uring_setup": 425},
+      "aarch64": {"add_key": 217, "keyctl": 219, "ptrace": 117, "io_uring_setup": 425}}[os.uname().machine]
+out["add_key"] = c(libc.syscall(nr["add_key"], b"user", b"jaxstate-probe", b"kept", 4, -4))  # the user keyring
+out["keyctl"] = c(libc.syscall(nr["keyctl"], 0, -4, 0))  # KEYCTL_GET_KEYRING_ID of the user keyring
+out["io_uring_setup"] = c(libc.syscall(nr["io_uring_setup"], 4, ctypes.create_string_buffer(120)))
+class Limit(ctypes.Structure):
+    _fields_ = [("cur", ctypes.c_uint64), ("max", ctypes.c_uint64)]
+core = Limit()
+libc.prlimit(0, 4, None, ctypes.byref(core))  # RLIMIT_CORE, set below to what it is
+out["prlimit self"] = c(libc.prlimit(0, 4, ctypes.byref(core), None))
+out["prlimit stranger"] = c(libc.prlimit(stranger, 4, ctypes.byref(core), None))
+out["ptrace a sleeper"] = c(libc.ptrace(0x4206, int(sys.argv[2]), None, None))  # PTRACE_SEIZE
+class Iovec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+got = ctypes.create_string_buffer(16)
+mine, theirs = Iovec(ctypes.cast(got, ctypes.c_void_p), 16), Iovec(int(sys.argv[3]), 16)
+done = libc.process_vm_readv(stranger, ctypes.byref(mine), 1, ctypes.byref(theirs), 1, 0)
+out["read the stranger's memory"] = c(done) if done < 0 else got.raw.decode(errors="replace")
 read, write = os.pipe()
 pid = os.fork()
 if pid == 0:
@@ -96,14 +115,25 @@ needs_seccomp = pytest.mark.skipif(not host.seccomp_filters(), reason="no seccom
 @needs_seccomp
 def test_confinement_refuses_sockets_others_scheduling_ipc_and_leaving_the_group():
     """Before (92686d9): every call here succeeded, on the stranger too (the test's own process:
-    reniced to 19, pinned, made SCHED_IDLE)."""
+    reniced to 19, pinned, made SCHED_IDLE). Before 944540f's red team: a key in the user's keyring,
+    an io_uring (a socket past the socket rule), the stranger's limits set, a process of the account
+    traced, and the stranger's memory read (its secret) still succeeded."""
     me = os.getpid()
     nice, cpus, policy = os.getpriority(os.PRIO_PROCESS, me), os.sched_getaffinity(me), os.sched_getscheduler(me)
+    secret = ctypes.create_string_buffer(b"SECRET-of-mine!!", 16)  # in this process's memory
+    sleeper = subprocess.Popen(["sleep", "300"])
+    address = str(ctypes.addressof(secret))
     try:
         proc = subprocess.run(
-            [sys.executable, "-c", PROBE, str(me)], capture_output=True, text=True, cwd=ROOT, timeout=120
+            [sys.executable, "-c", PROBE, str(me), str(sleeper.pid), address],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
         )
     finally:  # the test's own scheduling back as it was, whatever got through
+        sleeper.kill()
+        sleeper.wait()
         if os.getpriority(os.PRIO_PROCESS, me) != nice:
             os.setpriority(os.PRIO_PROCESS, me, nice)
         os.sched_setaffinity(me, cpus)
@@ -114,11 +144,18 @@ def test_confinement_refuses_sockets_others_scheduling_ipc_and_leaving_the_group
     # a Unix socket could connect to any server listening by path that this user may reach
     # (a container runtime's socket): refused too, bare EACCES from the kernel; socketpair() stays
     assert got.pop("unix") == "EACCES"
-    allowed = ("socketpair", "renice self", "renice own pid", "pin self", "ioprio self", "child: renice self")
+    allowed = (
+        *("socketpair", "renice self", "renice own pid", "pin self", "ioprio self", "child: renice self"),
+        "prlimit self",
+    )
     for name in allowed:
         assert got.pop(name) == "done", name
     assert "may not open network sockets" in got["python udp"] and "网络套接字" in got.pop("python udp")
-    eacces = [k for k in got if k.startswith("C ") or k in ("shmget", "semget", "msgget", "mq_open", "child: udp")]
+    eacces = [
+        k
+        for k in got
+        if k.startswith("C ") or k in ("shmget", "semget", "msgget", "mq_open", "child: udp", "add_key", "keyctl")
+    ]
     assert {k: got.pop(k) for k in eacces} == {k: "EACCES" for k in eacces}
     assert got == {k: "EPERM" for k in got}, got  # the scheduling calls on others, setsid, setpgid, the thread's
     assert os.getpriority(os.PRIO_PROCESS, me) == nice and os.sched_getaffinity(me) == cpus

@@ -20,7 +20,17 @@ and in all it starts:
 - setpriority, ioprio_set and the sched_set* calls on any process but the caller (0) or the
   worker (its pid, set at install): no renicing or pinning of the reaper, the tutor, a server or
   another learner's run (PRIO_PGRP / PRIO_USER and their ioprio kinds refused too);
-- every SysV IPC call and POSIX message queue (EACCES): nothing of the run's outlives it there;
+- every SysV IPC call and POSIX message queue, and the kernel's keyrings (add_key, request_key,
+  keyctl: a key in the user's keyring outlives the run and is shared by every process of the
+  account, every seat of a server) (EACCES): nothing of the run's outlives it there;
+- io_uring (EPERM): its IORING_OP_SOCKET makes a socket past the socket() rule (found by the red
+  team of issue 50: a ring was set up in a check);
+- prlimit64 on any process but the caller (0) or the worker (EPERM): an account's process may set
+  another's limits, so a run could give the tutor or a server RLIMIT_CPU 1 or RLIMIT_NOFILE 0
+  (found the same way: the reaper's and a stranger's limits were set from a check);
+- ptrace, process_vm_readv / process_vm_writev and pidfd_getfd (EPERM): reading or writing another
+  process of the account (a seat's server holds every seat's token); Landlock refuses these for a
+  process outside its domain, but not where there is no Landlock (gVisor);
 - setsid and setpgid (EPERM): the run stays in the worker's process group, so one killpg reaches
   all of it, and a fork racing that signal fails (the kernel refuses a fork while a group-wide
   fatal signal is pending);
@@ -66,6 +76,19 @@ _IPC = (
     "mq_timedreceive",
     "mq_notify",
     "mq_getsetattr",
+    "add_key",
+    "request_key",
+    "keyctl",
+)
+# Calls refused outright (EPERM): another process's memory, and io_uring (its own socket op)
+_OTHERS = (
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "pidfd_getfd",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
 )
 _AF_UNIX = 1
 _PRIO_PROCESS, _IOPRIO_WHO_PROCESS = 0, 1
@@ -97,7 +120,11 @@ _ARCHES = {
             "sched_setattr": 314,
             "setsid": 112,
             "setpgid": 109,
-            **dict(zip(_IPC, (29, 30, 31, 64, 65, 66, 220, 68, 69, 70, 71, 240, 241, 242, 243, 244, 245))),
+            "prlimit64": 302,
+            **dict(zip(_OTHERS, (101, 310, 311, 438, 425, 426, 427))),
+            **dict(
+                zip(_IPC, (29, 30, 31, 64, 65, 66, 220, 68, 69, 70, 71, 240, 241, 242, 243, 244, 245, 248, 249, 250))
+            ),
         },
     ),
     "aarch64": (
@@ -123,7 +150,35 @@ _ARCHES = {
             "sched_setattr": 274,
             "setsid": 157,
             "setpgid": 154,
-            **dict(zip(_IPC, (194, 196, 195, 190, 193, 191, 192, 186, 189, 188, 187, 180, 181, 182, 183, 184, 185))),
+            "prlimit64": 261,
+            **dict(zip(_OTHERS, (117, 270, 271, 438, 425, 426, 427))),
+            **dict(
+                zip(
+                    _IPC,
+                    (
+                        194,
+                        196,
+                        195,
+                        190,
+                        193,
+                        191,
+                        192,
+                        186,
+                        189,
+                        188,
+                        187,
+                        180,
+                        181,
+                        182,
+                        183,
+                        184,
+                        185,
+                        217,
+                        218,
+                        219,
+                    ),
+                )
+            ),
         },
     ),
 }
@@ -202,7 +257,8 @@ def confinement_program(arch: str) -> list[tuple[int, int, int, int]]:
         ("socketpair", "family"),
         ("setpriority", "prio"),
         ("ioprio_set", "ioprio"),
-        *((c, "pid0") for c in _SCHED),
+        *((c, "pid0") for c in (*_SCHED, "prlimit64")),
+        *((c, "eperm") for c in _OTHERS),
         ("setsid", "eperm"),
         ("setpgid", "eperm"),
         *((c, "eacces") for c in _IPC),
