@@ -307,6 +307,42 @@ attempt("cmdline", lambda: open(f"/proc/{parent}/cmdline", "rb").read())
 attempt("fds", lambda: os.listdir(f"/proc/{parent}/fd"))
 attempt("tmp", lambda: os.listdir(os.path.dirname(run)))
 attempt("tcp", lambda: socket.create_connection(("127.0.0.1", int(port)), timeout=5))
+os.chdir(run)
+def dirfd_climb():  # from a folder's descriptor, a '..' path that the current folder keeps inside
+    top = os.open(run, os.O_RDONLY)
+    deep = os.path.join(run, *["d"] * (run.count(os.sep) + 2))
+    os.makedirs(deep)
+    os.chdir(deep)
+    try:
+        target = "../" * run.count(os.sep) + os.path.join(home, "progress.json").lstrip(os.sep)
+        return os.read(os.open(target, os.O_RDONLY, dir_fd=top), 100)
+    finally:
+        os.chdir(run)
+attempt("dirfd-climb", dirfd_climb)
+def dirfd_link():  # a link of its own to the home, followed from a folder's descriptor
+    os.makedirs("la")
+    os.makedirs("lb")
+    os.symlink(home, "la/h")
+    at = os.open("la", os.O_RDONLY)
+    os.chdir("lb")
+    try:
+        return os.read(os.open("h/progress.json", os.O_RDONLY, dir_fd=at), 100)
+    finally:
+        os.chdir(run)
+attempt("dirfd-link", dirfd_link)
+def cffi_open():  # C without ctypes: cffi's dlopen raises no audit event
+    import importlib.util
+    if importlib.util.find_spec("cffi") is None:
+        return "absent"
+    from cffi import FFI
+    ffi = FFI()
+    ffi.cdef("int open(const char *, int);")
+    fd = ffi.dlopen(None).open(os.path.join(home, "progress.json").encode(), 0)
+    if fd < 0:
+        raise OSError(13, "cffi open refused")
+    return os.read(fd, 100)
+attempt("cffi", cffi_open)
+attempt("relative-mkdir", lambda: (os.mkdir("sub"), os.rename("sub", "sub2"), os.rmdir("sub2")))
 # what a correct program reads
 attempt("own", lambda: (open(os.path.join(run, "a.txt"), "w").write("x"), open(os.path.join(run, "a.txt")).read()))
 attempt("lesson", lambda: open(os.path.join(course, "lessons", "l.yaml")).read())
@@ -390,7 +426,24 @@ def test_a_run_reads_only_its_folder_the_course_and_python(tmp_path, how):
         assert "may read only its own folder, the course and Python" in result[name], (name, result)
         assert "只能读取它自己的文件夹" in result[name], (name, result)
     assert "may not open network sockets" in result["tcp"] and "不能打开网络套接字" in result["tcp"], result
-    for name in ("own", "lesson", "python", "self", "cpuinfo", "null", "wheel-module", "wheel-lesson"):
+    # the red team of 944540f: each read the home's progress.json under the hook alone (gVisor)
+    for name in ("dirfd-climb", "dirfd-link", "cffi"):
+        assert not result[name].startswith("read: b"), (name, result)
+    if how == "hook":
+        assert "cannot tell which folder a relative path" in result["dirfd-climb"], result
+        assert "只能读取它自己的文件夹" in result["dirfd-link"], result
+        assert result["cffi"] == "read: 'absent'" or "没有 Landlock" in result["cffi"], result
+    for name in (
+        "own",
+        "relative-mkdir",
+        "lesson",
+        "python",
+        "self",
+        "cpuinfo",
+        "null",
+        "wheel-module",
+        "wheel-lesson",
+    ):
         assert result[name].startswith("read: "), (name, result)
     if how == "kernel":
         assert result["c-open"] == result["c-wheel-solution"] == -1 and result["cat"] != 0, result

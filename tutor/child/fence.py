@@ -111,6 +111,8 @@ _CHANGES: dict[str, tuple[tuple[int, int | None], ...]] = {
 # What only Landlock can fence: without it, these are refused outright.
 _UNSEEN = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen", "ctypes.dlsym"}
 _strict = False  # no Landlock: refuse _UNSEEN too
+# Modules that call C without ctypes' audit events (cffi's dlopen): refused like ctypes.dlopen without Landlock
+_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite"})
 # Landlock binds the calling thread and what it starts from then on, not the threads already alive
 # (JAX's runtime pools, started with the backend before a job comes): Python that runs there (a
 # callback) may not start programs, fork, or call C, which would act outside the kernel's fence.
@@ -249,7 +251,7 @@ def _inside(path, dir_fd=None) -> bool:
         name = os.fsdecode(path)
         if name in (":memory:", ""):
             return True  # sqlite's memory database
-        if isinstance(dir_fd, int) and not os.path.isabs(name):
+        if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(name):  # < 0: the current folder
             folder = host.path_of_fd(dir_fd)
             if folder is None:
                 return False  # a dir_fd that cannot be read back: not known to be inside
@@ -331,6 +333,44 @@ def _refuse_unfenced_thread(event: str) -> None:
         f"not cover; there a check's run may not start programs or call C / {event}：这段代码运行在 JAX "
         "自己的线程上（回调），Landlock 围栏管不到那里；在那里检查运行时不能启动程序或调用 C 函数",
     )
+
+
+def _climbs(path) -> bool:
+    """A relative path with a `..` part: os.open's "open" event is not told the dir_fd such a path is
+    opened from, so where it lands cannot be known (from a folder's descriptor it climbs out of what
+    the hook resolved against the current folder). Names without `..` stay beneath the descriptor's
+    folder, which was itself opened through the hook (rmtree and fwalk open only such names)."""
+    if not isinstance(path, (str, bytes)):
+        return False
+    name = os.fsdecode(path)
+    return not os.path.isabs(name) and ".." in name.split(os.sep)
+
+
+def _refuse_climb(path) -> None:
+    shown = os.fsdecode(path)
+    raise PermissionError(
+        errno.EACCES,
+        f"os.open({shown!r}): this system has no Landlock, and the tutor cannot tell which folder a relative "
+        f"path with '..' is opened from (a dir_fd); give the full path / os.open({shown!r})：本系统没有 "
+        "Landlock，教程无法知道含有 '..' 的相对路径是从哪个文件夹（dir_fd）打开的；请写出完整路径",
+        shown,
+    )
+
+
+def _check_link_target(target, link, dir_fd) -> None:
+    """Without Landlock: a symlink made in the run may point only where the run may read (one to a
+    home, opened through a folder's descriptor, would be followed past the hook)."""
+    if not isinstance(target, (str, bytes)) or not isinstance(link, (str, bytes)):
+        return
+    name, to = os.fsdecode(link), os.fsdecode(target)
+    if not os.path.isabs(to):
+        folder = os.path.dirname(name)
+        if not os.path.isabs(name):
+            base = host.path_of_fd(dir_fd) if isinstance(dir_fd, int) and dir_fd >= 0 else os.getcwd()
+            folder = os.path.join(base or "/nonexistent", folder)
+        to = os.path.join(folder, to)
+    if not _may_read(to):
+        _refuse_read(target)
 
 
 def _refuse_unseen(event: str) -> None:
@@ -417,6 +457,8 @@ def _hook(event: str, args: tuple) -> None:
         path, mode, flags = args
         if path is None or isinstance(path, int) or getattr(_busy, "on", False):
             return  # a descriptor (opened through this hook or before it), or the hook's own read
+        if _strict and mode is None and _climbs(path):
+            _refuse_climb(path)
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (flags & _WRITE_FLAGS)
         # Without Landlock, os.open (mode None) of a folder outside is refused too: it would be a
         # dir_fd, and "open" is not told the dir_fd its relative paths are opened from.
@@ -434,6 +476,10 @@ def _hook(event: str, args: tuple) -> None:
             dir_fd = args[fd_at] if fd_at is not None and fd_at < len(args) else None
             if path is not None and not _inside(path, dir_fd):
                 _refuse(path)
+        if _strict and event == "os.symlink" and len(args) >= 2:
+            _check_link_target(args[0], args[1], args[2] if len(args) > 2 else None)
+    elif _strict and event == "import" and args and isinstance(args[0], str) and args[0].split(".")[0] in _FFI:
+        _refuse_unseen(f"import {args[0]}")
     elif _strict and event in _UNSEEN:
         _refuse_unseen(event)
     elif event in _OUTSIDE_THE_DOMAIN and _unfenced_threads and threading.get_native_id() in _unfenced_threads:
