@@ -64,7 +64,7 @@ def test_the_panel_shows_each_trace_and_why_at_80x24_when_asked(home, sandbox, t
             # The panel's reason is the one the failing check gives: the checks' own facts, earlier.
             messages = " ".join(c.message.en for c in screen.verdict.checks if c.message)
             assert why in messages
-            await pilot.press("ctrl+y")
+            await pilot.press("ctrl+f")
             assert not panel.display
 
     asyncio.run(body())

@@ -313,8 +313,8 @@ UI = table(
         "trace_flow": {"en": "its program holds: {found}", "zh": "程序中含有：{found}"},
         "trace_no_flow": {"en": "no scan / while / cond in its program", "zh": "程序中没有 scan / while / cond"},
         "trace_shown": {
-            "en": "Trace panel shown (F10 or Ctrl+Y hides it)",
-            "zh": "已显示追踪面板（F10 或 Ctrl+Y 隐藏）",
+            "en": "Trace panel shown (F10 or Ctrl+F hides it)",
+            "zh": "已显示追踪面板（F10 或 Ctrl+F 隐藏）",
         },
         "chart_skipped": {
             "en": "No curve this time: an earlier check failed, so training was skipped.",
@@ -461,8 +461,9 @@ UI = table(
         "help_body": {
             "en": """\
 ## Everywhere
-- **Ctrl+Q** quit · **F1** this help · **Ctrl+L** 中文 / English · **Ctrl+P** command palette
+- **Ctrl+Q** quit · **F1** this help (**F1** / **q** / **Esc** closes it) · **Ctrl+L** 中文 / English · **Ctrl+P** command palette
 - **Esc** back (in the editor, Esc first leaves the editor)
+- asked yes or no: **y** / **Enter** yes · **n** / **Esc** no
 
 ## The path
 - **c** always goes on: from the outline to where you left off; at the end of a lesson, after a
@@ -471,10 +472,12 @@ UI = table(
 ## Outline
 - **↑ ↓** move · **Enter** open · **c** continue where you left off
 - **p** progress · **z** quiz · **d** doctor: run your own script and list its state problems
+- **v** today's review (when the outline says some is due) · **b** spot the bug in the highlighted lesson
 
 ## Lesson
-- **↑ ↓ PgUp PgDn Home End** scroll · **Tab** next cell · **Enter** / **r** run the cell (or the first on screen)
-- **e** copy the focused cell into a scratch editor, change it, **F5** run it
+- **↑ ↓ PgUp PgDn Home End** scroll · **Tab** / **Shift+Tab** next / previous cell · **Enter** / **r** run the cell (or the first on screen)
+- **e** copy the focused cell into a scratch editor, change it, **F5** / **Ctrl+R** run it (again: stop it);
+  there **F2** / **Ctrl+T** editor ⇄ output · **F8** the lesson's code again
 - a cell with a question asks for your prediction before its first run: **a–d** / **1–4**, or a
   number and **Enter**; **Esc** skips and runs it anyway. The section goes on below such a cell
   once you have answered (or skipped) its question: **End** stops there until then
@@ -485,13 +488,22 @@ UI = table(
 - In the editor: **Enter** keeps the indentation (one more after `:`), **Tab** / **Shift+Tab** indent /
   dedent the line or selection, **Backspace** at an indent removes one level, **Ctrl+A** select all
 - **F2** / **Ctrl+T** code ⇄ what you were reading · **F6** task ⇄ results · **Ctrl+S** save
-- **F3** / **Ctrl+G** next hint · **F4** reference solution · **F8** reset to the starter
+- **F3** / **Ctrl+G** next hint · **F4** reference solution (after a pass: your code beside it, the
+  differences marked; **F4** / **q** / **Esc** closes it) · **F8** reset to the starter
+- **F10** / **Ctrl+F** trace panel: how often each jitted function traced in the last run, and why
+  (shown by itself from 120 columns)
 - **F9** / **Ctrl+O** open the file in `$EDITOR` (in a browser: the Code view) · **c** (outside the editor) / **Ctrl+N** next step (after a pass)
 - The file is watched: saving it from another editor re-runs the checks.
 
 ## Quiz
 - **1–4** / **a–d** choose · **Enter** answer, then next · **e** run the evidence cell
 - at the end: **r** retry the wrong ones (their options come back in a new order) · **c** go on
+- at the end of today's review: **o** turns the review off (`jaxstate-tutor review --on` turns it back on)
+
+## Spot the bug (b on the outline)
+- the line with the mistake: **↑ ↓** and **Enter**, or type its number (**Backspace** takes a digit back)
+- then the belief behind it: **↑ ↓** and **Enter**; the program runs, and its failing check speaks
+- **n** next drill
 
 ## Progress
 - **r** reset all progress (asks first)
@@ -503,8 +515,9 @@ UI = table(
 """,
             "zh": """\
 ## 任何地方
-- **Ctrl+Q** 退出 · **F1** 本帮助 · **Ctrl+L** 切换 English / 中文 · **Ctrl+P** 命令面板
+- **Ctrl+Q** 退出 · **F1** 本帮助（**F1** / **q** / **Esc** 关闭）· **Ctrl+L** 切换 English / 中文 · **Ctrl+P** 命令面板
 - **Esc** 返回（在编辑器里，第一次 Esc 先离开编辑器）
+- 询问是否时：**y** / **Enter** 是 · **n** / **Esc** 否
 
 ## 学习路线
 - **c** 总是往前走：在目录里回到上次的位置；在一节课末尾、练习通过后或小测结束后，进入下一步
@@ -513,10 +526,12 @@ UI = table(
 ## 目录
 - **↑ ↓** 移动 · **Enter** 打开 · **c** 从上次的位置继续
 - **p** 学习进度 · **z** 测验 · **d** 诊断：运行你自己的脚本，列出其中的状态问题
+- **v** 今日复习（目录显示有待复习时）· **b** 为选中的一节做找错练习
 
 ## 章节
-- **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** 下一个代码单元 · **Enter** / **r** 运行单元（或屏幕上的第一个）
-- **e** 把当前单元复制到草稿编辑器里修改，**F5** 运行
+- **↑ ↓ PgUp PgDn Home End** 滚动 · **Tab** / **Shift+Tab** 下一个 / 上一个代码单元 · **Enter** / **r** 运行单元（或屏幕上的第一个）
+- **e** 把当前单元复制到草稿编辑器里修改，**F5** / **Ctrl+R** 运行（再按：停止）；
+  在那里 **F2** / **Ctrl+T** 编辑器 ⇄ 输出 · **F8** 恢复课程里的代码
 - 带问题的单元在第一次运行前先请你预测：按 **a–d** / **1–4**，或输入一个数再按 **Enter**；
   **Esc** 跳过，直接运行。回答（或跳过）了这个问题，本节才会在它下面继续，在此之前 **End**
   也只到这里
@@ -527,13 +542,21 @@ UI = table(
 - 编辑器里：**Enter** 保持缩进（`:` 之后多缩进一级），**Tab** / **Shift+Tab** 缩进 / 反缩进当前行或选中的行，
   在缩进处按 **Backspace** 删除一级，**Ctrl+A** 全选
 - **F2** / **Ctrl+T** 在代码与刚才阅读的页面之间切换 · **F6** 题目 ⇄ 结果 · **Ctrl+S** 保存
-- **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案 · **F8** 恢复起始代码
+- **F3** / **Ctrl+G** 下一条提示 · **F4** 参考答案（通过之后：与你的代码并排，标出差异；
+  **F4** / **q** / **Esc** 关闭）· **F8** 恢复起始代码
+- **F10** / **Ctrl+F** 追踪面板：上次运行中每个 jit 函数追踪了几次、为什么（120 列以上自动显示）
 - **F9** / **Ctrl+O** 用 `$EDITOR` 打开文件（在浏览器里：代码视图）· **c**（不在编辑器里时）/ **Ctrl+N** 下一步（通过之后）
 - 文件会被监视：在其他编辑器里保存，检查会自动重新运行。
 
 ## 测验
 - **1–4** / **a–d** 选择 · **Enter** 作答，再按进入下一题 · **e** 运行佐证代码
 - 结束时：**r** 重做答错的题（选项会重新打乱）· **c** 继续
+- 今日复习结束时：**o** 关闭复习（`jaxstate-tutor review --on` 可重新打开）
+
+## 找错（在目录按 b）
+- 错误所在的行：**↑ ↓** 和 **Enter**，或输入行号（**Backspace** 删掉一位）
+- 然后选出背后的想法：**↑ ↓** 和 **Enter**；程序随后运行，显示未通过的检查怎么说
+- **n** 下一题
 
 ## 学习进度
 - **r** 重置全部进度（会先确认）

@@ -50,7 +50,8 @@ class ExerciseScreen(RunView, TutorScreen):
         Binding("f4", "solution", "Solution"),
         Binding("f8", "reset", "Reset"),
         Binding("f9,ctrl+o", "editor", "$EDITOR"),
-        Binding("f10,ctrl+y", "trace_panel", "Traces", show=False),
+        # Ctrl+F, not Ctrl+Y: the editor keeps Ctrl+Y for redo, so there it never reached the panel
+        Binding("f10,ctrl+f", "trace_panel", "Traces", show=False),
         Binding("ctrl+n", "next_exercise", "Next"),
         Binding("c", "next_exercise", show=False),  # outside the editor, like everywhere else on the path
         Binding("ctrl+s", "save", "Save", show=False),
@@ -92,7 +93,7 @@ class ExerciseScreen(RunView, TutorScreen):
                 with TabPane("Results", id="results"):
                     yield RunResults(self.exercise, id="results-view")
             # Beside the editor and the results, live while a check runs. Off at 80 columns (the
-            # editor needs them), on where there is room; F10 / Ctrl+Y shows or hides it.
+            # editor needs them), on where there is room; F10 / Ctrl+F shows or hides it.
             yield TracePanel(id="trace-panel")
         yield footer()
 
@@ -434,7 +435,7 @@ class ExerciseScreen(RunView, TutorScreen):
         self.trace_panel.add(facts)
 
     def action_trace_panel(self) -> None:
-        """F10 / Ctrl+Y: the trace panel beside the editor and the results, shown or hidden."""
+        """F10 / Ctrl+F: the trace panel beside the editor and the results, shown or hidden."""
         panel = self.trace_panel
         panel.display = not panel.display
         if panel.display:
