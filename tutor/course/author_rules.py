@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tutor.course.cases import CASES, counts
 from tutor.course.drills import drill_problems
-from tutor.course.loader import Problem
-from tutor.course.model import Exercise
+from tutor.course.loader import Problem, problem_at
+from tutor.course.model import Course, Exercise
 
 # The editor's code columns in an 80x24 terminal: 80 less its border and margins, the line
 # numbers, and the scrollbar of a file taller than the editor's rows. Measured in the editor itself
@@ -33,7 +33,7 @@ MIN_PASSING_CASES = 2  # correct variants in other styles: the checks judge mean
 MIN_FAILING_CASES = 3  # mutants, each failing at the check its name gives
 
 
-def author_problems(course, root: Path) -> list[Problem]:
+def author_problems(course: Course, root: Path) -> list[Problem]:
     """Every rule above that `course` (read from `root`) breaks."""
     found: list[Problem] = []
     found += _orders(course)
@@ -50,11 +50,11 @@ def author_problems(course, root: Path) -> list[Problem]:
     if cases.is_dir():  # the course's own red team (a course elsewhere may keep none)
         found += _cases(course, cases)
     for source, message in drill_problems(course, root):  # spot the bug: the marked line is the mistake
-        found.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
+        found.append(problem_at(source, message))
     return found
 
 
-def _orders(course) -> list[Problem]:
+def _orders(course: Course) -> list[Problem]:
     """`order` places an exercise among its lesson's exercises: two at one place is ambiguous."""
     found = []
     taken: dict[tuple[str, float], Exercise] = {}
@@ -62,16 +62,14 @@ def _orders(course) -> list[Problem]:
         other = taken.setdefault((e.lesson, e.order), e)
         if other is not e:
             found.append(
-                Problem(
-                    e.source.file,
-                    e.source.line,
-                    f"exercise '{e.id}' has order {e.order:g} within lesson {e.lesson}, as '{other.id}' has",
+                problem_at(
+                    e.source, f"exercise '{e.id}' has order {e.order:g} within lesson {e.lesson}, as '{other.id}' has"
                 )
             )
     return found
 
 
-def _teaches(course) -> list[Problem]:
+def _teaches(course: Course) -> list[Problem]:
     """A cell's `teaches:` is where the doctor sends a learner with that finding: one cell per
     finding, and only in a course that offers the doctor (lessons/course.yaml: doctor: true)."""
     found = []
@@ -116,7 +114,7 @@ def _too_wide(path: Path, text: str) -> list[Problem]:
     ]
 
 
-def _cases(course, cases: Path) -> list[Problem]:
+def _cases(course: Course, cases: Path) -> list[Problem]:
     found = []
     for e in course.exercises:
         folder = cases / e.id

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from tutor.course.cases import CASES, read_name
-from tutor.course.model import Drill, Source
+from tutor.course.model import Course, Drill, Source
 
 FOLDER = "drills"  # lessons/exercises/<id>/drills/
 MARK = re.compile(r"^#\s*drill:\s*(.*)$")
@@ -104,7 +104,7 @@ def differing_lines(program: list[str], passing: list[str]) -> set[int]:
     return changed
 
 
-def drill_problems(course, root: Path) -> list[tuple[Source | None, str]]:
+def drill_problems(course: Course, root: Path) -> list[tuple[Source | None, str]]:
     """What `validate` says of the course's drills: a belief or check it does not know, a program
     too big for the screen, and a marked line that is not where the drill differs from the passing
     program closest to it."""

@@ -35,10 +35,12 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tutor.course.model import Cell, Source
-from tutor.course.predict import parse_number
+from tutor.course.model import Cell, Lesson, Question, Source
+from tutor.course.predict import Prediction, parse_number
+from tutor.i18n import Bilingual
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
 EN_COUNTS = {1: ("once", "one time"), 2: ("twice", "two times"), 3: ("thrice", "three times")}
@@ -112,7 +114,7 @@ class Asked:
     names: str  # the names this cell binds, split into words: `first_count` -> "first count"
 
 
-def giveaways(lesson) -> list[tuple[int, str]]:
+def giveaways(lesson: Lesson) -> list[tuple[int, str]]:
     """(line, message) for each predict cell of a lesson whose answer can be read before it is given."""
     found: list[tuple[int, str]] = []
     before: list[str] = []  # the lesson's prose so far
@@ -124,6 +126,7 @@ def giveaways(lesson) -> list[tuple[int, str]]:
             since += texts
             continue
         cell = block.cell
+        assert cell is not None  # a block holds its text or its cell
         caption = [cell.caption.en, cell.caption.zh] if cell.caption else []
         if cell.predict is not None:
             raised = [cell.expect.raises] if cell.expect.raises else []  # the status line names it
@@ -141,9 +144,11 @@ def giveaways(lesson) -> list[tuple[int, str]]:
     return found
 
 
-def reasons(cell, asked: Asked) -> list[str]:
+def reasons(cell: Cell, asked: Asked) -> list[str]:
     """Every way the screen gives this cell's prediction away (empty: none found)."""
     p = cell.predict
+    if p is None:
+        return []  # nothing asked, nothing given away
     found = [
         *_number_written(p, asked),
         *_value_written(p, asked),
@@ -155,7 +160,7 @@ def reasons(cell, asked: Asked) -> list[str]:
         *_explained_before(p, asked),
         *_leading(asked),
         *_contract_stated(asked),
-        *_raises_named(cell),
+        *_raises_named(p, cell.expect.raises),
     ]
     if not p.numeric:
         labels = {lang: {k: o.label(lang) for k, o in p.options.items()} for lang in ("en", "zh")}
@@ -163,20 +168,19 @@ def reasons(cell, asked: Asked) -> list[str]:
     return found
 
 
-def earlier_giveaways(lessons) -> list[tuple[Source | None, str]]:
+def earlier_giveaways(lessons: Iterable[Lesson]) -> list[tuple[Source | None, str]]:
     """(source, message) for each predict cell that an earlier lesson's prediction already
     answered: the same right answer, explained with the same words (the same mechanism), so a
     learner who worked the earlier one reads this one off it. `lessons` in course order."""
     found: list[tuple[Source | None, str]] = []
-    seen: list[tuple[str, Cell, set[str]]] = []  # (lesson id, cell, its explanation's phrases) before
+    seen: list[tuple[str, Cell, str, set[str]]] = []  # (lesson id, cell, right value, explanation's phrases) before
     for lesson in lessons:
-        cells = [c for c in lesson.cells if c.predict is not None and c.predict.explain is not None]
-        for cell in cells:
-            p = cell.predict
-            mine = _phrases(p.explain.en) - _phrases(p.question.en)
-            for lesson_id, old, theirs in seen:
+        explained = [(c, c.predict, c.predict.explain) for c in lesson.cells if c.predict and c.predict.explain]
+        for cell, p, explain in explained:
+            mine = _phrases(explain.en) - _phrases(p.question.en)
+            for lesson_id, old, old_value, theirs in seen:
                 shared = mine & theirs
-                if shared and _right_value(old.predict) == _right_value(p):
+                if shared and old_value == _right_value(p):
                     found.append(
                         (
                             cell.source,
@@ -185,11 +189,11 @@ def earlier_giveaways(lessons) -> list[tuple[Source | None, str]]:
                         )
                     )
                     break
-        seen += [(lesson.id, c, _phrases(c.predict.explain.en)) for c in cells]
+        seen += [(lesson.id, c, _right_value(p), _phrases(explain.en)) for c, p, explain in explained]
     return found
 
 
-def _right_value(p) -> str:
+def _right_value(p: Prediction) -> str:
     """The right answer as the run shows it: the number, or the right option's value."""
     if not p.numeric:
         return p.options[p.answer].value
@@ -197,7 +201,7 @@ def _right_value(p) -> str:
     return str(number) if number is not None else p.answer
 
 
-def question_giveaways(question) -> list[tuple[int, str]]:
+def question_giveaways(question: Question) -> list[tuple[int, str]]:
     """(line, message) for a checkpoint or quiz question, and each of its siblings, whose right
     option stands out by its form (`surface_cues`); a template question has no options."""
     found: list[tuple[int, str]] = []
@@ -215,7 +219,7 @@ def question_giveaways(question) -> list[tuple[int, str]]:
 # ---- the rules, one function each -----------------------------------------------------------
 
 
-def _number_written(p, asked: Asked) -> list[str]:
+def _number_written(p: Prediction, asked: Asked) -> list[str]:
     """The right number written near the question (in prose or in the code's words)."""
     right = p.answer if p.numeric else p.options[p.answer].value
     number = parse_number(right)
@@ -225,7 +229,7 @@ def _number_written(p, asked: Asked) -> list[str]:
     return [f"the answer {right} can be read before it is given ({shown!r})"] if shown else []
 
 
-def _value_written(p, asked: Asked) -> list[str]:
+def _value_written(p: Prediction, asked: Asked) -> list[str]:
     """The right option's value (not a number) near the question, in the code or its names."""
     if p.numeric:
         return []
@@ -236,14 +240,15 @@ def _value_written(p, asked: Asked) -> list[str]:
     return [f"the answer {right!r} is written before it is asked"] if right.lower() in seen else []
 
 
-def _option_word(p, asked: Asked) -> list[str]:
+def _option_word(p: Prediction, asked: Asked) -> list[str]:
     """A word only the right option uses, near the question, in the code or its names."""
-    if p.numeric or p.options[p.answer].text is None:
+    text = p.options[p.answer].text if not p.numeric else None
+    if text is None:
         return []
     others = " ".join(o.label("en") for k, o in p.options.items() if k != p.answer).lower()
     question = p.question.en.lower()
     seen = f"{asked.near}\n{asked.code}\n{asked.names}".lower()
-    for word in _words(p.options[p.answer].text.en):
+    for word in _words(text.en):
         if word not in others and word not in question and re.search(rf"\b{re.escape(word)}\b", seen):
             return [f"the right option's word {word!r} is in the text before the question"]
     return []
@@ -266,11 +271,11 @@ def _result_comment(code: str) -> list[str]:
     return []
 
 
-def _named_answer(p, asked: Asked) -> list[str]:
+def _named_answer(p: Prediction, asked: Asked) -> list[str]:
     """A name the code binds, or a print label, is a word the explanation states the answer with."""
     if p.explain is None:
         return []
-    key = _key_words(p)
+    key = _key_words(p, p.explain)
     question = {_stem(w) for w in _words(p.question.en)}
     names = {_stem(w) for w in _words(asked.names)}
     labels = {_stem(w) for w in _words(asked.code)} - question  # a label may repeat the question's words
@@ -280,19 +285,19 @@ def _named_answer(p, asked: Asked) -> list[str]:
     return [f"the code's name or label {said[0]!r} says the answer (the explanation's word): rename it neutrally"]
 
 
-def _key_word_before(p, asked: Asked) -> list[str]:
+def _key_word_before(p: Prediction, asked: Asked) -> list[str]:
     """A word the explanation states the answer with, in the prose since the previous cell."""
     if p.explain is None:
         return []
     question = {_stem(w) for w in _words(p.question.en)}
     prose = {_stem(w) for w in _words(asked.prose)}
-    said = sorted((prose & _key_words(p)) - question)
+    said = sorted((prose & _key_words(p, p.explain)) - question)
     if not said:
         return []
     return [f"the explanation's word {said[0]!r} is in the prose before the question: say it after the run"]
 
 
-def _explained_before(p, asked: Asked) -> list[str]:
+def _explained_before(p: Prediction, asked: Asked) -> list[str]:
     """The rule stated before the cell that demonstrates it: EXPLAINED_WORDS words in a row of the
     explanation already in the lesson's prose."""
     if p.explain is None:
@@ -327,10 +332,8 @@ def _contract_stated(asked: Asked) -> list[str]:
     return [f"{terms!r} states the terms before the question: say what they mean for the input after the run"]
 
 
-def _raises_named(cell) -> list[str]:
+def _raises_named(p: Prediction, raised: str | None) -> list[str]:
     """A `raises:` cell shows "expected to raise X" above the question; fine unless X is the answer."""
-    raised = cell.expect.raises
-    p = cell.predict
     if not raised:
         return []
     right = p.options[p.answer] if not p.numeric else None
@@ -367,10 +370,10 @@ def surface_cues(right: str, others: list[str]) -> list[str]:
 # ---- helpers -----------------------------------------------------------------------------------
 
 
-def _key_words(p) -> set[str]:
+def _key_words(p: Prediction, explain: Bilingual) -> set[str]:
     """The explanation's words for the answer: those it emphasises (`*copied*`, `**deleted**`) and,
     for a count, the noun it counts ("Five calls")."""
-    text = p.explain.en
+    text = explain.en
     key = set()
     for strong, em in re.findall(r"\*\*([^*]+)\*\*|(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])", text):
         phrase = _words(strong or em)
@@ -382,7 +385,7 @@ def _key_words(p) -> set[str]:
     return key
 
 
-def _shared_by_a_wrong_option(p, right: str) -> bool:
+def _shared_by_a_wrong_option(p: Prediction, right: str) -> bool:
     """A value that wrong options contain too ("f" beside "f, g") points at none of them when shown."""
     return any(right.lower() in o.value.lower() for k, o in p.options.items() if k != p.answer)
 

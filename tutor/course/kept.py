@@ -25,7 +25,7 @@ def _folder() -> Path | None:
         return None
 
 
-def load(digest: bytes):
+def load(digest: bytes) -> object:
     """What keep() stored under `digest`, or None."""
     folder = _folder()
     if folder is None:
@@ -36,7 +36,7 @@ def load(digest: bytes):
         return None
 
 
-def keep(digest: bytes, value) -> None:
+def keep(digest: bytes, value: object) -> None:
     """Store `value` under `digest` (whole or not at all) and drop the oldest beyond KEPT_FILES."""
     folder = _folder()
     if folder is None:

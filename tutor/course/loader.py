@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
+from typing import TypeGuard
 
 from tutor.course import kept
 from tutor.course.checks_source import chinese_strings, hidden_state_problems, read_checks
-from tutor.course.cjk import join_wrapped
 from tutor.course.drills import read_drills
 from tutor.course.fingerprint import content_hash, fingerprint
 from tutor.course.giveaway import earlier_giveaways, giveaways, question_giveaways
@@ -30,24 +31,15 @@ from tutor.course.model import (
 )
 from tutor.course.predict import read_prediction
 from tutor.course.question import read_question
-from tutor.course.schema import FORMAT, ID_REGEX, MAX_CPU_DEVICES
+from tutor.course.reader import Problem, Reader
+from tutor.course.schema import FORMAT, ID_REGEX
 from tutor.course.yamlread import LineDict, LineList, YamlError, read_yaml
 from tutor.errors import TutorError
-from tutor.i18n import LANGS, Bilingual
+from tutor.i18n import Bilingual
 from tutor.protocol import Expect
 
 ID_PATTERN = re.compile(ID_REGEX)
 TOP_KEYS = tuple(key for name, m in FORMAT.items() if name.endswith("-file") for key in m.keys)
-
-
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
 
 
 class CourseError(TutorError):
@@ -58,119 +50,7 @@ class CourseError(TutorError):
         self.problems = problems
 
 
-class _Reader:
-    """Reads one file's objects, recording problems instead of raising."""
-
-    def __init__(self, file: str, problems: list[Problem], lint: bool = False):
-        self.file = file
-        self.problems = problems
-        self.lint = lint
-
-    def problem(self, line: int, message: str) -> None:
-        self.problems.append(Problem(self.file, line, message))
-
-    def mapping(self, value, line: int, what: str, required: set[str], optional: set[str]):
-        if not isinstance(value, LineDict):
-            self.problem(line, f"{what} must be a mapping of keys to values")
-            return None
-        for key in value:
-            if key not in required and key not in optional:
-                allowed = ", ".join(sorted(required | optional))
-                self.problem(value.line_of(key), f"unknown key '{key}' in {what} (allowed: {allowed})")
-        for key in sorted(required - value.keys()):
-            self.problem(value.line, f"{what} is missing required key '{key}'")
-        return value
-
-    def text(self, value, line: int, what: str) -> Bilingual | None:
-        if value is None:
-            return None
-        if isinstance(value, str):
-            self.problem(line, f"{what} must have a translation per language ({'/'.join(LANGS)}), got plain text")
-            return None
-        if not isinstance(value, LineDict):
-            self.problem(line, f"{what} must be a mapping {{zh: ..., en: ...}}")
-            return None
-        for key in value:
-            if key not in LANGS:
-                self.problem(value.line_of(key), f"unknown language '{key}' in {what} (use {', '.join(LANGS)})")
-        ok = True
-        for lang in LANGS:
-            if not isinstance(value.get(lang), str) or not value[lang].strip():
-                self.problem(value.line, f"{what} is missing its '{lang}' translation")
-                ok = False
-            elif self.lint:
-                self.markdown(value, lang, what)
-        return Bilingual(zh=join_wrapped(value["zh"]), en=value["en"]) if ok else None
-
-    def markdown(self, value: LineDict, lang: str, what: str) -> None:
-        # Parsing every text costs ~1 s for the course: done by `validate`, not on every load.
-        from tutor.course.markdown_lint import markdown_problems
-
-        for offset, message in markdown_problems(value[lang], lang):
-            self.problem(value.value_line(lang) + offset, f"{what} ({lang}): {message}")
-
-    def string(self, value, line: int, what: str, pattern: re.Pattern | None = None) -> str | None:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            self.problem(line, f"{what} must be non-empty text")
-            return None
-        if pattern and not pattern.match(value):
-            self.problem(line, f"{what} {value!r} may use only a-z, 0-9, '.' and '-'")
-            return None
-        return value
-
-    def number(self, value, line: int, what: str, default: float) -> float:
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            self.problem(line, f"{what} must be a positive number")
-            return default
-        return float(value)
-
-    def cpu_devices(self, value, line: int, what: str) -> int:
-        """How many virtual CPU devices a cell's worker starts with: a whole number, 1 to MAX_CPU_DEVICES."""
-        if value is None:
-            return 1
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CPU_DEVICES:
-            self.problem(line, f"{what} must be a whole number from 1 to {MAX_CPU_DEVICES}")
-            return 1
-        return value
-
-    def points(self, value, line: int, what: str, default: float) -> float:
-        """A worth in `grade`'s table: a number, 0 or more (0: not graded)."""
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-            self.problem(line, f"{what} must be a number, 0 or more")
-            return default
-        return float(value)
-
-    def strings(self, value, line: int, what: str) -> tuple[str, ...]:
-        if value is None:
-            return ()
-        if not isinstance(value, LineList) or not all(isinstance(v, str) for v in value):
-            self.problem(line, f"{what} must be a list of text")
-            return ()
-        return tuple(value)
-
-    def code(self, value, line: int, what: str, required: bool = True) -> str:
-        if value is None and not required:
-            return ""
-        if not isinstance(value, str):
-            self.problem(line, f"{what} must be a block of Python code")
-            return ""
-        try:
-            compile(value, f"{self.file}:{what}", "exec")
-        except SyntaxError as exc:
-            # A block scalar's first code line is the line after its key.
-            self.problem(line + (exc.lineno or 1), f"{what} has a Python syntax error: {exc.msg}")
-        except ValueError as exc:
-            self.problem(line, f"{what} cannot be compiled: {exc}")
-        return value
-
-
-def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> Cell | None:
+def read_cell(r: Reader, value: object, line: int, what: str, lesson: bool = False) -> Cell | None:
     # Only lesson cells ask for a prediction: a quiz question is already one.
     shape = FORMAT["cell" if lesson else "evidence"]
     d = r.mapping(value, line, what, shape.required, shape.optional)
@@ -217,7 +97,7 @@ def read_cell(r: _Reader, value, line: int, what: str, lesson: bool = False) -> 
     )
 
 
-def _teaches(r: _Reader, d, what: str) -> tuple[str, ...]:
+def _teaches(r: Reader, d: LineDict, what: str) -> tuple[str, ...]:
     """A lesson cell's `teaches:`: names of the doctor's findings (tutor.doctor.teaching.FINDINGS)."""
     from tutor.doctor.teaching import NAMES
 
@@ -231,7 +111,7 @@ def _teaches(r: _Reader, d, what: str) -> tuple[str, ...]:
     return tuple(n for n in names if n in NAMES)
 
 
-def _lesson(r: _Reader, value, line: int) -> Lesson | None:
+def _lesson(r: Reader, value: object, line: int) -> Lesson | None:
     d = r.mapping(value, line, "lesson", FORMAT["lesson"].required, FORMAT["lesson"].optional)
     if d is None:
         return None
@@ -275,7 +155,7 @@ _MOVED = {
 
 
 def _check_texts(
-    r: _Reader, value, line: int, index: int
+    r: Reader, value: object, line: int, index: int
 ) -> tuple[str, int, Bilingual | None, Bilingual | None] | None:
     """A check's entry in exercise.yaml: its id, line, name and advice (prose only)."""
     what = f"check {index + 1}"
@@ -295,7 +175,7 @@ def _check_texts(
     return check_id, d.line, name, advice
 
 
-def _read_file(r: _Reader, path: Path, what: str) -> str | None:
+def _read_file(r: Reader, path: Path, what: str) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -305,7 +185,7 @@ def _read_file(r: _Reader, path: Path, what: str) -> str | None:
     return None
 
 
-def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
+def _checks(r: Reader, entries: object, line: int, folder: Path) -> tuple[Check, ...]:
     """The exercise's checks: each @check function of checks.py, in its order, with the name and
     advice its exercise.yaml entry gives it; a function without an entry, or an entry without a
     function, is a problem named at its own line."""
@@ -322,7 +202,7 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
             r.problem(cline, f"duplicate check id '{check_id}' (first on line {texts[check_id][0]})")
         texts.setdefault(check_id, (cline, name, advice))
     code_file = folder / "checks.py"
-    code_reader = _Reader(str(Path(r.file).parent / "checks.py"), r.problems, r.lint)
+    code_reader = Reader(str(Path(r.file).parent / "checks.py"), r.problems, r.lint)
     source = _read_file(r, code_file, "check code")
     if source is None:
         return ()
@@ -372,7 +252,7 @@ def _checks(r: _Reader, entries, line: int, folder: Path) -> tuple[Check, ...]:
     return tuple(checks)
 
 
-def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
+def _exercise(r: Reader, value: object, line: int, folder: Path) -> Exercise | None:
     d = r.mapping(value, line, "exercise", FORMAT["exercise"].required, FORMAT["exercise"].optional)
     if d is None:
         return None
@@ -424,7 +304,7 @@ def _exercise(r: _Reader, value, line: int, folder: Path) -> Exercise | None:
     return result if ex_id else None
 
 
-def _questions(r: _Reader, value, line: int, what: str, lesson: str | None = None) -> list[Question]:
+def _questions(r: Reader, value: object, line: int, what: str, lesson: str | None = None) -> list[Question]:
     if not isinstance(value, LineList) or not value:
         r.problem(line, f"{what} questions must be a non-empty list")
         return []
@@ -437,7 +317,7 @@ def _questions(r: _Reader, value, line: int, what: str, lesson: str | None = Non
     return questions
 
 
-def _quiz(r: _Reader, value, line: int) -> tuple[list[Question], float]:
+def _quiz(r: Reader, value: object, line: int) -> tuple[list[Question], float]:
     """The quiz's questions and its worth in `grade`'s table."""
     d = r.mapping(value, line, "quiz", FORMAT["quiz"].required, FORMAT["quiz"].optional)
     if d is None:
@@ -446,7 +326,7 @@ def _quiz(r: _Reader, value, line: int) -> tuple[list[Question], float]:
     return _questions(r, d.get("questions"), d.line_of("questions"), "quiz"), points
 
 
-def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
+def _checkpoint(r: Reader, value: object, line: int) -> Checkpoint | None:
     d = r.mapping(value, line, "checkpoint", FORMAT["checkpoint"].required, FORMAT["checkpoint"].optional)
     if d is None:
         return None
@@ -461,7 +341,7 @@ def _checkpoint(r: _Reader, value, line: int) -> Checkpoint | None:
     return Checkpoint(lesson, tuple(questions), Source(r.file, d.line), points) if lesson and questions else None
 
 
-def _lint_questions(r: _Reader, questions) -> None:
+def _lint_questions(r: Reader, questions: Iterable[Question]) -> None:
     """With lint: a question (or sibling) whose right option stands out by its form alone."""
     if r.lint:
         for question in questions:
@@ -469,7 +349,7 @@ def _lint_questions(r: _Reader, questions) -> None:
                 r.problem(line, message)
 
 
-def _unique(r: _Reader, ids: list[tuple[str, int]], what: str) -> None:
+def _unique(r: Reader, ids: list[tuple[str, int]], what: str) -> None:
     first: dict[str, int] = {}
     for ident, line in ids:
         if ident in first:
@@ -504,7 +384,7 @@ def read_course(root: Path, lint: bool = False) -> tuple[Course, list[Problem]]:
     return course, list(problems)
 
 
-def _is_read(value) -> bool:
+def _is_read(value: object) -> TypeGuard[tuple[Course, tuple[Problem, ...]]]:
     return (
         isinstance(value, tuple)
         and len(value) == 2
@@ -532,7 +412,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
             rel = str(path.relative_to(root))
         except ValueError:
             rel = str(path)
-        r = _Reader(rel, problems, lint)
+        r = Reader(rel, problems, lint)
         try:
             data = read_yaml(path)
         except YamlError as exc:
@@ -585,10 +465,10 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
     if lint:  # a prediction an earlier lesson's already answered
         for source, message in earlier_giveaways(sorted(lessons, key=lambda l: (l.order, l.id))):
-            problems.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
+            problems.append(problem_at(source, message))
     questions = [q for c in checkpoints for q in c.questions] + quiz
     for source, message in misconception_problems(misconceptions, questions, {l.id for l in lessons}):
-        problems.append(Problem(source.file if source else "lessons", source.line if source else 0, message))
+        problems.append(problem_at(source, message))
     lesson_order = {l.id: l.order for l in lessons}
     exercises.sort(key=lambda e: (lesson_order.get(e.lesson, math.inf), e.order, e.id))
     drills = []
@@ -612,7 +492,7 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     return course, problems
 
 
-def _identity(r: _Reader, value, line: int) -> Identity | None:
+def _identity(r: Reader, value: object, line: int) -> Identity | None:
     d = r.mapping(value, line, "course", FORMAT["course"].required, FORMAT["course"].optional)
     if d is None:
         return None
@@ -636,49 +516,50 @@ def _folder_identity(root: Path) -> Identity:
     return Identity(folder_course_id(name), Bilingual(en=name, zh=name))
 
 
-def _cross_check(root, lessons, exercises, quiz, checkpoints, problems) -> None:
+def _cross_check(
+    root: Path,
+    lessons: list[Lesson],
+    exercises: list[Exercise],
+    quiz: list[Question],
+    checkpoints: list[Checkpoint],
+    problems: list[Problem],
+) -> None:
     """Rules that span files: unique ids, lessons that exist, a solution per exercise."""
 
-    def unique(objs, what, key=lambda o: o.id):
-        first: dict[str, Source] = {}
-        for o in objs:
-            if key(o) in first:
-                problems.append(
-                    Problem(o.source.file, o.source.line, f"duplicate {what} '{key(o)}' (first in {first[key(o)]})")
-                )
+    def unique(named: Iterable[tuple[str, Source | None]], what: str) -> None:
+        first: dict[str, Source | None] = {}
+        for ident, source in named:
+            if ident in first:
+                problems.append(problem_at(source, f"duplicate {what} '{ident}' (first in {first[ident]})"))
             else:
-                first[key(o)] = o.source
+                first[ident] = source
 
-    unique(lessons, "lesson id")
-    unique(exercises, "exercise id")
+    unique(((l.id, l.source) for l in lessons), "lesson id")
+    unique(((e.id, e.source) for e in exercises), "exercise id")
     questions = [q for c in checkpoints for q in c.questions] + list(quiz)
-    unique(questions, "question id")
-    unique(checkpoints, "checkpoint of lesson", key=lambda c: c.lesson)
+    unique(((q.id, q.source) for q in questions), "question id")
+    unique(((c.lesson, c.source) for c in checkpoints), "checkpoint of lesson")
     runs = [q.template.cell(q.id, i) for q in questions if q.template for i in range(q.variants())]
     asked = [q.asked(i) for q in questions for i in range(q.variants())]
-    unique([c for l in lessons for c in l.cells] + [q.evidence for q in asked if q.evidence] + runs, "cell id")
+    cells = [c for l in lessons for c in l.cells] + [q.evidence for q in asked if q.evidence] + runs
+    unique(((c.id, c.source) for c in cells), "cell id")
     lesson_ids = {l.id for l in lessons}
     for e in exercises:
         if lessons and e.lesson not in lesson_ids:
-            problems.append(
-                Problem(
-                    e.source.file, e.source.line, f"exercise '{e.id}' names lesson '{e.lesson}', which does not exist"
-                )
-            )
+            problems.append(problem_at(e.source, f"exercise '{e.id}' names lesson '{e.lesson}', which does not exist"))
         if not (root / "solutions" / f"{e.id}.py").is_file():
-            problems.append(Problem(e.source.file, e.source.line, f"solution file missing: solutions/{e.id}.py"))
+            problems.append(problem_at(e.source, f"solution file missing: solutions/{e.id}.py"))
     for c in checkpoints:
         if lessons and c.lesson not in lesson_ids:
-            problems.append(
-                Problem(c.source.file, c.source.line, f"checkpoint names lesson '{c.lesson}', which does not exist")
-            )
+            problems.append(problem_at(c.source, f"checkpoint names lesson '{c.lesson}', which does not exist"))
     for q in quiz:
         if lessons and q.lesson is not None and q.lesson not in lesson_ids:
-            problems.append(
-                Problem(
-                    q.source.file, q.source.line, f"question '{q.id}' names lesson '{q.lesson}', which does not exist"
-                )
-            )
+            problems.append(problem_at(q.source, f"question '{q.id}' names lesson '{q.lesson}', which does not exist"))
+
+
+def problem_at(source: Source | None, message: str) -> Problem:
+    """A problem where an object was read (every object the loader makes says where)."""
+    return Problem(source.file if source else "lessons", source.line if source else 0, message)
 
 
 def load_course(root: Path | None = None) -> Course:

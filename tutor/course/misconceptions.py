@@ -5,15 +5,17 @@ can say which ones a learner still holds; its siblings and variants test the sam
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from tutor.course.model import Misconception, Source
+from tutor.course.model import Misconception, Question, Source
+from tutor.course.reader import Reader
 from tutor.course.schema import FORMAT, ID_REGEX
 from tutor.course.yamlread import LineList
 
 ID_PATTERN = re.compile(ID_REGEX)
 
 
-def read_misconceptions(r, value, line: int) -> list[Misconception]:
+def read_misconceptions(r: Reader, value: object, line: int) -> list[Misconception]:
     """The catalogue's entries; each problem reported through the loader's reader `r`."""
     if not isinstance(value, LineList) or not value:
         r.problem(line, "misconceptions must be a non-empty list")
@@ -33,12 +35,14 @@ def read_misconceptions(r, value, line: int) -> list[Misconception]:
     return found
 
 
-def misconception_problems(misconceptions, questions, lesson_ids: set[str]) -> list[tuple[Source, str]]:
+def misconception_problems(
+    misconceptions: Sequence[Misconception], questions: Sequence[Question], lesson_ids: set[str]
+) -> list[tuple[Source | None, str]]:
     """Rules that span files: a tag names a catalogued belief, each belief is tested by some
     question and names a lesson that exists; with a catalogue, every question names its belief,
     and every wrong option (or template variant) of a tagged question maps to one, through
     `beliefs:` or the question's `misconception:` (a course without a catalogue needs no tags)."""
-    problems: list[tuple[Source, str]] = []
+    problems: list[tuple[Source | None, str]] = []
     known: dict[str, Source | None] = {}
     for m in misconceptions:
         if m.id in known:
@@ -72,15 +76,19 @@ def misconception_problems(misconceptions, questions, lesson_ids: set[str]) -> l
     return problems
 
 
-def _unmapped(q) -> list[tuple[Source, str]]:
+def _unmapped(q: Question) -> list[tuple[Source | None, str]]:
     """A tagged question's wrong answers that show no belief, and beliefs given to a right one."""
-    problems: list[tuple[Source, str]] = []
+    problems: list[tuple[Source | None, str]] = []
     if q.template:
         if not q.misconception and len(q.beliefs) < len(q.template.variants):
             problems.append((q.source, f"question '{q.id}' has a variant with no belief: give `misconception:`"))
         return problems
     for form in (q, *q.siblings):
-        where = f"question '{q.id}'" if form is q else f"question '{q.id}' sibling at line {form.source.line}"
+        where = (
+            f"question '{q.id}'"
+            if form is q
+            else f"question '{q.id}' sibling at line {form.source.line if form.source else 0}"
+        )
         if form.answer in form.beliefs:
             problems.append((form.source, f"{where}: `beliefs:` names option {form.answer}, which is the right answer"))
         for letter in sorted(set(form.options) - {form.answer}):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tutor.course.reader import Reader
 from tutor.course.schema import FORMAT, LETTERS
 from tutor.i18n import Bilingual
 
@@ -90,7 +91,7 @@ def same_number(a: str, b: str) -> bool:
     return x is not None and y is not None and x == y
 
 
-def _scalar(value) -> str | None:
+def _scalar(value: object) -> str | None:
     """A YAML scalar as the text Python would print (True, 3, 2.5, or the string itself)."""
     if isinstance(value, bool) or isinstance(value, (int, float, str)):
         text = str(value).strip()
@@ -98,7 +99,7 @@ def _scalar(value) -> str | None:
     return None
 
 
-def read_prediction(r, value, line: int, what: str) -> Prediction | None:
+def read_prediction(r: Reader, value: object, line: int, what: str) -> Prediction | None:
     """Parse a cell's `predict:` mapping with the loader's reader `r`, reporting file:line problems."""
     what = f"{what} predict"
     d = r.mapping(value, line, what, FORMAT["predict"].required, FORMAT["predict"].optional)
@@ -165,10 +166,12 @@ def read_prediction(r, value, line: int, what: str) -> Prediction | None:
     explain = r.text(d.get("explain"), d.line_of("explain"), f"{what} explain") if "explain" in d else None
     if not ok or ("explain" in d and explain is None):
         return None
+    # what `ok` has established, said so that the types follow
+    assert question is not None and isinstance(reveal, str) and isinstance(answer, str)
     return Prediction(question=question, reveal=reveal, answer=answer, options=options, explain=explain)
 
 
-def _option(r, value, line: int, what: str) -> Option | None:
+def _option(r: Reader, value: object, line: int, what: str) -> Option | None:
     d = r.mapping(value, line, what, FORMAT["option"].required, FORMAT["option"].optional)
     if d is None or "value" not in d:
         return None

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 
 from tutor.course.cjk import display_width
-from tutor.course.model import ANSWER, Question, Source, Template
+from tutor.course.model import ANSWER, Cell, Question, Source, Template
 from tutor.course.predict import OPTION_LETTERS
+from tutor.course.reader import Reader
 from tutor.course.schema import FORMAT, ID_REGEX, PLACEHOLDER_REGEX
 from tutor.course.yamlread import LineDict, LineList
 from tutor.i18n import Bilingual
@@ -23,9 +25,13 @@ PARAM_PATTERN = re.compile(PLACEHOLDER_REGEX)
 # 80x24 (Textual clips a fence, it does not wrap it, and the clipped part can hold the answer).
 CODE_COLUMNS = 74
 _FENCE = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
+# read_cell(r, value, line, what): the loader's reader of cells, for a question's evidence
+CellReader = Callable[[Reader, object, int, str], Cell | None]
 
 
-def read_question(r, value, line: int, what: str, read_cell, lesson_default: str | None = None) -> Question | None:
+def read_question(
+    r: Reader, value: object, line: int, what: str, read_cell: CellReader, lesson_default: str | None = None
+) -> Question | None:
     """One question: lettered (options, answer, explain) or a template (no options: a number).
     `read_cell` reads its optional evidence cell (the loader's reader of cells)."""
     templated = isinstance(value, LineDict) and "template" in value
@@ -91,7 +97,7 @@ def read_question(r, value, line: int, what: str, read_cell, lesson_default: str
     return None
 
 
-def _option_beliefs(r, d, what: str) -> dict[str, str] | None:
+def _option_beliefs(r: Reader, d: LineDict, what: str) -> dict[str, str] | None:
     """`beliefs:` of a lettered question or sibling: option letter -> belief id (whether each
     names a catalogued belief, and no right answer is given one, is the loader's cross-check)."""
     if "beliefs" not in d:
@@ -104,7 +110,7 @@ def _option_beliefs(r, d, what: str) -> dict[str, str] | None:
     return {k: v for k, v in found.items() if v} if all(found.values()) else None
 
 
-def _variant_beliefs(r, d, what: str, template: Template | None) -> dict[str, str] | None:
+def _variant_beliefs(r: Reader, d: LineDict, what: str, template: Template | None) -> dict[str, str] | None:
     """`beliefs:` of a template question: one belief id per variant, in order -> {"0": id, ...}."""
     if "beliefs" not in d:
         return {}
@@ -117,7 +123,7 @@ def _variant_beliefs(r, d, what: str, template: Template | None) -> dict[str, st
     return {str(i): b for i, b in enumerate(found) if b} if all(found) else None
 
 
-def _code_fits(r, prompt: Bilingual, line: int, what: str, template: Template | None = None) -> None:
+def _code_fits(r: Reader, prompt: Bilingual, line: int, what: str, template: Template | None = None) -> None:
     """Every line of the prompt's code, in each language and each variant filled in, fits the
     question pane at 80 columns (Chinese characters count two)."""
     for lang in ("en", "zh"):
@@ -136,7 +142,7 @@ def _code_fits(r, prompt: Bilingual, line: int, what: str, template: Template | 
 
 
 def _siblings(
-    r, d, what: str, qid: str | None, lesson: str | None, read_cell, tag: str | None
+    r: Reader, d: LineDict, what: str, qid: str | None, lesson: str | None, read_cell: CellReader, tag: str | None
 ) -> tuple[Question, ...] | None:
     """The lettered questions asked in a question's place on a retry: each a whole question of its
     own (prompt, options, answer, explain, optional evidence) on the same misconception, `tag`."""
@@ -169,15 +175,18 @@ def _siblings(
     return tuple(found)
 
 
-def _lettered(r, value, line: int, what: str) -> dict[str, Bilingual] | None:
+def _lettered(r: Reader, value: object, line: int, what: str) -> dict[str, Bilingual] | None:
     d = r.mapping(value, line, what, FORMAT["lettered"].required, FORMAT["lettered"].optional)
     if d is None or set(d) != set(OPTION_LETTERS):
         return None
     texts = {k: r.text(d[k], d.line_of(k), f"{what} {k}") for k in OPTION_LETTERS}
-    return texts if all(texts.values()) else None
+    read = {k: text for k, text in texts.items() if text is not None}
+    return read if len(read) == len(texts) else None
 
 
-def _template(r, value, line: int, what: str, prompt: Bilingual | None, source: Source) -> Template | None:
+def _template(
+    r: Reader, value: object, line: int, what: str, prompt: Bilingual | None, source: Source
+) -> Template | None:
     what = f"{what} template"
     d = r.mapping(value, line, what, FORMAT["template"].required, FORMAT["template"].optional)
     if d is None:
@@ -257,7 +266,7 @@ def _template(r, value, line: int, what: str, prompt: Bilingual | None, source: 
     return Template(tuple(variants), code, reveal, explain, timeout, source)
 
 
-def _variants(r, value, line: int, what: str) -> list[dict[str, str]] | None:
+def _variants(r: Reader, value: object, line: int, what: str) -> list[dict[str, str]] | None:
     if not isinstance(value, LineList) or len(value) < 2:
         r.problem(line, f"{what} variants must be a list of at least 2 mappings (a retry draws another)")
         return None

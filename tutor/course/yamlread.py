@@ -77,7 +77,7 @@ class YamlError(TutorError):
         self.line = line
 
 
-def read_yaml(path: Path):
+def read_yaml(path: Path) -> object:
     """Parse one YAML file into LineDict / LineList / scalars, or raise YamlError."""
     try:
         text = path.read_text(encoding="utf-8")
