@@ -22,6 +22,7 @@ from textual.system_commands import SystemCommandsProvider
 from tutor.i18n import LANGS, Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
+from tutor.ui import collector
 from tutor.ui.app_protocol import TutorAppLike
 from tutor.ui.key_order import KeyQueue
 from tutor.ui.keys import translate_bindings
@@ -114,8 +115,10 @@ class TutorApp(TutorAppLike):
         self._exit_on_signals()
         if not self._course_given:
             self.load_course()
-        elif self.session.problems:
-            self.show_problems()
+        else:
+            self.call_after_refresh(collector.settle)  # the course and the first screen are made
+            if self.session.problems:
+                self.show_problems()
         every = IDLE_CHECK_S if self.worker_idle_s is None else min(IDLE_CHECK_S, max(0.5, self.worker_idle_s / 4))
         self.set_interval(every, self._give_back_idle_worker)
         self._note_host()
@@ -219,6 +222,7 @@ class TutorApp(TutorAppLike):
         self.session.problems = list(problems)
         self.title = self.course_title()
         self.refresh_screens()
+        self.call_after_refresh(collector.settle)  # the course and the first screen are made
         if problems:
             self.show_problems()
         elif self._when_loaded is not None:
@@ -232,6 +236,7 @@ class TutorApp(TutorAppLike):
 
     def on_unmount(self) -> None:
         self.session.close()
+        collector.unsettle()
 
     # ---- language --------------------------------------------------------------------------
 

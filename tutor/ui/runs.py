@@ -21,6 +21,7 @@ from textual.widget import Widget
 from tutor.protocol import CheckResult, MetricPoints, TraceFacts
 from tutor.sandbox.events import Output, Verdict
 from tutor.sandbox.verdict import Ending, decide
+from tutor.ui import collector
 from tutor.ui.texts import say
 
 if TYPE_CHECKING:
@@ -130,6 +131,7 @@ def start_run(
     session.runs.add(handle)
 
     def body() -> None:
+        collector.hold()  # no full collection while its events stream in (tutor.ui.collector)
         try:
             try:
                 run = make_run()
@@ -160,6 +162,7 @@ def start_run(
         finally:
             handle.finished = True
             session.runs.discard(handle)
+            collector.release()
             session.worker_wanted()  # the idle clock starts when the run ends
 
     owner.run_worker(body, thread=True, group=RUN_GROUP, exclusive=True, exit_on_error=False)
