@@ -58,7 +58,7 @@ def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
         "predictions": {},
         "questions": {},
         "quiz": {"answers": {}, "best_score": None, "attempts": 0},
-        "review": {"on": True, "items": {}},
+        "review": {"on": True, "items": {}, "drills": {}},
         "drills": {},
     }
     assert s.warnings == []

@@ -90,4 +90,8 @@ def test_a_progress_file_of_92686d9_brings_its_wrong_answers_back_for_review(tmp
     assert [q.id for q in state.reviews_due()] == ["cp61-global-count"]
     state.save_now(changes.lesson, "6.2", "started")
     saved = json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))
-    assert saved["review"] == {"on": True, "items": {"cp61-global-count": {"step": 0, "due": "2026-12-07"}}}
+    assert saved["review"] == {
+        "on": True,
+        "items": {"cp61-global-count": {"step": 0, "due": "2026-12-07"}},
+        "drills": {},
+    }
