@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -22,6 +23,19 @@ from tutor.progress.reports import drill_scores, score_text
 from tutor.sandbox.events import Verdict
 from tutor.ui.runs import RunView
 from tutor.ui.screens.base import TutorScreen, footer
+
+BLANK = "\u00a0"  # no mark: a space that is not trimmed away, so the letters stay in one column
+
+
+def _hanging(mark: str, letter: str, text: str) -> Table:
+    """A belief as an option: its mark and letter, then its words, wrapped lines under the words
+    (not under the letter, where at 80 columns they read as a line of their own)."""
+    grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
+    grid.add_column(no_wrap=True, width=1)
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(mark, letter, text)
+    return grid
 
 
 class DrillScreen(RunView, TutorScreen):
@@ -129,7 +143,8 @@ class DrillScreen(RunView, TutorScreen):
             if right
             else f"{m['wrong']} " + self.say("drill_line_wrong", picked=self.line, n=drill.line)
         )
-        text = Text(said, style=m.style("right" if right else "wrong"))
+        text = Text()
+        text.append(said, style=m.style("right" if right else "wrong"))
         if self.stage == "belief":
             text.append("\n" + self.say("drill_ask_belief"), style="bold")
         ask.update(text)
@@ -141,12 +156,14 @@ class DrillScreen(RunView, TutorScreen):
         m = self.marks
         options = []
         for i, belief in enumerate(self.choices):
-            mark = " "
+            mark = BLANK
             if self.stage == "done":
                 mark = (
-                    m["right"] if belief.id == self.drill.belief else (m["wrong"] if belief.id == self.belief else " ")
+                    m["right"]
+                    if belief.id == self.drill.belief
+                    else (m["wrong"] if belief.id == self.belief else BLANK)
                 )
-            options.append(Option(Text(f"{mark} {'ABCD'[i]}. {belief.text.get(self.lang)}"), id=belief.id))
+            options.append(Option(_hanging(mark, f"{'ABCD'[i]}.", belief.text.get(self.lang)), id=belief.id))
         keep = beliefs.highlighted
         beliefs.set_options(options)
         beliefs.highlighted = keep if keep is not None else 0
