@@ -247,3 +247,30 @@ def test_first_try_claims_without_answers_are_flagged_not_shown(tmp_path, cli_en
     assert "checkpoint 6.1: first try claimed 2/3" in row["note"]
     assert "holds no answers (made by an older tutor)" in row["note"]
     assert "does not say which course" in row["note"]
+
+
+def test_a_link_in_the_collected_folder_is_not_followed(tmp_path, cli_env):
+    """Issue 50's red team (on 944540f): a hand-in that is a symbolic link was read as the instructor
+    and graded: `mallory.json -> ~/archive/carol.json` graded an export of the instructor's under
+    mallory's file, and `-> /etc/shadow` was opened. Now each link's row says what it points to and
+    that it was not followed (escape sequences in the target shown, not sent); a file named
+    directly stays the instructor's choice."""
+    folder, archive = tmp_path / "in", tmp_path / "archive"
+    folder.mkdir()
+    archive.mkdir()
+    export = {"format": "jaxstate-tutor-export", "format_version": 1, "learner": "carol", "progress": {}, "files": {}}
+    (archive / "carol.json").write_text(json.dumps(export), encoding="utf-8")
+    (folder / "mallory.json").symlink_to(archive / "carol.json")
+    (folder / "trent.json").symlink_to("\x1b]0;owned\x07" + str(archive / "carol.json"))
+    p = _tutor(cli_env, tmp_path, "grade", str(folder), timeout=60)
+    assert p.returncode == 0, p.stderr
+    rows = {r["export"]: r for r in csv.DictReader(io.StringIO(p.stdout))}
+    assert set(rows) == {"mallory.json", "trent.json"}, rows
+    assert all(r["status"] == "unreadable" for r in rows.values()), rows
+    assert f"a symbolic link to {archive / 'carol.json'}, not a file handed in" in rows["mallory.json"]["note"]
+    assert "\x1b" not in p.stdout + p.stderr and "owned" in rows["trent.json"]["note"]
+    assert "carol" not in {r["learner"] for r in rows.values()}
+    zh = _tutor(cli_env, tmp_path, "--lang", "zh", "grade", str(folder), timeout=60)
+    assert "不是交上来的文件" in zh.stderr, zh.stderr
+    named = _tutor(cli_env, tmp_path, "grade", str(folder / "mallory.json"), timeout=60)
+    assert "carol" in named.stdout, named.stdout  # named on the command line: followed

@@ -256,6 +256,12 @@ MSG = table(
             "用 `jaxstate-tutor grade --exchange {path}` 收取。",
         },
         "exchange_refused": {"en": "not taken: {why}", "zh": "未收取：{why}"},
+        "grade_link_not_followed": {
+            "en": "not read: a symbolic link to {target}, not a file handed in (not followed: a link can name any "
+            "file you can read, or another learner's export); put the file itself in the folder",
+            "zh": "未读取：这是指向 {target} 的符号链接，不是交上来的文件（不跟随：链接可以指向你能读的任何文件，"
+            "或另一个学生的导出文件）；请把文件本身放进文件夹",
+        },
         "exchange_earlier": {
             "en": "grade: {account}: {n} earlier submissions replaced by the latest, {path}",
             "zh": "grade：{account}：{n} 份较早的提交已被最新的一份 {path} 取代",

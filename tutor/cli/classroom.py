@@ -241,22 +241,39 @@ def cmd_exchange(ctx: Context) -> int:
     return 0
 
 
-def _exports_in(paths: list[Path], lang: str) -> list[Path]:
-    """Every candidate file: each folder's visible regular files (not its subfolders), and each
-    file named directly. A missing path is bad usage, found before anything is run."""
-    found: list[Path] = []
+def _exports_in(paths: list[Path], lang: str) -> list[tuple[Path, object]]:
+    """Every candidate file, as `_to_grade`'s items: each folder's visible files (not its
+    subfolders), and each file named directly. A symbolic link in a folder is not followed (a
+    hand-in `bob.json -> ~/2025/carol.json` would have graded a file of the instructor's as bob's):
+    its row says so. A missing path is bad usage, found before anything is run."""
+    found: list[tuple[Path, object]] = []
     for path in paths:
         if path.is_dir():
             try:
                 entries = sorted(path.iterdir())
             except OSError as exc:
                 raise UsageError(say("grade_cannot_list", lang, path=path, why=exc.strerror or str(exc))) from None
-            found += [p for p in entries if not p.name.startswith(".") and not p.is_dir()]
+            for p in entries:
+                if p.name.startswith("."):
+                    continue
+                if p.is_symlink():
+                    found.append((p, ("grade_link_not_followed", {"target": _link_target(p)})))
+                elif not p.is_dir():
+                    found.append((p, None))
         elif path.exists() or path.is_symlink():
-            found.append(path)
+            found.append((path, None))
         else:
             raise UsageError(say("grade_no_dir", lang, path=path))
     return found
+
+
+def _link_target(path: Path) -> str:
+    from tutor.controls import show_controls
+
+    try:
+        return show_controls(os.readlink(path))  # a learner chose it: no escape sequence reaches the terminal
+    except OSError:
+        return "?"
 
 
 def _to_grade(ctx: Context) -> list[tuple[Path, object]]:
@@ -275,7 +292,7 @@ def _to_grade(ctx: Context) -> list[tuple[Path, object]]:
     by_hand: list[Path] = []
     for path in args.dirs:
         (folders if path.is_dir() and exchange.is_exchange(path) else by_hand).append(path)
-    items: list[tuple[Path, object]] = [(p, None) for p in _exports_in(by_hand, lang)] if by_hand else []
+    items: list[tuple[Path, object]] = _exports_in(by_hand, lang) if by_hand else []
     for folder in folders:
         if not folder.is_dir():
             raise UsageError(say("grade_no_dir", lang, path=folder))
@@ -322,7 +339,7 @@ def cmd_grade(ctx: Context) -> int:
     judge = _Judge(ctx, args.timeout, lang, _isolation(ctx, args.isolation, collected))
     try:
         for path, how in items:
-            if isinstance(how, tuple):  # a file of an exchange not taken (a link, a hard link)
+            if isinstance(how, tuple):  # a file not taken (an exchange's link or hard link, a folder's link)
                 why = say(how[0], lang, **how[1])
                 print(say("grade_problem", lang, path=path, why=why), file=sys.stderr)
                 rows.append(unreadable_row(path, why))
