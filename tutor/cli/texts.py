@@ -31,9 +31,11 @@ MSG = table(
         },
         "course_confined_hook": {
             "en": "this system has no Landlock, so the tutor's audit hook lets them write only their own run folder "
-            "and refuses starting programs and calling C; they may signal only their own processes, and `grade` "
+            "and refuses starting programs and loading C (code that calls C at a raw address gets past it); they "
+            "may signal only their own processes, and `grade` "
             "runs them inside bubblewrap where it runs here; outside bubblewrap they can read what you can read",
-            "zh": "本系统没有 Landlock，所以由本教程的审计钩子只允许它们写自己的运行文件夹，并拒绝启动程序和调用 C 函数；"
+            "zh": "本系统没有 Landlock，所以由本教程的审计钩子只允许它们写自己的运行文件夹，并拒绝启动程序和加载 C"
+            "（在原始地址上调用 C 的代码能绕过它）；"
             "它们只能向自己的进程发信号；在这里能运行 bubblewrap 时，`grade` 会在 bubblewrap 中运行它们；"
             "在 bubblewrap 之外，它们能读你能读的文件",
         },

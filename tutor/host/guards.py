@@ -168,9 +168,13 @@ GUARD_TEXT = {
     ),
     "kernel-fence": (
         "what a check's code may read, write and reach on the network is held by Python's audit hook alone "
-        "(no Landlock in this kernel), which therefore refuses starting programs and calling C outright",
+        "(no Landlock in this kernel), which therefore refuses starting programs and loading C (ctypes, cffi); "
+        "code that calls C at a raw address still gets past it and can read and write what your account can, "
+        "so grade strangers' files in bubblewrap or a container of their own; sockets, other processes' "
+        "scheduling and memory, and IPC stay refused by the kernel (seccomp)",
         "检查代码能读、能写、能访问的网络只由 Python 的审计钩子限制（本内核没有 Landlock），"
-        "因此它直接拒绝启动程序和调用 C 函数",
+        "因此它直接拒绝启动程序和加载 C（ctypes、cffi）；但在原始地址上调用 C 的代码仍能绕过它，读写你的账户能读写的文件，"
+        "所以请在 bubblewrap 或单独的容器中评判陌生人的文件；套接字、其他进程的调度和内存、IPC 仍由内核（seccomp）拒绝",
     ),
     "network": (
         "a check's TCP connections are refused by Python's audit hook alone, not by the kernel "
