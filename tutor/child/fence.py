@@ -470,6 +470,8 @@ def _hook(event: str, args: tuple) -> None:
         path = args[_LISTS[event]] if args else None
         if isinstance(path, (str, bytes, os.PathLike)) and not _may_read(path if path else "."):
             _refuse_read(path)
+    elif _strict and event == "sqlite3.connect":
+        _refuse_unseen(event)  # sqlite opens files in C (ATTACH, VACUUM INTO) past the hook, :memory: too
     elif event in _CHANGES:
         for at, fd_at in _CHANGES[event]:
             path = args[at] if at < len(args) else None
