@@ -13,6 +13,8 @@ after reading its job carries it back under the key SEAL, beside the event's own
 envelope, not a field of any message). An event without it was written by something other than
 the worker's channel (learner code writing to the pipe), and the parent believes nothing after it.
 Standard library only (and tutor.i18n): both the JAX-free parent and the worker import it.
+The same codec has a tolerant mode (`decode_tolerant`, below) for records a person may have
+edited, progress.json's (tutor.progress.records): it repairs and names instead of raising.
 
 The sequence of one run, in the order the parent accepts it:
 
@@ -38,7 +40,7 @@ import dataclasses
 import functools
 import json
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import count, repeat
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -568,6 +570,102 @@ def _items(keys: Iterable, decoders: Iterable[Decoder], values: Iterable) -> lis
                 step = f"[{key}]" if isinstance(key, int) else f".{key}"
                 raise _Bad(step + bad.where, bad.what) from None
         raise
+
+
+# ------------------------------------------------------------------ the tolerant mode
+# For records a person's editor or sync tool may have touched (progress.json), not the pipe: each
+# value is judged by the same rules as above, but one that breaks them is repaired (its field's
+# default, or its entry dropped) and named in `problems`, and keys the record does not know are
+# kept, to be written back as they were. A record is a frozen dataclass; field metadata says more.
+
+UNKNOWN: dict[str, Any] = {"unknown": True}  # the field (a Mapping) that holds the keys not known
+COUNT: dict[str, Any] = {"count": True}  # an int, or each int of a tuple, is never negative
+SPARSE: dict[str, Any] = {"sparse": True}  # written only when it is not its default
+Record = TypeVar("Record")
+
+
+def decode_tolerant(cls: type[Record], value: object, where: str, problems: list[Bilingual]) -> Record | None:
+    """`value` (decoded JSON) as a `cls`, each bad field repaired and named; None (named too) when
+    it is not an object or lacks a field that has no default."""
+    if type(value) is not dict:
+        problems.append(Bilingual(en=f"{where} is not an object", zh=f"{where} 不是对象"))
+        return None
+    hints = _HINTS[cls] if cls in _HINTS else _HINTS.setdefault(cls, get_type_hints(cls))
+    known: dict[str, Any] = {}
+    names = {f.name for f in dataclasses.fields(cls) if not f.metadata.get("unknown")}  # type: ignore[arg-type]
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        inner = f"{where}.{f.name}" if where else f.name
+        if f.metadata.get("unknown"):
+            known[f.name] = {k: v for k, v in value.items() if k not in names}
+        elif f.name in value:
+            repaired = _tolerant(hints[f.name], f.metadata, value[f.name], inner, problems)
+            if repaired is not _REPAIRED:
+                known[f.name] = repaired
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            problems.append(Bilingual(en=f"{inner} is missing", zh=f"{inner} 缺失"))
+    # a field with no default, missing or refused: the record cannot stand, and goes (named above)
+    every = dataclasses.fields(cls)  # type: ignore[arg-type]
+    required = [f.name for f in every if f.default is f.default_factory is dataclasses.MISSING]
+    return cls(**known) if all(name in known for name in required) else None
+
+
+def encode_tolerant(record: object) -> dict[str, Any]:
+    """A record as JSON-ready values, its unknown keys beside its own: the inverse of decode_tolerant."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(record):  # type: ignore[arg-type]
+        value = getattr(record, f.name)
+        if f.metadata.get("unknown"):
+            out = dict(value) | out
+        elif not (f.metadata.get("sparse") and value == f.default):
+            out[f.name] = _plain(value)
+    return out
+
+
+_REPAIRED = object()  # a field's value was refused: the field takes its default
+_HINTS: dict[type, dict[str, Any]] = {}  # once per class: a file holds hundreds of records of a few
+
+
+def _tolerant(hint: Any, meta: Mapping[str, Any], value: Any, where: str, problems: list[Bilingual]) -> Any:
+    """One field's value: records, lists and maps of them decoded entry by entry (a bad entry
+    dropped), anything else by the strict decoder; _REPAIRED (and named) if refused."""
+    origin, args = get_origin(hint), get_args(hint)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        record = decode_tolerant(hint, value, where, problems)
+        return _REPAIRED if record is None else record
+    if origin in (dict, Mapping) or (origin is tuple and args[-1:] == (...,)):
+        keyed = origin is not tuple
+        if type(value) is not (dict if keyed else list):
+            what = Bilingual(en="an object", zh="对象") if keyed else Bilingual(en="a list", zh="列表")
+            problems.append(Bilingual(en=f"{where} is not {what.en}", zh=f"{where} 不是{what.zh}"))
+            return _REPAIRED
+        item = args[-1] if keyed else args[0]
+        entries: Iterable[tuple[Any, Any]] = value.items() if isinstance(value, dict) else enumerate(value)
+        kept = [
+            (k, v)
+            for k, raw in entries
+            if (v := _tolerant(item, meta, raw, f"{where}[{k!r}]", problems)) is not _REPAIRED
+        ]
+        return dict(kept) if keyed else tuple(v for _, v in kept)
+    try:
+        decoded = _decoder(hint)(value)
+    except _Bad:
+        decoded = _REPAIRED
+    if decoded is not _REPAIRED and meta.get("count"):
+        counts = decoded if isinstance(decoded, tuple) else (decoded,)
+        decoded = decoded if all(c is None or c >= 0 for c in counts) else _REPAIRED
+    if decoded is _REPAIRED:
+        problems.append(Bilingual(en=f"{where} had an invalid value", zh=f"{where} 的值无效"))
+    return decoded
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return encode_tolerant(value)
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _describe(hint: Any) -> str:

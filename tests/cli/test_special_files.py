@@ -43,7 +43,7 @@ def test_a_fifo_in_the_home_is_named_and_progress_is_not_written(tmp_path, name)
         store.load()
         assert any("FIFO" in w.en for w in store.warnings)
     with pytest.raises(Exception, match="not a regular file|will not be saved|FIFO") as err:
-        store.update(lambda data: data)
+        store.update(lambda progress: progress)
     assert "Traceback" not in str(err.value)
     assert (tmp_path / name).is_fifo()  # left as it was: it may be the user's
 

@@ -97,9 +97,9 @@ def test_the_c_key_walks_the_whole_path(home, sandbox, tui, answer_every_predict
             )
         assert visited == path
         data = app.session.store.load()  # what reached the disk
-        assert all(data["exercises"][e.id]["status"] == "passed" for e in COURSE.exercises)
-        assert all(data["lessons"][lesson.id]["status"] == "done" for lesson in COURSE.lessons)
-        assert data["quiz"]["best_score"] is not None and len(data["quiz"]["answers"]) == len(COURSE.quiz)
+        assert all(data.exercises[e.id].status == "passed" for e in COURSE.exercises)
+        assert all(data.lessons[lesson.id].status == "done" for lesson in COURSE.lessons)
+        assert data.quiz.best_score is not None and len(data.quiz.answers) == len(COURSE.quiz)
 
     asyncio.run(body())
 
@@ -121,7 +121,7 @@ def test_continue_resumes_where_the_learner_left_off(home, sandbox, tui):
         )
         await tui.until(
             pilot,
-            lambda: app.session.store.load().get("position") == target.key,
+            lambda: app.session.store.load().position == target.key,
             timeout=DEADLINE_S,
             what="the position to be saved",
         )

@@ -10,6 +10,7 @@ import random
 import re
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from tutor.i18n import pick
 from tutor.progress import SCHEMA, ProgressError, ProgressStore, Snapshot, changes, normalize
 from tutor.progress import store as store_mod
+from tutor.progress.records import encode
 
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 # spawn, not fork: by now other tests may have imported JAX here, and forking a process
@@ -50,7 +52,7 @@ def backups(home: Path, kind: str) -> list[Path]:
 def test_fresh_home_defaults_and_missing_dir_created(tmp_path):
     home = tmp_path / "a" / "b"
     s = ProgressStore(home)
-    data = s.load()
+    data = encode(s.load())
     assert data == {
         "schema": SCHEMA,
         "exercises": {},
@@ -70,18 +72,19 @@ def test_record_attempt_pass_never_downgraded(tmp_path):
     s = ProgressStore(tmp_path)
     assert Snapshot(s.load()).exercise_status("counter-jit") == "new"
     d = s.apply(changes.attempt, "counter-jit", False)
-    ex = d["exercises"]["counter-jit"]
-    assert (ex["status"], ex["attempts"], ex["first_passed_at"]) == ("attempted", 1, None)
-    assert ISO_Z.match(ex["last_attempt_at"])
+    ex = d.exercises["counter-jit"]
+    assert (ex.status, ex.attempts, ex.first_passed_at) == ("attempted", 1, None)
+    assert ISO_Z.match(ex.last_attempt_at)
     d = s.apply(changes.attempt, "counter-jit", True)
-    first = d["exercises"]["counter-jit"]["first_passed_at"]
+    first = d.exercises["counter-jit"].first_passed_at
     assert ISO_Z.match(first) and Snapshot(d).exercise_status("counter-jit") == "passed"
-    s.update(lambda data: data["exercises"]["counter-jit"].__setitem__("first_passed_at", "2000-01-01T00:00:00Z"))
+    old = replace(d.exercises["counter-jit"], first_passed_at="2000-01-01T00:00:00Z")
+    s.update(lambda p: replace(p, exercises={**p.exercises, "counter-jit": old}))
     d = s.apply(changes.attempt, "counter-jit", False)
     d = s.apply(changes.attempt, "counter-jit", True)
-    ex = d["exercises"]["counter-jit"]
-    assert ex["status"] == "passed" and ex["attempts"] == 4
-    assert ex["first_passed_at"] == "2000-01-01T00:00:00Z"  # set only once
+    ex = d.exercises["counter-jit"]
+    assert ex.status == "passed" and ex.attempts == 4
+    assert ex.first_passed_at == "2000-01-01T00:00:00Z"  # set only once
     assert s.load() == d
 
 
@@ -89,9 +92,9 @@ def test_hints_solution_lessons_quiz(tmp_path):
     s = ProgressStore(tmp_path)
     s.apply(changes.hint, "e", 2)
     d = s.apply(changes.hint, "e", 1)
-    assert d["exercises"]["e"]["hints_shown"] == 2 and Snapshot(d).exercise_status("e") == "new"
+    assert d.exercises["e"].hints_shown == 2 and Snapshot(d).exercise_status("e") == "new"
     d = s.apply(changes.solution_viewed, "e")
-    assert d["exercises"]["e"]["solution_viewed"] is True
+    assert d.exercises["e"].solution_viewed is True
     assert Snapshot(d).lesson_status("6.1") == "new"
     s.apply(changes.lesson, "6.1", "started")
     s.apply(changes.lesson, "6.1", "done")
@@ -104,7 +107,7 @@ def test_hints_solution_lessons_quiz(tmp_path):
     s.apply(changes.answer, "cp-1", "3", True, False)  # a checkpoint's: not among the quiz's answers
     s.apply(changes.quiz_result, 7)
     d = s.apply(changes.quiz_result, 5)
-    assert d["quiz"] == {"answers": {"1": "B"}, "best_score": 7, "attempts": 2}
+    assert encode(d)["quiz"] == {"answers": {"1": "B"}, "best_score": 7, "attempts": 2}
     # the first answer's verdict stays; the latest is what a retry changed
     one = Snapshot(d).question("1")
     assert (one.answer, one.correct, one.first_correct, one.tries) == ("B", True, False, 2)
@@ -114,7 +117,7 @@ def test_hints_solution_lessons_quiz(tmp_path):
 def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):
     write_raw(tmp_path, {"schema": 1, "lessons": {"6.1": {"status": "done"}}})  # written before predictions
     s = ProgressStore(tmp_path)
-    assert s.load()["predictions"] == {} and Snapshot(s.load()).prediction("c") is None
+    assert s.load().predictions == {} and Snapshot(s.load()).prediction("c") is None
     s.apply(changes.reveal, "c", "1", True)  # no guess yet: nothing to judge
     assert Snapshot(s.load()).prediction("c") is None
     s.apply(changes.prediction, "c", "B")
@@ -122,11 +125,11 @@ def test_predictions_keep_the_first_guess_and_old_files_load(tmp_path):
     data = s.apply(changes.reveal, "c", "True", False)
     entry = Snapshot(data).prediction("c")
     assert (entry.answer, entry.shown, entry.correct) == ("B", "True", False)
-    assert ISO_Z.match(data["predictions"]["c"]["predicted_at"]) and s.warnings == []
-    assert s.load()["lessons"] == {"6.1": {"status": "done"}}
+    assert ISO_Z.match(data.predictions["c"].predicted_at) and s.warnings == []
+    assert encode(s.load())["lessons"] == {"6.1": {"status": "done"}}
     write_raw(tmp_path, {"schema": 1, "predictions": {"c": {"answer": "B", "correct": "yes"}, "d": 3}})
     data = ProgressStore(tmp_path).load()  # a damaged record is salvaged like any other
-    assert data["predictions"] == {"c": {"answer": "B", "correct": None, "predicted_at": None, "shown": None}}
+    assert encode(data)["predictions"] == {"c": {"answer": "B", "correct": None, "predicted_at": None, "shown": None}}
 
 
 def test_reset_moves_file_aside(tmp_path):
@@ -136,7 +139,7 @@ def test_reset_moves_file_aside(tmp_path):
     before = s.path.read_bytes()
     backup = s.reset()
     assert backup.name.startswith("progress.json.bak-") and backup.read_bytes() == before
-    assert s.load()["exercises"] == {}
+    assert s.load().exercises == {}
     s.apply(changes.attempt, "y", False)
     second = s.reset()
     assert second != backup and backup.exists() and second.exists()  # same-second resets do not clobber
@@ -179,7 +182,7 @@ def test_four_processes_lose_no_update(tmp_path):
     for p in procs:
         p.join(60)
         assert p.exitcode == 0
-    assert ProgressStore(tmp_path).load()["exercises"]["shared"]["attempts"] == 800
+    assert ProgressStore(tmp_path).load().exercises["shared"].attempts == 800
 
 
 def _endless_writer(home: str, writing) -> None:
@@ -207,14 +210,14 @@ def test_sigkill_mid_write_never_corrupts(tmp_path):
             doc = json.loads(path.read_text())  # always parses: an old or a new complete version
             data, problems = normalize(doc)
             assert problems == []
-            attempts = data["exercises"]["crashy"]["attempts"]
+            attempts = data.exercises["crashy"].attempts
             assert attempts >= last
             last = attempts
         assert len(list(tmp_path.glob("progress.json.tmp*"))) <= 1
     assert last > 0, "the writer never managed to write; the test did not exercise anything"
     s = ProgressStore(tmp_path)
     s.apply(changes.attempt, "crashy", False)  # the lock is free again and the stale temp file is reused
-    assert s.load()["exercises"]["crashy"]["attempts"] == last + 1
+    assert s.load().exercises["crashy"].attempts == last + 1
     assert s.warnings == [] and backups(tmp_path, "corrupt") == []
     assert list(tmp_path.glob("progress.json.tmp*")) == []
 
@@ -224,7 +227,7 @@ def test_stale_temp_file_is_replaced(tmp_path):
     s = ProgressStore(tmp_path)
     s.apply(changes.hint, "x", 1)
     assert not (tmp_path / "progress.json.tmp").exists()
-    assert s.load()["exercises"]["x"]["hints_shown"] == 1
+    assert s.load().exercises["x"].hints_shown == 1
 
 
 # ---- damaged files -------------------------------------------------------------------------------
@@ -249,12 +252,12 @@ def test_bad_file_is_moved_aside_and_store_continues(tmp_path, name):
     original = (tmp_path / "progress.json").read_bytes()
     s = ProgressStore(tmp_path)
     data = s.load()
-    assert data["exercises"] == {} and data["schema"] == SCHEMA
+    assert data.exercises == {} and data.schema == SCHEMA
     [backup] = backups(tmp_path, "corrupt")
     assert backup.read_bytes() == original  # moved aside, never deleted
     assert len(s.warnings) == 1 and str(backup) in s.warnings[0].en
     d = s.apply(changes.attempt, "x", True)
-    assert d["exercises"]["x"]["status"] == "passed"
+    assert d.exercises["x"].status == "passed"
     assert json.loads(s.path.read_text())["exercises"]["x"]["attempts"] == 1
     s.load()
     assert len(s.warnings) == 1 and len(backups(tmp_path, "corrupt")) == 1  # repaired once, no repeat
@@ -277,18 +280,18 @@ def test_partially_bad_file_keeps_good_data(tmp_path):
     )
     s = ProgressStore(tmp_path)
     data = s.load()
-    assert data["exercises"]["good"]["attempts"] == 3 and data["exercises"]["good"]["status"] == "passed"
-    assert "bad" not in data["exercises"]
-    assert data["exercises"]["half"]["attempts"] == 0 and data["exercises"]["half"]["status"] == "attempted"
-    assert data["lessons"] == {"1.1": {"status": "done"}}
-    assert data["quiz"] == {"answers": {"1": "B"}, "best_score": 4, "attempts": 1}
-    assert data["custom"] == 1
+    assert data.exercises["good"].attempts == 3 and data.exercises["good"].status == "passed"
+    assert "bad" not in data.exercises
+    assert data.exercises["half"].attempts == 0 and data.exercises["half"].status == "attempted"
+    assert encode(data)["lessons"] == {"1.1": {"status": "done"}}
+    assert encode(data)["quiz"] == {"answers": {"1": "B"}, "best_score": 4, "attempts": 1}
+    assert data.unknown["custom"] == 1
     [backup] = backups(tmp_path, "corrupt")
     assert json.loads(backup.read_text())["exercises"]["bad"] == "oops"
     assert str(backup) in s.warnings[0].en and "'bad'" in s.warnings[0].en
     # the salvage is what the next update builds on
     d = s.apply(changes.attempt, "good", False)
-    assert d["exercises"]["good"]["attempts"] == 4 and d["exercises"]["good"]["status"] == "passed"
+    assert d.exercises["good"].attempts == 4 and d.exercises["good"].status == "passed"
 
 
 def test_future_schema_is_read_but_never_written(tmp_path):
@@ -320,7 +323,7 @@ def test_read_only_progress_file(tmp_path):
     original = s.path.read_bytes()
     s.path.chmod(0o444)
     try:
-        assert s.load()["exercises"]["x"]["attempts"] == 1
+        assert s.load().exercises["x"].attempts == 1
         with pytest.raises(ProgressError) as err:
             s.apply(changes.attempt, "x", True)
         assert str(s.path) in str(err.value) and "read-only" in str(err.value)
@@ -335,7 +338,7 @@ def test_read_only_home_directory(tmp_path):
     s.apply(changes.attempt, "x", False)
     (tmp_path / "home").chmod(0o555)
     try:
-        assert s.load()["exercises"]["x"]["attempts"] == 1
+        assert s.load().exercises["x"].attempts == 1
         with pytest.raises(ProgressError) as err:
             s.apply(changes.attempt, "x", False)
         assert str(s.path) in str(err.value)
@@ -350,7 +353,7 @@ def test_read_only_home_mount(tmp_path, read_only):
     s.apply(changes.attempt, "x", False)
     original = s.path.read_bytes()
     with read_only(tmp_path / "home"):
-        assert s.load()["exercises"]["x"]["attempts"] == 1
+        assert s.load().exercises["x"].attempts == 1
         with pytest.raises(ProgressError) as err:
             s.apply(changes.attempt, "x", True)
         assert "read-only" in str(err.value).lower() and str(s.path) in str(err.value)
@@ -398,14 +401,14 @@ def test_a_stuck_lock_holder_is_named_and_given_up_on(tmp_path, monkeypatch):
     assert len(told) == 1 and f"process {os.getpid()}" in told[0].en and "progress.lock" in told[0].en
     assert "进程" in pick(told[0], "zh")
     assert f"process {os.getpid()}" in str(err.value) and "for over 0.5 s" in str(err.value)
-    assert s.apply(changes.attempt, "x", True)["exercises"]["x"]["attempts"] == 2  # the lock is free again: saved
+    assert s.apply(changes.attempt, "x", True).exercises["x"].attempts == 2  # the lock is free again: saved
 
 
 def test_home_that_cannot_be_created(tmp_path):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("")
     s = ProgressStore(blocker / "home")
-    assert s.load()["exercises"] == {}  # load still works
+    assert s.load().exercises == {}  # load still works
     with pytest.raises(ProgressError) as err:
         s.apply(changes.attempt, "x", False)
     assert str(blocker / "home") in str(err.value)
@@ -425,7 +428,7 @@ def test_read_only_home_without_lock_file(tmp_path, monkeypatch):
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(store_mod.os, "open", deny_create)
-    assert s.load()["exercises"]["x"]["attempts"] == 1  # falls back to an unlocked read
+    assert s.load().exercises["x"].attempts == 1  # falls back to an unlocked read
     with pytest.raises(ProgressError) as err:
         s.apply(changes.attempt, "x", False)
     assert str(s.path) in str(err.value) and "Permission denied" in str(err.value)
@@ -451,7 +454,7 @@ def test_write_failure_is_a_plain_error_and_leaves_file_intact(tmp_path, monkeyp
 def test_unreadable_file_is_never_overwritten(tmp_path):
     (tmp_path / "progress.json").mkdir()  # reading fails with an OSError that is not "missing"
     s = ProgressStore(tmp_path)
-    assert s.load()["exercises"] == {}
+    assert s.load().exercises == {}
     assert len(s.warnings) == 1 and str(s.path) in s.warnings[0].en
     with pytest.raises(ProgressError):
         s.apply(changes.attempt, "x", False)
@@ -487,12 +490,12 @@ def test_any_json_loads_normalized(tmp_path, doc):
     write_raw(home, doc)
     s = ProgressStore(home)
     data = s.load()
-    assert normalize(data)[1] == []  # what load returns is always clean
-    if data["schema"] > SCHEMA:
+    assert normalize(encode(data))[1] == []  # what load returns is always clean
+    if data.schema > SCHEMA:
         with pytest.raises(ProgressError):
             s.apply(changes.quiz_result, 1)
         return
     d = s.apply(changes.quiz_result, 1)  # and can always be updated
-    assert d["quiz"]["attempts"] >= 1
+    assert d.quiz.attempts >= 1
     if isinstance(doc, dict) and normalize(doc)[1] == []:
         assert backups(home, "corrupt") == []  # a clean file is never moved aside

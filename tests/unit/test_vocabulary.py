@@ -25,14 +25,14 @@ WRONG = {
     "a verdict status not listed": 'Verdict("passed", "checks", Bilingual(en="", zh=""), [], "", "", 0.0, {})',
     "a kind compared that no verdict has": 'print(verdict.kind == "canceled")',
     "an exercise status not listed": 'ExerciseRecord(status="done")',
-    "a lesson status not listed": 'changes.lesson({}, "6.1", "finished")',
+    "a lesson status not listed": 'changes.lesson(Progress(), "6.1", "finished")',
     "a grade status not listed": 'Judged("late", 0, 0)',
 }
 IMPORTS = """
     from tutor.classroom.grading import Judged
     from tutor.i18n import Bilingual
     from tutor.progress import changes
-    from tutor.progress.snapshot import ExerciseRecord
+    from tutor.progress.records import ExerciseRecord, Progress
     from tutor.protocol import RunError
     from tutor.sandbox.events import Verdict
     verdict: Verdict

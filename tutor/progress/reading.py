@@ -58,8 +58,8 @@ def parse(raw: bytes) -> tuple[Any, list[Bilingual]]:
 def _decode(text: str, problems: list[Bilingual], careful_numbers: bool = False) -> Any:
     """One JSON document from the start of `text`; what follows it is noted and ignored."""
 
-    def pairs(items: list[tuple[str, Any]]) -> dict:
-        obj: dict = {}
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
         for key, value in items:
             if key in obj:
                 problems.append(

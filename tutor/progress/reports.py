@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tutor.i18n import table
 from tutor.progress.asking import answered_right, first_try_score
 from tutor.progress.misconceptions import DRILL, misconceptions
@@ -81,7 +83,7 @@ def drill_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, 
     return first, sum(1 for r in records if r.correct), len(drills), sum(1 for r in records if r.answered)
 
 
-def list_document(state: LearnerState, lang: str) -> dict:
+def list_document(state: LearnerState, lang: str) -> dict[str, Any]:
     """Lessons, exercises in path order, and the quiz, with their status; titles in `lang`."""
     course = state.course
     exercises = [course.exercise(s.id) for s in course_path(course) if s.kind == "exercise"]
@@ -108,7 +110,7 @@ def list_document(state: LearnerState, lang: str) -> dict:
     }
 
 
-def _checkpoints(state: LearnerState) -> list[dict]:
+def _checkpoints(state: LearnerState) -> list[dict[str, Any]]:
     out = []
     for c in state.course.checkpoints:
         first, now, n, _ = checkpoint_scores(state, c.lesson)
@@ -117,7 +119,7 @@ def _checkpoints(state: LearnerState) -> list[dict]:
     return out
 
 
-def progress_document(state: LearnerState) -> dict:
+def progress_document(state: LearnerState) -> dict[str, Any]:
     """Every recorded exercise and lesson, the quiz, and (beside the contract) each cell's guess."""
     summary = state.summary()
     return {

@@ -8,19 +8,21 @@ clock the caller hands in (tests move it). No Textual, no JAX."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from tutor.progress.records import DrillReviewItem, Progress, ReviewItem
 from tutor.progress.snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from tutor.course.model import Course, Drill
+    from tutor.course.model import Course, Drill, Question
 
 INTERVALS_DAYS = (1, 3, 7)  # after a wrong answer; after the first right review; after the second
 
 Clock = Callable[[], date]
+Item = TypeVar("Item", bound=ReviewItem)
 
 
 def local_today() -> date:
@@ -32,49 +34,58 @@ def _day(d: date, plus: int = 0) -> str:
     return (d + timedelta(days=plus)).isoformat()
 
 
-def after_answer(data: dict, question_id: str, correct: bool, today: date) -> None:
+def after_answer(progress: Progress, question_id: str, correct: bool, today: date) -> Progress:
     """A change (as tutor.progress.changes): schedule a question after an answer given `today`.
     Wrong: it comes back tomorrow, from the start. Right while due: the next interval, or off the
     schedule after the last. Right before it is due (a retry the same day): nothing changes."""
-    _schedule(data["review"]["items"], question_id, correct, today)
+    items = _schedule(progress.review.items, question_id, correct, today, ReviewItem)
+    return replace(progress, review=replace(progress.review, items=items))
 
 
-def after_drill(data: dict, drill_id: str, correct: bool, today: date, reviewing: str | None = None) -> None:
+def after_drill(
+    progress: Progress, drill_id: str, correct: bool, today: date, reviewing: str | None = None
+) -> Progress:
     """A change: schedule a drill after a try given `today`. A wrong try in the drill's own lesson
     brings it back tomorrow; a right one there changes nothing (it was not a review). A try made
     for today's review (`reviewing`: the drill answered wrong that it stands for) moves that one
     along the schedule as a question's answer does, and is remembered as shown for it."""
-    items = data["review"]["drills"]
+    items = progress.review.drills
     if reviewing is None:
-        if not correct:
-            _schedule(items, drill_id, False, today)
-        return
-    shown = list(items.get(reviewing, {}).get("shown", []))
-    _schedule(items, reviewing, correct, today)
-    if reviewing in items:
-        items[reviewing]["shown"] = [*[s for s in shown if s != drill_id], drill_id]
-
-
-def _schedule(items: dict, key: str, correct: bool, today: date) -> None:
-    item = items.get(key)
-    if not correct:
-        items[key] = {**(item or {}), "step": 0, "due": _day(today, INTERVALS_DAYS[0])}
-        return
-    if item is None or item["due"] > _day(today):
-        return
-    step = item["step"] + 1
-    if step >= len(INTERVALS_DAYS):
-        del items[key]
+        if correct:
+            return progress
+        items = _schedule(items, drill_id, False, today, DrillReviewItem)
     else:
-        items[key] = {**item, "step": step, "due": _day(today, INTERVALS_DAYS[step])}
+        items = _schedule(items, reviewing, correct, today, DrillReviewItem)
+        if reviewing in items:
+            item = items[reviewing]
+            items[reviewing] = replace(item, shown=(*[s for s in item.shown if s != drill_id], drill_id))
+    return replace(progress, review=replace(progress.review, drills=items))
 
 
-def turn(data: dict, on: bool) -> None:
+def _schedule(
+    items: Mapping[str, Item], key: str, correct: bool, today: date, new: Callable[..., Item]
+) -> dict[str, Item]:
+    """`items` with `key` moved along the schedule (a new item made by `new`); the old map untouched."""
+    out = dict(items)
+    item = out.get(key)
+    if not correct:
+        again = _day(today, INTERVALS_DAYS[0])
+        out[key] = new(step=0, due=again) if item is None else replace(item, step=0, due=again)
+    elif item is None or item.due > _day(today):
+        pass
+    elif item.step + 1 >= len(INTERVALS_DAYS):
+        del out[key]
+    else:
+        out[key] = replace(item, step=item.step + 1, due=_day(today, INTERVALS_DAYS[item.step + 1]))
+    return out
+
+
+def turn(progress: Progress, on: bool) -> Progress:
     """A change: review on or off. The schedule is kept while off, so turning it back on loses nothing."""
-    data["review"]["on"] = on
+    return replace(progress, review=replace(progress.review, on=on))
 
 
-def due(course: Course, progress: Snapshot, today: date) -> list:
+def due(course: Course, progress: Snapshot, today: date) -> list[Question]:
     """The questions to review today, in the course's order (none while review is off). A question
     the course no longer has is left out."""
     if not progress.review_on():

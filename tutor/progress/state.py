@@ -11,7 +11,6 @@ changes still waiting to save).
 
 from __future__ import annotations
 
-import copy
 import itertools
 import threading
 import time
@@ -31,14 +30,19 @@ from tutor.progress.path import (
 )
 from tutor.progress.review import Clock, DrillReview, drills_due, due, local_today
 
+from .records import Progress
 from .snapshot import Snapshot
 from .store import ProgressStore
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from tutor.course.model import Question
+    from tutor.i18n import Bilingual
 
-Pending = tuple[int, Callable[..., None], tuple[object, ...]]  # (number, change, args): applied in memory, not saved
+
+Change = Callable[..., Progress]  # a tutor.progress.changes function: (progress, *args) -> new progress
+Pending = tuple[int, Change, tuple[object, ...]]  # (number, change, args): applied in memory, not saved
 
 
 @dataclass(frozen=True)
@@ -72,9 +76,10 @@ class Summary:
         return self.lessons + self.exercises + self.quiz_questions
 
 
-def _apply_all(data: dict, batch: list) -> None:
+def _apply_all(progress: Progress, batch: list[Pending]) -> Progress:
     for _, change, args in batch:
-        change(data, *args)
+        progress = change(progress, *args)
+    return progress
 
 
 class LearnerState(Snapshot):
@@ -116,7 +121,7 @@ class LearnerState(Snapshot):
         return self if self.loaded else self.refresh()
 
     @property
-    def warnings(self) -> list:
+    def warnings(self) -> list[Bilingual]:
         """What the store found wrong with the file (a damaged or newer progress.json), as Texts."""
         return self.store.warnings
 
@@ -140,7 +145,7 @@ class LearnerState(Snapshot):
         """The one "what comes next" rule (tutor.progress.path.next_step) on this progress."""
         return next_step(self.course, self, here, kinds)
 
-    def reviews_due(self) -> list:
+    def reviews_due(self) -> list[Question]:
         """The questions to review today (tutor.progress.review)."""
         return due(self.course, self, self.clock()) if self.course else []
 
@@ -183,13 +188,11 @@ class LearnerState(Snapshot):
 
     # ---- writing ----------------------------------------------------------------------------
 
-    def change(self, fn: Callable[..., None], *args: object) -> Callable[[], None]:
+    def change(self, fn: Change, *args: object) -> Callable[[], None]:
         """Apply a change (a tutor.progress.changes function) to the snapshot now; return the
         `save` that writes it to disk (raises ProgressError if it cannot)."""
         with self._lock:
-            data = copy.deepcopy(self._data)
-            fn(data, *args)
-            self._data = data
+            self._data = fn(self._data, *args)  # records are frozen: the old snapshot is untouched
             entry = (next(self._numbers), fn, args)
             self._pending.append(entry)
 
@@ -220,7 +223,7 @@ class LearnerState(Snapshot):
         if last is not None:
             self._save_through(last)
 
-    def _forget(self, batch: list) -> None:
+    def _forget(self, batch: list[Pending]) -> None:
         with self._lock:
             self._pending = [e for e in self._pending if e not in batch]
 
@@ -231,19 +234,16 @@ class LearnerState(Snapshot):
             time.sleep(0.01)
         return not self._pending
 
-    def save_now(self, fn: Callable[..., None], *args: object) -> None:
+    def save_now(self, fn: Change, *args: object) -> None:
         """Apply and save a change in this thread (the CLI, or a thread already off the UI)."""
         self.change(fn, *args)()
 
-    def _settle(self, data: dict | None) -> None:
+    def _settle(self, data: Progress | None) -> None:
         """The snapshot becomes `data` (the file as read or written; None: keep the last file
         state) with the changes still waiting to save applied on top."""
         with self._lock:
             base = self._on_disk = data if data is not None else self._on_disk
-            current = copy.deepcopy(base)
-            for _, fn, args in self._pending:
-                fn(current, *args)
-            self._data = current
+            self._data = _apply_all(base, self._pending)
 
     def reset(self) -> Path | None:
         """Move the progress file aside (returns the backup path) and start from empty progress."""

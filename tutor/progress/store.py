@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import errno
 import json
 import os
@@ -10,9 +9,8 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from tutor import host
 from tutor.errors import TutorError
@@ -21,12 +19,8 @@ from tutor.files.private import make_folder, open_private, tighten_home
 from tutor.files.workspace import folder_problem
 from tutor.i18n import Bilingual
 from tutor.progress.reading import parse
-from tutor.protocol import EXERCISE_STATUSES, STORED_LESSON_STATUSES
+from tutor.progress.records import SCHEMA, Progress, decode, encode
 
-# 2: `review` (the schedule of questions coming back, tutor.progress.review). A schema-1 file is
-# read as 2 with its review seeded from the answers still wrong; a tutor that knows only 1 reads a
-# 2 and never writes over it.
-SCHEMA = 2
 FILENAME = "progress.json"
 LOCKNAME = "progress.lock"
 # Far above any real progress file (a few KB); a bigger one is not read whole into memory.
@@ -58,220 +52,6 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _is_count(v: Any) -> bool:
-    """True for a non-negative int (bool is an int in Python, so exclude it)."""
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
-def _is_opt_str(v: Any) -> bool:
-    """True for a string or None."""
-    return v is None or isinstance(v, str)
-
-
-def _is_opt_count(v: Any) -> bool:
-    """True for a non-negative int or None."""
-    return v is None or _is_count(v)
-
-
-# Known fields of each record: name -> (default, validity check). Unknown fields are kept as-is.
-EXERCISE_FIELDS = {
-    "status": ("new", lambda v: v in EXERCISE_STATUSES),
-    "attempts": (0, _is_count),
-    "first_passed_at": (None, _is_opt_str),
-    "last_attempt_at": (None, _is_opt_str),
-    "hints_shown": (0, _is_count),
-    "solution_viewed": (False, lambda v: isinstance(v, bool)),
-}
-LESSON_FIELDS = {"status": ("started", lambda v: v in STORED_LESSON_STATUSES)}
-# A cell's `predict:` (keyed by cell id): the learner's first guess, then what the run showed.
-PREDICTION_FIELDS = {
-    "answer": ("", lambda v: isinstance(v, str)),
-    "predicted_at": (None, _is_opt_str),
-    "shown": (None, _is_opt_str),
-    "correct": (None, lambda v: v is None or isinstance(v, bool)),
-}
-# The most answers one question keeps in `given`: the first always, then the latest ones.
-MAX_GIVEN = 20
-
-
-def _is_given(v: Any) -> bool:
-    """A list of answers as given: each its text, the variant it was asked in, and when."""
-    return isinstance(v, list) and all(
-        isinstance(g, dict)
-        and isinstance(g.get("answer"), str)
-        and _is_count(g.get("variant", 0))
-        and _is_opt_str(g.get("at"))
-        for g in v
-    )
-
-
-# A checkpoint or quiz question (keyed by question id): the latest answer and whether it was
-# right, whether the first answer ever given was, which template variants were drawn, and the
-# answers themselves (`given`, first first), so a grader can judge them again against the course.
-Fields = dict[str, tuple[Any, Callable[[Any], bool]]]
-QUESTION_FIELDS: Fields = {
-    "answer": ("", lambda v: isinstance(v, str)),
-    "correct": (None, lambda v: v is None or isinstance(v, bool)),
-    "first_correct": (None, lambda v: v is None or isinstance(v, bool)),
-    "tries": (0, _is_count),
-    "variants": ([], lambda v: isinstance(v, list) and all(_is_count(i) for i in v)),
-    "answered_at": (None, _is_opt_str),
-    "given": ([], _is_given),
-}
-
-
-def _is_review_items(v: Any) -> bool:
-    """question id -> {"step": 0..2, "due": "YYYY-MM-DD"} (tutor.progress.review)."""
-    return isinstance(v, dict) and all(
-        isinstance(i, dict) and _is_count(i.get("step")) and isinstance(i.get("due"), str) for i in v.values()
-    )
-
-
-# A spot-the-bug drill (keyed by drill id, "<exercise>/<name>"): the latest try (the line pointed
-# at, the belief picked, whether both were right), whether the first try was, and how many.
-DRILL_FIELDS: Fields = {
-    "line": (0, _is_count),
-    "belief": ("", lambda v: isinstance(v, str)),
-    "correct": (None, lambda v: v is None or isinstance(v, bool)),
-    "first_correct": (None, lambda v: v is None or isinstance(v, bool)),
-    "tries": (0, _is_count),
-    "answered_at": (None, _is_opt_str),
-}
-
-
-def _is_review_drills(v: Any) -> bool:
-    """drill id -> {"step", "due", "shown": [drill ids asked for it]} (tutor.progress.review)."""
-    return _is_review_items(v) and all(
-        isinstance(i.get("shown", []), list) and all(isinstance(s, str) for s in i.get("shown", [])) for i in v.values()
-    )
-
-
-# The review schedule: whether it is on, and each question and drill coming back, at which step
-# and when (a drill also with the drills asked for it so far).
-REVIEW_FIELDS: Fields = {
-    "on": (True, lambda v: isinstance(v, bool)),
-    "items": ({}, _is_review_items),
-    "drills": ({}, _is_review_drills),
-}
-QUIZ_FIELDS: Fields = {
-    "answers": ({}, lambda v: isinstance(v, dict)),
-    "best_score": (None, _is_opt_count),
-    "attempts": (0, _is_count),
-}
-
-
-def _fill(record: dict, fields: dict, where: str, problems: list[Bilingual]) -> dict:
-    """Fill missing known fields with defaults and replace invalid ones, noting each replacement."""
-    for name, (default, valid) in fields.items():
-        if name in record and not valid(record[name]):
-            problems.append(Bilingual(en=f"{where}.{name} had an invalid value", zh=f"{where}.{name} 的值无效"))
-            del record[name]
-        if name not in record:
-            record[name] = copy.deepcopy(default)
-    return record
-
-
-def normalize(doc: Any) -> tuple[dict, list[Bilingual]]:
-    """Return (clean data, list of problems found); salvages every good part of a damaged document."""
-    problems: list[Bilingual] = []
-    if not isinstance(doc, dict):
-        problems.append(
-            Bilingual(
-                en=f"top level is {type(doc).__name__}, not an object", zh=f"顶层是 {type(doc).__name__}，不是对象"
-            )
-        )
-        doc = {}
-    data = dict(doc)  # shallow copy keeps unknown top-level keys untouched
-    schema = data.get("schema", SCHEMA)
-    if not _is_count(schema) or schema < 1:
-        problems.append(Bilingual(en="'schema' is not a version number", zh="'schema' 不是版本号"))
-        schema = SCHEMA
-    data["schema"] = schema  # a newer schema number is kept so it is never silently downgraded
-    for section, fields in (
-        ("exercises", EXERCISE_FIELDS),
-        ("lessons", LESSON_FIELDS),
-        ("predictions", PREDICTION_FIELDS),
-        ("questions", QUESTION_FIELDS),
-        ("drills", DRILL_FIELDS),
-    ):
-        entries = data.get(section, {})
-        if not isinstance(entries, dict):
-            problems.append(Bilingual(en=f"'{section}' is not an object", zh=f"'{section}' 不是对象"))
-            entries = {}
-        clean = {}
-        for key, entry in entries.items():
-            if isinstance(entry, dict):
-                kept_answers = "given" in entry
-                clean[key] = _fill(dict(entry), fields, f"{section}[{key!r}]", problems)
-                if section == "questions" and not kept_answers:
-                    clean[key]["given"] = _given_before_kept(clean[key])
-            else:
-                problems.append(Bilingual(en=f"{section}[{key!r}] is not an object", zh=f"{section}[{key!r}] 不是对象"))
-        data[section] = clean
-    quiz = data.get("quiz", {})
-    if not isinstance(quiz, dict):
-        problems.append(Bilingual(en="'quiz' is not an object", zh="'quiz' 不是对象"))
-        quiz = {}
-    quiz = _fill(dict(quiz), QUIZ_FIELDS, "quiz", problems)
-    answers = {}
-    for qid, answer in quiz["answers"].items():
-        if isinstance(answer, str):
-            answers[qid] = answer
-        else:
-            problems.append(
-                Bilingual(en=f"quiz.answers[{qid!r}] is not a string", zh=f"quiz.answers[{qid!r}] 不是字符串")
-            )
-    quiz["answers"] = answers
-    data["quiz"] = quiz
-    review = data.get("review")
-    if review is None and schema < 2:
-        review = {"items": _review_of_schema_1(data["questions"])}
-    elif not isinstance(review, dict):
-        problems.append(Bilingual(en="'review' is not an object", zh="'review' 不是对象"))
-        review = {}
-    data["review"] = _fill(dict(review), REVIEW_FIELDS, "review", problems)
-    data["schema"] = max(schema, 2)  # a schema-1 file is read as 2: written back as 2, with its review
-    return data, problems
-
-
-def _review_of_schema_1(questions: dict) -> dict:
-    """The review a file from before reviews starts with: each question whose latest answer is
-    wrong comes back the day after that answer (today, where the day is not known)."""
-    items = {}
-    for qid, entry in questions.items():
-        if entry.get("correct") is False:
-            at = entry.get("answered_at") or ""
-            due = _day_after(at[:10]) if len(at) >= 10 else "0001-01-01"
-            items[qid] = {"step": 0, "due": due}
-    return items
-
-
-def _day_after(day: str) -> str:
-    try:
-        return (datetime.strptime(day, "%Y-%m-%d") + timedelta(days=1)).strftime("%Y-%m-%d")
-    except ValueError:
-        return "0001-01-01"
-
-
-def _given_before_kept(entry: dict) -> list[dict]:
-    """`given` of a question answered before answers were kept (schema 1 as 92686d9 wrote it):
-    after one try, its only answer is the first (asked in the first variant drawn); after more,
-    the first is lost, and said so, so nothing takes the latest for it."""
-    if not entry["tries"] or not entry["answer"]:
-        return []
-    if entry["tries"] == 1:
-        variant = entry["variants"][0] if entry["variants"] else 0
-        return [{"answer": entry["answer"], "variant": variant, "at": entry["answered_at"]}]
-    latest = entry["variants"][-1] if entry["variants"] else 0
-    lost = {"answer": "", "variant": 0, "at": None, "lost": True}
-    return [lost, {"answer": entry["answer"], "variant": latest, "at": entry["answered_at"]}]
-
-
-def _exercise(data: dict, exercise_id: str) -> dict:
-    """The exercise record for an id, created with defaults if absent."""
-    return data["exercises"].setdefault(exercise_id, _fill({}, EXERCISE_FIELDS, "", []))
-
-
 class ProgressStore:
     """Progress kept in <home>/progress.json, safe against concurrent tutors, crashes and damaged files."""
 
@@ -299,8 +79,8 @@ class ProgressStore:
 
     # ---- public API -------------------------------------------------------------------------
 
-    def load(self) -> dict:
-        """A normalized snapshot of the progress; never raises for missing or bad files.
+    def load(self) -> Progress:
+        """The progress as the file has it (repaired); never raises for missing or bad files.
 
         A sound file is read without the lock (writes are atomic renames, so a reader always
         sees a whole file): the UI must not wait while another writer fsyncs. Only a file
@@ -315,17 +95,17 @@ class ProgressStore:
         except ProgressError:  # cannot lock (e.g. read-only home): read as-is, repair nothing
             return self._read(repair=False)[0]
 
-    def update(self, fn: Callable[[dict], None]) -> dict:
-        """Apply fn to fresh data under the lock, save atomically, return the new data."""
+    def update(self, fn: Callable[[Progress], Progress]) -> Progress:
+        """Apply fn to the file's fresh progress under the lock, save atomically, return the new progress."""
         with self._locked():
             data, refusal = self._read(repair=True)
             if refusal:
                 raise ProgressError(refusal.en, refusal.zh)
-            fn(data)
+            data = fn(data)
             self._write(data)
             return data
 
-    def apply(self, change: Callable[..., None], *args: object) -> dict:
+    def apply(self, change: Callable[..., Progress], *args: object) -> Progress:
         """Apply one change (a tutor.progress.changes function) and save it at once."""
         return self.update(lambda data: change(data, *args))
 
@@ -412,26 +192,26 @@ class ProgressStore:
             time.sleep(pause)
             pause = min(pause * 2, 0.05)
 
-    def _read_clean(self) -> dict | None:
+    def _read_clean(self) -> Progress | None:
         """The data if the file is absent or sound; None if it needs the careful path."""
         try:
             raw = read_regular(self.path, MAX_PROGRESS_BYTES)
         except FileNotFoundError:
-            return normalize({})[0]
+            return Progress()
         except OSError:
             return None
         doc, repairs = parse(raw)
         if repairs:
             return None
-        data, problems = normalize(doc)
-        return None if problems or data["schema"] > SCHEMA else data
+        data, problems = decode(doc)
+        return None if problems or data.schema > SCHEMA else data
 
-    def _read(self, repair: bool) -> tuple[dict, Bilingual | None]:
+    def _read(self, repair: bool) -> tuple[Progress, Bilingual | None]:
         """Return (data, reason writing must be refused or None); repair moves damaged files aside."""
         try:
             raw = read_regular(self.path, MAX_PROGRESS_BYTES)
         except FileNotFoundError:
-            return normalize({})[0], None
+            return Progress(), None
         except OSError as exc:
             # Unreadable is not the same as absent: writing now would destroy progress we cannot see.
             msg = Bilingual(
@@ -439,16 +219,16 @@ class ProgressStore:
                 zh=f"无法读取 {self.path}（{exc.strerror}）；在它可读之前，进度不会被保存。",
             )
             self._warn(msg)
-            return normalize({})[0], msg
+            return Progress(), msg
         doc, repairs = parse(raw)
-        data, problems = normalize(doc)
+        data, problems = decode(doc)
         problems[:0] = repairs
-        if data["schema"] > SCHEMA:
+        if data.schema > SCHEMA:
             # Newer tutor's file: show what we understand, but never write over it.
             msg = Bilingual(
-                en=f"{self.path} was written by a newer version of the tutor (schema {data['schema']}, "
+                en=f"{self.path} was written by a newer version of the tutor (schema {data.schema}, "
                 f"this version understands {SCHEMA}); upgrade the tutor to save progress.",
-                zh=f"{self.path} 由更新版本的 tutor 写入（schema {data['schema']}，本版本只认识 {SCHEMA}）；"
+                zh=f"{self.path} 由更新版本的 tutor 写入（schema {data.schema}，本版本只认识 {SCHEMA}）；"
                 "升级 tutor 后才能保存进度。",
             )
             self._warn(msg)
@@ -508,7 +288,7 @@ class ProgressStore:
         fsync_dir(self.home)
         return target
 
-    def _write(self, data: dict, encoded: bytes | None = None) -> None:
+    def _write(self, data: Progress, encoded: bytes | None = None) -> None:
         """Atomically replace the progress file: temp file, fsync, rename, fsync dir. Caller holds the lock."""
         encoded = _encode(data, self.path) if encoded is None else encoded
         tmp = self.home / TMPNAME
@@ -549,9 +329,10 @@ def _refuse_a_folder(path: Path, progress: Path) -> None:
         )
 
 
-def _encode(data: dict, path: Path) -> bytes:
+def _encode(progress: Progress, path: Path) -> bytes:
     """The file's bytes: indented while small, compact when large, and never more than a tutor
     reads back (ProgressError: the file on disk is then left as it is)."""
+    data = encode(progress)
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if len(text) > INDENT_BELOW_BYTES:
         text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"

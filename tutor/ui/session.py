@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tutor.course.loader import Problem
     from tutor.course.model import Course
     from tutor.progress.review import Clock
+    from tutor.progress.state import Change
     from tutor.sandbox.runner import Sandbox
 
 SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this long to finish
@@ -121,7 +122,7 @@ class Session:
         """The owner of progress and of the path; read from disk once, then kept current in memory."""
         return self.state.ensure_loaded()
 
-    def record(self, fn: Callable[..., None], *args: object) -> Bilingual | None:
+    def record(self, fn: Change, *args: object) -> Bilingual | None:
         """Apply a change (tutor.progress.changes) and save it in this thread (never the UI's);
         return the reason if it could not be saved."""
         try:
