@@ -10,23 +10,29 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.classroom.texts import say
+from tutor.cli.arguments import Subcommands, seconds
 from tutor.cli.context import Context, UsageError
 from tutor.controls import show_controls
 from tutor.i18n import pick
 from tutor.protocol import RUN_STATUSES, word_in
 
-if TYPE_CHECKING:
-    from tutor.sandbox.runner import Sandbox  # imported when the first file runs
+if TYPE_CHECKING:  # each imported where it is first needed
+    from tutor.classroom.grading import Judged, Row
+    from tutor.classroom.roster import Learner
+    from tutor.course.model import Exercise, Question
+    from tutor.sandbox.bwrap import Bwrap
+    from tutor.sandbox.runner import Sandbox
 
 DEFAULT_NAME = "learner"
 ISOLATIONS = ("auto", "bwrap", "fence")
 
 
-def add_parsers(sub, common: argparse.ArgumentParser, seconds) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     s = sub.add_parser(
         "export",
         parents=[common],
@@ -318,7 +324,7 @@ def cmd_grade(ctx: Context) -> int:
     from tutor.classroom import gradebook, table
     from tutor.classroom.archive import ExportError, read_export
     from tutor.classroom.exchange import Submission
-    from tutor.classroom.grading import Row, grade_export, unreadable_row
+    from tutor.classroom.grading import grade_export, unreadable_row
 
     lang, args = ctx.lang, ctx.args
     for out in (args.csv, args.json, args.wide):
@@ -450,7 +456,7 @@ def _is_export(path: Path) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def _isolation(ctx: Context, asked: str, dirs: list[Path]):
+def _isolation(ctx: Context, asked: str, dirs: list[Path]) -> Bwrap | None:
     """The wall each file runs in: a `Bwrap`, or None for the in-worker fence alone. bwrap is tried
     once, here (a container or gVisor may have it installed and still refuse its namespaces); asked
     for and unusable, it is bad usage naming why; under `auto`, a note on stderr says what judged."""
@@ -479,7 +485,7 @@ def _isolation(ctx: Context, asked: str, dirs: list[Path]):
     return None
 
 
-def _roster(path: Path | None, lang: str):
+def _roster(path: Path | None, lang: str) -> list[Learner] | None:
     """The roster's learners (None: no --roster); one that cannot be used is bad usage, said before
     anything runs."""
     if path is None:
@@ -492,8 +498,8 @@ def _roster(path: Path | None, lang: str):
         raise UsageError(say(exc.key, lang, **exc.fields)) from None
 
 
-def _said(lang: str):
-    def on_row(row) -> None:
+def _said(lang: str) -> Callable[[Row], None]:
+    def on_row(row: Row) -> None:
         if row.status == "missing" and not row.claimed:  # a row per exercise of the course: not each said
             return
         print(say("grade_progress", lang, learner=row.learner, id=row.exercise, status=row.status), file=sys.stderr)
@@ -506,7 +512,7 @@ class _Judge:
     code (the JAX import is paid once, not per file), with `check`'s limits. The sandbox starts
     at the first file, so a folder of unreadable exports starts no worker."""
 
-    def __init__(self, ctx: Context, timeout: float | None, lang: str, wall=None):
+    def __init__(self, ctx: Context, timeout: float | None, lang: str, wall: Bwrap | None = None):
         self.ctx, self.timeout, self.lang = ctx, timeout, lang
         self.wall = wall  # a tutor.sandbox.bwrap.Bwrap, or None: the in-worker fence alone
         self.isolation = wall.name if wall is not None else "fence"
@@ -528,20 +534,23 @@ class _Judge:
             )
         return self.sandbox
 
-    def shown(self, question, variant: int) -> str | None:
+    def shown(self, question: Question, variant: int) -> str | None:
         """What variant `variant` of a template question prints as its answer, as the TUI judged
         the learner's number against: its code run in a worker (once per variant), then `reveal`."""
+        template = question.template
+        if template is None:  # a lettered question: its answer is the course's, nothing is printed
+            return None
         key = (question.id, variant)
         if key not in self.printed:
             try:
-                verdict = self._sandbox().run_cell(question.template.cell(question.id, variant)).result()
+                verdict = self._sandbox().run_cell(template.cell(question.id, variant)).result()
             except OSError:
                 verdict = None
             passed = verdict is not None and verdict.status == "pass"
-            self.printed[key] = question.template.shown(verdict.stdout) if passed and verdict else None
+            self.printed[key] = template.shown(verdict.stdout) if passed and verdict else None
         return self.printed[key]
 
-    def __call__(self, exercise, source: str):
+    def __call__(self, exercise: Exercise, source: str) -> Judged:
         from tutor.classroom.grading import Judged
 
         try:

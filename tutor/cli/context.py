@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.cli.texts import say
 from tutor.controls import show_controls
 from tutor.errors import TutorError
 from tutor.i18n import Bilingual, pick
 from tutor.settings import Settings, UnknownUserHome, lang_of, resolve
+
+if TYPE_CHECKING:  # each is imported where a command first needs it (`--help` and `validate` stay fast)
+    from rich.console import Console
+
+    from tutor.course.model import Course, Exercise
+    from tutor.progress.review import Clock
+    from tutor.progress.state import LearnerState
+    from tutor.progress.store import ProgressStore
+    from tutor.sandbox.runner import Sandbox
 
 
 class UsageError(TutorError):
@@ -24,7 +35,7 @@ class UsageError(TutorError):
 class Context:
     """What every command needs, built lazily so `--help` and `validate` stay fast."""
 
-    def __init__(self, args: argparse.Namespace, clock=None, settings: Settings | None = None):
+    def __init__(self, args: argparse.Namespace, clock: Clock | None = None, settings: Settings | None = None):
         """`settings`: as cli/main resolved them from `args`, the environment and the defaults
         (tutor.settings); resolved here when not given."""
         self.args = args
@@ -40,13 +51,13 @@ class Context:
         self.home = settings.home
         # Workers may use the GPU/TPU only when asked: the flag, or the variable for a whole shell.
         self.accelerator = settings.accelerator
-        self._course = None
-        self._store = None
-        self._state = None
+        self._course: Course | None = None
+        self._store: ProgressStore | None = None
+        self._state: LearnerState | None = None
         self._noted_host = False
 
     @property
-    def course(self):
+    def course(self) -> Course:
         if self._course is None:
             from tutor.course import CourseError, load_course
 
@@ -61,7 +72,7 @@ class Context:
         return self._course
 
     @property
-    def store(self):
+    def store(self) -> ProgressStore:
         if self._store is None:
             from tutor.progress import ProgressStore
 
@@ -72,7 +83,7 @@ class Context:
         return self._store
 
     @property
-    def state(self):
+    def state(self) -> LearnerState:
         """The owner of progress and of the path, read once per command (then kept current)."""
         if self._state is None:
             from tutor.progress.review import local_today
@@ -84,14 +95,14 @@ class Context:
     def _say_wait(self, message: Bilingual) -> None:
         print(show_controls(pick(message, self.lang)), file=sys.stderr)  # it names the home's path
 
-    def exercise(self, exercise_id: str):
+    def exercise(self, exercise_id: str) -> Exercise:
         ex = self.course.exercise(exercise_id)
         if ex is None:
             known = ", ".join(e.id for e in self.course.exercises)
             raise UsageError(say("unknown_id", self.lang, id=exercise_id, known=known))
         return ex
 
-    def console(self, stderr: bool = False):
+    def console(self, stderr: bool = False) -> Console:
         """Rich output (on stdout, or `stderr`). On a terminal Rich wraps lines to its width, Chinese
         as Chinese (tutor.terminal.text_wrap); piped output is not wrapped (the reader's tool does that)."""
         from rich.console import Console
@@ -114,7 +125,7 @@ class Context:
             self._noted_host = True
             print(pick(Bilingual(en=notice[0], zh=notice[1]), self.lang), file=sys.stderr)
 
-    def sandbox(self, keep_spare: bool = False):
+    def sandbox(self, keep_spare: bool = False) -> Sandbox:
         """A sandbox for this command's runs (the caller closes it)."""
         from tutor.sandbox.runner import Sandbox
 
@@ -132,7 +143,7 @@ class Context:
         for w in self.store.warnings:
             print(say("progress_warning", self.lang, w=pick(w, self.lang)), file=sys.stderr)
 
-    def record(self, save) -> None:
+    def record(self, save: Callable[[], None]) -> None:
         """Save a change made through self.state; a store that cannot be written warns instead of failing the command."""
         from tutor.progress import ProgressError
 
@@ -142,7 +153,7 @@ class Context:
             print(say("progress_warning", self.lang, w=pick(exc.message, self.lang)), file=sys.stderr)
         self.warn_progress()
 
-    def workspace_file(self, exercise) -> Path:
+    def workspace_file(self, exercise: Exercise) -> Path:
         """The learner's file, created from the starter if missing (said: a file that vanished
         after attempts was most likely deleted); a home that cannot hold it is a usage error."""
         from tutor.files.workspace import LearnerFileError, Workspace

@@ -16,14 +16,22 @@ import argparse
 import signal
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
+from tutor.cli.arguments import Subcommands
 from tutor.doctor import options, running
 from tutor.doctor.findings import Report
 from tutor.doctor.report_json import report_json
 from tutor.doctor.report_text import render_text
 from tutor.i18n import pick, table
 from tutor.terminal.text_wrap import for_terminal
+
+if TYPE_CHECKING:
+    from tutor.cli.context import Context
+    from tutor.sandbox.run import Run
 
 INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `check` / `watch`
 
@@ -53,12 +61,18 @@ class _AsWritten(argparse.Action):
     """A doctor option met before SCRIPT: argparse keeps it as written, for options.parse to
     read with the words after it (argparse knows the names only to show them in --help)."""
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
         value = [values] if isinstance(values, str) else list(values or [])  # -m: the module and every word after it
         namespace.doctor_words = [*namespace.doctor_words, option_string, *value]
 
 
-def add_parser(sub, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def add_parser(sub: Subcommands, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The `doctor` subcommand: every word after it is read by tutor.doctor.options.parse."""
     s = sub.add_parser(
         "doctor",
@@ -101,21 +115,21 @@ class GracefulStop:
     """While a run goes: the first Ctrl+C asks it to stop (the report still comes), the second
     kills it. Installed only in the main thread (where Python delivers signals)."""
 
-    def __init__(self, run, lang: str):
+    def __init__(self, run: Run, lang: str):
         self.run, self.lang = run, lang
         self.asked = False
-        self._old = None
+        self._old: Callable[[int, FrameType | None], Any] | int | None = None  # signal.signal's
 
-    def __enter__(self):
+    def __enter__(self) -> GracefulStop:
         if threading.current_thread() is threading.main_thread():
             self._old = signal.signal(signal.SIGINT, self._on_sigint)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
 
-    def _on_sigint(self, signum, frame) -> None:
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
         if self.asked:
             self.run.cancel()
             return
@@ -125,7 +139,7 @@ class GracefulStop:
         threading.Thread(target=self.run.stop, name="doctor-stop", daemon=True).start()
 
 
-def _titles(ctx) -> dict[str, str]:
+def _titles(ctx: Context) -> dict[str, str]:
     """Lesson titles for the report, if the course loads (the report stands without them)."""
     try:
         return {lesson.id: lesson.title.get(ctx.lang) for lesson in ctx.course.lessons}
@@ -133,7 +147,7 @@ def _titles(ctx) -> dict[str, str]:
         return {}
 
 
-def _taught(ctx) -> dict[str, tuple[str, str]]:
+def _taught(ctx: Context) -> dict[str, tuple[str, str]]:
     """Where the course teaches each finding's fix (its cells' `teaches:`; none unless
     lessons/course.yaml says doctor: true). A course that does not load names none."""
     try:
@@ -168,7 +182,7 @@ def take_tutor_options(args: argparse.Namespace) -> None:
         args.lang = asked.lang
 
 
-def run(ctx) -> int:
+def run(ctx: Context) -> int:
     """The `doctor` command; returns the exit code."""
     try:
         asked = options_of(ctx.args)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.cli.context import Context, UsageError
 from tutor.cli.texts import say
@@ -11,11 +12,18 @@ from tutor.i18n import pick
 from tutor.progress import changes, passing
 from tutor.terminal.render import print_json
 
+if TYPE_CHECKING:
+    from tutor.course.model import Exercise
+    from tutor.sandbox.runner import Sandbox
 
-def run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeout: float | None) -> int:
+
+def run_check(
+    ctx: Context, sandbox: Sandbox, exercise: Exercise, path: Path, as_json: bool, timeout: float | None
+) -> int:
     """Check the file at `path`, print the run as it goes (or its JSON at the end) and count the
     attempt before the verdict is shown; 0 if it passed, else 1 (`check` and `watch` alike)."""
     from tutor.files.workspace import LearnerFileError, read_learner_file
+    from tutor.sandbox.events import Verdict
     from tutor.terminal.render import RunPrinter
 
     try:
@@ -25,12 +33,13 @@ def run_check(ctx: Context, sandbox, exercise, path: Path, as_json: bool, timeou
     run = sandbox.run_exercise(exercise, source, str(path.resolve()), timeout)
     printer = None if as_json else RunPrinter(ctx.console(), ctx.lang)
     for event in run.events():
-        if event is run.verdict:  # the last event: save progress before showing the result
-            passing.keep(ctx.home, exercise.id, source, run.verdict.passed)  # the file `export` hands in
-            ctx.record(ctx.state.change(changes.attempt, exercise.id, run.verdict.passed))
+        if isinstance(event, Verdict) and event is run.verdict:  # the last event: save progress, then show it
+            passing.keep(ctx.home, exercise.id, source, event.passed)  # the file `export` hands in
+            ctx.record(ctx.state.change(changes.attempt, exercise.id, event.passed))
         if printer:
             printer.event(event)
     verdict = run.verdict
+    assert verdict is not None  # events() ends with it
     if as_json:
         print_json(verdict.to_json(exercise.id, ctx.lang))
     return 0 if verdict.passed else 1

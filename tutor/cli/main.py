@@ -11,9 +11,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor import __version__
 from tutor.cli import doctor
+from tutor.cli.arguments import Parser, folder, seconds
 from tutor.cli.authoring import cmd_schema, cmd_validate, cmd_verify
 from tutor.cli.classroom import add_parsers as add_classroom_parsers
 from tutor.cli.classroom import cmd_exchange, cmd_export, cmd_grade, cmd_submit
@@ -28,48 +30,26 @@ from tutor.cli.texts import MSG
 from tutor.cli.tui import cmd_tui
 from tutor.cli.watch import cmd_watch
 from tutor.controls import show_controls
-from tutor.doctor.options import positive_seconds
 from tutor.errors import TutorError
 from tutor.i18n import LANGS, pick
-from tutor.paths import typed_folder
 from tutor.settings import COURSE_VAR, UnknownUserHome, lang_of, resolve
 
-
-def _seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives are refused)."""
-    try:
-        return positive_seconds(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(MSG.say("bad_seconds", lang_of(), value=text)) from None
-
-
-def _folder(text: str) -> Path:
-    """An argparse type for --home and --course: a path, never an empty word (tutor.paths.typed_folder)."""
-    try:
-        return typed_folder(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(MSG.say("empty_folder", lang_of())) from None
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse echoes the words it could not take ("unrecognized arguments: ..."): shown, never obeyed."""
-
-    def _print_message(self, message: str, file=None) -> None:
-        super()._print_message(show_controls(message) if message else message, file)
+if TYPE_CHECKING:
+    from tutor.progress.review import Clock
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = _Parser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument(
         "--home",
-        type=_folder,
+        type=folder,
         metavar="DIR",
         default=argparse.SUPPRESS,
         help="folder for progress and workspace (default: $JAXSTATE_TUTOR_HOME or the user data dir)",
     )
     common.add_argument(
         "--course",
-        type=_folder,
+        type=folder,
         metavar="DIR",
         default=argparse.SUPPRESS,
         help=f"the course to use: a folder holding lessons/ and solutions/ (default: ${COURSE_VAR} or the "
@@ -85,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs; "
         "or JAXSTATE_TUTOR_ACCELERATOR=1)",
     )
-    p = _Parser(
+    p = Parser(
         prog="jaxstate-tutor",
         parents=[common],
         description="An interactive terminal tutor for managing state in JAX.",
@@ -101,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("id")
     s.add_argument("--file", type=Path, help="check this file instead of your workspace file")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--timeout", type=_seconds, help="seconds before the run is stopped")
+    s.add_argument("--timeout", type=seconds, help="seconds before the run is stopped")
     for name, text in (
         ("hint", "show the next hint"),
         ("solution", "show the reference solution"),
@@ -165,9 +145,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     s = sub.add_parser("watch", parents=[common], help="re-check an exercise on every save (no TUI)")
     s.add_argument("id", nargs="?")
-    s.add_argument("--timeout", type=_seconds)
-    s.add_argument("--interval", type=_seconds, default=0.5, help="seconds between polls of the file")
-    add_classroom_parsers(sub, common, _seconds)  # export, submit, exchange, grade: tutor/cli/classroom.py
+    s.add_argument("--timeout", type=seconds)
+    s.add_argument("--interval", type=seconds, default=0.5, help="seconds between polls of the file")
+    add_classroom_parsers(sub, common)  # export, submit, exchange, grade: tutor/cli/classroom.py
     doctor.add_parser(sub, common)
     add_serve_parser(sub, common)  # tutor/cli/serve.py
     return p
@@ -233,7 +213,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None, clock=None) -> int:
+def main(argv: list[str] | None = None, clock: Clock | None = None) -> int:
     """The command line; `clock` is the learner's day for the review (tests move it)."""
     _open_closed_std_streams()
     _tolerate_narrow_encodings()

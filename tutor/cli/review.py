@@ -6,11 +6,17 @@ judged and recorded as the TUI does; `--off` / `--on` turn the review off and ba
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tutor.cli.context import Context
 from tutor.cli.texts import say
 from tutor.progress import changes, review
 from tutor.progress.asking import draw_variant, option_order
+
+if TYPE_CHECKING:
+    from tutor.course.model import Question
+    from tutor.sandbox.runner import Sandbox
 
 
 def cmd_review(ctx: Context) -> int:
@@ -62,7 +68,7 @@ def _say_next(ctx: Context) -> None:
         print(say("review_next", ctx.lang, day=later))
 
 
-def _ask(ctx: Context, question, i: int, n: int, rng: random.Random, sandbox) -> str | None:
+def _ask(ctx: Context, question: Question, i: int, n: int, rng: random.Random, sandbox: Sandbox | None) -> str | None:
     """Ask one question; "right", "wrong", "unjudged" (its answer could not be worked out), or
     None when the learner ended the input."""
     from rich.markdown import Markdown
@@ -75,19 +81,18 @@ def _ask(ctx: Context, question, i: int, n: int, rng: random.Random, sandbox) ->
     where = say("review_in_quiz", lang) if in_quiz else say("review_in_checkpoint", lang, lesson=question.lesson)
     con = ctx.console()
     con.print("\n" + say("review_head", lang, i=i, n=n, where=where), style="bold")
-    run = None
-    if question.numeric:  # started before the learner reads: ready by the time they answer
-        run = sandbox.run_cell(question.template.cell(question.id, variant))
-        con.print(Markdown(question.template.fill_text(question.prompt, variant).get(lang)))
+    template = question.template
+    if template is not None:  # a number to work out: its run starts before the learner reads
+        assert sandbox is not None  # cmd_review made one before the first such question
+        run = sandbox.run_cell(template.cell(question.id, variant))
+        con.print(Markdown(template.fill_text(question.prompt, variant).get(lang)))
         typed = _read(say("review_number", lang), lambda t: _number(t) is not None)
         if typed is None:
             run.cancel()
             return None
         print(say("review_computing", lang))
-        for _ in run.events():
-            pass
-        verdict = run.verdict
-        computed = question.template.shown(verdict.stdout) if verdict.status == "pass" else None
+        verdict = run.result()
+        computed = template.shown(verdict.stdout) if verdict.status == "pass" else None
         if computed is None:
             from tutor.i18n import pick
 
@@ -99,7 +104,7 @@ def _ask(ctx: Context, question, i: int, n: int, rng: random.Random, sandbox) ->
         correct = same_number(given, computed)
         ctx.record(state.change(changes.answer, question.id, given, correct, in_quiz, state.clock()))
         print(say("review_right", lang) if correct else say("review_wrong", lang, answer=computed))
-        con.print(Markdown(question.template.fill_text(question.template.explain, variant, computed).get(lang)))
+        con.print(Markdown(template.fill_text(template.explain, variant, computed).get(lang)))
         return "right" if correct else "wrong"
     asked = question.asked(variant)
     order = option_order(question, True, rng)  # answered before: reshuffled, a test of the idea
@@ -122,7 +127,9 @@ def _ask(ctx: Context, question, i: int, n: int, rng: random.Random, sandbox) ->
     return "right" if correct else "wrong"
 
 
-def _ask_drill(ctx: Context, item: review.DrillReview, i: int, n: int, rng: random.Random, sandbox) -> str | None:
+def _ask_drill(
+    ctx: Context, item: review.DrillReview, i: int, n: int, rng: random.Random, sandbox: Sandbox | None
+) -> str | None:
     """Ask one drill as the TUI does: the line with the mistake, then the belief behind it; then
     the program runs and the failing check's words show. "right", "wrong", or None at the end of input."""
     from tutor.i18n import pick
@@ -130,6 +137,7 @@ def _ask_drill(ctx: Context, item: review.DrillReview, i: int, n: int, rng: rand
 
     state, lang, drill = ctx.state, ctx.lang, item.drill
     exercise = ctx.course.exercise(drill.exercise)
+    assert sandbox is not None  # cmd_review made one before the first drill
     run = sandbox.run_exercise(exercise, drill.code, "drill.py") if exercise is not None else None
     con = ctx.console()
     con.print(
@@ -170,16 +178,15 @@ def _ask_drill(ctx: Context, item: review.DrillReview, i: int, n: int, rng: rand
     print(say("review_right", lang) if correct else say("review_wrong", lang, answer=right_letter))
     if run is not None:
         print(say("review_computing_drill", lang))
-        for _ in run.events():
-            pass
-        failed = [c for c in run.verdict.checks if c.status == "fail"]
+        verdict = run.result()
+        failed = [c for c in verdict.checks if c.status == "fail"]
         if failed:
             check = failed[0]
             name = pick(check.name, lang) if check.name else check.id
             print(say("review_drill_check", lang, name=name))
             print(pick(check.message, lang) if check.message else "")
         else:
-            print(say("review_drill_run_said", lang, why=pick(run.verdict.message, lang) or run.verdict.status))
+            print(say("review_drill_run_said", lang, why=pick(verdict.message, lang) or verdict.status))
     return "right" if correct else "wrong"
 
 
@@ -190,7 +197,7 @@ def _number(text: str) -> str | None:
     return None if number is None else number_text(number)
 
 
-def _read(prompt: str, valid) -> str | None:
+def _read(prompt: str, valid: Callable[[str], bool]) -> str | None:
     """A line from the learner, asked again until `valid`; None at the end of input or Ctrl+C."""
     while True:
         try:

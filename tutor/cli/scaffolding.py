@@ -3,9 +3,15 @@ and what to do next."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from tutor.cli.context import Context, UsageError
 from tutor.cli.texts import say
 from tutor.i18n import pick
+
+if TYPE_CHECKING:
+    from tutor.course.scaffold import Written
 
 
 def cmd_new_exercise(ctx: Context) -> int:
@@ -38,13 +44,13 @@ def cmd_new_course(ctx: Context) -> int:
     return 0
 
 
-def _say_written(ctx: Context, written) -> None:
+def _say_written(ctx: Context, written: Written) -> None:
     print(say("scaffold_wrote", ctx.lang, n=len(written.files), root=written.root))
     for path in written.files:
         print(f"  {path}")
 
 
-def _course_flag(root) -> str:
+def _course_flag(root: Path) -> str:
     """How the next commands reach this course: nothing for the shipped one."""
     from tutor.paths import shipped_course_root
 

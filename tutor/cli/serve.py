@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tutor.cli.arguments import Subcommands
 from tutor.cli.context import Context
+from tutor.i18n import Bilingual
 
 
-def add_parser(sub, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     s = sub.add_parser(
         "serve",
         parents=[common],
@@ -63,7 +65,7 @@ def cmd_serve(ctx: Context) -> int:
     )
 
 
-def _course_title(root: Path):
+def _course_title(root: Path) -> Bilingual | None:
     """The page's title: the course's own (a course with problems still has one; the tab shows
     them), or None where the course cannot be read at all."""
     from tutor.course import read_course

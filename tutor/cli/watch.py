@@ -6,11 +6,16 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.cli.context import Context, UsageError
 from tutor.cli.exercises import run_check
 from tutor.cli.texts import say
-from tutor.i18n import pick
+from tutor.i18n import Bilingual, pick
+
+if TYPE_CHECKING:
+    from tutor.course.model import Exercise
+    from tutor.sandbox.runner import Sandbox
 
 
 def cmd_watch(ctx: Context) -> int:
@@ -24,7 +29,7 @@ def cmd_watch(ctx: Context) -> int:
         if step is None:
             print(say("all_passed", ctx.lang))
             return 0
-        exercise = ctx.course.exercise(step.id)
+        exercise = ctx.exercise(step.id)
     path = ctx.workspace_file(exercise)  # an unusable home is said before a worker starts
     sandbox = ctx.sandbox(keep_spare=True)
     sandbox.warm_up()
@@ -54,16 +59,16 @@ def enter_pressed(timeout: float) -> bool:
 class TerminalFace:
     """The watch loop's face on a terminal (tutor.cli.watch_loop.Face)."""
 
-    def __init__(self, ctx: Context, sandbox):
+    def __init__(self, ctx: Context, sandbox: Sandbox):
         self.ctx, self.sandbox, self.con = ctx, sandbox, ctx.console()
 
-    def file_for(self, exercise) -> Path:
+    def file_for(self, exercise: Exercise) -> Path:
         return self.ctx.workspace_file(exercise)
 
     def watching(self, path: Path) -> None:
         self.con.print(say("watching", self.ctx.lang, path=path))
 
-    def check(self, exercise, path: Path) -> bool:
+    def check(self, exercise: Exercise, path: Path) -> bool:
         self.con.rule(f"{exercise.id} {time.strftime('%H:%M:%S')}")
         try:
             return run_check(self.ctx, self.sandbox, exercise, path, False, self.ctx.args.timeout) == 0
@@ -71,7 +76,7 @@ class TerminalFace:
             self.con.print(str(exc), markup=False, highlight=False)
             return False
 
-    def offer(self, next_exercise) -> None:
+    def offer(self, next_exercise: Exercise | None) -> None:
         lang = self.ctx.lang
         self.con.print(
             say("watch_next", lang, id=next_exercise.id, title=next_exercise.title.get(lang))
@@ -79,7 +84,7 @@ class TerminalFace:
             else say("watch_last", lang)
         )
 
-    def put_back(self, path: Path, why_not) -> None:
+    def put_back(self, path: Path, why_not: Bilingual | str | None) -> None:
         lang = self.ctx.lang
         self.con.print(
             say("file_vanished", lang, path=path)

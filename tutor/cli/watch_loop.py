@@ -5,27 +5,33 @@ exercise on the path. The loop and its rules live here; the command line is its 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tutor.files.edited_file import EditedFile
 from tutor.files.outside_edits import CHANGED, DELETED
 from tutor.i18n import Bilingual
 from tutor.progress.path import Step
 
+if TYPE_CHECKING:
+    from tutor.course.model import Exercise
+    from tutor.progress.state import LearnerState
+
 
 class Face(Protocol):
     """How the loop checks, asks and speaks (the CLI prints with Rich and reads Enter from a tty)."""
 
-    def file_for(self, exercise) -> Path: ...  # the learner's file, created from the starter if missing
+    def file_for(self, exercise: Exercise) -> Path: ...  # the learner's file, created from the starter if missing
     def watching(self, path: Path) -> None: ...
-    def check(self, exercise, path: Path) -> bool: ...  # run, show and record one check; True if passed
-    def offer(self, next_exercise) -> None: ...  # after a pass: what Enter opens (None: that was the last)
+    def check(self, exercise: Exercise, path: Path) -> bool: ...  # run, show and record one check; True if passed
+    def offer(
+        self, next_exercise: Exercise | None
+    ) -> None: ...  # after a pass: what Enter opens (None: that was the last)
     def put_back(self, path: Path, why_not: Bilingual | str | None) -> None: ...  # why_not None: written back
     def checked_elsewhere(self, path: Path) -> None: ...  # this version is checked by another view (the TUI)
     def enter_pressed(self, timeout: float) -> bool: ...  # waits up to `timeout` s
 
 
-def watch(state, exercise, path: Path, face: Face, interval: float) -> None:
+def watch(state: LearnerState, exercise: Exercise, path: Path, face: Face, interval: float) -> None:
     """Watch `exercise` (its file at `path`), then each exercise the learner goes on to, until
     interrupted (KeyboardInterrupt goes to the caller)."""
     while True:  # one exercise per round
