@@ -38,11 +38,11 @@ def cmd_review(ctx: Context) -> int:
     sandbox = None
     try:
         n = len(due) + len(drills)
-        for i, item in enumerate([*due, *drills]):
-            is_drill = isinstance(item, review.DrillReview)
-            if (is_drill or item.numeric) and sandbox is None:
-                sandbox = ctx.sandbox()
-            if is_drill:
+        items: list[Question | review.DrillReview] = [*due, *drills]
+        for i, item in enumerate(items):
+            if sandbox is None and (isinstance(item, review.DrillReview) or item.numeric):
+                sandbox = ctx.sandbox()  # a drill runs, and so does a number's template
+            if isinstance(item, review.DrillReview):
                 outcome = _ask_drill(ctx, item, i + 1, n, rng, sandbox)
             else:
                 outcome = _ask(ctx, item, i + 1, n, rng, sandbox)
