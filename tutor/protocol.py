@@ -49,7 +49,7 @@ from tutor.i18n import Bilingual
 
 # 9: TraceFacts (issue 56); 10: Done.compiled (issue 50); 11: Finding.code 'captured' (issue 55).
 # Raise it with any change to a message below: parent and worker must agree.
-PROTOCOL_VERSION = 11
+PROTOCOL_VERSION = 12
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 # A spare's run folder holds this file when the parent knows the calls the previous run compiled
@@ -319,6 +319,8 @@ FindingCode = Literal[
     "same-seed",  # two keys made from one seed, whose draws then meet
     "remade",  # a key made anew from one seed on every pass and fed to a step: one key, reused
     "handed-back",  # a jitted step that consumes its key and returns that same key for the next step
+    "handed-down",  # a call hands down a key that is consumed again after (or was before): split first
+    "kept",  # a function splits the key it was given and keeps the rest: its caller reuses that key
     "constant",  # (a note, not a finding: the same key on every call, on purpose)
     "global",  # side-effect
     "mutation",
@@ -364,6 +366,10 @@ class Finding(Message):
     traced: int = 0  # retrace (rewrapped): how many times the function was traced in all (0: unknown)
     seconds: float = 0.0  # what it cost: host-sync, time waiting at the line; retrace, time remaking
     made_line: int | None = None  # key-reuse: where the reused key was made (a seed, a state's constructor)
+    # key-reuse, nan: where the problem showed (the reuse, the op JAX's check stopped at), when `line`
+    # is elsewhere: the line to change (where the key should be split or handed back, the op that
+    # made the first NaN / inf)
+    noticed_line: int | None = None
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,9 @@ def wants_nans(path: Path) -> bool:
 
 # --nans scripts first: JAX 0.10.2 misses a NaN under jax_debug_nans switched on after some
 # other jitted code ran in the process (clean_train_eval.py, even without the probe). A real
-# doctor run is one script per process with the option set before it starts.
-ALL = sorted(SCRIPTS.glob("*.py"), key=lambda p: (not wants_nans(p), p.name))
+# doctor run is one script per process with the option set before it starts. The planted ones
+# first: a clean --nans script's jitted code run before them would hide their NaNs the same way.
+ALL = sorted(SCRIPTS.glob("*.py"), key=lambda p: (not wants_nans(p), not expected(p), p.name))
 CLEAN = [p for p in ALL if not expected(p)]
 
 BATCH = textwrap.dedent("""
@@ -356,6 +357,16 @@ def test_the_words_follow_the_data():
     assert what(kind="retrace", code="shape", function="f") == "`f` was traced again once from this call."
     weak = dict(kind="retrace", code="weak-type", function="f", count=2, explanation="weak_type=True")
     assert what("zh", **weak) == "`f` 在这次调用处被重新追踪了 2 次：weak_type=True。"
+    # the line to change is the finding's line; where the problem showed comes second, in both languages
+    assert what(count=1, first_line=17, noticed_line=18).endswith("once. The reuse shows at line 18.")
+    assert what("zh", noticed_line=18).endswith("复用在第 18 行显现出来。")
+    nan = dict(kind="nan", code="first", primitive="log", noticed_line=22)
+    assert (
+        what(**nan)
+        == "The first NaN/inf came out of `log`. JAX's check stopped later, at line 22, where the value spread."
+    )
+    assert "第 22 行" in what("zh", **nan)
+    assert "line 7" not in what(noticed_line=7)  # the same line is not said twice
 
 
 def test_grouping_and_the_json_contract(course):

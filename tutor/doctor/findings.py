@@ -47,6 +47,7 @@ def _merge(first: Finding, then: Finding) -> Finding:
         paths=first.paths or then.paths,
         seconds=first.seconds + then.seconds,
         made_line=first.made_line if first.made_line is not None else then.made_line,
+        noticed_line=first.noticed_line if first.noticed_line is not None else then.noticed_line,
     )
 
 

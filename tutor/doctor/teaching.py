@@ -24,6 +24,8 @@ FINDINGS: tuple[tuple[str, str], ...] = (
     ("key-reuse", "same-seed"),
     ("key-reuse", "remade"),
     ("key-reuse", "handed-back"),
+    ("key-reuse", "handed-down"),
+    ("key-reuse", "kept"),
     ("key-reuse", "constant"),  # a note: the same key on every call, on purpose
     ("side-effect", "global"),
     ("side-effect", "mutation"),

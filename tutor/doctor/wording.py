@@ -63,6 +63,17 @@ WORDS = table(
             "consumes the same key again: {times}.",
             "zh": "`{fn}` 在这里原样返回了它已经用过的 PRNG key（在第 {first} 行使用），于是下一步又用了同一个 key：{times}。",
         },
+        "key-reuse/handed-down": {
+            "en": "This call hands down a PRNG key that is consumed twice (first at line {first}): the same "
+            "random numbers again, {times}.",
+            "zh": "这次调用把一个会被使用两次的 PRNG key 传了下去（第一次在第 {first} 行使用）：同样的随机数又出现了 "
+            "{times}。",
+        },
+        "key-reuse/kept": {
+            "en": "`{fn}` splits the PRNG key it was given and keeps the rest: its caller still holds that key and "
+            "consumes it again, {times}.",
+            "zh": "`{fn}` split 了传给它的 PRNG key，却把剩下的留在自己手里：调用者手里仍是那个 key，又用了一次，{times}。",
+        },
         "key-reuse/same-seed": {
             "en": "Two keys were made here from the same seed, and keys derived from both were drawn from: "
             "streams meant to be independent share their source.",
@@ -157,6 +168,14 @@ WORDS = table(
         "crash/key-reuse-error": {
             "en": "The script stopped here: JAX's key-reuse checker caught a key used twice (KeyReuseError).",
             "zh": "脚本停在这里：JAX 的 key 复用检查器发现一个 key 被用了两次（KeyReuseError）。",
+        },
+        "noticed-at/nan": {
+            "en": "JAX's check stopped later, at line {noticed}, where the value spread.",
+            "zh": "JAX 的检查在后面第 {noticed} 行才停下，那里只是这个值扩散到的地方。",
+        },
+        "noticed-at/key-reuse": {
+            "en": "The reuse shows at line {noticed}.",
+            "zh": "复用在第 {noticed} 行显现出来。",
         },
         "made-at": {
             "en": "That key was made at line {made}: the seed, or the state that carries it, to change if each "
@@ -264,6 +283,17 @@ WORDS = table(
             "the step, use one half and return the other (key, sub = jax.random.split(key)).",
             "zh": "用过之后又交回去的 key 会让下一步得到同样的随机数。在这一步里先 split，用其中一半，把另一半返回"
             "（key, sub = jax.random.split(key)）。",
+        },
+        "why:key-reuse/handed-down": {
+            "en": "Split before handing a key down (key, sub = jax.random.split(key)) and give the callee `sub`: "
+            "the caller keeps a key no one has consumed.",
+            "zh": "把 key 传下去之前先 split（key, sub = jax.random.split(key)），把 `sub` 交给被调用的函数："
+            "调用者留下的是一个还没人用过的 key。",
+        },
+        "why:key-reuse/kept": {
+            "en": "Hand the rest of the key back (return params, key) and let the caller go on with it, or split "
+            "in the caller and hand down only a half.",
+            "zh": "把剩下的 key 返回（return params, key），让调用者接着用它；或者在调用者那里先 split，只把一半传下去。",
         },
         "why:key-reuse/same-seed": {
             "en": "Give each stream its own seed (nnx.Rngs(params=0, dropout=1)), or make one key and split it "
@@ -468,6 +498,8 @@ def what(f: Finding, lang: str) -> str:
         seen += gap + word(f"cost/{f.kind}", lang, seconds=f.seconds)
     if f.kind == "key-reuse" and f.made_line is not None and f.made_line != f.line:
         seen += gap + word("made-at", lang, made=f.made_line)
+    if f.kind in ("key-reuse", "nan") and f.noticed_line is not None and f.noticed_line != f.line:
+        seen += gap + word(f"noticed-at/{f.kind}", lang, noticed=f.noticed_line)
     return seen
 
 

@@ -160,11 +160,42 @@ class Judging:
                 found = self._finding(returned, next(u.site for u in own if u.site in self.hands_back), "handed-back")
             else:
                 found = self._finding(again[0].place, first)
+                handed = self._handed_down(own[0], again[0])
+                if handed is not None:  # the line to change: the call that handed it down, or the callee's return
+                    site, code = handed
+                    noticed = again[0].place
+                    found = dataclasses.replace(
+                        self._finding(site, first, code), noticed_line=noticed[2] if site[0] == noticed[0] else None
+                    )
             made = self._made_where(root)
             if found.code == "reused" and made is not None and self.code.shown(made[0]) == found.file:
                 found = dataclasses.replace(found, made_line=made[2])  # the seed, or the state's constructor
             out.append(dataclasses.replace(found, count=len(again) + replayed))
         return out
+
+    def _handed_down(self, first: Use, then: Use) -> tuple[Site, FindingCode] | None:
+        """Where a key consumed eagerly in two functions should have been split or handed back:
+        in the function both uses are reached from (the nearest), the call that handed the
+        already-consumed key down to the second use's callee; else, when the first use was in a
+        callee that split the key it was given and kept the rest (a model's init), that callee's
+        return; else the call that handed it to that callee. None: one function, or not known."""
+        a, b = first.frames, then.frames
+        if not a or not b or (a[0][0], a[0][1]) == (b[0][0], b[0][1]):
+            return None
+        for j, outer in enumerate(b):
+            i = next((i for i, f in enumerate(a) if (f[0], f[1], f[3]) == (outer[0], outer[1], outer[3])), None)
+            if i is None:
+                continue
+            if i > 0:
+                callee = a[i - 1]
+                source = self.code.file(callee[0])
+                if source is not None and source.keeps_rebound_argument(callee[3]):
+                    line = source.return_line(callee[3]) or callee[3]
+                    return (callee[0], callee[1], line), "kept"
+            if j > 0:
+                return outer[:3], "handed-down"
+            return (a[i][:3], "handed-down") if i > 0 else None
+        return None
 
     def _made_where(self, bits: bytes) -> Site | None:
         """Where the learner made this key, or the key it was split / folded from (eagerly)."""

@@ -125,6 +125,8 @@ class Use:
     seq: int = 0  # when, among all uses (calls are read after the run, out of order)
     at: Site | None = None  # where a finding points, if not `site`: the call that passed the key
     grad: bool = False  # consumed while a differentiation traced (the gradient of a value)
+    # eagerly: the learner's frames from the use outwards, (file, function, line, its def line)
+    frames: tuple[tuple[str, str, int, int], ...] = ()
 
     @property
     def place(self) -> Site:

@@ -34,6 +34,11 @@ drawn with one key (`loss(w, key)` then `jax.grad(loss)(w, key)`, at the same li
 and one under grad) are one use. A reuse names the line that made the key (the seed, or the
 state's constructor that holds it) besides the line where it came back.
 
+A key consumed eagerly in two functions is reported at the line to change, not where the reuse
+showed (kept as the finding's noticed line): the call that handed the consumed key down to a
+helper (it should split first), or the return of a function that split the key it was given and
+kept the rest (a model's init: it should hand the key back).
+
 Cannot see: keys split inside a jitted function from a reused key and consumed there are judged
 by that key; consumers libraries reach through jax._src; `jax.checkpoint` replays are fine.
 """
@@ -123,6 +128,7 @@ KEY_MAKERS = ("PRNGKey", "key")
 KEY_DERIVERS = ("split", "fold_in")  # their outputs' parents, when run eagerly (for roots)
 LOOPS = ("scan", "fori_loop", "while_loop")
 RECENT_FRAMES = 64
+CALLERS_KEPT = 8  # frames kept per eager use, to find the call that handed a key down
 KEPT_ARRAYS = 50_000
 
 
@@ -276,7 +282,8 @@ class KeyReuse(Judging):
             if bits is not None:
                 self._seq += 1
                 grad = _under_grad()
-                self.uses.append(Use(site, bits, step=self._eager_step(site, bits), seq=self._seq, grad=grad))
+                step = self._eager_step(site, bits)
+                self.uses.append(Use(site, bits, step=step, seq=self._seq, grad=grad, frames=self._frames_out()))
             return
         batch = _unbatched(key)
         if batch is not None:  # a key under vmap: each mapped row should be a key of its own
@@ -301,6 +308,17 @@ class KeyReuse(Judging):
         recipe = trace.recipes.get(id(key))
         if recipe is not None:
             trace.traced.inputs.setdefault(recipe, (site, grad))
+
+    def _frames_out(self) -> tuple[tuple[str, str, int, int], ...]:
+        """The learner's frames from here outwards (a few): which call handed the key down."""
+        out: list[tuple[str, str, int, int]] = []
+        frame = self.code.frame_here()
+        while frame is not None and len(out) < CALLERS_KEPT:
+            code = frame.f_code
+            if self.code.owns(code.co_filename):
+                out.append((code.co_filename, code.co_name, frame.f_lineno, code.co_firstlineno))
+            frame = frame.f_back
+        return tuple(out)
 
     def _batch_consumed(self, batch: tuple[object, int], site: Site) -> None:
         """A batch of keys a vmap maps over: eagerly, its rows are read now; inside a jitted

@@ -53,7 +53,16 @@ def _in_cell(f: Finding, code: ScriptCode) -> Finding:
     first = code.notebook.where(f.first_line)[1] if f.first_line else f.first_line
     made = code.notebook.where(f.made_line) if f.made_line else None
     made_line = made[1] if made is not None and made[0] == cell else None  # "line N" means in this cell
-    return dataclasses.replace(f, file=f"{code.name}, cell {cell}", line=line, first_line=first, made_line=made_line)
+    noticed = code.notebook.where(f.noticed_line) if f.noticed_line else None
+    noticed_line = noticed[1] if noticed is not None and noticed[0] == cell else None
+    return dataclasses.replace(
+        f,
+        file=f"{code.name}, cell {cell}",
+        line=line,
+        first_line=first,
+        made_line=made_line,
+        noticed_line=noticed_line,
+    )
 
 
 def _trace_in_cell(t: TraceCount, code: ScriptCode) -> TraceCount:

@@ -139,6 +139,30 @@ class SourceFile:
                 return max(returns) if returns else None
         return None
 
+    def keeps_rebound_argument(self, first_line: int) -> bool:
+        """Whether the function defined at `first_line` assigns anew to one of its own arguments
+        (`key, sub = split(key)`) and none of its returns hands that name back."""
+        if self.tree is None:
+            return False
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                node.lineno == first_line or any(d.lineno == first_line for d in node.decorator_list)
+            ):
+                params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+                rebound, returned = set(), set()
+                todo: list[ast.AST] = list(node.body)
+                while todo:
+                    child = todo.pop()
+                    if isinstance(child, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+                        targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                        rebound |= {n for t in targets for n in _bound_names(t)}
+                    if isinstance(child, ast.Return) and child.value is not None:
+                        returned |= {n.id for n in ast.walk(child.value) if isinstance(n, ast.Name)}
+                    if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                        todo.extend(ast.iter_child_nodes(child))
+                return bool((rebound & params) - returned)
+        return False
+
     def calls_at(self, line: int) -> list[ast.Call]:
         """The calls on a line, outermost first."""
         if self.tree is None:
@@ -449,6 +473,17 @@ class ScriptCode:
 
 
 _MISSING = object()
+
+
+def _bound_names(target: ast.AST) -> list[str]:
+    """The names an assignment target binds: `key` and `sub` in `key, sub = ...`, none in `self.w = ...`."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for t in target.elts for n in _bound_names(t)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
 
 
 def _base_name(node: ast.AST) -> str | None:
