@@ -33,6 +33,15 @@ ISOLATIONS = ("auto", "bwrap", "fence")
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """The classroom's commands, the learner's two, then the instructor's two."""
+    _export_parser(sub, common)
+    _submit_parser(sub, common)
+    _exchange_parser(sub, common)
+    _grade_parser(sub, common)
+
+
+def _export_parser(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """`export`: the learner's progress and files in one file for the instructor."""
     s = sub.add_parser(
         "export",
         parents=[common],
@@ -51,6 +60,10 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         help="your name as the instructor's table shows it (default: your login name; under JupyterHub "
         "always your hub account's, JUPYTERHUB_USER)",
     )
+
+
+def _submit_parser(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """`submit`: the same file handed in through the class's exchange folder."""
     s = sub.add_parser(
         "submit",
         parents=[common],
@@ -63,6 +76,10 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--exchange", type=Path, metavar="DIR", help="the exchange folder (default: $JAXSTATE_TUTOR_EXCHANGE)"
     )
+
+
+def _exchange_parser(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """`exchange init DIR`: the instructor makes the folder learners submit into."""
     s = sub.add_parser(
         "exchange",
         parents=[common],
@@ -76,6 +93,10 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--group", metavar="NAME", help="the group that may read submissions: instructors only (default: yours)"
     )
+
+
+def _grade_parser(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """`grade`: the instructor re-judges every export and writes one table."""
     s = sub.add_parser(
         "grade",
         parents=[common],

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tutor import __version__
 from tutor.cli import doctor
-from tutor.cli.arguments import Parser, folder, seconds
+from tutor.cli.arguments import Parser, Subcommands, folder, seconds
 from tutor.cli.authoring import cmd_schema, cmd_validate, cmd_verify
 from tutor.cli.classroom import add_parsers as add_classroom_parsers
 from tutor.cli.classroom import cmd_exchange, cmd_export, cmd_grade, cmd_submit
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from tutor.progress.review import Clock
 
 
-def _parser() -> argparse.ArgumentParser:
+def _common_options() -> Parser:
+    """The options every command takes, before or after its name (each command's parser has them as a parent)."""
     common = Parser(add_help=False)
     common.add_argument(
         "--home",
@@ -65,16 +66,11 @@ def _parser() -> argparse.ArgumentParser:
         help="let workers use the GPU/TPU (default: CPU only, leaving accelerator memory to your jobs; "
         "or JAXSTATE_TUTOR_ACCELERATOR=1)",
     )
-    p = Parser(
-        prog="jaxstate-tutor",
-        parents=[common],
-        description="An interactive terminal tutor for managing state in JAX.",
-        epilog="--home, --course, --lang and --accelerator may stand before or after COMMAND "
-        "(doctor: --course only before it; the others anywhere before `--`, see doctor --help).",
-    )
-    p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
-    p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    return common
+
+
+def _learner_commands(sub: Subcommands, common: Parser) -> None:
+    """list, check, hint, solution, reset, progress and review: one exercise or the whole path, for the learner."""
     s = sub.add_parser("list", parents=[common], help="lessons and exercises with their status")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("check", parents=[common], help="run the checks of an exercise")
@@ -104,6 +100,10 @@ def _parser() -> argparse.ArgumentParser:
     on_off = s.add_mutually_exclusive_group()
     on_off.add_argument("--off", action="store_true", help="turn the review off (its schedule is kept)")
     on_off.add_argument("--on", action="store_true", help="turn the review back on")
+
+
+def _author_commands(sub: Subcommands, common: Parser) -> None:
+    """verify, validate, new-exercise, new-course and schema: for whoever writes a course."""
     s = sub.add_parser(
         "verify",
         parents=[common],
@@ -143,6 +143,23 @@ def _parser() -> argparse.ArgumentParser:
         description="Print the JSON Schema (draft 2020-12) of a course's YAML files, made from the one declaration "
         "the loader reads (tutor/course/schema.py); docs/course.schema.json is this output.",
     )
+
+
+def _parser() -> argparse.ArgumentParser:
+    """Every command and option of `jaxstate-tutor`, in the order --help lists them."""
+    common = _common_options()
+    p = Parser(
+        prog="jaxstate-tutor",
+        parents=[common],
+        description="An interactive terminal tutor for managing state in JAX.",
+        epilog="--home, --course, --lang and --accelerator may stand before or after COMMAND "
+        "(doctor: --course only before it; the others anywhere before `--`, see doctor --help).",
+    )
+    p.add_argument("--version", action="version", version=f"jaxstate-tutor {__version__}")
+    p.add_argument("--no-mouse", action="store_true", help="TUI: do not capture the mouse (slow links)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    _learner_commands(sub, common)
+    _author_commands(sub, common)
     s = sub.add_parser("watch", parents=[common], help="re-check an exercise on every save (no TUI)")
     s.add_argument("id", nargs="?")
     s.add_argument("--timeout", type=seconds)
