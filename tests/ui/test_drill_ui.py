@@ -117,3 +117,43 @@ def test_the_outline_has_a_spot_the_bug_row_per_lesson_that_opens_its_drills(hom
             assert app.screen.lesson_id == "6.2"
 
     asyncio.run(body())
+
+
+def test_a_long_drills_result_is_brought_into_view_and_the_keys_scroll_it(home, fake_sandbox, tui):
+    """6.4's first drill (14 lines) at 80x24: once answered, the failing check's words are below the
+    program and the beliefs. They are scrolled into view when they arrive, and the keys move the
+    page (in the beliefs' list PgDn and End did nothing, and the words could not be reached)."""
+    from tutor.i18n import Bilingual
+    from tutor.ui.screens.drill import DrillScreen
+
+    drill = COURSE.drills_of("6.4")[0]
+    assert len(drill.code.splitlines()) >= 14
+    exercise = COURSE.exercise(drill.exercise)
+    says = Bilingual(en="the input was changed in place (scripted)", zh="输入被就地修改了（预设）")
+    checks = fake_sandbox.checks(exercise, {drill.check: says})
+    fake_sandbox.script(exercise.id, *checks, fake_sandbox.verdict("fail", checks=checks), delay=0.3)
+
+    async def body():
+        app = new_app(home, fake_sandbox, "en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            screen = DrillScreen("6.4")
+            await app.push_screen(screen)
+            await tui.until(pilot, lambda: screen.stage == "line" and screen.choices, 10, "the drill")
+            await pilot.press(*str(drill.line), "enter")
+            await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+            await pilot.press("enter")
+            await tui.until(pilot, lambda: screen.verdict is not None, 30, "the run")
+            await pilot.pause()
+            await pilot.pause()
+            result = screen.query_one("#drill-result", Static)
+            page = screen.query_one("#drill-body")
+            assert app.focused is page
+            assert 0 < result.region.y < 23, result.region  # on screen, under the header
+            page.scroll_home(animate=False)
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            assert page.scroll_y == page.max_scroll_y > 0
+
+    asyncio.run(body())

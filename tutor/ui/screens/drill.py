@@ -286,13 +286,21 @@ class DrillScreen(RunView, TutorScreen):
             self.start_run(lambda: session.sandbox.run_exercise(exercise, drill.code, "drill.py"))
         self.render_texts()
         self.refresh_bindings()
+        # The answer is given: the keys scroll the page now (in the beliefs' list, PgDn and End
+        # stayed in the list, and a long drill's result below the fold could not be reached).
+        self.query_one("#drill-body", VerticalScroll).focus()
+        self._show_result()
+
+    def _show_result(self) -> None:
+        """The result from its top, once laid out (the check's words arrive after the answer)."""
         body = self.query_one("#drill-body", VerticalScroll)
         result = self.query_one("#drill-result")
-        self.call_after_refresh(lambda: body.scroll_to_widget(result, animate=False))
+        self.call_after_refresh(lambda: body.scroll_to_widget(result, animate=False, top=True))
 
     def run_finished(self, verdict: Verdict) -> None:
         self.verdict = verdict
         self._render_result()
+        self._show_result()
 
     def action_next_drill(self) -> None:
         if self.stage == "done" and self.index + 1 < len(self.drills):
