@@ -24,6 +24,7 @@ KEYS = {
     "stream_on_s",
     "stream_off_s",
     "ui_max_stall_s",
+    "ui_max_stall_cpu_s",
     "outline_tree_pss_mb",
     "session_pss_mb",
     "doctor_plain_s",

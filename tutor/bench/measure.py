@@ -26,6 +26,8 @@ Figures (medians of repeated runs):
   session_pss_mb     the tree once the small exercise is open and its spare worker ready (PSS)
   ui_max_stall_s     longest event-loop gap in the TUI while the heavy exercise is checked
                      (median over 3 runs of each run's worst gap)
+  ui_max_stall_cpu_s the TUI's main thread's own CPU time within a gap, the most in a run (median):
+                     what of a stall is the TUI's work, where a loaded machine makes gaps longer
   chart_redraws      in those runs, times the loss chart was redrawn before the verdict (median)
   chart_batches      and metric batches it received (median)
   doctor_plain_s     bench_inputs.DOCTOR_SCRIPT (200 Adam steps) run plainly: the script's own
@@ -419,16 +421,18 @@ def ui_stall(course, exercise) -> dict[str, float]:
             await asyncio.sleep(0.5)
             await pilot.pause()
             gaps: list[float] = []
+            cpu: list[float] = []  # the main thread's CPU time within each gap (the loop runs on it)
             checking = True
 
             async def ticker() -> None:
                 # A plain asyncio ticker: how late the event loop (where keys are handled) runs.
-                last = time.perf_counter()
+                last, last_cpu = time.perf_counter(), time.thread_time()
                 while checking:
                     await asyncio.sleep(0.01)
-                    now = time.perf_counter()
+                    now, now_cpu = time.perf_counter(), time.thread_time()
                     gaps.append(now - last)
-                    last = now
+                    cpu.append(now_cpu - last_cpu)
+                    last, last_cpu = now, now_cpu
 
             chart = app.screen.query_one(LossChart)
             redraws, batches = chart.redraws, chart.batches
@@ -441,7 +445,12 @@ def ui_stall(course, exercise) -> dict[str, float]:
             checking = False
             await task
             assert app.screen.verdict is not None and app.screen.verdict.passed
-            return {"stall": max(max(gaps) - 0.01, 0.0) if gaps else 0.0, "redraws": redraws, "batches": batches}
+            return {
+                "stall": max(max(gaps) - 0.01, 0.0) if gaps else 0.0,
+                "stall_cpu": max(cpu, default=0.0),
+                "redraws": redraws,
+                "batches": batches,
+            }
 
     try:
         return asyncio.run(drive())
@@ -454,6 +463,7 @@ def ui_stalls(course, exercise, repeat: int = 3) -> dict[str, float]:
     runs = [ui_stall(course, exercise) for _ in range(repeat)]
     return {
         "ui_max_stall_s": statistics.median(r["stall"] for r in runs),
+        "ui_max_stall_cpu_s": statistics.median(r["stall_cpu"] for r in runs),
         "chart_redraws": statistics.median(r["redraws"] for r in runs),
         "chart_batches": statistics.median(r["batches"] for r in runs),
     }
