@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeGuard
 
@@ -22,6 +22,7 @@ from tutor.course.model import (
     Check,
     Checkpoint,
     Course,
+    Drill,
     Exercise,
     Identity,
     Lesson,
@@ -394,15 +395,22 @@ def _is_read(value: object) -> TypeGuard[tuple[Course, tuple[Problem, ...]]]:
     )
 
 
+@dataclass
+class _Parts:
+    """What the course's files have given so far, each file adding its one top-level part."""
+
+    lessons: list[Lesson] = field(default_factory=list)
+    exercises: list[Exercise] = field(default_factory=list)
+    quiz: list[Question] = field(default_factory=list)
+    checkpoints: list[Checkpoint] = field(default_factory=list)
+    misconceptions: list[Misconception] = field(default_factory=list)
+    quiz_points: float = 0.0
+    identity: Identity | None = None
+
+
 def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
     problems: list[Problem] = []
-    lessons: list[Lesson] = []
-    exercises: list[Exercise] = []
-    quiz: list[Question] = []
-    checkpoints: list[Checkpoint] = []
-    misconceptions: list[Misconception] = []
-    quiz_points = 0.0
-    identity: Identity | None = None
+    parts = _Parts()
     lessons_dir = root / "lessons"
     if not lessons_dir.is_dir():
         problems.append(Problem(str(lessons_dir), 0, "course folder 'lessons' not found"))
@@ -413,83 +421,108 @@ def _read_course(root: Path, lint: bool) -> tuple[Course, list[Problem]]:
         except ValueError:
             rel = str(path)
         r = Reader(rel, problems, lint)
-        try:
-            data = read_yaml(path)
-        except YamlError as exc:
-            r.problem(exc.line, f"YAML error: {exc}")
-            continue
-        except OSError as exc:
-            r.problem(0, f"cannot read file: {exc.strerror}")
-            continue
-        if not isinstance(data, LineDict) or len(data) != 1 or next(iter(data)) not in TOP_KEYS:
-            r.problem(
-                getattr(data, "line", 1),
-                "a course file must hold exactly one of "
-                + ", ".join(f"'{k}:'" for k in TOP_KEYS[:-1])
-                + f" or '{TOP_KEYS[-1]}:' at the top",
-            )
-            continue
-        kind, body = next(iter(data.items()))
-        line = data.line_of(kind)
-        if kind == "lesson":
-            if (lesson := _lesson(r, body, line)) is not None:
-                lessons.append(lesson)
-                if lint:  # a prediction whose answer the screen already shows
-                    for cell_line, message in giveaways(lesson):
-                        r.problem(cell_line, message)
-        elif kind == "exercise":
-            if path.name != "exercise.yaml" or path.parent.parent.name != "exercises":
-                r.problem(
-                    line,
-                    "an exercise is a folder: lessons/exercises/<id>/exercise.yaml beside starter.py and checks.py",
-                )
-                continue
-            if (exercise := _exercise(r, body, line, path.parent)) is not None:
-                exercises.append(exercise)
-        elif kind == "checkpoint":
-            if (checkpoint := _checkpoint(r, body, line)) is not None:
-                checkpoints.append(checkpoint)
-                _lint_questions(r, checkpoint.questions)
-        elif kind == "misconceptions":
-            misconceptions += read_misconceptions(r, body, line)
-        elif kind == "course":
-            if rel != str(Path("lessons") / "course.yaml") or identity is not None:
-                r.problem(line, "the course's name belongs in lessons/course.yaml, once")
-                continue
-            identity = _identity(r, body, line)
-        else:
-            questions, points = _quiz(r, body, line)
-            quiz.extend(questions)
-            quiz_points += points
-            _lint_questions(r, questions)
-    _cross_check(root, lessons, exercises, quiz, checkpoints, problems)
-    if lint:  # a prediction an earlier lesson's already answered
-        for source, message in earlier_giveaways(sorted(lessons, key=lambda l: (l.order, l.id))):
-            problems.append(problem_at(source, message))
-    questions = [q for c in checkpoints for q in c.questions] + quiz
-    for source, message in misconception_problems(misconceptions, questions, {l.id for l in lessons}):
-        problems.append(problem_at(source, message))
+        top = _top_level(r, path)
+        if top is not None:
+            _take_part(parts, r, path, *top)
+    _course_wide_problems(root, parts, problems, lint)
+    lessons, exercises, checkpoints = parts.lessons, parts.exercises, parts.checkpoints
     lesson_order = {l.id: l.order for l in lessons}
     exercises.sort(key=lambda e: (lesson_order.get(e.lesson, math.inf), e.order, e.id))
-    drills = []
-    for e in exercises:
-        if e.folder is not None:
-            found: list[tuple[str, int, str]] = []
-            drills += read_drills(e.folder, e.id, e.lesson, root, found)
-            problems += [Problem(*p) for p in found]
     course = Course(
         root=root,
         lessons=tuple(sorted(lessons, key=lambda l: (l.order, l.id))),
         # an exercise's `order` places it within its lesson: the lessons' order comes first
         exercises=tuple(sorted(exercises, key=lambda e: (lesson_order.get(e.lesson, math.inf), e.order, e.id))),
-        quiz=tuple(quiz),
+        quiz=tuple(parts.quiz),
         checkpoints=tuple(sorted(checkpoints, key=lambda c: next((l.order for l in lessons if l.id == c.lesson), 0))),
-        misconceptions=tuple(misconceptions),
-        quiz_points=quiz_points,
-        identity=replace(identity or _folder_identity(root), content_hash=content_hash(root)),
-        drills=tuple(drills),
+        misconceptions=tuple(parts.misconceptions),
+        quiz_points=parts.quiz_points,
+        identity=replace(parts.identity or _folder_identity(root), content_hash=content_hash(root)),
+        drills=tuple(_drills(root, exercises, problems)),
     )
     return course, problems
+
+
+def _top_level(r: Reader, path: Path) -> tuple[str, object, int] | None:
+    """A course file's one top-level key (its kind), what it holds and its line; None (the problem
+    recorded) where the file is not YAML, cannot be read, or holds anything else."""
+    try:
+        data = read_yaml(path)
+    except YamlError as exc:
+        r.problem(exc.line, f"YAML error: {exc}")
+        return None
+    except OSError as exc:
+        r.problem(0, f"cannot read file: {exc.strerror}")
+        return None
+    if not isinstance(data, LineDict) or len(data) != 1 or next(iter(data)) not in TOP_KEYS:
+        r.problem(
+            getattr(data, "line", 1),
+            "a course file must hold exactly one of "
+            + ", ".join(f"'{k}:'" for k in TOP_KEYS[:-1])
+            + f" or '{TOP_KEYS[-1]}:' at the top",
+        )
+        return None
+    kind, body = next(iter(data.items()))
+    return kind, body, data.line_of(kind)
+
+
+def _take_part(parts: _Parts, r: Reader, path: Path, kind: str, body: object, line: int) -> None:
+    """Read one file's part of the course (a lesson, an exercise, a checkpoint, the catalogue of
+    misconceptions, the course's name, or the quiz) into `parts`."""
+    if kind == "lesson":
+        if (lesson := _lesson(r, body, line)) is not None:
+            parts.lessons.append(lesson)
+            if r.lint:  # a prediction whose answer the screen already shows
+                for cell_line, message in giveaways(lesson):
+                    r.problem(cell_line, message)
+    elif kind == "exercise":
+        if path.name != "exercise.yaml" or path.parent.parent.name != "exercises":
+            r.problem(
+                line,
+                "an exercise is a folder: lessons/exercises/<id>/exercise.yaml beside starter.py and checks.py",
+            )
+            return
+        if (exercise := _exercise(r, body, line, path.parent)) is not None:
+            parts.exercises.append(exercise)
+    elif kind == "checkpoint":
+        if (checkpoint := _checkpoint(r, body, line)) is not None:
+            parts.checkpoints.append(checkpoint)
+            _lint_questions(r, checkpoint.questions)
+    elif kind == "misconceptions":
+        parts.misconceptions += read_misconceptions(r, body, line)
+    elif kind == "course":
+        if r.file != str(Path("lessons") / "course.yaml") or parts.identity is not None:
+            r.problem(line, "the course's name belongs in lessons/course.yaml, once")
+            return
+        parts.identity = _identity(r, body, line)
+    else:
+        questions, points = _quiz(r, body, line)
+        parts.quiz.extend(questions)
+        parts.quiz_points += points
+        _lint_questions(r, questions)
+
+
+def _course_wide_problems(root: Path, parts: _Parts, problems: list[Problem], lint: bool) -> None:
+    """The rules that span files, once every file is read."""
+    _cross_check(root, parts.lessons, parts.exercises, parts.quiz, parts.checkpoints, problems)
+    if lint:  # a prediction an earlier lesson's already answered
+        for source, message in earlier_giveaways(sorted(parts.lessons, key=lambda l: (l.order, l.id))):
+            problems.append(problem_at(source, message))
+    questions = [q for c in parts.checkpoints for q in c.questions] + parts.quiz
+    lesson_ids = {l.id for l in parts.lessons}
+    for source, message in misconception_problems(parts.misconceptions, questions, lesson_ids):
+        problems.append(problem_at(source, message))
+
+
+def _drills(root: Path, exercises: list[Exercise], problems: list[Problem]) -> list[Drill]:
+    """Each exercise's spot-the-bug drills, in the exercises' order."""
+    drills: list[Drill] = []
+    for e in exercises:
+        if e.folder is not None:
+            found: list[tuple[str, int, str]] = []
+            drills += read_drills(e.folder, e.id, e.lesson, root, found)
+            problems += [Problem(*p) for p in found]
+    return drills
 
 
 def _identity(r: Reader, value: object, line: int) -> Identity | None:
