@@ -53,7 +53,7 @@ def watch(state: LearnerState, exercise: Exercise, path: Path, face: Face, inter
                         file.checking(checked)  # a TUI that reloads this text does not check it again
                     if face.check(exercise, path):
                         nxt = state.refresh().next_step(Step("exercise", exercise.id), kinds=("exercise",))
-                        offered = state.course.exercise(nxt.id) if nxt is not None else None
+                        offered = state.loaded_course.exercise(nxt.id) if nxt is not None else None
                         face.offer(offered)
             if face.enter_pressed(interval) and offered is not None:
                 exercise = offered

@@ -44,7 +44,7 @@ def misconception_report(state: LearnerState, lang: str) -> tuple[str, list[tupl
     """What the progress screen and `progress` say about misconceptions: a heading, and for each
     belief still missed its text and where to look (the lesson, the questions answered wrong);
     None until some question that tests one is answered."""
-    found = misconceptions(state.course, state)
+    found = misconceptions(state.loaded_course, state)
     if not found.tested:
         return None
     if not found.missed:
@@ -68,7 +68,7 @@ def misconception_report(state: LearnerState, lang: str) -> tuple[str, list[tupl
 
 def checkpoint_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, int, int]:
     """(first-try score, right now, questions, answered) of a lesson's checkpoint."""
-    questions = checkpoint_questions(state.course, lesson_id)
+    questions = checkpoint_questions(state.loaded_course, lesson_id)
     now = sum(answered_right(q, state) for q in questions)
     answered = sum(state.question(q.id).answered for q in questions)
     return first_try_score(questions, state), now, len(questions), answered
@@ -76,7 +76,7 @@ def checkpoint_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, 
 
 def drill_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, int, int]:
     """(first-try score, right now, drills, tried) of a lesson's spot-the-bug drills, as a checkpoint's."""
-    drills = state.course.drills_of(lesson_id)
+    drills = state.loaded_course.drills_of(lesson_id)
     records = [state.drill(d.id) for d in drills]
     firsts = [r.first_correct for r in records]
     first = None if any(f is None for f in firsts) else sum(1 for f in firsts if f)
@@ -85,8 +85,9 @@ def drill_scores(state: LearnerState, lesson_id: str) -> tuple[int | None, int, 
 
 def list_document(state: LearnerState, lang: str) -> dict[str, Any]:
     """Lessons, exercises in path order, and the quiz, with their status; titles in `lang`."""
-    course = state.course
-    exercises = [course.exercise(s.id) for s in course_path(course) if s.kind == "exercise"]
+    course = state.loaded_course
+    on_path = (course.exercise(s.id) for s in course_path(course) if s.kind == "exercise")
+    exercises = [e for e in on_path if e is not None]  # the path is made of the course's own exercises
     summary = state.summary()
     return {
         # beside the contract's keys: the course's own id and title
@@ -112,7 +113,7 @@ def list_document(state: LearnerState, lang: str) -> dict[str, Any]:
 
 def _checkpoints(state: LearnerState) -> list[dict[str, Any]]:
     out = []
-    for c in state.course.checkpoints:
+    for c in state.loaded_course.checkpoints:
         first, now, n, _ = checkpoint_scores(state, c.lesson)
         status = state.step_status(Step("checkpoint", c.lesson))
         out.append({"lesson": c.lesson, "status": status, "questions": n, "first_score": first, "score": now})
@@ -154,7 +155,7 @@ def progress_document(state: LearnerState) -> dict[str, Any]:
                 # every answer kept (the first first): what `grade` judges again against the course
                 "given": [g.as_dict() for g in r.given],
             }
-            for q in state.course.questions()
+            for q in state.loaded_course.questions()
             if (r := state.question(q.id)).answered
         },
         # each cell's predict guess and what the run showed
@@ -170,7 +171,7 @@ def progress_document(state: LearnerState) -> dict[str, Any]:
                 "first_correct": dr.first_correct,
                 "tries": dr.tries,
             }
-            for d in state.course.drills
+            for d in state.loaded_course.drills
             if (dr := state.drill(d.id)).answered
         },
         # the review: whether it is on, what is due today (the learner's day), and the schedule;

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tutor.files.outside_edits import FileWatch
 from tutor.progress.asking import answered_right, first_try_score
@@ -37,7 +37,7 @@ from .store import ProgressStore
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tutor.course.model import Question
+    from tutor.course.model import Course, Question
     from tutor.i18n import Bilingual
 
 
@@ -85,12 +85,10 @@ def _apply_all(progress: Progress, batch: list[Pending]) -> Progress:
 class LearnerState(Snapshot):
     """Progress of one home over one course: typed reads, the writes, and the path rules."""
 
-    # `course`: the Course, None until loaded; Any for now, as every reader here takes it loaded
-    # (typing it Course | None asks 29 of them to say so first: the next step of issue 54's step 8).
-    def __init__(self, store: ProgressStore, course: Any = None, clock: Clock = local_today) -> None:
+    def __init__(self, store: ProgressStore, course: Course | None = None, clock: Clock = local_today) -> None:
         super().__init__()
         self.store = store
-        self.course = course
+        self.course = course  # None until loaded
         self.clock = clock  # the learner's day, for the review (a test moves it)
         self._pending: list[Pending] = []  # (number, change, args) applied in memory, not saved
         self._numbers = itertools.count()
@@ -135,15 +133,22 @@ class LearnerState(Snapshot):
 
     # ---- the path ---------------------------------------------------------------------------
 
+    @property
+    def loaded_course(self) -> Course:
+        """The course, for what runs only once it has loaded (the path, the summary, the reports)."""
+        course = self.course
+        assert course is not None, "the course was asked of progress before it loaded"
+        return course
+
     def is_done(self, step: Step) -> bool:
-        return is_done(self.course, step, self)
+        return is_done(self.loaded_course, step, self)
 
     def step_status(self, step: Step) -> str:
-        return step_status(self.course, step, self)
+        return step_status(self.loaded_course, step, self)
 
     def next_step(self, here: Step | None = None, kinds: tuple[str, ...] = KINDS) -> Step | None:
         """The one "what comes next" rule (tutor.progress.path.next_step) on this progress."""
-        return next_step(self.course, self, here, kinds)
+        return next_step(self.loaded_course, self, here, kinds)
 
     def reviews_due(self) -> list[Question]:
         """The questions to review today (tutor.progress.review)."""
@@ -158,10 +163,10 @@ class LearnerState(Snapshot):
         return len(self.reviews_due()) + len(self.drill_reviews_due())
 
     def practice(self, lesson_id: str) -> Step | None:
-        return practice_of(self.course, self, lesson_id)
+        return practice_of(self.loaded_course, self, lesson_id)
 
     def summary(self) -> Summary:
-        course = self.course
+        course = self.loaded_course
         made = self.predictions()
         checkpoints = [Step("checkpoint", c.lesson) for c in course.checkpoints]
         return Summary(
@@ -171,7 +176,7 @@ class LearnerState(Snapshot):
             exercises=len(course.exercises),
             quiz_best=self.quiz_best_score(),
             quiz_questions=len(course.quiz),
-            quiz_answered=sum(1 for q in course.quiz if self.question(q.id).answered),
+            quiz_answered=sum(self.question(q.id).answered for q in course.quiz),
             quiz_attempts=self.quiz_attempts(),
             quiz_first=first_try_score(course.quiz, self),
             quiz_now=sum(answered_right(q, self) for q in course.quiz),

@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tutor.files.workspace import Workspace
 from tutor.i18n import Bilingual
@@ -15,13 +15,19 @@ from tutor.progress.review import local_today
 from tutor.progress.state import LearnerState
 
 if TYPE_CHECKING:
-    from tutor.course.loader import Problem
     from tutor.course.model import Course
+    from tutor.course.reader import Problem
     from tutor.progress.review import Clock
     from tutor.progress.state import Change
     from tutor.sandbox.runner import Sandbox
 
 SAVE_WAIT_ON_EXIT_S = 3.0  # saves still in flight when the app ends get this long to finish
+
+
+class Cancellable(Protocol):
+    """A run in flight as the session sees it (tutor.ui.runs.RunHandle, which imports this module)."""
+
+    def cancel(self) -> None: ...
 
 
 class Session:
@@ -55,7 +61,7 @@ class Session:
         self._sandbox = sandbox
         self._own_sandbox = sandbox is None  # a sandbox handed in (tests) is closed by its owner
         self._lock = threading.Lock()
-        self.runs: set = set()  # RunHandles in flight, cancelled on exit
+        self.runs: set[Cancellable] = set()  # RunHandles (tutor.ui.runs) in flight, cancelled on exit
         self._last_wanted = time.monotonic()
         self.after_exit: list[str] = []  # what must still be said once the terminal is back (unsaved code)
 
@@ -113,9 +119,7 @@ class Session:
     @property
     def loaded(self) -> Course:
         """The course, for a screen of it: one opens only once the course has loaded."""
-        course = self.state.course
-        assert course is not None, "a screen of the course opened before the course loaded"
-        return course
+        return self.state.loaded_course
 
     @property
     def progress(self) -> LearnerState:
