@@ -173,3 +173,26 @@ def test_multiprocessing_in_a_check_is_named_with_why_and_what_to_do(tmp_path, s
         out = said(done)
         assert done.returncode == 1 and "PermissionError" in out, out
         assert all(w in out for w in words), out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--lang", "zh", "check", "counter-jit", "--timeout", "nan"],
+        ["check", "counter-jit", "--timeout", "1e12", "--lang=zh"],
+        ["--lang", "zh", "--home", " ", "progress"],
+    ],
+)
+def test_a_bad_value_is_said_in_the_language_the_command_line_asks_for(args, monkeypatch, capsys):
+    """Issue 50's red team on 944540f: `--lang zh check ID --timeout nan` was refused in English
+    (argparse checks a value before it has read --lang, so the locale decided)."""
+    from tutor.cli.main import main
+
+    for var in ("JAXSTATE_TUTOR_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "秒数" in err or "空字符串" in err, err

@@ -31,12 +31,32 @@ class Parser(argparse.ArgumentParser):
         super()._print_message(show_controls(message) if message else message, file)
 
 
+# The --lang of the words being parsed (set by `asked_lang_among`): argparse calls a type before it
+# has read --lang (or never, when --lang comes later), so a bad value's message looks for it itself.
+_asked_lang: str | None = None
+
+
+def asked_lang_among(argv: list[str]) -> None:
+    """Note the language a `--lang X` / `--lang=X` among `argv` asks for (the last one), for the types'
+    messages."""
+    from tutor.i18n import LANGS
+
+    global _asked_lang
+    _asked_lang = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else word.partition("=")[2]
+        if (word == "--lang" or word.startswith("--lang=")) and value in LANGS:
+            _asked_lang = value
+
+
 def seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives are refused)."""
     try:
         return positive_seconds(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(MSG.say("bad_seconds", lang_of(), value=text)) from None
+        raise argparse.ArgumentTypeError(MSG.say("bad_seconds", _asked_lang or lang_of(), value=text)) from None
 
 
 def folder(text: str) -> Path:
@@ -44,4 +64,4 @@ def folder(text: str) -> Path:
     try:
         return typed_folder(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(MSG.say("empty_folder", lang_of())) from None
+        raise argparse.ArgumentTypeError(MSG.say("empty_folder", _asked_lang or lang_of())) from None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tutor import __version__
 from tutor.cli import doctor
-from tutor.cli.arguments import Parser, Subcommands, folder, seconds
+from tutor.cli.arguments import Parser, Subcommands, asked_lang_among, folder, seconds
 from tutor.cli.authoring import cmd_schema, cmd_validate, cmd_verify
 from tutor.cli.classroom import add_parsers as add_classroom_parsers
 from tutor.cli.classroom import cmd_exchange, cmd_export, cmd_grade, cmd_submit
@@ -224,6 +224,7 @@ def _open_closed_std_streams() -> None:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line read: argparse, then for doctor the tutor's options among its words."""
+    asked_lang_among(sys.argv[1:] if argv is None else list(argv))
     args = _parser().parse_args(argv)
     if args.command == "doctor":
         doctor.take_tutor_options(args)
