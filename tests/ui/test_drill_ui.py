@@ -157,3 +157,33 @@ def test_a_long_drills_result_is_brought_into_view_and_the_keys_scroll_it(home, 
             assert page.scroll_y == page.max_scroll_y > 0
 
     asyncio.run(body())
+
+
+def test_every_drills_lines_fit_80_columns_with_the_scrollbar_shown(home, fake_sandbox, tui):
+    """Each shipped drill at 80x24, answered (the page then scrolls, its scrollbar shown): each line
+    of the program is one row (rnn's 75-column line wrapped its `])` onto a row of its own)."""
+    from textual.widgets import OptionList
+
+    from tutor.ui.screens.drill import DrillScreen
+
+    async def body():
+        app = new_app(home, fake_sandbox, "en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            for lesson in sorted({d.lesson for d in COURSE.drills}):
+                screen = DrillScreen(lesson)
+                await app.push_screen(screen)
+                for i, drill in enumerate(COURSE.drills_of(lesson)):
+                    await tui.until(pilot, lambda: screen.index == i and screen.stage == "line", 10, "the drill")
+                    await pilot.press(*str(drill.line), "enter")
+                    await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+                    await pilot.press("enter")
+                    await tui.until(pilot, lambda: screen.verdict is not None, 30, "the run")
+                    await pilot.pause()
+                    code = screen.query_one("#drill-code", OptionList)
+                    rows = len(drill.code.splitlines())
+                    assert code.virtual_size.height == rows, (drill.id, code.virtual_size, rows)
+                    await pilot.press("n")
+                app.pop_screen()
+
+    asyncio.run(body())
