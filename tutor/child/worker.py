@@ -12,11 +12,23 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 
 from tutor.child import compile_flags, seccomp_policy, sight
 from tutor.i18n import Bilingual
-from tutor.protocol import PROTOCOL_VERSION, DoctorJob, Done, ExerciseJob, Hello, Ready, RunError, Started, parse_job
+from tutor.protocol import (
+    PROTOCOL_VERSION,
+    DoctorJob,
+    Done,
+    ExerciseJob,
+    Hello,
+    Job,
+    Ready,
+    RunError,
+    Started,
+    parse_job,
+)
 
 
 def configure_jax(cache_dir: str | None) -> None:
@@ -133,16 +145,8 @@ def _startup_failed(exc: BaseException) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--event-fd", type=int, required=True)
-    parser.add_argument("--cache-dir", default=None)
-    parser.add_argument("--parent", type=int, default=None)  # the tutor's pid: die with it
-    parser.add_argument("--run-dir", default=None)  # removed if the tutor dies first
-    # doctor: JAX imported but no backend made (the script's XLA_FLAGS / jax_num_cpu_devices must
-    # still count), and the learner's stdin on this descriptor
-    parser.add_argument("--doctor", action="store_true")
-    parser.add_argument("--stdin-fd", type=int, default=None)
-    args = parser.parse_args(argv)
+    """A worker's life: say hello, get ready (warm, for a spare), take one job, fence it, run it, end."""
+    args = _arguments(argv)
     del sys.argv[1:]  # learner code has no business with the tutor's paths
 
     # SIGINT means "stop and report" to a doctor job only (which turns it back on); before a job,
@@ -152,6 +156,33 @@ def main(argv: list[str] | None = None) -> None:
 
     channel.open_channel(args.event_fd)
     channel.send(Hello(PROTOCOL_VERSION))  # first, before anything can fail: the parent checks it
+    _get_ready(args)
+    channel.send(Ready(os.getpid()))
+    # The run's sender, sealed with its secret: held in this frame and handed down as an argument,
+    # never kept where a module attribute reaches it.
+    job, send = _take_job(args)
+    _fence(job, args)
+    send(Started())
+    _run(job, args, send)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--event-fd", type=int, required=True)
+    parser.add_argument("--cache-dir", default=None)
+    parser.add_argument("--parent", type=int, default=None)  # the tutor's pid: die with it
+    parser.add_argument("--run-dir", default=None)  # removed if the tutor dies first
+    # doctor: JAX imported but no backend made (the script's XLA_FLAGS / jax_num_cpu_devices must
+    # still count), and the learner's stdin on this descriptor
+    parser.add_argument("--doctor", action="store_true")
+    parser.add_argument("--stdin-fd", type=int, default=None)
+    return parser.parse_args(argv)
+
+
+def _get_ready(args: argparse.Namespace) -> None:
+    """Everything before "ready": JAX and its backend (a doctor's worker makes none), the lifeline,
+    the harness and the fence imported, then a spare warmed and confined. Whatever breaks is said
+    on the event pipe as the worker's own failure, and the worker ends."""
     try:
         if not args.doctor:
             # JAX imported (no backend, no thread), then the compile flags tried in a forked
@@ -168,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if not args.doctor:
             start_backend()
-        from tutor.child import (
+        from tutor.child import (  # noqa: F401 - imported before the job, used by _fence and _run
             fence,  # before the job too: importing it then cost 5-8 ms of the verdict
             harness,  # imports the check library (and JAX) before the job
         )
@@ -186,15 +217,19 @@ def main(argv: list[str] | None = None) -> None:
         # Every job of this worker is fenced (tutor.child.fence): the confinement filter, which does
         # not depend on the run, is set now rather than after the job is read.
         seccomp_policy.confine()
-    channel.send(Ready(os.getpid()))
+
+
+def _take_job(args: argparse.Namespace) -> tuple[Job, Callable[[object], None]]:
+    """The one job, read from stdin, and the sender sealed with its secret; the secret leaves the
+    job, and the line it came in goes with this frame. No job (the parent went away): the end."""
+    from tutor.child import channel, lifeline
+
     line = sys.stdin.readline()
     if not line.strip():
         if args.parent is not None:
             lifeline.abandoned()  # the parent went away: the run folder is ours to remove
         os._exit(0)
     job = parse_job(json.loads(line))
-    # The run's sender, sealed with its secret: held in this frame and handed down as an argument,
-    # never kept where a module attribute reaches it; the secret leaves the job and the line it came in.
     send = channel.sealed(job.seal)
     job = replace(job, seal="")
     del line
@@ -203,6 +238,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.stdin_fd is not None:
         os.dup2(args.stdin_fd, 0)  # the doctor's script reads what `python script.py` would
         os.close(args.stdin_fd)
+    return job, send
+
+
+def _fence(job: Job, args: argparse.Namespace) -> None:
+    """What the run may touch, and its deadline, set before any of its code runs."""
+    from tutor.child import fence, lifeline
+
     if not isinstance(job, DoctorJob):  # a check may change its run folder, read what it needs (tutor.child.fence)
         run_dir = args.run_dir or os.getcwd()
         fence.install([run_dir, args.cache_dir], sight=sight.for_run(run_dir, args.cache_dir, _course_dirs(job)))
@@ -210,7 +252,12 @@ def main(argv: list[str] | None = None) -> None:
         fence.install_signal_guard()
     if job.deadline_s:
         lifeline.arm_deadline(job.deadline_s)  # even if the parent is stopped or learner code blocks in C
-    send(Started())
+
+
+def _run(job: Job, args: argparse.Namespace, send: Callable[[object], None]) -> None:
+    """Run the job, then say done (or what broke the harness) and end the process."""
+    from tutor.child import channel, harness
+
     try:
         if not isinstance(job, DoctorJob) and args.doctor:
             configure_jax(args.cache_dir)  # never sent to a doctor worker; judged as in any worker
