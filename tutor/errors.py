@@ -1,6 +1,7 @@
 """The one base of the tutor's own errors: a message in both languages and the exit code the
-command line ends with. Each face has one handler (cli/main for the command line); a subclass
-keeps the constructor its raisers know and hands this base its words.
+command line ends with. Each face has one handler (cli/main for the command line, TutorApp.run_action
+for the app: a key's action); a subclass keeps the constructor its raisers know and hands this base
+its words.
 
 Besides TutorError, only two classes sit on a builtin base, where callers catch the builtin:
 tutor.protocol.ProtocolError (a ValueError, as a bad JSON line is) and

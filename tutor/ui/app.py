@@ -6,9 +6,10 @@ import asyncio
 import os
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import SystemCommand
@@ -19,6 +20,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.system_commands import SystemCommandsProvider
 
+from tutor.errors import TutorError
 from tutor.i18n import LANGS, Bilingual, pick
 from tutor.progress import changes
 from tutor.progress.path import Step, checkpoint_questions
@@ -31,6 +33,10 @@ from tutor.ui.saving import save_in_background
 from tutor.ui.session import Session
 from tutor.ui.text_layout import use_cjk_line_breaking
 from tutor.ui.texts import say
+
+if TYPE_CHECKING:
+    from textual.actions import ActionParseResult
+    from textual.dom import DOMNode
 
 IDLE_CHECK_S = 30.0  # how often an idle spare worker is looked for
 WORKER_IDLE_S = 300.0  # a spare unused this long, away from every screen that runs code, is closed
@@ -73,6 +79,22 @@ class TutorApp(TutorAppLike):
         """A notification is text unless its caller asks for markup: a path or a program's words
         holding "[/x]" (a home's path, say) made Textual raise MarkupError."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Every key binding's action comes through here: the app's one handler of the tutor's own
+        errors (cli/main has the command line's). A TutorError escaping an action is told as its
+        message, in the learner's language, and the learner stays where they were: no traceback,
+        and the app goes on (the same error at the command line is its message and exit code)."""
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except TutorError as exc:
+            self.notify(pick(exc.message, self.lang), severity="error", timeout=15)
+            return True
 
     def __init__(self, session: Session, lang: str, course_given: bool, worker_idle_s: float | None = None):
         super().__init__()
