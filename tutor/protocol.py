@@ -477,10 +477,12 @@ def _decode(hint: Any, value: Any, path: str) -> Any:
         raise ProtocolError(f"{path}{bad.where}: {bad.what}") from None
 
 
-class _Bad(Exception):
-    """A value a decoder refuses: where, below the decoder's own value (".en", "[0][2]"), and why."""
+class _Bad(ProtocolError):
+    """A value a decoder refuses: where, below the decoder's own value (".en", "[0][2]"), and why.
+    Placed on its way up (_items), then said whole by _decode as the ProtocolError it is."""
 
     def __init__(self, where: str, what: str):
+        super().__init__(f"{where}: {what}")
         self.where, self.what = where, what
 
 

@@ -27,11 +27,6 @@ from tutor.child.library.originals import jit, make_jaxpr
 _NOT_FUNCTIONS = ("rng_uniform",)
 
 
-class _Unprovable(Exception):
-    """Part of a program whose meaning a fingerprint cannot pin down (a Python callable in a
-    parameter, an effect): results that depend on it are compared by value."""
-
-
 def traced_call(fn: Callable, *args: Any) -> Any:
     """fn(*args) traced, never compiled: what it returns, with abstract arrays (tracers) as
     leaves. For a check that reads only an output's structure, shapes and dtypes; any
@@ -95,14 +90,14 @@ def _fingerprints(closed: Any) -> list[str]:
         return names[x]
 
     for eqn in jaxpr.eqns:
-        try:
-            if any(word in eqn.primitive.name for word in _NOT_FUNCTIONS):
-                raise _Unprovable(eqn.primitive.name)
-            key = repr((eqn.primitive.name, _equation_params(eqn), [term(x) for x in eqn.invars]))
-            made = hashlib.sha256(key.encode()).hexdigest()[:32]
-        except _Unprovable:
+        function = not any(word in eqn.primitive.name for word in _NOT_FUNCTIONS)
+        params = _equation_params(eqn) if function else None
+        if params is None:  # part of it cannot be pinned down: its results are compared by value
             unprovable += 1
             made = f"?{unprovable}"  # unique: equal to no other expression
+        else:
+            key = repr((eqn.primitive.name, params, [term(x) for x in eqn.invars]))
+            made = hashlib.sha256(key.encode()).hexdigest()[:32]
         for j, out in enumerate(eqn.outvars):
             names[out] = f"{made}.{j}"
     return [term(v) for v in jaxpr.outvars]
@@ -115,36 +110,39 @@ _PLAIN_TYPES = {"UnspecifiedValue", "Mesh", "AbstractMesh", "ShapedArray", "Name
 _VALUE_OF = {"custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
 
 
-def _equation_params(eqn: Any) -> Any:
+def _equation_params(eqn: Any) -> tuple | None:
     part = _VALUE_OF.get(eqn.primitive.name)
     params = eqn.params if part is None else {part: eqn.params[part], "num_consts": eqn.params.get("num_consts")}
     return _canonical(params)
 
 
-def _canonical(value: Any) -> Any:
+def _canonical(value: Any) -> tuple | None:
     """A value of an equation's parameters as plain data that equals another's only if both
-    mean the same; sub-programs by the fingerprints of their outputs. Anything else (a Python
-    function, an object of unknown meaning) cannot be pinned down."""
+    mean the same; sub-programs by the fingerprints of their outputs. None for anything that
+    cannot be pinned down (a Python function, an effect, an object of unknown meaning), or that
+    holds such a thing."""
     if isinstance(value, jex.ClosedJaxpr):
         if value.effects:
-            raise _Unprovable("effects")
+            return None
         return ("closed", len(value.jaxpr.invars), tuple(_fingerprints(value)))
     if isinstance(value, jex.Jaxpr):
         if value.effects or value.constvars:
-            raise _Unprovable("open jaxpr")
+            return None
         return ("jaxpr", len(value.invars), tuple(_fingerprints(jex.ClosedJaxpr(value, []))))
     if isinstance(value, (tuple, list, frozenset)):
         items = sorted(value, key=repr) if isinstance(value, frozenset) else value
-        return (type(value).__name__, tuple(_canonical(v) for v in items))
+        parts = [_canonical(v) for v in items]
+        return None if any(p is None for p in parts) else (type(value).__name__, tuple(parts))
     if isinstance(value, dict):
-        return ("dict", tuple((k, _canonical(v)) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))))
+        pairs = [(k, _canonical(v)) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        return None if any(c is None for _, c in pairs) else ("dict", tuple(pairs))
     if isinstance(value, (np.ndarray, jax.Array)):
         return ("array", _digest(value))  # a long array's repr elides its middle
     if value is None or isinstance(value, (str, bytes, bool, int, float, complex, np.dtype, np.generic, enum.Enum)):
         return (type(value).__name__, repr(value))
     if type(value).__name__ in _PLAIN_TYPES:
         return (type(value).__name__, repr(value))
-    raise _Unprovable(type(value).__name__)
+    return None
 
 
 def _digest(value: Any) -> str:
