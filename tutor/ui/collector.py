@@ -9,7 +9,9 @@ Two things make it short and rare:
   course, the outline) lives as long as the app, so it is moved out of the collector's view
   (`gc.freeze`) until the app ends (`unsettle()`); a full collection walks only what came later.
 - `hold()` / `release()` around each run: while code runs, the young generations still collect
-  (their cycles cost little), the full collection waits for the last run to end.
+  (their cycles cost little), the full collection waits until the last run has ended and its
+  verdict is drawn (RELEASE_AFTER_S): given back at once, the collection the run had put off came
+  with the next allocation, in the frame that lays out the verdict.
 
 Frozen objects are still freed by reference counting; a cycle among them waits for `unsettle()`.
 """
@@ -20,10 +22,12 @@ import gc
 import threading
 
 HELD_THRESHOLD = 1_000_000  # young collections before a full one, while a run goes: not within it
+RELEASE_AFTER_S = 1.0  # after the last run ends, the threshold comes back this much later
 
 _lock = threading.Lock()
 _runs = 0
 _threshold: tuple[int, int, int] | None = None  # the collector's own, while runs hold it
+_endings = 0  # times the last run ended: a give-back timer of an earlier one does nothing
 _froze = False  # settle() froze, so unsettle() unfreezes
 
 
@@ -53,25 +57,38 @@ def hold() -> None:
     global _runs, _threshold
     with _lock:
         _runs += 1
-        if _runs == 1:
+        if _threshold is None:  # else still held since the last run (its release is pending)
             _threshold = gc.get_threshold()
             young, middle, _ = _threshold
             gc.set_threshold(young, middle, HELD_THRESHOLD)
 
 
 def release() -> None:
-    """A run ended (any thread); the last one gives the collector its threshold back."""
-    global _runs, _threshold
+    """A run ended (any thread); RELEASE_AFTER_S after the last one, the collector has its
+    threshold back."""
+    global _runs, _endings
     with _lock:
         if _runs == 0:
             return
         _runs -= 1
-        if _runs == 0 and _threshold is not None:
+        if _runs:
+            return
+        _endings += 1
+        ending = _endings
+    timer = threading.Timer(RELEASE_AFTER_S, _give_back, (ending,))
+    timer.daemon = True  # an app that ends meanwhile does not wait for it
+    timer.start()
+
+
+def _give_back(ending: int) -> None:
+    global _threshold
+    with _lock:
+        if _runs == 0 and ending == _endings and _threshold is not None:  # no run since that one
             gc.set_threshold(*_threshold)
             _threshold = None
 
 
 def held() -> bool:
-    """A run holds the full collection back (tests)."""
+    """The full collection is held back: a run goes, or one ended less than RELEASE_AFTER_S ago."""
     with _lock:
-        return _runs > 0
+        return _threshold is not None
