@@ -343,6 +343,17 @@ def cffi_open():  # C without ctypes: cffi's dlopen raises no audit event
         raise OSError(13, "cffi open refused")
     return os.read(fd, 100)
 attempt("cffi", cffi_open)
+segment = os.environ.get("SHM_SEGMENT")
+if segment:  # another process's POSIX shared memory: written and truncated from a check (944540f)
+    attempt("shm-write", lambda: os.write(os.open(segment, os.O_WRONLY), b"OVERWRITTEN"))
+    attempt("shm-truncate", lambda: os.truncate(segment, 1 << 20))
+    attempt("shm-list", lambda: os.listdir("/dev/shm"))
+    def shm_create():
+        from multiprocessing import shared_memory
+        made = shared_memory.SharedMemory(create=True, size=4096)
+        made.unlink()
+        return made.name
+    attempt("shm-create", shm_create)
 attempt("relative-mkdir", lambda: (os.mkdir("sub"), os.rename("sub", "sub2"), os.rmdir("sub2")))
 # what a correct program reads
 attempt("own", lambda: (open(os.path.join(run, "a.txt"), "w").write("x"), open(os.path.join(run, "a.txt")).read()))
@@ -395,6 +406,9 @@ def test_a_run_reads_only_its_folder_the_course_and_python(tmp_path, how):
     listener = socket.create_server(("127.0.0.1", 0))
     listener.setblocking(False)
     port = listener.getsockname()[1]
+    segment = Path(f"/dev/shm/jaxstate-test-{os.getpid()}-{how}")
+    if segment.parent.is_dir():
+        segment.write_bytes(b"another process's memory")
     try:
         proc = subprocess.run(
             [sys.executable, "-c", READS, how, *map(str, (run, home, sibling, course, port, wheel))],
@@ -402,13 +416,21 @@ def test_a_run_reads_only_its_folder_the_course_and_python(tmp_path, how):
             text=True,
             cwd=ROOT,
             timeout=60,
-            env={**os.environ, "PYTHONPATH": str(ROOT), "SECRET_TOKEN": "s3cret"},
+            env={
+                **os.environ,
+                "PYTHONPATH": str(ROOT),
+                "SECRET_TOKEN": "s3cret",
+                **({"SHM_SEGMENT": str(segment)} if segment.exists() else {}),
+            },
         )
+        if segment.exists():
+            assert segment.read_bytes() == b"another process's memory"  # neither written nor truncated
         assert proc.returncode == 0, proc.stderr
         with pytest.raises(BlockingIOError):
             listener.accept()  # nothing reached the listener
     finally:
         listener.close()
+        segment.unlink(missing_ok=True)
     result = json.loads(proc.stdout)
     if how == "kernel" and host.landlock_abi() == 0:
         pytest.skip("no Landlock in this kernel: the hook alone is the other case")
@@ -430,6 +452,9 @@ def test_a_run_reads_only_its_folder_the_course_and_python(tmp_path, how):
     # the red team of 944540f: each read the home's progress.json under the hook alone (gVisor)
     for name in ("dirfd-climb", "dirfd-link", "cffi"):
         assert not result[name].startswith("read: b"), (name, result)
+    if "shm-write" in result:
+        for name in ("shm-write", "shm-truncate", "shm-list", "shm-create"):
+            assert not result[name].startswith("read: "), (name, result)
     if how == "hook":
         assert "cannot tell which folder a relative path" in result["dirfd-climb"], result
         assert "只能读取它自己的文件夹" in result["dirfd-link"], result

@@ -111,8 +111,10 @@ _CHANGES: dict[str, tuple[tuple[int, int | None], ...]] = {
 # What only Landlock can fence: without it, these are refused outright.
 _UNSEEN = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen", "ctypes.dlsym"}
 _strict = False  # no Landlock: refuse _UNSEEN too
-# Modules that call C without ctypes' audit events (cffi's dlopen): refused like ctypes.dlopen without Landlock
-_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite"})
+# Modules that call C without ctypes' audit events (cffi's dlopen), or open files in C with no "open"
+# event (_posixshmem: POSIX shared memory in /dev/shm, which outlives the run): refused like
+# ctypes.dlopen without Landlock
+_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite", "_posixshmem"})
 # Landlock binds the calling thread and what it starts from then on, not the threads already alive
 # (JAX's runtime pools, started with the backend before a job comes): Python that runs there (a
 # callback) may not start programs, fork, or call C, which would act outside the kernel's fence.
@@ -171,7 +173,7 @@ def landlock(roots: list[str], scope: bool = True, sight: Sight | None = None) -
             return 0
         in_dev = handled & (_WRITE_FILE | _TRUNCATE | _IOCTL_DEV)
         rules = [(r, handled | reads) for r in roots]
-        rules += [(d, in_dev | (reads & _READ_FILE if not d.startswith(_SHARED_DEV) else 0)) for d in devices()]
+        rules += [(d, in_dev | reads & _READ_FILE) for d in devices()]
         if sight is not None:
             rules += [("/dev", _READ_DIR), *((r, _READ if whole else _READ_DIR) for r, whole in sight.rules())]
         try:
@@ -221,13 +223,20 @@ def scope_signals() -> int:
 
 
 def devices() -> list[str]:
-    """What in /dev a check may write to: every entry but the terminals and the links (/dev/stdout
-    is the worker's own pipe, reached as that)."""
+    """What in /dev a check may write to: every entry but the terminals, the links (/dev/stdout
+    is the worker's own pipe, reached as that) and the folders where other processes of the account
+    keep memory (/dev/shm, /dev/mqueue: a check overwrote and truncated to 1 GiB another process's
+    shared memory segment there, issue 50's red team on 944540f)."""
     try:
         entries = list(os.scandir("/dev"))
     except OSError:
         return []
-    return [e.path for e in entries if not e.is_symlink() and not is_terminal(e.path)]
+    return [e.path for e in entries if not e.is_symlink() and not is_terminal(e.path) and not _shared(e.path)]
+
+
+def _shared(real: str) -> bool:
+    """A path in /dev/shm or /dev/mqueue (or one of them)."""
+    return any(real == d or real.startswith(d + os.sep) for d in _SHARED_DEV)
 
 
 def is_terminal(path: str) -> bool:
@@ -262,7 +271,7 @@ def _inside(path, dir_fd=None) -> bool:
     except OSError:
         return False  # a dir_fd that cannot be read back: not known to be inside
     if real.startswith("/dev/"):
-        return not is_terminal(real)
+        return not is_terminal(real) and not _shared(real)
     return any(real == root or real.startswith(root + os.sep) for root in _allowed)
 
 
@@ -289,7 +298,7 @@ def _may_read(path, dir_fd=None) -> bool:
     except OSError:
         return False
     if real.startswith("/dev/"):
-        return not is_terminal(real)
+        return not is_terminal(real) and not _shared(real)
     if not (_beneath(real, _allowed) or (_sight is not None and _sight.readable(real))):
         return False
     folder = os.path.dirname(real)
