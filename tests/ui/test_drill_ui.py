@@ -131,7 +131,7 @@ def test_a_long_drills_result_is_brought_into_view_and_the_keys_scroll_it(home, 
     exercise = COURSE.exercise(drill.exercise)
     says = Bilingual(en="the input was changed in place (scripted)", zh="输入被就地修改了（预设）")
     checks = fake_sandbox.checks(exercise, {drill.check: says})
-    fake_sandbox.script(exercise.id, *checks, fake_sandbox.verdict("fail", checks=checks), delay=0.3)
+    fake_sandbox.script(exercise.id, *checks, fake_sandbox.verdict("fail", checks=checks), delay=0.5)
 
     async def body():
         app = new_app(home, fake_sandbox, "en")
@@ -149,7 +149,7 @@ def test_a_long_drills_result_is_brought_into_view_and_the_keys_scroll_it(home, 
             result = screen.query_one("#drill-result", Static)
             page = screen.query_one("#drill-body")
             assert app.focused is page
-            assert 0 < result.region.y < 23, result.region  # on screen, under the header
+            await tui.until(pilot, lambda: 0 < result.region.y and result.region.bottom <= 23, 10, "the result in view")
             page.scroll_home(animate=False)
             await pilot.pause()
             await pilot.press("end")

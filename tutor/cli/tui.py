@@ -35,4 +35,5 @@ def cmd_tui(ctx: Context) -> int:
         mouse=not ctx.args.no_mouse,
         accelerator=ctx.accelerator,
         course_root=ctx.settings.course,
+        clock=ctx.clock,  # the learner's day, as `progress` and `review` take it (tests move it)
     )

@@ -474,8 +474,10 @@ def run_app(
     worker_idle_s: float | None = None,
     shared_seat: bool = False,
     course_root: Path | None = None,
+    clock=None,
 ) -> int:
-    """Run the TUI until the learner quits; the exit code for the command line."""
+    """Run the TUI until the learner quits; the exit code for the command line. `clock`: the
+    learner's day for the review, as main() was handed it (default the local date)."""
     import sys
 
     app = make_app(
@@ -486,6 +488,7 @@ def run_app(
         worker_idle_s=worker_idle_s,
         shared_seat=shared_seat,
         course_root=course_root,
+        clock=clock,
     )
     app.run(mouse=mouse)
     for note in app.session.after_exit:  # e.g. where unsaved code was kept: said once the terminal is back

@@ -83,6 +83,13 @@ class DrillScreen(RunView, TutorScreen):
 
     def on_mount(self) -> None:
         self._show_drill()
+        # The run's words arrive after the answer and make the page taller; its new size is known
+        # only once laid out, a refresh or two later, so the result is shown again then.
+        self.watch(self.query_one("#drill-body"), "virtual_size", self._page_grew, init=False)
+
+    def _page_grew(self) -> None:
+        if self.stage == "done":
+            self._show_result()
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "next_drill":
@@ -300,7 +307,6 @@ class DrillScreen(RunView, TutorScreen):
     def run_finished(self, verdict: Verdict) -> None:
         self.verdict = verdict
         self._render_result()
-        self._show_result()
 
     def action_next_drill(self) -> None:
         if self.stage == "done" and self.index + 1 < len(self.drills):
