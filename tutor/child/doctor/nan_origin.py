@@ -33,7 +33,8 @@ _SIMPLE = (
     ast.UnaryOp,
     ast.USub,
 )
-MAX_EQNS = 200_000  # a bound on the walk: a huge program is not searched (the old line stands)
+MAX_EQNS = 20_000  # a bound on each walk: a huge program is not searched (the old line stands)
+FRAMES_TRIED = 4  # the innermost learner frame's calls, then its callers' (a few)
 
 
 @dataclass(frozen=True)
@@ -46,36 +47,35 @@ class Origin:
 
 def origin(failure: BaseException, code: ScriptCode) -> Origin | None:
     """The learner's line and op that made the first non-finite value of the failing call."""
-    frame = _innermost(failure, code)
-    if frame is None:
-        return None
-    source = code.file(frame.f_code.co_filename)
-    if source is None:
-        return None
     saved = {name: jax.config.values.get(name, False) for name in ("jax_debug_nans", "jax_debug_infs")}
     try:
         for name in saved:
             jax.config.update(name, False)
-        for call in source.calls_at(frame.f_lineno):
-            try:
-                found = _search(call, frame, code)
-            except Exception:  # noqa: BLE001 - not this call: the next one, or the old line
-                continue
-            if found is not None:
-                return found
+        # JAX's check may stop in a callee whose own call cannot show it (JAX 0.12 stops in the
+        # loss, at the jitted helper's call, for a NaN of the gradient): the callers' lines too
+        for frame in _learners_frames(failure, code)[:FRAMES_TRIED]:
+            source = code.file(frame.f_code.co_filename)
+            for call in source.calls_at(frame.f_lineno) if source is not None else ():
+                try:
+                    found = _search(call, frame, code)
+                except Exception:  # noqa: BLE001 - not this call: the next one, or the old line
+                    continue
+                if found is not None:
+                    return found
         return None
     finally:
         for name, value in saved.items():
             jax.config.update(name, value)
 
 
-def _innermost(failure: BaseException, code: ScriptCode) -> types.FrameType | None:
-    tb, last = failure.__traceback__, None
+def _learners_frames(failure: BaseException, code: ScriptCode) -> list[types.FrameType]:
+    """The learner's frames in the traceback, innermost first."""
+    tb, frames = failure.__traceback__, []
     while tb is not None:
         if code.owns(tb.tb_frame.f_code.co_filename):
-            last = tb.tb_frame
+            frames.append(tb.tb_frame)
         tb = tb.tb_next
-    return last
+    return frames[::-1]
 
 
 def _value(expr: ast.expr, frame):
