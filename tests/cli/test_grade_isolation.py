@@ -67,6 +67,28 @@ else:
 """
 
 
+# A hand-in that writes into the compilation cache its run is given (the next row's compiled code
+# would come from there), and lists what the rows before it compiled; right only if it planted.
+CACHE_PLANT = f"""
+import os
+import jax
+PLANTED = False
+try:
+    cache = jax.config.jax_compilation_cache_dir
+    if cache:
+        print("cache holds:", sorted(os.listdir(cache))[:3])
+        with open(os.path.join(cache, "planted-by-a-hand-in"), "w") as f:
+            f.write("the next row's compiled code")
+        PLANTED = True
+except OSError as exc:
+    print("nothing planted:", exc)
+if PLANTED:
+    exec({RIGHT!r})
+else:
+{WRONG.replace(chr(10), chr(10) + "    ")}
+"""
+
+
 class _Listener:
     """A TCP listener on 127.0.0.1 that keeps whatever reaches it."""
 
@@ -125,6 +147,9 @@ def _class(base: Path, listener: _Listener) -> tuple[Path, Path, dict]:
         "solutions": _steal(str(ROOT / "solutions" / f"{EXERCISE}.py")),
         "home": _steal(str(instructor / "answer.py")),
         "network": _steal(f"tcp:{listener.port}"),
+        # the compilation cache the run is given (under the fence it was the instructor's, shared by every
+        # row): it answers right only if it could plant an entry there (issue 50's third red team)
+        "cache": CACHE_PLANT,
         # the instructor's environment (a token in the shell): it answers right only if it saw the token
         "environ": f"import os\nif os.environ.get('GRADER_TOKEN') == {TOKEN!r}:\n    exec({RIGHT!r})\nelse:\n"
         + WRONG.replace("\n", "\n    "),
@@ -163,7 +188,7 @@ def _grade(base: Path, isolation: str, path: str | None = None) -> tuple[subproc
     return ran, rows, listener.heard
 
 
-ATTACKS = ("classmate", "solutions", "home", "network")
+ATTACKS = ("classmate", "solutions", "home", "network", "cache")
 
 
 @pytest.fixture(scope="module")

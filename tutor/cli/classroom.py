@@ -552,6 +552,7 @@ class _Judge:
                 adopt_orphans=True,
                 isolation=self.wall,
                 course=self.ctx.settings.course,
+                strangers=True,
             )
         return self.sandbox
 

@@ -86,8 +86,11 @@ class Sandbox:
         adopt_orphans: bool = False,
         isolation: Bwrap | None = None,
         course: Path | None = None,
+        strangers: bool = False,
     ):
-        """`course`: the course's folder, which each worker is told (tutor.settings: the default)."""
+        """`course`: the course's folder, which each worker is told (tutor.settings: the default).
+        `strangers`: each run is a stranger to the others and to the home's owner (`grade`): no
+        compilation cache is shared with them."""
         from tutor.settings import fork_server_on
 
         self.limits = limits or Limits()
@@ -99,10 +102,13 @@ class Sandbox:
         self.home = home
         # Outside the home (see cache_dir_for): the worker is never told where the home is.
         self.cache_dir = cache_dir_for(home) if home else None
-        # `grade`'s outer wall (tutor.sandbox.bwrap): each worker spawned inside it, with no
-        # compilation cache (a stranger's entry would be the next file's compiled code).
+        # `grade`'s outer wall (tutor.sandbox.bwrap): each worker spawned inside it. Strangers' runs
+        # (grade's, bwrap or fence) get no compilation cache: a run may read and write the cache it is
+        # given, so a stranger's entry would be the next file's compiled code, and the entries there the
+        # compiled code of the files before it (issue 50's third red team: under `--isolation fence` a
+        # hand-in wrote into the instructor's cache, and so was graded pass).
         self.isolation = isolation
-        if isolation is not None:
+        if isolation is not None or strangers:
             self.cache_dir = None
         self.keep_spare = keep_spare
         # When a spare is taken, the next one starts: after the run (default: a person waits
