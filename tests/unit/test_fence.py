@@ -32,6 +32,8 @@ attempt("open", lambda: open(os.path.join(outside, "progress.json"), "w").write(
 attempt("remove", lambda: os.remove(os.path.join(outside, "keep.py")))
 attempt("rename", lambda: os.replace(os.path.join(inside, "a.txt"), os.path.join(outside, "keep.py")))
 attempt("mkdir", lambda: os.mkdir(os.path.join(outside, "new")))
+attempt("mkfifo", lambda: os.mkfifo(os.path.join(outside, "fifo")))
+attempt("mkfifo_inside", lambda: os.mkfifo(os.path.join(inside, "fifo")))
 libc = ctypes.CDLL(None, use_errno=True)
 result["ctypes"] = libc.unlink(os.path.join(outside, "keep.py").encode())
 result["subprocess"] = subprocess.run(["rm", "-f", os.path.join(outside, "keep.py")]).returncode
@@ -67,6 +69,10 @@ def test_writes_outside_the_allowed_folder_are_refused(tmp_path):
     for name in ("open", "remove", "rename", "mkdir"):
         assert "may only change its own folder" in result[name] and "只能修改它自己的文件夹" in result[name], result
     if result["abi"]:  # Landlock: also what Python's hooks never see
+        # mkfifo raises no audit event: the kernel refused it with a bare "Permission denied" (issue
+        # 50's third red team); now named, and one in the run's folder is made
+        assert result["mkfifo_inside"] == "ok", result
+        assert "may only change its own folder" in result["mkfifo"] and "只能修改" in result["mkfifo"], result
         assert result["ctypes"] == -1 and result["subprocess"] != 0, result
     _untouched(outside)
 
@@ -106,6 +112,21 @@ attempt("copy", lambda: shutil.copyfile(os.path.join(inside, "a.txt"), keep))
 attempt("subprocess", lambda: subprocess.run(["rm", "-f", keep]))
 attempt("system", lambda: os.system("rm -f " + keep))
 attempt("ctypes", lambda: ctypes.CDLL(None).unlink(keep.encode()))
+# Calls into C that raise no audit event (issue 50's third red team, under gVisor on 4d49004): Popen's
+# own fork_exec started `rm` past the hook, mkfifo / mknod made a FIFO and a file outside, and a named
+# POSIX semaphore (/dev/shm/sem.*) outlived the run.
+def fork_exec():
+    err_r, err_w = os.pipe()
+    args = ([b"/bin/rm", b"-f", os.fsencode(keep)], [b"/bin/rm"], True, (), None, None, -1, -1, -1, -1, -1, -1)
+    pid = subprocess._fork_exec(*args, err_r, err_w, True, False, -1, None, None, -1, -1, None, False)
+    os.waitpid(pid, 0)
+attempt("fork_exec", fork_exec)
+attempt("mkfifo", lambda: os.mkfifo(os.path.join(outside, "fifo")))
+attempt("mknod", lambda: os.mknod(os.path.join(outside, "made.py"), 0o644 | 0o100000))
+def semaphore():
+    import _multiprocessing
+    _multiprocessing.SemLock(1, 1, 1, "/jaxstate-test-" + str(os.getpid()), False)
+attempt("semaphore", semaphore)
 print(json.dumps(result))
 """
 
@@ -119,11 +140,15 @@ REFUSED = (
     "xattr",
     "copy",
 )
-UNSEEN = ("subprocess", "system", "ctypes", "sqlite", "sqlite_attach")
+UNSEEN = ("subprocess", "system", "ctypes", "sqlite", "sqlite_attach", "fork_exec", "semaphore")
 
 
 def test_without_landlock_the_hook_refuses_every_change_outside(tmp_path):
-    result, outside = _fenced(tmp_path, HOOK_ALONE)
+    try:
+        result, outside = _fenced(tmp_path, HOOK_ALONE)
+    finally:  # the named semaphore a run could leave (before the fix it was)
+        for left in Path("/dev/shm").glob("sem.jaxstate-test-*"):
+            left.unlink(missing_ok=True)
     assert result["inside"] == result["inside_link"] == "ok", result
     for name in REFUSED:
         assert "may only change its own folder" in result[name] and "只能修改它自己的文件夹" in result[name], (
@@ -132,6 +157,8 @@ def test_without_landlock_the_hook_refuses_every_change_outside(tmp_path):
         )
     for name in UNSEEN:
         assert "no Landlock" in result[name] and "没有 Landlock" in result[name], (name, result)
+    for name in ("mkfifo", "mknod"):
+        assert "FIFO or device node" in result[name] and "命名管道或设备文件" in result[name], (name, result)
     _untouched(outside)
 
 
@@ -520,3 +547,58 @@ def test_a_thread_alive_before_the_fence_may_not_act_outside_it(tmp_path):
     assert "JAX's own threads" in result["fork"], result
     assert result["new_thread"] == 0  # a thread started after the fence is inside it: programs may run
     _untouched(outside)
+
+
+# Devices a run may open (issue 50's third red team, on 4d49004): every node of /dev but the terminals
+# was open to a run, so a check as root opened /dev/kmsg, /dev/loop0 and /dev/fuse for writing (and
+# where root may open the disk, the disk: past every read rule). Now only the bit buckets, randomness
+# and accelerators. The program tries each device it could open before the fence, by Python and by C.
+DEVICES = """import ctypes, json, os, sys
+from tutor.child import fence, sight
+inside, how = sys.argv[1], sys.argv[2]
+candidates = ["/dev/fuse", "/dev/net/tun", "/dev/loop-control", "/dev/kmsg", "/dev/loop0", "/dev/kvm"]
+openable = []
+for dev in candidates:
+    try:
+        os.close(os.open(dev, os.O_WRONLY))
+        openable.append(dev)
+    except OSError:
+        pass
+abi = fence.install([inside], kernel=how == "kernel", sight=sight.for_run(inside, None, []))
+result = {"abi": abi, "openable": openable}
+def attempt(name, fn):
+    try:
+        os.close(fn())
+        result[name] = "opened"
+    except OSError as exc:
+        result[name] = str(exc)
+attempt("null", lambda: os.open("/dev/null", os.O_WRONLY))
+attempt("urandom", lambda: os.open("/dev/urandom", os.O_RDONLY))
+libc = ctypes.CDLL(None, use_errno=True) if abi else None
+for dev in openable:
+    attempt(dev, lambda: os.open(dev, os.O_WRONLY))
+    attempt(dev + ":read", lambda: os.open(dev, os.O_RDONLY))
+    if libc is not None:
+        fd = libc.open(dev.encode(), os.O_WRONLY)
+        result[dev + ":c"] = "opened" if fd >= 0 else "refused"
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.parametrize("how", ["kernel", "hook"])
+def test_a_run_opens_no_device_but_the_few_it_needs(tmp_path, how):
+    proc = subprocess.run(
+        [sys.executable, "-c", DEVICES, str(tmp_path), how], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    if how == "kernel" and result["abi"] == 0:
+        pytest.skip("no Landlock in this kernel: the hook alone is the other case")
+    assert result["null"] == result["urandom"] == "opened", result
+    if not result["openable"]:
+        pytest.skip("no device of the list can be opened for writing here (root opens /dev/kmsg, /dev/loop0)")
+    for dev in result["openable"]:
+        for name in (dev, dev + ":read"):
+            assert "may open in /dev only /dev/null" in result[name] and "只能打开 /dev/null" in result[name], result
+        if how == "kernel":
+            assert result[dev + ":c"] == "refused", result  # the kernel's rule, past Python's hook

@@ -60,6 +60,8 @@ import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable
+from typing import NoReturn
 
 from tutor import host
 from tutor.child import seccomp_policy
@@ -83,6 +85,13 @@ _TERMINAL_NAMES = ("tty", "pts", "console", "ptmx", "pty", "vcs", "hvc")
 _TERMINAL_MAJORS = {2, 3, 4, 5, *range(136, 144)}
 # Folders of /dev other processes of the user keep memory in (POSIX shared memory, queues): never read.
 _SHARED_DEV = ("/dev/shm", "/dev/mqueue")
+# What of /dev a run may open at all (issue 50's third red team: every device node was open to it, so a
+# check as root opened /dev/kmsg (the kernel's log), /dev/loop0 (a disk) and /dev/fuse for writing, and
+# on a machine whose disk is a device root may open, the disk itself, past every read rule): the bit
+# buckets and sources of randomness, and the accelerators JAX drives (GPU: nvidia*, ROCm: kfd, dri;
+# TPU: accel*, vfio).
+_DEVICES = ("null", "zero", "full", "random", "urandom")
+_ACCELERATORS = ("nvidia", "accel", "vfio", "kfd", "dri")
 
 _allowed: tuple[str, ...] = ()
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -114,7 +123,9 @@ _strict = False  # no Landlock: refuse _UNSEEN too
 # Modules that call C without ctypes' audit events (cffi's dlopen), or open files in C with no "open"
 # event (_posixshmem: POSIX shared memory in /dev/shm, which outlives the run): refused like
 # ctypes.dlopen without Landlock
-_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite", "_posixshmem"})
+# (_multiprocessing: a named POSIX semaphore, /dev/shm/sem.*, made by sem_open in C, outlived the run
+# under gVisor: issue 50's third red team)
+_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite", "_posixshmem", "_multiprocessing"})
 # Landlock binds the calling thread and what it starts from then on, not the threads already alive
 # (JAX's runtime pools, started with the backend before a job comes): Python that runs there (a
 # callback) may not start programs, fork, or call C, which would act outside the kernel's fence.
@@ -223,15 +234,23 @@ def scope_signals() -> int:
 
 
 def devices() -> list[str]:
-    """What in /dev a check may write to: every entry but the terminals, the links (/dev/stdout
-    is the worker's own pipe, reached as that) and the folders where other processes of the account
-    keep memory (/dev/shm, /dev/mqueue: a check overwrote and truncated to 1 GiB another process's
-    shared memory segment there, issue 50's red team on 944540f)."""
+    """What in /dev a check may open (read and write): the few devices _DEVICES and _ACCELERATORS
+    name, never a terminal, a link (/dev/stdout is the worker's own pipe, reached as that) or the
+    folders where other processes of the account keep memory (/dev/shm, /dev/mqueue: a check
+    overwrote and truncated to 1 GiB another process's shared memory segment there, issue 50's red
+    team on 944540f)."""
     try:
         entries = list(os.scandir("/dev"))
     except OSError:
         return []
-    return [e.path for e in entries if not e.is_symlink() and not is_terminal(e.path) and not _shared(e.path)]
+    return [e.path for e in entries if not e.is_symlink() and _usable_device(e.path)]
+
+
+def _usable_device(real: str) -> bool:
+    """Whether a path in /dev (resolved) is one a run may open: a bit bucket, randomness, an accelerator."""
+    first = real[len("/dev/") :].split(os.sep)[0]
+    usable = first in _DEVICES or first.startswith(_ACCELERATORS)
+    return usable and not is_terminal(real) and not _shared(real)
 
 
 def _shared(real: str) -> bool:
@@ -271,7 +290,7 @@ def _inside(path, dir_fd=None) -> bool:
     except OSError:
         return False  # a dir_fd that cannot be read back: not known to be inside
     if real.startswith("/dev/"):
-        return not is_terminal(real) and not _shared(real)
+        return _usable_device(real)
     return any(real == root or real.startswith(root + os.sep) for root in _allowed)
 
 
@@ -298,7 +317,7 @@ def _may_read(path, dir_fd=None) -> bool:
     except OSError:
         return False
     if real.startswith("/dev/"):
-        return not is_terminal(real) and not _shared(real)
+        return _usable_device(real)
     if not (_beneath(real, _allowed) or (_sight is not None and _sight.readable(real))):
         return False
     folder = os.path.dirname(real)
@@ -308,8 +327,21 @@ def _may_read(path, dir_fd=None) -> bool:
     return True
 
 
+def _refuse_device(shown: str) -> None:
+    real = os.path.realpath(shown)
+    if real.startswith("/dev/") and not is_terminal(real) and not _shared(real):
+        raise PermissionError(
+            errno.EACCES,
+            f"a check's run may open in /dev only /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom and "
+            f"an accelerator, not {shown} / 检查运行时在 /dev 中只能打开 /dev/null、/dev/zero、/dev/full、"
+            f"/dev/random、/dev/urandom 和加速器，不能打开 {shown}",
+            shown,
+        )
+
+
 def _refuse_read(path) -> None:
     shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
+    _refuse_device(shown)
     raise PermissionError(
         errno.EACCES,
         "a check's run may read only its own folder, the course and Python, not "
@@ -320,6 +352,7 @@ def _refuse_read(path) -> None:
 
 def _refuse(path) -> None:
     shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
+    _refuse_device(shown)
     if is_terminal(os.path.realpath(shown)):
         raise PermissionError(
             errno.EACCES,
@@ -382,7 +415,7 @@ def _check_link_target(target, link, dir_fd) -> None:
         _refuse_read(target)
 
 
-def _refuse_unseen(event: str) -> None:
+def _refuse_unseen(event: str) -> NoReturn:
     raise PermissionError(
         errno.EACCES,
         f"{event}: this system has no Landlock, so the tutor cannot fence in what it would do; a "
@@ -517,11 +550,72 @@ def install(roots: list[str], kernel: bool = True, scope: bool = True, sight: Si
         seccomp_policy.install()
     seccomp_policy.confine(kernel)  # sockets, others' scheduling, IPC, leaving the group: refused in the kernel
     _strict = abi == 0
+    _close_silent_calls(_strict)
     _kernel_reads = bool(abi) and sight is not None
     _kernel_scope = scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI
     _sight = sight
     sys.addaudithook(_hook)
     return abi
+
+
+def _refuse_node(call: str) -> NoReturn:
+    raise PermissionError(
+        errno.EACCES,
+        f"{call}: this system has no Landlock, and the tutor cannot see where a FIFO or device node is made; "
+        f"a check's run may not make one / {call}：本系统没有 Landlock，教程看不到命名管道或设备文件建在哪里；"
+        "检查运行时不能创建它们",
+    )
+
+
+def _refuse_silent(call: str) -> Callable[..., NoReturn]:
+    refuse = _refuse_node if call in ("os.mkfifo", "os.mknod") else _refuse_unseen
+
+    def refused(*args: object, **kwargs: object) -> NoReturn:
+        refuse(call)
+
+    refused.__name__ = call.rsplit(".", 1)[-1]
+    return refused
+
+
+def _named_outside(make: Callable[..., None]) -> Callable[..., None]:
+    """`make` (os.mkfifo / os.mknod) refused outside the run's folders with the fence's message; the
+    kernel (Landlock) holds the rule, this only names it (it said a bare "Permission denied")."""
+
+    def made(path: object, *args: object, dir_fd: int | None = None, **kwargs: object) -> None:
+        if not _inside(path, dir_fd):
+            _refuse(path)
+        make(path, *args, dir_fd=dir_fd, **kwargs)
+
+    made.__name__ = make.__name__
+    return made
+
+
+def _close_silent_calls(strict: bool) -> None:
+    """Calls into C that raise no audit event, so the hook never sees them (issue 50's third red
+    team, under gVisor): `subprocess._fork_exec` (what Popen calls after its event) started
+    `cat` on another home's progress.json, and os.mkfifo / os.mknod made a FIFO and a file in a
+    folder outside. Without Landlock they are replaced by a refusal that names the rule (the
+    originals kept nowhere a run can reach: a replacement that held them would hand them back);
+    with Landlock the kernel refuses them and mkfifo / mknod outside are named."""
+    import _posixsubprocess
+    import posix
+
+    modules: list[object] = [os, posix]
+    if strict:
+        fork_exec = _refuse_silent("subprocess._fork_exec")
+        _posixsubprocess.fork_exec = fork_exec  # type: ignore[attr-defined]
+        if "subprocess" in sys.modules:
+            sys.modules["subprocess"]._fork_exec = fork_exec  # type: ignore[attr-defined]
+        for name in ("mkfifo", "mknod"):
+            for module in modules:
+                if hasattr(module, name):
+                    setattr(module, name, _refuse_silent(f"os.{name}"))
+        return
+    for name in ("mkfifo", "mknod"):
+        original = getattr(posix, name, None)
+        if original is not None:
+            for module in modules:
+                setattr(module, name, _named_outside(original))
 
 
 def install_signal_guard(kernel: bool = True, scope: bool = True) -> int:
