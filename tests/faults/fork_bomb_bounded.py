@@ -10,7 +10,9 @@ import tempfile
 import time
 
 TOTAL = int(os.environ.get("FAULT_BOMB_TOTAL", "600"))  # processes ever made, the worker included
-DEPTH = 10  # forks per line of descent: 2**10 = 1024 processes whatever the count says
+# forks per line of descent: 2**DEPTH processes at most whatever the count says, enough for TOTAL
+# (with 10 a bomb of 2,000 made at most 1,024)
+DEPTH = max(10, (TOTAL - 1).bit_length())
 LIFETIME_S = 45.0
 
 end = time.monotonic() + LIFETIME_S  # one clock for all: the monotonic clock survives fork
