@@ -47,9 +47,10 @@ from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin,
 
 from tutor.i18n import Bilingual
 
-# 9: TraceFacts (issue 56); 10: Done.compiled (issue 50); 11: Finding.code 'captured' (issue 55).
+# 9: TraceFacts (issue 56); 10: Done.compiled (issue 50); 11: Finding.code 'captured' (issue 55);
+# 12: Finding.noticed_line (issue 55); 13: Finding.changed and Finding.inside (issue 55).
 # Raise it with any change to a message below: parent and worker must agree.
-PROTOCOL_VERSION = 12
+PROTOCOL_VERSION = 13
 CHANNEL_LOST = 86  # the worker's exit status when its event pipe is gone (closed by learner code)
 RUN_DIR_PREFIX = "jaxstate-run-"  # a run's own folder: the parent makes and sweeps it, the worker's lifeline removes it
 # A spare's run folder holds this file when the parent knows the calls the previous run compiled
@@ -370,6 +371,12 @@ class Finding(Message):
     # is elsewhere: the line to change (where the key should be split or handed back, the op that
     # made the first NaN / inf)
     noticed_line: int | None = None
+    # retrace: what differed from the call that traced before it, by the doctor's own comparison of
+    # the two calls' arguments, in quadruples (how, argument path, before, now); `explanation` is JAX's
+    changed: tuple[str, ...] = ()
+    # where the cause lies inside a library, not in the learner's code ("numpyro/infer/util.py:435");
+    # the finding's file and line are then the learner's line that called into it
+    inside: str = ""
 
 
 @dataclass(frozen=True)

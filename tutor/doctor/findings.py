@@ -48,6 +48,8 @@ def _merge(first: Finding, then: Finding) -> Finding:
         seconds=first.seconds + then.seconds,
         made_line=first.made_line if first.made_line is not None else then.made_line,
         noticed_line=first.noticed_line if first.noticed_line is not None else then.noticed_line,
+        changed=first.changed or then.changed,
+        inside=first.inside or then.inside,
     )
 
 

@@ -35,6 +35,44 @@ WORDS = table(
             "zh": "`{fn}` 在这次调用处被重新追踪了 {times}{seen}。",
         },
         "retrace/seen": {"en": ": {explanation}", "zh": "：{explanation}"},
+        # the doctor's own comparison of this call with the one that traced before it
+        "change/structure": {
+            "en": "`{path}` has another structure ({before} -> {now})",
+            "zh": "`{path}` 的结构变了（{before} -> {now}）",
+        },
+        "change/structure/static": {
+            "en": "`{path}` has the same leaves under another static part of its structure",
+            "zh": "`{path}` 的叶子没变，但其结构中的静态部分变了",
+        },
+        "change/shape": {"en": "`{path}` is {now}, was {before}", "zh": "`{path}` 现在是 {now}，之前是 {before}"},
+        "change/weak-type": {
+            "en": "`{path}` is {now}, was {before} (its weak type changed)",
+            "zh": "`{path}` 现在是 {now}，之前是 {before}（弱类型变了）",
+        },
+        "change/new-object": {
+            "en": "`{path}` is a new {before} object, not equal to the one before",
+            "zh": "`{path}` 是一个新的 {before} 对象，与上一次的不相等",
+        },
+        "change/new-object/attributes": {
+            "en": "`{path}` is a new {before} object, not equal to the one before ({now})",
+            "zh": "`{path}` 是一个新的 {before} 对象，与上一次的不相等（{now}）",
+        },
+        "change/new-object/leaves": {
+            "en": "`{path}` is a new {before} object whose {now} were made anew, never equal to the ones before",
+            "zh": "`{path}` 是一个新的 {before} 对象，其中的 {now} 都是重新创建的，与上一次的永不相等",
+        },
+        "change/value": {
+            "en": "`{path}` (static) is {now}, was {before}",
+            "zh": "`{path}`（静态）现在是 {now}，之前是 {before}",
+        },
+        "change/against": {
+            "en": " (compared with the call that traced it before)",
+            "zh": "（与上一次触发追踪的调用相比）",
+        },
+        "change/witness": {
+            "en": " JAX, against its closest cached call: {explanation}.",
+            "zh": "JAX 对照它最接近的缓存调用给出的说明：{explanation}。",
+        },
         "key-reuse/reused/same-line": {
             "en": "A PRNG key consumed at this line on an earlier pass was consumed here again, {times}.",
             "zh": "同一个 PRNG key 在这一行之前的某一轮已经用过，这里又被使用了 {times}。",
@@ -216,6 +254,15 @@ WORDS = table(
             "structure (shapes, flags); pass numbers such as a learning rate as ordinary arguments.",
             "zh": "静态参数换了一个新值，每个新值都要完整编译一次。静态参数只适合结构（形状、开关）；学习率这样"
             "的数值应作为普通参数传入。",
+        },
+        "why:retrace/static/new-object": {
+            "en": "A jit keeps non-array arguments static (eqx.filter_jit keeps every one) and compares a static "
+            "value with the last by equality: a new optimizer, config or function object is never equal, so each "
+            "new one costs a full compile. Make it once, outside the loop, and pass what changes (a learning "
+            "rate) as an array argument, or through the optimizer's state (optax.inject_hyperparams).",
+            "zh": "jit 会把非数组参数当作静态参数（eqx.filter_jit 对所有非数组参数都这样），并按相等性与上一次的值比较："
+            "新建的优化器、配置或函数对象永远不相等，所以每新建一个就要完整编译一次。在循环外只创建一次，把会变化的量"
+            "（如学习率）作为数组参数传入，或放进优化器的状态里（optax.inject_hyperparams）。",
         },
         "why:retrace/new-function": {
             "en": "jax.jit is applied to a new function object on every pass (jit inside a loop, a lambda or a "
@@ -519,6 +566,12 @@ def _seen(f: Finding, lang: str) -> str:
     if f.kind == "retrace" and f.code == "new-function" and f.name:
         return word(key + "/lax", lang, **fields)
     if f.kind == "retrace" and f.code not in ("new-function", "rewrapped"):
+        if f.changed:  # the doctor's own comparison says what changed; JAX's words are the second witness
+            said = word("retrace/seen", lang, explanation=_changes(f.changed, lang)) + word("change/against", lang)
+            sentence = word("retrace", lang, seen=said, **fields)
+            if f.explanation:
+                sentence += word("change/witness", lang, explanation=f.explanation.rstrip("."))
+            return sentence
         seen = word("retrace/seen", lang, explanation=f.explanation) if f.explanation else ""
         return word("retrace", lang, seen=seen, **fields)
     if f.kind == "key-reuse" and f.code == "reused":
@@ -535,10 +588,26 @@ def _seen(f: Finding, lang: str) -> str:
     return word(key, lang, **fields)
 
 
+def _changes(flat: tuple[str, ...], lang: str) -> str:
+    """The comparison's changes (quadruples: how, path, before, now), worded and joined."""
+    said = []
+    for i in range(0, len(flat) - 3, 4):
+        how, path, before, now = flat[i : i + 4]
+        key = f"change/{how}"
+        if how == "new-object" and now:
+            key += "/attributes" if "->" in now else "/leaves"
+        elif how == "structure" and not before and not now:
+            key += "/static"
+        said.append(word(key, lang, path=path, before=before, now=now))
+    return ("；" if lang == "zh" else "; ").join(said)
+
+
 def _variant(f: Finding) -> str:
     """The words' variant a finding's data asks for ("" for the plain ones)."""
     if f.kind == "retrace" and f.code == "new-function" and f.name:
         return "/lax"  # a loop body or branch handed to lax, not jax.jit
+    if f.kind == "retrace" and f.code == "static" and f.changed[:1] == ("new-object",):
+        return "/new-object"  # an object made anew (an optimizer, a config) kept static, not a flag's value
     if f.kind == "retrace" and f.code == "rewrapped" and f.traced != 1:
         return "/retraced" if f.traced > 1 else "/unknown"  # "so this traced once" only when it did
     return ""

@@ -4,6 +4,7 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
 
 - `probe.py`: examine(): installs the detectors, runs the script, groups their findings.
 - `as_main.py`: runs the script as `__main__` with its argv; `hooks.py`: patches and their undo.
+- `arguments.py`: the arguments of a call that traced, and what differs between two such calls.
 - `script_code.py` (no JAX): the learner's code, which is the script and every file under its
   folder that is not installed (its frames, its functions' bytecode, its loops, the function a
   library's jit wraps). Every file:line is resolved there, so it points into the learner's
@@ -20,7 +21,13 @@ retrace       JAX's own words (for a library's jit, JAX names the library's fram
               `jax._src.interpreters.partial_eval` logger in both versions (read with a handler,
               never printed; the script's logging.disable / levels / dictConfig do not silence
               it). Counted for the script's functions traced from eager code (a jit
-              nested in another trace retraces with its caller). Reasons: weak type -> strong
+              nested in another trace retraces with its caller). The reason comes from the
+              doctor's own comparison (`arguments.py`) of the call that retraced with the call
+              that traced before it, read from the frame the learner's line called into (a
+              weak type, a new shape, a new structure, a new object of the same class not
+              equal to the last, a static value); JAX's explanation, which compares with its
+              closest cached key, is the second witness and the reason where the comparison
+              finds nothing (a tracing context, arguments it cannot read). Reasons: weak type -> strong
               (flagged at the first retrace), shape / dtype, PyTree structure, static value (3+
               retraces, so a train/eval pair is not flagged), a new function object of one
               function's code (counted by the code's place, not the object: jax.jit(partial(f,

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import jax
 
+from tutor.child.doctor import arguments
+from tutor.child.doctor.arguments import Change
 from tutor.child.doctor.hooks import Hooks, asks_donation, staging
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.jax_signals import TRACE_EVENT
@@ -70,6 +72,8 @@ class Miss:
         FindingCode | None
     )  # weak-type | shape | structure | static | unexplained | new-function; None: a first trace
     explanation: str  # JAX's own words for the difference, one line
+    # the doctor's own comparison with the previous trace's call (arguments.Change), most decisive first
+    changes: tuple[Change, ...] = ()
 
 
 def parse(message: str) -> Miss | None:
@@ -281,6 +285,8 @@ class Retraces:
         # (file, line) where jax.jit was called -> times (a jit built anew on every pass is built there)
         self.jit_lines: Counter = Counter()
         self.pmap_calls: dict[tuple[str, int], str] = {}  # (file, line) calling a pmapped function -> its name
+        # (name, file, line) of a function's code -> the arguments of the call that traced it last
+        self.calls: dict[tuple[str, str, int], arguments.Call] = {}
 
     def install(self, hooks: Hooks) -> None:
         retraces = self
@@ -394,12 +400,41 @@ class Retraces:
             if self.first_traces[place] and not miss.same_line:
                 miss = dataclasses.replace(miss, same_line=True, reason="new-function")
             self.first_traces[place] += 1
+        if self.code.owns(miss.def_file):
+            miss = self._compared(miss)
         self.misses.append(miss)
         if self.code.owns(miss.def_file):
             self.last_own = miss
             self._last_index = len(self.misses) - 1
         for listener in self.on_trace:
             listener(miss)
+
+    def _compared(self, miss: Miss) -> Miss:
+        """The trace told against the previous trace's call, argument by argument: that
+        difference is the reason (JAX's closest key may be an older call's), and JAX's own
+        explanation stays beside it as the second witness. JAX's reason stands where the
+        comparison finds nothing it could retrace for, or only a number's new value while JAX
+        names another cause (a number under `jax.jit` is traced, not static)."""
+        try:
+            place = (miss.name, self.code._normed(miss.def_file), miss.def_line)
+            callee = arguments.learners_callee(self.code.owns)
+            code = self.code.function(miss.name, miss.def_line, miss.def_file)
+            names = code.co_varnames[: code.co_argcount] if code is not None else ()
+            call = arguments.read(callee, names) if callee is not None else None
+            if call is None:
+                return miss
+            before, self.calls[place] = self.calls.get(place), call
+            if miss.first or before is None:
+                return miss
+            changes = arguments.differences(before, call)
+            ours = arguments.reason(changes)
+            if ours is None or (
+                all(c.how == "value" for c in changes) and miss.reason not in (None, "static", "unexplained")
+            ):
+                return miss
+            return dataclasses.replace(miss, reason=ours, changes=tuple(changes))  # type: ignore[arg-type]
+        except Exception:  # noqa: BLE001 - never break the learner's trace
+            return miss
 
     def _on_event(self, event: str, duration_secs: float, **kwargs) -> None:
         """A step of making a jit (trace, lower, compile): its time goes to the learner's function
@@ -476,6 +511,7 @@ class Retraces:
         counts: Counter = Counter()
         cost: defaultdict[tuple, float] = defaultdict(float)  # a finding's key -> seconds its retraces took
         explained: dict[tuple, str] = {}
+        changed: dict[tuple, tuple[str, ...]] = {}  # a finding's key -> the doctor's own comparison, flat
         files: dict[tuple, str] = {}  # a finding's key -> the file of its line, as the code object names it
         shown = self.code.shown
         for i, m in retraced:
@@ -490,6 +526,8 @@ class Retraces:
             files.setdefault(key, where[0])
             if m.explanation:
                 explained.setdefault(key, m.explanation)
+            if m.changes:
+                changed.setdefault(key, tuple(part for c in m.changes for part in c.flat()))
         lax_at = {key: self._lax_call(key[0], files[key], key[2]) for key in counts if key[3] == "new-function"}
         found = [
             Finding(
@@ -500,6 +538,7 @@ class Retraces:
                 function=name,
                 count=n,
                 explanation=explained.get(key, ""),
+                changed=changed.get(key, ()),
                 name=lax_at.get(key) or "",
                 seconds=round(cost[key], 4),
             )
