@@ -214,6 +214,27 @@ def test_the_doctor_compares_two_calls_argument_by_argument():
     assert [c.how for c in both] == ["weak-type", "new-object"] and reason(both) == "weak-type"
 
 
+def test_a_finding_inside_a_library_says_so_and_comes_after_the_learners_own():
+    from tutor.child.doctor.owners import library_path, where_inside
+
+    site = "/usr/lib/python3.11/site-packages/"
+    assert library_path(site + "numpyro/infer/util.py") == "numpyro/infer/util.py"
+    assert library_path("/v/lib/python3.12/dist-packages/optax/_src/alias.py") == "optax/_src/alias.py"
+    for not_a_library in (site + "jax/_src/random.py", site + "numpy/core/x.py", site + "tutor/x.py", "/home/me/t.py"):
+        assert library_path(not_a_library) is None, not_a_library
+    # two uses within one call into numpyro: where its code went on to consume the key again
+    run, init = (1, "numpyro/infer/mcmc.py", 680), (2, "numpyro/infer/util.py", 700)
+    first = (run, init, (3, "numpyro/handlers.py", 90))
+    again = (run, (2, "numpyro/infer/util.py", 841), (4, "numpyro/infer/util.py", 435))
+    assert where_inside(first, again) == "numpyro/infer/util.py:841"
+    theirs = Finding("key-reuse", "reused", "fit.py", 20, count=6, first_line=9, inside="numpyro/infer/util.py:841")
+    mine = Finding("host-sync", "per-step", "fit.py", 40, count=30, via=("float()",), seconds=0.0)
+    assert group([theirs, mine]) == [mine, theirs]
+    en, zh = wording.what(theirs, "en"), wording.what(theirs, "zh")
+    assert "inside numpyro (`numpyro/infer/util.py:841`), called from your line 20" in en, en
+    assert "numpyro 内部" in zh and "第 20 行" in zh, zh
+
+
 def test_a_retrace_reason_lists_every_difference_jax_gives():
     from tutor.child.doctor.retraces import classify
 

@@ -20,9 +20,9 @@ from tutor.protocol import (
 
 
 def group(findings: list[Finding]) -> list[Finding]:
-    """One finding per kind + function + place, with the counts (and costs) added; the costliest
-    first (time lost waiting or recompiling), the rest in file order. Top-level code has no
-    function to name."""
+    """One finding per kind + function + place, with the counts (and costs) added; the learner's
+    own first, the costliest first (time lost waiting or recompiling), the rest in file order;
+    then those whose cause lies inside a library. Top-level code has no function to name."""
     merged: dict[tuple, Finding] = {}
     for f in findings:
         if f.function == "<module>":
@@ -30,7 +30,10 @@ def group(findings: list[Finding]) -> list[Finding]:
         key = (f.kind, f.function, f.file, f.line)
         seen = merged.get(key)
         merged[key] = f if seen is None else _merge(seen, f)
-    return sorted(merged.values(), key=lambda f: (-round(f.seconds, 2), f.file, f.line, FINDING_KINDS.index(f.kind)))
+    return sorted(
+        merged.values(),
+        key=lambda f: (bool(f.inside), -round(f.seconds, 2), f.file, f.line, FINDING_KINDS.index(f.kind)),
+    )
 
 
 def _merge(first: Finding, then: Finding) -> Finding:

@@ -220,6 +220,12 @@ WORDS = table(
             "step should get a new key.",
             "zh": "这个 key 是在第 {made} 行创建的：如果每一步都该拿到新 key，就改那里的种子或携带它的状态。",
         },
+        "inside": {
+            "en": "This happens inside {library} (`{place}`), called from your line {line}: the library consumes "
+            "the key again within that one call, not your code.",
+            "zh": "这发生在 {library} 内部（`{place}`），由你的第 {line} 行调用进去：是这个库在这一次调用里再次使用了 key，"
+            "而不是你的代码。",
+        },
         "cost/host-sync": {
             "en": "The script waited {seconds:.2f} s in those pulls.",
             "zh": "脚本在这些拉取上共等待了 {seconds:.2f} 秒。",
@@ -547,6 +553,9 @@ def what(f: Finding, lang: str) -> str:
         seen += gap + word("made-at", lang, made=f.made_line)
     if f.kind in ("key-reuse", "nan") and f.noticed_line is not None and f.noticed_line != f.line:
         seen += gap + word(f"noticed-at/{f.kind}", lang, noticed=f.noticed_line)
+    if f.inside:
+        library = f.inside.split("/", 1)[0]
+        seen += gap + word("inside", lang, library=library, place=f.inside, line=f.line)
     return seen
 
 

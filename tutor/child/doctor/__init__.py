@@ -4,6 +4,7 @@ DoctorReport); the parent words it (tutor.doctor). `tutor.child.doctor_job` call
 
 - `probe.py`: examine(): installs the detectors, runs the script, groups their findings.
 - `as_main.py`: runs the script as `__main__` with its argv; `hooks.py`: patches and their undo.
+- `owners.py`: whether a finding's cause lies inside a library the learner called.
 - `arguments.py`: the arguments of a call that traced, and what differs between two such calls.
 - `script_code.py` (no JAX): the learner's code, which is the script and every file under its
   folder that is not installed (its frames, its functions' bytecode, its loops, the function a
@@ -56,6 +57,11 @@ key-reuse     Not `jax_debug_key_reuse` (it raises, sees typed keys only, and on
               A seed made again by another line (a demo cell) starts its chain over; a value
               and its own gradient drawn with one key are one use; a reuse names where the key
               was made.
+              A reuse whose every use happened within one call the learner made into a library
+              (numpyro's MCMC.run replays the model with its key while it seeks initial
+              parameters) is the library's (`owners.py`): a note naming where inside it
+              (`numpyro/infer/util.py:841`) at the learner's line that called in; the same key
+              handed to a library twice (two calls) stays the learner's finding.
               Cannot see: a key split inside a jitted function and consumed twice there by value
               (not the same tracer); keys of calls beyond the first 50,000 watched.
 side-effect   print: builtins.print called from the script while JAX stages a jaxpr (jit, scan

@@ -24,6 +24,7 @@ from tutor.child.doctor.key_values import (
     _repeated_rows,
     _rows,
 )
+from tutor.child.doctor.owners import where_inside
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.protocol import Finding, FindingCode
 
@@ -45,6 +46,7 @@ class Judging:
     _calls: dict[tuple, list[tuple[int, object]]]
     _batches: list[tuple[object, int, Site, Site | None]]
     _batch_found: set[Site]
+    entries: dict[int, tuple]  # a use's seq -> (its call into a library, the library's frames)
 
     def _finding(self, site: Site, first: Site, code: FindingCode = "reused") -> Finding:
         file, fn, line = site
@@ -152,6 +154,11 @@ class Judging:
             # allowed ones, and the reuse a replayed chain of keys split from it repeats.
             again = again_of[root]
             replayed = sum(len(again_of[b]) for b in family if b != root)
+            inside = self._inside_library(own)
+            if inside:  # the library reused it within one call of the learner's: the library's, a note
+                note = self._finding(again[0].place, first)  # the learner's line that called in
+                self.notes.append(dataclasses.replace(note, inside=inside, count=len(again) + replayed))
+                continue
             remade = self._remade_at(root)
             returned = next((self.hands_back[u.site] for u in own if u.site in self.hands_back), None)
             if remade is not None:  # the line to change is where the key is made anew, each pass
@@ -196,6 +203,17 @@ class Judging:
                 return outer[:3], "handed-down"
             return (a[i][:3], "handed-down") if i > 0 else None
         return None
+
+    def _inside_library(self, own: list[Use]) -> str:
+        """Where inside a library a key's uses all happened, within one call the learner made into
+        it (`mcmc.run(key)` once, numpyro consuming the key twice): `numpyro/infer/util.py:435`.
+        "" when any use is the learner's own, or the uses span calls (the learner handed the
+        same key to the library twice)."""
+        found = [getattr(self, "entries", {}).get(u.seq) for u in own]
+        entries = [e for e in found if e is not None]
+        if len(entries) < 2 or len(entries) != len(found) or len({e[0] for e in entries}) != 1:
+            return ""
+        return where_inside(entries[0][1], entries[1][1])
 
     def _made_where(self, bits: bytes) -> Site | None:
         """Where the learner made this key, or the key it was split / folded from (eagerly)."""

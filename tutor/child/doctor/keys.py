@@ -78,6 +78,7 @@ from tutor.child.doctor.key_values import (
     _unbatched,
     _under_grad,
 )
+from tutor.child.doctor.owners import Calls
 from tutor.child.doctor.script_code import ScriptCode
 from tutor.protocol import Finding
 
@@ -166,6 +167,11 @@ class KeyReuse(Judging):
         # batches of keys given to jitted functions that vmap over them: read after the run
         self._batches: list[tuple[object, int, Site, Site | None]] = []
         self._batch_found: set[Site] = set()
+        # a use's seq -> (its call into a library, that library's frames), when a library the learner
+        # called consumed the key (numpyro's MCMC.run): a reuse within one such call is the library's
+        self.library_calls = Calls(code.owns)
+        self.entries: dict[int, tuple] = {}
+        self._entered = None  # the frame that called the consumer running now
 
     # ------------------------------------------------------------ instrumentation
 
@@ -209,6 +215,7 @@ class KeyReuse(Judging):
             site = self._site()
             if site is not None:
                 try:
+                    self._entered = sys._getframe(1)  # who consumed it: the learner, or a library
                     self._on_consume(key, site)
                 except Exception:  # noqa: BLE001 - not a key we can read: leave it to JAX
                     pass
@@ -284,6 +291,7 @@ class KeyReuse(Judging):
                 grad = _under_grad()
                 step = self._eager_step(site, bits)
                 self.uses.append(Use(site, bits, step=step, seq=self._seq, grad=grad, frames=self._frames_out()))
+                self._note_library(getattr(self, "_entered", None))
             return
         batch = _unbatched(key)
         if batch is not None:  # a key under vmap: each mapped row should be a key of its own
@@ -554,6 +562,7 @@ class KeyReuse(Judging):
         if traced is None or not (traced.inputs or traced.constants or traced.batched):
             return
         step, call = self._step_of(frame)
+        self._note_library(frame, self._seq + 1)
         for leaf, (site, axis) in traced.batched.items():
             if leaf < len(leaves) and len(self._batches) < READ_BATCH and not isinstance(leaves[leaf], jax.core.Tracer):
                 self._batches.append((leaves[leaf], axis, site, call))
@@ -577,6 +586,15 @@ class KeyReuse(Judging):
                 bucket.append((self._seq, given))
         for bits, site, grad in traced.constants:
             self.uses.append(Use(site, bits, step=step or grad, seq=self._seq, grad=grad))
+
+    def _note_library(self, frame, seq: int | None = None) -> None:
+        """A use reached through a library the learner called: which call, and its frames."""
+        try:
+            entered = self.library_calls.entered(frame)
+        except Exception:  # noqa: BLE001 - never break the script
+            entered = None
+        if entered is not None:
+            self.entries[self._seq if seq is None else seq] = entered
 
     def _step_of(self, frame) -> tuple[bool, Site | None]:
         """Whether a jitted call (from `frame`, or the learner's frame outside it) is a state step,
