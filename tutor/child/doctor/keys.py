@@ -219,6 +219,7 @@ class KeyReuse(Judging):
                     self._on_consume(key, site)
                 except Exception:  # noqa: BLE001 - not a key we can read: leave it to JAX
                     pass
+                self._entered = None  # a frame holds its locals: not kept past this use
             inside.depth = 1
             try:
                 out = original(key, *a, **k)
@@ -291,7 +292,7 @@ class KeyReuse(Judging):
                 grad = _under_grad()
                 step = self._eager_step(site, bits)
                 self.uses.append(Use(site, bits, step=step, seq=self._seq, grad=grad, frames=self._frames_out()))
-                self._note_library(getattr(self, "_entered", None))
+                self._note_library(self._entered)
             return
         batch = _unbatched(key)
         if batch is not None:  # a key under vmap: each mapped row should be a key of its own
