@@ -5,6 +5,7 @@ learner's jitted functions as it traced in the last run, live, with the retrace 
 from __future__ import annotations
 
 import asyncio
+import io
 import shutil
 from pathlib import Path
 
@@ -86,5 +87,59 @@ def test_wide_terminals_show_it_in_chinese_with_the_control_flow(home, sandbox, 
             assert screen.verdict.passed, screen.verdict.message
             text = tui.plain(panel.query_one("#trace-text"))
             assert "online_var" in text and "程序中含有：scan" in text, text
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize(
+    "lang,reason",
+    [
+        ("en", "trace 2 happened because count was int32[] (weak), now float32[]"),
+        ("zh", "第 2 次追踪的原因：count 之前是 int32[]（弱类型），这次是 float32[]"),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_reason_hangs_under_its_words_and_keeps_every_word_at_80_columns(lang, reason):
+    """At 80 columns the panel's text is 28 wide and a reason takes three lines. Its wrapped lines
+    start under its first word, not under the function's name; and in Chinese the line that ends
+    with the argument's name kept it whole (the table column's ellipsis made it 'coun…')."""
+    from rich.console import Console
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tutor.i18n import Bilingual
+    from tutor.ui.text_layout import use_cjk_line_breaking
+
+    use_cjk_line_breaking()  # as the tutor's app does when it is built
+
+    class Host(App):
+        def compose(self):
+            yield TracePanel()
+
+    Host.lang = lang
+    facts = TraceFacts("update_counter", 2, (("count", "float32[]"),), Bilingual(en=reason, zh=reason))
+
+    async def body():
+        app = Host()
+        async with app.run_test(size=(80, 24)) as pilot:
+            panel = app.query_one(TracePanel)
+            panel.styles.width = 32  # 40% of 80, as beside the editor
+            panel.add(facts)
+            await pilot.pause()
+            text = panel.query_one("#trace-text", Static)
+            assert text.size.width == 28
+            console = Console(width=text.size.width, record=True, file=io.StringIO())
+            console.print(text.content)
+            lines = console.export_text().splitlines()
+            at = next(i for i, line in enumerate(lines) if line.startswith("  ↻ "))
+            said = [lines[at][4:]]
+            for line in lines[at + 1 :]:
+                if not line.startswith("    ") or line.strip().startswith(("no scan", "程序中")):
+                    break
+                said.append(line[4:])
+            assert len(said) >= 3, lines  # it wrapped, and every wrapped line hangs under the words
+            assert "…" not in "".join(lines), lines
+            joined = ("" if lang == "zh" else " ").join(s.strip() for s in said)
+            assert joined.replace(" ", "") == reason.replace(" ", ""), lines
 
     asyncio.run(body())

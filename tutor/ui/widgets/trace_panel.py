@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -62,25 +64,35 @@ class TracePanel(VerticalScroll):
         app = self.app
         lang, ascii_only = getattr(app, "lang", "en"), getattr(getattr(app, "marks", None), "ascii", False)
         self.border_title = say("trace_title", lang)
-        text = Text()
+        parts: list[RenderableType] = []
         if not self.functions:
-            text.append(say("trace_none_yet" if self.ran else "trace_none", lang), style="dim")
+            parts.append(Text(say("trace_none_yet" if self.ran else "trace_none", lang), style="dim"))
         for name, seen in self.functions.items():
-            if text:
-                text.append("\n\n")
-            text.append(name, style="bold")
+            if parts:
+                parts.append(Text(""))
+            head = Text(name, style="bold")
             if seen.traces:
                 key = "trace_count_one" if seen.traces == 1 else "trace_count"
-                text.append(" " + say(key, lang, n=seen.traces), style="bold")
+                head.append(" " + say(key, lang, n=seen.traces), style="bold")
+            parts.append(head)
+            # Each fact's wrapped lines hang under its words, not under the function's name (at
+            # 80 columns the panel is 28 wide, and a reason takes three or four lines). "fold", not
+            # the column's default "ellipsis": Rich strips a wrapped line's trailing space by
+            # characters, not cells, so a Chinese line that fills the width kept its space, and the
+            # ellipsis then cut the word before it (the argument's name: "coun…").
+            facts = Table.grid(expand=True)
+            facts.add_column(no_wrap=True)
+            facts.add_column(ratio=1, overflow="fold")
             for argument, kind in seen.arguments:
-                text.append(f"\n  {argument}: ", style="dim")
-                text.append(kind)
+                facts.add_row("  ", Text.assemble((f"{argument}: ", "dim"), kind))
             for reason in seen.reasons:
-                text.append("\n" + ("  > " if ascii_only else "  ↻ "), style="bold")
-                text.append(pick(reason, lang))
+                facts.add_row(Text("  > " if ascii_only else "  ↻ ", style="bold"), pick(reason, lang))
             found = [n for n in ("scan", "while", "cond") if n in seen.control_flow]
             if found:
-                text.append("\n  " + say("trace_flow", lang, found=", ".join(found)))
+                facts.add_row("  ", say("trace_flow", lang, found=", ".join(found)))
             elif not seen.traces or seen.looked_at:
-                text.append("\n  " + say("trace_no_flow", lang), style="dim")
+                facts.add_row("  ", Text(say("trace_no_flow", lang), style="dim"))
+            if facts.row_count:
+                parts.append(facts)
+        text = Group(*parts)
         self.query_one("#trace-text", Static).update(text)
