@@ -74,16 +74,30 @@ class _Walk:
         self.found.setdefault(path, Seen(id(obj), kind, fingerprint))
 
     def visit(self, path: str, obj: Any, depth: int) -> None:
+        if not self.first_sight(obj, depth):
+            return
+        if self.fingerprinted(path, obj):
+            return
+        if self.entered_holder(path, obj, depth):
+            return
+        self.entered_code(path, obj, depth)
+
+    def first_sight(self, obj: Any, depth: int) -> bool:
+        """Whether `obj` is to be walked: within the limits, able to change, and not seen before (then kept)."""
         if depth > MAX_DEPTH or len(self.visited) >= MAX_OBJECTS:
-            return
+            return False
         if isinstance(obj, (str, bytes, int, float, complex, bool, type(None), types.ModuleType)):
-            return
+            return False
         if isinstance(obj, jax.Array) and not _is_tracer(obj):
-            return  # immutable; a rebinding is seen at the path that holds it
+            return False  # immutable; a rebinding is seen at the path that holds it
         if id(obj) in self.visited:
-            return
+            return False
         self.visited.add(id(obj))
         self.keep.append(obj)
+        return True
+
+    def fingerprinted(self, path: str, obj: Any) -> bool:
+        """An object whose state is bytes (a Ref, an array, a C buffer): recorded by what it holds."""
         if isinstance(obj, jax.Ref):
             try:
                 value = np.asarray(obj[...])
@@ -91,60 +105,71 @@ class _Walk:
                 self.record(path, obj, "ref", ("unreadable",))
             else:
                 self.record(path, obj, "ref", _array_print(value))
-            return
+            return True
         if isinstance(obj, np.ndarray):
             self.record(path, obj, "array", _array_print(obj))
-            return
+            return True
         if isinstance(obj, bytearray):
             self.record(path, obj, "bytes", (bytes(obj),))
-            return
+            return True
         written = _writable_buffer(obj)
         if written is not None:  # array.array, a ctypes value or array, an mmap: a C buffer
             self.record(path, obj, "bytes", written)
-            return
+            return True
+        return False
+
+    def entered_holder(self, path: str, obj: Any, depth: int) -> bool:
+        """An object that holds others (a container, a context variable, an iterator's state):
+        recorded, and what it holds walked. A cached function of the learner's is entered too,
+        and then walked on as code."""
         if isinstance(obj, contextvars.ContextVar):  # its value lives in the context, not in it
             value = obj.get(_UNSET)
             self.record(path, obj, "contextvar", (id(value), _value_print(value)))
             if value is not _UNSET:
                 self.visit(f"{path}.get()", value, depth + 1)
-            return
+            return True
         if isinstance(obj, (weakref.WeakKeyDictionary, weakref.WeakValueDictionary)):
             self.container(path, obj, "dict", list(obj.items()), keyed=True, depth=depth)
-            return
+            return True
         if isinstance(obj, weakref.WeakSet):
             self.container(path, obj, "set", list(enumerate(list(obj))), keyed=False, depth=depth)
-            return
+            return True
         if isinstance(obj, _CACHED) and self.own(obj):
             self.cached(path, obj, depth)
         if isinstance(obj, (collections.UserDict, collections.UserList)):
             self.visit(path, obj.data, depth)  # the container the wrapper keeps, under its name
-            return
+            return True
         if isinstance(obj, collections.ChainMap):
             self.visit(path, obj.maps, depth)
-            return
+            return True
         if isinstance(obj, dict):
             self.container(path, obj, "dict", list(obj.items()), keyed=True, depth=depth)
-            return
+            return True
         inner = _inner_state(obj)
         if inner is not None:  # an iterator, a generator, an IO buffer, a random generator
             fingerprint, parts = inner
             self.record(path, obj, "state", fingerprint)
             for name, part in parts:
                 self.visit(f"{path}.{name}", part, depth + 1)
-            return
+            return True
         if isinstance(obj, (list, collections.deque)):
             self.container(path, obj, "list", list(enumerate(obj)), keyed=False, depth=depth)
-            return
+            return True
         if isinstance(obj, (set, frozenset)):
             items = sorted(obj, key=repr) if len(obj) <= MAX_ITEMS else list(obj)
             self.container(
                 path, obj, "set", list(enumerate(items)), keyed=False, depth=depth, mutable=isinstance(obj, set)
             )
-            return
+            return True
         if isinstance(obj, tuple):  # immutable itself, but it may hold a list (a NamedTuple state)
             for i, item in enumerate(obj[:MAX_ITEMS]):
                 self.visit(f"{path}[{i}]", item, depth + 1)
-            return
+            return True
+        return False
+
+    def entered_code(self, path: str, obj: Any, depth: int) -> None:
+        """Functions, methods, partials, wrappers, and the learner's classes and their instances:
+        what they close over and keep walked."""
         if isinstance(obj, functools.partial):
             self.visit(f"{path}.func", obj.func, depth + 1)
             for i, arg in enumerate(obj.args):
