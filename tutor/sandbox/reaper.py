@@ -34,6 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import NoReturn
 
 if not __package__:  # run as a script (`python -I -S reaper.py`): the tutor's own folder, nothing else
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -299,7 +300,7 @@ def _start_worker(argv: list[str], memory: int, control: int) -> int:
     os._exit(127)
 
 
-def _exit_as(status: int) -> None:
+def _exit_as(status: int) -> NoReturn:
     """End this process as the worker ended, so the tutor reads the same exit status."""
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
@@ -540,7 +541,7 @@ def _say(control: int, word: str) -> None:
         pass
 
 
-def serve(control: int, start: Callable[[], int], worker: list[str], bounds: Bounds | None = None) -> None:
+def serve(control: int, start: Callable[[], int], worker: list[str], bounds: Bounds | None = None) -> NoReturn:
     """Be the reaper of the worker `start()` makes (it returns the worker's pid); `worker` is its
     command line, for the run folder. Never returns: exits as the worker did."""
     bounds = bounds or Bounds()
@@ -559,70 +560,26 @@ def serve(control: int, start: Callable[[], int], worker: list[str], bounds: Bou
     status = None
     while status is None:
         wait = 0.1 if deadline is None else min(0.1, max(deadline - time.monotonic(), 0))
-        try:
-            readable, _, _ = select.select([control], [], [], wait)
-        except InterruptedError:
-            readable = []
-        if readable:
-            chunk = os.read(control, 4096)
-            if not chunk:  # the tutor is gone: nobody else will end this tree or remove the run folder
-                end_group(pid, cap)
-                kill_members(cap)
-                end_group_until_gone(pid)
-                kill_tree(os.getpid())
-                _remove_run_dir(worker)
-                _leave(cap)
-                os._exit(1)
-            buffer += chunk
-            while b"\n" in buffer:
-                line, buffer = buffer.split(b"\n", 1)
-                if line.startswith(b"deadline "):
-                    deadline = time.monotonic() + float(line.split()[1])
-                    bounds.begin(worker)
-                elif line == b"ready":
-                    bounds.ready()
-                elif line == b"end":  # the tutor is done with the run: end all of it, then go
-                    end_group(pid, cap)
-                    kill_members(cap)
-                    end_group_until_gone(pid)
-                    kill_tree(os.getpid())
-                    _reap_all()
-                    _leave(cap)
-                    os._exit(1)
+        chunk = _read_control(control, wait)
+        if chunk == b"":  # the tutor is gone: nobody else will end this tree or remove the run folder
+            _end_everything(pid, cap)
+            _remove_run_dir(worker)
+            _leave(cap)
+            os._exit(1)
+        buffer += chunk or b""
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            deadline = _obey(line, deadline, bounds, worker, pid, cap)
         if deadline is not None and time.monotonic() >= deadline:
-            end_group(pid, cap)
-            kill_members(cap)
-            end_group_until_gone(pid)
-            kill_tree(os.getpid())
+            _end_everything(pid, cap)
             _reap_all()
             _say(control, _refused(cap) or f"exit {int(signal.SIGALRM)}")
             _leave(cap)
             _exit_as(int(signal.SIGALRM))  # a wait status "killed by SIGALRM", as the worker's own timer
         over = bounds.over(worker)
         if over:
-            # Said first: once new tasks are refused, the learner's program fails its next fork or
-            # thread and the worker reports that exception; the tutor must already know why.
-            _say(control, over)
-            if cap:
-                host.stop_new_tasks(cap)  # before the kill: nothing below may fork meanwhile
-            kill_members(cap)
-            end_group(pid, cap)
-            end_group_until_gone(pid)  # the tutor waits for this process's exit: nothing of the run is left by then
-            kill_tree(os.getpid())
-            _reap_all()
-            if over.startswith("limit disk") and bounds.cache:
-                bounds.cache.remove_added()  # what it wrote there would outlast the run
-            _leave(cap)
-            os._exit(1)
-        while True:  # reap every child; the orphans the learner left come here too
-            try:
-                got, st = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if got == 0:
-                break
-            if got == pid:
-                status = st
+            _end_over_bounds(control, pid, cap, over, bounds)
+        status = _reap_children(pid)
     kill_members(cap)
     if not adopts:
         # No subreaper (gVisor): what the worker left running went to init, out of the tree's
@@ -635,6 +592,75 @@ def serve(control: int, start: Callable[[], int], worker: list[str], bounds: Bou
     _say(control, _refused(cap) or f"exit {status}")
     _leave(cap)
     _exit_as(status)
+
+
+def _read_control(control: int, wait: float) -> bytes | None:
+    """What the tutor wrote on the control pipe within `wait` seconds: None if nothing, b"" if it is gone."""
+    try:
+        readable, _, _ = select.select([control], [], [], wait)
+    except InterruptedError:
+        readable = []
+    return os.read(control, 4096) if readable else None
+
+
+def _obey(
+    line: bytes, deadline: float | None, bounds: Bounds, worker: list[str], pid: int, cap: str | None
+) -> float | None:
+    """One line of the tutor's: `deadline S` (the run has begun: returns when it ends), `ready`,
+    or `end` (the tutor is done with the run: end all of it, then go)."""
+    if line.startswith(b"deadline "):
+        deadline = time.monotonic() + float(line.split()[1])
+        bounds.begin(worker)
+    elif line == b"ready":
+        bounds.ready()
+    elif line == b"end":
+        _end_everything(pid, cap)
+        _reap_all()
+        _leave(cap)
+        os._exit(1)
+    return deadline
+
+
+def _end_everything(pid: int, cap: str | None) -> None:
+    """End the worker's group, the tasks counted under the cap, and every process below this one."""
+    end_group(pid, cap)
+    kill_members(cap)
+    end_group_until_gone(pid)
+    kill_tree(os.getpid())
+
+
+def _end_over_bounds(control: int, pid: int, cap: str | None, over: str, bounds: Bounds) -> NoReturn:
+    """The run went past a bound (`over` says which): said, then all of it ended."""
+    # Said first: once new tasks are refused, the learner's program fails its next fork or
+    # thread and the worker reports that exception; the tutor must already know why.
+    _say(control, over)
+    if cap:
+        host.stop_new_tasks(cap)  # before the kill: nothing below may fork meanwhile
+    kill_members(cap)
+    end_group(pid, cap)
+    end_group_until_gone(pid)  # the tutor waits for this process's exit: nothing of the run is left by then
+    kill_tree(os.getpid())
+    _reap_all()
+    if over.startswith("limit disk") and bounds.cache:
+        bounds.cache.remove_added()  # what it wrote there would outlast the run
+    _leave(cap)
+    os._exit(1)
+
+
+def _reap_children(pid: int) -> int | None:
+    """Reap every child that has ended (the orphans the learner left come here too); the worker's
+    wait status if it was one of them."""
+    status = None
+    while True:
+        try:
+            got, st = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if got == 0:
+            break
+        if got == pid:
+            status = st
+    return status
 
 
 def _refused(cap: str | None) -> str | None:
