@@ -110,6 +110,30 @@ def _learner_pythonpath(value: str | None, cwd: str) -> str | None:
     return os.pathsep.join(os.path.join(cwd, entry) if entry else cwd for entry in value.split(os.pathsep))
 
 
+def _reaper_command(
+    write_fd: int,
+    control_read: int,
+    argv: list[str],
+    bounds: dict[str, int],
+    doctor: DoctorSpawn | None,
+    passed: list[int],
+) -> list[str]:
+    """The reaper's command line with the worker's after it. The reaper in between
+    (tutor.sandbox.reaper): limits, deadline and the learner's every descendant stay in a process
+    learner code has no hold on. A doctor's worker gets a copy of the learner's stdin (added to `passed`)."""
+    worker = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd), *argv]
+    if doctor is not None:
+        worker.append("--doctor")
+        stdin_copy = _copy_fd(doctor.stdin_fd)
+        if stdin_copy is not None:
+            worker += ["--stdin-fd", str(stdin_copy)]
+            passed.append(stdin_copy)
+    cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
+    cmd += ["--control-fd", str(control_read), "--memory", str(bounds["memory"])]
+    cmd += ["--max-processes", str(bounds["processes"]), "--max-disk", str(bounds["disk"]), "--", *worker]
+    return cmd
+
+
 def _copy_fd(fd: int | None) -> int | None:
     """A copy of `fd` above 2 to pass to the worker (whose 0-2 are its pipes), or None if it is
     not open (CI may give no stdin at all)."""
@@ -156,11 +180,7 @@ class WorkerProcess:
         CPU devices for a cell's multi-device code, read as JAX is imported, so spawned, never forked."""
         read_fd, write_fd = os.pipe()
         self.workdir, lock_fd = make_run_dir()  # the worker keeps the folder's lock for its life
-        # The run's own temporary folder: what learner code makes there goes with the run.
-        tmp = os.path.join(self.workdir, "tmp")
-        os.mkdir(tmp)
-        if rehearsal:  # the calls the previous run compiled: the worker reads and removes the file
-            _write_private(os.path.join(self.workdir, REHEARSAL_FILE), json.dumps(list(rehearsal)))
+        tmp = self._furnish_run_dir(rehearsal)
         self._closed = False
         self._removed = False
         self._removing = threading.Lock()
@@ -187,18 +207,7 @@ class WorkerProcess:
             if forked is not None:
                 self.proc = forked
             else:
-                worker = [sys.executable, "-m", "tutor.child.worker", "--event-fd", str(write_fd), *argv]
-                if doctor is not None:
-                    worker.append("--doctor")
-                    stdin_copy = _copy_fd(doctor.stdin_fd)
-                    if stdin_copy is not None:
-                        worker += ["--stdin-fd", str(stdin_copy)]
-                        passed.append(stdin_copy)
-                # The reaper in between (tutor.sandbox.reaper): limits, deadline and the learner's every
-                # descendant stay in a process learner code has no hold on.
-                cmd = [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
-                cmd += ["--control-fd", str(control_read), "--memory", str(bounds["memory"])]
-                cmd += ["--max-processes", str(bounds["processes"]), "--max-disk", str(bounds["disk"]), "--", *worker]
+                cmd = _reaper_command(write_fd, control_read, argv, bounds, doctor, passed)
                 env = {**worker_env(accelerator, course, doctor.cwd if doctor else None), **run_env}
                 if wrap is not None:
                     cmd = [*wrap.prefix(self.workdir), *cmd]
@@ -225,6 +234,15 @@ class WorkerProcess:
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
         self.on_removed: list = []  # called once the process is gone (the device it held is free)
         self._heard = b""  # what the reaper said back on its socket
+
+    def _furnish_run_dir(self, rehearsal: tuple[str, ...]) -> str:
+        """The run's own temporary folder (what learner code makes there goes with the run), and the
+        calls the previous run compiled (the worker reads and removes the file). Returns the former."""
+        tmp = os.path.join(self.workdir, "tmp")
+        os.mkdir(tmp)
+        if rehearsal:
+            _write_private(os.path.join(self.workdir, REHEARSAL_FILE), json.dumps(list(rehearsal)))
+        return tmp
 
     def reaper_word(self) -> str | None:
         """The reaper's last word (`exit S`, or `limit <what> N`: processes, threads, disk, memory) once it has ended;
