@@ -513,8 +513,8 @@ def _decoder(hint: Any) -> Decoder:
     if origin is Union or origin is types.UnionType:
         return _union([_decoder(a) for a in args], refuse)
     if origin is Literal:
-        allowed = {(type(a), a) for a in args}
-        return _shaped(refuse, lambda v: (type(v), v) in allowed)
+        allowed, kinds = {(type(a), a) for a in args}, {type(a) for a in args}  # a list is no word, nor hashable
+        return _shaped(refuse, lambda v: type(v) in kinds and (type(v), v) in allowed)
     if hint is Bilingual or (isinstance(hint, type) and issubclass(hint, Message)):
         names = ("en", "zh") if hint is Bilingual else tuple(f.name for f in _wire_fields(hint))
         hints = {"en": str, "zh": str} if hint is Bilingual else get_type_hints(hint)

@@ -183,6 +183,20 @@ def test_a_wrong_typed_field_is_repaired_with_a_warning_and_nothing_else_is_lost
     assert again.load() == progress and again.warnings == []  # the repair was written back whole
 
 
+def test_a_status_that_is_a_list_or_an_object_is_repaired_not_a_crash(tmp_path):
+    """A word field (a status) holding a list or an object is a bad value like any other: its
+    field takes its default and is named. On e7a425f the load raised TypeError (the word was looked
+    up in a set of words, and a list cannot be hashed), so the tutor could not start."""
+    _file(tmp_path, {"schema": 2, "exercises": {"e": {"status": ["passed"], "attempts": 2}}, "lessons": {"l": {"status": {}}}})
+    store = ProgressStore(tmp_path)
+    progress = store.load()
+    assert (progress.exercises["e"].status, progress.exercises["e"].attempts) == ("new", 2)
+    assert progress.lessons["l"].status == "started"
+    [warning] = store.warnings
+    assert "exercises['e'].status had an invalid value" in warning.en
+    assert "lessons['l'].status had an invalid value" in warning.en
+
+
 @pytest.mark.parametrize("changed", [False, True])
 def test_a_92686d9_file_opens_and_round_trips_as_the_tutor_wrote_it(tmp_path, changed):
     """A file 92686d9 wrote (schema 1) is written back byte for byte as the tutor before typed
