@@ -56,3 +56,21 @@ def test_a_host_without_posix_modes_writes_and_says_nothing(tmp_path, monkeypatc
     assert (tmp_path / "home" / "progress.json").read_bytes() == b"{}"
     (tmp_path / "home").chmod(0o755)
     assert tighten_home(tmp_path / "home") is None
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022])
+def test_a_served_upload_keeps_the_old_file_in_a_private_folder(tmp_path, umask):
+    """serve's upload (tutor.serve.files.replace) keeps the file it replaces in workspace/.backup/:
+    that folder was made 0755 under a umask of 022 (issue 50's third red team, on e7a425f)."""
+    from tutor.serve.files import replace
+
+    make_folder(tmp_path / "workspace")
+    (tmp_path / "workspace" / "counter-jit.py").write_text("x = 1\n")
+    (tmp_path / "workspace" / "counter-jit.py").chmod(0o600)
+    before = os.umask(umask)
+    try:
+        kept = replace(tmp_path, "counter-jit.py", b"x = 2\n")
+    finally:
+        os.umask(before)
+    assert (mode(kept.parent), mode(kept)) == (0o700, 0o600)
+    assert (tmp_path / "workspace" / "counter-jit.py").read_text() == "x = 2\n"

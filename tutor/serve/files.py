@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from tutor.errors import TutorError, worded
+from tutor.files.private import make_folder
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\.py\Z")
 MAX_BYTES = 512 * 1024  # an exercise file is a few KB; anything near this is not one
@@ -64,7 +65,7 @@ def replace(home: Path, name: str, data: bytes) -> Path:
     except UnicodeDecodeError:
         raise FileRefused("file_not_text", 400) from None
     backup_dir = path.parent / ".backup"
-    backup_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(backup_dir)  # 0700 whatever the umask, as every folder of a home (issue 50: it was 0755)
     backup = backup_dir / f"{path.stem}-{time.strftime('%Y%m%dT%H%M%S')}-{time.time_ns() % 10**6}-before-upload.py"
     shutil.copy2(path, backup)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".upload-", suffix=".py")
