@@ -326,3 +326,34 @@ def test_export_refuses_to_replace_what_is_not_a_regular_file(tmp_path):
         assert said in ran.stderr and "Traceback" not in ran.stderr
         after = os.lstat(target)
         assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+
+
+def test_outputs_never_replace_the_homes_files_another_learners_export_or_each_other(tmp_path):
+    """Issue 50's third red team (on e7a425f): `export --out <home>/progress.json` replaced the
+    learner's progress with the export, bob's `export --out collected/alice.json` replaced alice's
+    hand-in, and `grade --csv X --json X` wrote the CSV and then the JSON over it."""
+    collected = tmp_path / "collected"
+    collected.mkdir()
+    alice = _an_export(tmp_path, "alice", collected)
+    before = alice.read_bytes()
+    progress = tmp_path / "alice" / "progress.json"
+    hinted = _tutor(_env(tmp_path), tmp_path / "alice", "hint", EXERCISE)  # the tutor writes her progress
+    assert hinted.returncode == 0 and progress.is_file(), hinted.stderr
+    kept = progress.read_bytes()
+    again = _tutor(_env(tmp_path), tmp_path / "alice", "export", "--name", "alice", "--out", str(alice))
+    assert again.returncode == 0, again.stderr  # her own export, made again: replaced as before
+    before = alice.read_bytes()
+    for lang, said in (("en", "never replaces the tutor's progress"), ("zh", "绝不会覆盖导师的进度")):
+        ran = _tutor(_env(tmp_path), tmp_path / "alice", "--lang", lang, "export", "--out", str(progress))
+        assert ran.returncode == 2 and said in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+    assert progress.read_bytes() == kept
+    bob = tmp_path / "bob"
+    (bob / "workspace").mkdir(parents=True)
+    for lang, said in (("en", "is alice's export"), ("zh", "是 alice 的导出文件")):
+        ran = _tutor(_env(tmp_path), bob, "--lang", lang, "export", "--name", "bob", "--out", str(alice))
+        assert ran.returncode == 2 and said in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+    assert alice.read_bytes() == before
+    table = tmp_path / "table.out"
+    ran = _tutor(_env(tmp_path), tmp_path / "h", "grade", str(collected), "--csv", str(table), "--json", str(table))
+    assert ran.returncode == 2 and "one file given for two tables" in ran.stderr, ran.stderr
+    assert not table.exists()

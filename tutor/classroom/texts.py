@@ -84,6 +84,21 @@ MSG = table(
             "en": "grade: {path} is a learner's export; the table is never written over one. Give another path",
             "zh": "grade：{path} 是学生的导出文件；表格绝不会覆盖它。请换一个路径",
         },
+        "out_twice": {
+            "en": "grade: {paths}: one file given for two tables; the last written would replace the others. "
+            "Give each its own path",
+            "zh": "grade：{paths}：两个表格用了同一个文件；后写的会覆盖先写的。请给每个表格单独的路径",
+        },
+        "export_over_home": {
+            "en": "export: {path} is a file in the tutor's home ({home}): the export never replaces the tutor's "
+            "progress or your code. Give a path outside the home",
+            "zh": "export：{path} 是导师主目录（{home}）中的文件：导出文件绝不会覆盖导师的进度或你的代码。"
+            "请给一个主目录之外的路径",
+        },
+        "export_over_other": {
+            "en": "export: {path} is {learner}'s export; yours never replaces another learner's. Give another path",
+            "zh": "export：{path} 是 {learner} 的导出文件；你的导出绝不会覆盖别的学生的。请换一个路径",
+        },
         # grade: what walls each run in (--isolation)
         "isolation_missing": {
             "en": "grade: --isolation bwrap: bubblewrap (`bwrap`) is not installed here (not on PATH). Install it "

@@ -224,6 +224,7 @@ def cmd_export(ctx: Context) -> int:
     document = _export_document(ctx, name)
     out = ctx.args.out or Path(f"jaxstate-tutor-export-{_file_name(name)}.json")
     _refuse_not_a_file(out, "export", ctx.lang)
+    _refuse_not_this_export(out, name, ctx.home, ctx.lang)
     _write(out, _export_text(document), "export_cannot_write", ctx.lang)
     print(say("exported", ctx.lang, path=out, **_counts(document)))
     return 0
@@ -357,9 +358,11 @@ def cmd_grade(ctx: Context) -> int:
     roster = _roster(args.roster, lang)
     items = _to_grade(ctx)
     collected = [*args.dirs, *filter(None, [args.exchange or (None if args.dirs else _exchange_of(ctx))])]
-    for out in (args.csv, args.json, args.wide):
-        if out is not None:
-            _refuse_not_theirs(out, collected, [path for path, _ in items], lang)
+    outs = [out for out in (args.csv, args.json, args.wide) if out is not None]
+    for out in outs:
+        _refuse_not_theirs(out, collected, [path for path, _ in items], lang)
+    if len({out.expanduser().resolve() for out in outs}) < len(outs):  # the last written would replace the others
+        raise UsageError(say("out_twice", lang, paths=", ".join(map(str, outs))))
     course = ctx.course
     rows: list[Row] = []
     hands: list[gradebook.Hand] = []
@@ -462,19 +465,42 @@ def _refuse_not_theirs(out: Path, dirs: list[Path], exports: list[Path], lang: s
         raise UsageError(say("out_is_export", lang, path=out))
 
 
-def _is_export(path: Path) -> bool:
-    """Whether an existing file is a learner's export (whatever its version or state beyond its format tag)."""
+def _refuse_not_this_export(out: Path, learner: str, home: Path, lang: str) -> None:
+    """An export replaces only a file of its own: never a file the home holds (the tutor's progress.json,
+    the learner's code: `export --out ~/.../progress.json` replaced the progress with the export), nor
+    another learner's export (bob's `export --out collected/alice.json` replaced alice's hand-in; issue
+    50's third red team)."""
+    target = out.expanduser().resolve()
+    if not target.is_file():
+        return
+    where = Path(home).expanduser().resolve()
+    if where in target.parents:
+        raise UsageError(say("export_over_home", lang, path=out, home=home))
+    named = _export_learner(target)
+    if named is not None and named != learner:
+        raise UsageError(say("export_over_other", lang, path=out, learner=named))
+
+
+def _export_learner(path: Path) -> str | None:
+    """The learner an existing export names, or None where the file is not an export."""
     import json
 
     from tutor.classroom.archive import FORMAT, MAX_EXPORT_BYTES
 
     try:
         if not path.is_file() or path.stat().st_size > MAX_EXPORT_BYTES:
-            return False
+            return None
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    return str(data.get("learner", ""))
+
+
+def _is_export(path: Path) -> bool:
+    """Whether an existing file is a learner's export (whatever its version or state beyond its format tag)."""
+    return _export_learner(path) is not None
 
 
 def _isolation(ctx: Context, asked: str, dirs: list[Path]) -> Bwrap | None:
