@@ -343,7 +343,7 @@ def test_outputs_never_replace_the_homes_files_another_learners_export_or_each_o
     again = _tutor(_env(tmp_path), tmp_path / "alice", "export", "--name", "alice", "--out", str(alice))
     assert again.returncode == 0, again.stderr  # her own export, made again: replaced as before
     before = alice.read_bytes()
-    for lang, said in (("en", "never replaces the tutor's progress"), ("zh", "绝不会覆盖导师的进度")):
+    for lang, said in (("en", "never replaces the tutor's progress"), ("zh", "绝不会覆盖本教程的进度")):
         ran = _tutor(_env(tmp_path), tmp_path / "alice", "--lang", lang, "export", "--out", str(progress))
         assert ran.returncode == 2 and said in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
     assert progress.read_bytes() == kept

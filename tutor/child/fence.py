@@ -562,7 +562,7 @@ def _refuse_node(call: str) -> NoReturn:
     raise PermissionError(
         errno.EACCES,
         f"{call}: this system has no Landlock, and the tutor cannot see where a FIFO or device node is made; "
-        f"a check's run may not make one / {call}：本系统没有 Landlock，教程看不到命名管道或设备文件建在哪里；"
+        f"a check's run may not make one / {call}：本系统没有 Landlock，本教程看不到命名管道或设备文件建在哪里；"
         "检查运行时不能创建它们",
     )
 

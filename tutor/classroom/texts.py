@@ -92,7 +92,7 @@ MSG = table(
         "export_over_home": {
             "en": "export: {path} is a file in the tutor's home ({home}): the export never replaces the tutor's "
             "progress or your code. Give a path outside the home",
-            "zh": "export：{path} 是导师主目录（{home}）中的文件：导出文件绝不会覆盖导师的进度或你的代码。"
+            "zh": "export：{path} 是本教程主目录（{home}）中的文件：导出文件绝不会覆盖本教程的进度或你的代码。"
             "请给一个主目录之外的路径",
         },
         "export_over_other": {
