@@ -318,6 +318,7 @@ def load_learner(source: str, filename: str) -> types.ModuleType:
             ) from None
         raise _abort_for(exc, {filename}) from None
     restore_environment()
+    library.outside.learner_loaded(module)  # the modules its file imported, as they are now
     return module
 
 

@@ -21,6 +21,7 @@ from tutor.child.library.calling import call
 from tutor.child.library.failures import Label, append, bilingual, fail
 from tutor.child.library.originals import keystr, tree_flatten_with_path, tree_structure
 from tutor.child.library.purity import Changes, global_changes, global_snapshot
+from tutor.child.library.tracing import is_jitted
 from tutor.course.checks_source import HIDDEN_STATE_PARTS
 
 
@@ -53,6 +54,22 @@ def _prints(tree: Any) -> tuple[Any, list[tuple[str, Any]]]:
 
     flat, _ = tree_flatten_with_path(tree)
     return str(tree_structure(tree)), [(keystr(path), one(leaf)) for path, leaf in flat]
+
+
+def _trace_afresh(learner: Any, fn: Callable, args: tuple) -> None:
+    """Run the Python of fn once more as a first call under jit would: traced, with every jit
+    inside it run as plain Python. A function jitted (and called) at import, or by an earlier
+    check, runs its body only when it traces: a log it keeps at trace time would never show in
+    calls that reuse its compiled program. Only where the module holds a jitted function; a
+    body that cannot be traced with these arguments is left to the real calls."""
+    if not (is_jitted(fn) or any(is_jitted(v) for v in vars(learner).values())):
+        return
+    static = tuple(i for i, a in enumerate(args) if isinstance(a, (bool, int, float, complex, str)))
+    try:
+        with jax.disable_jit():
+            jax.make_jaxpr(fn, static_argnums=static)(*args)
+    except Exception:  # noqa: BLE001 - the calls judge a body that only runs on values
+        pass
 
 
 def _differs(a: Any, b: Any) -> str | None:
@@ -101,6 +118,8 @@ def expect_no_hidden_state(
     again = _fresh(args)
     kept = _prints(args) if "input-untouched" not in skip else None
     first_shot = global_snapshot(learner)
+    if "no-writes-outside" not in skip:
+        _trace_afresh(learner, fn, _fresh(args))
     first = call(fn, *args, label=label)
     if kept is not None:
         now = _prints(args)

@@ -35,7 +35,17 @@ def _contents(value: Any) -> tuple | None:
         return ("items", list(value))
     attrs = getattr(value, "__dict__", None)
     if isinstance(attrs, (dict, types.MappingProxyType)):  # functions, classes, instances
-        return ("items", [o for kv in attrs.items() for o in kv])
+        # not dunders: Python adds a class's `__annotations__` the first time anything reads it
+        # (inspect.signature does, when JAX traces an instance's __call__)
+        return (
+            "items",
+            [
+                o
+                for k, v in attrs.items()
+                if not (isinstance(k, str) and k.startswith("__") and k.endswith("__"))
+                for o in (k, v)
+            ],
+        )
     return None
 
 
