@@ -14,6 +14,7 @@ from tutor.child.library import (
     grad_check,
     is_defined,
     primitive_counts,
+    special_where,
     structure,
 )
 
@@ -114,6 +115,28 @@ def check_loss_value(loss_with_stats):
             out[0],
             np.mean(r**2),
             what=(f"loss for w={w}, b={b} on {x.size} examples", f"w={w}、b={b} 时 {x.size} 个样本上的损失"),
+        )
+    # The edges the task defines: the mean of the squared errors is NaN with a NaN target and inf
+    # with an inf input; a nanmean or a finite mask would hide the bad example from the caller.
+    stats = {"pred_mean": jnp.float32(0.5), "calls": jnp.int32(3)}
+    params = {"w": jnp.float32(2.0), "b": jnp.float32(1.0)}
+    for x, y, en, zh in [
+        (X, np.where(np.arange(X.size) == 2, np.nan, Y), "a NaN target", "目标值含 NaN"),
+        (np.where(np.arange(X.size) == 1, np.inf, X), Y, "an inf input", "输入含 inf"),
+    ]:
+        out = with_static_hint(loss_with_stats, "loss_with_stats", params, stats, x, y)
+        with np.errstate(all="ignore"):
+            want = np.mean((2.0 * x + 1.0 - y) ** 2)
+        special_where(
+            np.asarray(out[0], np.float64),
+            want,
+            (f"loss with {en}", f"{zh}时的损失"),
+            (
+                "The loss is the plain mean of (pred - y) ** 2 over every example: a NaN or inf there must show in "
+                "the loss (jnp.nanmean, or a mask of the finite values, hides it from the caller)",
+                "损失就是每个样本 (pred - y) ** 2 的普通平均：其中的 NaN 或 inf 必须体现在损失里"
+                "（jnp.nanmean 或只保留有限值的掩码会把它对调用者藏起来）",
+            ),
         )
 
 

@@ -229,7 +229,8 @@ def check_ema(TrainState, ema_train_step):
         return np.array([float(tree["w"]), float(tree["b"])])
 
     state = TrainState(step=jnp.int32(0), params=linear(1.5, -0.5), ema_params=linear(0.2, 0.3))
-    for k, (lr, decay) in enumerate([(0.1, 0.8), (0.05, 0.9), (0.2, 0.6)], start=1):
+    # decay 0.999 (a usual value, past where a clip to 0.99 would show) and 0: the formula holds at both ends
+    for k, (lr, decay) in enumerate([(0.1, 0.8), (0.05, 0.9), (0.2, 0.6), (0.1, 0.999), (0.1, 0.0)], start=1):
         before, ema = as_np(state.params), as_np(state.ema_params)
         state = ema_train_step(state, x, y, lr, decay)
         after, got = as_np(state.params), as_np(state.ema_params)
@@ -250,6 +251,15 @@ def check_ema(TrainState, ema_train_step):
             )
         for fixed in (0.9, 0.99, 0.999):
             if fixed != decay and (same(fixed * ema + (1 - fixed) * before) or same(fixed * ema + (1 - fixed) * after)):
+                if k > 3 and decay > fixed:  # the first three decays were followed: this one was bounded
+                    fail(
+                        f"step {k}: ema_params = {np.round(got, 6).tolist()} is an EMA with decay {fixed}, but this "
+                        f"call passed decay={decay}, and the decays of the steps before were followed: decay looks "
+                        f"clipped to at most {fixed}. The formula holds for any decay in [0, 1], 0.999 included",
+                        f"第 {k} 步：ema_params = {np.round(got, 6).tolist()} 对应的衰减率是 {fixed}，而本次调用传入的是 "
+                        f"decay={decay}，之前几步的 decay 都被采用了：decay 像是被截断到不超过 {fixed}。"
+                        "公式对 [0, 1] 内的任何 decay 都成立，包括 0.999",
+                    )
                 fail(
                     f"step {k}: ema_params = {np.round(got, 6).tolist()} is an EMA with decay {fixed}, but this call "
                     f"passed decay={decay}: the `decay` argument is ignored (a hard-coded constant?)",

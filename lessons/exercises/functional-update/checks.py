@@ -19,6 +19,7 @@ from tutor.child.library import (
     global_changes,
     global_snapshot,
     is_defined,
+    narrow_count,
     on_failure,
     planted,
     special_where,
@@ -223,6 +224,26 @@ def check_values(update):
         _judge_buffer(new["buffer"], before, index, value, (en, zh))
         with on_failure(*WRITES_ADVICE):
             close(new["writes"], np.float64(writes + 1), what=(f"writes returned by {en}", f"{zh} 返回的 writes"))
+
+    # A count resumed after many writes: 2**24 + 1 is past every narrow integer and past what
+    # float32 holds exactly, so a count taken through either comes back wrong, by exactly as much.
+    def writes_after(start):
+        out = call(update, _state([0.0, 1.0, 2.0], start), 1, 2.5, label="update(state, 1, 2.5)")
+        return int(np.asarray(_new_state(out, 3, ("update(state, 1, 2.5)", "update(state, 1, 2.5)"))["writes"]))
+
+    big = 2**24 + 1
+    got = writes_after(big)
+    if got != big + 1:
+        cause = narrow_count(writes_after, big, got) or (
+            "it was not computed as the integer writes + 1",
+            "它不是按整数 writes + 1 算出来的",
+        )
+        fail(
+            f"update(state, 1, 2.5) with writes={big} (2**24 + 1, after many writes) returned writes={got}, "
+            f"not {big + 1}: {cause[0]}",
+            f"update(state, 1, 2.5)（writes={big}，即 2**24 + 1，写过很多次之后）返回的 writes 是 {got}，"
+            f"而不是 {big + 1}：{cause[1]}",
+        )
 
     # The edges the task defines: every element a write leaves stays exactly as it was, inf and
     # NaN too, and the element written holds the value, inf too (a masked blend multiplies inf by
