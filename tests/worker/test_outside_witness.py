@@ -1,7 +1,8 @@
 """State the whole process keeps outside the learner's module (issue 53, family 1), in-process with
 real JAX: a count kept in os.environ, builtins, __main__, a module made at run time, a ContextVar, a
 weakref dictionary or a cached zero-argument function's object is named by its place, and reading
-those places (or importing a library lazily) is not reported."""
+those places (or importing a library lazily) is not reported. So is a count added to a library's
+module or class, numpy's global generator, jax.config and a file in the temporary folder."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ def learner(source: str) -> types.ModuleType:
     outside.learner_loading()
     module = types.ModuleType("learner_under_test")
     exec(compile(source, "learner_under_test.py", "exec"), module.__dict__)
+    outside.learner_loaded(module)
     return module
 
 
@@ -36,6 +38,20 @@ def _clean():
         if hasattr(main, name):
             delattr(main, name)
     sys.modules.pop("tutor_test_registry", None)
+    import fractions
+
+    import jax
+
+    for owner in (jax, fractions.Fraction):
+        if hasattr(owner, "tutor_test_log"):
+            delattr(owner, "tutor_test_log")
+    jax.config.update("jax_log_compiles", False)
+    import tempfile
+
+    try:
+        os.remove(os.path.join(tempfile.gettempdir(), "tutor_test_log.txt"))
+    except FileNotFoundError:
+        pass
 
 
 PLACES = {
@@ -70,6 +86,33 @@ PLACES = {
         "def f():\n    SEEN[KEY] = SEEN.get(KEY, 0) + 1\n",
         "SEEN",
     ),
+    "an attribute added to the jax module": (
+        "import jax\njax.tutor_test_log = []\ndef f():\n    jax.tutor_test_log.append(1)\n",
+        "`jax.tutor_test_log`",
+    ),
+    "an attribute of an imported class": (
+        "import fractions\nfractions.Fraction.tutor_test_log = 0\n"
+        "def f():\n    fractions.Fraction.tutor_test_log += 1\n",
+        "`fractions.Fraction.tutor_test_log`",
+    ),
+    "numpy's global generator": (
+        "import numpy as np\ndef f():\n    np.random.random()\n",
+        "numpy's global random generator",
+    ),
+    "jax.config": (
+        "import jax\ndef f():\n    jax.config.update('jax_log_compiles', not jax.config.jax_log_compiles)\n",
+        "`jax.config.jax_log_compiles`",
+    ),
+    "a file in the temporary folder": (
+        "import os, tempfile\nP = os.path.join(tempfile.gettempdir(), 'tutor_test_log.txt')\n"
+        "def f():\n    open(P, 'a').write('x')\n",
+        "tutor_test_log.txt",
+    ),
+    "a namespace object in sys.modules": (
+        "import sys, types\nsys.modules['tutor_test_registry'] = types.SimpleNamespace(calls=0)\n"
+        "def f():\n    sys.modules['tutor_test_registry'].calls += 1\n",
+        "`sys.modules['tutor_test_registry'].calls`",
+    ),
     "a cached zero-argument function": (
         "import functools\n@functools.cache\ndef ledger():\n    return {'n': 0}\nledger()\n"
         "def f():\n    ledger()['n'] += 1\n",
@@ -95,6 +138,9 @@ READS = {
     "a cache already filled": "import functools\n@functools.lru_cache\ndef table():\n    return (1, 2)\ntable()\ndef f():\n    return table()\n",
     "imports a library lazily": "def f():\n    import colorsys\n    return colorsys.rgb_to_hsv(0.1, 0.2, 0.3)\n",
     "reads __main__": "import __main__\ndef f():\n    return getattr(__main__, '__name__')\n",
+    "draws from its own numpy Generator": "import numpy as np\ndef f():\n    return np.random.default_rng(0).random()\n",
+    "compiles a jitted jnp call": "import jax, jax.numpy as jnp\ndef f():\n    return jax.jit(jnp.cumsum)(jnp.arange(7.0))\n",
+    "reads jax.config": "import jax\ndef f():\n    return jax.config.jax_enable_x64\n",
 }
 
 
