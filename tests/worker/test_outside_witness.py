@@ -122,7 +122,8 @@ PLACES = {
 
 
 @pytest.mark.parametrize("place", list(PLACES))
-def test_state_kept_outside_the_module_is_named_by_its_place(place):
+def test_state_kept_outside_the_module_is_named_by_its_place(place, tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # a run's own TMPDIR, as the worker has
     source, said = PLACES[place]
     module = learner(source)
     before = global_snapshot(module)

@@ -29,7 +29,8 @@ from tutor.child.library import (
 )
 from tutor.child.library.edges import expect_steps_beyond_lr, jumping_gradients, largest_step
 from tutor.child.library.failures import bilingual
-from tutor.child.library.originals import device_put, eval_shape, keystr, tree_flatten_with_path
+from tutor.child.library.jaxprs import donates
+from tutor.child.library.originals import device_put, eval_shape, keystr, make_jaxpr, tree_flatten_with_path
 from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot
 from tutor.child.library.recording import Recording, traced_call
 from tutor.child.library.values import device_rtol, leaves
@@ -133,10 +134,11 @@ def expect_state_untouched(init: Callable, update: Callable, example: str) -> No
     passed in as it was; `example` is the in-place write the message suggests (`state['m'] = ...`)."""
     params, grads = small_problem()
     state = init(params)
-    if _untouched_when_traced(update, grads, state, params):
-        # A trace shows no donation: one real run does (a jitted update that donates deletes them).
-        update(grads, state, params)
-        expect_not_donated(state, "update(grads, state)")
+    untouched, donating = _untouched_when_traced(update, grads, state, params)
+    if untouched:
+        if donating:  # a jitted call inside donates: one real run shows whether the state is deleted
+            update(grads, state, params)
+            expect_not_donated(state, "update(grads, state)")
         return
     kept = TreeCopy(state)
     update(grads, state, params)
@@ -177,13 +179,14 @@ def expect_not_donated(tree: Any, label: str) -> None:
             )
 
 
-def _untouched_when_traced(update: Callable, grads: Any, state: Any, params: Any) -> bool:
-    """Whether update, traced (nothing compiled), hands the state it was given back as it was:
-    the same leaves, the same structure. Only a state whose leaves cannot change in place
-    (JAX arrays, Python numbers) can be judged so; False also means "not proved", and the
-    caller then runs update as plain Python and compares values."""
+def _untouched_when_traced(update: Callable, grads: Any, state: Any, params: Any) -> tuple[bool, bool]:
+    """(whether update, traced (nothing compiled), hands the state it was given back as it was:
+    the same leaves, the same structure; whether the program donates an input to a jitted call).
+    Only a state whose leaves cannot change in place (JAX arrays, Python numbers) can be judged
+    so; False also means "not proved", and the caller then runs update as plain Python and
+    compares values."""
     if not all(isinstance(leaf, (jax.Array, int, float, complex)) for leaf in jax.tree.leaves(state)):
-        return False  # a NumPy leaf can be written in place, which only a real run shows
+        return False, True  # a NumPy leaf can be written in place, which only a real run shows
     kept: list[bool] = []
 
     def call(g, s, p):
@@ -192,8 +195,8 @@ def _untouched_when_traced(update: Callable, grads: Any, state: Any, params: Any
         now = jax.tree.leaves(s)
         kept.append(jax.tree.structure(s) == structure and all(a is b for a, b in zip(held, now, strict=True)))
 
-    _traced_or_plain(lambda: traced_call(call, grads, state, params), lambda: kept.append(False))
-    return kept[0]
+    program = _traced_or_plain(lambda: make_jaxpr(call)(grads, state, params), lambda: kept.append(False))
+    return kept[0], program is None or donates(program)
 
 
 def _traced_or_plain(traced: Callable[[], Any], plain: Callable[[], Any]) -> Any:
@@ -451,9 +454,11 @@ def run_updates(update, init, params, grads_seq, reorder=True):
     an update that pairs leaves by position (zipping dict values) instead of by key goes wrong."""
     state = init(params)
     step = jax.jit((lambda g, s, p: update(keys_reversed(g), s, p)) if reorder else update)
+    # NumPy float32 gradients, which the jitted step puts on the device itself (the edge runs a
+    # hundred steps: a device_put per leaf and step cost more than the steps themselves)
     got = []
-    for g in grads_seq:
-        updates, state = step(as_float32(g), state, params)
+    for g in jax.tree.map(lambda a: np.asarray(a, np.float32), list(grads_seq)):
+        updates, state = step(g, state, params)
         got.append(updates)
     return got
 

@@ -18,9 +18,10 @@ import jax
 import numpy as np
 
 from tutor.child.library.calling import call
-from tutor.child.library.failures import Label, append, bilingual, fail
+from tutor.child.library.failures import CheckFailed, Label, append, bilingual, fail
 from tutor.child.library.originals import keystr, tree_flatten_with_path, tree_structure
 from tutor.child.library.purity import Changes, global_changes, global_snapshot
+from tutor.child.library.recording import Recording
 from tutor.child.library.tracing import is_jitted
 from tutor.course.checks_source import HIDDEN_STATE_PARTS
 
@@ -72,6 +73,54 @@ def _trace_afresh(learner: Any, fn: Callable, args: tuple) -> None:
         pass
 
 
+def _python_value(a: Any) -> bool:
+    return a is None or isinstance(a, (bool, int, float, complex, str))
+
+
+def _proved_by_trace(learner: Any, fn: Callable, args: tuple, skip: Mapping[str, str]) -> bool:
+    """Whether a trace of the two calls (tutor.child.library.recording: Python runs as it would,
+    nothing is compiled) proves every part: the arguments' containers hold the same leaves after
+    the first call, no jitted call inside donates them, nothing outside changed, and both calls
+    are the same computation on the same inputs. False means only "not proved": the calls then
+    run for real. Run without jit, each operation of a learner's step compiles once per shape
+    on a first check (adam's update: 14 programs); here none does. Python values stay Python
+    values, as in a plain call; a NumPy leaf, which a real call could write in place, is not
+    proved."""
+    if not all(isinstance(leaf, (jax.Array, bool, int, float, complex)) for leaf in jax.tree.leaves(args)):
+        return False
+    slots = [i for i, a in enumerate(args) if not _python_value(a)]
+    touched: list[bool] = []
+
+    def both(parts: list) -> tuple:
+        first, second = list(args), list(args)
+        for i, part, again in zip(slots, parts, jax.tree.map(lambda x: x, parts), strict=True):
+            first[i], second[i] = part, again  # the same inputs, in containers of their own
+        held = [(jax.tree.structure(a), jax.tree.leaves(a)) for a in first]
+        out = fn(*first)
+        touched.append(
+            any(
+                jax.tree.structure(a) != kept or any(x is not y for x, y in zip(jax.tree.leaves(a), leaves))
+                for a, (kept, leaves) in zip(first, held)
+            )
+        )
+        return out, fn(*second)
+
+    shot = global_snapshot(learner)
+    try:
+        recording = Recording(both, [args[i] for i in slots])
+    except CheckFailed:
+        raise
+    except Exception:  # noqa: BLE001 - whatever stops a trace, the real calls judge
+        return False
+    if recording.calls_python or recording.donates:
+        return False
+    if touched[0] and "input-untouched" not in skip:
+        return False
+    if "no-writes-outside" not in skip and global_changes(learner, shot):
+        return False
+    return "same-output" in skip or recording.same(recording.outputs[0], recording.outputs[1])
+
+
 def _differs(a: Any, b: Any) -> str | None:
     """Where two outputs of the same call differ (`[1]['m']`), '' for the structure, or None."""
     try:
@@ -102,7 +151,8 @@ def expect_no_hidden_state(
     held (nothing written in place), both calls give the same output, and
     nothing the module reaches or the process keeps outside it changed. `label` names the call
     ("update_counter(4, 1)"); `skip` names parts that cannot apply, each with its reason; `advice`
-    is added to a failure. Returns the first output."""
+    is added to a failure. Returns the first output where the calls ran for real; None where a
+    trace proved every part (nothing computed)."""
     skip = dict(skip or {})
     unknown = sorted(set(skip) - set(HIDDEN_STATE_PARTS))
     if unknown:
@@ -115,11 +165,15 @@ def expect_no_hidden_state(
             en, zh = append(en, advice_en, "en"), append(zh, advice_zh, "zh")
         fail(en, zh)
 
+    if "no-writes-outside" not in skip:
+        before_trace = global_snapshot(learner)
+        _trace_afresh(learner, fn, _fresh(args))
+        traced_changes = global_changes(learner, before_trace)
+    if ("no-writes-outside" in skip or not traced_changes) and _proved_by_trace(learner, fn, args, skip):
+        return None
     again = _fresh(args)
     kept = _prints(args) if "input-untouched" not in skip else None
-    first_shot = global_snapshot(learner)
-    if "no-writes-outside" not in skip:
-        _trace_afresh(learner, fn, _fresh(args))
+    first_shot = before_trace if "no-writes-outside" not in skip else global_snapshot(learner)
     first = call(fn, *args, label=label)
     if kept is not None:
         now = _prints(args)

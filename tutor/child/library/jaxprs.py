@@ -32,6 +32,12 @@ def _equations(jaxpr) -> Iterator:
             stack.extend(_subjaxprs(eqn.params))
 
 
+def donates(jaxpr) -> bool:
+    """Whether a jitted call inside the program donates an input (jax.jit(..., donate_argnums=...)):
+    run for real, it would delete the caller's arrays; traced, nothing is deleted."""
+    return any(any(eqn.params.get("donated_invars") or ()) for eqn in _equations(jaxpr))
+
+
 def primitive_names(jaxpr) -> set[str]:
     """Every primitive name in a jaxpr, including those in nested sub-jaxprs."""
     return {eqn.primitive.name for eqn in _equations(jaxpr)}

@@ -19,6 +19,7 @@ a library sets lazily (None to an object), are not the learner's and are left al
 from __future__ import annotations
 
 import builtins
+import operator
 import os
 import random
 import sys
@@ -37,6 +38,7 @@ _JUDGE = ("tutor", "exercise_checks", "learner", "__main__", "builtins")  # the 
 # Values a counter or a log is kept in; a library's lazy global goes from None to an object instead.
 _DATA = (int, float, complex, str, bytes, tuple, list, dict, set, np.ndarray, np.generic, jax.Array)
 _MAX_FILES = 500  # entries of one folder that are looked at
+_SHARED_FOLDERS = frozenset(("/tmp", "/var/tmp", "/dev/shm", "/"))
 
 
 def learner_loading() -> None:
@@ -56,14 +58,14 @@ def learner_loaded(module: types.ModuleType) -> None:
 
 
 def _judge(name: str) -> bool:
-    return name.split(".", 1)[0] in _JUDGE
+    return name.partition(".")[0] in _JUDGE
 
 
 def _module_dicts() -> dict[str, dict]:
     return {
         n: d
         for n, m in list(sys.modules.items())
-        if isinstance(d := getattr(m, "__dict__", None), dict) and not _judge(n)
+        if n.partition(".")[0] not in _JUDGE and isinstance(d := getattr(m, "__dict__", None), dict)
     }
 
 
@@ -109,28 +111,44 @@ def _made_at_run_time(name: str, module: Any, home: str) -> bool:
     return spec is None or getattr(spec, "loader", None) is None
 
 
-def _namespaces(home: str) -> dict[str, dict[str, Any]]:
+def _added_names(home: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """(names added to a module the process had before the learner's file ran, the names of the
+    modules its file imported), each {module: {name: value}} of what may be the learner's state.
+    A module whose size is what it was adds nothing (its rebound names are the library's): the
+    usual case, told by one len() per module."""
+    had_by_module, loaded = _before_learner["names"], _before_learner["loaded"]
+    added: dict[str, dict[str, Any]] = {}
+    imported: dict[str, dict[str, Any]] = {}
+    for name, attrs in _module_dicts().items():
+        had = had_by_module.get(name)
+        if had is not None:
+            if len(attrs) == len(had):
+                continue
+            new = {n: attrs[n] for n in attrs.keys() - had if n in attrs and _learners(n, attrs[n])}
+            if new and not _made_at_run_time(name, sys.modules.get(name), home):
+                added[name] = new
+        elif name in loaded and not _made_at_run_time(name, sys.modules.get(name), home):
+            imported[name] = {n: v for n, v in list(attrs.items()) if _learners(n, v)}
+    return added, imported
+
+
+def _namespaces(home: str, added: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each shared namespace the learner's code may write, as {place prefix: {name: value}}."""
     spaces: dict[str, dict[str, Any]] = {}
-    added = {n: v for n, v in vars(builtins).items() if _BUILTINS.get(n, _BUILTINS) is not v}
-    spaces["builtins."] = added
+    spaces["builtins."] = {n: v for n, v in vars(builtins).items() if _BUILTINS.get(n, _BUILTINS) is not v}
     main = sys.modules.get("__main__")
     if main is not None:
         spaces["__main__."] = {
             n: v for n, v in vars(main).items() if n not in _before_learner["main"] and not n.startswith("__")
         }
-    for name, module in list(sys.modules.items()):
+    for name in sys.modules.keys() - _before_learner["modules"]:
+        module = sys.modules.get(name)
         if _made_at_run_time(name, module, home):
             attrs = getattr(module, "__dict__", None)
             if isinstance(attrs, dict):
                 spaces[f"sys.modules[{name!r}]."] = {n: v for n, v in attrs.items() if not n.startswith("__")}
     # Names the learner's code added to a library's module (`jax._calls = []`): walked at any depth
-    for name, names in _module_dicts().items():
-        had = _before_learner["names"].get(name)
-        if had is not None and not _made_at_run_time(name, sys.modules.get(name), home):
-            added = {n: names[n] for n in names.keys() - had if n in names and _learners(n, names[n])}
-            if added:
-                spaces[f"{name}."] = added
+    spaces.update({f"{name}.": names for name, names in added.items()})
     return spaces
 
 
@@ -140,26 +158,34 @@ def _learners(name: str, value: Any) -> bool:
     return not name.startswith("__") and not isinstance(value, (types.ModuleType, type, types.FunctionType))
 
 
-def _shallow(home: str) -> dict[str, tuple[Any, ...]]:
+def _shallow(added: dict[str, dict[str, Any]], imported: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Every module's names (added by the learner's code, or data rebound in a module its file
     imported) and the attributes of the classes and functions its file names: {place: value}."""
-    shallow: dict[str, Any] = {}
-    names, loaded = _before_learner["names"], _before_learner["loaded"]
-    for name, attrs in _module_dicts().items():
-        had = names.get(name)
-        if had is None and name not in loaded:
-            continue  # imported since, by the judge or JAX: not the learner's
-        if _made_at_run_time(name, sys.modules.get(name), home):
-            continue  # walked whole, above
-        for n in list(attrs) if had is None else attrs.keys() - had:  # not the library's own names
-            v = attrs.get(n, _learners)
-            if v is not _learners and _learners(n, v):
-                shallow[f"{name}.{n}"] = v
-    for place, owner in _before_learner.get("reached", ()):
-        for n, v in list(vars(owner).items()):
-            if not (n.startswith("__") and n.endswith("__")):
-                shallow[f"{place}.{n}"] = v
-    return shallow
+    return {f"{m}.{n}": v for names in (added, imported) for m, attrs in names.items() for n, v in attrs.items()}
+
+
+def _owners() -> list[dict[str, Any]]:
+    """A copy of the attributes of each class and function the learner's file names (a C copy:
+    each is compared name by name only where one differs)."""
+    return [dict(vars(owner)) for _, owner in _before_learner.get("reached", ())]
+
+
+def _owners_changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[str]:
+    """The places, `fractions.Fraction.calls`, whose attribute the learner's code added or rebound
+    (data for data: a class's lazy cache goes from None to an object)."""
+    places = []
+    for (place, _), b, a in zip(_before_learner.get("reached", ()), before, after):
+        if len(a) == len(b) and not any(map(operator.is_not, a.values(), b.values())):
+            continue
+        for n in sorted(set(a) | set(b)):
+            if n.startswith("__") and n.endswith("__"):
+                continue
+            was, now = b.get(n, _learners), a.get(n, _learners)
+            if was is _learners and now is not _learners:
+                places.append(f"{place}.{n}")
+            elif was is not _learners and now is not _learners and _rebound(was, now, False):
+                places.append(f"{place}.{n}")
+    return places
 
 
 def _generators() -> dict[str, Any]:
@@ -173,9 +199,13 @@ def _generators() -> dict[str, Any]:
 
 
 def _files() -> dict[str, tuple[int, int]]:
-    """The files of the run folder and the temporary folder: a log written to a file is state too."""
+    """The files of the run folder and the temporary folder: a log written to a file is state too.
+    Not a folder every process shares (/tmp itself, where no run folder's TMPDIR is set): what
+    another program writes there is not the learner's."""
     out: dict[str, tuple[int, int]] = {}
-    for folder in dict.fromkeys((os.getcwd(), tempfile.gettempdir(), "/tmp")):
+    for folder in dict.fromkeys((os.getcwd(), tempfile.gettempdir())):
+        if os.path.realpath(folder) in _SHARED_FOLDERS:
+            continue
         try:
             with os.scandir(folder) as entries:
                 for i, entry in enumerate(entries):
@@ -192,21 +222,24 @@ def _files() -> dict[str, tuple[int, int]]:
 def snapshot(home: str) -> dict:
     """What a call could change in the shared places, for `changed_since`. `home` is the learner
     module's name (its functions and classes, wherever they are kept, are walked into)."""
-    spaces = _namespaces(home)
+    added, imported = _added_names(home)
+    spaces = _namespaces(home, added)
     bound = {prefix + n: id(v) for prefix, names in spaces.items() for n, v in names.items()}
-    bound.update({f"sys.modules[{n!r}]": id(m) for n, m in list(sys.modules.items()) if _made_at_run_time(n, m, home)})
+    made = [n for n in sys.modules.keys() - _before_learner["modules"] if _made_at_run_time(n, sys.modules.get(n), home)]
+    bound.update({f"sys.modules[{n!r}]": id(sys.modules.get(n)) for n in made})
     roots = {prefix + n: v for prefix, names in spaces.items() for n, v in names.items()}
     return {
         "environ": dict(os.environ),
         "bound": bound,
         "deep": reach.snapshot_of(roots, home),
-        "shallow": _shallow(home),
+        "shallow": _shallow(added, imported),
+        "owners": _owners(),
         "generators": _generators(),
         "files": _files(),
     }
 
 
-def _rebound(place: str, was: Any, now: Any, added_since_load: bool) -> bool:
+def _rebound(was: Any, now: Any, added_since_load: bool) -> bool:
     """Whether a shallow place was rebound by the learner's code: any rebinding of a name it added,
     data for data elsewhere (a count; a library's lazy global goes from None to an object)."""
     if was is now:
@@ -238,8 +271,9 @@ def changed_since(home: str, before: dict) -> list[str]:
                 places.append(place)
             continue
         module = place.rsplit(".", 1)[0]
-        if _rebound(place, shallow_b[place], shallow_a[place], module in names):
+        if _rebound(shallow_b[place], shallow_a[place], module in names):
             places.append(place)
+    places += _owners_changed(before["owners"], after["owners"])
     gen_b, gen_a = before["generators"], after["generators"]
     places += [p for p in gen_b if gen_b[p] != gen_a.get(p)]
     files_b, files_a = before["files"], after["files"]

@@ -19,7 +19,7 @@ import jax
 import numpy as np
 from jax.extend import core as jex
 
-from tutor.child.library.jaxprs import primitive_names
+from tutor.child.library.jaxprs import donates, primitive_names
 from tutor.child.library.originals import jit, make_jaxpr
 
 # Operations whose result is not a function of their operands: two equal records of them
@@ -57,6 +57,7 @@ class Recording:
         # Nothing that depends on one is proved, so every output counts as unproved then.
         self.calls_python = bool(self._closed.effects) or any("callback" in n for n in primitive_names(self._closed))
         self._tree = jax.tree.structure(shape)
+        self.donates = donates(self._closed)  # a jitted call inside would delete inputs, run for real
         prints = _fingerprints(self._closed)
         if self.calls_python:
             prints = [f"?{i}" for i in range(len(prints))]
