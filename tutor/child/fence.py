@@ -7,7 +7,8 @@ import-time code). Doctor runs (the learner's own script) get the signal part al
   installation and the system folders Python, NumPy and JAX read, and of /proc only its own entries
   and the machine's (tutor.child.sight has the list). No tutor home, no other run, no other
   process's environ, cmdline or fds.
-- Writes: only its run folder and the compilation cache (and /dev but its terminals).
+- Writes: only its run folder and the compilation cache (and of /dev only the few devices `devices`
+  names: null, zero, full, random, urandom, accelerators).
 - Network: no TCP (bind or connect) and no abstract Unix socket outside the run (Landlock); no
   socket but AF_UNIX at all where seccomp is (tutor.child.seccomp_policy, whose audit hook names
   the refusal of Python's own sockets on every host).
@@ -160,10 +161,10 @@ def _attr_size(abi: int) -> int:
 
 
 def landlock(roots: list[str], scope: bool = True, sight: Sight | None = None) -> int:
-    """Allow writes only beneath `roots`, for good; in /dev only writes to what is there (/dev/null, an
-    accelerator) and no terminal, no new files (/dev/shm is memory the memory limit does not count);
+    """Allow writes only beneath `roots`, for good; in /dev only to the few devices `devices` names
+    (/dev/null, an accelerator...), no new files (/dev/shm is memory the memory limit does not count);
     where the ABI has it (6), no signal to a process outside (the tutor). With `sight` (tutor.child.sight),
-    reads too: only beneath `roots` and `sight.read` (and /dev's devices but its terminals); no TCP
+    reads too: only beneath `roots` and `sight.read` (and those devices); no TCP
     (ABI 4) and no abstract Unix socket outside (ABI 6).
     Returns the Landlock ABI used, 0 if unavailable."""
     try:

@@ -10,8 +10,8 @@ A run may read, list and execute beneath:
 - the Python installation: sys.prefix, sys.base_prefix and every import path entry, except an
   entry that holds a course or a home (the source checkout, which holds solutions/; a PYTHONPATH of
   `~` or `/`): of the checkout only tutor/ is read (Python's import skips an entry it cannot list);
-- what Python, NumPy and JAX read of the system: /usr, /lib*, /bin, /sbin, /etc, /sys, /dev (no
-  terminal), and of /proc only the process's own entries (/proc/self as it resolves when the fence
+- what Python, NumPy and JAX read of the system: /usr, /lib*, /bin, /sbin, /etc, /sys, of /dev only
+  the devices tutor.child.fence.devices names (no terminal, no disk), and of /proc only the process's own entries (/proc/self as it resolves when the fence
   is set) and the few files about the machine (cpuinfo, meminfo, stat...).
 Nothing else: no tutor home, no other run folder or /tmp, no other process's /proc (environ,
 cmdline, fds).
