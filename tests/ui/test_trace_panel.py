@@ -134,12 +134,61 @@ def test_a_reason_hangs_under_its_words_and_keeps_every_word_at_80_columns(lang,
             at = next(i for i, line in enumerate(lines) if line.startswith("  ↻ "))
             said = [lines[at][4:]]
             for line in lines[at + 1 :]:
-                if not line.startswith("    ") or line.strip().startswith(("no scan", "程序中")):
+                if "".join(said).replace(" ", "") == reason.replace(" ", ""):
                     break
+                assert line.startswith("    "), lines  # a wrapped line of the reason, under its words
                 said.append(line[4:])
-            assert len(said) >= 3, lines  # it wrapped, and every wrapped line hangs under the words
+            assert len(said) >= 3, lines  # it wrapped
             assert "…" not in "".join(lines), lines
-            joined = ("" if lang == "zh" else " ").join(s.strip() for s in said)
-            assert joined.replace(" ", "") == reason.replace(" ", ""), lines
+            assert "".join(said).replace(" ", "") == reason.replace(" ", ""), lines
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reason_is_in_view_above_a_states_arguments_at_80x24(lang):
+    """static-lr's retrace, as its panel showed it in the browser at 80x24: a state of two dicts and
+    the gradients' dict, eight arguments of two lines each. The reason is in view, not below the
+    panel's fold after them (fails when the arguments come first: the reason on rows 19-20 of 18)."""
+    from rich.console import Console
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tutor.i18n import Bilingual
+    from tutor.ui.text_layout import use_cjk_line_breaking
+
+    use_cjk_line_breaking()
+
+    class Host(App):
+        def compose(self):
+            yield TracePanel()
+
+    Host.lang = lang
+    arguments = tuple(
+        (f"{tree}['{leaf}']", "float32[3]" if leaf == "w" else "float32[]")
+        for tree in ("state.params", "state.velocity", "gradients")
+        for leaf in ("b", "w")
+    ) + (("learning_rate", "static 0.09"), ("momentum", "~float32[]"))
+    reason = Bilingual(
+        en="trace 2 happened because learning_rate was 0.1, now 0.09",
+        zh="第 2 次追踪的原因：learning_rate 之前是 0.1，这次是 0.09",
+    )
+
+    async def body():
+        app = Host()
+        async with app.run_test(size=(80, 24)) as pilot:
+            panel = app.query_one(TracePanel)
+            panel.styles.width = 32  # beside the editor at 80x24: 40% of the width,
+            panel.styles.height = 20  # and the rows between the exercise's header and its footer
+            panel.add(TraceFacts("jitted_momentum_update", 2, arguments, reason))
+            await pilot.pause()
+            text = panel.query_one("#trace-text", Static)
+            console = Console(width=text.size.width, record=True, file=io.StringIO())
+            console.print(text.content)
+            lines = console.export_text().splitlines()
+            in_view = panel.scrollable_content_region.height
+            at = next(i for i, line in enumerate(lines) if "↻" in line)
+            assert at + 2 < in_view, (at, in_view, lines)  # its first lines at least, unscrolled
+            assert reason.get(lang)[:8] in lines[at], lines
 
     asyncio.run(body())

@@ -83,10 +83,12 @@ class TracePanel(VerticalScroll):
             facts = Table.grid(expand=True)
             facts.add_column(no_wrap=True)
             facts.add_column(ratio=1, overflow="fold")
-            for argument, kind in seen.arguments:
-                facts.add_row("  ", Text.assemble((f"{argument}: ", "dim"), kind))
+            # Why it traced again comes first: a state's arguments take two lines each at this
+            # width, and after a dict's six of them the reason was below the panel's fold.
             for reason in seen.reasons:
                 facts.add_row(Text("  > " if ascii_only else "  ↻ ", style="bold"), pick(reason, lang))
+            for argument, kind in seen.arguments:
+                facts.add_row("  ", Text.assemble((f"{argument}: ", "dim"), kind))
             found = [n for n in ("scan", "while", "cond") if n in seen.control_flow]
             if found:
                 facts.add_row("  ", say("trace_flow", lang, found=", ".join(found)))
