@@ -420,6 +420,10 @@ def ui_stall(course, exercise) -> dict[str, float]:
             await pilot.press("f10")  # with the new panels open: the trace panel too (off at 80x24)
             await asyncio.sleep(0.5)
             await pilot.pause()
+            chart = app.screen.query_one(LossChart)
+            # Measured with both, or not at all (issue 56: "with the new panels open").
+            assert app.screen.trace_panel.display, "the trace panel did not open (F10)"
+            assert chart.reference, f"no reference curve under the learner's ({app.screen.reference_state})"
             gaps: list[float] = []
             cpu: list[float] = []  # the main thread's CPU time within each gap (the loop runs on it)
             checking = True
@@ -434,7 +438,6 @@ def ui_stall(course, exercise) -> dict[str, float]:
                     cpu.append(now_cpu - last_cpu)
                     last, last_cpu = now, now_cpu
 
-            chart = app.screen.query_one(LossChart)
             redraws, batches = chart.redraws, chart.batches
             task = asyncio.get_running_loop().create_task(ticker())
             await pilot.press("f5")
