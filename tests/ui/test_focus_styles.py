@@ -48,8 +48,11 @@ def test_no_rule_styles_a_descendant_by_the_focus_and_the_focus_shows(home, fake
                 for cell in cells:
                     expected = "double" if cell is target else "round"
                     assert cell.styles.border_top[0] == expected, (target, cell)
-            await tui.open_exercise(pilot, exercise.id)  # its task scroll and editor's CSS too
-            assert isinstance(app.screen.query_one("#task-scroll"), OwnFocusStyle)
+            await tui.open_exercise(pilot, exercise.id)  # its task scroll, results and editor's CSS too
+            for view in ("#task-scroll", "#results-view"):  # F5 moves the focus from one to the other
+                widget = app.screen.query_one(view)
+                assert isinstance(widget, OwnFocusStyle), view
+                names |= {cls.__name__ for cls in type(widget).__mro__}
             assert _ancestor_focus_rules(app, names) == []
 
     asyncio.run(body())

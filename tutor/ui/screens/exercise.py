@@ -262,7 +262,8 @@ class ExerciseScreen(RunView, TutorScreen):
             line.append("  ")
             line.append_text(self.notice())
         line.no_wrap, line.overflow = True, "ellipsis"
-        self.query_one("#ex-status", Static).update(line)
+        # One row whatever it says (CSS): a repaint, not a layout of the screen.
+        self.query_one("#ex-status", Static).update(line, layout=False)
         self._render_hints(rec.hints_shown)
 
     def say_status(self, key: str, style: str = "", **fields) -> None:

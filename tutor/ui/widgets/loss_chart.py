@@ -368,7 +368,7 @@ class LossChart(Vertical):
         note = self.query_one("#chart-note", Static)
         self.set_class(bool(self.ended) and not self.series, "-ended")  # no plot to make room for
         if not self.series:
-            note.update(say(self.ended, self._lang()) if self.ended else self.waiting)
+            note.update(say(self.ended, self._lang()) if self.ended else self.waiting, layout=False)
             return
         markers = self._markers()
         text = Text()

@@ -17,6 +17,7 @@ from tutor.sandbox.noise import without_noise
 from tutor.terminal.render import verdict_head
 from tutor.ui.texts import say
 from tutor.ui.widgets.check_list import CheckList
+from tutor.ui.widgets.own_focus_style import OwnFocusStyle
 
 if TYPE_CHECKING:
     from tutor.ui.app_protocol import TutorAppLike
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 SHOWN_OUTPUT_CHARS = 4000  # of each stream; the verdict keeps more, the screen does not need it
 
 
-class RunResults(VerticalScroll):
+class RunResults(OwnFocusStyle, VerticalScroll):
     """The Results view of an exercise. Feed it run events with `take()`; it renders itself."""
 
     if TYPE_CHECKING:  # the tutor's app, named by what widgets use of it (tutor.ui.app imports them)
@@ -43,6 +44,7 @@ class RunResults(VerticalScroll):
         self.compare_offer = False  # a pass offers the reference beside the learner's code (F4)
         self.chart = None
         self._head_shape: tuple = ()
+        self._output_shown: Text | None = None  # what #output shows: the same again is not redrawn
 
     def compose(self):
         yield Static(id="verdict")
@@ -174,6 +176,9 @@ class RunResults(VerticalScroll):
             )
         if v is not None and v.output_truncated:
             out.append(say("truncated", lang), style="dim")
+        if out == self._output_shown:  # at each check's start and end there is no output: no layout for it
+            return
+        self._output_shown = out
         widget = self.query_one("#output", Static)
         widget.update(out)
         widget.display = bool(out)
