@@ -602,10 +602,15 @@ Record = TypeVar("Record")
 def decode_tolerant(cls: type[Record], value: object, where: str, problems: list[Bilingual]) -> Record | None:
     """`value` (decoded JSON) as a `cls`, each bad field repaired and named; None (named too) when
     it is not an object or lacks a field that has no default."""
+    plain: Any = cls  # a class, hashable: functools.cache's typing cannot see that in type[Record]
+    try:
+        return _fast(plain)(value)  # a sound record (nearly every one) is read without naming places
+    except _Bad:
+        pass
     if type(value) is not dict:
         problems.append(Bilingual(en=f"{where} is not an object", zh=f"{where} 不是对象"))
         return None
-    hints = _HINTS[cls] if cls in _HINTS else _HINTS.setdefault(cls, get_type_hints(cls))
+    hints = _hints(plain)
     known: dict[str, Any] = {}
     names = {f.name for f in dataclasses.fields(cls) if not f.metadata.get("unknown")}  # type: ignore[arg-type]
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
@@ -637,7 +642,86 @@ def encode_tolerant(record: object) -> dict[str, Any]:
 
 
 _REPAIRED = object()  # a field's value was refused: the field takes its default
-_HINTS: dict[type, dict[str, Any]] = {}  # once per class: a file holds hundreds of records of a few
+
+
+@functools.cache
+def _hints(cls: Any) -> dict[str, Any]:
+    """A record's field types, resolved once per class (a file holds hundreds of records of a few)."""
+    return get_type_hints(cls)
+
+
+@functools.cache
+def _fast(hint: Any, counted: bool = False) -> Decoder:
+    """The tolerant mode's decoder for a value that needs no repair: the same value, or _Bad (with
+    no place named: the careful path then finds and names each problem). Made once per type."""
+    origin, args = get_origin(hint), get_args(hint)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _fast_record(hint)
+    if origin in (dict, Mapping):
+        value = _fast(args[1], counted)
+        return _shaped(_refused, lambda v: type(v) is dict, lambda v: {k: value(x) for k, x in v.items()})
+    if origin is tuple and args[-1:] == (...,):
+        item = _fast(args[0], counted)
+        return _shaped(_refused, lambda v: type(v) is list, lambda v: tuple(item(x) for x in v))
+    types_, words = _scalars(hint)
+    if float in types_ or not (types_ or words):
+        strict = _decoder(hint)  # a float takes an int (and converts it): the strict rule decides
+        return _shaped(_refused, lambda v: not counted or _not_negative(strict(v)), strict)
+
+    kinds = {t for t, _ in words}
+
+    def scalar(v: Any) -> Any:
+        if type(v) in types_ or (type(v) in kinds and (type(v), v) in words):  # a list is no word
+            if counted and type(v) is int and v < 0:
+                raise _Bad("", "")
+            return v
+        raise _Bad("", "")
+
+    return scalar
+
+
+def _scalars(hint: Any) -> tuple[frozenset[type], frozenset[tuple[type, Any]]]:
+    """The plain JSON types and the Literal words a hint takes (both empty: it is not that simple)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Union or origin is types.UnionType:
+        parts = [_scalars(a) for a in args]
+        if all(t or w for t, w in parts):
+            return frozenset().union(*(t for t, _ in parts)), frozenset().union(*(w for _, w in parts))
+    elif origin is Literal:
+        return frozenset(), frozenset((type(a), a) for a in args)
+    elif hint in (str, int, bool, float, type(None)):
+        return frozenset({hint}), frozenset()
+    return frozenset(), frozenset()
+
+
+def _refused(value: Any) -> _Bad:
+    return _Bad("", "")
+
+
+def _not_negative(decoded: Any) -> bool:
+    """A counted field's rule, as _tolerant says it: no number in it (or in its tuple) below 0."""
+    return all(c is None or c >= 0 for c in (decoded if isinstance(decoded, tuple) else (decoded,)))
+
+
+def _fast_record(cls: Any) -> Decoder:
+    """A record's fast decoder: each field known decoded fast, the keys not known kept whole."""
+    hints, every = _hints(cls), dataclasses.fields(cls)
+    unknown = next((f.name for f in every if f.metadata.get("unknown")), None)
+    known = [(f.name, _fast(hints[f.name], bool(f.metadata.get("count")))) for f in every if f.name != unknown]
+    names = frozenset(name for name, _ in known)
+
+    def decode(value: Any) -> Any:
+        if type(value) is not dict:
+            raise _Bad("", "")
+        fields = {name: decoder(value[name]) for name, decoder in known if name in value}
+        if unknown is not None and len(fields) < len(value):
+            fields[unknown] = {k: v for k, v in value.items() if k not in names}
+        try:
+            return cls(**fields)
+        except TypeError:  # a field with no default is missing
+            raise _Bad("", "") from None
+
+    return decode
 
 
 def _tolerant(hint: Any, meta: Mapping[str, Any], value: Any, where: str, problems: list[Bilingual]) -> Any:
