@@ -357,7 +357,8 @@ class Finding(Message):
     line: int
     function: str | None = None  # None: the script's top level
     count: int = 1
-    name: str = ""  # side-effect: the global, or object.attribute, that changed
+    name: str = ""  # side-effect: the global, or object.attribute, that changed; key-reuse: "vmap" (one key for
+    # several rows of a vmap), "fold_in" (remade by folding one number into one key), else ""
     first_line: int | None = None  # key-reuse: where the key was consumed first
     explanation: str = ""  # retrace: JAX's own words for what changed (may be empty); side-effect/captured: where it was read (file:line)
     types: str = ""  # donation: the buffers JAX could not reuse, as JAX spells them

@@ -398,6 +398,9 @@ def _every_finding() -> list[Finding]:
     found += [
         Finding("key-reuse", "reused", "train.py", 3, function="step", count=1, first_line=3),
         Finding("key-reuse", "reused", "train.py", 3, function="step", count=1),
+        Finding("key-reuse", "reused", "train.py", 3, function="step", count=3, first_line=2, name="vmap"),
+        Finding("key-reuse", "remade", "train.py", 3, count=2, first_line=5, name="fold_in"),
+        Finding("key-reuse", "loop-constant", "train.py", 3, function="body", first_line=2, noticed_line=2),
         Finding("host-sync", "per-step", "train.py", 3, count=40, via=("float()", ".item()")),
         Finding("retrace", "shape", "train.py", 3, function="step", count=1),
         Finding("donation", "aliased", "train.py", 3, function="main", paths=("s.params['w']", "s.avg['w']")),
@@ -463,6 +466,15 @@ def test_the_words_follow_the_data():
     )
     assert "第 22 行" in what("zh", **nan)
     assert "line 7" not in what(noticed_line=7)  # the same line is not said twice
+    # a key's variants say how it came back: one key for a vmap's rows, a fold_in of one number, an
+    # old key handed back in a loop's carry (the split that shows it said second)
+    vmap = what(count=3, first_line=11, name="vmap")
+    assert vmap.startswith("This vmap gives 3 of its rows a PRNG key another row also gets (consumed at line 11)")
+    assert "fold" in what(code="remade", first_line=13, count=2, name="fold_in")
+    assert what(code="remade", first_line=13, count=2, name="total").startswith("This line makes the same")
+    carry = what(code="loop-constant", first_line=13, noticed_line=13)
+    assert "hands the old key back here" in carry and carry.endswith("The reuse shows at line 13.")
+    assert "放回" in what("zh", code="loop-constant", first_line=13, noticed_line=13)
 
 
 def test_grouping_and_the_json_contract(course):

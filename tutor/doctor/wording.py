@@ -85,6 +85,23 @@ WORDS = table(
             "en": "A PRNG key already consumed was consumed again here, {times}.",
             "zh": "一个已经用过的 PRNG key 在这里又被使用了 {times}。",
         },
+        "key-reuse/reused/vmap": {
+            "en": "This vmap gives {count} of its rows a PRNG key another row also gets (consumed at line "
+            "{first}): those rows draw the same random numbers.",
+            "zh": "这个 vmap 有 {count} 行拿到的 PRNG key 与另一行相同（在第 {first} 行被使用）：这些行抽到的随机数一模一样。",
+        },
+        "key-reuse/loop-constant/returned": {
+            "en": "The loop body splits the PRNG key of its carry but hands the old key back here, so every "
+            "pass splits the same key: the same random numbers on every pass.",
+            "zh": "循环体 split 了 carry 里的 PRNG key，却在这里把旧的 key 放回了 carry，"
+            "于是每一轮 split 的都是同一个 key：每一轮的随机数都一样。",
+        },
+        "key-reuse/remade/fold_in": {
+            "en": "This line folds the same number into the same PRNG key on every pass, so it makes the same key "
+            "each time, consumed at line {first}: the same random numbers again, {times}.",
+            "zh": "这一行每一轮都把同一个数 fold_in 进同一个 PRNG key，得到的是同一个 key，每次都在第 {first} 行被使用："
+            "同样的随机数又出现了 {times}。",
+        },
         "key-reuse/loop-constant": {
             "en": "The body of a loop consumes a PRNG key that is the same on every pass: one from outside "
             "the loop, or one it hands back in its carry without splitting it.",
@@ -315,6 +332,24 @@ WORDS = table(
             "dropout mask or sample repeats. Split the key and use each subkey once.",
             "zh": "已经用过的 key 会再次给出同样的随机数：你以为的“新”噪声、dropout 掩码或样本其实是重复的。"
             "先 split，每个子 key 只用一次。",
+        },
+        "why:key-reuse/reused/vmap": {
+            "en": "Split the key into one key per row (keys = jax.random.split(key, n)) and let vmap map over "
+            "them (in_axes=0): each row then draws its own numbers.",
+            "zh": "把 key split 成每行一个（keys = jax.random.split(key, n)），让 vmap 对它们做映射（in_axes=0）："
+            "这样每一行抽到的都是自己的随机数。",
+        },
+        "why:key-reuse/loop-constant/returned": {
+            "en": "Put the new key the split made back into the carry (key, sub = jax.random.split(key); return "
+            "the carry with `key`), not the key the pass started with.",
+            "zh": "把 split 得到的新 key 放回 carry（key, sub = jax.random.split(key)；返回带着 `key` 的 carry），"
+            "而不是这一轮开始时的那个 key。",
+        },
+        "why:key-reuse/remade/fold_in": {
+            "en": "fold_in gives a new key only for a new number: fold in something that changes every step (a "
+            "step count that grows each step, not the epoch), or split the key each pass.",
+            "zh": "fold_in 只有折进新的数才会给出新的 key：折进每一步都会变的数（每步递增的步数，而不是 epoch），"
+            "或者每一轮 split 这个 key。",
         },
         "why:key-reuse/loop-constant": {
             "en": "Every pass draws the same random numbers. Carry the key in the loop's state, split it each "
@@ -583,7 +618,9 @@ def _seen(f: Finding, lang: str) -> str:
             return sentence
         seen = word("retrace/seen", lang, explanation=f.explanation) if f.explanation else ""
         return word("retrace", lang, seen=seen, **fields)
-    if f.kind == "key-reuse" and f.code == "reused":
+    if f.kind == "key-reuse":
+        key += _variant(f)
+    if f.kind == "key-reuse" and f.code == "reused" and f.name != "vmap":
         key += "/same-line" if f.first_line == f.line else "/first-at" if f.first_line else ""
     if f.kind == "host-sync" and not f.function:
         key += "/no-jit"
@@ -619,6 +656,12 @@ def _variant(f: Finding) -> str:
         return "/new-object"  # an object made anew (an optimizer, a config) kept static, not a flag's value
     if f.kind == "retrace" and f.code == "rewrapped" and f.traced != 1:
         return "/retraced" if f.traced > 1 else "/unknown"  # "so this traced once" only when it did
+    if f.kind == "key-reuse" and f.code == "reused" and f.name == "vmap":
+        return "/vmap"  # one key for several rows of a vmap
+    if f.kind == "key-reuse" and f.code == "remade" and f.name == "fold_in":
+        return "/fold_in"  # made again by folding one number into one key
+    if f.kind == "key-reuse" and f.code == "loop-constant" and f.noticed_line is not None:
+        return "/returned"  # split in the body, the old key handed back at its return
     return ""
 
 

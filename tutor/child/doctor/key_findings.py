@@ -12,6 +12,7 @@ import numpy as np
 
 from tutor.child.doctor.key_values import (
     READ_BATCH,
+    Frames,
     Recipe,
     Site,
     Use,
@@ -39,6 +40,7 @@ class Judging:
     made_at: dict[bytes, list[Site]]
     made_seq: dict[bytes, list[tuple[int, Site]]]
     parent: dict[bytes, bytes]
+    folded_at: dict[bytes, list[Site]]
     static: list[Finding]
     notes: list[Finding]
     hands_back: dict[Site, Site]
@@ -126,7 +128,7 @@ class Judging:
             at = call or site
             if repeated and at not in self._batch_found:
                 self._batch_found.add(at)
-                self.static.append(dataclasses.replace(self._finding(at, site), count=repeated))
+                self.static.append(dataclasses.replace(self._finding(at, site), count=repeated, name="vmap"))
         self._batches.clear()
         by_bits: dict[bytes, list[Use]] = defaultdict(list)
         for use in self.uses:
@@ -145,7 +147,8 @@ class Judging:
             sites = {u.site for u in own}
             if sites & self.handing_loops:
                 continue  # a loop body that hands its key back unsplit: that loop-constant finding
-            if len(sites) == 1 and not any(u.step for u in own):
+            on_purpose = not self._not_repeated_on_purpose([root, *family], by_bits)
+            if len(sites) == 1 and not any(u.step for u in own) and on_purpose:
                 site = own[0].site
                 self.notes.append(dataclasses.replace(self._finding(site, site, "constant"), count=len(own)))
                 continue
@@ -162,12 +165,14 @@ class Judging:
             remade = self._remade_at(root)
             returned = next((self.hands_back[u.site] for u in own if u.site in self.hands_back), None)
             if remade is not None:  # the line to change is where the key is made anew, each pass
-                found = self._finding(remade, first, "remade")
+                found = self._finding(remade[0], first, "remade")
+                if remade[1]:  # ... by folding the same number into one key: said so
+                    found = dataclasses.replace(found, name="fold_in")
             elif returned is not None:  # ... or where the step hands the key it consumed back
                 found = self._finding(returned, next(u.site for u in own if u.site in self.hands_back), "handed-back")
             else:
                 found = self._finding(again[0].place, first)
-                handed = self._handed_down(own[0], again[0])
+                handed = self._handed_down(own[0].frames, again[0].frames)
                 if handed is not None:  # the line to change: the call that handed it down, or the callee's return
                     site, code = handed
                     noticed = again[0].place
@@ -180,14 +185,23 @@ class Judging:
             out.append(dataclasses.replace(found, count=len(again) + replayed))
         return out
 
-    def _handed_down(self, first: Use, then: Use) -> tuple[Site, FindingCode] | None:
-        """Where a key consumed eagerly in two functions should have been split or handed back:
-        in the function both uses are reached from (the nearest), the call that handed the
-        already-consumed key down to the second use's callee; else, when the first use was in a
-        callee that split the key it was given and kept the rest (a model's init), that callee's
-        return; else the call that handed it to that callee. None: one function, or not known."""
-        a, b = first.frames, then.frames
-        if not a or not b or (a[0][0], a[0][1]) == (b[0][0], b[0][1]):
+    def _handed_down(self, a: Frames, b: Frames) -> tuple[Site, FindingCode] | None:
+        """Where a key consumed twice (the learner's frames of each use, innermost first) should
+        have been split or handed back. Both uses at one line of one function, reached by two
+        calls of its caller (two layers' `__call__`, two constructors handed the same key): the
+        second call, which handed the consumed key down again. Uses in two functions: in the
+        function both are reached from (the nearest), the call that handed the already-consumed
+        key down to the second use's callee; else, when the first use was in a callee that split
+        the key it was given and kept the rest (a model's init), that callee's return; else the
+        call that handed it to that callee. None: one function's own two uses, or not known."""
+        if not a or not b:
+            return None
+        if (a[0][0], a[0][1]) == (b[0][0], b[0][1]):
+            for k, (x, y) in enumerate(zip(a, b)):
+                if (x[0], x[1], x[3]) != (y[0], y[1], y[3]):
+                    return None
+                if x[2] != y[2]:
+                    return (y[:3], "handed-down") if k > 0 else None
             return None
         for j, outer in enumerate(b):
             i = next((i for i, f in enumerate(a) if (f[0], f[1], f[3]) == (outer[0], outer[1], outer[3])), None)
@@ -214,6 +228,20 @@ class Judging:
         if len(entries) < 2 or len(entries) != len(found) or len({e[0] for e in entries}) != 1:
             return ""
         return where_inside(entries[0][1], entries[1][1])
+
+    @staticmethod
+    def _not_repeated_on_purpose(family: list[bytes], by_bits: dict[bytes, list[Use]]) -> bool:
+        """Whether a key's uses at one place are not one draw repeated on purpose (a fixed
+        evaluation key): one of these keys drawn from for two different draws (two layers'
+        weights of different shapes), or drawn from in a constructor (two objects built from one
+        key are one object twice)."""
+        for bits in family:
+            uses = by_bits.get(bits, ())
+            if len({u.draw for u in uses if u.draw}) > 1:
+                return True
+            if any(u.frames and u.frames[0][1] == "__init__" for u in uses):
+                return True
+        return False
 
     def _made_where(self, bits: bytes) -> Site | None:
         """Where the learner made this key, or the key it was split / folded from (eagerly)."""
@@ -268,11 +296,14 @@ class Judging:
         unplaced = self.made.get(bits, 0) - len(places)  # made where no frame of the learner's was
         return max(1, len(set(places)) + max(0, unplaced))
 
-    def _remade_at(self, bits: bytes) -> Site | None:
-        """The learner's line that made this key again and again (in a loop), if one did."""
-        places = self.made_at.get(bits) or []
-        again = [p for p in dict.fromkeys(places) if places.count(p) >= 2]
-        return again[0] if again else None
+    def _remade_at(self, bits: bytes) -> tuple[Site, bool] | None:
+        """The learner's line that made this key again and again (in a loop), if one did, from a
+        seed or by folding one number into one key (True)."""
+        for folded, places in ((False, self.made_at.get(bits) or []), (True, self.folded_at.get(bits) or [])):
+            again = [p for p in dict.fromkeys(places) if places.count(p) >= 2]
+            if again:
+                return again[0], folded
+        return None
 
     def _seeded_alike(self, by_bits: dict[bytes, list[Use]]) -> list[Finding]:
         """One line that made the same key twice (nnx.Rngs(params=0, dropout=0)) whose descendants

@@ -14,6 +14,9 @@ import jax
 import numpy as np
 
 Site = tuple[str, str, int]  # (file, function, line) of the learner's
+Frames = tuple[
+    tuple[str, str, int, int], ...
+]  # the learner's frames, innermost first: (file, function, line, def line)
 READ_BATCH = 512  # calls whose keys are read in one program, after the run  # key arrays kept to read after the run; beyond, calls are not watched
 
 
@@ -126,7 +129,8 @@ class Use:
     at: Site | None = None  # where a finding points, if not `site`: the call that passed the key
     grad: bool = False  # consumed while a differentiation traced (the gradient of a value)
     # eagerly: the learner's frames from the use outwards, (file, function, line, its def line)
-    frames: tuple[tuple[str, str, int, int], ...] = ()
+    frames: Frames = ()
+    draw: int = 0  # eagerly: what it drew besides the key (shapes, counts), as a number (0: not known)
 
     @property
     def place(self) -> Site:
@@ -203,6 +207,7 @@ class _Trace:
         }
         self.traced = Traced()
         self.seen: dict[int, tuple[object, Site, bool]] = {}  # id(consumed tracer) -> (it, where, under grad)
+        self.frames: dict[int, Frames] = {}  # id(consumed tracer) -> the learner's frames where it was
         self.opaque = 0  # numbers fixed at trace time whose value is not known here
 
     def recipe_of(self, value) -> Recipe | None:
@@ -230,7 +235,7 @@ class _Loop:
     def __init__(self, outer):
         self.outer = outer  # the trace the loop primitive was called under
         self.drew = False  # its body consumed a key
-        self.consumed: dict[int, tuple[object, Site]] = {}  # id(key tracer) -> (it, where), in the body
+        self.consumed: dict[int, tuple[object, Site, bool]] = {}  # id(key tracer) -> (it, where, split), in the body
         self.body_code: types.CodeType | None = None
         self.site: Site | None = None  # the learner's line that called the loop
         self.handed_back = False  # its body handed a key it consumed back unsplit (a loop-constant finding)

@@ -34,10 +34,17 @@ drawn with one key (`loss(w, key)` then `jax.grad(loss)(w, key)`, at the same li
 and one under grad) are one use. A reuse names the line that made the key (the seed, or the
 state's constructor that holds it) besides the line where it came back.
 
-A key consumed eagerly in two functions is reported at the line to change, not where the reuse
-showed (kept as the finding's noticed line): the call that handed the consumed key down to a
-helper (it should split first), or the return of a function that split the key it was given and
-kept the rest (a model's init: it should hand the key back).
+A key consumed in two functions, or twice at one line reached by two calls (two layers'
+`__call__` in one trace, two constructors given one `key=`), is reported at the line to change,
+not where the reuse showed (kept as the finding's noticed line): the call that handed the
+consumed key down (it should split first), or the return of a function that split the key it was
+given and kept the rest (a model's init: it should hand the key back). Likewise a loop body that
+splits its carry's key but hands the old one back is reported at its return; a key folded from
+one key with the same number again and again (fold_in(key, epoch) each step) at the fold_in; a
+key the learner's vmap does not map over (in_axes None), drawn from by the learner's function
+under it, at the vmap (each row draws the same numbers). One key drawn from at one place is not
+kept constant on purpose when the draws differ (two shapes) or build objects (`__init__`), or in
+a generator (a loader's shuffle: the same order every epoch).
 
 Cannot see: keys split inside a jitted function from a reused key and consumed there are judged
 by that key; consumers libraries reach through jax._src; `jax.checkpoint` replays are fine.
@@ -48,6 +55,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import inspect
 import sys
 import threading
 import types
@@ -64,6 +72,7 @@ from tutor.child.doctor.key_values import (
     DEVICE_READS,
     LOOP_BODIES,
     READ_BATCH,
+    Frames,
     Site,
     Use,
     _bits,
@@ -141,6 +150,7 @@ class KeyReuse(Judging):
         self.made_at: dict[bytes, list[Site]] = defaultdict(list)  # ... and where the learner made it
         self.made_seq: dict[bytes, list[tuple[int, Site]]] = defaultdict(list)  # ... and when
         self.parent: dict[bytes, bytes] = {}  # bits -> the bits they were split / folded from
+        self.folded_at: dict[bytes, list[Site]] = defaultdict(list)  # bits -> where the learner's fold_in made them
         self.static: list[Finding] = []  # reuse seen in a trace, whatever the values
         self._traces: list[_Trace] = []
         self._loops: list[_Loop] = []
@@ -216,7 +226,8 @@ class KeyReuse(Judging):
             if site is not None:
                 try:
                     self._entered = sys._getframe(1)  # who consumed it: the learner, or a library
-                    self._on_consume(key, site)
+                    draw = 0 if isinstance(key, jax.core.Tracer) else _draw_of(a, k)
+                    self._on_consume(key, site, splits=derives, draw=draw)
                 except Exception:  # noqa: BLE001 - not a key we can read: leave it to JAX
                     pass
                 self._entered = None  # a frame holds its locals: not kept past this use
@@ -238,13 +249,14 @@ class KeyReuse(Judging):
             if self._traces and isinstance(key, jax.core.Tracer):
                 self._traces[-1].folded(key, data, out, self._site())
             else:
-                self._derived(key, out)
+                self._derived(key, out, folded=True)
             return out
 
         return derive
 
-    def _derived(self, key, out) -> None:
-        """Eagerly: the new keys' parent, so that a replayed chain has one root."""
+    def _derived(self, key, out, folded: bool = False) -> None:
+        """Eagerly: the new keys' parent, so that a replayed chain has one root; and where the
+        learner folded a key (fold_in(base, epoch) made again each step is one key, reused)."""
         if isinstance(key, jax.core.Tracer) or staging():
             return
         try:
@@ -255,6 +267,9 @@ class KeyReuse(Judging):
             if parent is not None:
                 for row in rows:
                     self.parent.setdefault(row.tobytes(), parent)
+            site = self._site() if folded and len(rows) == 1 else None
+            if site is not None:
+                self.folded_at[rows[0].tobytes()].append(site)
         except Exception:  # noqa: BLE001 - never break the script
             pass
 
@@ -275,23 +290,26 @@ class KeyReuse(Judging):
 
         return make
 
-    def _on_consume(self, key, site: Site) -> None:
+    def _on_consume(self, key, site: Site, splits: bool = False, draw: int = 0) -> None:
         if not _is_key(key):
             return
         if self._loops:
             self._loops[-1].drew = True
             if isinstance(key, jax.core.Tracer):  # where in the body: the line that passed it down
-                self._loops[-1].consumed.setdefault(id(key), (key, self._loops[-1].line_in_body() or site))
+                line = self._loops[-1].line_in_body() or site
+                self._loops[-1].consumed.setdefault(id(key), (key, line, splits))
             if self._closed_over(key):  # the one finding of this key: its other uses are that same mistake
                 self.static.append(self._finding(site, site, "loop-constant"))
                 return
+        self._shared_by_rows(key, site)
         if not isinstance(key, jax.core.Tracer) and not staging():
             bits = _bits(key)
             if bits is not None:
                 self._seq += 1
                 grad = _under_grad()
                 step = self._eager_step(site, bits)
-                self.uses.append(Use(site, bits, step=step, seq=self._seq, grad=grad, frames=self._frames_out()))
+                frames = self._frames_out()
+                self.uses.append(Use(site, bits, step=step, seq=self._seq, grad=grad, frames=frames, draw=draw))
                 self._note_library(self._entered)
             return
         batch = _unbatched(key)
@@ -311,14 +329,26 @@ class KeyReuse(Judging):
             if seen[1] == site and seen[2] != grad:  # a value and its own gradient: one computation
                 trace.seen[id(key)] = (key, site, False) if grad else seen
                 return
-            self.static.append(self._finding(site, seen[1], "reused"))
+            self.static.append(self._static_reuse(site, seen[1], trace.frames.get(id(key), ())))
             return
         trace.seen[id(key)] = (key, site, grad)
+        trace.frames[id(key)] = self._frames_out()
         recipe = trace.recipes.get(id(key))
         if recipe is not None:
             trace.traced.inputs.setdefault(recipe, (site, grad))
 
-    def _frames_out(self) -> tuple[tuple[str, str, int, int], ...]:
+    def _static_reuse(self, site: Site, first: Site, first_frames: Frames) -> Finding:
+        """A key consumed twice within one trace: where the second use shows, or the line to
+        change, when the key was handed down to the function that consumed it (the call that
+        handed it down again, as for eager uses)."""
+        handed = self._handed_down(first_frames, self._frames_out())
+        if handed is None:
+            return self._finding(site, first, "reused")
+        place, code = handed
+        found = self._finding(place, first, code)
+        return dataclasses.replace(found, noticed_line=site[2] if place[0] == site[0] else None)
+
+    def _frames_out(self) -> Frames:
         """The learner's frames from here outwards (a few): which call handed the key down."""
         out: list[tuple[str, str, int, int]] = []
         frame = self.code.frame_here()
@@ -338,11 +368,33 @@ class KeyReuse(Judging):
             at = self._vmap_call() or site  # the line that hands the batch to vmap: the one to change
             if repeated and at not in self._batch_found:
                 self._batch_found.add(at)
-                self.static.append(dataclasses.replace(self._finding(at, site), count=repeated))
+                self.static.append(dataclasses.replace(self._finding(at, site), count=repeated, name="vmap"))
         elif self._traces:
             recipe = self._traces[-1].recipes.get(id(keys))
             if recipe is not None and recipe[0] == "leaf":
                 self._traces[-1].traced.batched.setdefault(recipe[1], (site, axis))
+
+    def _shared_by_rows(self, key, site: Site) -> None:
+        """A key consumed under the learner's vmap that the vmap does not map over (in_axes None,
+        or one the function closes over): every row draws the same numbers. Reported at the line
+        that calls vmap (it should map over one key per row)."""
+        trace = _current_trace()
+        if type(trace).__name__ != "BatchTrace":
+            return
+        if getattr(key, "_trace", None) is trace and isinstance(getattr(key, "batch_dim", None), int):
+            return  # mapped over: its rows are judged as a batch
+        frame: types.FrameType | None = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename == __file__:
+            frame = frame.f_back
+        if frame is None or not self.code.owns(frame.f_code.co_filename):
+            return  # drawn by a library (flax's nn.vmap may share a key across rows on purpose)
+        at = self._vmap_call()  # not the learner's vmap (jacfwd, a library's): not known to be rows
+        if at is None or at in self._batch_found:
+            return
+        self._batch_found.add(at)
+        size = getattr(getattr(trace, "axis_data", None), "size", None)
+        rows = size - 1 if isinstance(size, int) and size > 1 else 1
+        self.static.append(dataclasses.replace(self._finding(at, site), count=rows, name="vmap"))
 
     def _vmap_call(self) -> Site | None:
         """The learner's line, outward from here, that calls vmap (`jax.vmap(walk)(keys)`)."""
@@ -364,7 +416,8 @@ class KeyReuse(Judging):
 
     def _eager_step(self, site: Site, bits: bytes) -> bool:
         """An eager consumption that is part of a step: the same key again on a later pass of a
-        loop in the same running function (not a new call of it: a replay), under grad, or
+        loop in the same running function (not a new call of it: a replay), in a generator (a
+        loader's shuffle: the same key each epoch is the same order each epoch), under grad, or
         within a call, made in a loop, that feeds its result back."""
         frame = self.code.frame_here()
         again = self._frames.pop(bits, None)
@@ -373,6 +426,8 @@ class KeyReuse(Judging):
             self._frames.pop(next(iter(self._frames)))
         if again is not None and again is frame and self.code.loop_around(site[2], site[0]) is not None:
             return True
+        if frame is not None and frame.f_code.co_flags & inspect.CO_GENERATOR:
+            return True  # a generator (a data loader) is walked again each epoch to give new batches
         return _under_grad() or self._called_as_step(skip_innermost=True)
 
     def _called_as_step(self, frame=None, skip_innermost: bool = False) -> bool:
@@ -428,7 +483,7 @@ class KeyReuse(Judging):
                 for leaf in jax.tree_util.tree_leaves(carry_in):
                     consumed = entry.consumed.get(id(leaf))
                     if consumed is not None and consumed[0] is leaf and id(leaf) in passed_back:
-                        self.static.append(self._finding(consumed[1], consumed[1], "loop-constant"))
+                        self.static.append(self._handed_back_in_carry(consumed[1], consumed[2], entry))
                         entry.handed_back = True
                         if entry.site is not None:  # the loop hands its caller that key back, too
                             self.handing_loops.add(entry.site)
@@ -437,6 +492,19 @@ class KeyReuse(Judging):
             return out
 
         return watched_body
+
+    def _handed_back_in_carry(self, site: Site, split: bool, entry: _Loop) -> Finding:
+        """A loop body handed back the key of its carry it consumed: where it consumed it (it
+        should split there), or, when it did split it, the body's return, which hands back the
+        old key instead of the new one (the consumption is where it shows)."""
+        code = entry.body_code
+        source = self.code.file(code.co_filename) if split and code is not None else None
+        line = source.return_line(code.co_firstlineno) if source is not None and code is not None else None
+        if code is None or line is None or line == site[2] or code.co_filename != site[0]:
+            return self._finding(site, site, "loop-constant")
+        return dataclasses.replace(
+            self._finding((code.co_filename, code.co_name, line), site, "loop-constant"), noticed_line=site[2]
+        )
 
     def _keys_into_loop(self, a, k) -> None:
         """A loop whose body draws random numbers consumes the keys it is given (its carry or xs):
@@ -614,6 +682,20 @@ class KeyReuse(Judging):
         return step, (code.co_filename, code.co_name, frame.f_lineno)
 
     # ------------------------------------------------------------ findings
+
+
+def _draw_of(args: tuple, kwargs: dict) -> int:
+    """What an eager consumer was asked to draw besides its key (shapes, counts, bounds), as a
+    number: one key drawn twice for different shapes is two different draws, not one repeated."""
+    parts: list[object] = []
+    for value in (*args, *kwargs.values()):
+        shape = getattr(value, "shape", None)
+        parts.append(tuple(shape) if shape is not None else value if isinstance(value, (int, float, str, tuple)) else 0)
+    parts += sorted(kwargs)
+    try:
+        return hash(tuple(parts)) or 1
+    except TypeError:  # a tuple holding an unhashable value
+        return 1
 
 
 def _through_partials(fun):
