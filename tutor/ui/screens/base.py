@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from textual import events
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen, ScreenResultType
 
 from tutor.ui.keys import translate_bindings
@@ -61,18 +60,10 @@ class TutorScreen(Screen[ScreenResultType]):
     def session(self) -> Session:
         return self.app.session
 
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """A notification is text unless its caller asks for markup: a path or a program's words
-        holding "[/x]" (a home's path, say) made Textual raise MarkupError."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+    def notify(self, message: str, **options: Any) -> None:
+        """The app's notification, by its rule (TutorApp.notify: text unless markup is asked for);
+        Textual's own would ask for markup."""
+        self.app.notify(message, **options)
 
     @property
     def lang(self) -> str:
