@@ -282,6 +282,9 @@ def test_words_about_traces_claim_only_what_was_seen():
     assert "jax.jit" not in both(body)[0] and "`fori_loop`" in both(body)[0] and "`fori_loop`" in both(body)[1]
     jitted = Finding("retrace", "new-function", "t.py", 8, function="step", count=4)
     assert "jax.jit is applied to a new function object" in both(jitted)[0]
+    pmapped = Finding("retrace", "new-function", "t.py", 8, function="update", count=4, name="pmap")
+    assert "jax.jit" not in both(pmapped)[0] and "`jax.pmap(update)`" in both(pmapped)[0]
+    assert "`jax.pmap(update)`" in both(pmapped)[1] and "jax.pmap compiles once per function object" in both(pmapped)[0]
     trace = TraceCount("step", 8, 6, "model.py", 1.234)
     assert wording.trace_count(trace, "en") == "step (model.py:8) ×6, 1.23 s making it"
     assert wording.trace_count(TraceCount("step", 8, 1), "en") == "step:8 ×1"

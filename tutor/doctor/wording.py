@@ -26,6 +26,11 @@ WORDS = table(
             "en": "`{fn}` was made anew and traced again by `{name}` {count} more times at this line.",
             "zh": "`{fn}` 被重新定义，并在这一行被 `{name}` 又追踪了 {count} 次。",
         },
+        "retrace/new-function/pmap": {
+            "en": "This `jax.pmap({fn})` is built anew on every call ({count} more traces and compiles at this "
+            "line): build it once, outside the loop.",
+            "zh": "这个 `jax.pmap({fn})` 每次调用都被重新构建（在这一行又追踪并编译了 {count} 次）：在循环外构建一次。",
+        },
         "retrace/rewrapped": {
             "en": "`jax.jit({fn})` was made anew {count} more times at this line.",
             "zh": "`jax.jit({fn})` 在这一行又被重新创建了 {count} 次。",
@@ -293,6 +298,15 @@ WORDS = table(
             "goes in as an argument of the one jitted function.",
             "zh": "每一轮都对一个新的函数对象调用 jax.jit（在循环里 jit，或每次新建一个 lambda 或 functools.partial），"
             "编译缓存永远命中不了。会变化的值（eps=...）作为参数传给那一个 jit 过的函数。",
+        },
+        "why:retrace/new-function/pmap": {
+            "en": "jax.pmap compiles once per function object: a new functools.partial or lambda handed to it on "
+            "every pass is a new function each time, traced and compiled again for every device. A value that "
+            "changes (clip=...) goes in as an argument of the one pmapped function (replicated, or with "
+            "in_axes=None).",
+            "zh": "jax.pmap 按函数对象编译：每一轮都交给它一个新的 functools.partial 或 lambda，每次都是新函数，"
+            "都要为每个设备重新追踪、重新编译。会变化的值（clip=...）作为那一个 pmap 过的函数的参数传入（复制到各设备，"
+            "或用 in_axes=None）。",
         },
         "why:retrace/new-function/lax": {
             "en": "lax caches the trace of a loop body or branch by the function object: a function defined inside "
@@ -608,7 +622,7 @@ def _seen(f: Finding, lang: str) -> str:
     }
     key = f"{f.kind}/{f.code}"
     if f.kind == "retrace" and f.code == "new-function" and f.name:
-        return word(key + "/lax", lang, **fields)
+        return word(key + _variant(f), lang, **fields)
     if f.kind == "retrace" and f.code not in ("new-function", "rewrapped"):
         if f.changed:  # the doctor's own comparison says what changed; JAX's words are the second witness
             said = word("retrace/seen", lang, explanation=_changes(f.changed, lang)) + word("change/against", lang)
@@ -651,7 +665,7 @@ def _changes(flat: tuple[str, ...], lang: str) -> str:
 def _variant(f: Finding) -> str:
     """The words' variant a finding's data asks for ("" for the plain ones)."""
     if f.kind == "retrace" and f.code == "new-function" and f.name:
-        return "/lax"  # a loop body or branch handed to lax, not jax.jit
+        return "/pmap" if f.name == "pmap" else "/lax"  # a pmap, or a loop body or branch handed to lax, not jax.jit
     if f.kind == "retrace" and f.code == "static" and f.changed[:1] == ("new-object",):
         return "/new-object"  # an object made anew (an optimizer, a config) kept static, not a flag's value
     if f.kind == "retrace" and f.code == "rewrapped" and f.traced != 1:

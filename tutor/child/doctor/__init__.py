@@ -34,7 +34,11 @@ retrace       JAX's own words (for a library's jit, JAX names the library's fram
               function's code (counted by the code's place, not the object: jax.jit(partial(f,
               eps=e)) or a lambda in a loop, or a body made anew for lax.fori_loop / scan, 2+;
               JAX's "defined on the same line" is the second witness), placed at the line that
-              calls jax.jit when that line built it 2+ times; the
+              calls jax.jit when that line built it 2+ times. pmap's traces are not in the log:
+              the first call of a pmapped function of the learner's is its trace, and one
+              pmapped for another callable of the same code (`jax.pmap(partial(update,
+              clip=c))` in the loop; pmap caches by the callable) is a new function, placed at
+              the line that calls jax.pmap; the
               explanation lists every difference JAX gives. On 0.12 a changed static argument is explained as
               "cache miss explanation unavailable": reported as an unexplained retrace.
               JAX's monitoring events witness every top-level trace: one of a function named like
@@ -84,7 +88,9 @@ captured      (side-effect/captured) a module global, a closed-over value, or on
               its value then; each later call of that jitted function (jax.jit, jax.pmap, a
               library's jit through them) that did not trace again counts the ones changed since
               (numbers and strings by value, the rest by identity). At the line that wrote the
-              new value (the first binding excluded), the read named beside it. Not watched:
+              new value (the first binding excluded; for a constant key, any `X["lr"] = ...` of
+              the learner's, since the dict is often written by another name than the one the
+              trace read), the read named beside it. Not watched:
               modules, classes, functions, library callables, attributes a property computes.
 donation      JAX's "donated buffers were not usable" warning, caught at warnings.warn before
               any filter; an array used after donation ends the script with JAX's RuntimeError,
@@ -93,8 +99,8 @@ donation      JAX's "donated buffers were not usable" warning, caught at warning
 host-sync     float / int / complex / .item() / .tolist() / __array__ / str / repr / format
               (print(x), f"{x}"), the truth value (`if loss < best:`), use as an index, iteration
               that copies to the host (not on one device) of a jax Array, a vector walked in
-              Python (sum(x), list(x), for v in x: one device value and dispatch per element,
-              timed as it is walked), np.asarray / np.array
+              Python (sum(x), list(x), history.extend(x), for v in x: one device value and
+              dispatch per element, each counted as a pull, timed as it is walked), np.asarray / np.array
               of one, and jax.device_get, called
               directly from a script line (a pull made inside another counts once); flagged
               when one line pulls 20+ times and runs on every pass of its innermost loop (not

@@ -58,7 +58,7 @@ class Capture:
     old: object
     read_file: str
     read_line: int
-    store: tuple[str, str, str]  # (file, opname kind, name): where a change would be written
+    store: tuple[str, str, object]  # (file or "*", kind, name or key): where a change would be written
     function: str
     stale: int = 0  # calls that ran the program compiled with the old value
 
@@ -143,6 +143,7 @@ class Captured:
         self.all: list[Capture] = []
         self._next: list[Capture] | None = None  # recorded at a trace's start, bound to its jitted function
         retraces.on_trace.append(self._on_trace)
+        retraces.on_pmap_trace.append(self._on_trace)  # a pmapped step reads globals as a jitted one does
 
     def install(self, hooks: Hooks) -> None:
         self.keys.trace_listeners.append(self._on_traced)
@@ -220,6 +221,9 @@ class Captured:
                 )
             elif isinstance(value, dict) and isinstance(what, (str, int)) and what in value:
                 if _is_state(value[what]):
+                    # the item is written where the dict is reached by any name (CONFIG["lr"] = ...
+                    # outside, read as config["lr"] in the closure make_train(CONFIG) made)
+                    store = ("*", "item", what)
                     out.append(
                         Capture(f"{name}[{what!r}]", _item_getter(get, what), value[what], file, line, store, function)
                     )
@@ -271,7 +275,7 @@ class Captured:
 
     def _changed_at(self, c: Capture) -> tuple[str, int] | None:
         """The learner's line that writes the value anew after its first binding (lr = lr * 0.99,
-        config.scale = 2.0, optimizer = optax.sgd(...) at step 50)."""
+        config.scale = 2.0, CONFIG["lr"] = lr, optimizer = optax.sgd(...) at step 50)."""
         file, kind, name = c.store
         files = [f for f, _ in self.code.running_modules()] + [self.code.path] if file == "*" else [file]
         found: list[tuple[str, int]] = []
@@ -279,9 +283,16 @@ class Captured:
             source = self.code.file(path)
             for code in source.codes if source else []:
                 line = code.co_firstlineno
+                previous = None
                 for ins in dis.get_instructions(code):
                     if ins.positions is not None and ins.positions.lineno:
                         line = ins.positions.lineno
+                    before, previous = previous, ins
+                    if kind == "item":  # X[<constant key>] = ...: the key loaded just before the store
+                        if ins.opname == "STORE_SUBSCR" and before is not None and before.opname == "LOAD_CONST":
+                            if type(before.argval) is type(name) and before.argval == name:
+                                found.append((path, line))
+                        continue
                     if ins.argval != name:
                         continue
                     if (
@@ -291,6 +302,6 @@ class Captured:
                     ):
                         found.append((path, line))
         found = sorted(set(found), key=lambda p: (p[0] != c.read_file, p[1]))
-        if kind != "attr" and len(found) > 1:
+        if kind not in ("attr", "item") and len(found) > 1:
             found = found[1:]  # the first binding made the value that was read
         return found[0] if found else None

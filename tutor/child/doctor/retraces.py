@@ -271,6 +271,8 @@ class Retraces:
         self.misses: list[Miss] = []
         self.last_own: Miss | None = None  # the latest top-level trace of one of the script's functions
         self.on_trace: list[Callable[[Miss], None]] = []
+        # told of a pmapped function's first call, its trace (pmap's are not in the log): what it reads
+        self.on_pmap_trace: list[Callable[[Miss], None]] = []
         # (the function, the learner's file and line) -> times jax.jit wrapped it there
         self.wraps: Counter = Counter()
         # the learner's function's code -> where jax.jit was asked for it (file, line), and whether donating
@@ -285,6 +287,8 @@ class Retraces:
         # (file, line) where jax.jit was called -> times (a jit built anew on every pass is built there)
         self.jit_lines: Counter = Counter()
         self.pmap_calls: dict[tuple[str, int], str] = {}  # (file, line) calling a pmapped function -> its name
+        # a function's place -> the callable last handed to jax.pmap for it (held: a new one is not it)
+        self._pmapped: dict[tuple[str, str, int], object] = {}
         # (name, file, line) of a function's code -> the arguments of the call that traced it last
         self.calls: dict[tuple[str, str, int], arguments.Call] = {}
 
@@ -338,24 +342,69 @@ class Retraces:
             if not args and "fun" not in kwargs:  # functools.partial(jax.pmap, axis_name=...) as a decorator
                 return lambda fun: pmap(fun, **kwargs)
             mapped = original(*args, **kwargs)
+            fun = args[0] if args else kwargs.get("fun")
             try:
-                learners = code._learners_code(args[0] if args else kwargs.get("fun"))
+                learners = code._learners_code(fun)
             except Exception:  # noqa: BLE001 - never break the learner's pmap
                 learners = None
             if learners is None:
                 return mapped
             name = learners.co_name
+            anew = self._pmap_built(fun, learners)
+            first = [True]
 
             @functools.wraps(mapped)
             def called(*a, **k):
                 frame = code.frame_here()
                 if frame is not None:
                     calls[(frame.f_code.co_filename, frame.f_lineno)] = name
+                    if first[0]:
+                        first[0] = False
+                        self._pmap_compiles(learners, frame, anew)
                 return mapped(*a, **k)
 
             return called
 
         return pmap
+
+    def _pmap_built(self, fun, learners) -> bool:
+        """jax.pmap asked for one of the learner's functions at a line of theirs: noted like a jit's
+        (where it is built), and whether the callable is another object than the one pmapped for
+        that code before (pmap caches its compile by the callable: `partial(update, clip=c)` made
+        per step compiles per step; the same function pmapped again does not)."""
+        try:
+            frame = self.code.frame_here(2)
+            place = self.code.place_of(learners)
+            if frame is not None:
+                self.jit_lines[(frame.f_code.co_filename, frame.f_lineno)] += 1
+                self.wrapped_at[place] = (frame.f_code.co_filename, frame.f_lineno, False)
+            before, self._pmapped[place] = self._pmapped.get(place), fun
+            return before is not None and before is not fun
+        except Exception:  # noqa: BLE001 - never break the learner's pmap
+            return False
+
+    def _pmap_compiles(self, learners, frame, anew: bool) -> None:
+        """The first call of a pmapped function compiles it (pmap's traces are not in the log): a
+        trace of its code, and one made anew (a new callable for the same code) is a new function,
+        as a jit's is."""
+        try:
+            miss = Miss(
+                learners.co_name,
+                learners.co_filename,
+                learners.co_firstlineno,
+                frame.f_code.co_filename,
+                frame.f_lineno,
+                first=True,
+                same_line=anew,
+                reason="new-function" if anew else None,
+                explanation="",
+            )
+            self.first_traces[(miss.name, self.code._normed(miss.def_file), miss.def_line)] += 1
+            self.misses.append(miss)
+            for listener in self.on_pmap_trace:
+                listener(miss)
+        except Exception:  # noqa: BLE001 - never break the learner's pmap
+            pass
 
     def _counting(self, original):
         """jax.jit, counting where the script wraps each function: the same function wrapped anew
@@ -579,7 +628,7 @@ class Retraces:
         for call in source.calls_at(line) if source else []:
             func = call.func
             called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if called in LAX_TRACERS:
+            if called in LAX_TRACERS or called == "pmap":  # pmap: a pmapped function built anew
                 return called
         return None
 
