@@ -111,8 +111,10 @@ class HostSync:
             if array.ndim != 1 or getattr(self._inside, "depth", 0) or not self.code.owns(frame.f_code.co_filename):
                 return iterate(array, *a, **k)
             # a vector walked in Python (sum(losses), list(x), for v in x): one device value and
-            # one dispatch per element, each op after it waiting on the last; timed as it is walked
-            return self._walked(iterate(array, *a, **k), self._on_pull(frame, "sum() / list() / for over an array"))
+            # one dispatch per element, each op after it waiting on the last; timed as it is walked,
+            # and counted per element handed out, as a loop of float(x[i]) would be
+            how = "sum() / list() / for over an array"
+            return self._walked(iterate(array, *a, **k), self._on_pull(frame, how), how)
 
         functools.update_wrapper(iterate_pulled, iterate)
         hooks.patch(ArrayImpl, "__iter__", iterate_pulled)
@@ -159,8 +161,10 @@ class HostSync:
 
         return callback
 
-    def _walked(self, elements, site):
-        """The array's elements, the time taken to hand each one out counted at `site`."""
+    def _walked(self, elements, site, how: str):
+        """The array's elements, each one handed out after the first counted as a pull at `site`
+        (`_on_pull` counted the walk's start), with the time taken to hand it out."""
+        handed = 0
         while True:
             start = time.perf_counter()
             self._inside.depth = getattr(self._inside, "depth", 0) + 1
@@ -171,6 +175,9 @@ class HostSync:
             finally:
                 self._inside.depth -= 1
                 self.waited[site] += time.perf_counter() - start
+            if handed:
+                self.pulls[(*site, how)] += 1
+            handed += 1
             yield element
 
     def _on_pull(self, frame, how: str) -> tuple[str, str, int]:
