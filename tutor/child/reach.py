@@ -21,6 +21,7 @@ import hashlib
 import io
 import queue
 import random
+import threading
 import types
 import warnings
 import weakref
@@ -136,6 +137,9 @@ class _Walk:
             return True
         if isinstance(obj, _CACHED) and self.own(obj):
             self.cached(path, obj, depth)
+        if isinstance(obj, threading.local):  # its attributes are this thread's: a counter set on it is state
+            self.attributes(path, obj, dict(vars(obj)), depth)
+            return
         if isinstance(obj, (collections.UserDict, collections.UserList)):
             self.visit(path, obj.data, depth)  # the container the wrapper keeps, under its name
             return True
@@ -196,16 +200,25 @@ class _Walk:
                 self.attributes(path, obj, attrs, depth)
 
     def cached(self, path: str, obj: Any, depth: int) -> None:
-        """What a cached function of no parameters hands back (`@functools.cache def log(): return []`):
-        one object for the whole process, which a call may fill. Read only once cached, as a hit,
-        so that no learner code runs here."""
+        """What a cached function hands back (`@functools.cache def log(): return []`, or
+        `@lru_cache def log(name): return []` called as `log("adam").append(...)`): one object
+        per argument for the whole process, which a call may fill. A function of no parameters is
+        read as a hit, so that no learner code runs here; the results of one with parameters are
+        the ones the cache holds (the C cache lends them to the garbage collector's walk, and
+        nothing is called). A new entry is not a change (a cache of results may grow): what an
+        entry holds is."""
         fn = getattr(obj, "__wrapped__", None)
         code = getattr(fn, "__code__", None)
-        if code is None or code.co_argcount or code.co_kwonlyargcount or code.co_flags & _VARIADIC:
+        try:
+            if code is None or not obj.cache_info().currsize:
+                return
+        except Exception:  # noqa: BLE001 - a cache that cannot be read is not followed
+            return
+        if code.co_argcount or code.co_kwonlyargcount or code.co_flags & _VARIADIC:
+            for i, value in enumerate(_cached_results(obj)):
+                self.visit(f"{path}(...) (cached result {i})", value, depth + 1)
             return
         try:
-            if not obj.cache_info().currsize:
-                return
             value = obj()
         except Exception:  # noqa: BLE001 - a cache that cannot be read is not followed
             return
@@ -242,6 +255,30 @@ class _Walk:
             shown = f"{name} (closed over by {path})"
             self.record(shown + CELL, cell, "cell", (id(value),))  # the binding: `nonlocal` rebinds it
             self.visit(shown, value, depth + 1)  # and what it holds
+
+
+def _cached_results(wrapper: Any) -> list:
+    """The results an lru_cache wrapper holds, read through gc.get_referents (which calls no
+    Python code): an unbounded cache lends its dict (arguments -> result), a bounded one the key
+    and result of each entry directly. Its own attributes, the function it wraps and types are
+    not results; keys are hashable and walked harmlessly (nothing mutable is recorded in them)."""
+    import gc
+
+    own = (getattr(wrapper, "__dict__", None), getattr(wrapper, "__wrapped__", None))
+    unbounded = wrapper.cache_info().maxsize is None
+    out = []
+    for ref in gc.get_referents(wrapper):
+        if any(ref is o for o in own) or isinstance(ref, (type, types.FunctionType)):
+            continue
+        if unbounded:  # the one dict it lends is its cache: arguments -> result
+            if isinstance(ref, dict):
+                out.extend(list(ref.values())[:MAX_ITEMS])
+            continue
+        if isinstance(ref, dict) and ref and type(next(iter(ref.values()))).__name__ == "_lru_list_elem":
+            continue  # a bounded cache's index: its entries' keys and results are lent one by one
+        if not _is_scalar(ref) and type(ref) is not object:
+            out.append(ref)
+    return out
 
 
 def _writable_buffer(obj: Any) -> tuple | None:

@@ -11,7 +11,8 @@ the libraries'; only what the learner's code added, or rebound, is walked.
 
 Every module is a shared namespace too (`jax._calls = []`, `functools.last_scale = s`), and so are
 the classes and functions of the modules the learner's file names (`fractions.Fraction.calls += 1`,
-`np.sum.__dict__`), numpy's and Python's global random generators, `jax.config`, and files in the
+`np.sum.__dict__`), numpy's and Python's global random generators, `jax.config`, the settings
+every module shares (`sys.argv`, `sys.path`, the decimal context, numpy's print options), and files in the
 run folder or the temporary folder. Names a library had before the learner's file ran, and values
 a library sets lazily (None to an object), are not the learner's and are left alone.
 """
@@ -19,6 +20,7 @@ a library sets lazily (None to an object), are not the learner's and are left al
 from __future__ import annotations
 
 import builtins
+import decimal
 import operator
 import os
 import random
@@ -189,12 +191,18 @@ def _owners_changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -
 
 
 def _generators() -> dict[str, Any]:
-    """The process's global random generators and JAX's configuration, by the place a learner writes."""
+    """The process's global random generators, JAX's configuration and the settings every module
+    shares (sys.argv, sys.path, the decimal context, numpy's print options: a list appended to, or a
+    setting stepped as a counter), by the place a learner writes."""
     key = np.random.get_state(legacy=False)
     return {
         "numpy's global random generator (np.random.*)": (key["state"]["key"].tobytes(), key["state"]["pos"]),
         "Python's global random generator (random.*)": hash(random.getstate()),
         **{f"jax.config.{n}": repr(v) for n, v in getattr(jax.config, "values", {}).items()},
+        "sys.argv": tuple(sys.argv),
+        "sys.path": tuple(sys.path),
+        "the decimal context (decimal.getcontext())": repr(decimal.getcontext()),
+        "numpy's print options (np.set_printoptions)": repr(sorted(np.get_printoptions().items())),
     }
 
 
