@@ -88,15 +88,22 @@ def test_steps_past_lr_fails_a_clipped_adam_and_passes_the_formula():
 
         return init, update
 
-    def reference(grads):
+    b2 = 1 - 2**-17  # exact in float32: 10,000 quiet steps reach past 50 x lr, the library's rule
+
+    def reference(grads, b2=b2):
         m = v = {k: np.zeros(3) for k in grads[0]}
         out = []
         for t, g in enumerate(grads, start=1):
             m = {k: 0.2 * m[k] + 0.8 * g[k] for k in g}
-            v = {k: 0.999 * v[k] + 0.001 * g[k] ** 2 for k in g}
-            out.append({k: -0.01 * (m[k] / (1 - 0.2**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8) for k in g})
+            v = {k: b2 * v[k] + (1 - b2) * g[k] ** 2 for k in g}
+            out.append({k: -0.01 * (m[k] / (1 - 0.2**t)) / (np.sqrt(v[k] / (1 - b2**t)) + 1e-8) for k in g})
         return out
 
-    optimizers.expect_steps_past_lr(adam(0.01, 0.2, 0.999), 0.01, reference, "adam", quiet_steps=40)
+    optimizers.expect_steps_past_lr(adam(0.01, 0.2, b2), 0.01, reference, "adam", quiet_steps=10_000)
+    # a clip above what 40 quiet steps reach (about 5 x lr) passed such an edge: the edge must reach further
+    with pytest.raises(AssertionError, match="never moves past"):
+        optimizers.expect_steps_past_lr(
+            adam(0.01, 0.2, 0.999), 0.01, lambda g: reference(g, 0.999), "adam", quiet_steps=40
+        )
     with pytest.raises(L.CheckFailed, match="looks clipped"):
-        optimizers.expect_steps_past_lr(adam(0.01, 0.2, 0.999, clip=3.0), 0.01, reference, "adam", quiet_steps=40)
+        optimizers.expect_steps_past_lr(adam(0.01, 0.2, b2, clip=12.0), 0.01, reference, "adam", quiet_steps=10_000)

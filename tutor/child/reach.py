@@ -139,7 +139,7 @@ class _Walk:
             self.cached(path, obj, depth)
         if isinstance(obj, threading.local):  # its attributes are this thread's: a counter set on it is state
             self.attributes(path, obj, dict(vars(obj)), depth)
-            return
+            return True
         if isinstance(obj, (collections.UserDict, collections.UserList)):
             self.visit(path, obj.data, depth)  # the container the wrapper keeps, under its name
             return True

@@ -23,11 +23,12 @@ def jumping_gradients(shapes: dict[str, tuple[int, ...]], quiet_steps: int, seed
     jump Adam with b1 < b2 has |m_hat| > sqrt(v_hat), and RMSProp with rho near 1 divides by
     about sqrt(1 - rho) * |g|: both move by several times lr, which a clipped update cannot."""
     rng = np.random.default_rng(seed)
-
-    def tree(scale: float) -> dict:
-        return {k: rng.choice((-1.0, 1.0), size=s) * scale * rng.uniform(0.5, 1.5, size=s) for k, s in shapes.items()}
-
-    return [*(tree(1e-2) for _ in range(quiet_steps)), tree(1.0), tree(1e-2)]
+    scale = np.r_[np.full(quiet_steps, 1e-2), 1.0, 1e-2]  # drawn at once: an edge may run 10,000 steps
+    drawn = {
+        k: rng.choice((-1.0, 1.0), size=(scale.size, *s)) * rng.uniform(0.5, 1.5, size=(scale.size, *s))
+        for k, s in shapes.items()
+    }
+    return [{k: v[t] * scale[t] for k, v in drawn.items()} for t in range(scale.size)]
 
 
 def largest_step(updates_seq: list, lr: float) -> float:
@@ -41,29 +42,37 @@ def expect_steps_beyond_lr(got_seq: list, want_seq: list, lr: float, label: str,
     `rtol` is at least what the backend can promise (device_rtol: a TPU's float32 sqrt and
     division put a correct Adam's update 3e-4 off the reference there)."""
     rtol = device_rtol(rtol)
-    for t, (got, want) in enumerate(zip(got_seq, want_seq), start=1):
-        for k, w in want.items():
-            g = np.asarray(got[k], np.float64)
-            if np.allclose(g, w, rtol=rtol, atol=atol):
-                continue
-            theirs, ours = largest_step(got_seq, lr), largest_step(want_seq, lr)
-            clip_en = clip_zh = ""
-            if theirs < 0.9 * ours and theirs >= 0.999 * largest_step([got], lr):
-                clip_en = (
-                    f" None of your updates is larger than {theirs:.3g} × lr, where the formula's reach "
-                    f"{ours:.3g} × lr: the update looks clipped (or bounded). The formula has no clip: after small "
-                    "gradients a large one moves a parameter by more than lr, and that is right"
-                )
-                clip_zh = (
-                    f"你的增量没有一个超过 {theirs:.3g} × lr，而公式给出的可达 {ours:.3g} × lr：增量像是被截断"
-                    "（或被限制）了。公式里没有截断：一串小梯度之后来一个大梯度，参数移动超过 lr，这是对的"
-                )
-            fail(
-                f"{label}, gradients of about 0.01 for {len(want_seq) - 2} steps, then about 1 (a jump), then 0.01: "
-                f"at step {t} updates['{k}'] is {fmt(g)}, expected {fmt(w)} (float64 reference).{clip_en}",
-                f"{label}，梯度先是约 0.01（{len(want_seq) - 2} 步），然后跳到约 1，再回到 0.01："
-                f"第 {t} 步 updates['{k}'] 是 {fmt(g)}，应为 {fmt(w)}（float64 参考）。{clip_zh}",
-            )
+    # every step at once (an edge runs thousands), then the first step and leaf that differs
+    off = {}
+    for k in want_seq[0]:
+        g = np.stack([np.asarray(got[k], np.float64) for got in got_seq])
+        w = np.stack([np.asarray(want[k], np.float64) for want in want_seq])
+        close_enough = np.isclose(g, w, rtol=rtol, atol=atol).reshape(len(w), -1).all(axis=1)
+        if not close_enough.all():
+            off[k] = int(np.argmin(close_enough))
+    if not off:
+        return
+    k, first = min(off.items(), key=lambda item: item[1])
+    t, got, w = first + 1, got_seq[first], want_seq[first][k]
+    g = np.asarray(got[k], np.float64)
+    theirs, ours = largest_step(got_seq, lr), largest_step(want_seq, lr)
+    clip_en = clip_zh = ""
+    if theirs < 0.9 * ours and theirs >= 0.999 * largest_step([got], lr):
+        clip_en = (
+            f" None of your updates is larger than {theirs:.3g} × lr, where the formula's reach "
+            f"{ours:.3g} × lr: the update looks clipped (or bounded). The formula has no clip: after small "
+            "gradients a large one moves a parameter by more than lr, and that is right"
+        )
+        clip_zh = (
+            f"你的增量没有一个超过 {theirs:.3g} × lr，而公式给出的可达 {ours:.3g} × lr：增量像是被截断"
+            "（或被限制）了。公式里没有截断：一串小梯度之后来一个大梯度，参数移动超过 lr，这是对的"
+        )
+    fail(
+        f"{label}, gradients of about 0.01 for {len(want_seq) - 2} steps, then about 1 (a jump), then 0.01: "
+        f"at step {t} updates['{k}'] is {fmt(g)}, expected {fmt(w)} (float64 reference).{clip_en}",
+        f"{label}，梯度先是约 0.01（{len(want_seq) - 2} 步），然后跳到约 1，再回到 0.01："
+        f"第 {t} 步 updates['{k}'] 是 {fmt(g)}，应为 {fmt(w)}（float64 参考）。{clip_zh}",
+    )
 
 
 def planted(values: np.ndarray, keep: int) -> np.ndarray:
