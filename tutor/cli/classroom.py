@@ -22,6 +22,8 @@ from tutor.i18n import pick
 from tutor.protocol import RUN_STATUSES, word_in
 
 if TYPE_CHECKING:  # each imported where it is first needed
+    from datetime import datetime
+
     from tutor.classroom.grading import Judged, Row
     from tutor.classroom.roster import Learner
     from tutor.course.model import Exercise, Question
@@ -340,6 +342,23 @@ def _to_grade(ctx: Context) -> list[tuple[Path, object]]:
     return items
 
 
+def _refuse_outputs_without_a_folder(args: argparse.Namespace, lang: str) -> None:
+    """`grade`'s --csv, --json and --wide each go into a folder that exists (said before any run)."""
+    for out in (args.csv, args.json, args.wide):
+        if out is not None and not out.expanduser().absolute().parent.is_dir():
+            raise UsageError(say("grade_cannot_write", lang, path=out, why="its folder does not exist"))
+
+
+def _due(args: argparse.Namespace, lang: str) -> datetime | None:
+    """`grade --due`'s time (None without it); a text that is no time is refused."""
+    from tutor.classroom import gradebook
+
+    due = gradebook.parse_time(args.due) if args.due is not None else None
+    if args.due is not None and due is None:
+        raise UsageError(say("grade_bad_due", lang, value=args.due))
+    return due
+
+
 def cmd_grade(ctx: Context) -> int:
     from dataclasses import replace
 
@@ -349,12 +368,8 @@ def cmd_grade(ctx: Context) -> int:
     from tutor.classroom.grading import grade_export, unreadable_row
 
     lang, args = ctx.lang, ctx.args
-    for out in (args.csv, args.json, args.wide):
-        if out is not None and not out.expanduser().absolute().parent.is_dir():
-            raise UsageError(say("grade_cannot_write", lang, path=out, why="its folder does not exist"))
-    due = gradebook.parse_time(args.due) if args.due is not None else None
-    if args.due is not None and due is None:
-        raise UsageError(say("grade_bad_due", lang, value=args.due))
+    _refuse_outputs_without_a_folder(args, lang)
+    due = _due(args, lang)
     roster = _roster(args.roster, lang)
     items = _to_grade(ctx)
     collected = [*args.dirs, *filter(None, [args.exchange or (None if args.dirs else _exchange_of(ctx))])]

@@ -139,6 +139,18 @@ def _differs(a: Any, b: Any) -> str | None:
     return None
 
 
+def _merged(found: Changes, late: Changes) -> Changes:
+    """What either call changed (`late`: what only the second did), each thing named once."""
+    return Changes(
+        sorted({*found.added, *late.added}),
+        sorted({*found.removed, *late.removed}),
+        sorted({*found.rebound, *late.rebound}),
+        list(dict.fromkeys([*found.mutated, *late.mutated])),
+        list(dict.fromkeys([*found.tracers, *late.tracers])),
+        list(dict.fromkeys([*found.outside, *late.outside])),
+    )
+
+
 def expect_no_hidden_state(
     learner: Any,
     fn: Callable,
@@ -195,14 +207,7 @@ def expect_no_hidden_state(
     if "no-writes-outside" not in skip:
         found = global_changes(learner, first_shot)
         late = global_changes(learner, second_shot)  # what only the second call changed (a cache filled by the first)
-        merged = Changes(
-            sorted({*found.added, *late.added}),
-            sorted({*found.removed, *late.removed}),
-            sorted({*found.rebound, *late.rebound}),
-            list(dict.fromkeys([*found.mutated, *late.mutated])),
-            list(dict.fromkeys([*found.tracers, *late.tracers])),
-            list(dict.fromkeys([*found.outside, *late.outside])),
-        )
+        merged = _merged(found, late)
         if merged:
             failing(
                 f"calling {label_en} twice left something behind between calls: it {merged.en}. A pure function "
