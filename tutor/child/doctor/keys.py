@@ -495,13 +495,15 @@ class KeyReuse(Judging):
 
     def _handed_back_in_carry(self, site: Site, split: bool, entry: _Loop) -> Finding:
         """A loop body handed back the key of its carry it consumed: where it consumed it (it
-        should split there), or, when it did split it, the body's return, which hands back the
-        old key instead of the new one (the consumption is where it shows)."""
+        should split there), or, when its split made a new key the body then dropped, the body's
+        return, which hands back the old key instead of the new one (the split is where it shows)."""
         code = entry.body_code
         source = self.code.file(code.co_filename) if split and code is not None else None
         line = source.return_line(code.co_firstlineno) if source is not None and code is not None else None
         if code is None or line is None or line == site[2] or code.co_filename != site[0]:
             return self._finding(site, site, "loop-constant")
+        if source is None or not source.drops_a_name(code.co_firstlineno, site[2]):
+            return self._finding(site, site, "loop-constant")  # the split itself kept no new key: change it
         return dataclasses.replace(
             self._finding((code.co_filename, code.co_name, line), site, "loop-constant"), noticed_line=site[2]
         )

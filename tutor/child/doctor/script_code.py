@@ -163,6 +163,26 @@ class SourceFile:
                 return bool((rebound & params) - returned)
         return False
 
+    def drops_a_name(self, first_line: int, line: int) -> bool:
+        """Whether an assignment at `line`, in the function defined at `first_line`, binds a name
+        that function never reads after it (`key, sub = split(carry["key"])` with `key` never
+        used: a new key made and dropped)."""
+        if self.tree is None:
+            return False
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno == first_line:
+                bound: set[str] = set()
+                for child in ast.walk(node):
+                    if isinstance(child, ast.Assign) and child.lineno == line:
+                        bound |= {n for t in child.targets for n in _bound_names(t)}
+                read = {
+                    n.id
+                    for n in ast.walk(node)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno > line
+                }
+                return bool(bound - read - {"_"})
+        return False
+
     def calls_at(self, line: int) -> list[ast.Call]:
         """The calls on a line, outermost first."""
         if self.tree is None:
