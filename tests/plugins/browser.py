@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-START_S = 30.0
+START_S = 120.0  # a ceiling for a loaded machine (seen: no address within 30 s at load 60), not a speed
 
 # What Chromium needs to type a named key: (key, code, Windows virtual key code, text it types).
 KEYS = {
@@ -88,6 +88,7 @@ class Browser:
         self._stream = pyte.ByteStream(self.screen)
         self._lock = threading.Lock()
         self.frames_in = 0
+        self._resized_at = 0.0  # when the page last said its terminal's size
         self.closed_by_server = False
         self.sent: list[str] = []  # the text frames the page sent (stdin, resize, ...)
         self._loop = asyncio.new_event_loop()
@@ -132,6 +133,7 @@ class Browser:
             if "width" in query and "height" in query:
                 with self._lock:
                     self.screen.resize(int(query["height"][0]), int(query["width"][0]))
+                self._resized_at = time.monotonic()
         elif method == "Network.webSocketFrameReceived":
             frame = params["response"]
             if frame.get("opcode") == 2:  # binary: the app's terminal output
@@ -148,6 +150,7 @@ class Browser:
             if kind == "resize" and rest:
                 with self._lock:
                     self.screen.resize(int(rest[0]["height"]), int(rest[0]["width"]))
+                self._resized_at = time.monotonic()
         elif method == "Network.webSocketClosed":
             self.closed_by_server = True
 
@@ -175,10 +178,59 @@ class Browser:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
         return result.get("result", {}).get("value")
 
+    def fit(self, columns: int = 80, rows: int = 24, timeout: float = 120.0) -> None:
+        """Make the page's window the size of a `columns` x `rows` terminal (a small laptop window):
+        once the page's size has settled, its cells are measured and the window set to hold that
+        many, no more (measured while a resize is under way, a cell came out half its width)."""
+        measure = (
+            "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
+            " return [r.width, r.height]; })()"
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            while time.monotonic() - self._resized_at < 1.0:  # the page's last size came a second ago
+                time.sleep(0.1)
+            with self._lock:
+                now = (self.screen.columns, self.screen.lines)
+            if now == (columns, rows):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page's terminal stayed {now[0]}x{now[1]}, not {columns}x{rows}")
+            drawn_w, drawn_h = self.evaluate(measure)
+            cell_w, cell_h = drawn_w / now[0], drawn_h / now[1]
+            width, height = int(columns * cell_w + cell_w / 2) + 4, int(rows * cell_h + cell_h / 2) + 4
+            self.call(
+                "Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False
+            )
+            self._resized_at = time.monotonic()
+            time.sleep(0.5)
+
+    def screenshot(self, path: Path) -> Path:
+        """The page as the learner sees it, as a PNG at `path` (for a person to look at)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"]))
+        return path
+
     def text(self) -> str:
         """The terminal's screen as lines of text."""
         with self._lock:
             return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def highlighted(self) -> list[str]:
+        """The rows drawn on a background of their own (a list's highlighted row): the rows whose
+        first character that is not a space has a background no other such row has."""
+        with self._lock:
+            rows = []
+            for y in range(self.screen.lines):
+                line = self.screen.buffer[y]
+                x = next((x for x in range(self.screen.columns) if line[x].data.strip()), None)
+                rows.append(
+                    (line[x].bg if x is not None else None, "".join(line[i].data for i in range(self.screen.columns)))
+                )
+        counts: dict = {}
+        for bg, _ in rows:
+            counts[bg] = counts.get(bg, 0) + 1
+        return [text.rstrip() for bg, text in rows if bg is not None and counts[bg] == 1]
 
     def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
@@ -272,9 +324,12 @@ def chromium_without_fonts(tmp_path):
 class Served:
     """`jaxstate-tutor serve` as a subprocess on a free port; `urls` maps a seat's name to its address."""
 
-    def __init__(self, env: dict, home: Path, *words: str, lang: str | None = "en"):
+    def __init__(self, env: dict, home: Path, *words: str, lang: str | None = "en", no_color: bool = False):
         self.home = home
         said = ["--lang", lang] if lang else []
+        env.pop("NO_COLOR", None)  # the server's environment is each tab's tutor's
+        if no_color:
+            env["NO_COLOR"] = "1"
         if not lang:
             env.pop("JAXSTATE_TUTOR_LANG", None)  # none said: each tab takes its browser's
         self.process = subprocess.Popen(
@@ -333,13 +388,13 @@ class Served:
 
 @pytest.fixture
 def serve(home, cli_env):
-    """serve(*words, lang="en"): `jaxstate-tutor --lang LANG serve --port 0 *words` on `home` (lang=None:
-    no language said), stopped after the test."""
+    """serve(*words, lang="en", no_color=False): `jaxstate-tutor --lang LANG serve --port 0 *words` on
+    `home` (lang=None: no language said; no_color: NO_COLOR set for it), stopped after the test."""
     pytest.importorskip("textual_serve", reason="textual-serve is not installed (pip install -e '.[serve]')")
     started: list[Served] = []
 
-    def start(*words: str, lang: str | None = "en") -> Served:
-        served = Served(cli_env(home), home, *words, lang=lang)
+    def start(*words: str, lang: str | None = "en", no_color: bool = False) -> Served:
+        served = Served(cli_env(home), home, *words, lang=lang, no_color=no_color)
         started.append(served)
         return served
 
