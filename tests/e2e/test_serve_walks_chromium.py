@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from tutor.course import read_course
 from tutor.settings import course_of
@@ -21,6 +22,19 @@ from tutor.settings import course_of
 ROOT = Path(__file__).resolve().parents[2]
 COURSE, _ = read_course(course_of())
 DEADLINE_S = 240  # a first run may wait for a worker's JAX import on a busy machine
+
+
+def _right_of_column_40(line: str) -> str | None:
+    """What of a screen line lies from the first border at or past cell 40 (the trace panel's),
+    counted in cells: a Chinese character takes two, so a string index would land short of it."""
+    at = 0
+    for i, ch in enumerate(line):
+        if ch == "│" and at >= 40:
+            return line[i:]
+        at += cell_len(ch)
+    return None
+
+
 WALKS = [("en", False), ("zh", True)]
 IDS = ["en", "zh-no-color"]
 SAY = {
@@ -153,7 +167,7 @@ def test_the_retrace_reason_in_the_trace_panel_in_counter_jit_and_static_lr_in_c
         chromium.key("F5")
         shown = chromium.wait_for(say["why"], timeout=DEADLINE_S)
         # the reason is in the panel (right of the editor's column), not only in the check's words
-        panel = [line[line.index("│", 40) :] for line in shown.splitlines() if "│" in line[40:]]
+        panel = [part for part in map(_right_of_column_40, shown.splitlines()) if part]
         assert any(say["why"] in line for line in panel), shown
         chromium.screenshot(tmp_path / "shots" / f"trace-{exercise}.png")
         chromium.key("Escape")

@@ -187,7 +187,10 @@ def test_a_status_that_is_a_list_or_an_object_is_repaired_not_a_crash(tmp_path):
     """A word field (a status) holding a list or an object is a bad value like any other: its
     field takes its default and is named. On e7a425f the load raised TypeError (the word was looked
     up in a set of words, and a list cannot be hashed), so the tutor could not start."""
-    _file(tmp_path, {"schema": 2, "exercises": {"e": {"status": ["passed"], "attempts": 2}}, "lessons": {"l": {"status": {}}}})
+    _file(
+        tmp_path,
+        {"schema": 2, "exercises": {"e": {"status": ["passed"], "attempts": 2}}, "lessons": {"l": {"status": {}}}},
+    )
     store = ProgressStore(tmp_path)
     progress = store.load()
     assert (progress.exercises["e"].status, progress.exercises["e"].attempts) == ("new", 2)

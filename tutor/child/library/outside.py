@@ -233,7 +233,9 @@ def snapshot(home: str) -> dict:
     added, imported = _added_names(home)
     spaces = _namespaces(home, added)
     bound = {prefix + n: id(v) for prefix, names in spaces.items() for n, v in names.items()}
-    made = [n for n in sys.modules.keys() - _before_learner["modules"] if _made_at_run_time(n, sys.modules.get(n), home)]
+    made = [
+        n for n in sys.modules.keys() - _before_learner["modules"] if _made_at_run_time(n, sys.modules.get(n), home)
+    ]
     bound.update({f"sys.modules[{n!r}]": id(sys.modules.get(n)) for n in made})
     roots = {prefix + n: v for prefix, names in spaces.items() for n, v in names.items()}
     return {
