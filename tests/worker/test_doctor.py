@@ -98,9 +98,24 @@ def reports() -> dict:
     return json.loads(line[len("REPORTS ") :])
 
 
+# Seen in CI on 44c285b (Python 3.12, JAX 0.12): pass on JAX 0.10.2, a false retrace finding on 0.12.
+_RETRACED_ON_JAX_012 = {"clean_log_safe_in_loss", "nan_log_zero_in_loss"}
+
+
+def _jax_minor() -> int:
+    from importlib.metadata import version
+
+    return int(version("jax").split(".")[1])
+
+
 @pytest.mark.slow  # `reports` runs every script under the probe, with JAX
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_findings_match_markers(reports, path):
+    if path.stem in _RETRACED_ON_JAX_012 and _jax_minor() >= 12:
+        pytest.xfail(
+            "JAX 0.12: a jitted loss under jax.grad in an eager loop, with --nans, traces again on each"
+            " pass in this batch and the doctor calls it 'built anew' (a false finding; issue 55, open)"
+        )
     report = reports[str(path)]
     got = sorted((f["kind"], f["line"]) for f in report["findings"])
     assert got == expected(path), (
