@@ -183,6 +183,7 @@ class Captured:
             if (scope, name, how, what) in done:
                 continue
             done.add((scope, name, how, what))
+            store: tuple[str, str, object]
             if scope == "global":
                 get = _global_getter(names, name)
                 store = (file, "global", name)
@@ -283,7 +284,7 @@ class Captured:
             source = self.code.file(path)
             for code in source.codes if source else []:
                 line = code.co_firstlineno
-                previous = None
+                previous: dis.Instruction | None = None
                 for ins in dis.get_instructions(code):
                     if ins.positions is not None and ins.positions.lineno:
                         line = ins.positions.lineno
