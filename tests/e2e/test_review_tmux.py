@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from datetime import date
 
 import pytest
@@ -54,9 +55,17 @@ def test_a_drill_answered_wrong_today_is_reviewed_tomorrow_in_tmux(tmux, home, l
     tmux.wait_for(line_right, timeout=30)
     # the beliefs come in a drawn order: the drill's own is found on screen by its words
     belief = COURSE.misconception(asked.belief).text.get(lang)[:12]
-    options = [r for r in tmux.screen().splitlines() if re.match(r"^\s+[A-D]\. ", r)]
-    at = next(i for i, r in enumerate(options) if belief in r)
-    tmux.keys(*(["Down"] * at), "Enter")
+    # at 80x24 the last of four long beliefs may sit below the list's fold: Down brings it up
+    pressed, at = 0, None
+    while at is None:
+        rows = tmux.screen().splitlines()
+        at = next((ord(m.group(1)) - 65 for r in rows if (m := re.match(r"^\s+([A-D])\. ", r)) and belief in r), None)
+        if at is None:
+            assert pressed < 4, rows
+            tmux.keys("Down")
+            pressed += 1
+            time.sleep(0.5)
+    tmux.keys(*(["Down"] * (at - pressed)), *(["Up"] * (pressed - at)), "Enter")
     tmux.wait_for(check_said, timeout=RUN_S)
     shown = tmux.wait_for(done, timeout=30)
     assert "Traceback" not in shown

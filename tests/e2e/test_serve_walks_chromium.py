@@ -35,6 +35,25 @@ def _right_of_column_40(line: str) -> str | None:
     return None
 
 
+def _panel_words(shown: str) -> str:
+    """The trace panel's words with every space and line break taken out: the panel wraps its
+    lines at its own width, so a phrase may break anywhere in it (a Chinese one has no spaces)."""
+    parts = [part for part in map(_right_of_column_40, shown.splitlines()) if part]
+    return re.sub(r"[\s│╭╮╰╯─]", "", "".join(parts))
+
+
+def wait_for_in_panel(chromium, phrase: str, timeout: float) -> str:
+    wanted = re.sub(r"\s", "", phrase)
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = chromium.text()
+        if wanted in _panel_words(shown):
+            return shown
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{phrase!r} not in the trace panel within {timeout} s:\n{shown}")
+        time.sleep(0.1)
+
+
 WALKS = [("en", False), ("zh", True)]
 IDS = ["en", "zh-no-color"]
 SAY = {
@@ -93,6 +112,24 @@ def highlight_lesson(chromium, lesson_id: str) -> None:
     raise AssertionError(f"lesson {lesson_id}'s row was never highlighted:\n{chromium.text()}")
 
 
+def _belief_letter(chromium, belief: str) -> tuple[int, int]:
+    """(the belief's place in the list, read from its letter; how many times Down was pressed to
+    bring it on screen): at 80x24 the last of four long beliefs may sit below the list's fold."""
+    pressed = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        rows = chromium.text().splitlines()
+        letters = [re.match(r"^\s*\S?\s*([A-D])[.)]? ", r) for r in rows]
+        at = next((m.group(1) for m, r in zip(letters, rows) if m and belief in r), None)
+        if at is not None:
+            return ord(at) - ord("A"), pressed
+        if pressed < 4:
+            chromium.key("Down")
+            pressed += 1
+        time.sleep(0.5)
+    raise AssertionError(f"the belief {belief!r} never came on screen:\n{chromium.text()}")
+
+
 def lessons_with_exercises() -> list[str]:
     return [lesson.id for lesson in COURSE.lessons if any(e.lesson == lesson.id for e in COURSE.exercises)]
 
@@ -116,12 +153,11 @@ def test_a_drill_in_every_lesson_with_exercises_in_chromium_at_80x24(chromium, s
         chromium.wait_for(say["line_right"].format(n=drill.line), timeout=60)
         # the beliefs come in a drawn order: the drill's own is found on screen by its words
         belief = COURSE.misconception(drill.belief).text.get(lang)[:12]
-        shown = chromium.wait_for(belief, timeout=30)
-        options = [r for r in shown.splitlines() if re.match(r"^\s*\S?\s*[A-D][.)]? ", r)]
-        at = next((i for i, r in enumerate(options) if belief in r), None)
-        assert at is not None, shown
-        for _ in range(at):
+        at, pressed = _belief_letter(chromium, belief)
+        for _ in range(at - pressed):
             chromium.key("Down")
+        for _ in range(pressed - at):
+            chromium.key("Up")
         chromium.key("Enter")
         shown = chromium.wait_for(say["check_said"], timeout=DEADLINE_S)
         chromium.screenshot(tmp_path / "shots" / f"drill-{lesson}.png")
@@ -165,10 +201,8 @@ def test_the_retrace_reason_in_the_trace_panel_in_counter_jit_and_static_lr_in_c
         chromium.key("F10")  # off at 80 columns until asked
         chromium.wait_for(say["traces"], timeout=30)
         chromium.key("F5")
-        shown = chromium.wait_for(say["why"], timeout=DEADLINE_S)
         # the reason is in the panel (right of the editor's column), not only in the check's words
-        panel = [part for part in map(_right_of_column_40, shown.splitlines()) if part]
-        assert any(say["why"] in line for line in panel), shown
+        wait_for_in_panel(chromium, say["why"], timeout=DEADLINE_S)
         chromium.screenshot(tmp_path / "shots" / f"trace-{exercise}.png")
         chromium.key("Escape")
         chromium.wait_for(say["outline"], timeout=60)
