@@ -27,6 +27,11 @@ counter = 0
 tamper.keep(judge, judge=True, own_state=("counter",))
 tamper.keep(builtins, judge=False)
 report = {"quiet": tamper.restore()}
+judge.close.__dict__, judge.Result.to_wire.__annotations__  # made on first use: the judge unchanged
+report["made on use"] = tamper.restore()
+judge.Result.to_wire.__defaults__ = (1,)
+report["defaults"] = tamper.restore()
+report["defaults back"] = judge.Result.to_wire.__defaults__ is None
 real_print, real_close, real_code = builtins.print, judge.close, judge.close.__code__
 
 builtins.print = len
@@ -55,6 +60,8 @@ def test_the_judge_is_put_back_and_named_the_environment_only_put_back():
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["quiet"] == [] and report["environment"] == [] and report["print back"], report
+    assert report["made on use"] == [], report
+    assert report["defaults"] == ["judge.Result.to_wire.__code__"] and report["defaults back"], report
     assert report["judge"] == [
         "judge.Result.extra",
         "judge.Result.to_wire",
@@ -62,7 +69,7 @@ def test_the_judge_is_put_back_and_named_the_environment_only_put_back():
         "judge.close.__code__",
         "judge.len",
     ], report
-    assert report["judge back"] and report["changed"] == 5, report
+    assert report["judge back"] and report["changed"] == 6, report
 
 
 PICKLED = """import copy, json, pickle

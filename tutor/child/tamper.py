@@ -18,6 +18,7 @@ undone within one check, and anything done through ctypes (RELIABILITY.md).
 
 from __future__ import annotations
 
+import gc
 import operator
 import types
 from itertools import repeat
@@ -28,10 +29,12 @@ _MISSING = object()
 _namespaces: list[tuple[object, dict, bool, tuple[str, ...], tuple[str, ...], tuple]] = []
 # every judge function with what a learner could swap inside it
 _functions: list[tuple[types.FunctionType, tuple]] = []
-# The same, as columns: what the quick look compares (by identity, in C: restore runs a dozen
-# times a run over ~560 functions and a few thousand names, and a Python loop cost ~1 ms each time)
-_PARTS = ("__code__", "__defaults__", "__kwdefaults__")
-_columns: tuple[list, list, list, list] = ([], [], [], [])  # functions, codes, defaults, kwdefaults
+# The quick look at them: every object each function holds (its code, defaults, kw-defaults, and
+# its globals, name, dict...), as gc sees them, in one flat list compared by identity in C. Reading
+# `fn.__code__` instead raises an audit event each time, and every event passes through the fence's
+# Python hooks: restore runs a dozen times a run over ~700 functions, and those ~20,000 events cost
+# 15-25 ms of a warm verdict. gc.get_referents(a, b) is a's list then b's: keep() extends it.
+_held: list = []
 _seen: set[int] = set()
 changed: list[str] = []  # the judge's parts learner code changed, as "module.name", in the order found
 
@@ -54,8 +57,8 @@ def keep(target: object, judge: bool, own_state: tuple[str, ...] = ()) -> None:
         if isinstance(value, types.FunctionType) and id(value) not in _seen:
             _seen.add(id(value))
             _functions.append((value, _parts(value)))
-            for column, part in zip(_columns, (value, *_parts(value))):
-                column.append(part)
+            _ = vars(value), value.__annotations__  # made on first use: made now, not in the look
+            _held.extend(gc.get_referents(value))
         elif isinstance(value, type) and _ours(value, target):
             keep(value, judge=True)  # its methods are functions in its namespace
 
@@ -101,6 +104,7 @@ def restore() -> list[str]:
             if any(a is not b for a, b in zip(_parts(fn), parts)):
                 found.append(f"{fn.__module__}.{fn.__qualname__}.__code__")
                 fn.__code__, fn.__defaults__, fn.__kwdefaults__ = parts
+        _take_look()  # as kept now: a __dict__ made on first use need not send every look here
     changed.extend(found)
     return found
 
@@ -114,12 +118,16 @@ def _as_kept(current, names: tuple[str, ...], values: tuple, judge: bool, own_st
     return not judge or len(current) - len(names) == sum(map(current.__contains__, own_state))
 
 
+def _take_look() -> None:
+    _held[:] = gc.get_referents(*(fn for fn, _ in _functions))
+
+
 def _functions_as_kept() -> bool:
-    """The quick look at the judge's functions: each part is the very object it was."""
-    functions, *then = _columns
-    return all(
-        all(map(operator.is_, map(operator.attrgetter(part), functions), was)) for part, was in zip(_PARTS, then)
-    )
+    """The quick look at the judge's functions: each holds the very objects it held when the
+    look was taken. Any of its parts swapped (or a new one: a __dict__, an annotations dict made
+    on first use) changes the list, and restore() then compares each function part by part."""
+    now = gc.get_referents(*(fn for fn, _ in _functions))
+    return len(now) == len(_held) and all(map(operator.is_, now, _held))
 
 
 def _added_by_learner(target: object, name: str, value: object) -> bool:
