@@ -284,6 +284,39 @@ def test_a_run_with_points_keeps_its_curve_after_the_verdict(home, tui):
     asyncio.run(body())
 
 
+def test_the_chart_sits_under_the_verdict_while_a_run_goes_and_after_a_pass_under_the_checks_after_a_fail(home, tui):
+    """At 80x24 the checks above the chart left it two rows of plot after a pass; after a failure
+    the checks' messages say why, so they come first there."""
+    exercise = needs_exercise("rnn")
+    from tutor.ui.widgets.run_results import RunResults
+
+    def order(results) -> list[str]:
+        return [w.id for w in results.children if w.id in ("verdict", "chart", "checks")]
+
+    async def body():
+        app = ResultsApp(exercise, home)
+        async with app.run_test(size=SIZE) as pilot:
+            results = app.query_one(RunResults)
+            results.clear(running=True)
+            assert order(results) == ["verdict", "chart", "checks"]
+            results.add_metrics(MetricPoints(tuple(falling(200))))
+            results.finish(verdict(exercise, {"no-hidden-state": "fail"}))
+            await pilot.pause()
+            assert order(results) == ["verdict", "checks", "chart"]
+            results.clear(running=True)
+            await pilot.pause()
+            assert order(results) == ["verdict", "chart", "checks"]
+            results.add_metrics(MetricPoints(tuple(falling(200))))
+            results.finish(verdict(exercise, {}))
+            await tui.until(pilot, lambda: results.chart.redraws >= 1, timeout=10, what="the plot")
+            assert order(results) == ["verdict", "chart", "checks"]
+            # the whole chart (12 rows) within the results' 24 rows, right under the verdict
+            chart, head = results.chart.region, results.query_one("#verdict").region
+            assert chart.y <= head.bottom + 1 and chart.bottom <= results.region.bottom, (head, chart, results.region)
+
+    asyncio.run(body())
+
+
 # ---- through the real exercise screen ---------------------------------------------------------
 
 

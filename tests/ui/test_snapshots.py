@@ -279,3 +279,50 @@ def test_outline_with_a_review_due(lang, snap_home, fake_sandbox, monkeypatch, s
     app = make_app(snap_home, lang, course=(COURSE, []), sandbox=fake_sandbox, clock=lambda: date(2026, 12, 8))
     app.marks = Marks(ascii_only=False)
     assert snap_compare(app, terminal_size=(80, 24), run_before=wait_for_line)
+
+
+def with_a_loss_chart(course):
+    """The fixture course with its one exercise given a loss chart, its last check the one that
+    trains and plots (as rnn's `trains`): the chart's place on the results screen, at 80x24."""
+    from dataclasses import replace
+
+    (exercise,) = course.exercises
+    *first, last = exercise.checks
+    chart = Bilingual(en="Training loss: your counter learning", zh="训练损失：你的计数器的学习")
+    charted = replace(exercise, chart=chart, checks=(*first, replace(last, plots=True)))
+    return replace(course, exercises=(charted,))
+
+
+@pytest.mark.parametrize("lang, no_color", WITH_NO_COLOR, ids=["en", "zh", "en-no-color"])
+def test_exercise_with_a_loss_chart_after_a_pass(
+    lang, no_color, snap_home, fake_sandbox, monkeypatch, snap_compare, tui
+):
+    """Issue 56, item 3: after a pass at 80x24 the verdict heads the results and the chart under it
+    shows both curves whole (the learner's leaves the reference's dimmer one at step 300); the
+    checks follow. With the checks above it, two rows of plot were on screen."""
+    import math
+
+    from tutor.protocol import MetricPoints
+
+    course = with_a_loss_chart(COURSE)
+    (exercise,) = course.exercises
+    checks = fake_sandbox.checks(exercise)
+    reference = tuple(("loss", i, math.exp(-i / 150) + 1e-3) for i in range(0, 1000, 4))
+    mine = tuple(("loss", i, math.exp(-min(i, 300) / 150) + 1e-3 + i * 4e-5) for i in range(0, 1000, 4))
+    # The reference is the course solution's run through the same sandbox (tutor.sandbox.reference_curve)
+    fake_sandbox.script(exercise.id, MetricPoints(reference), *checks, fake_sandbox.verdict("pass", checks))
+
+    async def check_it(pilot):
+        screen = await tui.open_exercise(pilot, exercise.id)
+        await tui.until(pilot, lambda: screen.reference_state == "ready", 10, "the reference curve")
+        fake_sandbox.script(exercise.id, MetricPoints(mine), *checks, fake_sandbox.verdict("pass", checks))
+        await tui.check(pilot, screen)
+        chart = screen.results.chart
+        await tui.until(pilot, lambda: chart.redraws >= 1 and not chart._dirty and not chart._drawing, 10, "the plot")
+
+    monkeypatch.setenv(COURSE_VAR, str(FIXTURE))
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(snap_home, lang, course=(course, []), sandbox=fake_sandbox)
+    app.marks = Marks(ascii_only=False, no_color=no_color)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=check_it)

@@ -48,7 +48,6 @@ class RunResults(OwnFocusStyle, VerticalScroll):
 
     def compose(self):
         yield Static(id="verdict")
-        yield CheckList(id="checks")
         if self.exercise.chart is not None:
             from tutor.ui.widgets.loss_chart import LossChart
 
@@ -60,7 +59,8 @@ class RunResults(OwnFocusStyle, VerticalScroll):
                 say("chart_log", lang),
                 id="chart",
             )
-            yield self.chart
+            yield self.chart  # under the verdict while a run goes and after a pass (_place_chart)
+        yield CheckList(id="checks")
         yield Static(id="output")
 
     def clear(self, running: bool) -> None:
@@ -69,6 +69,7 @@ class RunResults(OwnFocusStyle, VerticalScroll):
         self.running = running
         if self.chart is not None:
             self.chart.clear()
+            self._place_chart(above_checks=True)
         self.render_all()
         self.scroll_home(animate=False)  # a new run starts at its verdict line, not where the last one was read
 
@@ -92,9 +93,20 @@ class RunResults(OwnFocusStyle, VerticalScroll):
             self.output = [("stdout", event.stdout), ("stderr", event.stderr)]
         if self.chart is not None:
             self.chart.finish(self._why_no_curve(event))
+            self._place_chart(above_checks=event.passed)
         self.render_all()
         # The verdict line in view, however far the learner scrolled while the run went on.
         self.call_after_refresh(self.query_one("#verdict", Static).scroll_visible, animate=False)
+
+    def _place_chart(self, above_checks: bool) -> None:
+        """The chart right under the verdict while a run goes and after a pass: at 80x24 the checks'
+        rows above it left two rows of plot on screen, too few to see the learner's curve leave the
+        reference's. After a run that did not pass, the checks come first: their messages say why."""
+        checks = self.query_one("#checks", CheckList)
+        if above_checks:
+            self.move_child(self.chart, before=checks)
+        else:
+            self.move_child(self.chart, after=checks)
 
     def _why_no_curve(self, verdict: Verdict) -> str:
         """Why a finished run would have drawn nothing (the chart says it only if it has no points):
