@@ -9,9 +9,10 @@ import-time code). Doctor runs (the learner's own script) get the signal part al
   process's environ, cmdline or fds.
 - Writes: only its run folder and the compilation cache (and of /dev only the few devices `devices`
   names: null, zero, full, random, urandom, accelerators).
-- Network: no TCP (bind or connect) and no abstract Unix socket outside the run (Landlock); no
-  socket but AF_UNIX at all where seccomp is (tutor.child.seccomp_policy, whose audit hook names
-  the refusal of Python's own sockets on every host).
+- Network and sharing: no TCP (bind or connect) and no abstract Unix socket outside the run
+  (Landlock); no socket() at all where seccomp is, only socketpair() (tutor.child.seccomp_policy);
+  no POSIX shared memory or named semaphore (/dev/shm is out of reach). tutor.child.sharing names
+  these refusals in the learner's words, Python's own calls on every host.
 - Environment: an allow-list, set by the parent (tutor.sandbox.worker_process.run_environment).
 
 Two layers, set in the worker after the job is read and before learner code runs:
@@ -65,7 +66,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from tutor import host
-from tutor.child import seccomp_policy
+from tutor.child import seccomp_policy, sharing
 from tutor.child.sight import Sight
 from tutor.child.sight import beneath as _beneath
 
@@ -126,7 +127,16 @@ _strict = False  # no Landlock: refuse _UNSEEN too
 # ctypes.dlopen without Landlock
 # (_multiprocessing: a named POSIX semaphore, /dev/shm/sem.*, made by sem_open in C, outlived the run
 # under gVisor: issue 50's third red team)
-_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite", "_posixshmem", "_multiprocessing"})
+_SHARED_MEMORY = ("_posixshmem", "_multiprocessing")
+_FFI = frozenset({"cffi", "_cffi_backend", "llvmlite", *_SHARED_MEMORY})
+if host.landlock_abi():
+    # Where Landlock refuses /dev/shm, their calls are named (tutor.child.sharing): imported here,
+    # once in the fork server, so a run pays nothing for it. Without Landlock their import is refused.
+    for _module in _SHARED_MEMORY:
+        try:
+            __import__(_module)
+        except ImportError:
+            pass
 # Landlock binds the calling thread and what it starts from then on, not the threads already alive
 # (JAX's runtime pools, started with the backend before a job comes): Python that runs there (a
 # callback) may not start programs, fork, or call C, which would act outside the kernel's fence.
@@ -340,9 +350,16 @@ def _refuse_device(shown: str) -> None:
         )
 
 
+def _refuse_shared(shown: str) -> None:
+    """/dev/shm or /dev/mqueue: the rule on shared memory, not on folders."""
+    if _shared(os.path.realpath(shown)):
+        sharing.refuse_shared_memory(f"open({shown!r})")
+
+
 def _refuse_read(path) -> None:
     shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
     _refuse_device(shown)
+    _refuse_shared(shown)
     raise PermissionError(
         errno.EACCES,
         "a check's run may read only its own folder, the course and Python, not "
@@ -354,6 +371,7 @@ def _refuse_read(path) -> None:
 def _refuse(path) -> None:
     shown = os.fsdecode(path) if isinstance(path, (str, bytes)) else str(path)
     _refuse_device(shown)
+    _refuse_shared(shown)
     if is_terminal(os.path.realpath(shown)):
         raise PermissionError(
             errno.EACCES,
@@ -524,6 +542,8 @@ def _hook(event: str, args: tuple) -> None:
         if _strict and event == "os.symlink" and len(args) >= 2:
             _check_link_target(args[0], args[1], args[2] if len(args) > 2 else None)
     elif _strict and event == "import" and args and isinstance(args[0], str) and args[0].split(".")[0] in _FFI:
+        if args[0] in _SHARED_MEMORY:
+            sharing.refuse_shared_memory(f"import {args[0]}")
         _refuse_unseen(f"import {args[0]}")
     elif _strict and event in _UNSEEN:
         _refuse_unseen(event)
@@ -552,6 +572,7 @@ def install(roots: list[str], kernel: bool = True, scope: bool = True, sight: Si
     seccomp_policy.confine(kernel)  # sockets, others' scheduling, IPC, leaving the group: refused in the kernel
     _strict = abi == 0
     _close_silent_calls(_strict)
+    sharing.name_shared_memory(kernel=not _strict)
     _kernel_reads = bool(abi) and sight is not None
     _kernel_scope = scope and abi >= host.LANDLOCK_SIGNAL_SCOPE_ABI
     _sight = sight

@@ -47,6 +47,7 @@ import platform
 import sys
 
 from tutor import host
+from tutor.child import sharing
 
 _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
 _SECCOMP_SET_MODE_FILTER, _SECCOMP_FILTER_FLAG_TSYNC = 1, 1
@@ -332,27 +333,6 @@ def _load(ops: list[tuple[int, int, int, int]], all_threads: bool) -> bool:
         return False
 
 
-def _socket_hook(event: str, args: tuple) -> None:
-    """The audit hook's share: Python's own sockets refused with a message naming the rule (the
-    kernel refuses the rest, C included, with a bare EACCES)."""
-    if event == "socket.__new__" and len(args) >= 2:
-        family = args[1]
-        if isinstance(family, int) and family not in (-1, _AF_UNIX):
-            import errno
-            import socket
-
-            try:
-                name = socket.AddressFamily(family).name
-            except ValueError:
-                name = str(family)
-            raise PermissionError(
-                errno.EACCES,
-                f"socket({name}): code the tutor runs may not open network sockets (only Unix sockets "
-                f"between its own processes) / socket({name})：本教程运行的代码不能打开网络套接字（只能在"
-                "它自己的进程之间使用 Unix 套接字）",
-            )
-
-
 _confined: dict[int, bool] = {}  # pid -> what confine() did in that process (once is for good)
 
 
@@ -367,7 +347,7 @@ def confine(kernel: bool = True) -> bool:
     done = _confined.get(os.getpid())
     if done is not None:
         return done
-    sys.addaudithook(_socket_hook)
+    sys.addaudithook(sharing.socket_hook)
     done = bool(kernel and host.seccomp_filters())
     if done:
         prepare()
