@@ -48,7 +48,11 @@ def test_a_course_of_ones_own_is_said_to_be_code_once_per_folder(tmp_path):
     shipped = _tutor(home, "list")
     assert first.returncode == again.returncode == shipped.returncode == 0, first.stderr
     assert first.stderr.count(SAID) == 1 and str(course.resolve()) in first.stderr
-    assert "their own run folder" in first.stderr  # how it is confined, said with it
+    # what the confinement allows, said with it as tutor.child.sight has it: never "what you can read"
+    assert "may read only their own run folder" in first.stderr and "never its solutions/" in first.stderr
+    assert "no home of yours" in first.stderr and "can read what you can read" not in first.stderr
+    zh = _tutor(tmp_path / "home-zh", "--course", str(course), "list", env={"JAXSTATE_TUTOR_LANG": "zh"})
+    assert "只能读取自己的运行文件夹" in zh.stderr and "绝不包括它的 solutions/" in zh.stderr, zh.stderr
     assert SAID not in again.stderr
     assert SAID not in shipped.stderr
     other = shutil.copytree(course, tmp_path / "fork-of-it")  # another folder: its own sentence

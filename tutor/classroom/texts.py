@@ -122,9 +122,11 @@ MSG = table(
         "isolation_userns_short": {"en": "user namespaces are off ({detail})", "zh": "用户命名空间已关闭（{detail}）"},
         "isolation_fails_short": {"en": "bwrap does not run here ({detail})", "zh": "bwrap 在这里无法运行（{detail}）"},
         "isolation_fallback": {
-            "en": "grade: note: {why}: each file runs under the tutor's in-worker fence alone (it writes only its "
-            "run folder, but reads what you can read); the table's isolation column says `fence`",
-            "zh": "grade：注意：{why}：每个文件只在本教程的进程内防护下运行（只能写自己的运行文件夹，但能读你能读的文件）；"
+            "en": "grade: note: {why}: each file runs under the tutor's in-worker fence alone (it may read only its "
+            "run folder, the course's lessons/ and Python, write only its run folder and open no socket, but it shares "
+            "this machine's process and IPC namespaces, which bwrap would not); the table's isolation column says `fence`",
+            "zh": "grade：注意：{why}：每个文件只在本教程的进程内防护下运行（只能读取自己的运行文件夹、课程的 lessons/ 和 Python，"
+            "只能写自己的运行文件夹，不能打开套接字，但与这台机器共用进程和 IPC 命名空间，bwrap 则不会）；"
             "表格的 isolation 列写的是 `fence`",
         },
         # grade: what a whole export can be (the note of its row)

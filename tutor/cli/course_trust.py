@@ -21,12 +21,15 @@ def _said(home: Path) -> set[str]:
 
 
 def _confinement(lang: str) -> str:
-    """What holds on this host for any check's run, in a few words."""
+    """What any check's run may do (tutor.child.sight, tutor.child.fence), and what holds it on this host."""
     from tutor import host
 
     abi = host.landlock_abi()
-    key = "course_confined_landlock" if abi >= 1 else "course_confined_hook"
-    return say(key, lang, abi=abi)
+    files = "course_confined_landlock" if abi >= 1 else "course_confined_hook"
+    sockets = "course_confined_seccomp" if host.seccomp_filters() else "course_confined_no_seccomp"
+    sep = "；" if lang == "zh" else "; "
+    parts = ("course_confined_rules", files, sockets, "course_confined_grade")
+    return sep.join(say(key, lang, abi=abi) for key in parts)
 
 
 def note_course(root: Path, home: Path, lang: str) -> bool:

@@ -22,22 +22,41 @@ MSG = table(
             "文件运行。它们和任何检查一样受到限制：{confined}。请只使用你像信任一个要安装的程序那样信任的课程。"
             "（这个文件夹只提示这一次。）",
         },
+        "course_confined_rules": {
+            "en": "they may read only their own run folder, the compilation cache, the course's lessons/ (never its "
+            "solutions/ or tests/), the Python installation with its packages, the system folders Python reads "
+            "(/usr, /lib, /bin, /sbin, /etc, /sys, a few devices of /dev) and of /proc only their own entries and the "
+            "machine's (cpuinfo, meminfo...): no home of yours or anyone's, no other run, no other process; they may write only their run folder and the "
+            "compilation cache, open no socket beyond the pipe the tutor gives them, keep no shared memory past "
+            "the run, inherit no environment variable but an allowed few, and signal or reschedule only their own "
+            "processes",
+            "zh": "它们只能读取自己的运行文件夹、编译缓存、课程的 lessons/（绝不包括它的 solutions/ 或 tests/）、Python 安装及其包、"
+            "Python 读取的系统文件夹（/usr、/lib、/bin、/sbin、/etc、/sys，以及 /dev 中的少数设备）以及 /proc 中它们自己的条目和关于这台机器的几个文件（cpuinfo、meminfo……）："
+            "看不到你或任何人的主目录、其他运行和其他进程；它们只能写自己的运行文件夹和编译缓存，除了本教程给它们的管道之外不能打开"
+            "套接字，运行结束后不能留下共享内存，只继承允许的少数环境变量，只能向自己的进程发信号或调整它们的调度",
+        },
         "course_confined_landlock": {
-            "en": "the kernel (Landlock, ABI {abi}) lets them write only their own run folder, they may signal only "
-            "their own processes, and `grade` runs them inside bubblewrap where it runs here (no network, no home "
-            "in view); outside bubblewrap they can read what you can read",
-            "zh": "内核（Landlock，ABI {abi}）只允许它们写自己的运行文件夹，它们只能向自己的进程发信号；在这里能运行 bubblewrap 时，"
-            "`grade` 会在 bubblewrap 中运行它们（没有网络，看不到主目录）；在 bubblewrap 之外，它们能读你能读的文件",
+            "en": "the kernel holds the file rules (Landlock, ABI {abi})",
+            "zh": "文件规则由内核执行（Landlock，ABI {abi}）",
         },
         "course_confined_hook": {
-            "en": "this system has no Landlock, so the tutor's audit hook lets them write only their own run folder "
-            "and refuses starting programs and loading C (code that calls C at a raw address gets past it); they "
-            "may signal only their own processes, and `grade` "
-            "runs them inside bubblewrap where it runs here; outside bubblewrap they can read what you can read",
-            "zh": "本系统没有 Landlock，所以由本教程的审计钩子只允许它们写自己的运行文件夹，并拒绝启动程序和加载 C"
-            "（在原始地址上调用 C 的代码能绕过它）；"
-            "它们只能向自己的进程发信号；在这里能运行 bubblewrap 时，`grade` 会在 bubblewrap 中运行它们；"
-            "在 bubblewrap 之外，它们能读你能读的文件",
+            "en": "this system has no Landlock, so the tutor's audit hook holds the file rules and refuses starting "
+            "programs and loading C (code that calls C at a raw address gets past it)",
+            "zh": "本系统没有 Landlock，所以文件规则由本教程的审计钩子执行，它拒绝启动程序和加载 C"
+            "（在原始地址上调用 C 的代码能绕过它）",
+        },
+        "course_confined_seccomp": {
+            "en": "a seccomp filter holds those on sockets, System V IPC and scheduling",
+            "zh": "套接字、System V IPC 和调度的规则由 seccomp 过滤器执行",
+        },
+        "course_confined_no_seccomp": {
+            "en": "this system takes no seccomp filter, so only Python's own sockets are refused (by the audit hook), "
+            "not those made in C",
+            "zh": "本系统不支持 seccomp 过滤器，所以只有 Python 自己的套接字会被（审计钩子）拒绝，C 中创建的不会",
+        },
+        "course_confined_grade": {
+            "en": "and `grade` runs them inside bubblewrap too where it runs here (no network, no home in view)",
+            "zh": "在这里能运行 bubblewrap 时，`grade` 还会在 bubblewrap 中运行它们（没有网络，看不到主目录）",
         },
         "bad_seconds": {
             "en": "must be a number of seconds above 0 and at most 604800 (a week), not {value!r}",
