@@ -128,6 +128,30 @@ def falling(n: int, start: int = 0):
     return [("loss", i, 0.3 * math.exp(-i / 40) + 1e-4) for i in range(start, start + n)]
 
 
+def test_the_chart_draws_under_no_color_where_textual_filters_every_row(monkeypatch, tui):
+    """NO_COLOR makes Textual pass every row through its Monochrome filter, which reads each
+    segment's style: the plot's blank rows (before its first picture, below it, a wider widget's
+    padding) had none, and the tutor ended with AttributeError on the first points of rnn (seen
+    in tmux and in the browser, zh NO_COLOR: the page stayed at "waiting for the first points")."""
+    monkeypatch.setenv("NO_COLOR", "1")  # read by Textual when the app is made
+
+    async def body():
+        app = ChartApp(no_color=True)
+        async with app.run_test(size=SIZE) as pilot:
+            chart = app.query_one(LossChart)
+            chart.add(falling(500))
+            await tui.until(pilot, lambda: chart.redraws >= 1, timeout=10, what="the first plot")
+            plot = chart._plot
+            rows = [plot.render_line(y) for y in range(plot.size.height + 2)]  # and past the picture
+            plot.rows = []  # as before its first picture
+            rows.append(plot.render_line(0))
+            assert all(seg.style is not None for row in rows for seg in row), rows
+            await pilot.resize_terminal(100, 24)  # wider than the picture: padded until redrawn
+            await pilot.pause()
+
+    asyncio.run(body())
+
+
 def test_clear_takes_the_old_curve_off_the_screen_at_once(tui):
     async def body():
         app = ChartApp()

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.containers import Vertical
 from textual.message import Message
@@ -33,6 +35,7 @@ ASCII_MARKERS = ["*", "+", "o", "x", "#"]  # shapes tell series apart where colo
 # a glyph of its own where colours cannot tell it apart.
 REFERENCE_COLOUR = (128, 128, 128)
 REFERENCE_ASCII = "."
+PLAIN = Style()  # the style of a segment that has none of its own
 
 
 def tick_label(value: float) -> str:
@@ -190,7 +193,8 @@ def picture(
     text = Text.from_ansi(plt.build())
     console = Console(width=width, color_system="truecolor", force_terminal=True, file=io.StringIO())
     lines = console.render_lines(text, console.options.update(width=width, height=height), pad=False)
-    return log, [Strip(line) for line in lines]
+    # Every segment with a style: under NO_COLOR Textual's Monochrome filter reads each one's.
+    return log, [Strip(Segment.apply_style(line, PLAIN)) for line in lines]
 
 
 class ChartPicture(Widget):
@@ -224,10 +228,12 @@ class ChartPicture(Widget):
         self.refresh()  # a repaint of this widget only: its size does not change
 
     def render_line(self, y: int) -> Strip:
+        # A style on the padding and the blank rows too: NO_COLOR's Monochrome filter reads it
+        # (a None there ended the tutor at rnn's first points).
         width = self.size.width
         if y < len(self.rows):
-            return self.rows[y].crop_extend(0, width, None)
-        return Strip.blank(width)
+            return self.rows[y].crop_extend(0, width, PLAIN)
+        return Strip.blank(width, PLAIN)
 
 
 @dataclass
