@@ -107,3 +107,31 @@ def test_steps_past_lr_fails_a_clipped_adam_and_passes_the_formula():
         )
     with pytest.raises(L.CheckFailed, match="looks clipped"):
         optimizers.expect_steps_past_lr(adam(0.01, 0.2, b2, clip=12.0), 0.01, reference, "adam", quiet_steps=10_000)
+
+
+def test_counts_past_edges_name_the_dtype_a_count_is_kept_in():
+    def stepped_in(dtype):
+        return lambda start: [int(np.array(start + k).astype(dtype)) for k in range(1, 4)]
+
+    L.expect_counts_past_edges(stepped_in(np.int32), ("count", "计数"), kept="int32")
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_counts_past_edges(stepped_in(np.uint8), ("count", "计数"), kept="uint8")
+    assert "uint8" in err.value.en and "255" in err.value.en and "int32" in err.value.en
+    with pytest.raises(L.CheckFailed) as err:
+        L.expect_counts_past_edges(stepped_in(np.int32), ("count", "计数"), kept="int8")
+    assert "cannot start from 254" in err.value.en and "int8" in err.value.zh
+
+    def through_float16(start):
+        out, n = [], start
+        for _ in range(3):
+            n = int(np.float16(n) + np.float16(1))
+            out.append(n)
+        return out
+
+    with pytest.raises(L.CheckFailed) as err:  # no dtype kept: named by the values
+        L.expect_counts_past_edges(through_float16, ("count", "计数"), starts=(2046,))
+    assert "float16" in err.value.en
+    with pytest.raises(L.CheckFailed) as err:  # a count that does not go on from the one given
+        L.expect_counts_past_edges(lambda start: [21, 22, 23], ("count", "计数"))
+    assert "did not go on from 254" in err.value.en
+

@@ -9,6 +9,7 @@ from tutor.child.library import (
     check,
     close,
     expect,
+    expect_counts_past_edges,
     expect_no_hidden_state,
     fail,
     grad_check,
@@ -227,6 +228,18 @@ def check_calls_count(loss_with_stats):
             f"new_stats['calls'] 的 dtype 是 {kind}，但它是整数计数器（传入的是 int32）：应加整数 `1` 而不是 `1.0`。"
             "计数器变成浮点数还会改变统计量的类型，接收它们的 jit 函数因此会重新追踪",
         )
+
+    # A long run in three calls: calls starts where a narrow dtype stops counting (float32 at 2**24)
+    # or wraps (uint8 at 256), and each call must still add exactly one.
+    def advance(start):
+        stats = {"pred_mean": jnp.float32(0.0), "calls": jnp.int32(start)}
+        seen = []
+        for _ in range(3):
+            _, stats = loss_with_stats(params, x, y, stats)
+            seen.append(int(np.asarray(stats["calls"])))
+        return seen
+
+    expect_counts_past_edges(advance, ("new_stats['calls']", "new_stats['calls']"))
 
 
 @check("no-mutation", depends=["defines"])

@@ -10,6 +10,7 @@ from tutor.child.library import (
     close,
     device_rtol,
     expect,
+    expect_counts_past_edges,
     expect_no_hidden_state,
     expect_traces,
     finite_twin,
@@ -267,3 +268,21 @@ def check_no_hidden_state(learner):
 
     batch = jnp.asarray(batches[0], jnp.float32)
     expect_no_hidden_state(learner, fresh_meter_records, batch, label="record(new_meter(), batch)")
+
+
+@check("long-count", depends=["meters-independent", "jit-once"])
+def check_long_count(new_meter, record):
+    # A long stream in three batches of one value: the count starts where a narrow float stops
+    # counting (bfloat16 at 256, float16 at 2048); the meter's float32 holds both.
+    def advance(start):
+        meter = new_meter()
+        meter[...] = jnp.array([start, 0.0], jnp.float32)
+        seen = []
+        for _ in range(3):
+            call(record, meter, jnp.ones(1, jnp.float32), label="record(meter, [1.0])")
+            seen.append(int(contents(meter, "the meter")[0]))
+        return seen
+
+    expect_counts_past_edges(
+        advance, ("the meter's count, given batches of one value,", "统计器的个数（每批一个值）"), starts=(254, 2046)
+    )

@@ -14,6 +14,7 @@ from tutor.child.library import (
     checker_sees_across_jit_calls,
     draws_not_from,
     expect,
+    expect_counts_past_edges,
     expect_no_hidden_state,
     expect_traces,
     fail,
@@ -47,9 +48,15 @@ def sine_batch(n=128):
 
 def with_key(state, key):
     """state with key in place of state.key, whatever kind of PyTree the learner's TrainState is."""
+    return with_leaf(state, state.key, key)
+
+
+def with_leaf(state, old, new):
+    """state with `new` in place of its leaf `old` (found by identity), whatever kind of PyTree the
+    learner's TrainState is."""
     leaves, treedef = jax.tree.flatten(state)
-    spot = [i for i, leaf in enumerate(leaves) if leaf is state.key][0]
-    leaves[spot] = key
+    spot = [i for i, leaf in enumerate(leaves) if leaf is old][0]
+    leaves[spot] = new
     return jax.tree.unflatten(treedef, leaves)
 
 
@@ -186,6 +193,21 @@ def check_step_increments(create_train_state, train_step):
             f"after {i} call(s) of train_step, state.step is {got}, expected {i}",
             f"调用 train_step {i} 次后 state.step 为 {got}，应为 {i}",
         )
+    # A long run in three steps: the step starts where a narrow dtype wraps (uint8 at 256) or stops
+    # counting (float16 at 2048, float32 at 2**24), in the dtype the learner's own state keeps it.
+    step = create_train_state(jax.random.key(0)).step
+    kept = str(step.dtype) if isinstance(step, jax.Array) else None
+
+    def advance(start):
+        state = create_train_state(jax.random.key(0))
+        state = with_leaf(state, state.step, jnp.asarray(start, dtype=kept) if kept else start)
+        seen = []
+        for _ in range(3):
+            state, _ = train_step(state, sine_batch())
+            seen.append(int(state.step))
+        return seen
+
+    expect_counts_past_edges(advance, ("state.step", "state.step"), kept=kept)
 
 
 @check("key-advances", depends=["step-output"])

@@ -13,7 +13,7 @@ import importlib
 import pkgutil
 
 from tutor.child.library.calling import Explanation, call, explain_error, raises
-from tutor.child.library.counts import narrow_count
+from tutor.child.library.counts import EDGE_STARTS, expect_counts_past_edges, holds, kept_cause, narrow_count
 from tutor.child.library.donation import aval_text, donation_warnings, lowered_donation_warnings
 from tutor.child.library.edges import SPECIALS, finite_twin, jumping_gradients, largest_step, planted, special_where
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
@@ -61,6 +61,10 @@ MODULES = tuple(importlib.import_module(f"{__name__}.{info.name}") for info in p
 
 __all__ = [
     "narrow_count",
+    "EDGE_STARTS",
+    "expect_counts_past_edges",
+    "kept_cause",
+    "holds",
     "SPECIALS",
     "finite_twin",
     "jumping_gradients",
