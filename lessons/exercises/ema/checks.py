@@ -28,6 +28,9 @@ YN = np.array([1.0, 0.0, 4.0, 7.5, -4.0, 3.0])
 # Batches of other sizes: a loss that divides by the example's size (6) is wrong for them.
 X4, Y4 = np.array([1.5, -0.5, 2.5, 0.0]), np.array([3.0, -1.0, 6.0, 1.0])
 X9, Y9 = np.linspace(-2.0, 2.0, 9), 2.0 * np.linspace(-2.0, 2.0, 9) + 1.0
+# A batch where the loss is steep (the gradient there is in the thousands): a clipped gradient shows.
+XB = np.array([12.0, -15.0, 20.0, 8.0, -10.0])
+YB = -3.0 * XB + 5.0
 
 
 def linear(w, b):
@@ -156,7 +159,7 @@ def check_step(TrainState, ema_train_step):
 def check_sgd(TrainState, ema_train_step):
     w, b = 1.5, -0.5
     state = TrainState(step=jnp.int32(0), params=linear(w, b), ema_params=linear(0.0, 0.0))
-    steps = [(0.1, 0.8, XN, YN), (0.05, 0.9, X4, Y4), (0.02, 0.5, X9, Y9)]
+    steps = [(0.1, 0.8, XN, YN), (0.05, 0.9, X4, Y4), (0.02, 0.5, X9, Y9), (0.001, 0.7, XB, YB)]
     for k, (lr, decay, xn, yn) in enumerate(steps, start=1):
         state = ema_train_step(state, as_float32(xn), as_float32(yn), lr, decay)
         r = w * xn + b - yn
@@ -209,6 +212,7 @@ def check_sgd(TrainState, ema_train_step):
                 f"step {k}: params moved to {np.round(got, 6).tolist()} = p + lr * grad: that climbs the loss; subtract the gradient",
                 f"第 {k} 步：参数变成 {np.round(got, 6).tolist()} = p + lr * grad：这是沿损失上升；应减去梯度",
             )
+        clipped_note(k, (w, b), got, lr, (gw, gb))
         w, b = w - lr * gw, b - lr * gb
         close(
             state.params,
@@ -218,6 +222,27 @@ def check_sgd(TrainState, ema_train_step):
                 f"第 {k} 步后的参数（lr={lr}，{xn.size} 个样本）",
             ),
         )
+
+
+def clipped_note(k, before, got, lr, grad):
+    """A failure where the step taken is the gradient's, shortened where the gradient is large: the
+    gradient (or the update) was clipped, which the task's SGD does not do."""
+    moved, g = (np.asarray(before) - got) / lr, np.asarray(grad)
+    if np.allclose(moved, g, rtol=1e-3, atol=1e-3) or not np.all(np.sign(moved) == np.sign(g)):
+        return
+    if np.all(np.abs(moved) <= np.abs(g) * 1.001) and np.max(np.abs(moved)) < 0.99 * np.max(np.abs(g)):
+        fail(
+            f"step {k} (lr={lr}, a batch where the loss is steep): params moved by lr × {fmt_pair(moved)}, but the "
+            f"gradient there is {fmt_pair(g)}: the step is shorter where the gradient is large, as if the gradient "
+            "(or the update) were clipped. Plain SGD has no clip: p - lr * grad, whatever the gradient's size",
+            f"第 {k} 步（lr={lr}，损失很陡的一批）：参数移动了 lr × {fmt_pair(moved)}，而那里的梯度是 "
+            f"{fmt_pair(g)}：梯度大的地方步子反而变短，像是梯度（或更新量）被截断了。普通 SGD 没有截断："
+            "p - lr * grad，不管梯度多大",
+        )
+
+
+def fmt_pair(v):
+    return f"({v[0]:.4g}, {v[1]:.4g})"
 
 
 @check("ema", depends=["sgd"])

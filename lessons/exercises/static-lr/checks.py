@@ -31,6 +31,8 @@ PLAN = [
     (np.array([0.5, 1.0, -1.0]), 0.1, 0.9),
     (np.array([-0.3, 0.4, 2.0]), 0.05, 0.5),
     (np.array([1.5, -0.5, 0.25]), 0.2, 0.8),
+    # a large gradient after small ones: the velocity reaches tens, where a clipped one shows
+    (np.array([80.0, -120.0, 3.0]), 0.5, 0.95),
 ]
 
 
@@ -140,6 +142,19 @@ def check_velocity(momentum_update):
                     "按位置构造 NamedTuple 时顺序是 (params, velocity)；请用关键字构造，"
                     "例如 `state._replace(params=new_params, velocity=new_velocity)`",
                 )
+        clipped = got.shape == want.shape and np.all(np.abs(got) <= np.abs(want) * 1.0001 + 1e-6)
+        expect(
+            not (
+                clipped and np.max(np.abs(got)) < 0.99 * np.max(np.abs(want)) and np.all(np.sign(got) == np.sign(want))
+            ),
+            f"step {k} (a large gradient, {fmt(g)}, after small ones): velocity {fmt(got)}, expected {fmt(want)}: "
+            f"its large entries stop at about {np.max(np.abs(got)):.3g}, as if the velocity (or the step) were clipped there. "
+            "The Sutskever form has no clip: v_new = momentum * v + learning_rate * g "
+            "at any size",
+            f"第 {k} 步（一串小梯度之后来了一个大梯度 {fmt(g)}）：速度为 {fmt(got)}，应为 {fmt(want)}："
+            f"大的分量停在约 {np.max(np.abs(got)):.3g}，像是速度（或步长）在那里被截断了。"
+            "Sutskever 写法里没有截断：v_new = momentum * v + learning_rate * g，不管多大",
+        )
         close(
             state.velocity,
             want,
@@ -285,13 +300,34 @@ def check_jitted(jitted_momentum_update):
     # A thin wrapper around a jitted call is fine: every output must come out of a compiled program.
     expect_compiled(fn, "jitted_momentum_update", lambda s, gr: fn(s, gr, 0.1, 0.9), state, as_float32(g))
     for k in range(1, 3):
+        given = state
         state = call(
             fn, state, as_float32(g), 0.1, 0.9, label=f"jitted_momentum_update(state, grads, 0.1, 0.9), step {k}"
         )
+        expect_not_donated(given, k)
         v = {n: 0.9 * v[n] + 0.1 * g[n] for n in v}
         p = {n: p[n] - v[n] for n in p}
         close(state.params, p, what=(f"params after jitted step {k}", f"jit 版本第 {k} 步后的参数"))
         close(state.velocity, v, what=(f"velocity after jitted step {k}", f"jit 版本第 {k} 步后的速度"))
+
+
+def expect_not_donated(given, k):
+    """The state a call was given is still there after it: a jit that donates it (donate_argnums)
+    deletes the caller's arrays, and the task says never to modify the input."""
+    gone = [
+        jax.tree_util.keystr(path)
+        for path, leaf in jax.tree_util.tree_flatten_with_path(given)[0]
+        if isinstance(leaf, jax.Array) and leaf.is_deleted()
+    ]
+    expect(
+        not gone,
+        f"after step {k}, the state given to jitted_momentum_update is deleted ({', '.join(gone)}): the jit donates "
+        "it (donate_argnums), so the caller can no longer read its own params and velocity. The task says never to "
+        "modify the input: compile with a plain jax.jit(momentum_update), without donation",
+        f"第 {k} 步之后，传给 jitted_momentum_update 的状态已被删除（{'、'.join(gone)}）：jit 捐赠了它"
+        "（donate_argnums），调用方再也读不到自己的 params 和 velocity。题目要求永远不要修改输入："
+        "请用普通的 jax.jit(momentum_update) 编译，不要捐赠",
+    )
 
 
 @check("lr-dynamic", depends=["jitted"])
