@@ -42,6 +42,8 @@ KEYS = {
     **{f"F{n}": (f"F{n}", f"F{n}", 111 + n, "") for n in range(1, 13)},
 }
 CTRL = 2  # CDP's modifier bit for Control
+SETTLE_S = 2.0  # the page's terminal size is taken as settled once no new one came for this long
+FONTS_LOADED = """document.fonts.load('16px "Roboto Mono"', "Aa\\u4e2d\\u6587").then(() => true, () => false)"""
 
 
 def chromium_path() -> str | None:
@@ -186,9 +188,12 @@ class Browser:
             "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
             " return [r.width, r.height]; })()"
         )
+        # The page's fonts first (Latin and CJK): the page waits 3 s for them at most, and a cell
+        # measured in a fallback font that a late web font then replaced left a page of 45 columns.
+        self.evaluate(FONTS_LOADED)
         deadline = time.monotonic() + timeout
         while True:
-            while time.monotonic() - self._resized_at < 1.0:  # the page's last size came a second ago
+            while time.monotonic() - self._resized_at < SETTLE_S:  # no new size for a while
                 time.sleep(0.1)
             with self._lock:
                 now = (self.screen.columns, self.screen.lines)
@@ -219,6 +224,12 @@ class Browser:
             lines = self.screen.buffer
             rows = ["".join(lines[y][x].data for x in range(self.screen.columns)) for y in range(self.screen.lines)]
         return "\n".join(row.rstrip() for row in rows)
+
+    def colours(self, wanted) -> set[str]:
+        """The foreground colours (pyte's names or hex) of the cells whose character `wanted` accepts."""
+        with self._lock:
+            rows = [self.screen.buffer[y] for y in range(self.screen.lines)]
+            return {row[x].fg for row in rows for x in range(self.screen.columns) if wanted(row[x].data)}
 
     def highlighted(self) -> list[str]:
         """The rows drawn on a background of their own (a list's highlighted row): the rows whose
