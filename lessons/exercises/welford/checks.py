@@ -12,7 +12,9 @@ from tutor.child.library import (
     expect,
     expect_no_hidden_state,
     fail,
+    holds,
     is_defined,
+    kept_cause,
     primitive_counts,
     primitives,
     returns,
@@ -81,16 +83,18 @@ def check_values(online_var):
     long = np.concatenate([rng.standard_normal(2100), 5.0 + rng.standard_normal(900)]).astype(np.float32)
     l64 = long.astype(np.float64)
     mean, var, trace = online_var(jnp.asarray(long))
+    narrow_count_note(online_var, long, (mean, var), (l64.mean(), l64.var()), "3000 values")
     edge = (
         "on a stream of 3000 values whose mean moves after 2100 (a count kept in float16 stops at 2048, in "
-        "bfloat16 at 256: keep n in float32 or an integer type)",
+        "bfloat16 at 256: keep n in float32 or int32)",
         "在 3000 个值的数据流上，其均值在第 2100 个之后改变（用 float16 保存的计数停在 2048，bfloat16 停在 256："
-        "请用 float32 或整数类型保存 n）",
+        "请用 float32 或 int32 保存 n）",
     )
     close(mean, l64.mean(), what=(f"online_var mean {edge[0]}", f"online_var 的均值，{edge[1]}"), rtol=1e-4, atol=1e-4)
     close(
         var, l64.var(), what=(f"online_var variance {edge[0]}", f"online_var 的方差，{edge[1]}"), rtol=1e-3, atol=1e-4
     )
+    expect_no_floor(online_var, rng)
     # A NaN in the stream, where the formulas define the answer: from it on, mean and variance are
     # NaN (delta = NaN - mean). A step that skips it hides a bad value the caller must see.
     xs = np.array([1.0, 2.0, np.nan, 4.0, 0.5])
@@ -108,6 +112,71 @@ def check_values(online_var):
     special_where(
         mean, np.nan, ("online_var([1, 2, NaN, 4, 0.5]) mean", "online_var([1, 2, NaN, 4, 0.5]) 的均值"), skip
     )
+
+
+def narrow_count_note(online_var, xs, got, want, what):
+    """A failure naming the dtype n is carried in, where the statistics of a long stream are off and
+    the scan carries a scalar in a dtype that wraps (uint8, int8, int16) or stops counting (float16,
+    bfloat16) before the stream ends."""
+    if all(np.isclose(float(g), w, rtol=1e-3, atol=1e-4) for g, w in zip(got, want)):
+        return
+    try:
+        kinds = scan_carry_dtypes(jax.make_jaxpr(online_var)(jnp.asarray(xs)))
+    except Exception:  # noqa: BLE001 - the values judge a program that cannot be traced again
+        return
+    for kind in kinds:
+        cause = kept_cause(kind, ("keep n an int32 (or a float32)", "请用 int32（或 float32）保存 n"))
+        if cause is not None and not holds(kind, xs.size):
+            fail(
+                f"online_var on a stream of {what}: mean {float(got[0]):.6g} and variance {float(got[1]):.6g}, "
+                f"expected {want[0]:.6g} and {want[1]:.6g}, where the scan carries n: {cause[0]}",
+                f"online_var 在 {what} 的数据流上：均值 {float(got[0]):.6g}、方差 {float(got[1]):.6g}，"
+                f"应为 {want[0]:.6g} 和 {want[1]:.6g}，而 scan 传递着 n：{cause[1]}",
+            )
+
+
+def expect_no_floor(online_var, rng):
+    """Streams whose variance is 0 (every value alike: m2 is exactly 0) or tiny (values of about
+    0.001 around 0, where no offset makes float32 sums cancel), where a floor on m2 or on the
+    variance (jnp.maximum(m2, eps)) shows: every entry is then at or above the reference."""
+    for xs, en, zh in (
+        (np.full(12, 3.0), "a constant stream (twelve 3.0s)", "常数数据流（12 个 3.0）"),
+        (1e-3 * rng.standard_normal(30), "30 values of about 0.001 around 0", "30 个约为 0.001、围绕 0 的值"),
+    ):
+        xs = xs.astype(np.float32)
+        x64 = xs.astype(np.float64)
+        _, _, trace = online_var(jnp.asarray(xs))
+        got = np.asarray(trace, np.float64)
+        running = np.array([x64[: k + 1].var() for k in range(x64.size)])
+        off = np.abs(got - running) > 1e-9 + 1e-2 * running
+        if not off.any() or np.any(got < running - 1e-9 - 1e-2 * running):
+            continue  # right, or also below the reference somewhere: not a floor (values judges it)
+        k = int(np.argmax(off))
+        floor = float(np.min(got))
+        fail(
+            f"var_trace of {en}: {got[k]:.3g} at index {k}, expected {running[k]:.3g}; no entry is below {floor:.3g}, "
+            "as if m2 or the variance had a floor (jnp.maximum(m2, eps), jnp.clip(var, eps, None)). m2 is a sum of "
+            "squared deviations: exactly 0 while every value is alike, and tiny when they are close. It needs no floor",
+            f"{zh}的 var_trace：下标 {k} 处是 {got[k]:.3g}，应为 {running[k]:.3g}；没有一项低于 {floor:.3g}，"
+            "像是 m2 或方差被设了下限（jnp.maximum(m2, eps)、jnp.clip(var, eps, None)）。m2 是偏差平方之和："
+            "所有值都相同时恰好为 0，值彼此接近时很小。它不需要下限",
+        )
+
+
+def scan_carry_dtypes(closed) -> list[str]:
+    """The dtypes of the scalars every scan in a program (nested ones included) carries."""
+    kinds, stack = [], [closed.jaxpr]
+    while stack:
+        for eqn in stack.pop().eqns:
+            if eqn.primitive.name == "scan":
+                start, count = consts_and_carry(eqn.params)
+                kinds += [str(v.aval.dtype) for v in eqn.invars[start : start + count] if v.aval.shape == ()]
+            for value in eqn.params.values():
+                for item in value if isinstance(value, (tuple, list)) else (value,):
+                    inner = getattr(item, "jaxpr", item)
+                    if hasattr(inner, "eqns"):
+                        stack.append(inner)
+    return kinds
 
 
 @check("uses-scan", depends=["returns-triple"])
