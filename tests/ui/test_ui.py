@@ -792,20 +792,16 @@ def test_the_editor_says_when_highlighting_is_missing(home, fake_sandbox, monkey
     asyncio.run(body())
 
 
-def test_titles_that_do_not_fit_lose_the_subtitle_then_end_at_a_word():
-    from rich.cells import cell_len
+def test_titles_that_do_not_fit_lose_the_subtitle_then_the_icon_then_wrap_never_cut():
+    from tutor.ui.screens.base import header_layout
 
-    from tutor.ui.screens.base import fit_title
-
-    assert fit_title("6.1 Purity", "Section 1 of 10", 62) == ("6.1 Purity", "Section 1 of 10")
+    assert header_layout("6.1 Purity", "Section 1 of 10", 80) == ("row", "6.1 Purity", "Section 1 of 10")
     title = "6.7 State meets jit, grad, vmap and pmap"
-    assert fit_title(title, "Section 7 of 10", 50) == (title, "")  # the subtitle goes first
-    short, sub = fit_title(title, "Section 7 of 10", 30)
-    assert (short, sub) == ("6.7 State meets jit, grad…", "")  # cut after a whole word, never mid-word
-    zh, _ = fit_title("第 6.7 节:状态遇上 jit、grad、vmap 与 pmap 的各种组合方式", "第 7/10 节", 20)
-    assert cell_len(zh) <= 20 and zh.endswith("…")
-    word, _ = fit_title("Supercalifragilisticexpialidocious", "", 10)
-    assert cell_len(word) <= 10 and word.endswith("…")
+    assert header_layout(title, "Section 7 of 10", 68) == ("row", title, "")  # the subtitle goes first
+    assert header_layout(title, "Section 7 of 10", 48) == ("wide", title, "")  # then the icon and clock space
+    assert header_layout(title, "Section 7 of 10", 30) == ("rows", title, "")  # then it wraps, whole
+    zh = "第 6.7 节:状态遇上 jit、grad、vmap 与 pmap 的各种组合方式"
+    assert header_layout(zh, "第 7/10 节", 20) == ("rows", zh, "")
 
 
 def test_a_lesson_opens_at_its_top_and_enter_runs_the_first_cell_on_screen(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.cells import cell_len
 from textual import events
 from textual.screen import ModalScreen, Screen, ScreenResultType
+from textual.widgets import Header
 
 from tutor.ui.keys import translate_bindings
 from tutor.ui.saving import record
@@ -27,27 +28,22 @@ def footer(palette: bool = False) -> KeyBar:
 
 
 HEADER_SIDES = 18  # columns the Header keeps for its icon (8) and the clock space (10)
+HEADER_EDGE = 1  # a column kept free at each end where the title takes the header's whole row
 
 
-def fit_title(title: str, sub: str, width: int) -> tuple[str, str]:
-    """Title and subtitle that fit `width` cells: the subtitle goes first, then the title is
-    cut at a word boundary with an ellipsis (never mid-word unless one word is wider)."""
-    if cell_len(title) + (cell_len(sub) + 3 if sub else 0) <= width:
-        return title, sub
-    if cell_len(title) <= width:
-        return title, ""
-    words, kept = title.split(" "), ""
-    for word in words:
-        candidate = f"{kept} {word}" if kept else word
-        if cell_len(candidate) + 1 > width:
-            break
-        kept = candidate
-    if not kept:  # one long word, or CJK text without spaces: cut by cells
-        for ch in title:
-            if cell_len(kept + ch) + 1 > width:
-                break
-            kept += ch
-    return kept.rstrip(" ,;:—-") + "…", ""
+def header_layout(title: str, sub: str, width: int) -> tuple[str, str, str]:
+    """(how, title, subtitle) for a header `width` cells wide that never cuts the title: the
+    less important parts give way first. "row": title and subtitle beside the icon; the subtitle
+    (an exercise's id, a lesson's place) goes first; then the icon and the clock's space give the
+    title their room ("wide"); a title wider than the whole row wraps over more rows ("rows")."""
+    beside = max(width - HEADER_SIDES, 1)
+    if cell_len(title) + (cell_len(sub) + 3 if sub else 0) <= beside:
+        return "row", title, sub
+    if cell_len(title) <= beside:
+        return "row", title, ""
+    if cell_len(title) <= width - 2 * HEADER_EDGE:
+        return "wide", title, ""
+    return "rows", title, ""
 
 
 class TutorScreen(Screen[ScreenResultType]):
@@ -101,9 +97,13 @@ class TutorScreen(Screen[ScreenResultType]):
     _full_title = ("", "")
 
     def set_title(self, title: str, sub: str = "") -> None:
-        """Set the header's title and subtitle, shortened to fit the terminal (and on resize)."""
+        """Set the header's title and subtitle as they fit the terminal (again on resize): the
+        title whole, in as many of the header's rows as it needs (header_layout)."""
         self._full_title = (title, sub)
-        self.title, self.sub_title = fit_title(title, sub, max(10, self.app.size.width - HEADER_SIDES))
+        how, self.title, self.sub_title = header_layout(title, sub, self.app.size.width)
+        for header in self.query(Header):
+            header.set_class(how == "wide", "-wide")
+            header.set_class(how == "rows", "-rows")
 
     def on_resize(self, event: events.Resize) -> None:
         if self._full_title != ("", ""):
