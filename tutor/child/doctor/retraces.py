@@ -18,7 +18,10 @@ import ast
 import dataclasses
 import functools
 import logging
+import os
 import re
+import sys
+import types
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -197,6 +200,38 @@ def classify(diff: str) -> tuple[FindingCode, str]:
     return "unexplained", ""
 
 
+_JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+
+
+def traced_function() -> object | None:
+    """The function JAX is tracing, read from its cache-miss explainer's frame (`explain(keys,
+    fun, ...)` in partial_eval on JAX 0.10.2 and 0.12) while that frame logs; None elsewhere."""
+    frame: types.FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "explain" and frame.f_code.co_filename.endswith("partial_eval.py"):
+            return frame.f_locals.get("fun")
+        frame = frame.f_back
+    return None
+
+
+def made_by_jax(fun: object) -> bool:
+    """Whether a traced function is one JAX made itself, not one the learner wrote or wrapped.
+    JAX 0.12 differentiates a jitted function by tracing a function of its own (pjit's
+    `_transpose_jaxpr_fancy.<locals>.transposed`) that carries the jitted function's name and
+    definition line, so the log says "never seen function loss defined at <your line>" once per
+    new transpose: not the learner's code made again. Unwrapped first as JAX names a function
+    (partial's func, __wrapped__), so `jax.jit(jax.checkpoint(f))` is still the learner's `f`."""
+    if type(fun).__name__ == "WrappedFun":  # linear_util's wrapper (an older JAX hands it over)
+        fun = getattr(fun, "f", fun)
+    for _ in range(32):
+        inner = fun.func if isinstance(fun, functools.partial) else getattr(fun, "__wrapped__", None)
+        if inner is None:
+            break
+        fun = inner
+    code = getattr(fun, "__code__", None)
+    return code is not None and os.path.abspath(code.co_filename).startswith(_JAX_DIR)
+
+
 PERSISTENT_CACHE_LOGGERS = ("jax._src.compiler", "jax._src.compilation_cache")
 
 
@@ -298,7 +333,7 @@ class Retraces:
         class MissHandler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
                 try:
-                    retraces._on_message(record.getMessage())
+                    retraces._on_message(record.getMessage(), traced_function())
                 except Exception:  # noqa: BLE001 - never break the learner's run
                     pass
 
@@ -436,10 +471,12 @@ class Retraces:
 
         return jit
 
-    def _on_message(self, message: str) -> None:
+    def _on_message(self, message: str, fun: object = None) -> None:
         miss = parse(message)
         if miss is None or staging():
             return  # not an explanation, or traced as part of an outer trace: the outer one retraced
+        if self.code.owns(miss.def_file) and made_by_jax(fun):
+            return  # JAX's own function under the learner's name (a jitted function's transpose)
         miss = self._placed(miss)
         if miss.first:
             # Counted by the function's code (where it is defined), not its object: a function
