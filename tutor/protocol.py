@@ -130,8 +130,9 @@ class ProtocolError(ValueError):
 class Message:
     """A job, an event or a part of one: its wire form is its fields, as the codec spells them."""
 
-    def to_wire(self) -> dict:
-        return _encode(self)
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = _encode(self)
+        return wire
 
 
 # ------------------------------------------------------------------ jobs (parent -> worker)
@@ -280,7 +281,7 @@ class CheckResult(Message):
     name: Bilingual | None = field(default=None, metadata=NOT_SENT)
     duration_s: float | None = None
 
-    def to_json(self, lang: str) -> dict:
+    def to_json(self, lang: str) -> dict[str, Any]:
         """This check in the `check --json` contract."""
         return {
             "id": self.id,
@@ -422,12 +423,14 @@ _EVENTS: dict[str, type] = {cls.wire_type: cls for cls in get_args(Event)}
 
 def parse_job(obj: object) -> Job:
     """One decoded JSON job line as a typed job; ProtocolError if it is not one."""
-    return _parse(obj, _JOBS, "job")
+    job: Job = _parse(obj, _JOBS, "job")
+    return job
 
 
 def parse_event(obj: object) -> Event:
     """One decoded JSON line from a worker as a typed event; ProtocolError if it is not one."""
-    return _parse(obj, _EVENTS, "event")
+    event: Event = _parse(obj, _EVENTS, "event")
+    return event
 
 
 def unseal(obj: object) -> tuple[object, str | None]:
@@ -497,7 +500,7 @@ class _Bad(ProtocolError):
 Decoder = Callable[[Any], Any]
 
 
-def _wire_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+def _wire_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     return tuple(f for f in dataclasses.fields(cls) if f.metadata.get("wire", True))
 
 
@@ -562,7 +565,7 @@ def _union(alternatives: list[Decoder], refuse: Callable[[Any], _Bad]) -> Decode
     return decode
 
 
-def _fields(value: dict, names: tuple[str, ...], decoders: list[Decoder]) -> dict:
+def _fields(value: dict[str, Any], names: tuple[str, ...], decoders: list[Decoder]) -> dict[str, Any]:
     """An object's fields, decoded; exactly `names`, none missing, none unknown."""
     for name in names:
         if name not in value:
@@ -573,7 +576,7 @@ def _fields(value: dict, names: tuple[str, ...], decoders: list[Decoder]) -> dic
     return dict(zip(names, _items(names, decoders, [value[n] for n in names]), strict=True))
 
 
-def _items(keys: Iterable, decoders: Iterable[Decoder], values: Iterable) -> list:
+def _items(keys: Iterable[Any], decoders: Iterable[Decoder], values: Iterable[Any]) -> list[Any]:
     """Each value decoded by its decoder; a refusal is placed at its key ([index] or .name).
     The keys are looked at only after a refusal: no try and no path per item on the way."""
     try:
@@ -605,7 +608,8 @@ def decode_tolerant(cls: type[Record], value: object, where: str, problems: list
     it is not an object or lacks a field that has no default."""
     plain: Any = cls  # a class, hashable: functools.cache's typing cannot see that in type[Record]
     try:
-        return _fast(plain)(value)  # a sound record (nearly every one) is read without naming places
+        record: Record = _fast(plain)(value)
+        return record  # a sound record (nearly every one) is read without naming places
     except _Bad:
         pass
     if type(value) is not dict:

@@ -51,12 +51,12 @@ def sha256(source: str) -> str:
 class Collected:
     """What `export` put in, and what it could not (exercise id -> the learner's file error)."""
 
-    document: dict
+    document: dict[str, Any]
     latest_for_passed: list[str] = field(default_factory=list)  # passed, but only the latest file was there
     left_out: dict[str, Bilingual] = field(default_factory=dict)
 
 
-def course_record(course: Course) -> dict:
+def course_record(course: Course) -> dict[str, Any]:
     """Which course an export belongs to, and which version of it (tutor.course.model.Identity)."""
     return {
         "id": course.id,
@@ -65,7 +65,7 @@ def course_record(course: Course) -> dict:
     }
 
 
-def answers_given(course: Course, progress: dict) -> list[dict]:
+def answers_given(course: Course, progress: dict[str, Any]) -> list[dict[str, Any]]:
     """Every checkpoint and quiz answer progress kept (`questions[id].given`), in the course's
     order, each with the part it belongs to (a lesson id, or "quiz"), its try, the variant it was
     asked in and, for a template, that variant's values. A first answer that was never kept
@@ -92,7 +92,9 @@ def answers_given(course: Course, progress: dict) -> list[dict]:
     return out
 
 
-def collect(home: Path, course: Course, progress: dict, learner: str, tutor_version: str, now: str) -> Collected:
+def collect(
+    home: Path, course: Course, progress: dict[str, Any], learner: str, tutor_version: str, now: str
+) -> Collected:
     """The export document of the learner at `home`: `progress` (the `progress --json` document)
     and, for each exercise of the course, its kept passing file, else its workspace file."""
     files: dict[str, dict[str, str]] = {}
@@ -144,7 +146,7 @@ class ExportedFile:
     kind: str  # passed | latest | "" (not said)
     source: str | None  # None: not usable, `problem` says why
     sha256_matches: bool = True
-    problem: tuple[str, dict] | None = None  # (texts key, fields)
+    problem: tuple[str, dict[str, Any]] | None = None  # (texts key, fields)
 
 
 @dataclass(frozen=True)
@@ -153,14 +155,14 @@ class Export:
 
     path: Path
     learner: str
-    progress: dict
+    progress: dict[str, Any]
     files: tuple[ExportedFile, ...]
     format_version: int = FORMAT_VERSION
     exported_at: str = ""  # as the learner's clock said it (UTC, ISO-8601 with a Z), "" if not said
-    course: dict | None = None  # {"id", "title", "content_hash"}; None: a format 1 export, or not said
-    answers: tuple[dict, ...] | None = None  # None: not said (format 1): nothing to score again
+    course: dict[str, Any] | None = None  # {"id", "title", "content_hash"}; None: a format 1 export, or not said
+    answers: tuple[dict[str, Any], ...] | None = None  # None: not said (format 1): nothing to score again
 
-    def exercise_record(self, exercise_id: str) -> dict:
+    def exercise_record(self, exercise_id: str) -> dict[str, Any]:
         """What the learner's progress says of one exercise, for the gradebook: `status`,
         `attempts`, `first_passed_at` (None: not passed, or not said), `hints_shown`,
         `solution_viewed`; each a claim, as the learner's file holds it."""
@@ -186,7 +188,7 @@ class Export:
         return [k for k in _dict(self.progress.get("exercises")) if isinstance(k, str)]
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 

@@ -6,7 +6,7 @@ learner met may not be these)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tutor.classroom.archive import Export, course_record
 
@@ -20,8 +20,8 @@ class Binding:
     course in it); `theirs` / `ours`: the course records compared (tutor.classroom.archive)."""
 
     verdict: str
-    theirs: dict | None
-    ours: dict
+    theirs: dict[str, Any] | None
+    ours: dict[str, Any]
 
     @property
     def refused(self) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from tutor.errors import TutorError, worded
 
@@ -191,14 +192,14 @@ class Submission:
 @dataclass
 class Collected:
     submissions: list[Submission]
-    refused: list[tuple[Path, str, dict]]  # (path, texts key, fields): files not taken, and why
+    refused: list[tuple[Path, str, dict[str, Any]]]  # (path, texts key, fields): files not taken, and why
 
 
 def collect(folder: Path, owner_name: Callable[[int], str] = _owner_name) -> Collected:
     """Every account's latest submission in the exchange. A file that is not a plain file, or
     that has another name elsewhere (a hard link: its owner is not who put it here), is refused."""
     latest: dict[int, list[tuple[int, str, Path]]] = {}
-    refused: list[tuple[Path, str, dict]] = []
+    refused: list[tuple[Path, str, dict[str, Any]]] = []
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:

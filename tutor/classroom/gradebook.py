@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tutor.classroom import similarity
 from tutor.classroom.archive import Export
@@ -67,7 +67,7 @@ def possible_parts(course: Course) -> dict[str, float]:
     return {column: points for column, _, points in _graded_parts(course)}
 
 
-def fill_export(rows: Sequence[Row], export: Export, course: Course, exported_at: str) -> dict:
+def fill_export(rows: Sequence[Row], export: Export, course: Course, exported_at: str) -> dict[str, Any]:
     """The columns one export settles alone: points, the learner's record of hints, a viewed
     solution and the first pass, the export's time, and the total. Returns its parts' points."""
     parts = parts_earned(rows, course)
@@ -100,7 +100,7 @@ class Hand:
     export: str
     learner_key: str
     rows: list[Row]
-    parts: dict
+    parts: dict[str, Any]
     readable: bool = True
 
 
@@ -247,7 +247,9 @@ WIDE_HEAD = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 POINTS_POSSIBLE = "    Points Possible"  # Canvas's own second row: each column's maximum
 
 
-def wide(rows: Sequence[Row], course: Course, roster: list[Learner] | None, parts: dict[str, dict]) -> list[list[str]]:
+def wide(
+    rows: Sequence[Row], course: Course, roster: list[Learner] | None, parts: dict[str, dict[str, Any]]
+) -> list[list[str]]:
     """One line per learner (the roster's order, then the others as they came): points per exercise,
     per graded checkpoint and the quiz, and the total. A learner with two exports, or an export that
     could not be read, has empty cells: an importer leaves them as they were, and nothing is kept

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tutor.course.predict import same_number
 
@@ -47,9 +47,9 @@ class Score:
         return f"{self.right}/{self.questions}" if self.right is not None else ""
 
 
-def first_answers(answers: Iterable[dict] | None) -> dict[str, dict]:
+def first_answers(answers: Iterable[dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
     """Each question's first answer as the export lists it (try 1); a lost one is left out."""
-    firsts: dict[str, dict] = {}
+    firsts: dict[str, dict[str, Any]] = {}
     for a in answers or ():
         qid = a.get("question")
         if isinstance(qid, str) and a.get("try") == 1 and not a.get("lost") and isinstance(a.get("answer"), str):
@@ -57,7 +57,7 @@ def first_answers(answers: Iterable[dict] | None) -> dict[str, dict]:
     return firsts
 
 
-def judge(question: Question, answer: dict, shown: Shown) -> bool | None:
+def judge(question: Question, answer: dict[str, Any], shown: Shown) -> bool | None:
     """Whether one answer is right by the course: True, False, or None when the course cannot
     say (the template's run printed no answer on this machine)."""
     variant = answer.get("variant", 0)
@@ -67,10 +67,12 @@ def judge(question: Question, answer: dict, shown: Shown) -> bool | None:
     if question.numeric:
         expected = shown(question, variant)
         return None if expected is None else same_number(given, expected)
-    return given == question.asked(variant).answer
+    return bool(given == question.asked(variant).answer)
 
 
-def rescore(course: Course, progress: dict, answers: Iterable[dict] | None, shown: Shown) -> list[Score]:
+def rescore(
+    course: Course, progress: dict[str, Any], answers: Iterable[dict[str, Any]] | None, shown: Shown
+) -> list[Score]:
     """Every checkpoint's and the quiz's first-try score from `answers` (the export's list),
     beside what `progress` claims (`checkpoints[].first_score`, `quiz.first_score`). `shown(q, i)`
     is what variant i of template question q prints (None if the run printed no answer)."""
@@ -95,7 +97,7 @@ def rescore(course: Course, progress: dict, answers: Iterable[dict] | None, show
     return scores
 
 
-def _claims(progress: dict) -> dict[str, object]:
+def _claims(progress: dict[str, Any]) -> dict[str, object]:
     """What the learner's progress says each part's first-try score is; None where it says none."""
     out: dict[str, object] = {}
     quiz = progress.get("quiz")

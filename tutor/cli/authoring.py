@@ -4,6 +4,7 @@ starter fails; the course YAML and its Markdown lint clean; the YAML's JSON Sche
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tutor.cli.context import Context
 from tutor.cli.texts import say
@@ -96,7 +97,7 @@ def cmd_schema(ctx: Context) -> int:
     return 0
 
 
-def _course_problems(root: Path) -> list:
+def _course_problems(root: Path) -> list[Any]:
     """Everything `validate` reports about the course at `root`."""
     from tutor.course import read_course
     from tutor.course.author_rules import author_problems

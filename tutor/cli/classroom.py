@@ -12,7 +12,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tutor.classroom.texts import say
 from tutor.cli.arguments import Subcommands, seconds
@@ -190,7 +190,7 @@ def _write(path: Path, text: str, key: str, lang: str) -> None:
         raise UsageError(say(key, lang, path=path, why=exc.strerror or str(exc))) from None
 
 
-def _export_document(ctx: Context, name: str) -> dict:
+def _export_document(ctx: Context, name: str) -> dict[str, Any]:
     """The export of this learner's home, its notes said on stderr: what `export` and `submit` write."""
     from tutor import __version__
     from tutor.classroom.archive import collect
@@ -210,13 +210,13 @@ def _export_document(ctx: Context, name: str) -> dict:
     return got.document
 
 
-def _export_text(document: dict) -> str:
+def _export_text(document: dict[str, Any]) -> str:
     import json
 
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def _counts(document: dict) -> dict[str, int]:
+def _counts(document: dict[str, Any]) -> dict[str, int]:
     files = document["files"]
     return {"n": len(files), "passed": sum(f["kind"] == "passed" for f in files.values())}
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from tutor.course.cases import CASES, counts
 from tutor.course.drills import drill_problems
-from tutor.course.loader import Problem, problem_at
+from tutor.course.loader import problem_at
 from tutor.course.model import Course, Exercise
+from tutor.course.reader import Problem
 
 # The editor's code columns in an 80x24 terminal: 80 less its border and margins, the line
 # numbers, and the scrollbar of a file taller than the editor's rows. Measured in the editor itself

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
+from typing import Any
 
 from tutor.course.cases import CASES, read_name
 from tutor.course.model import Course, Drill, Source
@@ -37,7 +38,7 @@ def shown(text: str) -> list[str]:
     return lines
 
 
-def read_drills(folder: Path, exercise_id: str, lesson: str, root: Path, problems: list) -> list[Drill]:
+def read_drills(folder: Path, exercise_id: str, lesson: str, root: Path, problems: list[Any]) -> list[Drill]:
     """The drills in an exercise's folder; each problem as (file, line, message)."""
     found = []
     for path in sorted((folder / FOLDER).glob("*.py")) if (folder / FOLDER).is_dir() else []:

@@ -10,6 +10,7 @@ gives, a unique id) stays with the loader, which says it with file and line.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tutor.i18n import LANGS
 
@@ -52,7 +53,7 @@ def _opt(holds: str, about: str, list_of: bool = False) -> Key:
 
 
 # The kinds of value a key may hold besides another mapping, as JSON Schema.
-KINDS: dict[str, dict] = {
+KINDS: dict[str, dict[str, Any]] = {
     "id": {"type": "string", "pattern": ID_REGEX, "description": "an id: a-z, 0-9, '.' and '-' (quote 6.1)"},
     "text": {"$ref": "#/$defs/text"},
     "code": {"type": "string", "description": "Python code"},
@@ -274,9 +275,9 @@ FORMAT: dict[str, Mapping] = {
 }
 
 
-def json_schema() -> dict:
+def json_schema() -> dict[str, Any]:
     """The format as a JSON Schema (draft 2020-12): a course YAML file is one of the kinds of file."""
-    defs: dict[str, dict] = {name: _mapping_schema(m) for name, m in FORMAT.items()}
+    defs: dict[str, dict[str, Any]] = {name: _mapping_schema(m) for name, m in FORMAT.items()}
     # a question is lettered or a template, told apart by its `template` key
     defs["any-question"] = {
         "if": {"required": ["template"]},
@@ -293,9 +294,14 @@ def json_schema() -> dict:
     }
 
 
-def _mapping_schema(m: Mapping) -> dict:
+def _mapping_schema(m: Mapping) -> dict[str, Any]:
     properties = {name: _key_schema(key) for name, key in m.keys.items()}
-    schema: dict = {"type": "object", "description": m.about, "properties": properties, "additionalProperties": False}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "description": m.about,
+        "properties": properties,
+        "additionalProperties": False,
+    }
     if m.one_of:
         schema |= {"minProperties": 1, "maxProperties": 1}
     elif m.required:
@@ -303,7 +309,7 @@ def _mapping_schema(m: Mapping) -> dict:
     return schema
 
 
-def _key_schema(key: Key) -> dict:
+def _key_schema(key: Key) -> dict[str, Any]:
     holds = "any-question" if key.holds == "question" else key.holds
     one = dict(KINDS[holds]) if holds in KINDS else {"$ref": f"#/$defs/{holds}"}
     if key.list_of:

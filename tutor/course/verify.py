@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tutor.course.cases import NAMING, pins, read_name
 from tutor.course.cases import cases_of as _cases_of
@@ -65,9 +65,9 @@ class Row:
     def file(self) -> str:
         return self.task.file
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, Any]:
         """The row in `verify --json` (docs/CONTRACTS.md)."""
-        doc: dict = {
+        doc: dict[str, Any] = {
             "exercise": self.exercise,
             "file": self.file,
             "status": self.verdict.status,

@@ -11,30 +11,31 @@ from tutor.errors import TutorError
 from tutor.i18n import Bilingual
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):
     """A mapping from YAML that knows its own line and the line of each key (1-based)."""
 
     line: int = 0
-    key_lines: dict
-    value_lines: dict
+    key_lines: dict[str, int]
+    value_lines: dict[str, int]
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
 
     def value_line(self, key: str) -> int:
         """The line where the text of key's value starts (a block scalar's first content line)."""
-        return getattr(self, "value_lines", {}).get(key, self.line_of(key))
+        lines: dict[str, int] = getattr(self, "value_lines", {})
+        return lines.get(key, self.line_of(key))
 
 
-class LineList(list):
+class LineList(list[Any]):
     line: int = 0
-    item_lines: list
+    item_lines: list[int]
 
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser is ~5x faster
 
 
-class _Loader(_Base):
+class _Loader(_Base):  # type: ignore[misc]  # PyYAML ships no type stubs: its loaders are Any
     pass
 
 

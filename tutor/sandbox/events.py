@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tutor.i18n import Bilingual
 from tutor.protocol import RUN_STATUSES, CellResult, CheckResult, VerdictKind, VerdictStatus
@@ -47,7 +47,7 @@ class Verdict:
     def passed(self) -> bool:
         return self.status == "pass"
 
-    def to_json(self, exercise_id: str, lang: str) -> dict:
+    def to_json(self, exercise_id: str, lang: str) -> dict[str, Any]:
         """The `check --json` contract."""
         return {
             "exercise": exercise_id,

@@ -75,7 +75,7 @@ class ForkServer:
     def __init__(self, env: Mapping[str, str], startup_s: float, cache_dir: str | None = None):
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.startup_s = startup_s
-        self._replies: queue.Queue = queue.Queue()
+        self._replies: queue.Queue[ForkedProcess | str] = queue.Queue()
         self._children: dict[int, ForkedProcess] = {}
         self._lock = threading.Lock()  # one request at a time: replies come back in order
         self._state = "starting"  # -> "ready" | "failed" | "closed"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import json
 from collections.abc import Iterator
+from typing import Any
 
 from tutor.protocol import (
     PROTOCOL_VERSION,
@@ -64,7 +65,7 @@ class Intake:
         self.protocol_error = ""  # what was wrong with the first bad event line
         self.ready = False
         self.done = False
-        self.seen: list = []  # Output chunks and worker events, as they came
+        self.seen: list[Any] = []  # Output chunks and worker events, as they came
 
     @property
     def over(self) -> bool:

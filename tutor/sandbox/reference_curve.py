@@ -29,7 +29,7 @@ FOLDER = "reference-curves"  # in the home: numbers only
 
 
 # The course's Exercise and Course (tutor.course imports the sandbox, so not named here): Any.
-def plotting_checks(exercise: Any) -> list:
+def plotting_checks(exercise: Any) -> list[Any]:
     return [c for c in exercise.checks if c.plots]
 
 

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from tutor.protocol import CheckResult, DoctorJob, Done, ExerciseJob, Job
 from tutor.sandbox import run_copy
@@ -48,7 +48,7 @@ def _setting_vars() -> tuple[str, ...]:
     return tuple(k for k in os.environ if SETTING_VARS.match(k))
 
 
-def _startup_facts() -> dict:
+def _startup_facts() -> dict[str, Any]:
     """For a worker that never got ready, what its cause is read from besides its output and the
     host's limits (the workers inherit all of it): the settings and PYTHONPATH, and the modules
     the worker needs that a PYTHONPATH folder holds."""

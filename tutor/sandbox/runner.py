@@ -339,7 +339,7 @@ class Sandbox:
 
         threading.Thread(target=opening, name="device-spare", daemon=True).start()
 
-    def _drop_device_spare(self, only: Future | None = None) -> None:
+    def _drop_device_spare(self, only: Future[WorkerProcess | None] | None = None) -> None:
         """Let the device go: the spare is closed once it has opened (`only`: if still that one)."""
         with self._lock:
             future = self._device_next
@@ -426,7 +426,10 @@ class Sandbox:
             disk_bytes=None,
             keep_chars=max(self.limits.keep_chars, DOCTOR_KEEP_CHARS),
         )
-        spawn = lambda: self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)  # noqa: E731
+
+        def spawn() -> WorkerProcess:
+            return self._spawn(DoctorSpawn(str(cwd), stdin_fd), limits)
+
         if self.accelerator:
             self._drop_device_spare()  # the script is spawned afresh: a check's spare gives the device up
         worker = self._on_device(spawn) if self.accelerator else spawn()

@@ -14,8 +14,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tutor.paths import PACKAGE_DIR
 from tutor.protocol import REHEARSAL_FILE, Ready, parse_event
@@ -40,7 +42,7 @@ RUN_ENV_PREFIXES += ("ROCR_", "HIP_", "TF_", "OPENBLAS_", "OMP_", "MKL_", "NPY_"
 RUN_ENV_VAR = "JAXSTATE_TUTOR_RUN_ENV"
 
 
-def run_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
+def run_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """What of `environ` a run may see: the allow-list, and the names in JAXSTATE_TUTOR_RUN_ENV."""
     extra = {name.strip() for name in environ.get(RUN_ENV_VAR, "").split(",") if name.strip()}
     return {k: v for k, v in environ.items() if k in RUN_ENV_NAMES or k in extra or k.startswith(RUN_ENV_PREFIXES)}
@@ -203,7 +205,7 @@ class WorkerProcess:
             forked = None
             if server is not None and doctor is None and wrap is None and cpu_devices == 1:
                 forked = self._forked(server, run_env, argv, bounds, passed)
-            self.proc: subprocess.Popen | ForkedProcess
+            self.proc: subprocess.Popen[bytes] | ForkedProcess
             if forked is not None:
                 self.proc = forked
             else:
@@ -232,7 +234,7 @@ class WorkerProcess:
         self.spawned_at = time.monotonic()
         self.ready = False
         self.early_events = b""  # event bytes read by wait_ready(), replayed by the run
-        self.on_removed: list = []  # called once the process is gone (the device it held is free)
+        self.on_removed: list[Any] = []  # called once the process is gone (the device it held is free)
         self._heard = b""  # what the reaper said back on its socket
 
     def _furnish_run_dir(self, rehearsal: tuple[str, ...]) -> str:
@@ -263,7 +265,7 @@ class WorkerProcess:
         return word is not None and word.startswith("limit ")
 
     def _forked(
-        self, server: ForkServer, run_env: dict, argv: list[str], bounds: dict[str, int], fds: list[int]
+        self, server: ForkServer, run_env: dict[str, Any], argv: list[str], bounds: dict[str, int], fds: list[int]
     ) -> ForkedProcess | None:
         """The reaper and its worker forked by the server, on pipes made here (`fds`: the event pipe,
         the lock, the control socket); None if the server cannot serve."""

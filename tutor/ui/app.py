@@ -224,7 +224,7 @@ class TutorApp(TutorAppLike):
     def load_course(self) -> None:
         """Parse the course YAML off the UI thread; problems are shown, never raised."""
         from tutor.course import Course, read_course
-        from tutor.course.loader import Problem
+        from tutor.course.reader import Problem
 
         root = self.session.course_root
         try:
