@@ -135,3 +135,12 @@ def test_counts_past_edges_name_the_dtype_a_count_is_kept_in():
         L.expect_counts_past_edges(lambda start: [21, 22, 23], ("count", "计数"))
     assert "did not go on from 254" in err.value.en
 
+
+def test_rounded_through_names_bfloat16_state_and_spares_float32():
+    m = np.array([0.002, 15.0, -0.5, 0.1, -0.003, 3e-4], np.float32)
+    assert L.rounded_through({"m": m}) is None
+    assert L.rounded_through({"m": m.astype(ml_dtypes.bfloat16).astype(np.float32)}) == "bfloat16"
+    assert L.rounded_through({"m": m.astype(np.float16).astype(np.float32)}) == "float16"
+    assert L.rounded_through({"m": np.array([0.5, 0.0, 0.0], np.float32)}) is None  # too few values to tell
+    en, zh = L.rounded_cause("bfloat16", ("the moments", "矩"))
+    assert "bfloat16" in en and "2**-8" in en and "bfloat16" in zh

@@ -14,7 +14,10 @@ from tutor.child.library import (
     fail,
     finite,
     is_defined,
+    kept_cause,
     on_failure,
+    rounded_cause,
+    rounded_through,
     run_training,
     structure,
     type_of,
@@ -220,10 +223,19 @@ def check_bias_correction(adam):
     init, update = unpack(adam(lr))
     grads = {"w": np.array([0.02, 150.0, -5.0]), "b": np.array([1.0, -0.03, 3e-3])}
     params = as_float32({"w": np.zeros(3), "b": np.zeros(3)})
-    updates, _ = jax.jit(update)(as_float32(grads), init(params), params)
+    updates, first_state = jax.jit(update)(as_float32(grads), init(params), params)
     g = np.concatenate([grads["w"], grads["b"]])
     got = np.concatenate([np.asarray(updates["w"], np.float64), np.asarray(updates["b"], np.float64)])
     ratio = np.abs(got) / lr
+    rounded = rounded_through(first_state) if not np.allclose(ratio, 1.0, rtol=1e-3) else None
+    if rounded is not None:
+        cause = rounded_cause(rounded, ("the moments m and v", "一阶矩 m 和二阶矩 v"))
+        fail(
+            f"after one step, |update| should be ≈ lr = {lr} for every gradient size, but one is "
+            f"{np.max(np.abs(ratio - 1)):.2%} off: {cause[0]}",
+            f"第一步之后，无论梯度大小，|增量| 都应约等于 lr = {lr}，但有一个偏差了 {np.max(np.abs(ratio - 1)):.2%}："
+            f"{cause[1]}",
+        )
     expect(
         np.all(np.isfinite(got)),
         f"the first update contains NaN or inf: {got}; does t start at 1 (t = count + 1)?",
@@ -252,6 +264,7 @@ def check_bias_correction(adam):
         return new_state, step["w"]
 
     _, steps = jax.jit(lambda s: lax.scan(body, s, None, length=2200))(init(params))
+    narrow_count_kept(init(params), np.asarray(steps)[[99, 255, 299, 2199]], -lr)
     close(
         np.asarray(steps)[[99, 255, 299, 2199]],
         np.full((4, 3), -lr),
@@ -265,6 +278,24 @@ def check_bias_correction(adam):
         rtol=1e-3,
         atol=1e-6,
     )
+
+
+def narrow_count_kept(state, got, want):
+    """A failure naming the dtype of the state's count (its one scalar leaf) where it wraps (int8,
+    uint8, int16) or stops counting (float16, bfloat16) and the long run's updates are off."""
+    scalars = [leaf for leaf in jax.tree.leaves(state) if isinstance(leaf, jax.Array) and leaf.shape == ()]
+    if len(scalars) != 1 or np.allclose(got, want, rtol=1e-3, atol=1e-6):
+        return
+    kept = str(scalars[0].dtype)
+    cause = kept_cause(kept)
+    if cause is not None:
+        shown = ", ".join(f"{x:.4g}" for x in got[:, 0])
+        fail(
+            f"updates['w'] at steps 100, 256, 300 and 2200 of a constant gradient 0.5 should all be {want:g}, got "
+            f"[{shown}] (first entry of each): {cause[0]}, so that t = count + 1 is right at every step",
+            f"在常数梯度 0.5 下，第 100、256、300、2200 步的 updates['w'] 都应为 {want:g}，实际为 [{shown}]"
+            f"（各取第一个分量）：{cause[1]}，这样每一步的 t = count + 1 才正确",
+        )
 
 
 @check("eps-placement", depends=["descends", "state-types"])

@@ -9,6 +9,7 @@ import numpy as np
 
 from tutor.child.library import (
     call,
+    changed_what,
     check,
     close,
     dtypes,
@@ -373,9 +374,10 @@ def check_no_side_effects(learner):
                 f"存进去的东西里有追踪值（{'、'.join(held)}）：在 jax.vmap 和 jax.jit 下，函数体每次追踪只执行一次，"
                 "一个追踪值代表整批数据，而不是每个样本执行一次；调用结束后还留着的追踪值，已经泄漏出了它的追踪。"
             )
+        what_en, what_zh = changed_what(changed)
         fail(
-            f"over {runs_en}, update changed your module's globals: it {changed.en}.{tracer_en} {advice_en}",
-            f"在 {runs_zh}中，update 改动了模块的全局变量：它{changed.zh}。{tracer_zh}{advice_zh}",
+            f"over {runs_en}, update {what_en}: it {changed.en}.{tracer_en} {advice_en}",
+            f"在 {runs_zh}中，update {what_zh}：它{changed.zh}。{tracer_zh}{advice_zh}",
         )
     expect_no_hidden_state(
         learner,

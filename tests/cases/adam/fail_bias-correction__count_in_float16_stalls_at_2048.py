@@ -1,6 +1,6 @@
 """Adam with the count kept in float16 'to match mixed-precision params': n + 1 == n from 2048 on,
 so the bias corrections freeze."""
-# says: float16 at 2048
+# says: float16, which holds every integer only up to 2048
 from typing import NamedTuple
 
 import jax

@@ -28,7 +28,8 @@ from tutor.child.library.jaxprs import (
     primitives,
 )
 from tutor.child.library.keys import checker_sees_across_jit_calls, fresh_key, key_reuse_checker, other_key
-from tutor.child.library.purity import Changes, TreeCopy, global_changes, global_snapshot, keeps_globals
+from tutor.child.library.precision import rounded_cause, rounded_through
+from tutor.child.library.purity import Changes, TreeCopy, changed_what, global_changes, global_snapshot, keeps_globals
 from tutor.child.library.recording import Recording, traced_call
 from tutor.child.library.registry import CheckDef, check, is_defined, learner_attr
 from tutor.child.library.tracing import (
@@ -64,6 +65,8 @@ __all__ = [
     "EDGE_STARTS",
     "expect_counts_past_edges",
     "kept_cause",
+    "rounded_cause",
+    "rounded_through",
     "holds",
     "SPECIALS",
     "finite_twin",
@@ -72,6 +75,7 @@ __all__ = [
     "planted",
     "special_where",
     "Changes",
+    "changed_what",
     "CheckDef",
     "CheckError",
     "CheckFailed",

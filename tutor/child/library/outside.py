@@ -190,6 +190,16 @@ def _owners_changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -
     return places
 
 
+_SETTINGS = (
+    "numpy's global random generator (np.random.*)",
+    "Python's global random generator (random.*)",
+    "sys.argv",
+    "sys.path",
+    "the process's decimal context (decimal.getcontext())",
+    "numpy's print options (np.set_printoptions)",
+)
+
+
 def _generators() -> dict[str, Any]:
     """The process's global random generators, JAX's configuration and the settings every module
     shares (sys.argv, sys.path, the decimal context, numpy's print options: a list appended to, or a
@@ -201,9 +211,16 @@ def _generators() -> dict[str, Any]:
         **{f"jax.config.{n}": repr(v) for n, v in getattr(jax.config, "values", {}).items()},
         "sys.argv": tuple(sys.argv),
         "sys.path": tuple(sys.path),
-        "the decimal context (decimal.getcontext())": repr(decimal.getcontext()),
+        "the process's decimal context (decimal.getcontext())": repr(decimal.getcontext()),
         "numpy's print options (np.set_printoptions)": repr(sorted(np.get_printoptions().items())),
     }
+
+
+def is_setting(place: str) -> bool:
+    """Whether a place changed_since names is one of the process's settings (a random generator,
+    JAX's configuration, sys.argv, sys.path, the decimal context, numpy's print options), not a
+    name kept in a namespace (the environment, builtins, another module)."""
+    return place in _SETTINGS or place.startswith("jax.config.")
 
 
 def _files() -> dict[str, tuple[int, int]]:

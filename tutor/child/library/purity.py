@@ -17,6 +17,7 @@ from tutor.child import reach
 from tutor.child.library import outside
 from tutor.child.library.failures import Label, append, bilingual, expect
 from tutor.child.library.originals import tree_structure
+from tutor.child.library.outside import is_setting
 from tutor.child.library.values import leaves
 
 
@@ -93,14 +94,24 @@ class Changes:
         self.tracers, self.outside = list(tracers), list(outside)
         self.names = sorted({*added, *removed, *rebound, *mutated, *self.outside})
         en, zh = [], []
-        if self.outside:
-            places = ", ".join(f"`{p}`" for p in self.outside[:4])
+        settings = [p for p in self.outside if is_setting(p)]
+        kept = [p for p in self.outside if not is_setting(p)]
+        if settings:
             en.append(
-                f"changed {places}, which the whole process keeps outside your module (the environment, "
-                "builtins, another module): like a global, it remembers past calls"
+                f"changed {', '.join(f'`{p}`' for p in settings[:4])}, a setting the whole process shares (every "
+                "module that reads it sees the change): like a global, it remembers past calls"
             )
             zh.append(
-                f"改动了 {'、'.join(f'`{p}`' for p in self.outside[:4])}，这是整个进程在你的模块之外保存的状态"
+                f"改动了 {'、'.join(f'`{p}`' for p in settings[:4])}，这是整个进程共用的设置（读取它的每个模块都会"
+                "看到这个改动）：它和全局变量一样会记住以往的调用"
+            )
+        if kept:
+            en.append(
+                f"changed {', '.join(f'`{p}`' for p in kept[:4])}, which the whole process keeps outside your module "
+                "(the environment, builtins, another module): like a global, it remembers past calls"
+            )
+            zh.append(
+                f"改动了 {'、'.join(f'`{p}`' for p in kept[:4])}，这是整个进程在你的模块之外保存的状态"
                 "（环境变量、builtins、另一个模块）：它和全局变量一样会记住以往的调用"
             )
         if added:
@@ -170,6 +181,16 @@ def global_changes(module: Any, before: dict) -> Changes:
     return Changes(added, removed, rebound, mutated, tracers, places)
 
 
+def changed_what(changed: Changes) -> tuple[str, str]:
+    """What a call changed, in a few words, for the start of a failure: the module's globals, or,
+    where every change is outside the module, a process setting or state kept outside it."""
+    if changed.names != sorted(changed.outside):
+        return ("changed your module's globals", "改动了模块的全局变量")
+    if all(is_setting(p) for p in changed.outside):
+        return ("left a change behind in the process", "在进程里留下了改动")
+    return ("changed state outside your module", "改动了模块之外的状态")
+
+
 @contextlib.contextmanager
 def keeps_globals(learner: Any, doing: Label, advice: Label | None = None) -> Iterator[None]:
     """The learner's code called inside the block leaves the module's globals as they were:
@@ -183,14 +204,8 @@ def keeps_globals(learner: Any, doing: Label, advice: Label | None = None) -> It
     yield
     changed = global_changes(learner, before)
     doing_en, doing_zh = bilingual(doing)
-    if changed.names == sorted(changed.outside):
-        en, zh = (
-            f"{doing_en} changed state outside your module: it {changed.en}",
-            f"{doing_zh} 改动了模块之外的状态：它{changed.zh}",
-        )
-    else:
-        en = f"{doing_en} changed your module's globals: it {changed.en}"
-        zh = f"{doing_zh} 改动了模块的全局变量：它{changed.zh}"
+    what_en, what_zh = changed_what(changed)
+    en, zh = f"{doing_en} {what_en}: it {changed.en}", f"{doing_zh} {what_zh}：它{changed.zh}"
     if advice is not None:
         advice_en, advice_zh = bilingual(advice)
         en, zh = append(en, advice_en, "en"), append(zh, advice_zh, "zh")
