@@ -9,8 +9,8 @@ pulls HOST_SYNC_MIN+ times and runs on every pass of its innermost loop (a helpe
 judged by its caller's loop). A pull made inside another (str() reading the array through
 np.asarray) counts once, as the outer one. Its cost is the time the script waited in the pulls
 at that line: the device's queue drained (the loop could not run ahead), then the copy. A loop
-that runs no jitted function of the learner's and whose pulls cost under DISPLAY_S in all (str()
-of 25 predictions for plot titles) is not a per-step sync."""
+that runs no jitted function of the learner's and whose pulls made the process work less than
+DISPLAY_S in all (str() of 25 predictions for plot titles) is not a per-step sync."""
 
 from __future__ import annotations
 
@@ -44,8 +44,13 @@ HOST_PULLS = {
 # np.asarray / np.array read a jax Array through the buffer protocol, never __array__
 NUMPY_PULLS = {"asarray": "np.asarray()", "array": "np.array()"}
 HOST_SYNC_MIN = 20  # pulls at one line before a per-step pull is worth a finding
-# a loop that runs no jitted function of the learner's (labels for 25 subplots) whose pulls
-# waited less than this in all has nothing to gain from keeping values on the device
+# a loop that runs no jitted function of the learner's (labels for 25 subplots) whose pulls made
+# the process work less than this in all has nothing to gain from keeping values on the device.
+# Judged in CPU time on the CPU backend, not wall time: a pull's wall time counts every moment the
+# process sat descheduled, so on a loaded machine (load 20 on 2 cores) 25 str() of ready values
+# (1 ms of work) took over 10 ms and were called a stall; the CPU time of the process counts only
+# the work the pulls made (the device's computing on its threads, the copy, the formatting), the
+# same at any load. On an accelerator the device's work is not the host's CPU: wall time there.
 DISPLAY_S = 0.01
 
 
@@ -66,6 +71,8 @@ class HostSync:
         # (file, function, line) -> the learner's frames outwards, as (file, function, line)
         self.chains: dict[tuple[str, str, int], list[tuple[str, str, int]]] = {}
         self.waited: defaultdict[tuple[str, str, int], float] = defaultdict(float)  # site -> seconds
+        # site -> the process's CPU seconds during its pulls (DISPLAY_S is judged in these)
+        self.worked: defaultdict[tuple[str, str, int], float] = defaultdict(float)
         self._inside = threading.local()  # a pull in progress: the pulls it makes are not counted again
 
     def _pulled(self, how: str, call, *a, **k):
@@ -77,13 +84,14 @@ class HostSync:
             if self.code.owns(frame.f_code.co_filename):
                 site = self._on_pull(frame, how)
         self._inside.depth = getattr(self._inside, "depth", 0) + 1
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         try:
             return call(*a, **k)
         finally:
             self._inside.depth -= 1
             if site is not None:  # the pull's time: the device's queue drained, then the copy
                 self.waited[site] += time.perf_counter() - start
+                self.worked[site] += time.process_time() - cpu
 
     def install(self, hooks: Hooks) -> None:
         import jax
@@ -166,7 +174,7 @@ class HostSync:
         (`_on_pull` counted the walk's start), with the time taken to hand it out."""
         handed = 0
         while True:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             self._inside.depth = getattr(self._inside, "depth", 0) + 1
             try:
                 element = next(elements)
@@ -175,6 +183,7 @@ class HostSync:
             finally:
                 self._inside.depth -= 1
                 self.waited[site] += time.perf_counter() - start
+                self.worked[site] += time.process_time() - cpu
             if handed:
                 self.pulls[(*site, how)] += 1
             handed += 1
@@ -186,6 +195,14 @@ class HostSync:
         if site not in self.chains:
             self.chains[site] = self.code.script_lines(frame)
         return site
+
+    def _cost(self, site: tuple[str, str, int]) -> float:
+        """What the pulls at a site cost, as DISPLAY_S is judged: the process's CPU seconds on the
+        CPU backend (whatever the machine's load), the seconds waited on an accelerator."""
+        import jax
+
+        on_cpu = jax.default_backend() == "cpu"
+        return self.worked.get(site, 0.0) if on_cpu else self.waited.get(site, 0.0)
 
     def findings(self, failure: BaseException | None) -> list[Finding]:
         per_site: Counter = Counter()
@@ -207,7 +224,7 @@ class HostSync:
                     hows = tuple(sorted(via[site]))
                     shown = self.code.shown(file)
                     waited = round(self.waited.get(site, 0.0), 4)
-                    if jitted is None and waited < DISPLAY_S:
+                    if jitted is None and self._cost(site) < DISPLAY_S:
                         break  # no step of yours in that loop, and its pulls cost nothing: a display loop
                     out.append(
                         Finding(
