@@ -338,7 +338,7 @@ _confined: dict[int, bool] = {}  # pid -> what confine() did in that process (on
 
 def confine(kernel: bool = True) -> bool:
     """Attach the confinement filter to this process (every thread) and all it starts, for good,
-    and the audit hook that names its socket rule. False where the kernel part is not set: this
+    and the layer that names its refusals (tutor.child.sharing). False where the kernel part is not set: this
     host has no seccomp filter this module can build (host.guards_off says what still holds), or
     `kernel` is False (to test the hook alone). A second call in the same process does nothing:
     a spare worker confines itself while it waits (under gVisor, syncing the filter to the ~60
@@ -347,7 +347,8 @@ def confine(kernel: bool = True) -> bool:
     done = _confined.get(os.getpid())
     if done is not None:
         return done
-    sys.addaudithook(sharing.socket_hook)
+    sys.addaudithook(sharing.hook)
+    sharing.name_scheduling()
     done = bool(kernel and host.seccomp_filters())
     if done:
         prepare()

@@ -52,13 +52,23 @@ DOCTOR_KEEP_CHARS = 8 * 2**20
 REHEARSAL_CALL_MAX = 4000  # characters of one noted call: a longer one is not a call JAX's own functions make
 
 
-def cache_dir_for(home: Path) -> Path:
+def cache_dir_for(home: Path, course: Path | None = None) -> Path:
     """JAX's compilation cache for a home, outside it: the path is in the worker's JAX config,
     where learner code can read it, so it must not lead to progress.json. One folder per home
-    (named by a hash), in the platform's cache folder."""
+    (named by a hash), in the platform's cache folder; one per course of the home too, but for
+    the shipped one (`course` None: the one tutor.settings names). A run may write its cache,
+    and what it writes is compiled code the next run loads: a course's cells and checks (a
+    course is code, issue 50) planted entries in the cache the shipped course's checks read."""
     import platformdirs
 
-    key = hashlib.sha256(str(Path(home).resolve()).encode()).hexdigest()[:16]
+    from tutor.paths import shipped_course_root
+    from tutor.settings import course_of
+
+    where = str(Path(home).resolve())
+    course = Path(course or course_of()).resolve()
+    if course != shipped_course_root().resolve():
+        where += "\0" + str(course)  # never a path's character: no home and course make another's key
+    key = hashlib.sha256(where.encode()).hexdigest()[:16]
     return Path(platformdirs.user_cache_dir("jaxstate-tutor", appauthor=False)) / f"jax-{key}"
 
 
@@ -101,7 +111,7 @@ class Sandbox:
         self._spawned: set[int] = set()  # every process this sandbox started: not orphans
         self.home = home
         # Outside the home (see cache_dir_for): the worker is never told where the home is.
-        self.cache_dir = cache_dir_for(home) if home else None
+        self.cache_dir = cache_dir_for(home, course) if home else None
         # `grade`'s outer wall (tutor.sandbox.bwrap): each worker spawned inside it. Strangers' runs
         # (grade's, bwrap or fence) get no compilation cache: a run may read and write the cache it is
         # given, so a stranger's entry would be the next file's compiled code, and the entries there the
