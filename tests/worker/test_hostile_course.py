@@ -68,7 +68,7 @@ def hostile(tmp_path_factory):
         "@OUTSIDE@": str(outside),
         "@SOCKET@": str(root / "server.sock"),
         "@SHM_NAME@": f"jaxstate-hostile-{uuid.uuid4().hex[:8]}",
-        "@BOMB_NAME@": f"hb{uuid.uuid4().hex[:10]}",  # a process name: 15 characters at most
+        "@BOMB_NAME@": f"jaxstate-bomb-{uuid.uuid4().hex[:10]}",
     }
     text = TEMPLATE.read_text(encoding="utf-8")
     for name, value in names.items():
@@ -197,10 +197,11 @@ def test_the_compilation_cache_of_the_shipped_course_is_not_the_courses_to_chang
 
 
 def _left(name: str) -> list[int]:
+    """The processes holding the bomb's marker file open."""
     pids = []
     for entry in Path("/proc").iterdir():
         try:
-            if entry.name.isdigit() and (entry / "comm").read_text(encoding="utf-8").strip() == name:
+            if entry.name.isdigit() and any(name in os.readlink(fd) for fd in (entry / "fd").iterdir()):
                 pids.append(int(entry.name))
         except OSError:
             continue
