@@ -144,3 +144,23 @@ def test_rounded_through_names_bfloat16_state_and_spares_float32():
     assert L.rounded_through({"m": np.array([0.5, 0.0, 0.0], np.float32)}) is None  # too few values to tell
     en, zh = L.rounded_cause("bfloat16", ("the moments", "矩"))
     assert "bfloat16" in en and "2**-8" in en and "bfloat16" in zh
+
+
+def test_moving_average_matches_the_step_by_step_recurrence():
+    x = np.random.default_rng(3).standard_normal((2000, 3))
+    for keep in (0.0, 0.1, 0.9, 0.999, 1 - 2**-17):
+        want, m = [], np.zeros(3)
+        for row in x:
+            m = keep * m + (1 - keep) * row
+            want.append(m)
+        np.testing.assert_allclose(L.moving_average(x, keep), np.array(want), rtol=1e-10, atol=1e-12)
+
+
+def test_a_stacked_edge_is_judged_as_the_listed_one():
+    listed = edges.jumping_gradients({"w": (3,)}, 5)
+    stacked = edges.jumping_gradients({"w": (3,)}, 5, stacked=True)
+    np.testing.assert_array_equal(edges.stacked_steps(listed)["w"], stacked["w"])
+    halved = {"w": stacked["w"] / 2}
+    edges.expect_steps_beyond_lr(stacked, stacked, 0.01, "x")
+    with pytest.raises(L.CheckFailed, match="at step 1"):
+        edges.expect_steps_beyond_lr(halved, listed, 0.01, "x")

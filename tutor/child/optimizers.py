@@ -27,7 +27,7 @@ from tutor.child.library import (
     type_of,
     x64_enabled,
 )
-from tutor.child.library.edges import expect_steps_beyond_lr, jumping_gradients, largest_step
+from tutor.child.library.edges import expect_steps_beyond_lr, jumping_gradients, largest_step, stacked_steps
 from tutor.child.library.failures import bilingual
 from tutor.child.library.jaxprs import donates
 from tutor.child.library.originals import device_put, eval_shape, keystr, make_jaxpr, tree_flatten_with_path
@@ -551,25 +551,37 @@ def state_follows_params(state: Any, params: Any, what: Label = "state") -> None
 EDGE_REACH = 50.0
 
 
-def expect_steps_past_lr(opt: Any, lr: float, reference: Callable[[list], list], label: str, quiet_steps: int) -> None:
+def expect_steps_past_lr(
+    opt: Any, lr: float, reference: Callable[[Any], Any], label: str, quiet_steps: int, stacked: bool = False
+) -> None:
     """The library's edge for every optimizer: `opt` (built with lr and hyperparameters where one
     update can exceed lr) run on gradients that jump after quiet_steps small ones, against
     `reference(grads_seq)`, its float64 updates. The reference must reach past EDGE_REACH x lr
     (else a clip at a bound above its reach would pass: adam's first edge reached 8.8 lr and an
-    update clipped to 12 lr passed); a clip of the update, at any usual bound, fails here."""
+    update clipped to 12 lr passed); a clip of the update, at any usual bound, fails here.
+    stacked: the trajectory goes as one array per key, steps first (jumping_gradients), to
+    `reference` and back: a reference that takes it so spares a long edge thousands of dicts."""
     init, update = unpack(opt)
-    grads_seq = jumping_gradients({"w": (3,), "b": (3,)}, quiet_steps)
+    grads_seq = jumping_gradients({"w": (3,), "b": (3,)}, quiet_steps, stacked=stacked)
     want = reference(grads_seq)
     assert largest_step(want, lr) > EDGE_REACH, f"the edge's reference never moves past {EDGE_REACH} x lr"
     params = as_float32({"w": np.zeros(3), "b": np.zeros(3)})
     expect_steps_beyond_lr(run_updates_scanned(update, init, params, grads_seq), want, lr, label)
 
 
-def run_updates_scanned(update: Callable, init: Callable, params: Any, grads_seq: list) -> list:
+def run_updates_scanned(update: Callable, init: Callable, params: Any, grads_seq: Any) -> Any:
     """run_updates(..., reorder=False) as one lax.scan over the stacked gradients: thousands of
     steps cost one compilation and microseconds each. A state whose types change between steps
-    cannot be a scan carry (state-types names that): it is stepped one call at a time instead."""
-    stacked = {k: np.stack([np.asarray(g[k], np.float32) for g in grads_seq]) for k in grads_seq[0]}
+    cannot be a scan carry (state-types names that): it is stepped one call at a time instead.
+    Gradients given stacked (one array per key, steps first) give the updates stacked too."""
+    given_stacked = isinstance(grads_seq, dict)
+    stacked = {k: np.asarray(v, np.float32) for k, v in stacked_steps(grads_seq).items()}
+    steps = len(next(iter(stacked.values())))
+
+    def one_by_one() -> Any:
+        trees = [{k: v[t] for k, v in stacked.items()} for t in range(steps)] if given_stacked else grads_seq
+        out = run_updates(update, init, params, trees, reorder=False)
+        return stacked_steps(out) if given_stacked else out
 
     def body(state, g):
         updates, new_state = update(g, state, params)
@@ -578,8 +590,10 @@ def run_updates_scanned(update: Callable, init: Callable, params: Any, grads_seq
     try:
         _, out = jax.jit(lambda s, gs: jax.lax.scan(body, s, gs))(init(params), stacked)
     except TypeError:
-        return run_updates(update, init, params, grads_seq, reorder=False)
+        return one_by_one()
     if not isinstance(out, dict) or set(out) != set(stacked):
-        return run_updates(update, init, params, grads_seq, reorder=False)
+        return one_by_one()
     out = {k: np.asarray(v, np.float64) for k, v in out.items()}
-    return [{k: v[t] for k, v in out.items()} for t in range(len(grads_seq))]
+    if given_stacked:
+        return out
+    return [{k: v[t] for k, v in out.items()} for t in range(steps)]

@@ -15,7 +15,15 @@ import pkgutil
 from tutor.child.library.calling import Explanation, call, explain_error, raises
 from tutor.child.library.counts import EDGE_STARTS, expect_counts_past_edges, holds, kept_cause, narrow_count
 from tutor.child.library.donation import aval_text, donation_warnings, lowered_donation_warnings
-from tutor.child.library.edges import SPECIALS, finite_twin, jumping_gradients, largest_step, planted, special_where
+from tutor.child.library.edges import (
+    SPECIALS,
+    finite_twin,
+    jumping_gradients,
+    largest_step,
+    moving_average,
+    planted,
+    special_where,
+)
 from tutor.child.library.failures import CheckError, CheckFailed, Label, bilingual, expect, fail, on_failure
 from tutor.child.library.gradients import grad_check
 from tutor.child.library.hidden_state import expect_no_hidden_state
@@ -72,6 +80,7 @@ __all__ = [
     "finite_twin",
     "jumping_gradients",
     "largest_step",
+    "moving_average",
     "planted",
     "special_where",
     "Changes",

@@ -17,47 +17,81 @@ from tutor.child.library.values import device_rtol, fmt
 SPECIALS = (("inf", np.inf), ("-inf", -np.inf), ("NaN", np.nan))
 
 
-def jumping_gradients(shapes: dict[str, tuple[int, ...]], quiet_steps: int, seed: int = 0) -> list[dict]:
+def jumping_gradients(
+    shapes: dict[str, tuple[int, ...]], quiet_steps: int, seed: int = 0, stacked: bool = False
+) -> Any:
     """quiet_steps gradient trees of small entries (|g| about 1e-2, random signs), then one where
     every entry jumps to about 1 and one small again, as float64 dicts of `shapes`. After such a
     jump Adam with b1 < b2 has |m_hat| > sqrt(v_hat), and RMSProp with rho near 1 divides by
-    about sqrt(1 - rho) * |g|: both move by several times lr, which a clipped update cannot."""
+    about sqrt(1 - rho) * |g|: both move by several times lr, which a clipped update cannot.
+    stacked: the same values as one array per key, steps first (a long run is not split into
+    thousands of little dicts)."""
     rng = np.random.default_rng(seed)
     scale = np.r_[np.full(quiet_steps, 1e-2), 1.0, 1e-2]  # drawn at once: an edge may run 10,000 steps
     drawn = {
         k: rng.choice((-1.0, 1.0), size=(scale.size, *s)) * rng.uniform(0.5, 1.5, size=(scale.size, *s))
         for k, s in shapes.items()
     }
+    if stacked:
+        return {k: v * scale.reshape(-1, *(1,) * len(shapes[k])) for k, v in drawn.items()}
     return [{k: v[t] * scale[t] for k, v in drawn.items()} for t in range(scale.size)]
 
 
-def largest_step(updates_seq: list, lr: float) -> float:
-    """The largest |update| / lr over a sequence of update trees (dicts of arrays)."""
-    return max(float(np.max(np.abs(np.asarray(u, np.float64)) / lr)) for tree in updates_seq for u in tree.values())
+def moving_average(values: Any, keep: float) -> np.ndarray:
+    """y[t] = keep * y[t - 1] + (1 - keep) * values[t] along the first axis, from y[-1] = 0, in
+    float64: an optimizer's moment over a long edge, for its reference. In closed form block by
+    block (y = keep**k * (carry + cumsum(keep**-j * x)), each block short enough that keep**-k
+    stays below 1e150), not step by step: 10,000 steps in milliseconds, with no scipy to import."""
+    x = (1 - keep) * np.asarray(values, np.float64)
+    if keep == 0:
+        return x
+    out = np.empty_like(x)
+    span = max(1, int(150 / max(-np.log10(keep), 1e-12)))
+    carry = np.zeros(x.shape[1:])
+    for start in range(0, len(x), span):
+        block = x[start : start + span]
+        k = np.arange(1, len(block) + 1, dtype=np.float64).reshape(-1, *(1,) * (x.ndim - 1))
+        out[start : start + len(block)] = keep**k * (carry + np.cumsum(block * keep**-k, axis=0))
+        carry = out[start + len(block) - 1]
+    return out
 
 
-def expect_steps_beyond_lr(got_seq: list, want_seq: list, lr: float, label: str, rtol=1e-4, atol=1e-7) -> None:
+def stacked_steps(seq: Any) -> dict[str, np.ndarray]:
+    """A trajectory as one float64 array per key, steps first: from a list of update trees (dicts
+    of arrays), or from such arrays already."""
+    if isinstance(seq, dict):
+        return {k: np.asarray(v, np.float64) for k, v in seq.items()}
+    return {k: np.stack([np.asarray(tree[k], np.float64) for tree in seq]) for k in seq[0]}
+
+
+def largest_step(updates_seq: Any, lr: float) -> float:
+    """The largest |update| / lr over a sequence of update trees (dicts of arrays), or over a
+    stacked trajectory (stacked_steps)."""
+    return max(float(np.max(np.abs(v) / lr)) for v in stacked_steps(updates_seq).values())
+
+
+def expect_steps_beyond_lr(got_seq: Any, want_seq: Any, lr: float, label: str, rtol=1e-4, atol=1e-7) -> None:
     """The learner's updates for jumping_gradients against the float64 reference, step by step:
     the failure names a clip where the learner's updates never exceed what the reference exceeds.
     `rtol` is at least what the backend can promise (device_rtol: a TPU's float32 sqrt and
     division put a correct Adam's update 3e-4 off the reference there)."""
     rtol = device_rtol(rtol)
     # every step at once (an edge runs thousands), then the first step and leaf that differs
+    got_all, want_all = stacked_steps(got_seq), stacked_steps(want_seq)
+    steps = len(next(iter(want_all.values())))
     off = {}
-    for k in want_seq[0]:
-        g = np.stack([np.asarray(got[k], np.float64) for got in got_seq])
-        w = np.stack([np.asarray(want[k], np.float64) for want in want_seq])
-        close_enough = np.isclose(g, w, rtol=rtol, atol=atol).reshape(len(w), -1).all(axis=1)
+    for k, w in want_all.items():
+        close_enough = np.isclose(got_all[k], w, rtol=rtol, atol=atol).reshape(steps, -1).all(axis=1)
         if not close_enough.all():
             off[k] = int(np.argmin(close_enough))
     if not off:
         return
     k, first = min(off.items(), key=lambda item: item[1])
-    t, got, w = first + 1, got_seq[first], want_seq[first][k]
-    g = np.asarray(got[k], np.float64)
-    theirs, ours = largest_step(got_seq, lr), largest_step(want_seq, lr)
+    t, g, w = first + 1, got_all[k][first], want_all[k][first]
+    theirs, ours = largest_step(got_all, lr), largest_step(want_all, lr)
+    there = max(float(np.max(np.abs(v[first]) / lr)) for v in got_all.values())
     clip_en = clip_zh = ""
-    if theirs < 0.9 * ours and theirs >= 0.999 * largest_step([got], lr):
+    if theirs < 0.9 * ours and theirs >= 0.999 * there:
         clip_en = (
             f" None of your updates is larger than {theirs:.3g} × lr, where the formula's reach "
             f"{ours:.3g} × lr: the update looks clipped (or bounded). The formula has no clip: after small "
@@ -68,9 +102,9 @@ def expect_steps_beyond_lr(got_seq: list, want_seq: list, lr: float, label: str,
             "（或被限制）了。公式里没有截断：一串小梯度之后来一个大梯度，参数移动超过 lr，这是对的"
         )
     fail(
-        f"{label}, gradients of about 0.01 for {len(want_seq) - 2} steps, then about 1 (a jump), then 0.01: "
+        f"{label}, gradients of about 0.01 for {steps - 2} steps, then about 1 (a jump), then 0.01: "
         f"at step {t} updates['{k}'] is {fmt(g)}, expected {fmt(w)} (float64 reference).{clip_en}",
-        f"{label}，梯度先是约 0.01（{len(want_seq) - 2} 步），然后跳到约 1，再回到 0.01："
+        f"{label}，梯度先是约 0.01（{steps - 2} 步），然后跳到约 1，再回到 0.01："
         f"第 {t} 步 updates['{k}'] 是 {fmt(g)}，应为 {fmt(w)}（float64 参考）。{clip_zh}",
     )
 
