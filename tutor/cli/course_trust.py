@@ -27,7 +27,7 @@ def _confinement(lang: str) -> str:
     abi = host.landlock_abi()
     files = "course_confined_landlock" if abi >= 1 else "course_confined_hook"
     sockets = "course_confined_seccomp" if host.seccomp_filters() else "course_confined_no_seccomp"
-    sep = "；" if lang == "zh" else "; "
+    sep = say("course_confined_sep", lang)
     parts = ("course_confined_rules", files, sockets, "course_confined_grade")
     return sep.join(say(key, lang, abi=abi) for key in parts)
 

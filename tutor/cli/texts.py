@@ -22,6 +22,7 @@ MSG = table(
             "文件运行。它们和任何检查一样受到限制：{confined}。请只使用你像信任一个要安装的程序那样信任的课程。"
             "（这个文件夹只提示这一次。）",
         },
+        "course_confined_sep": {"en": "; ", "zh": "；"},
         "course_confined_rules": {
             "en": "they may read only their own run folder, the compilation cache, the course's lessons/ (never its "
             "solutions/ or tests/), the Python installation with its packages, the system folders Python reads "
