@@ -159,6 +159,8 @@ def test_a_long_drills_result_is_brought_into_view_and_the_keys_scroll_it(home, 
     asyncio.run(body())
 
 
+@pytest.mark.slow  # every drill laid out and answered (~19 s): the full suite's; the fast tier's
+# test_every_lesson_with_exercises_has_three_drills_that_fit_80x24 measures their lines without a screen
 def test_every_drills_lines_fit_80_columns_with_the_scrollbar_shown(home, fake_sandbox, tui):
     """Each shipped drill at 80x24, answered (the page then scrolls, its scrollbar shown): each line
     of the program is one row (rnn's 75-column line wrapped its `])` onto a row of its own)."""
