@@ -32,8 +32,8 @@ _functions: list[tuple[types.FunctionType, tuple]] = []
 # The quick look at them: every object each function holds (its code, defaults, kw-defaults, and
 # its globals, name, dict...), as gc sees them, in one flat list compared by identity in C. Reading
 # `fn.__code__` instead raises an audit event each time, and every event passes through the fence's
-# Python hooks: restore runs a dozen times a run over ~700 functions, and those ~20,000 events cost
-# 15-25 ms of a warm verdict. gc.get_referents(a, b) is a's list then b's: keep() extends it.
+# Python hooks: restore runs a dozen times a run over ~620 functions, and those ~32,000 events cost
+# 17-37 ms of a warm verdict. gc.get_referents(a, b) is a's list then b's: keep() extends it.
 _held: list = []
 _seen: set[int] = set()
 changed: list[str] = []  # the judge's parts learner code changed, as "module.name", in the order found
@@ -118,15 +118,19 @@ def _as_kept(current, names: tuple[str, ...], values: tuple, judge: bool, own_st
     return not judge or len(current) - len(names) == sum(map(current.__contains__, own_state))
 
 
+def _look() -> list:
+    return gc.get_referents(*(fn for fn, _ in _functions))
+
+
 def _take_look() -> None:
-    _held[:] = gc.get_referents(*(fn for fn, _ in _functions))
+    _held[:] = _look()
 
 
 def _functions_as_kept() -> bool:
     """The quick look at the judge's functions: each holds the very objects it held when the
     look was taken. Any of its parts swapped (or a new one: a __dict__, an annotations dict made
     on first use) changes the list, and restore() then compares each function part by part."""
-    now = gc.get_referents(*(fn for fn, _ in _functions))
+    now = _look()
     return len(now) == len(_held) and all(map(operator.is_, now, _held))
 
 
