@@ -22,6 +22,7 @@ import os
 import re
 import sys
 import types
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -220,7 +221,16 @@ def made_by_jax(fun: object) -> bool:
     `_transpose_jaxpr_fancy.<locals>.transposed`) that carries the jitted function's name and
     definition line, so the log says "never seen function loss defined at <your line>" once per
     new transpose: not the learner's code made again. Unwrapped first as JAX names a function
-    (partial's func, __wrapped__), so `jax.jit(jax.checkpoint(f))` is still the learner's `f`."""
+    (partial's func, __wrapped__), so `jax.jit(jax.checkpoint(f))` is still the learner's `f`.
+    A function of JAX's that holds one of the learner's (fori_loop's `while_body_fun` around the
+    body, made anew when the body is) stands for that function: it is the learner's."""
+    fun = _unwrapped(fun)
+    return _in_jax(fun) and not any(
+        not _in_jax(held) for held in _functions_held(fun) if getattr(held, "__code__", None) is not None
+    )
+
+
+def _unwrapped(fun: object) -> object:
     if type(fun).__name__ == "WrappedFun":  # linear_util's wrapper (an older JAX hands it over)
         fun = getattr(fun, "f", fun)
     for _ in range(32):
@@ -228,8 +238,27 @@ def made_by_jax(fun: object) -> bool:
         if inner is None:
             break
         fun = inner
+    return fun
+
+
+def _in_jax(fun: object) -> bool:
     code = getattr(fun, "__code__", None)
     return code is not None and os.path.abspath(code.co_filename).startswith(_JAX_DIR)
+
+
+def _functions_held(fun: object) -> list[object]:
+    """The functions a function's closure holds (through a weak reference too), unwrapped."""
+    held = []
+    for cell in getattr(fun, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if isinstance(value, weakref.ref):
+            value = value()
+        if callable(value):
+            held.append(_unwrapped(value))
+    return held
 
 
 PERSISTENT_CACHE_LOGGERS = ("jax._src.compiler", "jax._src.compilation_cache")
