@@ -152,6 +152,30 @@ def test_the_chart_draws_under_no_color_where_textual_filters_every_row(monkeypa
     asyncio.run(body())
 
 
+def test_a_resized_chart_is_drawn_again_at_the_size_it_is_shown(tui):
+    """A picture drawn for one width and shown at another is cut or padded: after a pass at 80x24
+    the checks mounted under the chart brought a scrollbar, and the x axis's last label read '100'
+    (CI, the NO_COLOR snapshot). A size the picture was not drawn for draws it again."""
+
+    async def body():
+        app = ChartApp()
+        async with app.run_test(size=SIZE) as pilot:
+            chart = app.query_one(LossChart)
+            chart.add(falling(1000))
+            await tui.until(pilot, chart.settled, timeout=10, what="the first plot")
+            drawn = chart.redraws
+            for width in (70, 90):
+                await pilot.resize_terminal(width, 24)
+                await tui.until(pilot, lambda: chart._plot.size.width == width - 2, 10, "the resize")
+                await tui.until(pilot, chart.settled, timeout=10, what=f"the plot at {width} columns")
+                assert chart._plot.drawn_for == (chart._plot.size.width, chart._plot.size.height)
+                axis = "".join(seg.text for seg in chart._plot.rows[-1]).rstrip()
+                assert axis.endswith("1000"), axis  # the last label whole, at the right edge
+            assert chart.redraws == drawn + 2  # once per size, not on every tick
+
+    asyncio.run(body())
+
+
 def test_clear_takes_the_old_curve_off_the_screen_at_once(tui):
     async def body():
         app = ChartApp()
@@ -366,7 +390,7 @@ def test_a_recheck_clears_the_curve_and_a_failed_one_says_training_was_skipped(h
             await pilot.press("f5")
             await tui.until(pilot, lambda: screen.verdict is not None, RUN_DEADLINE_S, "the verdict")
             assert screen.verdict.passed, screen.verdict.message
-            await tui.until(pilot, lambda: chart.redraws >= 1 and not chart._dirty, timeout=10, what="the last plot")
+            await tui.until(pilot, chart.settled, timeout=10, what="the last plot")
             assert chart.point_count() > 0 and chart._plot.display
             # The course's solution on the same data, under the curve: trained in a worker as the
             # screen opened, kept in the home as numbers only (issue 56, item 3).

@@ -318,7 +318,7 @@ def test_exercise_with_a_loss_chart_after_a_pass(
         fake_sandbox.script(exercise.id, MetricPoints(mine), *checks, fake_sandbox.verdict("pass", checks))
         await tui.check(pilot, screen)
         chart = screen.results.chart
-        await tui.until(pilot, lambda: chart.redraws >= 1 and not chart._dirty and not chart._drawing, 10, "the plot")
+        await tui.until(pilot, chart.settled, 10, "the plot")
 
     monkeypatch.setenv(COURSE_VAR, str(FIXTURE))
     if no_color:

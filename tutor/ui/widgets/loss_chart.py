@@ -208,6 +208,13 @@ class ChartPicture(Widget):
 
         self.plt = Plot()  # drawn on by one thread at a time (LossChart waits for each picture)
         self.rows: list[Strip] = []
+        self.drawn_for = (0, 0)  # the size the last picture asked for was drawn at
+
+    def stale(self) -> bool:
+        """Whether the widget's size is not the one its picture was drawn for: a scrollbar came
+        when the checks mounted under the chart, and the x axis's last label was cut ('100')."""
+        size = (self.size.width, self.size.height)
+        return size[0] > 0 and size != self.drawn_for
 
     def theme_name(self) -> str:
         """The plotext theme matching the app's colours, registered here (on the event loop)."""
@@ -402,15 +409,24 @@ class LossChart(Vertical):
         # 80x24 on the exercise screen, on every redraw while the loss streams in).
         note.update(text, layout=False)
 
+    def settled(self) -> bool:
+        """Drawn at least once, nothing left to draw, at the size it is shown (tests wait on it)."""
+        plot = self._plot
+        return self.redraws >= 1 and not self._dirty and not self._drawing and plot is not None and not plot.stale()
+
     def _redraw_if_dirty(self) -> None:
-        if not self._dirty or not self.series or self._drawing:
+        stale = self._plot is not None and self._plot.stale()
+        if not (self._dirty or stale) or not self.series or self._drawing:
             return
-        self._dirty = False
         if self._plot is None:
             self._plot = ChartPicture()
             self.mount(self._plot)
         self._plot.display = True
-        width, height = self._plot.size.width or self.size.width - 2, self._plot.size.height or 9
+        width, height = self._plot.size.width, self._plot.size.height
+        if not width or not height:
+            return  # not laid out yet: drawn on a tick after, at the size it is shown (no wasted picture)
+        self._dirty = False
+        self._plot.drawn_for = (width, height)
         # Copies: points go on arriving here while the thread draws.
         series = {name: (list(xs), list(ys)) for name, (xs, ys) in self.series.items()}
         reference = {name: (list(xs), list(ys)) for name, (xs, ys) in self.reference.items()}
