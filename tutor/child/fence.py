@@ -147,7 +147,8 @@ _sight: Sight | None = None
 # Folders known readable, symlink-free and not writable by the run: a file in one is read with one
 # lstat, not a realpath (imports open many files).
 _readable_folders: set[str] = set()
-_above: frozenset[int] = frozenset()  # the processes above the run when the fence was set
+# The processes above the run when the fence was set, and their process groups.
+_above: frozenset[int] = frozenset()
 _kernel_reads = False  # Landlock fences reads: /proc of the run's own children is hidden from the hook too
 _kernel_scope = False  # Landlock's signal scope holds
 _busy = threading.local()  # inside the hook: its own reads of /proc are the tutor's, not the run's
@@ -468,6 +469,16 @@ def _ours(target: int, group: bool) -> bool:
     return _kernel_reads and _kernel_scope and wanted not in _above
 
 
+def _groups_of(pids: frozenset[int]) -> frozenset[int]:
+    groups = set()
+    for pid in pids:
+        try:
+            groups.add(os.getpgid(pid))
+        except OSError:  # gone, or another pid namespace's
+            continue
+    return frozenset(groups)
+
+
 def _own_child(pid: int) -> bool:
     """Whether `pid` is a child of this process (no /proc needed: the kernel's own list)."""
     try:
@@ -563,6 +574,7 @@ def install(roots: list[str], kernel: bool = True, scope: bool = True, sight: Si
     _allowed = tuple(roots)
     _root = os.getpid()
     _above = frozenset(host.ancestors(_root))  # read now: the read fence hides them next
+    _above |= _groups_of(_above)  # a group of theirs may be led by a process not above (a sibling, gone)
     global _unfenced_threads
     others = host.thread_ids() - {threading.get_native_id()}  # alive before the fence: outside its domain
     abi = landlock(roots, scope, sight) if kernel else 0  # first: it calls C through ctypes itself
