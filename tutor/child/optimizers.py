@@ -552,7 +552,13 @@ EDGE_REACH = 50.0
 
 
 def expect_steps_past_lr(
-    opt: Any, lr: float, reference: Callable[[Any], Any], label: str, quiet_steps: int, stacked: bool = False
+    opt: Any,
+    lr: float,
+    reference: Callable[[Any], Any],
+    label: str,
+    quiet_steps: int,
+    stacked: bool = False,
+    judged_from: int = 1,
 ) -> None:
     """The library's edge for every optimizer: `opt` (built with lr and hyperparameters where one
     update can exceed lr) run on gradients that jump after quiet_steps small ones, against
@@ -560,13 +566,16 @@ def expect_steps_past_lr(
     (else a clip at a bound above its reach would pass: adam's first edge reached 8.8 lr and an
     update clipped to 12 lr passed); a clip of the update, at any usual bound, fails here.
     stacked: the trajectory goes as one array per key, steps first (jumping_gradients), to
-    `reference` and back: a reference that takes it so spares a long edge thousands of dicts."""
+    `reference` and back: a reference that takes it so spares a long edge thousands of dicts.
+    judged_from: the first step compared (expect_steps_beyond_lr), the jump always among them."""
+    judged_from = min(judged_from, quiet_steps + 1)
     init, update = unpack(opt)
     grads_seq = jumping_gradients({"w": (3,), "b": (3,)}, quiet_steps, stacked=stacked)
     want = reference(grads_seq)
     assert largest_step(want, lr) > EDGE_REACH, f"the edge's reference never moves past {EDGE_REACH} x lr"
     params = as_float32({"w": np.zeros(3), "b": np.zeros(3)})
-    expect_steps_beyond_lr(run_updates_scanned(update, init, params, grads_seq), want, lr, label)
+    got = run_updates_scanned(update, init, params, grads_seq)
+    expect_steps_beyond_lr(got, want, lr, label, judged_from=judged_from)
 
 
 def run_updates_scanned(update: Callable, init: Callable, params: Any, grads_seq: Any) -> Any:

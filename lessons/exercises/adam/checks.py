@@ -389,6 +389,10 @@ def check_matches_reference(adam, apply_updates):
         f"adam({edge_lr}, b1={edge_b1}, b2=1 - 2**-17, eps=1e-8)",
         quiet_steps=10_000,
         stacked=True,
+        # Judged from step 2000, where 1 - b2**t is 0.015: at step 2 it is 2**-16, and a TPU's
+        # float32 power (exp of a log, ~1e-6 off near 1) put the reference solution's update 4 %
+        # off there. The jump, where a clip shows, is step 10001.
+        judged_from=2_000,
     )
 
 

@@ -70,11 +70,15 @@ def largest_step(updates_seq: Any, lr: float) -> float:
     return max(float(np.max(np.abs(v) / lr)) for v in stacked_steps(updates_seq).values())
 
 
-def expect_steps_beyond_lr(got_seq: Any, want_seq: Any, lr: float, label: str, rtol=1e-4, atol=1e-7) -> None:
+def expect_steps_beyond_lr(
+    got_seq: Any, want_seq: Any, lr: float, label: str, rtol=1e-4, atol=1e-7, judged_from: int = 1
+) -> None:
     """The learner's updates for jumping_gradients against the float64 reference, step by step:
     the failure names a clip where the learner's updates never exceed what the reference exceeds.
     `rtol` is at least what the backend can promise (device_rtol: a TPU's float32 sqrt and
-    division put a correct Adam's update 3e-4 off the reference there)."""
+    division put a correct Adam's update 3e-4 off the reference there). Steps before
+    `judged_from` (counted from 1) are not compared: where the formula itself is ill-conditioned
+    in float32 there, the difference is the backend's, not the learner's."""
     rtol = device_rtol(rtol)
     # every step at once (an edge runs thousands), then the first step and leaf that differs
     got_all, want_all = stacked_steps(got_seq), stacked_steps(want_seq)
@@ -82,6 +86,7 @@ def expect_steps_beyond_lr(got_seq: Any, want_seq: Any, lr: float, label: str, r
     off = {}
     for k, w in want_all.items():
         close_enough = np.isclose(got_all[k], w, rtol=rtol, atol=atol).reshape(steps, -1).all(axis=1)
+        close_enough[: max(judged_from - 1, 0)] = True
         if not close_enough.all():
             off[k] = int(np.argmin(close_enough))
     if not off:
