@@ -189,3 +189,35 @@ def test_every_drills_lines_fit_80_columns_with_the_scrollbar_shown(home, fake_s
                 app.pop_screen()
 
     asyncio.run(body())
+
+
+def test_keys_typed_ahead_reach_the_beliefs_after_the_line(home, fake_sandbox, tui):
+    """A fast typist (or a paste) sends the line, Enter, Downs and Enter before the tutor has
+    drawn the beliefs: the Downs after the line's Enter move the beliefs' highlight, not the
+    code's (the browser walk's Downs went to the code list under CI's load)."""
+    from textual import events
+
+    from tutor.ui.screens.drill import DrillScreen
+
+    drill = COURSE.drills_of("6.1")[0]
+    exercise = COURSE.exercise(drill.exercise)
+    checks = fake_sandbox.checks(exercise)
+    fake_sandbox.script(exercise.id, *checks, fake_sandbox.verdict("fail", checks=checks))
+
+    async def body():
+        app = new_app(home, fake_sandbox, "en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            await pilot.press("b")
+            await tui.until(pilot, lambda: isinstance(app.screen, DrillScreen), 10, "the drill")
+            screen = app.screen
+            keys = [*str(drill.line), "enter", "down", "down"]
+            for key in keys:  # all queued at once, as a terminal delivers a burst
+                char = key if len(key) == 1 else None
+                app.post_message(events.Key(key, char))
+            await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+            beliefs = screen.query_one("#drill-beliefs", OptionList)
+            await tui.until(pilot, lambda: beliefs.highlighted == 2, 10, "two Downs in the beliefs")
+            assert screen.query_one("#drill-code", OptionList).highlighted == drill.line - 1
+
+    asyncio.run(body())
