@@ -31,7 +31,7 @@ def test_the_command_line_says_any_tutor_error_in_its_language_with_its_code(tmp
     def full(ctx):
         raise ProgressError("the disk is full", "磁盘已满")
 
-    monkeypatch.setattr("tutor.cli.main.COMMANDS", {"list": full})
+    monkeypatch.setattr("tutor.cli.status.cmd_list", full)
     assert main(["--home", str(tmp_path), "--lang", lang, "list"]) == 1
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err

@@ -77,7 +77,7 @@ def test_course_flag_leaves_the_environment_alone_while_the_command_runs(tmp_pat
         seen.append(os.environ.get(COURSE_VAR))
         return real(ctx)
 
-    monkeypatch.setattr("tutor.cli.main.COMMANDS", {"list": spy})
+    monkeypatch.setattr(status, "cmd_list", spy)
     capsys.readouterr()
     assert main(["--home", str(tmp_path / "home"), "--course", str(mine), "list", "--json"]) == 0
     assert seen == [None]

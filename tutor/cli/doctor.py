@@ -22,15 +22,12 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from tutor.cli.arguments import Subcommands
-from tutor.doctor import options, running
-from tutor.doctor.findings import Report
-from tutor.doctor.report_json import report_json
-from tutor.doctor.report_text import render_text
+from tutor.doctor import options
 from tutor.i18n import pick, table
-from tutor.terminal.text_wrap import for_terminal
 
 if TYPE_CHECKING:
     from tutor.cli.context import Context
+    from tutor.doctor.findings import Report
     from tutor.sandbox.run import Run
 
 INTERRUPTED = 130  # what a shell expects from a program stopped by SIGINT, as `check` / `watch`
@@ -200,8 +197,13 @@ def run(ctx: Context) -> int:
         print(say("usage", lang, problem=pick(problem, lang)), file=sys.stderr)
         return 2
 
+    # Here, not at the top: every command line parses doctor's options, few run it.
+    from tutor.doctor import running
+    from tutor.doctor.report_json import report_json
+    from tutor.doctor.report_text import render_text
     from tutor.sandbox.events import Output
     from tutor.sandbox.runner import Sandbox
+    from tutor.terminal.text_wrap import for_terminal
 
     ctx.note_host()
     sandbox = Sandbox(ctx.home, accelerator=ctx.accelerator, course=ctx.settings.course)
