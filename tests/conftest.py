@@ -107,14 +107,6 @@ def pytest_unconfigure(config):
     gc.freeze()
 
 
-def pytest_runtest_teardown(item):
-    """A test that undid that freeze (mypy's in-process build ends with gc.unfreeze()) gets it back:
-    without it every later app's start walked the whole process (tutor.ui.collector.settle), and the
-    test process that had run mypy spent ~40 s of the fast tier's CPU in full collections."""
-    if not gc.get_freeze_count():
-        gc.freeze()
-
-
 def pytest_collection_modifyitems(config, items):
     items.sort(key=_rank)  # stable: within a folder, the order of collection
     for item in items:
