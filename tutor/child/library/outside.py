@@ -244,9 +244,31 @@ def _files() -> dict[str, tuple[int, int]]:
     return out
 
 
+# A setting written with the same value on every call (`decimal.getcontext().prec = 12`,
+# `np.random.seed(0)`) changes nothing a before/after comparison sees once an earlier call has
+# written it. So a watched call starts from the judge's own values, ones no program writes: any
+# write to them shows. The course's checks read none of these.
+_JUDGES_DECIMAL = {"prec": 41, "rounding": decimal.ROUND_05UP}
+_JUDGES_SEED = 0x6A5C
+
+
+def _from_the_judges_settings() -> None:
+    context = decimal.getcontext()
+    for name, value in _JUDGES_DECIMAL.items():
+        setattr(context, name, value)
+    random.seed(_JUDGES_SEED)
+    np.random.seed(_JUDGES_SEED)
+
+
 def snapshot(home: str) -> dict:
-    """What a call could change in the shared places, for `changed_since`. `home` is the learner
-    module's name (its functions and classes, wherever they are kept, are walked into)."""
+    """What a call could change in the shared places, for `changed_since`, the settings every
+    module shares set to the judge's own values first. `home` is the learner module's name (its
+    functions and classes, wherever they are kept, are walked into)."""
+    _from_the_judges_settings()
+    return _taken(home)
+
+
+def _taken(home: str) -> dict:
     added, imported = _added_names(home)
     spaces = _namespaces(home, added)
     bound = {prefix + n: id(v) for prefix, names in spaces.items() for n, v in names.items()}
@@ -278,7 +300,7 @@ def _rebound(was: Any, now: Any, added_since_load: bool) -> bool:
 
 def changed_since(home: str, before: dict) -> list[str]:
     """The places, as a learner writes them, that changed since `before = snapshot(home)`."""
-    after = snapshot(home)
+    after = _taken(home)
     places: list[str] = []
     env_b, env_a = before["environ"], after["environ"]
     for key in sorted(set(env_b) | set(env_a)):

@@ -62,17 +62,20 @@ DEEP = "\x00reach"  # the snapshot's entry for everything a module's code can re
 PROCESS = "\x00outside"  # and for what the whole process keeps outside it (tutor.child.library.outside)
 
 
-def global_snapshot(module: Any) -> dict:
+def global_snapshot(module: Any, process: bool = True) -> dict:
     """Record a module's globals (or any object's attributes; none for an object without `__dict__`,
     such as a NamedTuple), for global_changes after calling learner code. For a module, also
     everything its code can reach and change: containers at any depth, its functions' default
     arguments, closure cells and attributes, its classes and instances, Refs; and what the process
-    keeps outside it (os.environ, builtins, __main__, modules made at run time)."""
+    keeps outside it (os.environ, builtins, __main__, modules made at run time), unless `process`
+    is false (the snapshot after the calls: outside.changed_since takes that one itself, and a
+    snapshot of it would set the process's settings back to the judge's)."""
     names = vars(module) if hasattr(module, "__dict__") else {}
     shot: dict = {n: (v, _contents(v)) for n, v in names.items() if not n.startswith("__")}
     if isinstance(module, types.ModuleType):
         shot[DEEP] = reach.snapshot(module)
-        shot[PROCESS] = outside.snapshot(module.__name__)
+        if process:
+            shot[PROCESS] = outside.snapshot(module.__name__)
     return shot
 
 
@@ -157,8 +160,8 @@ def global_changes(module: Any, before: dict) -> Changes:
     """What calls since `before = global_snapshot(module)` did to the module's globals (or the
     object's attributes): names created, deleted or rebound, and lists, dicts, sets, deques,
     NumPy arrays, Refs or object attributes changed in place, however deep (for a module)."""
-    after = global_snapshot(module)
-    process_before, _ = before.pop(PROCESS, None), after.pop(PROCESS, None)
+    after = global_snapshot(module, process=False)
+    process_before = before.pop(PROCESS, None)
     deep_before, deep_after = before.pop(DEEP, None), after.pop(DEEP, None)
     common = sorted(set(before) & set(after))
     rebound = [n for n in common if before[n][0] is not after[n][0]]
