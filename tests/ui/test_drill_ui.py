@@ -221,3 +221,43 @@ def test_keys_typed_ahead_reach_the_beliefs_after_the_line(home, fake_sandbox, t
             assert screen.query_one("#drill-code", OptionList).highlighted == drill.line - 1
 
     asyncio.run(body())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_belief_is_on_screen_while_one_is_chosen_at_80x24(home, fake_sandbox, tui, lang):
+    """Each lesson's first drill at 80x24: once the line is picked, every belief's rows are inside
+    the page as shown, and still when Down has gone to the last. Was: the beliefs' list is as tall
+    as its options, so only the page could scroll, and it did not follow the highlight; in four
+    lessons the fourth belief sat below the fold and Down chose it unseen (the browser walk failed
+    whenever the drawn order put the drill's own belief last)."""
+    from tutor.ui.screens.drill import DrillScreen
+
+    lessons = [l.id for l in COURSE.lessons if COURSE.drills_of(l.id)]
+
+    def all_shown(screen) -> bool:
+        page = screen.query_one("#drill-body").region
+        beliefs = screen.query_one("#drill-beliefs", OptionList).region
+        return beliefs.height > 0 and page.contains_region(beliefs)
+
+    async def body():
+        app = new_app(home, fake_sandbox, lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.until(pilot, lambda: app.session.course is not None, 10, "the course")
+            for lesson in lessons:
+                app.push_screen(DrillScreen(lesson))
+                await tui.until(pilot, lambda l=lesson: getattr(app.screen, "lesson_id", None) == l, 10, "the drill")
+                screen = app.screen
+                await tui.until(pilot, lambda: screen.is_mounted and screen.drill is not None, 10, "its program")
+                await pilot.press(*str(screen.drill.line), "enter")
+                await tui.until(pilot, lambda: screen.stage == "belief", 10, "the beliefs")
+                await tui.until(pilot, lambda: all_shown(screen), 10, f"{lesson}: every belief on screen")
+                beliefs = screen.query_one("#drill-beliefs", OptionList)
+                for _ in range(beliefs.option_count - 1):
+                    await pilot.press("down")
+                await tui.until(pilot, lambda: beliefs.highlighted == beliefs.option_count - 1, 10, "the last belief")
+                await pilot.pause()
+                assert all_shown(screen), (lesson, screen.query_one("#drill-body").region, beliefs.region)
+                await pilot.press("escape")
+                await tui.until(pilot, lambda s=screen: app.screen is not s, 10, "the drill to close")
+
+    asyncio.run(body())

@@ -250,6 +250,13 @@ class DrillScreen(RunView, TutorScreen):
             code.highlighted = number - 1
         self._render_ask()
 
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The beliefs in view while one is chosen: each list is as tall as its options, so its own
+        scrolling never moves, and at 80x24 a fourth belief sat below the page's fold, where Down
+        chose it unseen. The page shows the list whole (it fits: four beliefs take about 8 rows)."""
+        if event.option_list.id == "drill-beliefs" and self.stage == "belief":
+            event.option_list.scroll_visible(animate=False)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option_list.id == "drill-code" and self.stage == "line":
@@ -278,7 +285,9 @@ class DrillScreen(RunView, TutorScreen):
         self.line, self.typed, self.stage = number, "", "belief"
         code.highlighted = self.drill.line - 1  # the line that holds the mistake, shown
         self.render_texts()
-        self.query_one("#drill-beliefs", OptionList).focus()
+        beliefs = self.query_one("#drill-beliefs", OptionList)
+        beliefs.focus()
+        beliefs.scroll_visible(animate=False)  # every belief on screen as the question is asked
 
     def _pick_belief(self, belief_id: str) -> None:
         drill = self.drill
