@@ -749,7 +749,8 @@ def test_live_chart_grows_with_several_series_and_a_log_scale(tui):
             chart.add([("loss", i, 10.0**-i) for i in range(4)])
             chart.add([("ema", i, 2.0**-i) for i in range(4)])
             await tui.until(pilot, lambda: chart._plot is not None, 10, "the plot")
-            await pilot.pause()
+            # the note is written once the picture is drawn (in its own thread): waited for, not one pause
+            await tui.until(pilot, lambda: "ema: 0.125" in tui.plain(chart.query_one("#chart-note")), 10, "the note")
             note = tui.plain(chart.query_one("#chart-note"))
             assert "loss: 0.001" in note and "ema: 0.125" in note and "(log)" in note
             assert chart.marker == "*" and chart.point_count() == 8
