@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tutor.ui.screens.base import TutorModal, footer
-from tutor.ui.widgets.cell_view import code_view
+from tutor.ui.widgets.code import code_view
 
 
 class SolutionScreen(TutorModal):

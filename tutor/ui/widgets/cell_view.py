@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -26,6 +25,7 @@ from tutor.ui.keys import translate_bindings
 from tutor.ui.runs import RunView
 from tutor.ui.saving import record
 from tutor.ui.texts import bold_label, say, spaced
+from tutor.ui.widgets.code import code_view
 from tutor.ui.widgets.markup import hanging, inline, set_markdown
 from tutor.ui.widgets.own_focus_style import OwnFocusStyle
 
@@ -33,15 +33,6 @@ if TYPE_CHECKING:
     from tutor.ui.app_protocol import TutorAppLike
 
 MAX_SHOWN_CHARS = 20_000  # of output kept on screen; the rest is elided from the top
-
-
-def code_view(code: str) -> Syntax:
-    """A cell's code. Line numbers make a wrapped long line visible as one line: its continuation
-    has no number, so it cannot be mistaken for a statement of its own."""
-    # ansi_dark uses the terminal's own palette: right on 16-colour terminals and under NO_COLOR.
-    return Syntax(
-        code.rstrip("\n"), "python", theme="ansi_dark", background_color="default", word_wrap=True, line_numbers=True
-    )
 
 
 class CellView(RunView, OwnFocusStyle, Vertical, can_focus=True):
