@@ -3,6 +3,7 @@ use (tools/cjk_font_subset.py made it from them; a new character in a text means
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ FONT = ROOT / "tutor" / "serve" / "fonts" / "NotoSansMonoCJKsc-tutor.woff2"
 # The code points the page gives to the CJK face (tutor/serve/page.html's unicode-range).
 RANGES = [(0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF), (0x3100, 0x312F), (0x31A0, 0x31BF),
           (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF)]  # fmt: skip
+_IN_RANGES = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in RANGES) + "]")
 SOURCES = ("lessons/**/*.yaml", "lessons/**/*.py", "solutions/*.py", "tutor/**/*.py", "tutor/**/*.html")
 
 
@@ -20,9 +22,8 @@ def _used() -> dict[str, str]:
     found: dict[str, str] = {}
     for pattern in SOURCES:
         for path in sorted(ROOT.glob(pattern)):
-            for ch in path.read_text(encoding="utf-8", errors="ignore"):
-                if any(a <= ord(ch) <= b for a, b in RANGES):
-                    found.setdefault(ch, str(path.relative_to(ROOT)))
+            for ch in _IN_RANGES.findall(path.read_text(encoding="utf-8", errors="ignore")):
+                found.setdefault(ch, str(path.relative_to(ROOT)))
     return found
 
 
