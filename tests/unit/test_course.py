@@ -449,6 +449,7 @@ def _prompt(en: str, zh: str = "做吧") -> str:
         ("Call `f(x) and go.", "做吧", ":7: exercise prompt (en): unmatched backtick"),
         ("Files live in <home>/workspace.", "做吧", ":7: exercise prompt (en): <home> is read as HTML"),
         ("Code:\n\n```\nx = 1\n", "做吧", ":9: exercise prompt (en): code fence ``` is never closed"),
+        ("Code:\n\n```\nx = 1\n```", "做吧", ":9: exercise prompt (en): code fence ``` names no language"),
         ("| a | b |\n| 1 | 2 |", "做吧", ":7: exercise prompt (en): a table row that is not read as a table"),
         ("Fine.", "第一行\n\n在 jit 下这会 抛出错误。", ":11: exercise prompt (zh): space between Chinese characters"),
         ("Fine.", "第一行\n\n状态,再看输出。", ":11: exercise prompt (zh): ASCII punctuation in Chinese prose ('态,')"),
@@ -489,7 +490,7 @@ def test_markdown_as_meant_passes_the_lint(tmp_path):
 
          - a list item:
 
-           ```
+           ```text
            s = rho * s + (1 - rho) * g**2
            ```
 
@@ -497,14 +498,14 @@ def test_markdown_as_meant_passes_the_lint(tmp_path):
          |---|---|
          | 1 | 2 |
          """
-    zh = "在 `jax.jit` 下这会\n抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```"
+    zh = "在 `jax.jit` 下这会\n抛出错误，见 6.5 节。\n\n```python\n# 注释\n中文 字符\n```"
     zh_code = "调用 `f(a, b)`：形状为 (T, D)，`x: 中文` 也是代码。"
     course = make_course(tmp_path, {"1.0.yaml": GOOD_LESSON, "exercises/demo.yaml": _prompt(en, zh + "\n\n" + zh_code)})
     loaded, problems = read_course(course, lint=True)
     assert problems == [], problems
     # A source line break between two Chinese characters is not a space on screen; code keeps its lines.
     assert loaded.exercise("demo").prompt.zh.startswith(
-        "在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```\n# 注释\n中文 字符\n```\n"
+        "在 `jax.jit` 下这会抛出错误，见 6.5 节。\n\n```python\n# 注释\n中文 字符\n```\n"
     )
 
 
@@ -578,7 +579,7 @@ def test_the_chinese_glossary_and_punctuation_are_enforced(zh, expected):
     "text, lang",
     [
         ("see [the docs](https://docs.jax.dev) and `a`, `b`", "en"),  # a real link; English commas
-        ("```\nx = {'a': 1, 'b': 2}  # 一个字典，两个键\n```", "zh"),  # ASCII in the code, not the comment
+        ("```python\nx = {'a': 1, 'b': 2}  # 一个字典，两个键\n```", "zh"),  # ASCII in the code, not the comment
         ("`a` 和 `b`，以及 `c`。", "zh"),
     ],
 )

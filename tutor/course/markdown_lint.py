@@ -3,7 +3,7 @@
 Texts are parsed with the parser the TUI renders them with (markdown-it-py's "gfm-like" preset,
 as Textual's Markdown widget), and the token stream is searched for what a reader would see
 wrongly: code indented instead of fenced, stray backticks and asterisks, a formula turned bold,
-`<name>` swallowed as HTML, a fence left open, a table that is not read as one. In Chinese
+`<name>` swallowed as HTML, a fence left open or naming no language, a table that is not read as one. In Chinese
 texts also spaces between Chinese characters, and ASCII punctuation where ，。：；？！（） belong
 (code spans and fences are separate tokens, so code is never judged, except for full-width
 punctuation typed inside a Chinese text's code span), and the glossary's one term for each idea.
@@ -66,6 +66,15 @@ def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
             problems.extend(_zh_comment_problems(tok, start))
         elif tok.type == "inline":
             problems.extend(_inline_problems(tok, start, lang))
+        if tok.type == "fence" and not tok.info.strip() and _closed(tok, lines):
+            problems.append(
+                (
+                    start,
+                    f"code fence {tok.markup} names no language: the TUI guesses one each time it draws "
+                    f"the text (tens of ms) and may colour a diagram as code; write {tok.markup}python, "
+                    f"or {tok.markup}text for a diagram or output",
+                )
+            )
     return problems
 
 

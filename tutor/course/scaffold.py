@@ -55,13 +55,13 @@ exercise:
     en: |
       TODO: state the interface exactly. For example:
 
-      ```
+      ```text
       {name}(x) -> ...
       ```
     zh: |
       TODO：准确写出接口。例如：
 
-      ```
+      ```text
       {name}(x) -> ...
       ```
   hints:  # progressive: vague first, nearly the answer last
@@ -236,13 +236,13 @@ exercise:
     en: |
       Write `double(x)`, which returns `2 * x` for a number or an array:
 
-      ```
+      ```text
       double(x) -> 2 * x
       ```
     zh: |
       写出 `double(x)`，对一个数或一个数组返回 `2 * x`：
 
-      ```
+      ```text
       double(x) -> 2 * x
       ```
   hints:
