@@ -3,8 +3,9 @@
 A purity check compares a snapshot taken before calling the learner's functions with one taken
 after. One level of module globals is not enough: a history hides in a mutable default argument
 (`def f(x, _log=[])`), in a closure cell, in a function attribute, two dicts down in a global, or
-in a `jax.Ref`, in a ContextVar's value, in a weakref dictionary, or in what a cached zero-argument
-function (`functools.cache`) hands back. So the walk starts at the module's globals and follows, through containers of any
+in a `jax.Ref`, in a ContextVar's value, in a weakref dictionary, in what a cached zero-argument
+function (`functools.cache`) hands back, or in a C object's own record (a hash fed each call, rows of
+an SQLite database, a file written to). So the walk starts at the module's globals and follows, through containers of any
 depth, the learner's own functions (defaults, closure cells, attributes, `__wrapped__`), classes
 and instances, `functools.partial` objects and bound methods. It does not enter other modules
 (jax, numpy): their state is not the learner's. Each mutable thing found is recorded under a path
@@ -21,6 +22,7 @@ import hashlib
 import io
 import queue
 import random
+import sys
 import threading
 import types
 import warnings
@@ -299,7 +301,8 @@ def _writable_buffer(obj: Any) -> tuple | None:
 def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
     """(fingerprint, parts to walk) of an object whose state is not held in a container: a
     generator's frame, a C iterator's position (`itertools.count`, `iter(list)`), an IO buffer's
-    text and position, a random generator's state. None for anything else. A call log kept in
+    text and position, a random generator's state, a hash, a database or a file written to
+    (_c_record). None for anything else. A call log kept in
     `next(CALLS)` or `LOG.write(...)` is history just as `calls.append(...)` is."""
     if isinstance(obj, (io.StringIO, io.BytesIO)):
         if obj.closed:
@@ -309,6 +312,9 @@ def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
         return (obj.tell(), hashlib.blake2b(data, digest_size=16).digest()), []
     if isinstance(obj, queue.SimpleQueue):  # a C queue: its length is all it tells
         return (obj.qsize(),), []
+    kept = _c_record(obj)
+    if kept is not None:
+        return kept, []
     if isinstance(obj, random.Random):
         return (hash(obj.getstate()),), []
     if isinstance(obj, np.random.Generator):
@@ -335,6 +341,38 @@ def _inner_state(obj: Any) -> tuple[tuple, list[tuple[str, Any]]] | None:
         parts = [(f"<state {i}>", v) for i, v in enumerate(_flat(reduced[1:])) if not _is_scalar(v)]
         return (" at 0x" not in shown and shown, _value_print(reduced[1:])), parts
     return None
+
+
+def _c_record(obj: Any) -> tuple | None:
+    """What a C object that keeps a record says of it, else None: a hash fed each call (its digest
+    so far), an SQLite database written each call (the rows it changed), a file written each call
+    (its position). A step count kept as rows or bytes there is history like any list."""
+    if _is_hash(obj):
+        try:
+            return ("hash", obj.copy().digest())
+        except TypeError:  # shake_128 / shake_256 ask how long a digest
+            return ("hash", obj.copy().digest(32))
+    sqlite = sys.modules.get("sqlite3")  # only a program that imported it can hold a connection
+    if sqlite is not None and isinstance(obj, sqlite.Connection):
+        try:
+            return ("sqlite", obj.total_changes, obj.in_transaction)
+        except sqlite.ProgrammingError:  # closed: nothing more to change
+            return ("sqlite", "closed")
+    if isinstance(obj, io.IOBase) and not isinstance(obj, (io.StringIO, io.BytesIO)):
+        try:
+            if obj.closed or not obj.writable():  # one read over and over is not a record
+                return ("file", "not written")
+            return ("file", obj.tell())
+        except (OSError, ValueError):
+            return ("file", "unreadable")
+    return None
+
+
+def _is_hash(obj: Any) -> bool:
+    """hashlib's objects and hmac's: updated in place, read back by a digest of a copy."""
+    return all(callable(getattr(obj, m, None)) for m in ("update", "digest", "copy")) and isinstance(
+        getattr(obj, "digest_size", None), int
+    )
 
 
 def _is_scalar(v: Any) -> bool:
