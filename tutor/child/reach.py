@@ -359,6 +359,8 @@ def _c_record(obj: Any) -> tuple | None:
         except sqlite.ProgrammingError:  # closed: nothing more to change
             return ("sqlite", "closed")
     if isinstance(obj, io.IOBase) and not isinstance(obj, (io.StringIO, io.BytesIO)):
+        if any(obj is stream for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):
+            return ("file", "output")  # printing is output, wherever the streams lead
         try:
             if obj.closed or not obj.writable():  # one read over and over is not a record
                 return ("file", "not written")
