@@ -106,6 +106,27 @@ HIDING_PLACES = {
         "import jax\ndef g(x, _log=[]):\n    _log.append(1)\n    return x\nf = jax.jit(g)\n",
         "g's default _log",
     ),
+    "a hash fed each call": (
+        "import hashlib\nH = hashlib.sha256()\ndef f(x):\n    H.update(b'step')\n    return x\n",
+        "H",
+    ),
+    "a shake hash (its digest needs a length)": (
+        "import hashlib\nH = hashlib.shake_128()\ndef f(x):\n    H.update(b'step')\n    return x\n",
+        "H",
+    ),
+    "an hmac fed each call": (
+        "import hmac\nM = hmac.new(b'k', digestmod='sha256')\ndef f(x):\n    M.update(b'step')\n    return x\n",
+        "M",
+    ),
+    "rows of an SQLite database": (
+        "import sqlite3\nDB = sqlite3.connect(':memory:')\nDB.execute('create table t (x real)')\n"
+        "def f(x):\n    DB.execute('insert into t values (?)', (x,))\n    return x\n",
+        "DB",
+    ),
+    "a temporary file written to": (
+        "import tempfile\nLOG = tempfile.TemporaryFile('w+')\ndef f(x):\n    LOG.write('step\\n')\n    return x\n",
+        "LOG",
+    ),
 }
 
 
@@ -134,6 +155,12 @@ def test_a_list_filled_under_jit_is_named_as_holding_tracers():
         "def f(x):\n    return x * T[0] * ONE.value * len(B) * len(memoryview(B))\n",
         "import queue\nfrom collections import UserDict\nQ = queue.SimpleQueue()\nC = UserDict(a=1)\n"
         "def f(x):\n    return x + Q.qsize() + C['a']\n",
+        # C objects only read: a hash copied, a database queried, a file read again, the streams printed to
+        "import hashlib, sqlite3, sys, tempfile\nH = hashlib.sha256(b'salt')\nDB = sqlite3.connect(':memory:')\n"
+        "DB.execute('create table t (x real)')\nDB.execute('insert into t values (2)')\nDB.commit()\n"
+        "SRC = open(__import__('os').devnull)\nOUT, ERR = sys.stdout, sys.stderr\n"
+        "def f(x):\n    H.copy().update(b'x')\n    SRC.seek(0)\n    SRC.read()\n    print('f', file=OUT)\n"
+        "    ERR.write('f\\n')\n    return x * DB.execute('select x from t').fetchone()[0]\n",
     ],
 )
 def test_reads_constants_and_caches_are_not_changes(source):
