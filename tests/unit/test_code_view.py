@@ -48,3 +48,12 @@ def test_the_code_is_lexed_once_whatever_the_widths():
     finally:
         Syntax.highlight = lexer_call  # type: ignore[method-assign]
     assert len(lexed) == 1
+
+
+def test_padding_is_drawn_as_rich_draws_it():
+    from tutor.ui.widgets.code import CodeSyntax
+
+    options = dict(theme="ansi_dark", word_wrap=True, line_numbers=True, padding=(1, 2))
+    kept, plain = CodeSyntax(CODE, "python", **options), Syntax(CODE, "python", **options)
+    for width in (40, 78, 40):
+        assert drawn(kept, width) == drawn(plain, width), width

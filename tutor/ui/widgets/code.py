@@ -6,6 +6,7 @@ once and keeps what it drew at the last few widths."""
 from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.padding import Padding
 from rich.segment import Segment, Segments
 from rich.syntax import Syntax
 from rich.text import Text
@@ -35,7 +36,10 @@ class CodeSyntax(Syntax):
             if len(self._drawn) >= _WIDTHS_KEPT:
                 self._drawn.pop(next(iter(self._drawn)))
             self._drawn[key] = drawn
-        yield Segments(drawn)
+        if any(self.padding):  # as Syntax itself does
+            yield Padding(Segments(drawn), style=self._get_base_style(), pad=self.padding)
+        else:
+            yield Segments(drawn)
 
 
 def code_view(code: str) -> Syntax:
