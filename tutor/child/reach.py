@@ -358,7 +358,7 @@ def _c_record(obj: Any) -> tuple | None:
             return ("sqlite", obj.total_changes, obj.in_transaction)
         except sqlite.ProgrammingError:  # closed: nothing more to change
             return ("sqlite", "closed")
-    if isinstance(obj, io.IOBase) and not isinstance(obj, (io.StringIO, io.BytesIO)):
+    if isinstance(obj, io.IOBase):  # (StringIO and BytesIO are read by their text, above)
         if any(obj is stream for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):
             return ("file", "output")  # printing is output, wherever the streams lead
         try:

@@ -58,23 +58,30 @@ def markdown_problems(source: str, lang: str = "en") -> list[tuple[int, str]]:
                     "formulas in a fenced block (```)",
                 )
             )
-        elif tok.type == "fence" and not _closed(tok, lines):
-            problems.append((start, f"code fence {tok.markup} is never closed: everything after it shows as code"))
+        elif tok.type == "fence":
+            problems.extend(_fence_problems(tok, start, lines, lang))
         elif tok.type == "html_block":
             problems.append((start, "raw HTML block: the TUI does not show it; put it in a fenced block"))
-        elif tok.type == "fence" and lang == "zh":
-            problems.extend(_zh_comment_problems(tok, start))
         elif tok.type == "inline":
             problems.extend(_inline_problems(tok, start, lang))
-        if tok.type == "fence" and not tok.info.strip() and _closed(tok, lines):
-            problems.append(
-                (
-                    start,
-                    f"code fence {tok.markup} names no language: the TUI guesses one each time it draws "
-                    f"the text (tens of ms) and may colour a diagram as code; write {tok.markup}python, "
-                    f"or {tok.markup}text for a diagram or output",
-                )
+    return problems
+
+
+def _fence_problems(fence: Token, start: int, lines: list[str], lang: str) -> list[tuple[int, str]]:
+    if not _closed(fence, lines):
+        return [(start, f"code fence {fence.markup} is never closed: everything after it shows as code")]
+    problems = []
+    if not fence.info.strip():
+        problems.append(
+            (
+                start,
+                f"code fence {fence.markup} names no language: the TUI guesses one each time it draws "
+                f"the text (tens of ms) and may colour a diagram as code; write {fence.markup}python, "
+                f"or {fence.markup}text for a diagram or output",
             )
+        )
+    if lang == "zh":
+        problems.extend(_zh_comment_problems(fence, start))
     return problems
 
 
