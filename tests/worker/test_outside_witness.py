@@ -46,6 +46,13 @@ def _clean():
         if hasattr(owner, "tutor_test_log"):
             delattr(owner, "tutor_test_log")
     jax.config.update("jax_log_compiles", False)
+    import logging
+    import threading
+
+    for obj in (logging.getLogger("tutor_test"), logging.root, threading.current_thread(), sys.stdout):
+        vars(obj).pop("tutor_test_log", None)
+    logging.getLogger("tutor_test").handlers.clear()
+    sys.warnoptions[:] = [w for w in sys.warnoptions if w != "tutor_test"]
     import tempfile
 
     try:
@@ -118,6 +125,40 @@ PLACES = {
         "def f():\n    ledger()['n'] += 1\n",
         "ledger()",
     ),
+    "an attribute of a logger": (
+        "import logging\ndef f():\n    lg = logging.getLogger('tutor_test')\n"
+        "    lg.tutor_test_log = getattr(lg, 'tutor_test_log', 0) + 1\n",
+        "`logging.getLogger('tutor_test').tutor_test_log`",
+    ),
+    "an attribute of the root logger": (
+        "import logging\nlogging.root.tutor_test_log = []\ndef f():\n    logging.root.tutor_test_log.append(1)\n",
+        "`logging.getLogger().tutor_test_log`",
+    ),
+    "a MemoryHandler's buffer": (
+        "import logging, logging.handlers\nlg = logging.getLogger('tutor_test')\n"
+        "lg.addHandler(logging.handlers.MemoryHandler(1000, flushLevel=100))\nlg.setLevel(1)\n"
+        "del lg\ndef f():\n    logging.getLogger('tutor_test').debug('step')\n",
+        "`logging.getLogger('tutor_test').handlers[0].buffer`",
+    ),
+    "a logger's level as a counter": (
+        "import logging\nlogging.getLogger('tutor_test').setLevel(1)\n"
+        "def f():\n    lg = logging.getLogger('tutor_test')\n    lg.setLevel(lg.level + 1)\n",
+        "`logging.getLogger('tutor_test').level`",
+    ),
+    "an attribute of the running thread": (
+        "import threading\ndef f():\n    t = threading.current_thread()\n"
+        "    t.tutor_test_log = getattr(t, 'tutor_test_log', 0) + 1\n",
+        "`threading.current_thread().tutor_test_log`",
+    ),
+    "an attribute of sys.stdout": (
+        "import sys\ndef f():\n    vars(sys.stdout)['tutor_test_log'] = vars(sys.stdout).get('tutor_test_log', 0) + 1\n",
+        "`sys.stdout.tutor_test_log`",
+    ),
+    "sys.warnoptions": ("import sys\ndef f():\n    sys.warnoptions.append('tutor_test')\n", "`sys.warnoptions`"),
+    "a function's defaults rebound": (
+        "def f(_t=0):\n    f.__defaults__ = (_t + 1,)\n",
+        "f.__defaults__",
+    ),
 }
 
 
@@ -142,6 +183,12 @@ READS = {
     "draws from its own numpy Generator": "import numpy as np\ndef f():\n    return np.random.default_rng(0).random()\n",
     "compiles a jitted jnp call": "import jax, jax.numpy as jnp\ndef f():\n    return jax.jit(jnp.cumsum)(jnp.arange(7.0))\n",
     "reads jax.config": "import jax\ndef f():\n    return jax.config.jax_enable_x64\n",
+    "logs a warning (the root logger's first handler)": "import logging\ndef f():\n    logging.warning('step')\n",
+    "logs to a logger it first asks for": "import logging\ndef f():\n    logging.getLogger('tutor_test.new').info('x')\n",
+    "silences warnings in a context": (
+        "import warnings\ndef f():\n    with warnings.catch_warnings():\n        warnings.simplefilter('ignore')\n"
+    ),
+    "reads the running thread's name": "import threading\ndef f():\n    return threading.current_thread().name\n",
 }
 
 

@@ -242,6 +242,9 @@ class _Walk:
         if not self.own(fn):
             return
         self.attributes(path, fn, dict(fn.__dict__), depth)
+        # What the function object binds outside its __dict__: `f.__defaults__ = (t + 1,)` is a counter
+        self.record(f"{path}.__defaults__", fn, "bindings", (id(fn.__defaults__), id(fn.__kwdefaults__)))
+        self.record(f"{path}.__doc__", fn, "bindings", (id(fn.__doc__), id(fn.__code__)))
         code = fn.__code__
         names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
         positional = names[: code.co_argcount]

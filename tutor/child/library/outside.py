@@ -13,20 +13,28 @@ Every module is a shared namespace too (`jax._calls = []`, `functools.last_scale
 the classes and functions of the modules the learner's file names (`fractions.Fraction.calls += 1`,
 `np.sum.__dict__`), numpy's and Python's global random generators, `jax.config`, the settings
 every module shares (`sys.argv`, `sys.path`, the decimal context, numpy's print options), and files in the
-run folder or the temporary folder. Names a library had before the learner's file ran, and values
-a library sets lazily (None to an object), are not the learner's and are left alone.
+run folder or the temporary folder. So are the objects every module reaches through a library's
+registry: a logger (`logging.getLogger('opt').steps`, a MemoryHandler's buffer), the running thread,
+the standard streams; and the process's warning filters, recursion limit and numpy's error handling.
+Names a library had before the learner's file ran, and values a library sets lazily (None to an
+object), are not the learner's and are left alone; so are the handlers the judge and the libraries
+log through, and a logger or handler first made during the call (basicConfig's): output, not state.
 """
 
 from __future__ import annotations
 
 import builtins
 import decimal
+import gc
+import logging
 import operator
 import os
 import random
 import sys
 import tempfile
+import threading
 import types
+import warnings
 from typing import Any
 
 import jax
@@ -35,7 +43,14 @@ import numpy as np
 from tutor.child import reach
 
 _BUILTINS = dict(vars(builtins))  # as the worker had them, before any learner code
-_before_learner: dict[str, Any] = {"modules": frozenset(sys.modules), "main": frozenset(), "names": {}, "loaded": {}}
+_before_learner: dict[str, Any] = {
+    "modules": frozenset(sys.modules),
+    "main": frozenset(),
+    "names": {},
+    "loaded": {},
+    "objects": {},
+    "handlers": frozenset(),
+}
 _JUDGE = ("tutor", "exercise_checks", "learner", "__main__", "builtins")  # the judge's own, or walked elsewhere
 # Values a counter or a log is kept in; a library's lazy global goes from None to an object instead.
 _DATA = (int, float, complex, str, bytes, tuple, list, dict, set, np.ndarray, np.generic, jax.Array)
@@ -49,6 +64,11 @@ def learner_loading() -> None:
     _before_learner["modules"] = frozenset(sys.modules)
     _before_learner["main"] = frozenset(vars(main)) if main is not None else frozenset()
     _before_learner["names"] = {n: frozenset(d) for n, d in _module_dicts().items()}
+    objects = _shared_objects()
+    _before_learner["objects"] = {id(obj): frozenset(vars(obj)) for obj in objects.values()}
+    _before_learner["handlers"] = frozenset(
+        id(h) for obj in objects.values() if isinstance(obj, logging.Logger) for h in obj.handlers
+    )
 
 
 def learner_loaded(module: types.ModuleType) -> None:
@@ -190,6 +210,53 @@ def _owners_changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -
     return places
 
 
+# A logger's own bookkeeping: its level cache fills as it logs, and its name, parent and manager
+# are the registry's. The lock of a handler is taken and released by every record.
+_REGISTRY_OWN = frozenset(("_cache", "parent", "manager", "name", "lock", "_name"))
+
+
+def _shared_objects() -> dict[str, Any]:
+    """Objects any module reaches through a library's registry, by the place a learner writes:
+    each logger (`logging.getLogger('opt').steps`), the running thread
+    (`threading.current_thread().calls`), the standard streams (`sys.stdout.log`)."""
+    out: dict[str, Any] = {"logging.getLogger()": logging.root}
+    for name, logger in list(logging.Logger.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger):
+            out[f"logging.getLogger({name!r})"] = logger
+    out["threading.current_thread()"] = threading.current_thread()
+    for stream in ("stdout", "stderr", "stdin"):
+        out[f"sys.{stream}"] = getattr(sys, stream)
+    return {place: obj for place, obj in out.items() if isinstance(getattr(obj, "__dict__", None), dict)}
+
+
+def _registered(spaces: dict[str, dict[str, Any]], shallow: dict[str, Any]) -> frozenset[str]:
+    """Adds what the learner's code may keep on a registry's objects: an attribute added since its
+    file began to load, walked at any depth; the handlers its code added (a MemoryHandler's buffer;
+    the judge's and the libraries' handlers write output, not state), and
+    all of a logger made since; and, data for data, the attributes such an object had (`setLevel`
+    as a counter). Returns the places of the objects, each ending in a dot."""
+    had_by_object = _before_learner["objects"]
+    places = []
+    for place, obj in _shared_objects().items():
+        attrs = dict(vars(obj))
+        had = had_by_object.get(id(obj))
+        is_logger = isinstance(obj, logging.Logger)
+        if had is None and not is_logger:
+            continue  # a stream the judge put in place to capture output
+        had = had or frozenset()
+        places.append(f"{place}.")
+        spaces[f"{place}."] = {n: v for n, v in attrs.items() if n not in had and n not in _REGISTRY_OWN}
+        shallow.update({f"{place}.{n}": v for n, v in attrs.items() if n in had and n not in _REGISTRY_OWN})
+        for i, handler in enumerate(attrs.get("handlers", ()) if is_logger else ()):
+            handler_attrs = getattr(handler, "__dict__", None)
+            if (
+                isinstance(handler_attrs, dict) and id(handler) not in _before_learner["handlers"]
+            ):  # one added in this call (basicConfig's) is no record
+                places.append(f"{place}.handlers[{i}].")
+                spaces[f"{place}.handlers[{i}]."] = {n: v for n, v in handler_attrs.items() if n not in _REGISTRY_OWN}
+    return frozenset(places)
+
+
 _SETTINGS = (
     "numpy's global random generator (np.random.*)",
     "Python's global random generator (random.*)",
@@ -197,6 +264,10 @@ _SETTINGS = (
     "sys.path",
     "the process's decimal context (decimal.getcontext())",
     "numpy's print options (np.set_printoptions)",
+    "numpy's floating-point error handling (np.seterr)",
+    "the warning filters (warnings.filters)",
+    "sys.warnoptions",
+    "the recursion limit (sys.setrecursionlimit)",
 )
 
 
@@ -213,6 +284,11 @@ def _generators() -> dict[str, Any]:
         "sys.path": tuple(sys.path),
         "the process's decimal context (decimal.getcontext())": repr(decimal.getcontext()),
         "numpy's print options (np.set_printoptions)": repr(sorted(np.get_printoptions().items())),
+        "numpy's floating-point error handling (np.seterr)": repr(sorted(np.geterr().items())),
+        "the warning filters (warnings.filters)": repr(warnings.filters),
+        "sys.warnoptions": tuple(sys.warnoptions),
+        "the recursion limit (sys.setrecursionlimit)": sys.getrecursionlimit(),
+        "gc.garbage": len(gc.garbage),
     }
 
 
@@ -271,6 +347,8 @@ def snapshot(home: str) -> dict:
 def _taken(home: str) -> dict:
     added, imported = _added_names(home)
     spaces = _namespaces(home, added)
+    registered: dict[str, Any] = {}
+    registry = _registered(spaces, registered)
     bound = {prefix + n: id(v) for prefix, names in spaces.items() for n, v in names.items()}
     made = [
         n for n in sys.modules.keys() - _before_learner["modules"] if _made_at_run_time(n, sys.modules.get(n), home)
@@ -281,10 +359,11 @@ def _taken(home: str) -> dict:
         "environ": dict(os.environ),
         "bound": bound,
         "deep": reach.snapshot_of(roots, home),
-        "shallow": _shallow(added, imported),
+        "shallow": {**_shallow(added, imported), **registered},
         "owners": _owners(),
         "generators": _generators(),
         "files": _files(),
+        "registry": registry,
     }
 
 
@@ -307,8 +386,9 @@ def changed_since(home: str, before: dict) -> list[str]:
         if env_b.get(key) != env_a.get(key):
             places.append(f"os.environ[{key!r}]")
     bound_b, bound_a = before["bound"], after["bound"]
+    made_since = tuple(after["registry"] - before["registry"])  # a logger or handler made in this call
     for place in sorted(set(bound_b) | set(bound_a)):
-        if bound_b.get(place) != bound_a.get(place):
+        if bound_b.get(place) != bound_a.get(place) and not place.startswith(made_since):
             places.append(place)
     shallow_b, shallow_a = before["shallow"], after["shallow"]
     names = _before_learner["names"]
