@@ -8,13 +8,16 @@ a call that ran with a value changed since is counted. A call that traced again 
 value: its records start over. Reported at the line that changed the value, with the line that
 read it ("read at") as the second place.
 
-Only the learner's own values: modules, classes, functions and library callables are not
-watched, nor attributes computed by properties (only an instance's own `__dict__` is read)."""
+A read is followed up to three links deep (`CONFIG["optim"]["lr"]`, `cfg.optim.lr`), and through
+the learner's own classes (`Hyper.lr`, a class used as a config). Only the learner's own values:
+modules, library classes, functions and library callables are not watched, nor attributes
+computed by properties (only an object's own `__dict__` is read)."""
 
 from __future__ import annotations
 
 import dis
 import functools
+import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,9 +84,8 @@ def _attr_getter(get_owner: Callable[[], object], owner, attr: str) -> Callable[
     # the attribute of the object read at trace time; a rebound owner is its own record
     def get():
         now = get_owner()
-        target = now if now is not _GONE else owner
-        found = getattr(target, "__dict__", None)
-        return found.get(attr, _GONE) if isinstance(found, dict) else _GONE
+        found = _own_attributes(now if now is not _GONE else owner)
+        return found.get(attr, _GONE) if found is not None else _GONE
 
     return get
 
@@ -109,31 +111,48 @@ def _instructions(code: types.CodeType):
             yield ins, line
 
 
-def reads(code: types.CodeType, freevars: tuple[str, ...]) -> list[tuple[str, str, str | None, object, int]]:
-    """What `code` reads from outside: (scope "global" or "cell", name, "attr" / "item" / None,
-    the attribute or key, line), in order."""
-    out: list[tuple[str, str, str | None, object, int]] = []
-    previous: list = []
+MAX_PATH = 3  # config["optim"]["lr"], cfg.optim.lr, Hyper.lr: links followed after the name
+
+
+def reads(code: types.CodeType, freevars: tuple[str, ...]) -> list[tuple[str, str, tuple, int]]:
+    """What `code` reads from outside: (scope "global" or "cell", name, path, line), in order. The
+    path is what follows the name, as ("attr", name) or ("item", constant key) links, up to
+    MAX_PATH of them: `CONFIG["optim"]["lr"]` is read as CONFIG, CONFIG["optim"] and the whole."""
+    out: list[tuple[str, str, tuple, int]] = []
+    chain: tuple[str, str, tuple, int] | None = None  # the read the last instruction ended
+    key: list = []  # a constant loaded right after the chain's end: the key of a subscript to come
     for ins, line in _instructions(code):
-        previous = [*previous[-2:], (ins, line)]
-        if ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and len(previous) >= 2:
-            owner, at = previous[-2]
-            if owner.opname == "LOAD_GLOBAL":
-                out.append(("global", owner.argval, "attr", ins.argval, at))
-            elif owner.opname == "LOAD_DEREF" and owner.argval in freevars:
-                out.append(("cell", owner.argval, "attr", ins.argval, at))
-        elif ins.opname == "BINARY_SUBSCR" and len(previous) == 3 and previous[-2][0].opname == "LOAD_CONST":
-            owner, at = previous[-3]
-            key = previous[-2][0].argval
-            if owner.opname == "LOAD_GLOBAL":
-                out.append(("global", owner.argval, "item", key, at))
-            elif owner.opname == "LOAD_DEREF" and owner.argval in freevars:
-                out.append(("cell", owner.argval, "item", key, at))
+        if chain is not None and not key and ins.opname == "LOAD_CONST":
+            key = [ins.argval]
+            continue
+        if chain is not None and len(chain[2]) < MAX_PATH:
+            scope, name, path, at = chain
+            if not key and ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                chain = (scope, name, (*path, ("attr", ins.argval)), at)
+                out.append(chain)
+                continue
+            if key and ins.opname == "BINARY_SUBSCR":
+                chain, key = (scope, name, (*path, ("item", key[0])), at), []
+                out.append(chain)
+                continue
+        chain, key = None, []
         if ins.opname == "LOAD_GLOBAL":
-            out.append(("global", ins.argval, None, None, line))
+            chain = ("global", ins.argval, (), line)
         elif ins.opname in ("LOAD_DEREF", "LOAD_CLASSDEREF") and ins.argval in freevars:
-            out.append(("cell", ins.argval, None, None, line))
+            chain = ("cell", ins.argval, (), line)
+        if chain is not None:
+            out.append(chain)
     return out
+
+
+def _shown(name: str, path: tuple) -> str:
+    return name + "".join(f".{what}" if how == "attr" else f"[{what!r}]" for how, what in path)
+
+
+def _own_attributes(owner) -> dict | types.MappingProxyType | None:
+    """An object's own attributes (an instance's `__dict__`, a class's namespace), never a property's."""
+    found = getattr(owner, "__dict__", None)
+    return found if isinstance(found, (dict, types.MappingProxyType)) else None
 
 
 class Captured:
@@ -179,10 +198,10 @@ class Captured:
         file = code.co_filename
         out: list[Capture] = []
         done: set = set()
-        for scope, name, how, what, line in reads(code, tuple(cells)):
-            if (scope, name, how, what) in done:
+        for scope, name, path, line in reads(code, tuple(cells)):
+            if (scope, name, path) in done:
                 continue
-            done.add((scope, name, how, what))
+            done.add((scope, name, path))
             store: tuple[str, str, object]
             if scope == "global":
                 get = _global_getter(names, name)
@@ -195,7 +214,7 @@ class Captured:
             value = get()
             if value is _GONE:
                 continue
-            if how is None:
+            if not path:
                 if isinstance(value, types.FunctionType) and depth < HELPER_DEPTH:
                     out += self._captures(
                         value.__code__, value.__globals__, value.__closure__, function, depth + 1, seen
@@ -203,32 +222,39 @@ class Captured:
                 if _is_state(value):
                     out.append(Capture(name, get, value, file, line, store, function))
                 continue
-            if not _is_state(value):
-                continue
-            if how == "attr":
-                attrs = getattr(value, "__dict__", None)
-                if not isinstance(attrs, dict) or what not in attrs or not _is_state(attrs[what]):
-                    continue
-                out.append(
-                    Capture(
-                        f"{name}.{what}",
-                        _attr_getter(get, value, str(what)),
-                        attrs[what],
-                        file,
-                        line,
-                        ("*", "attr", str(what)),
-                        function,
-                    )
-                )
-            elif isinstance(value, dict) and isinstance(what, (str, int)) and what in value:
-                if _is_state(value[what]):
-                    # the item is written where the dict is reached by any name (CONFIG["lr"] = ...
-                    # outside, read as config["lr"] in the closure make_train(CONFIG) made)
-                    store = ("*", "item", what)
-                    out.append(
-                        Capture(f"{name}[{what!r}]", _item_getter(get, what), value[what], file, line, store, function)
-                    )
+            found = self._along(path, get, value)
+            if found is not None:
+                get, value, store = found
+                out.append(Capture(_shown(name, path), get, value, file, line, store, function))
         return out
+
+    def _along(self, path: tuple, get: Callable[[], object], value: object) -> tuple | None:
+        """The getter, value and store of what `path` reaches from `value`, or None where a link is
+        not the learner's state: an attribute of an instance or of one of the learner's classes
+        (`Hyper.lr`), an item under a constant key of a dict. Where a change is written: any
+        `.attr =` / `[key] =` in the learner's files (CONFIG["lr"] = ... outside, read as
+        config["lr"] in the closure make_train(CONFIG) made)."""
+        if not (_is_state(value) or self._learners_class(value)):
+            return None  # a module's, a function's or a library's attribute
+        store: tuple[str, str, object] = ("*", "global", "")
+        for how, what in path:
+            if how == "attr":
+                attrs = _own_attributes(value)
+                if attrs is None or what not in attrs or not _is_state(attrs[what]):
+                    return None
+                get, value, store = _attr_getter(get, value, str(what)), attrs[what], ("*", "attr", str(what))
+            elif isinstance(value, dict) and isinstance(what, (str, int)) and what in value:
+                if not _is_state(value[what]):
+                    return None
+                get, value, store = _item_getter(get, what), value[what], ("*", "item", what)
+            else:
+                return None
+        return get, value, store
+
+    def _learners_class(self, value: object) -> bool:
+        module = sys.modules.get(getattr(value, "__module__", None) or "") if isinstance(value, type) else None
+        file = getattr(module, "__file__", None)
+        return isinstance(file, str) and self.code.owns(file)
 
     def _on_traced(self, traced) -> None:
         """The jitted function whose trace just began: the records of its explanation are its."""
@@ -285,14 +311,23 @@ class Captured:
             for code in source.codes if source else []:
                 line = code.co_firstlineno
                 previous: dis.Instruction | None = None
+                augmented: list = []  # X[<key>] op= ...: the key was loaded, then copied to read the old value
                 for ins in dis.get_instructions(code):
                     if ins.positions is not None and ins.positions.lineno:
                         line = ins.positions.lineno
                     before, previous = previous, ins
                     if kind == "item":  # X[<constant key>] = ...: the key loaded just before the store
-                        if ins.opname == "STORE_SUBSCR" and before is not None and before.opname == "LOAD_CONST":
-                            if type(before.argval) is type(name) and before.argval == name:
+                        if (
+                            ins.opname in ("COPY", "DUP_TOP_TWO")
+                            and before is not None
+                            and before.opname == "LOAD_CONST"
+                        ):
+                            augmented = [before.argval]
+                        if ins.opname == "STORE_SUBSCR" and before is not None:
+                            keys = [before.argval] if before.opname == "LOAD_CONST" else augmented
+                            if keys and type(keys[0]) is type(name) and keys[0] == name:
                                 found.append((path, line))
+                            augmented = []
                         continue
                     if ins.argval != name:
                         continue

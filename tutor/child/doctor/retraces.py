@@ -348,8 +348,10 @@ class Retraces:
         self._costing: tuple[str, int, str] | None = None  # the learner's function whose making runs now
         self.witnessed: Counter = Counter()  # function name -> top-level traces JAX's monitoring saw
         self.first_traces: Counter = Counter()  # (name, file, line) of a function's code -> first traces of its objects
-        # (file, line) where jax.jit was called -> times (a jit built anew on every pass is built there)
+        # (file, line) to change where jax.jit was called -> times (a jit built anew on every pass is built there)
         self.jit_lines: Counter = Counter()
+        # the learner's function's code -> the line to change where jax.jit was asked for it (_line_to_change)
+        self.remade_at: dict[tuple[str, str, int], tuple[str, int]] = {}
         self.pmap_calls: dict[tuple[str, int], str] = {}  # (file, line) calling a pmapped function -> its name
         # a function's place -> the callable last handed to jax.pmap for it (held: a new one is not it)
         self._pmapped: dict[tuple[str, str, int], object] = {}
@@ -440,7 +442,9 @@ class Retraces:
             frame = self.code.frame_here(2)
             place = self.code.place_of(learners)
             if frame is not None:
-                self.jit_lines[(frame.f_code.co_filename, frame.f_lineno)] += 1
+                here = self._line_to_change(frame)
+                self.jit_lines[here] += 1
+                self.remade_at[place] = here
                 self.wrapped_at[place] = (frame.f_code.co_filename, frame.f_lineno, False)
             before, self._pmapped[place] = self._pmapped.get(place), fun
             return before is not None and before is not fun
@@ -480,25 +484,36 @@ class Retraces:
             if callable(fun) and not staging():
                 frame = self.code.frame_here()
                 if frame is not None:
-                    self.jit_lines[(frame.f_code.co_filename, frame.f_lineno)] += 1
+                    here = self._line_to_change(frame)
+                    self.jit_lines[here] += 1
                     try:
-                        self.wraps[(fun, frame.f_code.co_filename, frame.f_lineno)] += 1
+                        self.wraps[(fun, *here)] += 1
                     except TypeError:  # an unhashable callable: not counted
                         pass
                     try:
                         code = self.code._learners_code(fun)
                         if code is not None:
                             donates = asks_donation(kwargs)
-                            self.wrapped_at[self.code.place_of(code)] = (
-                                frame.f_code.co_filename,
-                                frame.f_lineno,
-                                donates,
-                            )
+                            place = self.code.place_of(code)
+                            self.wrapped_at[place] = (frame.f_code.co_filename, frame.f_lineno, donates)
+                            self.remade_at[place] = here
                     except Exception:  # noqa: BLE001 - never break the learner's jax.jit
                         pass
             return original(*args, **kwargs)
 
         return jit
+
+    def _line_to_change(self, frame) -> tuple[str, int]:
+        """Where jax.jit is asked for a function, the learner's line a loop repeats: the call
+        itself in a loop, or, when a factory builds the jitted function (`make_step(lr)(w, x)` in
+        the training loop), the call of the factory. The call of jax.jit where no loop repeats it."""
+        outer = frame
+        while outer is not None:
+            file, line = outer.f_code.co_filename, outer.f_lineno
+            if self.code.owns(file) and self.code.loop_around(line, file) is not None:
+                return file, line
+            outer = outer.f_back
+        return frame.f_code.co_filename, frame.f_lineno
 
     def _on_message(self, message: str, fun: object = None) -> None:
         miss = parse(message)
@@ -682,10 +697,10 @@ class Retraces:
     def _built_at(self, m: Miss) -> tuple[str, int] | None:
         """The learner's line that called jax.jit for this function again and again (the line to
         change: `step = jax.jit(partial(f, eps=e))` in the loop, not `step(x)` below it), if one did."""
-        built = self.wrapped_at.get((self.code._normed(m.def_file), m.name, m.def_line))
-        if built is None or not self.code.owns(built[0]) or self.jit_lines[built[:2]] < 2:
+        built = self.remade_at.get((self.code._normed(m.def_file), m.name, m.def_line))
+        if built is None or not self.code.owns(built[0]) or self.jit_lines[built] < 2:
             return None
-        return built[0], built[1]
+        return built
 
     def _lax_call(self, name: str, filename: str, line: int) -> str | None:
         """The lax function (`fori_loop`, `scan`...) a function made anew was handed to at this
