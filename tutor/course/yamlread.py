@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from tutor.errors import TutorError
 from tutor.i18n import Bilingual
+
+if TYPE_CHECKING:  # PyYAML is imported when a file is read: a course kept on disk needs none of it
+    import yaml
 
 
 class LineDict(dict[Any, Any]):
@@ -32,14 +34,23 @@ class LineList(list[Any]):
     item_lines: list[int]
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser is ~5x faster
+@functools.cache
+def _loader() -> Any:
+    """PyYAML's safe loader (libyaml's parser, ~5x faster, where built) that keeps line numbers.
+    PyYAML ships no type stubs: its loaders are Any."""
+    import yaml
+
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+    return Loader
 
 
-class _Loader(_Base):  # type: ignore[misc]  # PyYAML ships no type stubs: its loaders are Any
-    pass
+def _mapping(loader: Any, node: yaml.MappingNode) -> LineDict:
+    import yaml
 
-
-def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     loader.flatten_mapping(node)
     result = LineDict()
     result.line = node.start_mark.line + 1
@@ -59,15 +70,11 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     return result
 
 
-def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+def _sequence(loader: Any, node: yaml.SequenceNode) -> LineList:
     result = LineList(loader.construct_object(child, deep=True) for child in node.value)
     result.line = node.start_mark.line + 1
     result.item_lines = [child.start_mark.line + 1 for child in node.value]
     return result
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
 class YamlError(TutorError):
@@ -84,8 +91,10 @@ def read_yaml(path: Path) -> object:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise YamlError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", 1) from None
+    import yaml
+
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=_loader())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
