@@ -111,7 +111,7 @@ def test_findings_match_markers(reports, path):
     )
     for f in report["findings"]:
         assert f["file"] == path.name and f["count"] >= 1 and f["message"]
-    assert set(report) - {"codes", "traced", "blinded"} == CONTRACT_KEYS  # `blinded`: only when a detector was
+    assert set(report) - {"codes", "traced", "blinded", "notes"} == CONTRACT_KEYS  # `blinded`: only when a detector was
     assert report["status"] in ("findings", "error") if got else report["status"] == "ok"
 
 

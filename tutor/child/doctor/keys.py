@@ -432,7 +432,9 @@ class KeyReuse(Judging):
 
     def _called_as_step(self, frame=None, skip_innermost: bool = False) -> bool:
         """Whether the nearest learner's call in a loop (outward from `frame`, by default the
-        learner's innermost frame) assigns its result to a name it was given: `state = step(state, key)`."""
+        learner's innermost frame) assigns its result to a name it was given, `state = step(state, key)`,
+        or adds it to what the loop carries, `w = w + 0.01 * noise.sample()` (a fixed evaluation
+        key's result is shown or kept aside, not built on)."""
         frame = frame or self.code.frame_here()
         if skip_innermost and frame is not None:
             frame = frame.f_back
@@ -441,7 +443,7 @@ class KeyReuse(Judging):
             if source is None:
                 continue
             if source.loop_around(line) is not None:
-                return source.feeds_back(line)
+                return source.feeds_back(line) or source.accumulates(line)
         return False
 
     # ------------------------------------------------------------ loops

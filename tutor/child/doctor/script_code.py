@@ -73,6 +73,7 @@ class SourceFile:
             self.tree, top = None, None
         self.top = top
         self._feeds: dict[int, bool] = {}
+        self._accumulates: dict[int, bool] = {}
         self.codes: list[types.CodeType] = []
         stack = [top] if top is not None else []
         while stack:
@@ -97,6 +98,30 @@ class SourceFile:
         if known is None:
             known = self._feeds[line] = self._assigns_own_argument(line)
         return known
+
+    def accumulates(self, line: int) -> bool:
+        """Whether the statement at `line` rebinds a name from its own value: `w = w + 0.01 * noise()`,
+        `total += draw(key)` (what the loop carries grows by each pass's result)."""
+        known = self._accumulates.get(line)
+        if known is None:
+            known = self._accumulates[line] = self._reads_what_it_stores(line)
+        return known
+
+    def _reads_what_it_stores(self, line: int) -> bool:
+        if self.tree is None:
+            return False
+        for node in ast.walk(self.tree):
+            if not isinstance(node, (ast.Assign, ast.AugAssign)):
+                continue
+            if not node.lineno <= line <= (node.end_lineno or node.lineno):
+                continue
+            if isinstance(node, ast.AugAssign):
+                return isinstance(node.target, ast.Name)
+            stored = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            if stored & read:
+                return True
+        return False
 
     def _assigns_own_argument(self, line: int) -> bool:
         if self.tree is None:
