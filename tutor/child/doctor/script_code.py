@@ -22,6 +22,7 @@ import os
 import sys
 import traceback
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tutor.doctor import notebook
@@ -107,35 +108,31 @@ class SourceFile:
             known = self._accumulates[line] = self._reads_what_it_stores(line)
         return known
 
+    def _assignments_at(self, line: int) -> Iterator[tuple[ast.Assign | ast.AugAssign | ast.AnnAssign, ast.expr]]:
+        """The assignment statements that span `line`, each with its value (none without one)."""
+        for node in ast.walk(self.tree) if self.tree is not None else ():
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                if node.lineno <= line <= (node.end_lineno or node.lineno):
+                    yield node, node.value
+
     def _reads_what_it_stores(self, line: int) -> bool:
-        if self.tree is None:
-            return False
-        for node in ast.walk(self.tree):
-            if not isinstance(node, (ast.Assign, ast.AugAssign)):
-                continue
-            if not node.lineno <= line <= (node.end_lineno or node.lineno):
-                continue
+        for node, value in self._assignments_at(line):
             if isinstance(node, ast.AugAssign):
                 return isinstance(node.target, ast.Name)
-            stored = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
-            read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            if stored & read:
-                return True
+            if isinstance(node, ast.Assign):
+                stored = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+                read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                if stored & read:
+                    return True
         return False
 
     def _assigns_own_argument(self, line: int) -> bool:
-        if self.tree is None:
-            return False
-        for node in ast.walk(self.tree):
-            if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-                continue
-            if not node.lineno <= line <= (node.end_lineno or node.lineno) or node.value is None:
-                continue
+        for node, value in self._assignments_at(line):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             stored = {_base_name(t) for target in targets for t in ast.walk(target)} - {None}
             given = {
                 _base_name(a)
-                for call in ast.walk(node.value)
+                for call in ast.walk(value)
                 if isinstance(call, ast.Call)
                 for arg in (*call.args, *(k.value for k in call.keywords))
                 for a in ast.walk(arg)

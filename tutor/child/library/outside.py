@@ -232,9 +232,10 @@ def _shared_objects() -> dict[str, Any]:
 def _registered(spaces: dict[str, dict[str, Any]], shallow: dict[str, Any]) -> frozenset[str]:
     """Adds what the learner's code may keep on a registry's objects: an attribute added since its
     file began to load, walked at any depth; the handlers its code added (a MemoryHandler's buffer;
-    the judge's and the libraries' handlers write output, not state), and
-    all of a logger made since; and, data for data, the attributes such an object had (`setLevel`
-    as a counter). Returns the places of the objects, each ending in a dot."""
+    the judge's and the libraries' handlers write output, not state), and all of a logger made
+    since; and, data for data, the attributes such an object had (`setLevel` as a counter).
+    Returns the places of the objects, each ending in a dot: one first seen in a call is skipped
+    by changed_since (basicConfig's handler, a logger first asked for)."""
     had_by_object = _before_learner["objects"]
     places = []
     for place, obj in _shared_objects().items():
@@ -249,9 +250,7 @@ def _registered(spaces: dict[str, dict[str, Any]], shallow: dict[str, Any]) -> f
         shallow.update({f"{place}.{n}": v for n, v in attrs.items() if n in had and n not in _REGISTRY_OWN})
         for i, handler in enumerate(attrs.get("handlers", ()) if is_logger else ()):
             handler_attrs = getattr(handler, "__dict__", None)
-            if (
-                isinstance(handler_attrs, dict) and id(handler) not in _before_learner["handlers"]
-            ):  # one added in this call (basicConfig's) is no record
+            if isinstance(handler_attrs, dict) and id(handler) not in _before_learner["handlers"]:
                 places.append(f"{place}.handlers[{i}].")
                 spaces[f"{place}.handlers[{i}]."] = {n: v for n, v in handler_attrs.items() if n not in _REGISTRY_OWN}
     return frozenset(places)
